@@ -1,0 +1,233 @@
+/**
+ * Typed errors. Thrown anywhere below the faces, mapped once at each face (exit code + message on
+ * the CLI, an `isError` result on MCP, a failed step in workflows). Recognised by a `Symbol.for`
+ * marker rather than `instanceof`, so two copies of `@umbel/core` in one tree still agree.
+ */
+
+/** Stable string codes; part of the public contract. */
+export const UmbelErrorCode = {
+  Usage: 'UMBEL_USAGE',
+  InvalidName: 'UMBEL_INVALID_NAME',
+  InvalidDuration: 'UMBEL_INVALID_DURATION',
+  EnvUnresolved: 'UMBEL_ENV_UNRESOLVED',
+  ProviderUnknown: 'UMBEL_PROVIDER_UNKNOWN',
+  ProviderInvalid: 'UMBEL_PROVIDER_INVALID',
+  OptionUnsupported: 'UMBEL_OPTION_UNSUPPORTED',
+  CwdMissing: 'UMBEL_CWD_MISSING',
+  WorkerExists: 'UMBEL_WORKER_EXISTS',
+  WorkerNotFound: 'UMBEL_WORKER_NOT_FOUND',
+  WorkerDead: 'UMBEL_WORKER_DEAD',
+  SpawnFailed: 'UMBEL_SPAWN_FAILED',
+  NotSignedIn: 'UMBEL_NOT_SIGNED_IN',
+  SendNotSubmitted: 'UMBEL_SEND_NOT_SUBMITTED',
+  TranscriptUnavailable: 'UMBEL_TRANSCRIPT_UNAVAILABLE',
+  TurnNotFound: 'UMBEL_TURN_NOT_FOUND',
+  TmuxUnavailable: 'UMBEL_TMUX_UNAVAILABLE',
+  TmuxTimeout: 'UMBEL_TMUX_TIMEOUT',
+  TmuxFailed: 'UMBEL_TMUX_FAILED',
+  WorkflowInvalid: 'UMBEL_WORKFLOW_INVALID',
+  WorkflowFailed: 'UMBEL_WORKFLOW_FAILED',
+  CheckInvalid: 'UMBEL_CHECK_INVALID',
+  Aborted: 'UMBEL_ABORTED',
+  Internal: 'UMBEL_INTERNAL',
+} as const;
+export type UmbelErrorCode = (typeof UmbelErrorCode)[keyof typeof UmbelErrorCode];
+
+const marker = 'umbel.error';
+const symbol = Symbol.for(marker);
+
+/** Base of every error umbel throws on purpose. */
+export class UmbelError extends Error {
+  private readonly [symbol] = true;
+  /** Stable machine-readable code. */
+  readonly code: UmbelErrorCode;
+  /** A short suggestion for the person reading the message. */
+  readonly hint: string | undefined;
+
+  constructor(options: { name?: string; code: UmbelErrorCode; message: string; hint?: string; cause?: unknown }) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = options.name ?? 'UmbelError';
+    this.code = options.code;
+    this.hint = options.hint;
+  }
+
+  /** True for any UmbelError, including one from another copy of this package. */
+  static isInstance(error: unknown): error is UmbelError {
+    return (
+      error != null &&
+      typeof error === 'object' &&
+      symbol in error &&
+      (error as Record<symbol, unknown>)[symbol] === true
+    );
+  }
+
+  /** A plain object for JSON output. */
+  toJSON(): { code: UmbelErrorCode; name: string; message: string; hint?: string } {
+    return { code: this.code, name: this.name, message: this.message, ...(this.hint ? { hint: this.hint } : {}) };
+  }
+}
+
+/** Bad input from the caller: flags, arguments, schema violations. Exit 2. */
+export class UsageError extends UmbelError {
+  /** Zod-style issues, when the error came from schema validation. */
+  readonly issues: readonly { path: string; message: string }[];
+  constructor(message: string, options: { code?: UmbelErrorCode; hint?: string; issues?: readonly { path: string; message: string }[]; cause?: unknown } = {}) {
+    super({ name: 'UsageError', code: options.code ?? UmbelErrorCode.Usage, message, hint: options.hint, cause: options.cause });
+    this.issues = options.issues ?? [];
+  }
+}
+
+/** A `--env NAME` or `{fromEnv: NAME}` whose variable is not set. Exit 2. */
+export class EnvUnresolvedError extends UsageError {
+  readonly variable: string;
+  constructor(variable: string) {
+    super(`environment variable ${variable} is not set (needed by --env ${variable})`, {
+      code: UmbelErrorCode.EnvUnresolved,
+      hint: `export ${variable} before running umbel, or pass --env ${variable}=VALUE`,
+    });
+    this.name = 'EnvUnresolvedError';
+    this.variable = variable;
+  }
+}
+
+/** The named provider is not registered. Exit 2. */
+export class ProviderUnknownError extends UsageError {
+  readonly provider: string;
+  constructor(provider: string, known: readonly string[]) {
+    super(`unknown provider '${provider}' (known: ${known.join(', ') || 'none'})`, { code: UmbelErrorCode.ProviderUnknown });
+    this.name = 'ProviderUnknownError';
+    this.provider = provider;
+  }
+}
+
+/** The provider does not support an option the caller asked for. Exit 2. */
+export class OptionUnsupportedError extends UsageError {
+  constructor(provider: string, option: string, detail?: string) {
+    super(`provider '${provider}' does not support ${option}${detail ? `: ${detail}` : ''}`, { code: UmbelErrorCode.OptionUnsupported });
+    this.name = 'OptionUnsupportedError';
+  }
+}
+
+/** The worker's cwd does not exist or is not a directory. Exit 2. */
+export class CwdMissingError extends UsageError {
+  constructor(cwd: string) {
+    super(`working directory does not exist: ${cwd}`, { code: UmbelErrorCode.CwdMissing });
+    this.name = 'CwdMissingError';
+  }
+}
+
+/** A worker of that name already exists (alive or tombstoned). Exit 1. */
+export class WorkerExistsError extends UmbelError {
+  readonly worker: string;
+  constructor(worker: string) {
+    super({ name: 'WorkerExistsError', code: UmbelErrorCode.WorkerExists, message: `worker '${worker}' already exists`, hint: `pick another name, or run 'umbel kill ${worker} --purge' first` });
+    this.worker = worker;
+  }
+}
+
+/** No worker of that name. Exit 1. */
+export class WorkerNotFoundError extends UmbelError {
+  readonly worker: string;
+  constructor(worker: string) {
+    super({ name: 'WorkerNotFoundError', code: UmbelErrorCode.WorkerNotFound, message: `no worker named '${worker}'`, hint: "run 'umbel ls' to see the workers" });
+    this.worker = worker;
+  }
+}
+
+/** The worker's process has exited (or its session is gone). Exit 125. */
+export class WorkerDeadError extends UmbelError {
+  readonly worker: string;
+  readonly cause_: string;
+  constructor(worker: string, cause: string) {
+    super({ name: 'WorkerDeadError', code: UmbelErrorCode.WorkerDead, message: `worker '${worker}' is dead (${cause})` });
+    this.worker = worker;
+    this.cause_ = cause;
+  }
+}
+
+/** Spawn could not bring the worker to its ready prompt. Exit 1. */
+export class SpawnFailedError extends UmbelError {
+  readonly paneTail: string | undefined;
+  constructor(message: string, options: { paneTail?: string; cause?: unknown; hint?: string } = {}) {
+    super({ name: 'SpawnFailedError', code: UmbelErrorCode.SpawnFailed, message, cause: options.cause, hint: options.hint });
+    this.paneTail = options.paneTail;
+  }
+}
+
+/** The CLI opened on its sign-in screen. Exit 126. */
+export class NotSignedInError extends UmbelError {
+  /** The screen line that identified the sign-in screen. */
+  readonly screenLine: string;
+  constructor(provider: string, screenLine: string) {
+    super({ name: 'NotSignedInError', code: UmbelErrorCode.NotSignedIn, message: `${provider} is not signed in: the CLI shows its sign-in screen ("${screenLine.trim()}")`, hint: `sign in by running the CLI once by hand, or pass an API key with --env` });
+    this.screenLine = screenLine;
+  }
+}
+
+/** The prompt was typed but the CLI never confirmed it. The worker stays alive. Exit 1. */
+export class SendNotSubmittedError extends UmbelError {
+  readonly worker: string;
+  readonly enterPresses: number;
+  readonly paneTail: string | undefined;
+  constructor(worker: string, enterPresses: number, paneTail?: string) {
+    super({ name: 'SendNotSubmittedError', code: UmbelErrorCode.SendNotSubmitted, message: `the prompt to '${worker}' was not submitted after ${enterPresses} Enter presses; the worker is still alive`, hint: `inspect it with 'umbel capture ${worker}'` });
+    this.worker = worker;
+    this.enterPresses = enterPresses;
+    this.paneTail = paneTail;
+  }
+}
+
+/** No transcript could be found or read for a turn. Exit 1. */
+export class TranscriptUnavailableError extends UmbelError {
+  constructor(message: string) {
+    super({ name: 'TranscriptUnavailableError', code: UmbelErrorCode.TranscriptUnavailable, message });
+  }
+}
+
+/** The requested turn does not exist. Exit 2. */
+export class TurnNotFoundError extends UsageError {
+  constructor(worker: string, turn: number, latest: number) {
+    super(`worker '${worker}' has no turn ${turn} (latest: ${latest === 0 ? 'none sent yet' : latest})`, { code: UmbelErrorCode.TurnNotFound });
+    this.name = 'TurnNotFoundError';
+  }
+}
+
+/** tmux (or another substrate) is missing, did not answer in time, or failed. Exit 1. */
+export class SubstrateError extends UmbelError {
+  readonly timedOut: boolean;
+  readonly stderr: string | undefined;
+  constructor(options: { code: typeof UmbelErrorCode.TmuxUnavailable | typeof UmbelErrorCode.TmuxTimeout | typeof UmbelErrorCode.TmuxFailed; message: string; stderr?: string; cause?: unknown }) {
+    super({ name: 'SubstrateError', code: options.code, message: options.message, cause: options.cause });
+    this.timedOut = options.code === UmbelErrorCode.TmuxTimeout;
+    this.stderr = options.stderr;
+  }
+}
+
+/** A workflow file is invalid (schema, template, cycle). Exit 2. */
+export class WorkflowInvalidError extends UsageError {
+  constructor(message: string, issues: readonly { path: string; message: string }[] = []) {
+    super(message, { code: UmbelErrorCode.WorkflowInvalid, issues });
+    this.name = 'WorkflowInvalidError';
+  }
+}
+
+/** The operation was cancelled by its caller. Exit 130. */
+export class AbortedError extends UmbelError {
+  constructor(message = 'aborted') {
+    super({ name: 'AbortedError', code: UmbelErrorCode.Aborted, message });
+  }
+}
+
+/** Wrap a zod error into a UsageError without leaking zod's raw shape. */
+export function usageFromZod(
+  error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] },
+  what: string,
+): UsageError {
+  const issues = error.issues.map((issue) => ({
+    path: issue.path.map((p) => String(p)).join('.'),
+    message: issue.message,
+  }));
+  const first = issues[0];
+  const where = first && first.path ? `${first.path}: ` : '';
+  return new UsageError(`invalid ${what}: ${where}${first?.message ?? 'invalid input'}`, { issues });
+}

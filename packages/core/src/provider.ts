@@ -1,0 +1,197 @@
+/**
+ * The versioned provider specification: everything umbel needs to know about one agent CLI.
+ * A provider states its CLI's facts (how to launch it, what its hooks mean, how to read its
+ * transcript, its dialogs); shared behaviour (waiting, retries, unwinding) lives in the engine.
+ *
+ * Never change ProviderV1 in place except by adding optional members; anything else is a V2.
+ */
+
+/**
+ * Neutral hook kinds. A provider wires its CLI's hook events to `umbel-hook <kind>`:
+ * - `session`: the CLI started (or switched session); payload may carry session id / transcript path
+ * - `prompt`: a prompt was accepted (confirms a send)
+ * - `stop`: a turn ended normally (the transcript may still lag)
+ * - `stop-failure`: a turn ended with an API/provider error
+ * - `permission`: the CLI is asking for permission (needs input)
+ * - `notify`: a notification; the provider classifies it (needs input, or informational)
+ * - `interrupt`: a turn was interrupted (Esc, Ctrl-C, denied approval)
+ * - `session-end`: the CLI is exiting
+ * - `tool`: a tool call started or finished (activity only)
+ */
+export const HOOK_KINDS = ['session', 'prompt', 'stop', 'stop-failure', 'permission', 'notify', 'interrupt', 'session-end', 'tool'] as const;
+export type HookKind = (typeof HOOK_KINDS)[number];
+
+/** One hook event as the engine hands it to the provider. */
+export interface HookEvent {
+  readonly kind: HookKind | 'sent' | 'exit' | 'dead' | string;
+  /** Nanosecond timestamp from the event file name. */
+  readonly at: bigint;
+  /** The hook payload (parsed JSON), or undefined when it was not JSON. */
+  readonly payload: unknown;
+}
+
+/** What a provider extracts from one hook payload. All optional. */
+export interface ProviderV1EventInfo {
+  readonly sessionId?: string;
+  readonly transcriptPath?: string;
+  /** Identifier of the turn in the CLI's own terms (claude prompt_id, codex turn_id). */
+  readonly turnKey?: string;
+  /** For `permission`/`notify`: what input is needed; undefined = informational. */
+  readonly needsInput?: { readonly kind: 'permission' | 'question' | 'idle'; readonly message?: string; readonly tool?: string };
+  /** For `stop-failure`: the error text. */
+  readonly error?: string;
+  /** Final answer carried in the payload (a fallback when the transcript lags). */
+  readonly lastMessage?: string;
+  /** Short description of current activity (e.g. the tool being run). */
+  readonly activity?: string;
+}
+
+/** Options the engine passes to `doBuildLaunch`. */
+export interface ProviderV1LaunchOptions {
+  readonly worker: string;
+  /** Real (symlink-resolved) working directory. */
+  readonly cwd: string;
+  readonly model?: string;
+  readonly permissionMode?: string;
+  readonly allowedTools?: string;
+  readonly appendSystemPrompt?: string;
+  readonly unattended: boolean;
+  /** The resolved worker env (read only; for decisions such as which key is set). */
+  readonly env: Readonly<Record<string, string>>;
+  /** umbel's own environment (to find the user's config, `UMBEL_<ID>_BIN`, HOME). */
+  readonly callerEnv: Readonly<Record<string, string | undefined>>;
+  /** A private directory for this worker's provider files; removed with the worker. */
+  readonly workerDir: string;
+  /** A directory shared by every worker of this provider under one state root (never cleaned per worker). */
+  readonly sharedDir: string;
+  /** A fresh UUID the provider may use as the CLI's session id. */
+  readonly sessionId: string;
+  /** The shell command string that delivers a hook payload (stdin) as an event of `kind`. */
+  hookCommand(kind: HookKind): string;
+  /** Absolute path of the hook sink script (for configs that want argv arrays). */
+  readonly hookSinkPath: string;
+}
+
+/** A file a provider needs on disk before launch. */
+export interface ProviderV1File {
+  readonly path: string;
+  readonly content: string;
+  readonly mode?: number;
+  /** Shared infrastructure: written if different, never removed with the worker. */
+  readonly shared?: boolean;
+}
+
+/** The launch a provider builds. */
+export interface ProviderV1Launch {
+  /** Executable (absolute path preferred) and its arguments. Never env values. */
+  readonly argv: readonly string[];
+  /** Variables the provider reserves; they win over explicit ones. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Variables to remove from the final env (e.g. ones that force a headless mode). */
+  readonly unsetEnv?: readonly string[];
+  readonly files?: readonly ProviderV1File[];
+  /** Known up front (e.g. from a fixed `--session-id`). */
+  readonly sessionId?: string;
+  readonly transcriptPath?: string;
+}
+
+/** What the startup screen shows. */
+export type ProviderV1StartupState =
+  | { readonly state: 'starting' }
+  | { readonly state: 'ready' }
+  | { readonly state: 'dialog'; readonly id: string; readonly keys: readonly string[] }
+  | { readonly state: 'sign-in'; readonly line: string }
+  | { readonly state: 'fatal'; readonly message: string };
+
+/** Input to `doReadTurn`. */
+export interface ProviderV1ReadTurnOptions {
+  /** The whole transcript text (the engine does the I/O). */
+  readonly content: string;
+  readonly transcriptPath: string;
+  /** Turn id from the `prompt` (or `stop`) event, when known. */
+  readonly turnKey?: string;
+  /** The prompt as sent. */
+  readonly prompt?: string;
+  /** 1-based index of this turn among the turns umbel sent to this transcript. */
+  readonly ordinal: number;
+  /** Whether a `stop` hook for this turn has fired. */
+  readonly stopSeen: boolean;
+}
+
+/** One message for stream output, in Claude's stream-json shape (`{type, message}`). */
+export interface ProviderV1Message {
+  readonly type: 'assistant' | 'user';
+  readonly message: unknown;
+  readonly uuid?: string;
+}
+
+/** What the transcript says about one turn. */
+export type ProviderV1TurnRead =
+  | { readonly status: 'missing' }
+  | { readonly status: 'running'; readonly activity?: string }
+  | {
+      readonly status: 'completed';
+      readonly answer: string;
+      readonly usage?: Record<string, number>;
+      readonly numTurns?: number;
+      readonly sessionId?: string;
+      readonly model?: string;
+    }
+  | { readonly status: 'failed'; readonly message: string }
+  | { readonly status: 'interrupted'; readonly message?: string };
+
+/** How prompts are delivered. */
+export interface ProviderV1InputSpec {
+  /** Delay between the text and the Enter that submits it. Default 0. */
+  readonly submitDelayMs?: number;
+  /** How long to wait for the `prompt` event before pressing Enter again. Default 1500. */
+  readonly confirmTimeoutMs?: number;
+  /** Extra Enter presses when the prompt is not confirmed. Default 3. */
+  readonly maxSubmitRetries?: number;
+  /** Always paste (true), or type short single lines literally (false). Default true. */
+  readonly alwaysPaste?: boolean;
+}
+
+/** Capabilities the engine checks before any I/O. */
+export interface ProviderV1Capabilities {
+  readonly unattended: boolean;
+  readonly allowedTools: boolean;
+  readonly appendSystemPrompt: boolean;
+  /** Accepted `permissionMode` values, or empty when the CLI has none. */
+  readonly permissionModes: readonly string[];
+}
+
+/** Version 1 of the provider specification. */
+export interface ProviderV1 {
+  /** Always the literal `'umbel-provider-v1'`. */
+  readonly specificationVersion: 'umbel-provider-v1';
+  /** Stable kebab-case id (`claude`). */
+  readonly providerId: string;
+  /** Human name (`Claude Code`). */
+  readonly displayName: string;
+  readonly capabilities: ProviderV1Capabilities;
+  /** Configuration variables inherited from the caller, named one by one (never a prefix). */
+  readonly inheritEnv: readonly string[];
+  readonly input?: ProviderV1InputSpec;
+  /** Pure checks of the options and env; throw a UsageError subclass to refuse before any I/O. */
+  doValidate?(options: { readonly spawn: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>; readonly isRoot: boolean }): void;
+  /** Adjust the final env (e.g. drop a key another one supersedes). Pure. */
+  doReconcileEnv?(env: Readonly<Record<string, string>>): Record<string, string>;
+  /** Build the command, reserved env and files. May read the caller's config; must not launch. */
+  doBuildLaunch(options: ProviderV1LaunchOptions): Promise<ProviderV1Launch>;
+  /** Classify the startup screen (plus the events seen so far). Pure. */
+  doDetectStartup(input: { readonly screen: string; readonly events: readonly HookEvent[] }): ProviderV1StartupState;
+  /** Text to paste for a prompt (e.g. a leading space so `/x` is not a command). Throw UsageError to refuse. */
+  doPreparePrompt?(prompt: string): string;
+  /** Extract what a hook payload says. Pure. */
+  doParseEvent(event: HookEvent): ProviderV1EventInfo;
+  /** Read one turn from the transcript text. Pure. */
+  doReadTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead;
+  /** Messages of one turn for stream output. Pure. Optional. */
+  doReadMessages?(options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[];
+  /** A sign-in screen seen after startup (wait reports needs-input/sign-in). Pure. Optional. */
+  doDetectSignIn?(screen: string): string | undefined;
+}
+
+/** Any provider version this engine understands. */
+export type Provider = ProviderV1;

@@ -1,0 +1,278 @@
+/**
+ * One zod schema per concept, shared by argv (CLI), MCP tool inputs and workflow YAML.
+ * Types are inferred from these schemas and never written twice.
+ */
+import { z } from 'zod';
+
+// --- names and durations ---
+
+/** Worker name: lowercase, digits and dashes, 1–63 chars, starting with a letter or digit. */
+export const WorkerNameSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'a worker name is 1-63 characters of a-z, 0-9 and -, starting with a letter or digit')
+  .describe('Worker name: ^[a-z0-9][a-z0-9-]{0,62}$');
+export type WorkerName = z.infer<typeof WorkerNameSchema>;
+
+const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** Parse a duration string (`500ms`, `30s`, `5m`, `1.5h`) into milliseconds, or undefined. */
+export function parseDuration(text: string): number | undefined {
+  const m = DURATION_RE.exec(text.trim());
+  if (!m) return undefined;
+  return Math.round(Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]);
+}
+
+/** A duration: `500ms`, `30s`, `5m`, `1.5h` (or a number of milliseconds) → milliseconds. */
+export const DurationSchema = z
+  .union([z.string(), z.number().nonnegative()])
+  .transform((value, ctx) => {
+    if (typeof value === 'number') return Math.round(value);
+    const ms = parseDuration(value);
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: `'${value}' is not a duration (use 500ms, 30s, 5m or 1.5h)` });
+      return z.NEVER;
+    }
+    return ms;
+  })
+  .describe('Duration such as 500ms, 30s, 5m, 1.5h (or milliseconds as a number)');
+export type DurationInput = z.input<typeof DurationSchema>;
+
+// --- env ---
+
+const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** An environment variable name. */
+export const EnvNameSchema = z.string().regex(ENV_NAME_RE, 'not a valid environment variable name');
+
+/** A reference to a variable of umbel's own environment, resolved at call time. */
+export const FromEnvSchema = z.object({ fromEnv: EnvNameSchema }).strict().describe('Take the value from this variable of umbel\'s own environment');
+
+/** One env value as written in MCP/YAML: a literal string or `{fromEnv: NAME}`. */
+export const EnvValueSchema = z.union([z.string(), FromEnvSchema]);
+export type EnvValue = z.infer<typeof EnvValueSchema>;
+
+/** The env map of MCP and YAML: `{NAME: "literal" | {fromEnv: "NAME"}}`. */
+export const EnvMapSchema = z.record(EnvNameSchema, EnvValueSchema).describe('Extra environment for the worker: NAME → "literal" or {"fromEnv": "NAME"}');
+export type EnvMap = z.infer<typeof EnvMapSchema>;
+
+/**
+ * One `--env` argument as written on the command line: `NAME` (value taken from umbel's own env,
+ * so a secret never appears on argv) or `NAME=VALUE`. Parsed into the EnvMap form.
+ */
+export const EnvArgSchema = z
+  .string()
+  .transform((arg, ctx): [string, EnvValue] => {
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (!ENV_NAME_RE.test(name)) {
+      ctx.addIssue({ code: 'custom', message: `--env '${arg}': '${name}' is not a valid variable name (use NAME or NAME=VALUE)` });
+      return z.NEVER;
+    }
+    return eq === -1 ? [name, { fromEnv: name }] : [name, arg.slice(eq + 1)];
+  });
+
+/** Turn repeated `--env` arguments into an EnvMap (later ones win). */
+export const EnvArgsSchema = z
+  .array(EnvArgSchema)
+  .transform((pairs): EnvMap => Object.fromEntries(pairs));
+
+// --- options of the operations ---
+
+/** Options of `spawn`. */
+export const SpawnOptionsSchema = z
+  .object({
+    name: WorkerNameSchema.optional().describe('Worker name; anonymous (anon-xxxxxx) when omitted'),
+    provider: z.string().min(1).default('claude').describe('Provider id: claude, codex or gemini'),
+    cwd: z.string().min(1).optional().describe("Working directory of the worker (must exist); default: the caller's cwd"),
+    model: z.string().min(1).optional().describe("Model, passed to the CLI's own --model"),
+    env: EnvMapSchema.optional(),
+    permissionMode: z.string().min(1).optional().describe("The CLI's permission mode, where it has one (claude: default, acceptEdits, plan, auto, dontAsk, bypassPermissions)"),
+    allowedTools: z.string().min(1).optional().describe("Tools allowed without asking, in the CLI's own syntax (claude: 'Bash(git:*) Edit')"),
+    appendSystemPrompt: z.string().optional().describe('Text appended to the system prompt, where the CLI supports it'),
+    unattended: z.boolean().default(false).describe('Never stop for permission prompts (maps to the CLI\'s own bypass mode)'),
+    startupTimeout: DurationSchema.optional().describe('How long spawn waits for the ready prompt (default 60s)'),
+  })
+  .strict();
+export type SpawnOptions = z.input<typeof SpawnOptionsSchema>;
+export type SpawnOptionsParsed = z.output<typeof SpawnOptionsSchema>;
+
+/** Options of `send`. */
+export const SendOptionsSchema = z
+  .object({
+    name: WorkerNameSchema,
+    prompt: z.string().min(1, 'the prompt is empty').describe('The prompt text, delivered exactly as given'),
+  })
+  .strict();
+export type SendOptions = z.input<typeof SendOptionsSchema>;
+
+/** Options of `wait`. */
+export const WaitOptionsSchema = z
+  .object({
+    name: WorkerNameSchema,
+    turn: z.number().int().positive().optional().describe('Turn to wait for; default the latest sent'),
+    timeout: DurationSchema.default(30 * 60_000).describe('Give up after this long with outcome timeout (default 30m)'),
+    idleTimeout: DurationSchema.optional().describe('Return outcome idle when the worker shows no activity for this long'),
+    check: z.string().min(1).optional().describe('Guardrail: a shell command run in the worker cwd after the turn; exit 0 accepts, otherwise its output is fed back and the turn retried'),
+    schema: z.string().min(1).optional().describe('Guardrail: path of a JSON Schema file the answer (JSON) must validate against'),
+    retries: z.number().int().nonnegative().default(2).describe('Guardrail: feedback rounds before halting (default 2)'),
+    checkTimeout: DurationSchema.default(5 * 60_000).describe('Guardrail: time limit for one check run (default 5m)'),
+  })
+  .strict();
+export type WaitOptions = z.input<typeof WaitOptionsSchema>;
+export type WaitOptionsParsed = z.output<typeof WaitOptionsSchema>;
+
+/** Options of `read`. */
+export const ReadOptionsSchema = z
+  .object({
+    name: WorkerNameSchema,
+    turn: z.number().int().positive().optional().describe('Turn to read; default the latest completed'),
+  })
+  .strict();
+export type ReadOptions = z.input<typeof ReadOptionsSchema>;
+
+/** Options of `kill`. */
+export const KillOptionsSchema = z
+  .object({
+    name: WorkerNameSchema,
+    purge: z.boolean().default(false).describe('Also remove the worker\'s state (otherwise a tombstone stays for read/status)'),
+  })
+  .strict();
+export type KillOptions = z.input<typeof KillOptionsSchema>;
+
+/** Options of `prune`. */
+export const PruneOptionsSchema = z
+  .object({
+    olderThan: DurationSchema.optional().describe('Only remove workers dead for at least this long'),
+  })
+  .strict();
+export type PruneOptions = z.input<typeof PruneOptionsSchema>;
+
+/** Options of `capture`. */
+export const CaptureOptionsSchema = z
+  .object({
+    name: WorkerNameSchema,
+    lines: z.number().int().positive().default(100).describe('How many lines of the screen (default 100)'),
+  })
+  .strict();
+export type CaptureOptions = z.input<typeof CaptureOptionsSchema>;
+
+// --- outcomes ---
+
+/** Why a wait ended. */
+export const OutcomeReasonSchema = z.enum([
+  'completed',
+  'needs-input',
+  'provider-error',
+  'idle',
+  'timeout',
+  'dead',
+  'aborted',
+  'guardrail-halted',
+]);
+export type OutcomeReason = z.infer<typeof OutcomeReasonSchema>;
+
+/** Exit code of each outcome (upstream-compatible where upstream had one). */
+export const OUTCOME_EXIT_CODES: Readonly<Record<OutcomeReason, number>> = {
+  completed: 0,
+  'provider-error': 122,
+  idle: 123,
+  timeout: 124,
+  dead: 125,
+  'needs-input': 126,
+  'guardrail-halted': 127,
+  aborted: 130,
+};
+
+/** One guardrail attempt. */
+export const AttemptSchema = z.object({
+  attempt: z.number().int().positive(),
+  turn: z.number().int().positive(),
+  reason: OutcomeReasonSchema,
+  answer: z.string().optional(),
+  checkExitCode: z.number().int().nullable().optional(),
+  checkOutput: z.string().optional().describe('Tail of the check output (bounded)'),
+  schemaErrors: z.array(z.string()).optional(),
+  accepted: z.boolean(),
+  durationMs: z.number().nonnegative(),
+});
+export type Attempt = z.infer<typeof AttemptSchema>;
+
+/** Token usage where the transcript records it. */
+export const UsageSchema = z
+  .object({
+    inputTokens: z.number().optional(),
+    outputTokens: z.number().optional(),
+    cacheReadTokens: z.number().optional(),
+    cacheCreationTokens: z.number().optional(),
+    costUsd: z.number().optional(),
+  })
+  .passthrough();
+export type Usage = z.infer<typeof UsageSchema>;
+
+/** The result of a wait: what happened to one turn. */
+export const OutcomeSchema = z.object({
+  worker: WorkerNameSchema,
+  provider: z.string(),
+  turn: z.number().int().nonnegative(),
+  reason: OutcomeReasonSchema,
+  exitCode: z.number().int(),
+  result: z.string().optional().describe('The final answer, from the transcript'),
+  sessionId: z.string().optional(),
+  transcriptPath: z.string().optional(),
+  durationMs: z.number().nonnegative(),
+  message: z.string().optional().describe('Human explanation: what is awaited, the error, the cause of death'),
+  inputKind: z.enum(['permission', 'question', 'idle', 'sign-in']).optional(),
+  tool: z.string().optional().describe('The tool waiting for permission, when known'),
+  exit: z.object({ status: z.number().int().optional(), signal: z.string().optional() }).optional(),
+  paneTail: z.string().optional().describe('Last screen lines, as evidence (never the source of an answer)'),
+  usage: UsageSchema.optional(),
+  numTurns: z.number().int().optional().describe('Model round trips in this turn (tool calls included), when known'),
+  attempts: z.array(AttemptSchema).optional(),
+});
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+// --- worker state ---
+
+/** Persisted per worker (`meta.json`). Never holds any env value. */
+export const WorkerMetaSchema = z.object({
+  version: z.literal(1),
+  name: WorkerNameSchema,
+  provider: z.string(),
+  cwd: z.string(),
+  model: z.string().optional(),
+  permissionMode: z.string().optional(),
+  allowedTools: z.string().optional(),
+  unattended: z.boolean(),
+  anonymous: z.boolean(),
+  createdAt: z.string().describe('ISO time of spawn'),
+  substrateSession: z.string(),
+  sessionId: z.string().optional(),
+  transcriptPath: z.string().optional(),
+  providerFiles: z.array(z.string()).default([]).describe('Files the provider wrote outside the worker dir, removed on kill'),
+  envNames: z.array(z.string()).default([]).describe('Names (never values) of the variables passed to the worker'),
+});
+export type WorkerMeta = z.infer<typeof WorkerMetaSchema>;
+
+/** Derived state of a worker (never stored). */
+export const WorkerStateSchema = z.enum(['starting', 'ready', 'busy', 'needs-input', 'exited', 'dead', 'killed']);
+export type WorkerState = z.infer<typeof WorkerStateSchema>;
+
+/** What `status` reports about one worker. */
+export const WorkerStatusSchema = z.object({
+  name: WorkerNameSchema,
+  provider: z.string(),
+  state: WorkerStateSchema,
+  alive: z.boolean(),
+  cwd: z.string(),
+  model: z.string().optional(),
+  createdAt: z.string(),
+  lastActivityAt: z.string().optional(),
+  turn: z.number().int().nonnegative().describe('Latest turn sent'),
+  completedTurn: z.number().int().nonnegative().describe('Latest turn that ended'),
+  sessionId: z.string().optional(),
+  transcriptPath: z.string().optional(),
+  needsInput: z.object({ kind: z.string(), message: z.string().optional(), tool: z.string().optional() }).optional(),
+  exit: z.object({ status: z.number().int().optional(), signal: z.string().optional(), at: z.string().optional(), by: z.string().optional() }).optional(),
+  anonymous: z.boolean(),
+});
+export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;

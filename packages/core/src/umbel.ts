@@ -1,0 +1,124 @@
+/**
+ * The engine's public surface: what `createUmbel()` returns and every face (CLI, MCP, workflow)
+ * calls. Inputs are the zod-inferred option types of ./schemas; outputs are plain data.
+ */
+import type { Provider, ProviderV1Message } from './provider.js';
+import type {
+  CaptureOptions,
+  KillOptions,
+  Outcome,
+  PruneOptions,
+  ReadOptions,
+  SendOptions,
+  SpawnOptions,
+  WaitOptions,
+  WorkerStatus,
+} from './schemas.js';
+import type { AttachCommand, Substrate } from './substrate.js';
+
+/** Progress reported while a wait is pending. */
+export interface WaitProgress {
+  readonly worker: string;
+  readonly turn: number;
+  readonly elapsedMs: number;
+  /** Latest activity from the transcript or hooks (e.g. "Bash(ls)"). */
+  readonly activity?: string;
+  /** Transcript messages of this turn that appeared since the previous progress report. */
+  readonly messages?: readonly ProviderV1Message[];
+  /** Guardrail attempt in progress (1-based), when a check/schema is set. */
+  readonly attempt?: number;
+}
+
+/** Per-call context. */
+export interface CallContext {
+  /** Cancels the call. A cancelled wait returns outcome `aborted`; the worker keeps running. */
+  readonly signal?: AbortSignal;
+}
+
+/** Context of a wait. */
+export interface WaitContext extends CallContext {
+  readonly onProgress?: (progress: WaitProgress) => void;
+}
+
+/** Result of `send`. */
+export interface SendResult {
+  readonly worker: string;
+  /** The turn this prompt opened (1-based, monotonic per worker). */
+  readonly turn: number;
+}
+
+/** Result of `read`. */
+export interface ReadResult {
+  readonly worker: string;
+  readonly provider: string;
+  readonly turn: number;
+  readonly result: string;
+  /** False when the transcript does not (yet) show the turn as ended. */
+  readonly complete: boolean;
+  readonly sessionId?: string;
+  readonly transcriptPath?: string;
+}
+
+/** Result of `kill`. */
+export interface KillResult {
+  readonly worker: string;
+  /** A live session was ended. */
+  readonly killed: boolean;
+  readonly purged: boolean;
+}
+
+/** Result of `prune`. */
+export interface PruneResult {
+  readonly removed: readonly string[];
+  readonly kept: number;
+}
+
+/** Result of `capture`. */
+export interface CaptureResult {
+  readonly worker: string;
+  readonly text: string;
+  /** False when the text is the last screen saved at death/kill. */
+  readonly live: boolean;
+}
+
+/** One line of `logs`. */
+export interface LogEntry {
+  readonly at: string;
+  readonly kind: string;
+  readonly summary: string;
+}
+
+/** Validates a value against a JSON Schema; returns error strings (empty = valid). */
+export type JsonSchemaValidator = (schema: unknown, value: unknown) => readonly string[];
+
+/** Settings of `createUmbel`. */
+export interface UmbelSettings {
+  readonly substrate: Substrate;
+  readonly providers: readonly Provider[];
+  /** State root; default from `UMBEL_HOME`, else `$XDG_STATE_HOME/umbel`, else `~/.local/state/umbel`. */
+  readonly home?: string;
+  /** umbel's own environment (default `process.env`): source of inherited and `--env NAME` values. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Overrides for the JSON Schema validator used by `wait --schema`. */
+  readonly validateJsonSchema?: JsonSchemaValidator;
+}
+
+/** The engine. */
+export interface Umbel {
+  readonly home: string;
+  readonly providerIds: readonly string[];
+  provider(id: string): Provider;
+  spawn(options: SpawnOptions, context?: CallContext): Promise<WorkerStatus>;
+  send(options: SendOptions, context?: CallContext): Promise<SendResult>;
+  wait(options: WaitOptions, context?: WaitContext): Promise<Outcome>;
+  read(options: ReadOptions): Promise<ReadResult>;
+  status(name: string): Promise<WorkerStatus>;
+  list(): Promise<WorkerStatus[]>;
+  kill(options: KillOptions): Promise<KillResult>;
+  prune(options?: PruneOptions): Promise<PruneResult>;
+  capture(options: CaptureOptions): Promise<CaptureResult>;
+  logs(name: string): Promise<LogEntry[]>;
+  /** Transcript messages of a turn (for stream output). */
+  messages(name: string, turn?: number): Promise<readonly ProviderV1Message[]>;
+  attachCommand(name: string): Promise<AttachCommand>;
+}
