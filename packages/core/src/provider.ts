@@ -67,7 +67,7 @@ export interface ProviderV1LaunchOptions {
   /** A fresh UUID the provider may use as the CLI's session id. */
   readonly sessionId: string;
   /** The shell command string that delivers a hook payload (stdin) as an event of `kind`. */
-  hookCommand(kind: HookKind): string;
+  hookCommand(kind: HookKind, options?: { readonly stdout?: string }): string;
   /** Absolute path of the hook sink script (for configs that want argv arrays). */
   readonly hookSinkPath: string;
 }

@@ -105,6 +105,15 @@ export const SendOptionsSchema = z
   .strict();
 export type SendOptions = z.input<typeof SendOptionsSchema>;
 
+/** Options of `keys`: press keys in the worker's terminal (answer a dialog, interrupt). */
+export const KeysOptionsSchema = z
+  .object({
+    name: WorkerNameSchema,
+    keys: z.array(z.string().min(1)).min(1).describe("Key names as tmux knows them: Enter, Escape, Up, Down, Tab, C-c, or a single character such as 1"),
+  })
+  .strict();
+export type KeysOptions = z.input<typeof KeysOptionsSchema>;
+
 /** Options of `wait`. */
 export const WaitOptionsSchema = z
   .object({

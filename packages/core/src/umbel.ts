@@ -5,6 +5,7 @@
 import type { Provider, ProviderV1Message } from './provider.js';
 import type {
   CaptureOptions,
+  KeysOptions,
   KillOptions,
   Outcome,
   PruneOptions,
@@ -110,6 +111,8 @@ export interface Umbel {
   provider(id: string): Provider;
   spawn(options: SpawnOptions, context?: CallContext): Promise<WorkerStatus>;
   send(options: SendOptions, context?: CallContext): Promise<SendResult>;
+  /** Press keys in the worker's terminal (e.g. answer a permission dialog); a pending needs-input counts as answered. */
+  keys(options: KeysOptions): Promise<{ worker: string; keys: readonly string[] }>;
   wait(options: WaitOptions, context?: WaitContext): Promise<Outcome>;
   read(options: ReadOptions): Promise<ReadResult>;
   status(name: string): Promise<WorkerStatus>;

@@ -1,0 +1,136 @@
+/**
+ * Events: one file per event in `workers/<name>/events/`, named `<ns>-<pid>-<kind>.json`. Hook
+ * payloads arrive through the sink; the engine adds `sent` (a prompt was delivered, opening a
+ * turn) and `dead` (death evidence, or a kill); the launch wrapper adds `exit`.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './fs-atomic.js';
+import type { HookEvent } from './provider.js';
+
+const EVENT_FILE_RE = /^(\d+)-(\d+)-([a-z-]+)\.json$/;
+
+/** An event with its file name. */
+export interface StoredEvent extends HookEvent {
+  readonly file: string;
+}
+
+const hrStart = process.hrtime.bigint();
+const epochStartNs = BigInt(Date.now()) * 1_000_000n;
+let lastNs = 0n;
+
+/** Wall-clock nanoseconds, strictly increasing within this process. */
+export function nowNs(): bigint {
+  let ns = epochStartNs + (process.hrtime.bigint() - hrStart);
+  if (ns <= lastNs) ns = lastNs + 1n;
+  lastNs = ns;
+  return ns;
+}
+
+/** Read every event of a worker, oldest first. Partial (dot-temp) files are ignored. */
+export async function readEvents(eventsDir: string): Promise<StoredEvent[]> {
+  let names: string[];
+  try {
+    names = await readdir(eventsDir);
+  } catch {
+    return [];
+  }
+  const parsed: { file: string; at: bigint; kind: string }[] = [];
+  for (const file of names) {
+    const m = EVENT_FILE_RE.exec(file);
+    if (m) parsed.push({ file, at: BigInt(m[1] as string), kind: m[3] as string });
+  }
+  parsed.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.file < b.file ? -1 : 1));
+  return Promise.all(
+    parsed.map(async ({ file, at, kind }) => {
+      let payload: unknown;
+      try {
+        const text = await readFile(join(eventsDir, file), 'utf8');
+        payload = text.trim() === '' ? undefined : JSON.parse(text);
+      } catch {
+        payload = undefined;
+      }
+      return { file, at, kind, payload };
+    }),
+  );
+}
+
+/** Write an event of umbel's own (atomically). Returns its timestamp. */
+export async function writeEvent(eventsDir: string, kind: string, payload: unknown): Promise<bigint> {
+  const at = nowNs();
+  await writeFileAtomic(join(eventsDir, `${at}-${process.pid}-${kind}.json`), `${JSON.stringify(payload)}\n`);
+  return at;
+}
+
+/** Convert an event timestamp to an ISO string. */
+export function isoOf(at: bigint): string {
+  return new Date(Number(at / 1_000_000n)).toISOString();
+}
+
+// --- turn assignment (pure) ---
+
+/** Payload of a `sent` event. */
+export interface SentPayload {
+  readonly turn: number;
+  readonly prompt: string;
+}
+
+/** What the events say about one turn. */
+export interface TurnEvents {
+  readonly turn: number;
+  readonly sent: StoredEvent;
+  readonly prompt: string;
+  /** The prompt-accepted event. */
+  promptEvent?: StoredEvent;
+  /** The event that ended the turn: stop, stop-failure or interrupt. */
+  endEvent?: StoredEvent;
+  /** Needs-input candidates (permission/notify) while this turn was running, oldest first. */
+  readonly inputEvents: StoredEvent[];
+  /** Activity events (tool) while running. */
+  readonly activityEvents: StoredEvent[];
+}
+
+/** The whole event history, interpreted. */
+export interface EventHistory {
+  readonly turns: TurnEvents[];
+  readonly sessionEvents: StoredEvent[];
+  readonly exit?: StoredEvent;
+  readonly dead?: StoredEvent;
+  readonly last?: StoredEvent;
+}
+
+const TERMINAL = new Set(['stop', 'stop-failure', 'interrupt']);
+
+/**
+ * Assign events to turns. The CLIs run prompts in order (a prompt sent while busy is queued), so
+ * turns are FIFO: a prompt-accepted event confirms the oldest unconfirmed turn sent before it, and
+ * a terminal event ends the oldest unfinished turn sent before it. Terminal events with no open
+ * turn (a turn the user typed by hand) are ignored.
+ */
+export function interpretEvents(events: readonly StoredEvent[]): EventHistory {
+  const turns: TurnEvents[] = [];
+  const sessionEvents: StoredEvent[] = [];
+  let exit: StoredEvent | undefined;
+  let dead: StoredEvent | undefined;
+  for (const event of events) {
+    if (event.kind === 'sent') {
+      const payload = (event.payload ?? {}) as Partial<SentPayload>;
+      turns.push({ turn: typeof payload.turn === 'number' ? payload.turn : turns.length + 1, sent: event, prompt: String(payload.prompt ?? ''), inputEvents: [], activityEvents: [] });
+      continue;
+    }
+    if (event.kind === 'session') sessionEvents.push(event);
+    if (event.kind === 'exit') exit ??= event;
+    if (event.kind === 'dead') dead ??= event;
+    if (event.kind === 'prompt') {
+      const target = turns.find((t) => !t.promptEvent && !t.endEvent && t.sent.at <= event.at);
+      if (target) target.promptEvent = event;
+      continue;
+    }
+    const running = turns.find((t) => !t.endEvent && t.sent.at <= event.at);
+    if (!running) continue;
+    if (TERMINAL.has(event.kind)) running.endEvent = event;
+    else if (event.kind === 'permission' || event.kind === 'notify') running.inputEvents.push(event);
+    else if (event.kind === 'tool') running.activityEvents.push(event);
+  }
+  return { turns, sessionEvents, exit, dead, last: events[events.length - 1] };
+}

@@ -1,0 +1,283 @@
+/**
+ * An in-memory Substrate that plays "mock-cli" (the imaginary CLI of ./mock-provider.ts), so the
+ * engine can be tested fast and without tmux. Hooks run the real hook sink through `sh -c`, the
+ * transcript is a JSONL file, and the exit record is written like the tmux launch wrapper writes it.
+ *
+ * mock-cli prompts: `ECHO <text>`, `ASK <tool>` (permission; key `1` approves), `FAIL <msg>`
+ * (stop-failure hook), `SILENTFAIL <msg>` (error in the transcript, no hook), `HANG`, `DIE <n>`,
+ * `SIGNAL <SIG>`, `DELAY <ms> <rest>`; anything else → `MOCK-REPLY: <prompt>`.
+ * Env knobs: MOCK_CLI_SIGN_IN=1, MOCK_CLI_TRUST=1 (dialog, key y), MOCK_CLI_FATAL=<msg>,
+ * MOCK_CLI_EXIT_AT_START=<n>, MOCK_CLI_DROP_ENTERS=<n>, MOCK_CLI_LATE_MS=<ms>, MOCK_CLI_NO_PROMPT_HOOK=1,
+ * MOCK_CLI_FIX=<text> (the reply to a guardrail feedback prompt).
+ */
+import { spawn } from 'node:child_process';
+import { appendFile, mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AttachCommand, PaneState, Substrate, SubstrateLaunchOptions } from '../substrate.js';
+
+interface MockSession {
+  readonly options: SubstrateLaunchOptions;
+  screen: string[];
+  input: string;
+  alive: boolean;
+  exitStatus?: number;
+  signal?: string;
+  dialog?: 'trust';
+  keyCount: number;
+  turnCounter: number;
+  pendingApproval?: () => void;
+  busy: boolean;
+  dropEnters: number;
+  timers: Set<NodeJS.Timeout>;
+}
+
+/** The memory substrate, with a record of what it was asked. */
+export interface MemorySubstrate extends Substrate {
+  readonly launches: SubstrateLaunchOptions[];
+  /** Simulate the process dying (exit status or signal) from outside. */
+  crash(session: string, how: { status?: number; signal?: string }): Promise<void>;
+  /** Make every call hang (to test bounded calls / hard deadlines). */
+  hang: boolean;
+}
+
+function runHook(command: string | undefined, payload: unknown, env: Readonly<Record<string, string>>): Promise<void> {
+  if (!command) return Promise.resolve();
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', command], { env: { PATH: env.PATH ?? '/usr/bin:/bin', UMBEL_EVENTS_DIR: env.UMBEL_EVENTS_DIR ?? '' }, stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('close', () => resolve());
+    child.on('error', () => resolve());
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+/** Create a memory substrate. */
+export function createMemorySubstrate(): MemorySubstrate {
+  const sessions = new Map<string, MockSession>();
+  const launches: SubstrateLaunchOptions[] = [];
+  const self: MemorySubstrate = {
+    substrateId: 'memory',
+    launches,
+    hang: false,
+    async launch(options) {
+      await gate();
+      launches.push(options);
+      const s: MockSession = { options, screen: ['mock-cli starting…'], input: '', alive: true, keyCount: 0, turnCounter: 0, busy: false, dropEnters: Number(options.env.MOCK_CLI_DROP_ENTERS ?? 0), timers: new Set() };
+      sessions.set(options.session, s);
+      const env = options.env;
+      later(s, 20, async () => {
+        if (env.MOCK_CLI_EXIT_AT_START) return exit(s, { status: Number(env.MOCK_CLI_EXIT_AT_START) });
+        if (env.MOCK_CLI_FATAL) {
+          s.screen = [`FATAL: ${env.MOCK_CLI_FATAL}`];
+          return;
+        }
+        if (env.MOCK_CLI_SIGN_IN) {
+          s.screen = ['Welcome to mock-cli', 'Please sign in', '> 1. Browser'];
+          return;
+        }
+        if (env.MOCK_CLI_TRUST) {
+          s.dialog = 'trust';
+          s.screen = [`Trust this folder? [y/N]`, options.cwd];
+          return;
+        }
+        await ready(s);
+      });
+    },
+    async inspect(session) {
+      await gate();
+      const s = sessions.get(session);
+      if (!s) return { exists: false, dead: true } satisfies PaneState;
+      return { exists: true, dead: !s.alive, ...(s.exitStatus !== undefined ? { exitStatus: s.exitStatus } : {}), ...(s.signal ? { signal: s.signal } : {}), ...(s.alive ? { pid: 4242 } : {}) };
+    },
+    async capture(session, options = {}) {
+      await gate();
+      const s = sessions.get(session);
+      if (!s) throw new Error(`no session ${session}`);
+      const lines = [...s.screen, `mock> ${s.input}`];
+      return lines.slice(-(options.lines ?? 100)).join('\n');
+    },
+    async pasteText(session, text) {
+      await gate();
+      const s = mustLive(session);
+      s.input += text;
+    },
+    async typeText(session, text) {
+      await gate();
+      const s = mustLive(session);
+      s.input += text;
+    },
+    async sendKeys(session, keys) {
+      await gate();
+      const s = mustLive(session);
+      for (const key of keys) await press(s, key);
+    },
+    async kill(session) {
+      await gate();
+      const s = sessions.get(session);
+      if (!s) return;
+      for (const t of s.timers) clearTimeout(t);
+      if (s.alive) await exit(s, { signal: 'SIGHUP' });
+      sessions.delete(session);
+    },
+    async list() {
+      await gate();
+      return [...sessions.keys()];
+    },
+    async processTree(session) {
+      const s = sessions.get(session);
+      return s?.alive ? [4242] : [];
+    },
+    attachCommand(session): AttachCommand {
+      return { file: 'true', args: [session], env: {} };
+    },
+    async crash(session, how) {
+      const s = sessions.get(session);
+      if (s) await exit(s, how);
+    },
+  };
+
+  async function gate(): Promise<void> {
+    if (self.hang) await new Promise(() => undefined);
+  }
+
+  function mustLive(session: string): MockSession {
+    const s = sessions.get(session);
+    if (!s || !s.alive) throw new Error(`session ${session} is not alive`);
+    return s;
+  }
+
+  function later(s: MockSession, ms: number, fn: () => Promise<void> | void): void {
+    const t = setTimeout(() => {
+      s.timers.delete(t);
+      void fn();
+    }, ms);
+    s.timers.add(t);
+  }
+
+  function hooks(s: MockSession): Record<string, string> {
+    try {
+      return JSON.parse(s.options.env.MOCK_CLI_HOOKS ?? '{}') as Record<string, string>;
+    } catch {
+      return {};
+    }
+  }
+
+  function transcriptPath(s: MockSession): string {
+    const argv = s.options.argv;
+    const i = argv.indexOf('--transcript');
+    return argv[i + 1] ?? join(s.options.cwd, 'mock-transcript.jsonl');
+  }
+
+  async function ready(s: MockSession): Promise<void> {
+    s.screen = ['mock-cli v1', '──────'];
+    await runHook(hooks(s).session, { session_id: 'mock-session', transcript_path: transcriptPath(s) }, s.options.env);
+  }
+
+  async function exit(s: MockSession, how: { status?: number; signal?: string }): Promise<void> {
+    if (!s.alive) return;
+    s.alive = false;
+    for (const t of s.timers) clearTimeout(t);
+    s.timers.clear();
+    if (how.signal) s.signal = how.signal;
+    else s.exitStatus = how.status ?? 0;
+    s.screen.push(`Pane is dead (${how.signal ? `signal ${how.signal}` : `status ${how.status ?? 0}`})`);
+    try {
+      if ((await stat(s.options.exitRecordDir)).isDirectory()) {
+        const ns = BigInt(Date.now()) * 1_000_000n;
+        const tmp = join(s.options.exitRecordDir, `.exit-${ns}`);
+        await writeFile(tmp, JSON.stringify(how.signal ? { signal: how.signal } : { status: how.status ?? 0 }));
+        await rename(tmp, join(s.options.exitRecordDir, `${ns}-4242-exit.json`));
+      }
+    } catch {
+      // dir gone (purged): write nothing
+    }
+  }
+
+  async function press(s: MockSession, key: string): Promise<void> {
+    if (s.dialog === 'trust') {
+      if (key === 'y') {
+        s.dialog = undefined;
+        await ready(s);
+      }
+      return;
+    }
+    if (s.pendingApproval && key === '1') {
+      const go = s.pendingApproval;
+      s.pendingApproval = undefined;
+      go();
+      return;
+    }
+    if (key === 'Escape' && s.busy) {
+      s.busy = false;
+      for (const t of s.timers) clearTimeout(t);
+      return;
+    }
+    if (key !== 'Enter') return;
+    if (s.dropEnters > 0) {
+      s.dropEnters--;
+      return;
+    }
+    const prompt = s.input;
+    s.input = '';
+    if (!prompt) return;
+    await submit(s, prompt);
+  }
+
+  async function submit(s: MockSession, prompt: string): Promise<void> {
+    const key = `k${++s.turnCounter}`;
+    const path = transcriptPath(s);
+    const env = s.options.env;
+    const h = hooks(s);
+    await mkdir(join(path, '..'), { recursive: true });
+    s.busy = true;
+    s.screen.push(`> ${prompt.split('\n')[0]}`);
+    if (!env.MOCK_CLI_NO_PROMPT_HOOK) await runHook(h.prompt, { key, transcript_path: path, session_id: 'mock-session', prompt }, env);
+    await appendFile(path, `${JSON.stringify({ type: 'user', key, text: prompt })}\n`);
+    const act = async (text: string): Promise<void> => {
+      let m: RegExpExecArray | null;
+      if ((m = /^DELAY (\d+) ([\s\S]*)$/.exec(text))) {
+        const rest = m[2] as string;
+        later(s, Number(m[1]), () => act(rest));
+        return;
+      }
+      if (/^HANG\b/.test(text)) return;
+      if ((m = /^DIE (\d+)/.exec(text))) return exit(s, { status: Number(m[1]) });
+      if ((m = /^SIGNAL (\w+)/.exec(text))) return exit(s, { signal: m[1] as string });
+      if ((m = /^FAIL ([\s\S]*)$/.exec(text))) {
+        await appendFile(path, `${JSON.stringify({ type: 'error', key, message: m[1] })}\n`);
+        s.busy = false;
+        await runHook(h['stop-failure'], { key, error: m[1] }, env);
+        return;
+      }
+      if ((m = /^SILENTFAIL ([\s\S]*)$/.exec(text))) {
+        await appendFile(path, `${JSON.stringify({ type: 'error', key, message: m[1] })}\n`);
+        s.busy = false;
+        return;
+      }
+      if ((m = /^ASK (\S+)/.exec(text))) {
+        const tool = m[1] as string;
+        await appendFile(path, `${JSON.stringify({ type: 'tool', key, name: tool })}\n`);
+        s.screen.push(`Allow ${tool}? 1. Yes 2. No`);
+        s.pendingApproval = () => void answer(`approved ${tool}`);
+        await runHook(h.permission, { key, tool, message: `${tool} wants to run` }, env);
+        return;
+      }
+      if (env.MOCK_CLI_FIX !== undefined && text.startsWith('Your previous answer was rejected')) return answer(env.MOCK_CLI_FIX);
+      const reply = (m = /^ECHO ([\s\S]*)$/.exec(text)) ? (m[1] as string) : `MOCK-REPLY: ${text}`;
+      await answer(reply);
+    };
+    const answer = async (reply: string): Promise<void> => {
+      const late = Number(env.MOCK_CLI_LATE_MS ?? 0);
+      const write = async () => {
+        await appendFile(path, `${JSON.stringify({ type: 'assistant', key, text: reply })}\n${JSON.stringify({ type: 'end', key })}\n`);
+      };
+      if (!late) await write();
+      s.busy = false;
+      s.screen.push(`● ${reply.split('\n')[0]}`);
+      await runHook(h.stop, { key, last: reply, transcript_path: path }, env);
+      if (late) later(s, late, write);
+    };
+    await act(prompt);
+  }
+
+  return self;
+}

@@ -1,0 +1,115 @@
+/**
+ * A mock provider for tests: the facts of an imaginary CLI ("mock-cli") that the in-memory
+ * substrate of ./memory-substrate.ts plays. Records every call, like vercel/ai's MockLanguageModel.
+ */
+import { join } from 'node:path';
+import type { HookEvent, ProviderV1, ProviderV1EventInfo, ProviderV1LaunchOptions, ProviderV1ReadTurnOptions, ProviderV1StartupState, ProviderV1TurnRead } from '../provider.js';
+
+/** One line of the mock transcript (JSONL). */
+export type MockTranscriptLine =
+  | { type: 'user'; key: string; text: string }
+  | { type: 'assistant'; key: string; text: string }
+  | { type: 'tool'; key: string; name: string }
+  | { type: 'end'; key: string }
+  | { type: 'error'; key: string; message: string };
+
+/** Read one turn of a mock transcript. Pure. */
+export function readMockTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
+  const lines: MockTranscriptLine[] = [];
+  for (const raw of options.content.split('\n')) {
+    try {
+      if (raw.trim()) lines.push(JSON.parse(raw) as MockTranscriptLine);
+    } catch {
+      // partial line
+    }
+  }
+  const users = lines.filter((l) => l.type === 'user');
+  const key = options.turnKey ?? users[options.ordinal - 1]?.key;
+  if (!key || !users.some((u) => u.key === key)) return { status: 'missing' };
+  const mine = lines.filter((l) => l.key === key);
+  const error = mine.find((l) => l.type === 'error');
+  if (error?.type === 'error') return { status: 'failed', message: error.message };
+  const answer = mine.filter((l) => l.type === 'assistant').map((l) => (l.type === 'assistant' ? l.text : '')).pop();
+  if (mine.some((l) => l.type === 'end') && answer !== undefined) return { status: 'completed', answer, numTurns: 1 };
+  const tool = [...mine].reverse().find((l) => l.type === 'tool');
+  return { status: 'running', ...(tool?.type === 'tool' ? { activity: tool.name } : {}) };
+}
+
+/** Settings of the mock provider. */
+export interface MockProviderSettings {
+  readonly providerId?: string;
+  readonly inheritEnv?: readonly string[];
+  readonly unattended?: boolean;
+}
+
+/** A ProviderV1 for the memory substrate's mock CLI, with a call log. */
+export interface MockProvider extends ProviderV1 {
+  readonly calls: { method: string; args: unknown }[];
+}
+
+/** Create the mock provider. */
+export function createMockProvider(settings: MockProviderSettings = {}): MockProvider {
+  const calls: { method: string; args: unknown }[] = [];
+  return {
+    specificationVersion: 'umbel-provider-v1',
+    providerId: settings.providerId ?? 'mock',
+    displayName: 'Mock CLI',
+    capabilities: { unattended: settings.unattended ?? true, allowedTools: false, appendSystemPrompt: false, permissionModes: ['default', 'bypass'] },
+    inheritEnv: settings.inheritEnv ?? ['MOCK_API_KEY'],
+    input: { confirmTimeoutMs: 400, maxSubmitRetries: 2 },
+    calls,
+    async doBuildLaunch(options: ProviderV1LaunchOptions) {
+      calls.push({ method: 'doBuildLaunch', args: { ...options, hookCommand: undefined } });
+      const transcriptPath = join(options.workerDir, 'transcript.jsonl');
+      const hooks = { session: options.hookCommand('session'), prompt: options.hookCommand('prompt'), stop: options.hookCommand('stop'), 'stop-failure': options.hookCommand('stop-failure'), permission: options.hookCommand('permission') };
+      return {
+        argv: ['mock-cli', '--transcript', transcriptPath, ...(options.unattended ? ['--yolo'] : []), ...(options.model ? ['--model', options.model] : [])],
+        env: { MOCK_CLI_HOOKS: JSON.stringify(hooks) },
+        files: [{ path: join(options.workerDir, 'mock-settings.json'), content: JSON.stringify({ hooks }) }],
+        sessionId: options.sessionId,
+        transcriptPath,
+      };
+    },
+    doDetectStartup({ screen, events }): ProviderV1StartupState {
+      calls.push({ method: 'doDetectStartup', args: { screen } });
+      if (/Please sign in/.test(screen)) return { state: 'sign-in', line: 'Please sign in' };
+      if (/FATAL: (.*)/.test(screen)) return { state: 'fatal', message: /FATAL: (.*)/.exec(screen)?.[1] ?? 'fatal' };
+      if (/Trust this folder\? \[y\/N\]/.test(screen)) return { state: 'dialog', id: 'trust', keys: ['y'] };
+      if (/^mock> /m.test(screen) && events.some((e) => e.kind === 'session')) return { state: 'ready' };
+      return { state: 'starting' };
+    },
+    doPreparePrompt(prompt) {
+      return prompt;
+    },
+    doParseEvent(event: HookEvent): ProviderV1EventInfo {
+      const p = (event.payload ?? {}) as Record<string, unknown>;
+      const info: { -readonly [K in keyof ProviderV1EventInfo]: ProviderV1EventInfo[K] } = {};
+      if (typeof p.session_id === 'string') info.sessionId = p.session_id;
+      if (typeof p.transcript_path === 'string') info.transcriptPath = p.transcript_path;
+      if (typeof p.key === 'string') info.turnKey = p.key;
+      if (event.kind === 'permission') info.needsInput = { kind: 'permission', tool: typeof p.tool === 'string' ? p.tool : undefined, message: typeof p.message === 'string' ? p.message : undefined };
+      if (event.kind === 'stop-failure') info.error = String(p.error ?? 'error');
+      if (event.kind === 'stop' && typeof p.last === 'string') info.lastMessage = p.last;
+      if (event.kind === 'tool' && typeof p.tool === 'string') info.activity = p.tool;
+      return info;
+    },
+    doReadTurn: readMockTurn,
+    doReadMessages(options) {
+      const out: { type: 'assistant' | 'user'; message: unknown }[] = [];
+      const key = options.turnKey;
+      for (const raw of options.content.split('\n')) {
+        try {
+          const line = JSON.parse(raw) as MockTranscriptLine;
+          if (key && line.key !== key) continue;
+          if (line.type === 'assistant') out.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: line.text }] } });
+        } catch {
+          // partial
+        }
+      }
+      return out;
+    },
+    doDetectSignIn(screen) {
+      return /Please sign in/.test(screen) ? 'Please sign in' : undefined;
+    },
+  };
+}
