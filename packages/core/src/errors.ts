@@ -231,3 +231,30 @@ export function usageFromZod(
   const where = first && first.path ? `${first.path}: ` : '';
   return new UsageError(`invalid ${what}: ${where}${first?.message ?? 'invalid input'}`, { issues });
 }
+
+/** Exit code of a typed error (one table for every face). Non-umbel errors are 1. */
+export function errorExitCode(error: unknown): number {
+  if (!UmbelError.isInstance(error)) return 1;
+  switch (error.code) {
+    case UmbelErrorCode.Usage:
+    case UmbelErrorCode.InvalidName:
+    case UmbelErrorCode.InvalidDuration:
+    case UmbelErrorCode.EnvUnresolved:
+    case UmbelErrorCode.ProviderUnknown:
+    case UmbelErrorCode.ProviderInvalid:
+    case UmbelErrorCode.OptionUnsupported:
+    case UmbelErrorCode.CwdMissing:
+    case UmbelErrorCode.TurnNotFound:
+    case UmbelErrorCode.WorkflowInvalid:
+    case UmbelErrorCode.CheckInvalid:
+      return 2;
+    case UmbelErrorCode.NotSignedIn:
+      return 126;
+    case UmbelErrorCode.WorkerDead:
+      return 125;
+    case UmbelErrorCode.Aborted:
+      return 130;
+    default:
+      return 1;
+  }
+}

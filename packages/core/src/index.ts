@@ -3,7 +3,7 @@ export * from './schemas.js';
 export * from './provider.js';
 export * from './substrate.js';
 export type * from './umbel.js';
-export { createUmbel, DEFAULT_STARTUP_TIMEOUT_MS } from './engine.js';
+export { createUmbel, DEFAULT_STARTUP_TIMEOUT_MS, type EngineInternals } from './engine.js';
 export { resolveHome, statePaths, sessionName, type StatePaths, type WorkerPaths } from './paths.js';
 export { BASE_ENV_ALLOWLIST, resolveWorkerEnv, resolveExplicitEnv, finalizeWorkerEnv, UMBEL_WORKER_ENV } from './env.js';
 export { HOOK_SINK_SCRIPT, HOOK_SINK_VERSION, installHookSink, hookCommandFor, shellQuote } from './hook-sink.js';

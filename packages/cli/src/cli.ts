@@ -1,0 +1,5 @@
+/** The `umbel` bin. The one place that exits the process. */
+import { main } from './index.js';
+
+const code = await main(process.argv.slice(2));
+process.exit(code);

@@ -1,0 +1,53 @@
+/** Formatting helpers shared by the verbs. */
+import { errorExitCode, UmbelError, type WorkerStatus } from '@umbel/core';
+import type { Out } from './io.js';
+
+/** Print one JSON value as a line. */
+export function printJson(out: Out, value: unknown): void {
+  out.write(`${JSON.stringify(value)}\n`);
+}
+
+/** Report an error once, at the face: `umbel: message` (+ hint) on stderr, or JSON on stdout. Returns the exit code. */
+export function reportError(error: unknown, io: { stdout: Out; stderr: Out }, json: boolean): number {
+  const code = errorExitCode(error);
+  if (UmbelError.isInstance(error)) {
+    if (json) printJson(io.stdout, { error: error.toJSON() });
+    io.stderr.write(`umbel: ${error.message}\n`);
+    if (error.hint) io.stderr.write(`  hint: ${error.hint}\n`);
+    const paneTail = (error as { paneTail?: string }).paneTail;
+    if (paneTail) io.stderr.write(`--- last screen ---\n${paneTail}\n`);
+    return code;
+  }
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  if (json) printJson(io.stdout, { error: { code: 'UMBEL_INTERNAL', message: error instanceof Error ? error.message : String(error) } });
+  io.stderr.write(`umbel: internal error (this is a bug, please report it):\n${message}\n`);
+  return code;
+}
+
+function ago(iso: string | undefined, now: number): string {
+  if (!iso) return '—';
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s}s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
+  return `${Math.floor(s / 86400)}d ago`;
+}
+
+function stateText(w: WorkerStatus): string {
+  if (w.state === 'needs-input') return `needs-input${w.needsInput?.tool ? ` (${w.needsInput.tool})` : w.needsInput?.kind ? ` (${w.needsInput.kind})` : ''}`;
+  if (w.state === 'dead' || w.state === 'exited') return `${w.state}${w.exit?.signal ? ` (${w.exit.signal})` : w.exit?.status !== undefined ? ` (exit ${w.exit.status})` : ''}`;
+  return w.state;
+}
+
+function shortenPath(path: string, max: number): string {
+  return path.length <= max ? path : `…${path.slice(path.length - max + 1)}`;
+}
+
+/** An aligned table of workers. */
+export function statusTable(workers: readonly WorkerStatus[], now = Date.now()): string {
+  if (workers.length === 0) return 'No workers.\n';
+  const rows = [['NAME', 'PROVIDER', 'STATE', 'TURN', 'CWD', 'CREATED', 'LAST ACTIVITY']];
+  for (const w of workers) rows.push([w.name, w.provider, stateText(w), `${w.completedTurn}/${w.turn}`, shortenPath(w.cwd, 32), ago(w.createdAt, now), ago(w.lastActivityAt, now)]);
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return `${rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n')}\n`;
+}

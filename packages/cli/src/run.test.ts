@@ -1,0 +1,188 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createUmbel, type Umbel } from '@umbel/core';
+import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '@umbel/core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CliIo } from './io.js';
+import { run } from './run.js';
+
+let home: string;
+let work: string;
+let substrate: MemorySubstrate;
+let engine: Umbel;
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'umbel-cli-'));
+  work = await mkdtemp(join(tmpdir(), 'umbel-cli-work-'));
+  substrate = createMemorySubstrate();
+  engine = createUmbel({ substrate, providers: [createMockProvider()], home, env: { PATH: process.env.PATH, SECRET: 's3cret' } });
+});
+afterEach(async () => {
+  for (const s of await substrate.list()) await substrate.kill(s);
+  await rm(home, { recursive: true, force: true });
+  await rm(work, { recursive: true, force: true });
+});
+
+function io(stdin?: string, signals?: { fire?: (s: 'SIGINT' | 'SIGTERM') => void }) {
+  const out = { stdout: '', stderr: '' };
+  const value: CliIo = {
+    stdout: { write: (t: string) => (out.stdout += t) },
+    stderr: { write: (t: string) => (out.stderr += t) },
+    readStdin: async () => stdin,
+    env: { PATH: process.env.PATH, SECRET: 's3cret' },
+    cwd: work,
+    createEngine: () => engine,
+    onSignal: (handler) => {
+      if (signals) signals.fire = handler;
+      return () => undefined;
+    },
+  };
+  return { io: value, out };
+}
+
+async function cli(argv: string[], stdin?: string) {
+  const { io: value, out } = io(stdin);
+  const code = await run(argv, value);
+  return { code, ...out };
+}
+
+describe('help, version and usage errors', () => {
+  it('prints the version and help; no args is a usage error', async () => {
+    expect(await cli(['--version'])).toMatchObject({ code: 0, stdout: 'umbel 0.1.0\n' });
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    for (const verb of ['spawn', 'send', 'wait', 'keys', 'status', 'read', 'kill', 'prune', 'attach', 'capture', 'logs', 'run', 'mcp']) expect(help.stdout).toContain(`umbel ${verb}`);
+    expect(help.stdout).toContain('124  wait: timeout');
+    const wait = await cli(['wait', '--help']);
+    expect(wait.stdout).toContain('--idle-timeout');
+    const none = await cli([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Usage:');
+  });
+
+  it('gives one clear line and exit 2 for bad input, never a stack trace', async () => {
+    const cases: [string[], RegExp][] = [
+      [['frobnicate'], /not a verb/],
+      [['spawn', '--bogus'], /unknown option/],
+      [['spawn', 'Bad_Name', '--provider', 'mock'], /invalid spawn options: name/],
+      [['spawn', 'w', '--provider', 'nope'], /unknown provider 'nope' \(known: mock\)/],
+      [['spawn', 'w', '--provider', 'mock', '--cwd', '/no/such/dir'], /working directory does not exist/],
+      [['spawn', 'w', '--provider', 'mock', '--env', 'NOT_SET_HERE'], /NOT_SET_HERE is not set/],
+      [['wait', 'w', '--timeout', 'soon'], /not a duration|no worker/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(argv[0] === 'wait' ? r.code : 2);
+      expect(r.stderr, argv.join(' ')).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect((await cli(['send', 'ghost', 'hi'])).code).toBe(1);
+  });
+});
+
+describe('supervisor verbs', () => {
+  it('spawn → send → wait → read → status → kill', async () => {
+    expect(await cli(['spawn', 'w1', '--provider', 'mock'])).toMatchObject({ code: 0, stdout: 'w1\n' });
+    expect(await cli(['send', 'w1', 'ECHO hello there'])).toMatchObject({ code: 0, stdout: '1\n' });
+    expect(await cli(['wait', 'w1'])).toMatchObject({ code: 0, stdout: 'hello there\n' });
+    expect(await cli(['send', 'w1', '-'], 'ECHO from stdin')).toMatchObject({ stdout: '2\n' });
+    const waited = await cli(['wait', 'w1', '--json']);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ reason: 'completed', result: 'from stdin', turn: 2, exitCode: 0 });
+    expect(await cli(['read', 'w1', '--turn', '1'])).toMatchObject({ stdout: 'hello there\n' });
+    const table = await cli(['ls']);
+    expect(table.stdout).toMatch(/^NAME\s+PROVIDER\s+STATE\s+TURN/);
+    expect(table.stdout).toMatch(/w1\s+mock\s+ready\s+2\/2/);
+    expect(JSON.parse((await cli(['status', 'w1', '--json'])).stdout)).toMatchObject({ name: 'w1', state: 'ready' });
+    expect(await cli(['kill', 'w1'])).toMatchObject({ code: 0, stdout: 'killed: w1\n' });
+    expect((await cli(['status', 'w1'])).stdout).toMatch(/state:\s+killed/);
+  });
+
+  it('exit codes by outcome, with diagnostics on stderr', async () => {
+    await cli(['spawn', 'w1', '--provider', 'mock']);
+    await cli(['send', 'w1', 'HANG']);
+    const timeout = await cli(['wait', 'w1', '--timeout', '200ms']);
+    expect(timeout).toMatchObject({ code: 124, stdout: '' });
+    expect(timeout.stderr).toContain('wait timed out');
+    expect(timeout.stderr).toContain('--- last screen ---');
+    await cli(['spawn', 'w2', '--provider', 'mock']);
+    await cli(['send', 'w2', 'ASK Bash']);
+    const blocked = await cli(['wait', 'w2']);
+    expect(blocked.code).toBe(126);
+    expect(blocked.stderr).toContain('umbel keys w2');
+    expect(await cli(['keys', 'w2', '1'])).toMatchObject({ code: 0 });
+    expect(await cli(['wait', 'w2'])).toMatchObject({ code: 0, stdout: 'approved Bash\n' });
+    await cli(['send', 'w2', 'DIE 3']);
+    const dead = await cli(['wait', 'w2']);
+    expect(dead.code).toBe(125);
+    expect(dead.stderr).toContain('process exited 3');
+    expect((await cli(['send', 'w2', 'hi'])).code).toBe(125);
+    await cli(['spawn', 'w3', '--provider', 'mock']);
+    await cli(['send', 'w3', 'FAIL API Error: 529 overloaded']);
+    expect((await cli(['wait', 'w3'])).code).toBe(122);
+    await cli(['send', 'w3', 'ECHO nope']);
+    const halted = await cli(['wait', 'w3', '--check', 'exit 1', '--retries', '0']);
+    expect(halted.code).toBe(127);
+    expect(halted.stderr).toContain('attempt 1 (turn 2): rejected (check exit 1)');
+  });
+});
+
+describe('umbel -p', () => {
+  it('text: the answer and a newline; the anonymous worker is removed', async () => {
+    const r = await cli(['-p', 'ECHO just the answer', '--provider', 'mock']);
+    expect(r).toMatchObject({ code: 0, stdout: 'just the answer\n' });
+    expect(await readdir(join(home, 'workers'))).toEqual([]);
+    expect(await substrate.list()).toEqual([]);
+  });
+
+  it('combines the argument and piped stdin like claude -p', async () => {
+    expect((await cli(['-p', 'ECHO first', '--provider', 'mock'], 'second\n')).stdout).toBe('first\nsecond\n\n');
+    expect((await cli(['-p', '--provider', 'mock'], 'ECHO only stdin')).stdout).toBe('only stdin\n');
+    const none = await cli(['-p', '--provider', 'mock'], '');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Input must be provided either through stdin or as a prompt argument');
+  });
+
+  it('json: one result object with the fields scripts read', async () => {
+    const r = await cli(['-p', 'ECHO {"a":1}', '--provider', 'mock', '--output-format', 'json']);
+    const result = JSON.parse(r.stdout);
+    expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: '{"a":1}', num_turns: 1, provider: 'mock', turn: 1 });
+    for (const key of ['session_id', 'duration_ms', 'usage', 'total_cost_usd', 'uuid', 'worker']) expect(result).toHaveProperty(key);
+    const failed = await cli(['-p', 'FAIL API Error: 500 boom', '--provider', 'mock', '--output-format', 'json']);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout)).toMatchObject({ is_error: true, subtype: 'success', result: 'API Error: 500 boom', terminal_reason: 'api_error' });
+    const slow = await cli(['-p', 'HANG', '--provider', 'mock', '--output-format', 'json', '--timeout', '200ms']);
+    expect(slow.code).toBe(124);
+    expect(JSON.parse(slow.stdout)).toMatchObject({ is_error: true, subtype: 'error_during_execution', terminal_reason: 'timeout' });
+    expect(await substrate.list()).toEqual([]);
+  });
+
+  it('stream-json needs --verbose and ends with the result line', async () => {
+    expect(await cli(['-p', 'x', '--provider', 'mock', '--output-format', 'stream-json'])).toMatchObject({ code: 1 });
+    const r = await cli(['-p', 'ECHO streamed', '--provider', 'mock', '--output-format', 'stream-json', '--verbose']);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
+    expect(lines.some((l) => l.type === 'assistant')).toBe(true);
+    expect(lines[lines.length - 1]).toMatchObject({ type: 'result', result: 'streamed' });
+  });
+
+  it('--name keeps the worker; --resume sends into it', async () => {
+    expect((await cli(['-p', 'ECHO one', '--provider', 'mock', '--name', 'keep'])).stdout).toBe('one\n');
+    expect((await cli(['-p', 'ECHO two', '--resume', 'keep'])).stdout).toBe('two\n');
+    expect(JSON.parse((await cli(['status', 'keep', '--json'])).stdout)).toMatchObject({ alive: true, turn: 2 });
+    expect((await cli(['-p', 'x', '--resume', 'ghost'])).code).toBe(1);
+  });
+
+  it('SIGINT during the wait: exit 130 and nothing left behind', async () => {
+    const signals: { fire?: (s: 'SIGINT' | 'SIGTERM') => void } = {};
+    const { io: value, out } = io(undefined, signals);
+    const pending = run(['-p', 'HANG', '--provider', 'mock'], value);
+    while ((await substrate.list()).length === 0 || !(await readdir(join(home, 'workers')).catch(() => [])).length) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+    signals.fire?.('SIGINT');
+    expect(await pending).toBe(130);
+    expect(out.stdout).toBe('');
+    expect(await substrate.list()).toEqual([]);
+    expect(await readdir(join(home, 'workers'))).toEqual([]);
+  });
+});

@@ -1,0 +1,221 @@
+/** The supervisor verbs: spawn, send, wait, keys, status, ls, read, kill, prune, attach, capture, logs. */
+import { spawnSync } from 'node:child_process';
+import { EnvArgsSchema, formatMs, type Outcome, type Umbel, usageFromZod, UsageError } from '@umbel/core';
+import type { CliIo } from './io.js';
+import { printJson, statusTable } from './output.js';
+
+/** Parsed argv as yargs hands it over (loosely typed; every value is validated by core's schemas). */
+export type Args = Record<string, unknown> & { _: (string | number)[] };
+
+/** `--env` values (repeatable) → the EnvMap of core. */
+export function envFromArgs(value: unknown): Record<string, string | { fromEnv: string }> | undefined {
+  if (value === undefined) return undefined;
+  const list = (Array.isArray(value) ? value : [value]).map(String);
+  const parsed = EnvArgsSchema.safeParse(list);
+  if (!parsed.success) throw usageFromZod(parsed.error, '--env');
+  return parsed.data;
+}
+
+function str(value: unknown): string | undefined {
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+function num(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${flag} must be a whole number, got '${String(value)}'`);
+  return n;
+}
+
+/** Human text of an outcome that is not `completed`, for stderr. */
+export function describeOutcome(outcome: Outcome): string {
+  const head: Record<string, string> = {
+    'needs-input': `worker '${outcome.worker}' is waiting for input`,
+    'provider-error': `worker '${outcome.worker}' hit a provider error`,
+    idle: `worker '${outcome.worker}' is idle`,
+    timeout: `wait timed out`,
+    dead: `worker '${outcome.worker}' is dead`,
+    aborted: `wait aborted`,
+    'guardrail-halted': `worker '${outcome.worker}' was halted by its guardrail`,
+    completed: 'completed',
+  };
+  const lines = [`umbel: ${head[outcome.reason]}${outcome.message ? ` — ${outcome.message}` : ''}`];
+  if (outcome.tool) lines.push(`  tool: ${outcome.tool}`);
+  if (outcome.attempts?.length) {
+    for (const a of outcome.attempts) lines.push(`  attempt ${a.attempt} (turn ${a.turn}): ${a.accepted ? 'accepted' : a.reason === 'completed' ? `rejected${a.checkExitCode !== undefined ? ` (check exit ${a.checkExitCode ?? 'timeout'})` : ''}${a.schemaErrors?.length ? ` (${a.schemaErrors.length} schema errors)` : ''}` : a.reason}`);
+  }
+  if (outcome.reason === 'needs-input') lines.push(`  answer it with: umbel keys ${outcome.worker} <key>…   or inspect: umbel capture ${outcome.worker}`);
+  if (outcome.paneTail) lines.push('--- last screen ---', outcome.paneTail.replace(/\s+$/, ''));
+  return `${lines.join('\n')}\n`;
+}
+
+/** A one-line live progress display on a terminal. */
+function progressLine(io: CliIo) {
+  const started = Date.now();
+  let activity = '';
+  let attempt: number | undefined;
+  const draw = () => io.stderr.write(`\r\x1b[K⧗ ${formatMs(Date.now() - started)}${attempt && attempt > 1 ? ` · attempt ${attempt}` : ''}${activity ? ` · ${activity.slice(0, 80)}` : ''}`);
+  const timer = setInterval(draw, 1000);
+  timer.unref?.();
+  draw();
+  return {
+    update(p: { activity?: string; attempt?: number }) {
+      if (p.activity) activity = p.activity;
+      if (p.attempt) attempt = p.attempt;
+      draw();
+    },
+    stop() {
+      clearInterval(timer);
+      io.stderr.write('\r\x1b[K');
+    },
+  };
+}
+
+/** Dispatch one verb. Returns the exit code. */
+export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel, signal: AbortSignal): Promise<number> {
+  const json = args.json === true;
+  switch (verb) {
+    case 'spawn': {
+      const status = await engine.spawn(
+        {
+          name: str(args.name ?? args.worker),
+          provider: str(args.provider) ?? 'claude',
+          cwd: str(args.cwd) ?? io.cwd,
+          model: str(args.model),
+          env: envFromArgs(args.env),
+          permissionMode: str(args.permissionMode),
+          allowedTools: str(args.allowedTools),
+          appendSystemPrompt: str(args.appendSystemPrompt),
+          unattended: args.unattended === true,
+          startupTimeout: str(args.startupTimeout),
+        },
+        { signal },
+      );
+      if (json) printJson(io.stdout, status);
+      else io.stdout.write(`${status.name}\n`);
+      return 0;
+    }
+    case 'send': {
+      let prompt = str(args.prompt);
+      if (prompt === undefined || prompt === '-' || prompt === '') {
+        const piped = await io.readStdin();
+        if (piped === undefined) throw new UsageError('send needs a prompt: umbel send NAME "PROMPT", or pipe it on stdin');
+        prompt = piped;
+      }
+      const result = await engine.send({ name: String(args.name), prompt }, { signal });
+      if (json) printJson(io.stdout, result);
+      else io.stdout.write(`${result.turn}\n`);
+      return 0;
+    }
+    case 'wait': {
+      const live = !json && io.stderr.isTTY === true ? progressLine(io) : undefined;
+      let outcome: Outcome;
+      try {
+        outcome = await engine.wait(
+          {
+            name: String(args.name),
+            turn: num(args.turn, 'turn'),
+            timeout: str(args.timeout) ?? '30m',
+            idleTimeout: str(args.idleTimeout),
+            check: str(args.check),
+            schema: str(args.schema),
+            retries: num(args.retries, 'retries'),
+            checkTimeout: str(args.checkTimeout),
+          },
+          { signal, onProgress: live ? (p) => live.update(p) : undefined },
+        );
+      } finally {
+        live?.stop();
+      }
+      if (json) printJson(io.stdout, outcome);
+      else if (outcome.reason === 'completed') {
+        io.stdout.write(`${outcome.result ?? ''}\n`);
+        if (outcome.message) io.stderr.write(`umbel: ${outcome.message}\n`);
+      } else io.stderr.write(describeOutcome(outcome));
+      return outcome.exitCode;
+    }
+    case 'keys': {
+      const keys = ((args.keys as unknown[]) ?? []).map(String);
+      const result = await engine.keys({ name: String(args.name), keys });
+      if (json) printJson(io.stdout, result);
+      return 0;
+    }
+    case 'status':
+    case 'ls': {
+      if (verb === 'status' && args.name !== undefined) {
+        const status = await engine.status(String(args.name));
+        if (json) printJson(io.stdout, status);
+        else {
+          const rows: [string, unknown][] = [
+            ['name', status.name], ['provider', status.provider], ['state', status.state], ['alive', status.alive], ['cwd', status.cwd], ['model', status.model],
+            ['turn', `${status.completedTurn} completed / ${status.turn} sent`], ['created', status.createdAt], ['last activity', status.lastActivityAt],
+            ['session id', status.sessionId], ['transcript', status.transcriptPath],
+            ['needs input', status.needsInput ? `${status.needsInput.kind}${status.needsInput.tool ? ` (${status.needsInput.tool})` : ''}${status.needsInput.message ? `: ${status.needsInput.message}` : ''}` : undefined],
+            ['exit', status.exit ? `${status.exit.signal ?? (status.exit.status !== undefined ? `status ${status.exit.status}` : 'unknown')}${status.exit.by ? ` (by ${status.exit.by})` : ''}` : undefined],
+          ];
+          io.stdout.write(rows.filter(([, v]) => v !== undefined).map(([k, v]) => `${`${k}:`.padEnd(15)}${String(v)}`).join('\n') + '\n');
+        }
+        return 0;
+      }
+      const workers = await engine.list();
+      if (json) printJson(io.stdout, workers);
+      else io.stdout.write(statusTable(workers));
+      return 0;
+    }
+    case 'read': {
+      const result = await engine.read({ name: String(args.name), turn: num(args.turn, 'turn') });
+      if (json) printJson(io.stdout, result);
+      else {
+        io.stdout.write(`${result.result}\n`);
+        if (!result.complete) io.stderr.write(`umbel: the transcript does not show turn ${result.turn} as ended yet; this is the answer the stop hook reported\n`);
+      }
+      return 0;
+    }
+    case 'kill': {
+      const result = await engine.kill({ name: String(args.name), purge: args.purge === true });
+      if (json) printJson(io.stdout, result);
+      else io.stdout.write(`${result.purged ? 'purged' : 'killed'}: ${result.worker}\n`);
+      return 0;
+    }
+    case 'prune': {
+      const result = await engine.prune({ olderThan: str(args.olderThan) });
+      if (json) printJson(io.stdout, result);
+      else io.stdout.write(`${result.removed.map((n) => `removed ${n}\n`).join('')}${result.removed.length} removed, ${result.kept} kept\n`);
+      return 0;
+    }
+    case 'attach': {
+      const command = await engine.attachCommand(String(args.name));
+      const result = spawnSync(command.file, [...command.args], { stdio: 'inherit', env: { ...command.env } });
+      return result.status ?? 1;
+    }
+    case 'capture': {
+      const result = await engine.capture({ name: String(args.name), lines: num(args.lines, 'lines') ?? 100 });
+      if (json) printJson(io.stdout, result);
+      else {
+        io.stdout.write(`${result.text.replace(/\s+$/, '')}\n`);
+        if (!result.live) io.stderr.write(`umbel: ${result.worker} has no live pane; this is the last screen saved\n`);
+      }
+      return 0;
+    }
+    case 'logs': {
+      let seen = 0;
+      const flush = async () => {
+        const entries = await engine.logs(String(args.name));
+        for (const entry of entries.slice(seen)) {
+          if (json) printJson(io.stdout, entry);
+          else io.stdout.write(`${entry.at}  ${entry.kind.padEnd(12)}  ${entry.summary}\n`);
+        }
+        seen = entries.length;
+      };
+      await flush();
+      if (args.follow !== true) return 0;
+      while (!signal.aborted) {
+        await new Promise((r) => setTimeout(r, 300));
+        await flush();
+      }
+      return 130;
+    }
+    default:
+      throw new UsageError(`unknown verb '${verb}'`);
+  }
+}
