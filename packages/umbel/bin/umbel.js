@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 const { main } = await import('@umbel/cli');
-process.exitCode = await main(process.argv.slice(2));
+process.exit(await main(process.argv.slice(2)));

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// The whole test suite, as `pnpm test` (and .ci/run) runs it:
+//   1. install the pinned real CLIs into the cache outside the repo (fails loudly when the
+//      registry cannot be reached — the real-CLI tier never passes by skipping),
+//   2. build every package (the bins, the MCP stdio tests and the pack check use dist/),
+//   3. run every vitest project, then print a plain "N passed, N failed" line and fail when
+//      anything failed or nothing ran.
+// `--real-only` runs only the real-CLI tier (`pnpm test:real`). Extra arguments go to vitest.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const realOnly = argv.includes('--real-only');
+const passThrough = argv.filter((a) => a !== '--real-only');
+
+function step(title, command, args, options = {}) {
+  process.stderr.write(`\n▶ ${title}: ${command} ${args.join(' ')}\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.status !== 0) {
+    process.stderr.write(`\n✗ ${title} failed (exit ${result.status ?? result.signal})\n`);
+    process.exit(result.status || 1);
+  }
+}
+
+step('install the pinned real CLIs', process.execPath, [join(root, 'scripts/install-real-clis.mjs')]);
+if (!realOnly) step('build every package', 'pnpm', ['-r', '--filter', './packages/*', 'run', 'build']);
+
+const out = mkdtempSync(join(tmpdir(), 'umbel-vitest-'));
+const report = join(out, 'results.json');
+const vitestArgs = ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...(realOnly ? ['--project', 'real'] : []), ...passThrough];
+process.stderr.write(`\n▶ tests: pnpm ${vitestArgs.join(' ')}\n`);
+const result = spawnSync('pnpm', vitestArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, UMBEL_TEST_RUN: '1' } });
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (existsSync(report)) {
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  passed = json.numPassedTests ?? 0;
+  failed = (json.numFailedTests ?? 0) + (json.numRuntimeErrorTestSuites ?? 0);
+  skipped = (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  for (const suite of json.testResults ?? []) if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failed++;
+}
+rmSync(out, { recursive: true, force: true });
+process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+if (passed + failed === 0) {
+  process.stderr.write('✗ no test ran\n');
+  process.exit(1);
+}
+process.exit(failed > 0 || result.status !== 0 ? 1 : 0);

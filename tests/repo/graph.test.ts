@@ -1,0 +1,80 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkGraph, findBareTmux, importsOf, type PackageInfo } from './graph.js';
+
+const root = join(import.meta.dirname, '..', '..');
+
+async function walk(dir: string, filter: (path: string) => boolean): Promise<string[]> {
+  const out: string[] = [];
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await walk(path, filter)));
+    else if (filter(path)) out.push(path);
+  }
+  return out;
+}
+
+async function loadPackages(): Promise<PackageInfo[]> {
+  const out: PackageInfo[] = [];
+  for (const dir of await readdir(join(root, 'packages'))) {
+    const pkg = JSON.parse(await readFile(join(root, 'packages', dir, 'package.json'), 'utf8'));
+    const sources = [...(await walk(join(root, 'packages', dir, 'src'), (p) => /\.(m?ts|m?js)$/.test(p))), ...(await walk(join(root, 'packages', dir, 'bin'), (p) => /\.m?js$/.test(p)))];
+    out.push({
+      name: pkg.name,
+      dir: `packages/${dir}`,
+      dependencies: [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})],
+      devDependencies: Object.keys(pkg.devDependencies ?? {}),
+      files: await Promise.all(sources.map(async (p) => ({ path: relative(root, p), text: await readFile(p, 'utf8') }))),
+    });
+  }
+  return out;
+}
+
+describe('package graph', () => {
+  it('finds imports of every form', () => {
+    expect(importsOf(`import { a } from '@umbel/core';\nimport type { B } from "zod";\nexport * from './x.js';\nconst m = await import('@umbel/mcp');\nimport 'side';`)).toEqual(['@umbel/core', 'zod', './x.js', '@umbel/mcp', 'side']);
+  });
+
+  it('catches a planted upward import and an undeclared one, naming the file and the import', () => {
+    const core: PackageInfo = { name: '@umbel/core', dir: 'packages/core', dependencies: ['zod'], devDependencies: [], files: [{ path: 'packages/core/src/bad.ts', text: `import { run } from '@umbel/cli';\nimport yaml from 'yaml';` }] };
+    const workflow: PackageInfo = { name: '@umbel/workflow', dir: 'packages/workflow', dependencies: ['@umbel/core', '@umbel/tmux'], devDependencies: [], files: [] };
+    const problems = checkGraph([core, workflow], []);
+    expect(problems).toContain("packages/core/src/bad.ts: imports '@umbel/cli' — @umbel/core (floor 1) must not import @umbel/cli (floor 4)");
+    expect(problems.some((p) => p.startsWith("packages/core/src/bad.ts: imports 'yaml' but @umbel/core's package.json does not declare yaml"))).toBe(true);
+    expect(problems.some((p) => p.includes('@umbel/workflow may only depend on @umbel/core, not @umbel/tmux'))).toBe(true);
+  });
+
+  it('holds for the real tree', async () => {
+    const rootPkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+    expect(checkGraph(await loadPackages(), Object.keys(rootPkg.devDependencies ?? {}))).toEqual([]);
+  });
+});
+
+describe('no bare tmux', () => {
+  it('catches a planted process call and a shell string', () => {
+    const problems = findBareTmux([
+      { path: 'packages/cli/src/x.ts', text: `execFile('tmux', ['ls']);\nspawn("tmux", args);\nexecSync(\`tmux kill-server\`);\nconst cmd = 'tmux -L x ls';` },
+      { path: 'packages/tmux/src/ok.ts', text: `execFile('tmux', ['ls']);` },
+    ]);
+    expect(problems).toHaveLength(4);
+    expect(problems[0]).toMatch(/^packages\/cli\/src\/x\.ts:1: runs tmux outside @umbel\/tmux/);
+  });
+
+  it('holds for the real tree (packages, scripts, tests)', async () => {
+    const files = [];
+    for (const dir of ['packages', 'scripts', 'tests']) {
+      for (const path of await walk(join(root, dir), (p) => /\.(m?ts|m?js|cjs)$/.test(p) && !p.endsWith('tests/repo/graph.test.ts'))) {
+        files.push({ path: relative(root, path), text: await readFile(path, 'utf8') });
+      }
+    }
+    expect(findBareTmux(files)).toEqual([]);
+  });
+});

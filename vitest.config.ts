@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+// One project per package (packages/*/vitest.config.ts), the shared fixtures, the repository
+// guards (tests/repo) and the real-CLI tier (tests/real).
+export default defineConfig({
+  test: {
+    projects: ['packages/*', 'test-fixtures', 'tests/repo', 'tests/real'],
+  },
+});
