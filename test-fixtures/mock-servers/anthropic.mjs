@@ -1,0 +1,329 @@
+#!/usr/bin/env node
+// Local mock of the Anthropic Messages API for the real `claude` binary (and for anything else
+// speaking the Messages API). Facts: /work/shared/reference/claude-code.md §1. Dependency-free.
+//
+// Library:  const mock = await startAnthropicMock({ logFile, port: 0 });
+//           mock.url → 'http://127.0.0.1:<port>' (use as ANTHROPIC_BASE_URL); mock.queue('ECHO hi');
+//           mock.requests() → logged requests; await mock.close();
+// Script:   node anthropic.mjs [--log FILE] [--port N]  → prints {"url":…,"port":…}; exits 0 on SIGTERM.
+//
+// Replies follow test-fixtures/lib/directives.mjs (ECHO, DELAY, TOOL, FAIL, LONG, default MOCK-REPLY),
+// chosen from the prompt (last user message, text blocks minus <system-reminder> blocks, last non-empty).
+import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { plan, toolResultReply } from '../lib/directives.mjs';
+import {
+  chunkText,
+  createRequestLog,
+  openSse,
+  parseJson,
+  readBody,
+  redactHeaders,
+  resolveDirective,
+  runMockCli,
+  sendJson,
+  startHttpServer,
+  waitUnlessClosed,
+} from './common.mjs';
+
+/** Marker of Claude Code's auto-mode classifier requests (in their system prompt). */
+export const CLASSIFIER_MARKER = 'security monitor for autonomous AI coding agents';
+
+/** Title the mock gives the title side-request (as `{"title":…}` JSON when the request asks for a JSON schema). */
+export const MOCK_TITLE = 'Mock session title';
+
+/** Models listed by GET /v1/models. */
+export const MOCK_MODELS = ['claude-opus-5-5', 'claude-sonnet-5-5', 'claude-haiku-5-5', 'claude-fable-5-2', 'claude-sonnet-5'];
+
+const ERROR_TYPES = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  504: 'timeout_error',
+  529: 'overloaded_error',
+};
+
+/** Anthropic error type for an HTTP status (§1): e.g. 500 → api_error, 529 → overloaded_error. */
+export function errorTypeFor(status) {
+  return ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+}
+
+const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+
+function textsOf(content) {
+  if (typeof content === 'string') return [content];
+  if (!Array.isArray(content)) return [];
+  return content.filter((b) => b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text);
+}
+
+function lastUserMessage(body) {
+  const msgs = Array.isArray(body?.messages) ? body.messages : [];
+  for (let i = msgs.length - 1; i >= 0; i--) if (msgs[i]?.role === 'user') return msgs[i];
+  return undefined;
+}
+
+/**
+ * The prompt of a Messages API request (§1 "Finding the prompt"): in the last `role:"user"` message,
+ * its text blocks with whole `<system-reminder>…</system-reminder>` blocks removed, the last non-empty one.
+ * @param {any} body parsed request body
+ * @returns {string | undefined}
+ */
+export function findPrompt(body) {
+  const msg = lastUserMessage(body);
+  if (!msg) return undefined;
+  const texts = textsOf(msg.content)
+    .map((t) => t.replace(SYSTEM_REMINDER, ''))
+    .filter((t) => t.trim() !== '');
+  return texts.at(-1);
+}
+
+/**
+ * The tool_result content of a tool follow-up request (last user message carries `tool_result`), else undefined.
+ * @param {any} body
+ * @returns {string | undefined}
+ */
+export function findToolResult(body) {
+  const msg = lastUserMessage(body);
+  if (!msg || !Array.isArray(msg.content)) return undefined;
+  const results = msg.content.filter((b) => b && b.type === 'tool_result');
+  if (results.length === 0) return undefined;
+  const c = results.at(-1).content;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c)) return textsOf(c).join('\n');
+  return '';
+}
+
+function systemText(body) {
+  const s = body?.system;
+  if (typeof s === 'string') return s;
+  if (Array.isArray(s)) return s.map((b) => (typeof b === 'string' ? b : (b?.text ?? ''))).join('\n');
+  return '';
+}
+
+function offersTool(body, name) {
+  return Array.isArray(body?.tools) && body.tools.some((t) => t?.name === name);
+}
+
+/**
+ * What kind of Messages request this is: 'classifier' | 'title' | 'tool-result' | 'main'.
+ * @param {any} body
+ */
+export function classifyRequest(body) {
+  if (systemText(body).includes(CLASSIFIER_MARKER)) return 'classifier';
+  const noTools = !Array.isArray(body?.tools) || body.tools.length === 0;
+  if (noTools && (findPrompt(body) ?? '').startsWith('<session>')) return 'title';
+  if (findToolResult(body) !== undefined) return 'tool-result';
+  return 'main';
+}
+
+const id = (prefix) => `${prefix}_mock${randomBytes(10).toString('hex')}`;
+const tokens = (n) => Math.max(1, Math.ceil(n / 4));
+
+/**
+ * Apply the request's stop_sequences to a text reply like the real API: cut before the first
+ * stop sequence found and report it.
+ */
+function applyStopSequences(text, body) {
+  const seqs = Array.isArray(body?.stop_sequences) ? body.stop_sequences.filter((s) => typeof s === 'string' && s) : [];
+  let cut;
+  for (const s of seqs) {
+    const at = text.indexOf(s);
+    if (at >= 0 && (cut === undefined || at < cut.at)) cut = { at, s };
+  }
+  if (!cut) return { text, stopReason: 'end_turn', stopSequence: null };
+  return { text: text.slice(0, cut.at), stopReason: 'stop_sequence', stopSequence: cut.s };
+}
+
+/** Normalise a queued reply (a directive string or a plan-like object) into a plan. */
+function queuedPlan(reply) {
+  if (typeof reply === 'string') return plan(reply);
+  if (reply && typeof reply === 'object') {
+    const delayMs = Number(reply.delayMs ?? 0);
+    if (reply.kind === 'text' || typeof reply.text === 'string') return { kind: 'text', text: String(reply.text ?? ''), delayMs };
+    if (reply.kind === 'tool' || typeof reply.command === 'string') {
+      return { kind: 'tool', command: String(reply.command), withText: Boolean(reply.withText), delayMs };
+    }
+    if (reply.kind === 'error' || typeof reply.status === 'number') {
+      return { kind: 'error', status: Number(reply.status), message: String(reply.message ?? 'mock failure'), delayMs };
+    }
+  }
+  throw new TypeError(`queue(): unsupported reply ${JSON.stringify(reply)}`);
+}
+
+/**
+ * Start the mock Anthropic Messages API on 127.0.0.1.
+ *
+ * Replies: `queue()`d replies first (main and tool follow-up requests only, in order), else the
+ * directives of the prompt. Title side-requests get {@link MOCK_TITLE}; auto-mode classifier
+ * requests get `<block>no` (or a block when `classifier: 'block'`).
+ *
+ * @param {{logFile?: string, port?: number, classifier?: 'allow' | 'block'}} [opts]
+ * @returns {Promise<{url: string, port: number,
+ *   queue: (reply: string | {text?: string, command?: string, withText?: boolean, status?: number, message?: string, delayMs?: number}) => void,
+ *   requests: () => object[], close: () => Promise<void>}>}
+ */
+export async function startAnthropicMock({ logFile, port = 0, classifier = 'allow' } = {}) {
+  const log = createRequestLog(logFile);
+  const attempts = new Map();
+  const queued = [];
+
+  async function handle(req, res) {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const raw = await readBody(req);
+    const body = parseJson(raw);
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    const entry = {
+      method,
+      path: `${url.pathname}${url.search}`,
+      headers: redactHeaders(req.headers),
+      body: body ?? (raw.length > 0 ? raw.toString('utf8') : undefined),
+    };
+
+    if (method === 'POST' && /\/v1\/messages\/?$/.test(path)) {
+      const kind = classifyRequest(body);
+      const prompt = findPrompt(body);
+      log.add({ ...entry, kind, prompt });
+      return answerMessages(res, body, kind, prompt);
+    }
+    log.add(entry);
+    if (method === 'POST' && /\/v1\/messages\/count_tokens\/?$/.test(path)) {
+      return sendJson(res, 200, { input_tokens: tokens(raw.length) });
+    }
+    if (method === 'GET' && /\/v1\/models\/?$/.test(path)) {
+      const data = MOCK_MODELS.map((m) => ({ type: 'model', id: m, display_name: m, created_at: '2026-01-01T00:00:00Z' }));
+      return sendJson(res, 200, { data, has_more: false, first_id: data[0].id, last_id: data.at(-1).id });
+    }
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') {
+      res.writeHead(200, { 'content-length': 0 });
+      return res.end();
+    }
+    return sendJson(res, 200, {});
+  }
+
+  async function answerMessages(res, body, kind, prompt) {
+    const model = typeof body?.model === 'string' ? body.model : 'claude-opus-5-5';
+    const inputTokens = tokens(JSON.stringify(body ?? {}).length);
+    let p;
+    if (kind === 'classifier') {
+      p = {
+        kind: 'text',
+        text:
+          classifier === 'block'
+            ? '<block>yes</block><category>Mock Rule</category><reason>[Mock Rule] blocked by mock classifier</reason>'
+            : '<block>no</block>',
+        delayMs: 0,
+      };
+    } else if (kind === 'title') {
+      // 2.1.328 asks for `output_config.format: {type:"json_schema", schema:{title:string}}`.
+      const wantsJson = body?.output_config?.format?.type === 'json_schema';
+      p = { kind: 'text', text: wantsJson ? JSON.stringify({ title: MOCK_TITLE }) : MOCK_TITLE, delayMs: 0 };
+    } else if (queued.length > 0) {
+      p = queuedPlan(queued.shift());
+    } else if (kind === 'tool-result') {
+      p = { kind: 'text', text: toolResultReply(findToolResult(body)), delayMs: 0 };
+    } else {
+      p = resolveDirective(prompt ?? '', attempts);
+    }
+
+    if (!(await waitUnlessClosed(p.delayMs, res))) return;
+
+    if (p.kind === 'error') {
+      return sendJson(
+        res,
+        p.status,
+        { type: 'error', error: { type: errorTypeFor(p.status), message: p.message }, request_id: id('req') },
+        { 'request-id': id('req') },
+      );
+    }
+
+    /** @type {object[]} content blocks */
+    let content;
+    let stopReason;
+    let stopSequence = null;
+    if (p.kind === 'tool' && offersTool(body, 'Bash')) {
+      const toolUse = {
+        type: 'tool_use',
+        id: id('toolu'),
+        name: 'Bash',
+        input: { command: p.command, description: `Run ${p.command}`.slice(0, 80) },
+      };
+      content = p.withText ? [{ type: 'text', text: `Running: ${p.command}` }, toolUse] : [toolUse];
+      stopReason = 'tool_use';
+    } else {
+      const text = p.kind === 'tool' ? `MOCK-NO-TOOL: the request offers no Bash tool to run: ${p.command}` : p.text;
+      const cut = applyStopSequences(text, body);
+      content = [{ type: 'text', text: cut.text }];
+      stopReason = cut.stopReason;
+      stopSequence = cut.stopSequence;
+    }
+    const outputTokens = tokens(JSON.stringify(content).length);
+    const usage = { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens };
+    const message = { id: id('msg'), type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: stopSequence, usage };
+    const requestId = id('req');
+
+    if (body?.stream !== true) return sendJson(res, 200, message, { 'request-id': requestId });
+
+    const sse = openSse(res, { 'request-id': requestId });
+    sse.send('message_start', {
+      type: 'message_start',
+      message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    });
+    content.forEach((block, index) => {
+      if (block.type === 'text') {
+        sse.send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+        if (index === 0) sse.send('ping', { type: 'ping' });
+        for (const piece of chunkText(block.text)) {
+          sse.send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
+        }
+      } else {
+        sse.send('content_block_start', { type: 'content_block_start', index, content_block: { ...block, input: {} } });
+        for (const piece of chunkText(JSON.stringify(block.input), 2)) {
+          sse.send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
+        }
+      }
+      sse.send('content_block_stop', { type: 'content_block_stop', index });
+    });
+    sse.send('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: stopReason, stop_sequence: stopSequence },
+      usage: { output_tokens: outputTokens },
+    });
+    sse.send('message_stop', { type: 'message_stop' });
+    sse.end();
+  }
+
+  const http = await startHttpServer(handle, { port });
+  return {
+    url: http.url,
+    port: http.port,
+    /** Push a reply that wins over the directives for the next main / tool follow-up request. */
+    queue(reply) {
+      queuedPlan(reply); // validate now, fail at the caller
+      queued.push(reply);
+    },
+    /** The requests seen so far (same records as the JSON-lines log). */
+    requests() {
+      return log.entries.slice();
+    },
+    close: http.close,
+  };
+}
+
+const isMain = (() => {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+})();
+
+if (isMain) {
+  await runMockCli((opts) => startAnthropicMock(opts), process.argv.slice(2));
+}

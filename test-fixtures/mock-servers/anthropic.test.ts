@@ -1,0 +1,387 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { MOCK_TITLE, findPrompt, startAnthropicMock } from './anthropic.mjs';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { digest } from '../lib/directives.mjs';
+
+// biome-ignore lint/suspicious/noExplicitAny: parsed JSON from the wire
+type Json = any;
+
+type Mock = {
+  url: string;
+  port: number;
+  queue: (reply: unknown) => void;
+  requests: () => Array<Record<string, Json>>;
+  close: () => Promise<void>;
+};
+type SseEvent = { event: string; data: Json };
+
+const SCRIPT = fileURLToPath(new URL('./anthropic.mjs', import.meta.url));
+const BASH_TOOL = { name: 'Bash', description: 'run', input_schema: { type: 'object' } };
+const SECRET_KEY = 'sk-ant-api03-THIS-MUST-NOT-BE-LOGGED-0123456789';
+
+function userBody(content: unknown, extra: Record<string, unknown> = {}) {
+  return { model: 'claude-opus-5-5', max_tokens: 1024, messages: [{ role: 'user', content }], ...extra };
+}
+
+async function post(mock: Mock, path: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${mock.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+function parseSse(text: string): SseEvent[] {
+  return text
+    .split('\n\n')
+    .filter((f) => f.trim() !== '')
+    .map((frame) => {
+      const ev = /^event: (.*)$/m.exec(frame)?.[1] ?? '';
+      const data = /^data: (.*)$/m.exec(frame)?.[1] ?? 'null';
+      return { event: ev, data: JSON.parse(data) };
+    });
+}
+
+/** Reassemble a streamed message: content blocks (text + tool_use input) and the stop reason. */
+function assemble(events: SseEvent[]) {
+  const blocks: Json[] = [];
+  const json: string[] = [];
+  let stopReason: string | undefined;
+  for (const { event, data } of events) {
+    if (event === 'content_block_start') {
+      blocks[data.index] = { ...data.content_block };
+      json[data.index] = '';
+    } else if (event === 'content_block_delta') {
+      if (data.delta.type === 'text_delta') blocks[data.index].text += data.delta.text;
+      if (data.delta.type === 'input_json_delta') json[data.index] += data.delta.partial_json;
+    } else if (event === 'message_delta') {
+      stopReason = data.delta.stop_reason;
+    }
+  }
+  blocks.forEach((b, i) => {
+    if (b.type === 'tool_use') b.input = JSON.parse(json[i] || '{}');
+  });
+  const text = blocks.filter((b) => b.type === 'text').map((b) => b.text).join('');
+  return { blocks, text, stopReason };
+}
+
+async function stream(mock: Mock, content: unknown, extra: Record<string, unknown> = {}) {
+  const res = await post(mock, '/v1/messages?beta=true', userBody(content, { stream: true, ...extra }));
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const events = parseSse(await res.text());
+  return { events, ...assemble(events) };
+}
+
+describe('anthropic mock (library)', () => {
+  let mock: Mock;
+  let dir: string;
+  let logFile: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'umbel-anthropic-mock-'));
+    logFile = join(dir, 'requests.jsonl');
+    mock = await startAnthropicMock({ logFile });
+  });
+  afterAll(async () => {
+    await mock?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('listens on 127.0.0.1 with a free port', () => {
+    expect(mock.port).toBeGreaterThan(0);
+    expect(mock.url).toBe(`http://127.0.0.1:${mock.port}`);
+  });
+
+  it('streams ECHO text as the full SSE sequence, split over several text_delta chunks', async () => {
+    const { events, text, stopReason } = await stream(mock, 'ECHO hello streaming world');
+    expect(text).toBe('hello streaming world');
+    expect(stopReason).toBe('end_turn');
+    const names = events.map((e) => e.event).filter((n) => n !== 'ping');
+    expect(names[0]).toBe('message_start');
+    expect(names.slice(-2)).toEqual(['message_delta', 'message_stop']);
+    expect(names).toContain('content_block_start');
+    expect(names).toContain('content_block_stop');
+    expect(names.filter((n) => n === 'content_block_delta').length).toBeGreaterThan(1);
+    const start = events[0].data.message;
+    expect(start).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-opus-5-5', content: [] });
+    expect(start.usage.input_tokens).toBeGreaterThan(0);
+    const delta = events.find((e) => e.event === 'message_delta')?.data;
+    expect(delta.usage.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('answers non-streaming requests with one JSON message', async () => {
+    const res = await post(mock, '/v1/messages', userBody([{ type: 'text', text: 'ECHO plain json' }]));
+    expect(res.status).toBe(200);
+    const msg = await res.json();
+    expect(msg).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      content: [{ type: 'text', text: 'plain json' }],
+      stop_reason: 'end_turn',
+    });
+  });
+
+  it('keeps multi-line and unicode text exact', async () => {
+    const { text } = await stream(mock, 'ECHO multi\nline\n  ünïcödé 🚀👍🏽 "q" $x `b`\n');
+    expect(text).toBe('multi\nline\n  ünïcödé 🚀👍🏽 "q" $x `b`\n');
+  });
+
+  it('streams LONG replies in chunks of at most 400 characters', async () => {
+    const { events, text } = await stream(mock, 'LONG 2500');
+    expect(text).toBe('abcdefghij'.repeat(250));
+    const pieces = events.filter((e) => e.event === 'content_block_delta').map((e) => e.data.delta.text as string);
+    expect(pieces.length).toBeGreaterThanOrEqual(7);
+    for (const p of pieces) expect(p.length).toBeLessThanOrEqual(400);
+  });
+
+  it('answers other prompts with MOCK-REPLY, long ones by digest', async () => {
+    expect((await stream(mock, 'just a question')).text).toBe('MOCK-REPLY: just a question');
+    const long = 'x'.repeat(150) + ' é '.repeat(40);
+    expect((await stream(mock, long)).text).toBe(`MOCK-REPLY: ${digest(long)}`);
+  });
+
+  it('DELAY holds the reply back (a later quick request finishes first) and survives a client abort', async () => {
+    const abort = new AbortController();
+    let slowSettled = false;
+    const slow = fetch(`${mock.url}/v1/messages`, {
+      method: 'POST',
+      body: JSON.stringify(userBody('DELAY 600000 ECHO too late')),
+      signal: abort.signal,
+    }).then(
+      (r) => {
+        slowSettled = true;
+        return r;
+      },
+      (e: Error) => {
+        slowSettled = true;
+        return e;
+      },
+    );
+    const quick = await stream(mock, 'DELAY 1 ECHO quick');
+    expect(quick.text).toBe('quick');
+    expect(slowSettled).toBe(false);
+    abort.abort();
+    expect(await slow).toBeInstanceOf(Error);
+    // the server is still healthy after a client went away mid-delay
+    expect((await stream(mock, 'ECHO still alive')).text).toBe('still alive');
+  });
+
+  it('offers a Bash tool_use when the request has a Bash tool, and answers the tool_result follow-up', async () => {
+    const { blocks, stopReason } = await stream(mock, 'TOOL echo from-tool', { tools: [BASH_TOOL] });
+    expect(stopReason).toBe('tool_use');
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]).toMatchObject({ type: 'tool_use', name: 'Bash', input: { command: 'echo from-tool' } });
+    expect(typeof blocks[0].input.description).toBe('string');
+    expect(blocks[0].id).toMatch(/^toolu_/);
+
+    const followUp = (content: unknown) => ({
+      model: 'claude-opus-5-5',
+      stream: true,
+      tools: [BASH_TOOL],
+      messages: [
+        { role: 'user', content: 'TOOL echo from-tool' },
+        { role: 'assistant', content: [blocks[0]] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: blocks[0].id, content }] },
+      ],
+    });
+    const r1 = await post(mock, '/v1/messages?beta=true', followUp('from-tool\n'));
+    expect(assemble(parseSse(await r1.text())).text).toBe('TOOL-RESULT: from-tool');
+    const r2 = await post(mock, '/v1/messages?beta=true', followUp([{ type: 'text', text: '' }]));
+    expect(assemble(parseSse(await r2.text())).text).toBe('TOOL-RESULT: (empty)');
+  });
+
+  it('does not offer a tool_use when the request has no Bash tool', async () => {
+    const { blocks, stopReason } = await stream(mock, 'TOOL echo nope', { tools: [{ name: 'Read' }] });
+    expect(blocks.every((b) => b.type === 'text')).toBe(true);
+    expect(stopReason).toBe('end_turn');
+  });
+
+  it('FAIL <status> xN fails N attempts of the same prompt with the §1 error body, then recovers', async () => {
+    const body = userBody('FAIL 503 x2 ECHO recovered now', { stream: true });
+    for (let i = 0; i < 2; i++) {
+      const res = await post(mock, '/v1/messages?beta=true', body);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({
+        type: 'error',
+        error: { type: 'api_error', message: 'ECHO recovered now' },
+      });
+    }
+    const ok = await post(mock, '/v1/messages?beta=true', body);
+    expect(ok.status).toBe(200);
+    expect(assemble(parseSse(await ok.text())).text).toBe('recovered now');
+  });
+
+  it('FAIL without xN fails every time, with the error type of its status', async () => {
+    const cases: Array<[number, string]> = [
+      [400, 'invalid_request_error'],
+      [401, 'authentication_error'],
+      [403, 'permission_error'],
+      [404, 'not_found_error'],
+      [429, 'rate_limit_error'],
+      [500, 'api_error'],
+      [529, 'overloaded_error'],
+    ];
+    for (const [status, type] of cases) {
+      for (let i = 0; i < 2; i++) {
+        const res = await post(mock, '/v1/messages', userBody(`FAIL ${status} boom ${status}`));
+        expect(res.status).toBe(status);
+        expect((await res.json()).error).toEqual({ type, message: `boom ${status}` });
+      }
+    }
+  });
+
+  it('finds the prompt: last user message, system-reminders removed, last non-empty block', async () => {
+    const reminder = { type: 'text', text: '<system-reminder>\nAttribution ECHO wrong\n</system-reminder>' };
+    expect(findPrompt(userBody([reminder, { type: 'text', text: 'ECHO right' }]))).toBe('ECHO right');
+    expect(findPrompt(userBody([{ type: 'text', text: 'ECHO right' }, reminder]))).toBe('ECHO right');
+    expect(findPrompt(userBody([{ type: 'text', text: 'ECHO right' }, { type: 'text', text: '  \n' }]))).toBe('ECHO right');
+    // role:"system" messages after the user message are skipped; earlier user messages do not count
+    const withSystem = {
+      messages: [
+        { role: 'user', content: 'ECHO old turn' },
+        { role: 'assistant', content: [{ type: 'text', text: 'old turn' }] },
+        { role: 'user', content: [reminder, { type: 'text', text: 'ECHO new turn' }] },
+        { role: 'system', content: [{ type: 'text', text: '# Environment ECHO wrong' }] },
+      ],
+    };
+    expect(findPrompt(withSystem)).toBe('ECHO new turn');
+    // through the server as well
+    expect((await stream(mock, [reminder, { type: 'text', text: 'ECHO via server' }])).text).toBe('via server');
+  });
+
+  it('answers the merged prompt after an API error by its last block', async () => {
+    const merged = [
+      { type: 'text', text: '<system-reminder>previous request failed</system-reminder>' },
+      { type: 'text', text: 'FAIL 500 x99 the failed one\n' },
+      { type: 'text', text: 'ECHO second prompt' },
+    ];
+    expect((await stream(mock, merged)).text).toBe('second prompt');
+  });
+
+  it('answers the title side-request with a short title (JSON when a json_schema is asked for)', async () => {
+    mock.queue('ECHO queued must survive the title request');
+    const titlePrompt = '<session>\nECHO hello\n</session>\n\nWrite the title in the predominant language…';
+    const asJson = await stream(mock, [{ type: 'text', text: titlePrompt }], {
+      output_config: { format: { type: 'json_schema', schema: { type: 'object' } } },
+    });
+    expect(JSON.parse(asJson.text)).toEqual({ title: MOCK_TITLE });
+    expect((await stream(mock, titlePrompt)).text).toBe(MOCK_TITLE);
+    // the queued reply was not consumed by the title requests
+    expect((await stream(mock, 'ECHO something else', { tools: [BASH_TOOL] })).text).toBe(
+      'queued must survive the title request',
+    );
+  });
+
+  it('answers auto-mode classifier requests with <block>no, honouring stop_sequences', async () => {
+    const res = await post(
+      mock,
+      '/v1/messages?beta=true',
+      userBody('rm -rf /x', {
+        model: 'claude-sonnet-5',
+        system: [{ type: 'text', text: 'You are a security monitor for autonomous AI coding agents.' }],
+        stop_sequences: ['</block>'],
+        max_tokens: 64,
+      }),
+    );
+    const msg = await res.json();
+    expect(msg.content).toEqual([{ type: 'text', text: '<block>no' }]);
+    expect(msg.stop_reason).toBe('stop_sequence');
+    expect(msg.stop_sequence).toBe('</block>');
+    expect(mock.requests().at(-1)?.kind).toBe('classifier');
+  });
+
+  it('queue(): queued replies win over the directives, in order', async () => {
+    mock.queue('ECHO first queued');
+    mock.queue({ text: 'second queued' });
+    mock.queue({ status: 429, message: 'queued limit' });
+    mock.queue({ command: 'echo q', withText: true });
+    expect((await stream(mock, 'ECHO directive')).text).toBe('first queued');
+    expect((await stream(mock, 'ECHO directive')).text).toBe('second queued');
+    const err = await post(mock, '/v1/messages', userBody('ECHO directive'));
+    expect(err.status).toBe(429);
+    expect((await err.json()).error).toEqual({ type: 'rate_limit_error', message: 'queued limit' });
+    const tool = await stream(mock, 'ECHO directive', { tools: [BASH_TOOL] });
+    expect(tool.blocks.map((b) => b.type)).toEqual(['text', 'tool_use']);
+    expect(tool.blocks[1].input.command).toBe('echo q');
+    expect((await stream(mock, 'ECHO directive')).text).toBe('directive');
+    expect(() => mock.queue(42)).toThrow(TypeError);
+  });
+
+  it('serves count_tokens, /api/hello, /v1/models and answers anything else with 200', async () => {
+    const ct = await post(mock, '/v1/messages/count_tokens', userBody('hi'));
+    expect((await ct.json()).input_tokens).toBeGreaterThan(0);
+    expect((await fetch(`${mock.url}/api/hello`, { method: 'HEAD' })).status).toBe(200);
+    const models = await (await fetch(`${mock.url}/v1/models`)).json();
+    expect(models.data.map((m: { id: string }) => m.id)).toContain('claude-opus-5-5');
+    expect((await fetch(`${mock.url}/anything/else`)).status).toBe(200);
+    expect((await fetch(`${mock.url}/v1/messages`, { method: 'OPTIONS' })).status).toBe(200);
+    const other = await post(mock, '/api/event_logging/batch', { events: [] });
+    expect(other.status).toBe(200);
+    expect(await other.json()).toEqual({});
+  });
+
+  it('logs every request as a JSON line (method, path, body, headers without secrets)', async () => {
+    await post(mock, '/v1/messages?beta=true', userBody('ECHO logged'), {
+      'x-api-key': SECRET_KEY,
+      authorization: `Bearer ${SECRET_KEY}`,
+      'anthropic-version': '2023-06-01',
+    });
+    const text = readFileSync(logFile, 'utf8');
+    expect(text).not.toContain(SECRET_KEY);
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.length).toBe(mock.requests().length);
+    const last = lines.at(-1);
+    expect(last).toMatchObject({
+      method: 'POST',
+      path: '/v1/messages?beta=true',
+      kind: 'main',
+      prompt: 'ECHO logged',
+      body: { messages: [{ role: 'user', content: 'ECHO logged' }] },
+    });
+    expect(last.headers['anthropic-version']).toBe('2023-06-01');
+    expect(last.headers['x-api-key']).toBe('[redacted]');
+    expect(last.headers.authorization).toBe('[redacted]');
+    expect(lines.some((l) => l.method === 'HEAD' && l.path === '/api/hello')).toBe(true);
+  });
+});
+
+describe('anthropic mock (script form)', () => {
+  it('prints {url, port}, logs to --log and exits 0 on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'umbel-anthropic-cli-'));
+    const log = join(dir, 'log.jsonl');
+    const child = spawn(process.execPath, [SCRIPT, '--log', log], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on('exit', (code, signal) => resolve({ code, signal })),
+      );
+      const first = await new Promise<string>((resolve, reject) => {
+        const rl = createInterface({ input: child.stdout });
+        rl.once('line', resolve);
+        child.once('exit', () => reject(new Error('mock exited before printing its address')));
+      });
+      const info = JSON.parse(first);
+      expect(info).toEqual({ url: `http://127.0.0.1:${info.port}`, port: expect.any(Number) });
+      const res = await fetch(`${info.url}/v1/messages`, {
+        method: 'POST',
+        body: JSON.stringify(userBody('ECHO from the cli form')),
+      });
+      expect((await res.json()).content[0].text).toBe('from the cli form');
+      child.kill('SIGTERM');
+      expect(await exited).toEqual({ code: 0, signal: null });
+      const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ method: 'POST', path: '/v1/messages', prompt: 'ECHO from the cli form' });
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

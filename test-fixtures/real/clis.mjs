@@ -1,0 +1,109 @@
+// Where the pinned real CLIs live once `pnpm install:real-clis` has installed them.
+//
+// The pins (test-fixtures/real/pins.json) are the single source of truth: one folder per
+// package@version under the cache root, outside the repository:
+//
+//   $UMBEL_REAL_CLI_CACHE (default ~/.cache/umbel-real-clis)/
+//     anthropic-ai__claude-code@2.1.328/
+//       package.json, node_modules/…          (a private npm project holding only that CLI)
+//       .umbel-complete.json                  (marker, written last: {id, package, version, bin, native?, versionOutput})
+//
+// A folder without its marker is an interrupted install and is reinstalled from scratch.
+// Dependency-free on purpose (plain Node ESM), so scripts and tests can both import it.
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Absolute path of the pins file. */
+export const PINS_FILE = join(here, 'pins.json');
+
+/** Name of the marker file written last into a complete install folder. */
+export const MARKER = '.umbel-complete.json';
+
+/** The CLI ids that have a pin. */
+export const CLI_IDS = /** @type {const} */ (['claude', 'codex', 'gemini']);
+
+/**
+ * What `<bin> --version` must print (first line, trimmed) for each pinned CLI.
+ * @type {Record<string, (version: string) => string>}
+ */
+export const EXPECTED_VERSION_OUTPUT = {
+  claude: (v) => `${v} (Claude Code)`,
+  codex: (v) => `codex-cli ${v}`,
+  gemini: (v) => v,
+};
+
+/**
+ * Read the pins.
+ * @returns {Record<string, {package: string, version: string}>}
+ */
+export function readPins() {
+  return JSON.parse(readFileSync(PINS_FILE, 'utf8'));
+}
+
+/** Cache root: `$UMBEL_REAL_CLI_CACHE`, else `~/.cache/umbel-real-clis` (always absolute). */
+export function cacheRoot() {
+  const fromEnv = process.env.UMBEL_REAL_CLI_CACHE;
+  return resolve(fromEnv && fromEnv.trim() !== '' ? fromEnv : join(homedir(), '.cache', 'umbel-real-clis'));
+}
+
+/** Folder name for one package@version (`@scope/name` → `scope__name@version`). */
+export function pinFolderName(pkg, version) {
+  return `${pkg.replace(/^@/, '').replace(/\//g, '__')}@${version}`;
+}
+
+/**
+ * The install folder and pin of one CLI id.
+ * @param {string} id
+ * @returns {{id: string, package: string, version: string, dir: string, marker: string}}
+ */
+export function pinInfo(id) {
+  const pins = readPins();
+  const pin = pins[id];
+  if (!pin) {
+    throw new Error(`unknown real CLI id "${id}" (pinned: ${Object.keys(pins).join(', ')}; see ${PINS_FILE})`);
+  }
+  const dir = join(cacheRoot(), pinFolderName(pin.package, pin.version));
+  return { id, package: pin.package, version: pin.version, dir, marker: join(dir, MARKER) };
+}
+
+/**
+ * The marker of a complete install of `id`, or undefined when the pinned version is not installed.
+ * @param {string} id
+ * @returns {{id: string, package: string, version: string, bin: string, native?: string, versionOutput: string} | undefined}
+ */
+export function readInstalled(id) {
+  const info = pinInfo(id);
+  if (!existsSync(info.marker)) return undefined;
+  let marker;
+  try {
+    marker = JSON.parse(readFileSync(info.marker, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (marker.package !== info.package || marker.version !== info.version) return undefined;
+  if (typeof marker.bin !== 'string' || !existsSync(marker.bin)) return undefined;
+  return marker;
+}
+
+/**
+ * Absolute path of the pinned real CLI binary `id` ('claude' | 'codex' | 'gemini').
+ * Throws a clear error when the pinned version is not installed in the cache.
+ * @param {string} id
+ * @returns {string}
+ */
+export function realCliPath(id) {
+  const info = pinInfo(id);
+  const installed = readInstalled(id);
+  if (!installed) {
+    throw new Error(
+      `The real ${id} CLI (${info.package}@${info.version}) is not installed in ${info.dir}.\n` +
+        `Run \`pnpm install:real-clis\` (or \`pnpm install:real-clis --only ${id}\`) first. ` +
+        `The cache root is $UMBEL_REAL_CLI_CACHE (default ~/.cache/umbel-real-clis).`,
+    );
+  }
+  return installed.bin;
+}

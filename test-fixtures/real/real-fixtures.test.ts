@@ -1,0 +1,172 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { MARKER, pinInfo, readPins, realCliPath } from './clis.mjs';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { MOCK_API_KEY, approvedKeySuffix, claudeEnv, seedClaudeConfig } from './seed-claude.mjs';
+
+const INSTALL_SCRIPT = fileURLToPath(new URL('../../scripts/install-real-clis.mjs', import.meta.url));
+const dirs: string[] = [];
+const savedCache = process.env.UMBEL_REAL_CLI_CACHE;
+
+function scratch(prefix: string) {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+}
+
+afterEach(() => {
+  if (savedCache === undefined) delete process.env.UMBEL_REAL_CLI_CACHE;
+  else process.env.UMBEL_REAL_CLI_CACHE = savedCache;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('pins.json', () => {
+  it('pins the three CLIs at the versions the references verified', () => {
+    expect(readPins()).toEqual({
+      claude: { package: '@anthropic-ai/claude-code', version: '2.1.328' },
+      codex: { package: '@openai/codex', version: '0.169.0' },
+      gemini: { package: '@google/gemini-cli', version: '0.61.0' },
+    });
+  });
+});
+
+describe('realCliPath', () => {
+  it('throws a clear error naming `pnpm install:real-clis` when the cache lacks the pinned version', () => {
+    process.env.UMBEL_REAL_CLI_CACHE = scratch('umbel-empty-cache-');
+    expect(() => realCliPath('claude')).toThrow(/pnpm install:real-clis/);
+    expect(() => realCliPath('claude')).toThrow(/@anthropic-ai\/claude-code@2\.1\.328/);
+    expect(() => realCliPath('nope')).toThrow(/unknown real CLI id "nope"/);
+  });
+
+  it('reads the binary path from a complete install (marker) and ignores incomplete or stale ones', () => {
+    process.env.UMBEL_REAL_CLI_CACHE = scratch('umbel-fake-cache-');
+    const info = pinInfo('gemini');
+    mkdirSync(info.dir, { recursive: true });
+    const bin = join(info.dir, 'gemini-bin');
+    writeFileSync(bin, '#!/bin/sh\n');
+    expect(() => realCliPath('gemini')).toThrow(/not installed/); // no marker yet
+    writeFileSync(info.marker, JSON.stringify({ package: info.package, version: '0.0.1', bin }));
+    expect(() => realCliPath('gemini')).toThrow(/not installed/); // marker of another version
+    writeFileSync(info.marker, JSON.stringify({ package: info.package, version: info.version, bin }));
+    expect(realCliPath('gemini')).toBe(bin);
+    expect(info.dir.endsWith('google__gemini-cli@0.61.0')).toBe(true);
+    expect(info.marker.endsWith(MARKER)).toBe(true);
+  });
+});
+
+describe('install-real-clis.mjs', () => {
+  it('rejects an unknown --only id with a usage error', async () => {
+    const r = await run(process.execPath, [INSTALL_SCRIPT, '--only', 'bogus'], {
+      ...process.env,
+      UMBEL_REAL_CLI_CACHE: scratch('umbel-cache-'),
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown CLI "bogus"/);
+  });
+
+  it('fails LOUDLY (exit 3, nothing printed as installed) when the registry cannot be reached', async () => {
+    // A local server that answers every registry request with 503: no network needed, nothing leaves the host.
+    const server = createServer((_req, res) => {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end('{"error":"mock registry down"}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const addr = server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : 0;
+    try {
+      const cache = scratch('umbel-cache-');
+      const r = await run(process.execPath, [INSTALL_SCRIPT, '--only', 'gemini'], {
+        ...process.env,
+        UMBEL_REAL_CLI_CACHE: cache,
+        npm_config_registry: `http://127.0.0.1:${port}/`,
+        npm_config_cache: join(cache, 'npm-cache'),
+        npm_config_fetch_retry_mintimeout: '10',
+        npm_config_fetch_retry_maxtimeout: '50',
+      });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/CANNOT REACH THE NPM REGISTRY/);
+      expect(r.stdout).toBe('');
+      process.env.UMBEL_REAL_CLI_CACHE = cache;
+      expect(() => realCliPath('gemini')).toThrow(/not installed/);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
+  it('reuses a complete cache folder without asking the registry, and prints absolute paths as JSON', async () => {
+    const cache = scratch('umbel-cache-');
+    process.env.UMBEL_REAL_CLI_CACHE = cache;
+    const info = pinInfo('codex');
+    mkdirSync(info.dir, { recursive: true });
+    const bin = join(info.dir, 'codex-bin');
+    writeFileSync(bin, '#!/bin/sh\n');
+    writeFileSync(info.marker, JSON.stringify({ id: 'codex', package: info.package, version: info.version, bin }));
+    const r = await run(process.execPath, [INSTALL_SCRIPT, '--only=codex'], {
+      ...process.env,
+      UMBEL_REAL_CLI_CACHE: cache,
+      npm_config_registry: 'http://127.0.0.1:9/', // would fail if it were asked
+    });
+    expect(r.stderr).toMatch(/reusing/);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ codex: bin });
+  });
+});
+
+describe('seedClaudeConfig / claudeEnv', () => {
+  it('writes the §2.2 minimal seed, trusting only the given dirs', () => {
+    const config = scratch('umbel-claude-config-');
+    const file = seedClaudeConfig({ configDir: config, apiKey: 'sk-ant-api03-XXXXabcdefghij0123456789', trustedDirs: ['/srv/a'] });
+    expect(file).toBe(join(config, '.claude.json'));
+    const seed = JSON.parse(readFileSync(file, 'utf8'));
+    expect(seed).toEqual({
+      hasCompletedOnboarding: true,
+      customApiKeyResponses: { approved: ['abcdefghij0123456789'], rejected: [] },
+      projects: { '/srv/a': { hasTrustDialogAccepted: true } },
+      hasSeenAutoDefaultNotice: true,
+      autoModeClassifierBillingNoticeAcknowledgedAt: 4102444800000,
+    });
+  });
+
+  it('leaves the workspace untrusted by default and approves short keys whole', () => {
+    const config = scratch('umbel-claude-config-');
+    seedClaudeConfig({ configDir: config, apiKey: 'sk-short' });
+    const seed = JSON.parse(readFileSync(join(config, '.claude.json'), 'utf8'));
+    expect(seed.projects).toEqual({});
+    expect(seed.customApiKeyResponses.approved).toEqual(['sk-short']);
+    expect(approvedKeySuffix(MOCK_API_KEY)).toBe(MOCK_API_KEY.slice(-20));
+  });
+
+  it('returns the test env: mock URL, config dir, no auto-update, few retries, nonessential traffic kept', () => {
+    const env = claudeEnv({ configDir: '/c', baseUrl: 'http://127.0.0.1:1' });
+    expect(env).toEqual({
+      ANTHROPIC_BASE_URL: 'http://127.0.0.1:1',
+      ANTHROPIC_API_KEY: MOCK_API_KEY,
+      CLAUDE_CONFIG_DIR: '/c',
+      DISABLE_AUTOUPDATER: '1',
+      CLAUDE_CODE_MAX_RETRIES: '1',
+    });
+    expect(claudeEnv({ configDir: '/c', baseUrl: 'u', nonessentialTraffic: false }).CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC).toBe('1');
+  });
+});
