@@ -1,0 +1,210 @@
+#!/usr/bin/env node
+// `pnpm bench`: umbel's performance figures, printed with their targets as ratios. Nothing here is
+// asserted by the test suite (timed assertions do not belong in tests). Uses the built packages
+// (run `pnpm build` first), tmux, the fake `claude` from test-fixtures and, when installed, the
+// real `claude` against the local mock model server.
+//
+//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real]
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const RUNS = opt('runs', 50);
+const PARALLEL = opt('parallel', 50);
+const skipReal = args.includes('--skip-real');
+const dist = (pkg, file = 'index.js') => pathToFileURL(join(root, 'packages', pkg, 'dist', file)).href;
+if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) {
+  console.error('build first: pnpm build');
+  process.exit(1);
+}
+const { createUmbel } = await import(dist('core'));
+const { createTmuxSubstrate } = await import(dist('tmux'));
+const { claude } = await import(dist('provider-claude'));
+
+const scratch = mkdtempSync(join(tmpdir(), 'umbel-bench-'));
+const home = join(scratch, 'state');
+const work = join(scratch, 'work');
+const config = join(scratch, 'claude-config');
+mkdirSync(work, { recursive: true });
+mkdirSync(config, { recursive: true });
+writeFileSync(join(config, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [work]: { hasTrustDialogAccepted: true } } }));
+const env = { ...process.env, UMBEL_HOME: home, UMBEL_CLAUDE_BIN: join(root, 'test-fixtures/bin/claude') };
+const workerEnv = { CLAUDE_CONFIG_DIR: config, FAKE_CLAUDE_LATE_FINAL_MS: '0' };
+
+let launchStartNs = 0n;
+const substrate = createTmuxSubstrate({ home, env });
+const timed = { ...substrate, launch: async (o) => { launchStartNs = process.hrtime.bigint(); return substrate.launch(o); } };
+const umbel = createUmbel({ substrate: timed, providers: [claude], home, env });
+const epochNs = () => BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
+
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const rows = [];
+function report(name, samples, target, unit = 'ms') {
+  const p50 = pct(samples, 50);
+  const p95 = pct(samples, 95);
+  rows.push({ name, n: samples.length, p50, p95, target, unit });
+  console.log(`${name.padEnd(46)} n=${String(samples.length).padStart(3)}  p50 ${p50.toFixed(1).padStart(8)}${unit}  p95 ${p95.toFixed(1).padStart(8)}${unit}${target ? `  target ≤${target}${unit}  ratio ${(p95 / target).toFixed(2)}` : ''}`);
+}
+const ms = (a, b) => Number(b - a) / 1e6;
+function eventsOf(name) {
+  return readdirSync(join(home, 'workers', name, 'events')).filter((f) => /^\d+-\d+-[a-z-]+\.json$/.test(f)).map((f) => ({ at: BigInt(f.split('-')[0]), kind: f.replace(/^\d+-\d+-|\.json$/g, '') }));
+}
+
+try {
+  console.log(`umbel bench — ${RUNS} runs per figure, ${PARALLEL} parallel workers, on ${process.env.CI ? 'CI' : 'this machine'}\n`);
+
+  // 1. spawn wall minus the fake's own time-to-ready
+  const spawnOverhead = [];
+  for (let i = 0; i < Math.min(RUNS, 50); i++) {
+    const name = `sp-${i}`;
+    const t0 = process.hrtime.bigint();
+    await umbel.spawn({ name, provider: 'claude', cwd: work, env: workerEnv });
+    const t1 = process.hrtime.bigint();
+    const session = eventsOf(name).find((e) => e.kind === 'session');
+    const wallMs = ms(t0, t1);
+    // The fake's time to ready = launch → SessionStart hook (wall clock), so overhead = the rest.
+    const launchEpochNs = BigInt(Date.now()) * 1_000_000n - (t1 - launchStartNs);
+    const fakeReadyMs = session ? Number(session.at - launchEpochNs) / 1e6 : 0;
+    spawnOverhead.push(Math.max(0, wallMs - fakeReadyMs));
+    await umbel.kill({ name, purge: true });
+  }
+  report('spawn wall − fake time-to-ready', spawnOverhead, 150);
+
+  // 2. hook fired → wait returned
+  await umbel.spawn({ name: 'hook', provider: 'claude', cwd: work, env: workerEnv });
+  const hookToWait = [];
+  for (let i = 0; i < RUNS; i++) {
+    const { turn } = await umbel.send({ name: 'hook', prompt: `ECHO bench ${i}` });
+    const outcome = await umbel.wait({ name: 'hook', turn, timeout: '60s' });
+    const returned = epochNs();
+    if (outcome.reason !== 'completed') throw new Error(`wait: ${outcome.reason} ${outcome.message ?? ''}`);
+    const stop = eventsOf('hook').filter((e) => e.kind === 'stop').pop();
+    hookToWait.push(Number(returned - stop.at) / 1e6);
+  }
+  report('stop hook fired → wait returned', hookToWait, 50);
+  await umbel.kill({ name: 'hook', purge: true });
+
+  // 3. cold start of the bin vs node itself
+  const bin = join(root, 'packages/umbel/bin/umbel.js');
+  const cold = [];
+  const nodeOnly = [];
+  for (let i = 0; i < RUNS; i++) {
+    let t = process.hrtime.bigint();
+    execFileSync(process.execPath, ['-e', '']);
+    nodeOnly.push(ms(t, process.hrtime.bigint()));
+    t = process.hrtime.bigint();
+    execFileSync(process.execPath, [bin, '--version'], { env });
+    cold.push(ms(t, process.hrtime.bigint()));
+  }
+  report("node -e ''", nodeOnly);
+  report('umbel --version (cold process)', cold);
+  report('umbel --version − node', cold.map((c, i) => c - nodeOnly[i]), 150);
+
+  // 4. PARALLEL workers spawned and answered in parallel; peak RSS of umbel's process
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+  const tp = process.hrtime.bigint();
+  const names = Array.from({ length: PARALLEL }, (_, i) => `par-${i}`);
+  await Promise.all(names.map((name) => umbel.spawn({ name, provider: 'claude', cwd: work, env: workerEnv, startupTimeout: '5m' })));
+  const spawnedMs = ms(tp, process.hrtime.bigint());
+  await Promise.all(names.map((name) => umbel.send({ name, prompt: `ECHO ${name}` })));
+  const outcomes = await Promise.all(names.map((name) => umbel.wait({ name, timeout: '5m' })));
+  const answeredMs = ms(tp, process.hrtime.bigint());
+  clearInterval(sampler);
+  const ok = outcomes.filter((o, i) => o.reason === 'completed' && o.result === names[i]).length;
+  console.log(`${PARALLEL} workers: all spawned in ${(spawnedMs / 1000).toFixed(1)}s, ${ok}/${PARALLEL} answered exactly in ${(answeredMs / 1000).toFixed(1)}s; peak RSS of umbel's process ${(peakRss / 1048576).toFixed(0)} MiB`);
+
+  // 5. status with PARALLEL live workers: in-process list() and the cold `umbel status` process
+  const listMs = [];
+  const statusCli = [];
+  for (let i = 0; i < Math.min(RUNS, 20); i++) {
+    let t = process.hrtime.bigint();
+    const list = await umbel.list();
+    listMs.push(ms(t, process.hrtime.bigint()));
+    if (list.filter((w) => w.alive).length < PARALLEL) throw new Error('workers died during the status bench');
+    t = process.hrtime.bigint();
+    execFileSync(process.execPath, [bin, 'status', '--json'], { env, maxBuffer: 64 << 20 });
+    statusCli.push(ms(t, process.hrtime.bigint()));
+  }
+  report(`list() with ${PARALLEL} live workers (in-process)`, listMs, 300);
+  report(`umbel status with ${PARALLEL} live workers (process)`, statusCli, 300);
+  await Promise.all(names.map((name) => umbel.kill({ name, purge: true })));
+  const leftovers = spawnSync('pgrep', ['-f', join(root, 'packages/umbel/bin/umbel.js')], { encoding: 'utf8' }).stdout.trim();
+  console.log(`umbel processes left between calls: ${leftovers ? leftovers.split('\n').length : 0} (no daemon)`);
+
+  // 6. umbel -p vs the real claude -p on the same mock
+  if (!skipReal) await benchPrint(bin);
+} finally {
+  await umbel.prune().catch(() => undefined);
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+async function benchPrint(bin) {
+  let realClaude;
+  try {
+    const { realCliPath } = await import(pathToFileURL(join(root, 'test-fixtures/real/clis.mjs')).href);
+    realClaude = realCliPath('claude');
+  } catch (error) {
+    console.log(`\numbel -p vs claude -p: skipped (${error.message.split('\n')[0]})`);
+    return;
+  }
+  const { startAnthropicMock } = await import(pathToFileURL(join(root, 'test-fixtures/mock-servers/anthropic.mjs')).href);
+  const { seedClaudeConfig, claudeEnv } = await import(pathToFileURL(join(root, 'test-fixtures/real/seed-claude.mjs')).href);
+  const mock = await startAnthropicMock({});
+  const cfg = join(scratch, 'real-config');
+  const dir = join(scratch, 'real-work');
+  mkdirSync(dir, { recursive: true });
+  seedClaudeConfig({ configDir: cfg, trustedDirs: [dir] });
+  const cenv = claudeEnv({ configDir: cfg, baseUrl: mock.url });
+  const n = Math.min(RUNS, 10);
+  const run = (cmd, argv, extraEnv) => {
+    const t = process.hrtime.bigint();
+    const r = spawnSync(cmd, argv, { cwd: dir, env: { PATH: process.env.PATH, HOME: scratch, LANG: 'C.UTF-8', ...extraEnv }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stdout}${r.stderr}`);
+    return ms(t, process.hrtime.bigint());
+  };
+  const real = [];
+  const ours = [];
+  for (let i = 0; i < n; i++) {
+    real.push(run(realClaude, ['-p', `ECHO real ${i}`], cenv));
+    ours.push(run(process.execPath, [bin, '-p', `ECHO umbel ${i}`, ...Object.keys(cenv).flatMap((k) => ['--env', k])], { ...cenv, UMBEL_HOME: join(scratch, 'p-state'), UMBEL_CLAUDE_BIN: realClaude }));
+  }
+  console.log('');
+  report('claude -p (real, mock API)', real);
+  report('umbel -p (real claude TUI, mock API)', ours);
+  console.log(`umbel -p / claude -p: p50 ratio ${(pct(ours, 50) / pct(real, 50)).toFixed(2)} (target ≤ 1.5)`);
+
+  // where the time goes, in-process on the real binary
+  const penv = { ...process.env, UMBEL_HOME: join(scratch, 'p2-state'), UMBEL_CLAUDE_BIN: realClaude, ...cenv };
+  const engine = createUmbel({ substrate: createTmuxSubstrate({ home: penv.UMBEL_HOME, env: penv }), providers: [claude], home: penv.UMBEL_HOME, env: penv });
+  const parts = { spawn: [], 'send (until prompt accepted)': [], 'turn (accepted → answer read)': [], teardown: [] };
+  for (let i = 0; i < Math.min(n, 5); i++) {
+    const t0 = process.hrtime.bigint();
+    const w = await engine.spawn({ cwd: dir, env: Object.fromEntries(Object.keys(cenv).map((k) => [k, { fromEnv: k }])) });
+    const t1 = process.hrtime.bigint();
+    const { turn } = await engine.send({ name: w.name, prompt: `ECHO part ${i}` });
+    const t2 = process.hrtime.bigint();
+    await engine.wait({ name: w.name, turn, timeout: '2m' });
+    const t3 = process.hrtime.bigint();
+    await engine.kill({ name: w.name, purge: true });
+    const t4 = process.hrtime.bigint();
+    parts.spawn.push(ms(t0, t1));
+    parts['send (until prompt accepted)'].push(ms(t1, t2));
+    parts['turn (accepted → answer read)'].push(ms(t2, t3));
+    parts.teardown.push(ms(t3, t4));
+  }
+  console.log('\nbreakdown of umbel -p on the real claude (teardown runs after the answer is printed):');
+  for (const [name, xs] of Object.entries(parts)) report(`  ${name}`, xs);
+  await mock.close();
+}
