@@ -1,0 +1,302 @@
+import { mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HookKind, ProviderV1LaunchOptions } from '@umbel/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { codexHookHash, codexHooks, configuredEnvKey, renderManagedConfig } from './codex-home.js';
+import { parseCodexEvent } from './events.js';
+import { CODEX_INHERIT_ENV, codex, createCodex, prepareCodexPrompt } from './provider.js';
+import { detectCodexSignIn, detectCodexStartup } from './screens.js';
+import { readTomlScalar, upsertTomlKey } from './toml-edit.js';
+
+const fixture = (name: string) => readFile(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
+const hookCommand = (kind: HookKind) => `'/state/hooks/umbel-hook' ${kind}`;
+
+describe('hook trust hash (codex.md §6.2)', () => {
+  it('matches the hash codex itself wrote after "Trust all" (real 0.169.0)', async () => {
+    const written = await fixture('config-written-by-codex.toml');
+    const expected = readTomlScalar(written, ['hooks', 'state', '/tmp/h5-real/home3/config.toml:stop:0:0'], 'trusted_hash');
+    expect(codexHookHash('stop', { command: '/bin/true' })).toBe(expected);
+  });
+
+  it('uses the clamped 3 s timeout for interrupt and session_end', () => {
+    expect(codexHookHash('interrupt', { command: 'x', timeout: 30 })).toBe(codexHookHash('interrupt', { command: 'x', timeout: 3 }));
+    expect(codexHookHash('stop', { command: 'x', timeout: 30 })).not.toBe(codexHookHash('stop', { command: 'x', timeout: 3 }));
+  });
+
+  it('keys each installed hook by <home>/hooks.json:<event>:0:0', () => {
+    const hooks = codexHooks('/h', hookCommand);
+    expect(hooks.map((h) => h.stateKey)).toContain('/h/hooks.json:stop:0:0');
+    expect(hooks.find((h) => h.event === 'Stop')?.command).toBe(`'/state/hooks/umbel-hook' stop`);
+    expect(hooks.find((h) => h.event === 'Interrupt')?.timeout).toBe(3);
+  });
+});
+
+describe('managed config.toml', () => {
+  const hooks = codexHooks('/m/home', hookCommand);
+  const opts = { home: '/m/home', trust: ['/work/a b'], hooks, userHome: '/u/.codex' };
+
+  it('keeps the user config and adds the managed keys', () => {
+    const user = '# mine\nmodel = "gpt-x"\n\n[features]\ndaemon_auto_start = true\nfoo = 1\n\n[tui]\ntheme = "dark"\n';
+    const out = renderManagedConfig(user, opts);
+    expect(out).toContain('# mine');
+    expect(readTomlScalar(out, [], 'model')).toBe('gpt-x');
+    expect(readTomlScalar(out, [], 'check_for_update_on_startup')).toBe('false');
+    expect(readTomlScalar(out, ['features'], 'daemon_auto_start')).toBe('false');
+    expect(readTomlScalar(out, ['features'], 'unbounded_connection_retries')).toBe('false');
+    expect(readTomlScalar(out, ['features'], 'foo')).toBe('1');
+    expect(readTomlScalar(out, ['projects', '/work/a b'], 'trust_level')).toBe('trusted');
+    for (const h of hooks) expect(readTomlScalar(out, ['hooks', 'state', h.stateKey], 'trusted_hash')).toBe(h.trustedHash);
+    expect(out.match(/^\[features\]$/gm)).toHaveLength(1);
+    expect(out.match(/^\[tui\]$/gm)).toHaveLength(1);
+  });
+
+  it('is idempotent and adds a second cwd without duplicating tables', () => {
+    const once = renderManagedConfig('', opts);
+    expect(renderManagedConfig(once, opts)).toBe(once);
+    const two = renderManagedConfig(once, { ...opts, trust: ['/work/other'] });
+    expect(readTomlScalar(two, ['projects', '/work/a b'], 'trust_level')).toBe('trusted');
+    expect(readTomlScalar(two, ['projects', '/work/other'], 'trust_level')).toBe('trusted');
+    expect(two.match(/^\[features\]$/gm)).toHaveLength(1);
+  });
+
+  it('edits the file codex re-serialised (empty [hooks.state] table, [tui.*] tables)', async () => {
+    const written = await fixture('config-written-by-codex.toml');
+    const out = renderManagedConfig(written, { ...opts, home: '/tmp/h5-real/home3' });
+    expect(out.match(/^\[tui\]$/gm)).toHaveLength(1);
+    expect(out.match(/^\[hooks\.state\]$/gm)).toHaveLength(1);
+    expect(readTomlScalar(out, ['features'], 'daemon_auto_start')).toBe('false');
+  });
+
+  it('sets dotted root keys in place instead of adding a clashing [features] table', () => {
+    const out = renderManagedConfig('features.daemon_auto_start = true\n[x]\ny = 1\n', opts);
+    expect(out).not.toMatch(/^\[features\]/m);
+    expect(out).toMatch(/^features\.daemon_auto_start = false$/m);
+    expect(out).toMatch(/^features\.unbounded_connection_retries = false$/m);
+  });
+
+  it("carries the user's own config.toml hook trust over to the managed path", () => {
+    const user = '[hooks.state."/u/.codex/config.toml:stop:0:0"]\ntrusted_hash = "sha256:abc"\n';
+    expect(renderManagedConfig(user, opts)).toContain('[hooks.state."/m/home/config.toml:stop:0:0"]');
+  });
+
+  it('replaces a multi-line array value as a whole', () => {
+    const out = upsertTomlKey('notify = [\n  "a",\n  "b",\n]\nx = 1\n', [], 'notify', '["c"]');
+    expect(out).toBe('notify = ["c"]\nx = 1\n');
+  });
+
+  it('finds the env_key of the selected custom provider', () => {
+    expect(configuredEnvKey('model_provider = "mock"\n[model_providers.mock]\nenv_key = "MOCK_API_KEY"\n')).toBe('MOCK_API_KEY');
+    expect(configuredEnvKey('[model_providers.mock]\nenv_key = "MOCK_API_KEY"\n')).toBeUndefined();
+  });
+});
+
+describe('doBuildLaunch and the shared CODEX_HOME', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'umbel-codex-test-'));
+    await mkdir(join(dir, 'bin'));
+    await writeFile(join(dir, 'bin', 'codex'), '#!/bin/sh\n', { mode: 0o755 });
+    await mkdir(join(dir, 'user', '.codex'), { recursive: true });
+    await writeFile(
+      join(dir, 'user', '.codex', 'config.toml'),
+      'model = "mock-model"\nmodel_provider = "mock"\n\n[model_providers.mock]\nbase_url = "http://127.0.0.1:1/v1"\nenv_key = "MOCK_API_KEY"\n',
+    );
+    await writeFile(join(dir, 'user', '.codex', 'auth.json'), '{"secret":true}');
+    await mkdir(join(dir, 'shared'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const options = (over: Partial<ProviderV1LaunchOptions> = {}): ProviderV1LaunchOptions => ({
+    worker: 'w1',
+    cwd: '/work/one',
+    unattended: false,
+    env: {},
+    callerEnv: { PATH: `/nonexistent:${join(dir, 'bin')}`, HOME: join(dir, 'user'), MOCK_API_KEY: 'sk-mock', OPENAI_API_KEY: 'sk-nope' },
+    workerDir: join(dir, 'worker'),
+    sharedDir: join(dir, 'shared'),
+    sessionId: '00000000-0000-4000-8000-000000000000',
+    hookCommand,
+    hookSinkPath: '/state/hooks/umbel-hook',
+    ...over,
+  });
+
+  it('launches the absolute codex from PATH with CODEX_HOME and the provider key, never on argv', async () => {
+    const launch = await codex.doBuildLaunch(options({ model: 'm1' }));
+    expect(launch.argv).toEqual([join(dir, 'bin', 'codex'), '--model', 'm1']);
+    expect(launch.env).toEqual({ CODEX_HOME: join(dir, 'shared', 'home'), MOCK_API_KEY: 'sk-mock' });
+    expect(launch.argv.join(' ')).not.toContain('sk-mock');
+  });
+
+  it('prefers UMBEL_CODEX_BIN and maps unattended to the bypass flag', async () => {
+    const launch = await codex.doBuildLaunch(options({ unattended: true, callerEnv: { ...options().callerEnv, UMBEL_CODEX_BIN: join(dir, 'bin', 'codex') } }));
+    expect(launch.argv).toEqual([join(dir, 'bin', 'codex'), '--dangerously-bypass-approvals-and-sandbox']);
+  });
+
+  it('fails with a typed error when codex is not found', async () => {
+    await expect(codex.doBuildLaunch(options({ callerEnv: { PATH: '/nonexistent', HOME: join(dir, 'user') } }))).rejects.toMatchObject({
+      code: 'UMBEL_SPAWN_FAILED',
+    });
+  });
+
+  it('writes hooks.json, a config derived from the user one, and links auth.json without copying it', async () => {
+    await codex.doBuildLaunch(options());
+    const home = join(dir, 'shared', 'home');
+    const config = await readFile(join(home, 'config.toml'), 'utf8');
+    expect(readTomlScalar(config, [], 'model')).toBe('mock-model');
+    expect(readTomlScalar(config, ['projects', '/work/one'], 'trust_level')).toBe('trusted');
+    const hooksJson = JSON.parse(await readFile(join(home, 'hooks.json'), 'utf8'));
+    expect(hooksJson.hooks.Stop[0].hooks[0]).toEqual({ type: 'command', command: hookCommand('stop'), timeout: 30 });
+    expect(await readlink(join(home, 'auth.json'))).toBe(join(dir, 'user', '.codex', 'auth.json'));
+    // the user's files are untouched
+    expect(await readFile(join(dir, 'user', '.codex', 'config.toml'), 'utf8')).not.toContain('trust_level');
+  });
+
+  it('copies the user config only once, and keeps what codex wrote since', async () => {
+    await codex.doBuildLaunch(options());
+    const path = join(dir, 'shared', 'home', 'config.toml');
+    await writeFile(path, `${await readFile(path, 'utf8')}\n[tui]\nscreen_reader_detection_done = true\n`);
+    await writeFile(join(dir, 'user', '.codex', 'config.toml'), 'model = "changed"\n');
+    await codex.doBuildLaunch(options({ cwd: '/work/two' }));
+    const config = await readFile(path, 'utf8');
+    expect(readTomlScalar(config, [], 'model')).toBe('mock-model');
+    expect(readTomlScalar(config, ['tui'], 'screen_reader_detection_done')).toBe('true');
+  });
+
+  it('trusts every cwd when many spawns prepare the shared home at once', async () => {
+    const cwds = Array.from({ length: 12 }, (_, i) => `/work/c${i}`);
+    await Promise.all(cwds.map((cwd) => createCodex().doBuildLaunch(options({ cwd }))));
+    const config = await readFile(join(dir, 'shared', 'home', 'config.toml'), 'utf8');
+    for (const cwd of cwds) expect(readTomlScalar(config, ['projects', cwd], 'trust_level')).toBe('trusted');
+  });
+
+  it('does not replace an existing auth.json in the managed home', async () => {
+    const home = join(dir, 'shared', 'home');
+    await mkdir(home, { recursive: true });
+    await symlink('/elsewhere/auth.json', join(home, 'auth.json'));
+    await codex.doBuildLaunch(options());
+    expect(await readlink(join(home, 'auth.json'))).toBe('/elsewhere/auth.json');
+  });
+
+  it('refuses options codex does not have', () => {
+    expect(() => codex.doValidate?.({ spawn: { cwd: '/', unattended: false, env: {}, callerEnv: {}, allowedTools: 'Bash' }, isRoot: false })).toThrow(
+      /allowed-tools/,
+    );
+    expect(() => codex.doValidate?.({ spawn: { cwd: '/', unattended: false, env: {}, callerEnv: {}, permissionMode: 'acceptEdits' }, isRoot: false })).toThrow(
+      /permission-mode/,
+    );
+    expect(() => codex.doValidate?.({ spawn: { cwd: '/', unattended: false, env: {}, callerEnv: {}, permissionMode: 'never' }, isRoot: false })).not.toThrow();
+  });
+});
+
+describe('env', () => {
+  it('names variables one by one: no prefixes, no wildcards, nothing codex ignores', () => {
+    for (const name of CODEX_INHERIT_ENV) expect(name).toMatch(/^[A-Z][A-Z0-9_]*[A-Z0-9]$/);
+    expect(CODEX_INHERIT_ENV.some((n) => n.endsWith('_') || n.includes('*'))).toBe(false);
+    expect(codex.inheritEnv).not.toContain('OPENAI_BASE_URL');
+    expect(codex.inheritEnv).not.toContain('CODEX_HOME');
+  });
+});
+
+describe('startup screens (captured from the real 0.169.0)', () => {
+  it('is ready only when the status line is drawn', async () => {
+    expect(detectCodexStartup(await fixture('screen-ready.txt'))).toEqual({ state: 'ready' });
+    expect(detectCodexStartup(await fixture('screen-composer-only.txt'))).toEqual({ state: 'starting' });
+  });
+
+  it('answers the trust dialog (drawn under a composer) with Enter', async () => {
+    expect(detectCodexStartup(await fixture('screen-trust.txt'))).toEqual({ state: 'dialog', id: 'trust', keys: ['Enter'] });
+  });
+
+  it('answers hooks review with "Trust all and continue"', async () => {
+    expect(detectCodexStartup(await fixture('screen-hooks-review.txt'))).toEqual({ state: 'dialog', id: 'hooks-review', keys: ['Down', 'Enter'] });
+  });
+
+  it('skips an update', () => {
+    expect(detectCodexStartup('  ✨ Update available! 0.169.0 -> 0.170.0\n› 1. Update now\n  2. Skip')).toMatchObject({
+      id: 'update',
+      keys: ['Down', 'Enter'],
+    });
+  });
+
+  it('recognises the sign-in screen (0.169.0 and the older wording)', async () => {
+    const screen = await fixture('screen-sign-in.txt');
+    expect(detectCodexStartup(screen)).toEqual({ state: 'sign-in', line: "Welcome to Codex, OpenAI's command-line coding agent" });
+    expect(detectCodexSignIn('  or connect an API key for usage-based billing')).toBe('or connect an API key for usage-based billing');
+    expect(detectCodexSignIn(await fixture('screen-ready.txt'))).toBeUndefined();
+  });
+
+  it('reports a config error as fatal', () => {
+    expect(detectCodexStartup('Error: loading config.toml: /h/config.toml:22:2: duplicate key')).toMatchObject({ state: 'fatal' });
+  });
+
+  it('does not take an approval prompt for readiness', async () => {
+    expect(detectCodexStartup(await fixture('screen-approval.txt')).state).toBe('starting');
+  });
+});
+
+describe('prompts and events', () => {
+  it('protects / and ! prompts with a leading space and normalises CR', () => {
+    expect(prepareCodexPrompt('/review this')).toBe(' /review this');
+    expect(prepareCodexPrompt('!ls')).toBe(' !ls');
+    expect(prepareCodexPrompt('a\r\nb\rc')).toBe('a\nb\nc');
+    expect(prepareCodexPrompt('plain')).toBe('plain');
+    expect(() => prepareCodexPrompt('  \n')).toThrow(/empty/);
+  });
+
+  const ev = (kind: string, payload: unknown) => ({ kind, at: 0n, payload });
+  const base = { session_id: 's1', transcript_path: '/h/sessions/r.jsonl', cwd: '/w', model: 'm', permission_mode: 'default' };
+
+  it('takes the turn key from UserPromptSubmit and Stop', () => {
+    expect(parseCodexEvent(ev('prompt', { ...base, turn_id: 't1', hook_event_name: 'UserPromptSubmit', prompt: 'x' }))).toEqual({
+      sessionId: 's1',
+      transcriptPath: '/h/sessions/r.jsonl',
+      turnKey: 't1',
+    });
+    expect(
+      parseCodexEvent(ev('stop', { ...base, turn_id: 't1', hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'hi' })),
+    ).toMatchObject({ turnKey: 't1', lastMessage: 'hi' });
+  });
+
+  it('reads PermissionRequest as needs-input with the tool and reason', () => {
+    expect(
+      parseCodexEvent(
+        ev('permission', {
+          ...base,
+          turn_id: 't',
+          hook_event_name: 'PermissionRequest',
+          tool_name: 'Bash',
+          tool_input: { command: 'echo x', description: 'Mock wants to run: echo x' },
+        }),
+      ).needsInput,
+    ).toEqual({
+      kind: 'permission',
+      tool: 'Bash',
+      message: 'Mock wants to run: echo x',
+    });
+  });
+
+  it('ignores the title-thread notify and keeps the real one', () => {
+    expect(
+      parseCodexEvent(
+        ev('notify', {
+          type: 'agent-turn-complete',
+          'thread-id': 'x',
+          'input-messages': ['Generate a concise, single-line task title of at most 36 characters …'],
+          'last-assistant-message': '{"title":"t"}',
+        }),
+      ),
+    ).toEqual({});
+    expect(
+      parseCodexEvent(
+        ev('notify', { type: 'agent-turn-complete', 'thread-id': 's1', 'turn-id': 't1', 'input-messages': ['hi'], 'last-assistant-message': 'yo' }),
+      ),
+    ).toEqual({ sessionId: 's1', turnKey: 't1', lastMessage: 'yo' });
+  });
+
+  it('survives a non-JSON payload', () => {
+    expect(parseCodexEvent(ev('stop', undefined))).toEqual({});
+  });
+});

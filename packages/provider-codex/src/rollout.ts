@@ -1,0 +1,246 @@
+/**
+ * Reading codex's rollout JSONL (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<thread>.jsonl`,
+ * reference codex.md §7). Pure: the engine does the I/O and hands the text in.
+ *
+ * A turn is the span from its `event_msg/task_started` to its `task_complete` / `turn_aborted`,
+ * keyed by `turn_id` (the `turn_id` of the UserPromptSubmit and Stop hook payloads). Facts this
+ * relies on:
+ * - `task_complete.last_agent_message` is authoritative; `error` on it means the API failed (no
+ *   hook fires for that — this record is the only signal);
+ * - inside the Stop hook the assistant `response_item` is already written but `task_complete` is
+ *   not, so once Stop has fired the final message counts;
+ * - the hidden title turn writes nothing here, `!cmd` turns have no user prompt and a null answer.
+ */
+import type { ProviderV1Message, ProviderV1TurnRead } from '@umbel/core';
+
+/** One rollout line. */
+export interface RolloutRecord {
+  readonly timestamp?: string;
+  readonly ordinal?: number;
+  readonly type: string;
+  readonly payload: Record<string, unknown>;
+}
+
+/** Parse the rollout text, skipping blank and malformed lines (the last one may be partial). */
+export function parseRollout(content: string): RolloutRecord[] {
+  const out: RolloutRecord[] = [];
+  for (const line of content.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const r = JSON.parse(line) as unknown;
+      if (r && typeof r === 'object' && typeof (r as { type?: unknown }).type === 'string') {
+        const rec = r as { type: string; payload?: unknown };
+        out.push({
+          ...(r as object),
+          type: rec.type,
+          payload: rec.payload && typeof rec.payload === 'object' ? (rec.payload as Record<string, unknown>) : {},
+        } as RolloutRecord);
+      }
+    } catch {
+      // partial or foreign line
+    }
+  }
+  return out;
+}
+
+/** One turn of the rollout. */
+export interface CodexTurn {
+  readonly turnId: string;
+  /** The user's prompt(s) of this turn (a steer adds a second one). */
+  readonly prompts: readonly string[];
+  /** True for a `!cmd` turn (local shell command, no model call). */
+  readonly shell: boolean;
+  readonly records: readonly RolloutRecord[];
+  readonly end?: { readonly type: 'task_complete' | 'turn_aborted'; readonly payload: Record<string, unknown> };
+}
+
+const isEvent = (r: RolloutRecord, type: string) => r.type === 'event_msg' && r.payload.type === type;
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function textOf(content: unknown, types: readonly string[]): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter(
+      (c): c is { type: string; text: string } =>
+        !!c && typeof c === 'object' && types.includes((c as { type?: string }).type ?? '') && typeof (c as { text?: unknown }).text === 'string',
+    )
+    .map((c) => c.text)
+    .join('');
+}
+
+/** Split the rollout into turns, in order. */
+export function codexTurns(records: readonly RolloutRecord[]): CodexTurn[] {
+  const turns: { turnId: string; prompts: string[]; shell: boolean; records: RolloutRecord[]; end?: CodexTurn['end'] }[] = [];
+  const byId = new Map<string, (typeof turns)[number]>();
+  let current: (typeof turns)[number] | undefined;
+  for (const r of records) {
+    if (isEvent(r, 'task_started')) {
+      const id = str(r.payload.turn_id);
+      if (!id) continue;
+      current = byId.get(id);
+      if (!current) {
+        current = { turnId: id, prompts: [], shell: false, records: [] };
+        turns.push(current);
+        byId.set(id, current);
+      }
+    }
+    const explicit = str(r.payload.turn_id) ?? str((r.payload.internal_chat_message_metadata_passthrough as { turn_id?: unknown } | undefined)?.turn_id);
+    const owner = (explicit ? byId.get(explicit) : undefined) ?? current;
+    if (!owner) continue;
+    owner.records.push(r);
+    if (isEvent(r, 'item_completed')) {
+      const item = r.payload.item as { type?: string; content?: unknown } | undefined;
+      if (item?.type === 'UserMessage') owner.prompts.push(textOf(item.content, ['text']));
+    }
+    if (
+      r.type === 'response_item' &&
+      r.payload.type === 'message' &&
+      r.payload.role === 'user' &&
+      textOf(r.payload.content, ['input_text']).startsWith('<user_shell_command>')
+    ) {
+      owner.shell = true;
+    }
+    if (isEvent(r, 'task_complete') || isEvent(r, 'turn_aborted')) {
+      owner.end = { type: r.payload.type as 'task_complete' | 'turn_aborted', payload: r.payload };
+      if (owner === current) current = undefined;
+    }
+  }
+  return turns;
+}
+
+function lastAssistantText(turn: CodexTurn): { text?: string; final: boolean } {
+  let text: string | undefined;
+  let final = false;
+  for (const r of turn.records) {
+    if (r.type === 'response_item' && r.payload.type === 'message' && r.payload.role === 'assistant') {
+      text = textOf(r.payload.content, ['output_text']);
+      final = r.payload.phase === undefined || r.payload.phase === 'final_answer';
+    }
+  }
+  if (text === undefined) {
+    for (const r of turn.records) {
+      const item = r.payload.item as { type?: string; content?: unknown; phase?: unknown } | undefined;
+      if (isEvent(r, 'item_completed') && item?.type === 'AgentMessage') {
+        text = textOf(item.content, ['Text', 'text']);
+        final = item.phase === undefined || item.phase === 'final_answer';
+      }
+    }
+  }
+  return { text, final };
+}
+
+function activityOf(turn: CodexTurn): string | undefined {
+  for (let i = turn.records.length - 1; i >= 0; i--) {
+    const r = turn.records[i] as RolloutRecord;
+    if (r.type === 'response_item' && r.payload.type === 'function_call') {
+      let cmd = '';
+      try {
+        const a = JSON.parse(str(r.payload.arguments) ?? '{}') as { cmd?: unknown; command?: unknown };
+        cmd = typeof a.cmd === 'string' ? a.cmd : Array.isArray(a.command) ? a.command.join(' ') : typeof a.command === 'string' ? a.command : '';
+      } catch {}
+      return `${str(r.payload.name) ?? 'tool'}${cmd ? `: ${cmd}` : ''}`;
+    }
+  }
+  return undefined;
+}
+
+function usageOf(turn: CodexTurn): Record<string, number> | undefined {
+  let usage: Record<string, number> | undefined;
+  for (const r of turn.records) {
+    if (r.type === 'token_usage_record') {
+      const u = (r.payload.turn_token_usage ?? r.payload.usage) as Record<string, unknown> | undefined;
+      if (u) usage = Object.fromEntries(Object.entries(u).filter((e): e is [string, number] => typeof e[1] === 'number'));
+    }
+  }
+  return usage;
+}
+
+/** Options of `readCodexTurn` (the subset of ProviderV1ReadTurnOptions it uses). */
+export interface ReadCodexTurnOptions {
+  readonly content: string;
+  readonly turnKey?: string;
+  readonly ordinal?: number;
+  readonly stopSeen?: boolean;
+}
+
+/** Find the turn: by turn id, else the `ordinal`-th model turn (shell turns skipped). */
+export function findCodexTurn(turns: readonly CodexTurn[], turnKey?: string, ordinal?: number): CodexTurn | undefined {
+  if (turnKey) return turns.find((t) => t.turnId === turnKey);
+  const model = turns.filter((t) => !t.shell);
+  if (ordinal !== undefined && ordinal >= 1) return model[ordinal - 1];
+  return model[model.length - 1];
+}
+
+/** What the rollout says about one turn. Pure. */
+export function readCodexTurn(options: ReadCodexTurnOptions): ProviderV1TurnRead {
+  const records = parseRollout(options.content);
+  const turn = findCodexTurn(codexTurns(records), options.turnKey, options.ordinal);
+  if (!turn) return { status: 'missing' };
+  const meta = records.find((r) => r.type === 'session_meta')?.payload;
+  const sessionId = str(meta?.id) ?? str(meta?.session_id);
+  const model = turn.records
+    .map((r) => (r.type === 'turn_context' ? str(r.payload.model) : undefined))
+    .filter(Boolean)
+    .pop();
+  const extras = { ...(sessionId ? { sessionId } : {}), ...(model ? { model } : {}) };
+  const calls = turn.records.filter((r) => r.type === 'response_item' && r.payload.type === 'function_call').length;
+  const usage = usageOf(turn);
+  if (turn.end?.type === 'turn_aborted') {
+    const reason = str(turn.end.payload.reason);
+    return { status: 'interrupted', ...(reason ? { message: reason } : {}) };
+  }
+  if (turn.end) {
+    const error = turn.end.payload.error as { message?: unknown } | undefined;
+    if (error) return { status: 'failed', message: str(error.message) ?? 'codex reported an error' };
+    const answer = str(turn.end.payload.last_agent_message) ?? lastAssistantText(turn).text ?? '';
+    return { status: 'completed', answer, numTurns: calls + 1, ...(usage ? { usage } : {}), ...extras };
+  }
+  if (options.stopSeen) {
+    const last = lastAssistantText(turn);
+    if (last.text !== undefined && last.final) return { status: 'completed', answer: last.text, numTurns: calls + 1, ...(usage ? { usage } : {}), ...extras };
+  }
+  const activity = activityOf(turn);
+  return { status: 'running', ...(activity ? { activity } : {}) };
+}
+
+/** Messages of one turn in Claude's stream-json shape, for stream output. Pure. */
+export function readCodexMessages(options: ReadCodexTurnOptions): ProviderV1Message[] {
+  const turn = findCodexTurn(codexTurns(parseRollout(options.content)), options.turnKey, options.ordinal);
+  if (!turn) return [];
+  const out: ProviderV1Message[] = [];
+  for (const r of turn.records) {
+    if (r.type !== 'response_item') continue;
+    const p = r.payload;
+    const id = str(p.id);
+    if (p.type === 'message' && p.role === 'assistant') {
+      out.push({
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'text', text: textOf(p.content, ['output_text']) }] },
+        ...(id ? { uuid: id } : {}),
+      });
+    } else if (p.type === 'message' && p.role === 'user') {
+      const text = textOf(p.content, ['input_text']);
+      if (/^<(environment_context|user_shell_command|turn_aborted)>|^# AGENTS\.md instructions/.test(text)) continue;
+      out.push({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] }, ...(id ? { uuid: id } : {}) });
+    } else if (p.type === 'function_call') {
+      let input: unknown = {};
+      try {
+        input = JSON.parse(str(p.arguments) ?? '{}');
+      } catch {}
+      out.push({
+        type: 'assistant',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: str(p.call_id), name: str(p.name), input }] },
+        ...(id ? { uuid: id } : {}),
+      });
+    } else if (p.type === 'function_call_output') {
+      out.push({
+        type: 'user',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: str(p.call_id), content: typeof p.output === 'string' ? p.output : JSON.stringify(p.output) }],
+        },
+      });
+    }
+  }
+  return out;
+}

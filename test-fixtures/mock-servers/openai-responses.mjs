@@ -1,0 +1,326 @@
+#!/usr/bin/env node
+// Local mock of the OpenAI Responses API, as OpenAI Codex 0.169.0 speaks it
+// (reference/codex.md §2.2–§3). Dependency-free; listens on 127.0.0.1 only.
+//
+//   import { startResponsesMock } from './openai-responses.mjs';
+//   const mock = await startResponsesMock({ logFile });   // mock.url = http://127.0.0.1:<port>/v1
+//
+// As a script: `node openai-responses.mjs [--port N] [--log FILE]` prints {"url","port"} on stdout
+// and runs until SIGTERM/SIGINT.
+//
+// Replies come from test-fixtures/lib/directives.mjs `plan()` applied to the user's real prompt
+// (codex's wrapper messages skipped). One mock-local extension, shared with the fake codex:
+//   ASK <cmd>   -> like TOOL, but the call asks for escalation (sandbox_permissions
+//                  "require_escalated", justification "Mock wants to run: <cmd>"), which makes the
+//                  TUI show its approval prompt (§9).
+import { createHash, randomUUID } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { plan, toolResultReply } from '../lib/directives.mjs';
+
+/** Title the mock gives the hidden title request (§2.4). */
+export const MOCK_TITLE = 'Mock task title';
+
+const TITLE_PREFIX = 'Generate a concise, single-line task title';
+
+/** User messages codex adds around the real prompt (§2.2 input[] items 3, 4 and later wrappers). */
+const WRAPPER_PATTERNS = [
+  /^<environment_context>/,
+  /^# AGENTS\.md instructions/,
+  /^<INSTRUCTIONS>/,
+  /^<user_instructions>/,
+  /^<turn_aborted>/,
+  /^<user_shell_command>/,
+  /^<skills_instructions>/,
+  /^<permissions instructions>/,
+];
+
+/** True when a user message is one of codex's wrappers rather than the user's prompt. */
+export function isWrapperText(text) {
+  const t = text.trimStart();
+  return WRAPPER_PATTERNS.some((re) => re.test(t));
+}
+
+function messageText(item) {
+  if (typeof item.content === 'string') return item.content;
+  if (!Array.isArray(item.content)) return '';
+  return item.content
+    .filter((c) => c && (c.type === 'input_text' || c.type === 'output_text' || c.type === 'text'))
+    .map((c) => c.text ?? '')
+    .join('');
+}
+
+/**
+ * Classify a Responses request body.
+ * @returns {{kind:'title'|'turn'|'tool-result'|'empty', prompt?:string, toolOutput?:string, callId?:string}}
+ */
+export function classifyRequest(body, headers = {}) {
+  const input = Array.isArray(body?.input) ? body.input : [];
+  let meta = {};
+  try {
+    meta = JSON.parse(headers['x-codex-turn-metadata'] ?? '{}');
+  } catch {}
+  let lastUser = -1;
+  for (let i = input.length - 1; i >= 0; i--) {
+    const it = input[i];
+    if (it?.type === 'message' && it.role === 'user' && !isWrapperText(messageText(it))) {
+      lastUser = i;
+      break;
+    }
+  }
+  const prompt = lastUser >= 0 ? messageText(input[lastUser]) : undefined;
+  const noTools = !Array.isArray(body?.tools) || body.tools.length === 0;
+  const isTitle = meta.thread_source === 'thread_title' || (noTools && (prompt?.startsWith(TITLE_PREFIX) ?? false));
+  if (isTitle) return { kind: 'title', prompt };
+  if (prompt === undefined) return { kind: 'empty' };
+  for (let i = input.length - 1; i > lastUser; i--) {
+    const it = input[i];
+    if (it?.type === 'function_call_output') {
+      const raw = typeof it.output === 'string' ? it.output : JSON.stringify(it.output ?? '');
+      const at = raw.indexOf('Output:\n');
+      return { kind: 'tool-result', prompt, callId: it.call_id, toolOutput: at >= 0 ? raw.slice(at + 'Output:\n'.length) : raw };
+    }
+  }
+  return { kind: 'turn', prompt };
+}
+
+/** Pick codex's shell tool from the request's `tools` and build the call arguments. */
+export function shellToolCall(tools, command, escalate = false) {
+  const names = new Set((Array.isArray(tools) ? tools : []).map((t) => t?.name).filter(Boolean));
+  const extra = escalate ? { sandbox_permissions: 'require_escalated', justification: `Mock wants to run: ${command}` } : {};
+  if (names.has('exec_command') || names.size === 0) return { name: 'exec_command', arguments: { cmd: command, login: false, yield_time_ms: 30000, ...extra } };
+  if (names.has('shell_command')) return { name: 'shell_command', arguments: { command, ...extra } };
+  if (names.has('shell')) return { name: 'shell', arguments: { command: ['bash', '-lc', command], ...extra } };
+  return { name: 'exec_command', arguments: { cmd: command, login: false, yield_time_ms: 30000, ...extra } };
+}
+
+/** Plan a reply, with the mock-local `ASK` extension. */
+export function planReply(prompt) {
+  const m = /^ASK ([\s\S]+)$/.exec(prompt);
+  if (m) return { kind: 'tool', command: m[1].trim(), delayMs: 0, escalate: true };
+  const d = /^DELAY (\d+) (ASK [\s\S]+)$/.exec(prompt);
+  if (d) return { ...planReply(d[2]), delayMs: Number(d[1]) };
+  return plan(prompt);
+}
+
+const ERROR_CODES = {
+  400: 'invalid_request_error',
+  401: 'invalid_api_key',
+  403: 'invalid_request_error',
+  404: 'invalid_request_error',
+  429: 'rate_limit_exceeded',
+};
+
+/** OpenAI-style error body (§3). */
+export function errorBody(status, message) {
+  const code = status >= 500 ? 'server_error' : (ERROR_CODES[status] ?? 'invalid_request_error');
+  const type = status >= 500 ? 'server_error' : status === 429 ? 'requests' : 'invalid_request_error';
+  return { error: { message, type, param: null, code } };
+}
+
+/** SSE events of one text answer (§2.3, §3). */
+export function textEvents(text, { responseId = `resp_${randomUUID()}`, inputTokens = 0, phase = 'final_answer' } = {}) {
+  const itemId = `msg_${randomUUID().replaceAll('-', '')}`;
+  const base = { type: 'message', role: 'assistant', id: itemId };
+  const ev = [];
+  ev.push({ type: 'response.created', response: { id: responseId, object: 'response', status: 'in_progress' } });
+  ev.push({ type: 'response.output_item.added', output_index: 0, item: { ...base, status: 'in_progress', content: [] } });
+  ev.push({
+    type: 'response.content_part.added',
+    item_id: itemId,
+    output_index: 0,
+    content_index: 0,
+    part: { type: 'output_text', text: '', annotations: [] },
+  });
+  for (let i = 0; i < text.length || i === 0; i += 400) {
+    ev.push({ type: 'response.output_text.delta', item_id: itemId, output_index: 0, content_index: 0, delta: text.slice(i, i + 400) });
+    if (text.length === 0) break;
+  }
+  ev.push({ type: 'response.output_text.done', item_id: itemId, output_index: 0, content_index: 0, text });
+  ev.push({
+    type: 'response.output_item.done',
+    output_index: 0,
+    item: { ...base, status: 'completed', ...(phase ? { phase } : {}), content: [{ type: 'output_text', text, annotations: [] }] },
+  });
+  ev.push(completed(responseId, inputTokens, Math.ceil(Buffer.byteLength(text) / 4)));
+  return ev;
+}
+
+/** SSE events of one shell-tool call. */
+export function toolEvents(call, { responseId = `resp_${randomUUID()}`, inputTokens = 0 } = {}) {
+  const hex = randomUUID().replaceAll('-', '');
+  const item = { type: 'function_call', id: `fc_${hex}`, call_id: `call_${hex.slice(0, 24)}`, name: call.name, arguments: JSON.stringify(call.arguments) };
+  return [
+    { type: 'response.created', response: { id: responseId, object: 'response', status: 'in_progress' } },
+    { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress' } },
+    { type: 'response.output_item.done', output_index: 0, item: { ...item, status: 'completed' } },
+    completed(responseId, inputTokens, 20),
+  ];
+}
+
+function completed(id, input, output) {
+  return {
+    type: 'response.completed',
+    response: {
+      id,
+      object: 'response',
+      status: 'completed',
+      usage: {
+        input_tokens: input,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: output,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: input + output,
+      },
+    },
+  };
+}
+
+/** Serialise events as SSE (`event: <type>\ndata: <json>\n\n`). */
+export function sse(events) {
+  return events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+}
+
+const sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    if (ms <= 0 || signal?.aborted) return resolve();
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+
+/**
+ * Start the mock.
+ * @param {{logFile?: string, port?: number, title?: string}} [options]
+ * @returns {Promise<{url: string, port: number, queue(reply: string|object): void, requests(): object[], close(): Promise<void>}>}
+ *   `url` is the provider base_url (`http://127.0.0.1:<port>/v1`). `queue(reply)` overrides the answer
+ *   to the next user turn(s), FIFO: a directive string (as if it were the prompt) or a plan object.
+ */
+export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE } = {}) {
+  const log = [];
+  const queued = [];
+  const failures = new Map();
+  const sockets = new Set();
+
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((err) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(errorBody(500, `mock crashed: ${err?.message ?? err}`)));
+      });
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  function record(entry) {
+    log.push(entry);
+    if (logFile) appendFileSync(logFile, `${JSON.stringify(entry)}\n`);
+  }
+
+  async function handle(req, res, raw) {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    let body;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const entry = { at: new Date().toISOString(), method: req.method, path: url.pathname, headers: req.headers, body };
+    if (req.method === 'GET' && /\/models\/?$/.test(url.pathname)) {
+      record({ ...entry, kind: 'models' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', owned_by: 'mock' }], models: [] }));
+      return;
+    }
+    if (req.method !== 'POST' || !/\/responses\/?$/.test(url.pathname)) {
+      record({ ...entry, kind: 'other' });
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(errorBody(404, `mock: no route ${req.method} ${url.pathname}`)));
+      return;
+    }
+    if (!body) {
+      record({ ...entry, kind: 'bad' });
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(errorBody(400, 'mock: body is not JSON')));
+      return;
+    }
+    const cls = classifyRequest(body, req.headers);
+    record({ ...entry, kind: cls.kind, prompt: cls.prompt, toolOutput: cls.toolOutput });
+    const inputTokens = Math.ceil(raw.length / 4);
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+
+    if (cls.kind === 'title') return stream(res, textEvents(JSON.stringify({ title }), { inputTokens, phase: undefined }));
+    if (cls.kind === 'tool-result') return stream(res, textEvents(toolResultReply(cls.toolOutput), { inputTokens }));
+    if (cls.kind === 'empty') return stream(res, textEvents('MOCK-REPLY: (no prompt)', { inputTokens }));
+
+    let p = queued.length > 0 ? queued.shift() : planReply(cls.prompt);
+    for (;;) {
+      await sleep(p.delayMs ?? 0, abort.signal);
+      if (abort.signal.aborted) return;
+      if (p.kind !== 'error') break;
+      const key = `${cls.prompt}`;
+      const n = (failures.get(key) ?? 0) + 1;
+      failures.set(key, n);
+      if (n <= p.times) {
+        res.writeHead(p.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(errorBody(p.status, p.message)));
+        return;
+      }
+      p = { ...planReply(p.rest || 'recovered'), delayMs: 0 };
+    }
+    if (p.kind === 'tool') return stream(res, toolEvents(shellToolCall(body.tools, p.command, p.escalate), { inputTokens }));
+    return stream(res, textEvents(p.text, { inputTokens }));
+  }
+
+  function stream(res, events) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.end(sse(events));
+  }
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const actual = server.address().port;
+  return {
+    url: `http://127.0.0.1:${actual}/v1`,
+    port: actual,
+    queue(reply) {
+      queued.push(typeof reply === 'string' ? planReply(reply) : reply);
+    },
+    requests() {
+      return log.slice();
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Short digest of a body, handy in logs. */
+export function bodyDigest(raw) {
+  return createHash('sha256').update(raw).digest('hex').slice(0, 16);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const opt = (name) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const mock = await startResponsesMock({ port: Number(opt('--port') ?? 0), logFile: opt('--log') });
+  process.stdout.write(`${JSON.stringify({ url: mock.url, port: mock.port })}\n`);
+  const stop = () => mock.close().then(() => process.exit(0));
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

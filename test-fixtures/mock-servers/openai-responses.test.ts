@@ -1,0 +1,203 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+// @ts-expect-error untyped ESM fixture
+import { classifyRequest, startResponsesMock } from './openai-responses.mjs';
+
+type Mock = { url: string; port: number; queue(r: unknown): void; requests(): Record<string, unknown>[]; close(): Promise<void> };
+
+const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+const wrappers = [
+  { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'You are a coding agent running in the Codex CLI' }] },
+  user('<environment_context>\n  <cwd>/w</cwd>\n</environment_context>'),
+  user('# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>be nice</INSTRUCTIONS>'),
+];
+const tools = [
+  { type: 'function', name: 'exec_command', parameters: {} },
+  { type: 'function', name: 'write_stdin', parameters: {} },
+];
+
+function parseSse(text: string): Record<string, unknown>[] {
+  return text
+    .split('\n\n')
+    .filter((b) => b.trim() !== '')
+    .map((block) => {
+      const ev = /^event: (.+)$/m.exec(block)?.[1];
+      const data = JSON.parse(/^data: (.+)$/m.exec(block)?.[1] ?? 'null') as Record<string, unknown>;
+      expect(data.type).toBe(ev);
+      return data;
+    });
+}
+
+function finalText(events: Record<string, unknown>[]): string | undefined {
+  const done = events.filter((e) => e.type === 'response.output_item.done').map((e) => e.item as { type: string; content?: { text: string }[] });
+  return done.find((i) => i.type === 'message')?.content?.[0]?.text;
+}
+
+describe('OpenAI Responses mock', () => {
+  let mock: Mock;
+  let dir: string;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'openai-mock-'));
+    mock = await startResponsesMock({ logFile: join(dir, 'log.jsonl') });
+  });
+  afterEach(async () => {
+    await mock.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${mock.url}/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it('listens on 127.0.0.1 and answers with the SSE sequence codex accepts (§2.3)', async () => {
+    expect(mock.url).toBe(`http://127.0.0.1:${mock.port}/v1`);
+    const res = await post({ model: 'mock-model', stream: true, input: [...wrappers, user('ECHO hello\nworld')], tools });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const events = parseSse(await res.text());
+    expect(events.map((e) => e.type)).toEqual([
+      'response.created',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(finalText(events)).toBe('hello\nworld');
+    const completed = events.at(-1) as { response: { id: string; usage: Record<string, unknown> } };
+    expect(completed.response.id).toMatch(/^resp_/);
+    expect(completed.response.usage).toMatchObject({ input_tokens: expect.any(Number), output_tokens: expect.any(Number), total_tokens: expect.any(Number) });
+  });
+
+  it('takes the last real user message, skipping codex wrappers, and logs the request', async () => {
+    await (
+      await post({
+        input: [
+          ...wrappers,
+          user('first'),
+          { type: 'message', role: 'assistant', content: [] },
+          user('second prompt'),
+          user('<turn_aborted>\nx\n</turn_aborted>'),
+        ],
+        tools,
+      })
+    ).text();
+    const [req] = mock.requests();
+    expect(req).toMatchObject({ kind: 'turn', prompt: 'second prompt', path: '/v1/responses' });
+    const logged = readFileSync(join(dir, 'log.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(logged[0].prompt).toBe('second prompt');
+  });
+
+  it('answers the hidden title request with a title and does not count it as a turn (§2.4)', async () => {
+    const body = {
+      input: [user('Generate a concise, single-line task title of at most 36 characters …\n\nUser prompt:\nECHO x')],
+      tools: [],
+      text: { format: { type: 'json_schema', name: 'codex_output_schema', strict: true, schema: {} } },
+    };
+    const events = parseSse(await (await post(body, { 'x-codex-turn-metadata': JSON.stringify({ thread_source: 'thread_title' }) })).text());
+    expect(JSON.parse(finalText(events) ?? '')).toEqual({ title: 'Mock task title' });
+    expect(mock.requests()[0]?.kind).toBe('title');
+  });
+
+  it('makes a TOOL prompt call exec_command, then answers the follow-up with TOOL-RESULT', async () => {
+    const events = parseSse(await (await post({ input: [...wrappers, user('TOOL echo hi')], tools })).text());
+    const call = events.find((e) => e.type === 'response.output_item.done')?.item as { type: string; name: string; call_id: string; arguments: string };
+    expect(call).toMatchObject({ type: 'function_call', name: 'exec_command' });
+    expect(JSON.parse(call.arguments)).toEqual({ cmd: 'echo hi', login: false, yield_time_ms: 30000 });
+    const followUp = [
+      ...wrappers,
+      user('TOOL echo hi'),
+      { type: 'function_call', call_id: call.call_id, name: 'exec_command', arguments: call.arguments },
+      {
+        type: 'function_call_output',
+        call_id: call.call_id,
+        output: 'Chunk ID: a\nWall time: 0.0 seconds\nProcess exited with code 0\nOriginal token count: 1\nOutput:\nhi\n',
+      },
+    ];
+    expect(finalText(parseSse(await (await post({ input: followUp, tools })).text()))).toBe('TOOL-RESULT: hi');
+    expect(mock.requests().map((r) => r.kind)).toEqual(['turn', 'tool-result']);
+  });
+
+  it('makes an ASK prompt request escalation (what shows the approval prompt)', async () => {
+    const events = parseSse(await (await post({ input: [user('ASK touch /x')], tools })).text());
+    const call = events.find((e) => e.type === 'response.output_item.done')?.item as { arguments: string };
+    expect(JSON.parse(call.arguments)).toMatchObject({
+      cmd: 'touch /x',
+      sandbox_permissions: 'require_escalated',
+      justification: 'Mock wants to run: touch /x',
+    });
+  });
+
+  it('fails N times with an OpenAI error body, then recovers', async () => {
+    const body = { input: [user('FAIL 429 x2 ECHO ok')], tools };
+    for (let i = 0; i < 2; i++) {
+      const res = await post(body);
+      expect(res.status).toBe(429);
+      expect(await res.json()).toEqual({ error: { message: 'ECHO ok', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+    }
+    const res = await post(body);
+    expect(res.status).toBe(200);
+    expect(finalText(parseSse(await res.text()))).toBe('ok');
+    const five = await post({ input: [user('FAIL 500 boom')], tools });
+    expect(five.status).toBe(500);
+    expect(((await five.json()) as { error: { code: string } }).error.code).toBe('server_error');
+  });
+
+  it('replies to a long prompt with its digest and to LONG with n characters', async () => {
+    const long = 'x'.repeat(1000);
+    expect(finalText(parseSse(await (await post({ input: [user(long)], tools })).text()))).toMatch(/^MOCK-REPLY: len=1000 sha256=[0-9a-f]{16}$/);
+    const events = parseSse(await (await post({ input: [user('LONG 1000')], tools })).text());
+    expect(finalText(events)).toHaveLength(1000);
+    expect(events.filter((e) => e.type === 'response.output_text.delta')).toHaveLength(3);
+  });
+
+  it('honours DELAY and lets a queued reply override the next turn', async () => {
+    mock.queue('ECHO queued');
+    expect(finalText(parseSse(await (await post({ input: [user('anything')], tools })).text()))).toBe('queued');
+    const t0 = Date.now();
+    expect(finalText(parseSse(await (await post({ input: [user('DELAY 300 ECHO later')], tools })).text()))).toBe('later');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
+  });
+
+  it('serves GET /models and 404s other routes', async () => {
+    const models = (await (await fetch(`${mock.url}/models`)).json()) as { data: { id: string }[] };
+    expect(models.data[0]?.id).toBe('mock-model');
+    expect((await fetch(`${mock.url}/chat/completions`, { method: 'POST', body: '{}' })).status).toBe(404);
+  });
+});
+
+describe('classifyRequest', () => {
+  it('is a turn again once a new user prompt follows a tool output', () => {
+    const input = [
+      user('TOOL x'),
+      { type: 'function_call_output', call_id: 'c', output: 'Output:\nx' },
+      { type: 'message', role: 'assistant', content: [] },
+      user('next'),
+    ];
+    expect(classifyRequest({ input, tools })).toEqual({ kind: 'turn', prompt: 'next' });
+  });
+});
+
+describe('as a script', () => {
+  it('prints {url,port}, serves, and exits on SIGTERM', async () => {
+    const child = spawn(process.execPath, [new URL('./openai-responses.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+    const { url, port } = JSON.parse(line) as { url: string; port: number };
+    expect(url).toBe(`http://127.0.0.1:${port}/v1`);
+    const res = await fetch(`${url}/responses`, { method: 'POST', body: JSON.stringify({ input: [user('ECHO up')], tools }) });
+    expect(finalText(parseSse(await res.text()))).toBe('up');
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
