@@ -62,7 +62,11 @@ export interface ProviderV1LaunchOptions {
   readonly callerEnv: Readonly<Record<string, string | undefined>>;
   /** A private directory for this worker's provider files; removed with the worker. */
   readonly workerDir: string;
-  /** A directory shared by every worker of this provider under one state root (never cleaned per worker). */
+  /**
+   * A directory shared by every worker of this provider under one state root (never cleaned per
+   * worker). `doBuildLaunch` may write here itself when it must merge (read-modify-write) rather
+   * than replace; it then owns the locking (concurrent spawns are common).
+   */
   readonly sharedDir: string;
   /** A fresh UUID the provider may use as the CLI's session id. */
   readonly sessionId: string;
@@ -112,7 +116,11 @@ export interface ProviderV1ReadTurnOptions {
   readonly turnKey?: string;
   /** The prompt as sent. */
   readonly prompt?: string;
-  /** 1-based index of this turn among the turns umbel sent to this transcript. */
+  /**
+   * 1-based turn number as umbel counts it (one per `send`). Use it only as a fallback when no
+   * `turnKey` is known: it equals the n-th prompt of the transcript only while every prompt came
+   * from umbel and started a model turn.
+   */
   readonly ordinal: number;
   /** Whether a `stop` hook for this turn has fired. */
   readonly stopSeen: boolean;
