@@ -1,0 +1,56 @@
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UmbelErrorCode } from '@umbel/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { alive, baseEnv, tempDir, until } from './__fixtures__/harness.js';
+import { createTmuxSubstrate } from './index.js';
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+describe('an unresponsive tmux', () => {
+  it('inspect, list, launch, kill reject with UMBEL_TMUX_TIMEOUT and the client group is killed', async () => {
+    const root = await tempDir('umbel-tmux-hang-');
+    dirs.push(root);
+    const bin = join(root, 'bin');
+    const pids = join(root, 'pids');
+    await mkdir(bin);
+    // A fake tmux that never answers (and has a child, to prove the whole group is killed).
+    await writeFile(join(bin, 'tmux'), `#!/bin/sh\necho $$ >> '${pids}'\nsleep 1000 &\necho $! >> '${pids}'\nwait\n`);
+    await chmod(join(bin, 'tmux'), 0o755);
+    const substrate = createTmuxSubstrate({
+      home: join(root, 'home'),
+      env: baseEnv({ PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}` }),
+      callTimeoutMs: 1000,
+    });
+    const expectTimeout = async (promise: Promise<unknown>) => {
+      const error = await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ name: 'SubstrateError', code: UmbelErrorCode.TmuxTimeout, timedOut: true });
+    };
+    await expectTimeout(substrate.inspect('umbel-x'));
+    await expectTimeout(substrate.list());
+    await expectTimeout(substrate.kill('umbel-x'));
+    await expectTimeout(substrate.capture('umbel-x'));
+    await expectTimeout(substrate.launch({ session: 'umbel-x', cwd: root, argv: ['sleep', '1'], env: { K: 'v' }, exitRecordDir: root }));
+    const started = (await readFile(pids, 'utf8')).trim().split('\n').map(Number);
+    expect(started.length).toBeGreaterThanOrEqual(10);
+    for (const pid of started) await until(async () => !(await alive(pid)));
+  });
+});
+
+describe('a missing tmux', () => {
+  it('rejects with UMBEL_TMUX_UNAVAILABLE', async () => {
+    const root = await tempDir('umbel-tmux-missing-');
+    dirs.push(root);
+    const substrate = createTmuxSubstrate({ home: root, env: baseEnv({ PATH: join(root, 'empty') }) });
+    await expect(substrate.list()).rejects.toMatchObject({ code: UmbelErrorCode.TmuxUnavailable });
+    await expect(substrate.inspect('umbel-x')).rejects.toMatchObject({ code: UmbelErrorCode.TmuxUnavailable });
+    const explicit = createTmuxSubstrate({ home: root, tmuxBin: join(root, 'no-such-tmux') });
+    await expect(explicit.list()).rejects.toMatchObject({ code: UmbelErrorCode.TmuxUnavailable });
+  });
+});

@@ -1,0 +1,384 @@
+import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import {
+  CwdMissingError,
+  SubstrateError,
+  UmbelErrorCode,
+  UsageError,
+  type AttachCommand,
+  type PaneState,
+  type Substrate,
+  type SubstrateLaunchOptions,
+} from '@umbel/core';
+import { tmuxClientEnv } from './client-env.js';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FIELD_SEPARATOR, TMUX_CALL_TIMEOUT_MS, TMUX_HISTORY_LIMIT } from './constants.js';
+import { renderEnvExports } from './env-exports.js';
+import { ensureLaunchScript } from './launch-script.js';
+import { descendantsOf, isRunning, readProcessTable, type ProcessEntry } from './proc-tree.js';
+import { resolveTmuxBinary, runTmux, type TmuxResult } from './run-tmux.js';
+import { normalizeSignal } from './signals.js';
+import { resolveSocketName } from './socket.js';
+
+/** Settings of {@link createTmuxSubstrate}. */
+export interface TmuxSubstrateSettings {
+  /** umbel's state root; the socket name derives from it, and `hooks/launch.sh` lives under it. */
+  readonly home: string;
+  /** umbel's own environment (default `process.env`): PATH, UMBEL_TMUX_SOCKET, TMUX_TMPDIR, TERM, … */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** tmux executable: a path, or a name looked up on `env.PATH` (default `tmux`). */
+  readonly tmuxBin?: string;
+  /** Bound of every tmux call in ms (default {@link TMUX_CALL_TIMEOUT_MS}). */
+  readonly callTimeoutMs?: number;
+}
+
+/** The tmux implementation of `Substrate`, plus the socket it talks to. */
+export interface TmuxSubstrate extends Substrate {
+  readonly substrateId: 'tmux';
+  /** The private socket name (`tmux -L <socket>`). */
+  readonly socket: string;
+}
+
+/** How long `inspect()` waits for tmux to record the status of a pane it already reports dead. */
+const DEAD_STATUS_SETTLE_MS = 1000;
+
+/** Grace between SIGTERM and SIGKILL in `kill()`. */
+const KILL_GRACE_MS = 1000;
+
+/** Session names tmux keeps verbatim (no `:` `.`, no format `#`, no leading `-`). */
+const SESSION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,199}$/;
+
+/** tmux's answers that mean "there is no such session" (or no server at all). */
+const ABSENT =
+  /no server running|can't find session|can't find window|can't find pane|session not found|error connecting to .*\((?:No such file or directory|Connection refused)\)/i;
+
+/**
+ * tmux splits a command list at any argument that ends with `;` (and turns a trailing `\;` into `;`),
+ * so every argument we did not write ourselves is escaped: a trailing `;` becomes `\;`.
+ */
+export function escapeTmuxArgument(arg: string): string {
+  return arg.endsWith(';') ? `${arg.slice(0, -1)}\\;` : arg;
+}
+
+/** Escape `#` for options tmux expands as formats (`new-session -c`). */
+function escapeFormat(value: string): string {
+  return value.replaceAll('#', '##');
+}
+
+/**
+ * Target of commands that take a window or pane (`list-panes`, `capture-pane`, `send-keys`,
+ * `paste-buffer`): `=<s>:`. A bare `=<s>` there is read as a window name first and then matches a
+ * session by prefix (tmux 3.3a: `list-panes -s -t =umbel-on` lists `umbel-one`).
+ */
+function windowTarget(session: string): string {
+  return `=${session}:`;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function checkSession(session: string): void {
+  if (!SESSION_NAME.test(session)) {
+    throw new UsageError(`invalid tmux session name '${session}' (letters, digits, '_' and '-' only)`);
+  }
+}
+
+function failed(what: string, result: TmuxResult): SubstrateError {
+  const detail = result.stderr.trim();
+  return new SubstrateError({
+    code: UmbelErrorCode.TmuxFailed,
+    message: `tmux ${what} failed (exit ${result.code})${detail ? `: ${detail}` : ''}`,
+    stderr: result.stderr,
+  });
+}
+
+function isAbsent(result: TmuxResult): boolean {
+  return ABSENT.test(result.stderr);
+}
+
+function uniqueSuffix(): string {
+  return randomBytes(6).toString('hex');
+}
+
+/**
+ * Create the tmux substrate for one umbel state root. Every call runs `tmux -L <socket> -f /dev/null …`
+ * with an argv array and a minimal client environment, bounded by `callTimeoutMs`.
+ */
+export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstrate {
+  const env = settings.env ?? process.env;
+  const home = settings.home;
+  const socket = resolveSocketName(home, env);
+  const clientEnv = tmuxClientEnv(env);
+  const tmuxBin = settings.tmuxBin ?? 'tmux';
+  const timeoutMs = settings.callTimeoutMs ?? TMUX_CALL_TIMEOUT_MS;
+
+  /** Run one invocation made of one or more commands (each an argv), chained with `;`. */
+  const call = (commands: readonly (readonly string[])[], input?: string): Promise<TmuxResult> => {
+    const bin = resolveTmuxBinary(tmuxBin, clientEnv['PATH']);
+    const args: string[] = ['-L', socket, '-f', '/dev/null'];
+    commands.forEach((command, index) => {
+      if (index > 0) args.push(';');
+      for (const arg of command) args.push(escapeTmuxArgument(arg));
+    });
+    return runTmux({ bin, args, env: clientEnv, timeoutMs, ...(input === undefined ? {} : { input }) });
+  };
+
+  const deleteBuffer = async (buffer: string): Promise<void> => {
+    try {
+      await call([['delete-buffer', '-b', buffer]]);
+    } catch {
+      /* best effort: the original error matters more */
+    }
+  };
+
+  /** Live pane pids of the session (all windows); undefined when the session is absent. */
+  const livePanePids = async (session: string): Promise<number[] | undefined> => {
+    const result = await call([['list-panes', '-s', '-t', windowTarget(session), '-F', `#{pane_dead}${FIELD_SEPARATOR}#{pane_pid}`]]);
+    if (result.code !== 0) {
+      if (isAbsent(result)) return undefined;
+      throw failed('list-panes', result);
+    }
+    const pids: number[] = [];
+    for (const line of result.stdout.split('\n')) {
+      const [dead, pid] = line.split(FIELD_SEPARATOR);
+      const n = Number(pid);
+      if (dead === '0' && Number.isInteger(n) && n > 0) pids.push(n);
+    }
+    return pids;
+  };
+
+  const treeOf = async (session: string): Promise<ProcessEntry[]> => {
+    const roots = await livePanePids(session);
+    if (!roots || roots.length === 0) return [];
+    return descendantsOf(await readProcessTable(), roots);
+  };
+
+  /**
+   * One `list-panes` liveness probe of the session's first pane. With `nudge`, a `run-shell true` runs
+   * first in the same invocation: tmux 3.3a sometimes leaves a dead pane's process an unreaped zombie
+   * (pane_dead=1, no status) until its next SIGCHLD; the job's exit makes it reap every child.
+   */
+  const probe = async (session: string, nudge: boolean): Promise<PaneState> => {
+    const format = ['#{pane_dead}', '#{pane_dead_status}', '#{pane_dead_signal}', '#{pane_pid}'].join(FIELD_SEPARATOR);
+    const listPanes = ['list-panes', '-s', '-t', windowTarget(session), '-F', format];
+    const result = await call(nudge ? [['run-shell', 'true'], listPanes] : [listPanes]);
+    if (result.code !== 0) {
+      if (isAbsent(result)) return { exists: false, dead: true };
+      throw failed('list-panes', result);
+    }
+    const first = result.stdout.split('\n')[0] ?? '';
+    const [deadField, statusField, signalField, pidField] = first.split(FIELD_SEPARATOR);
+    if (deadField === undefined || deadField === '') throw failed('list-panes (unexpected answer)', result);
+    if (deadField !== '1') {
+      const pid = Number(pidField);
+      return { exists: true, dead: false, ...(Number.isInteger(pid) && pid > 0 ? { pid } : {}) };
+    }
+    const signal = normalizeSignal(signalField);
+    const status = statusField !== undefined && /^\d+$/.test(statusField) ? Number(statusField) : undefined;
+    return { exists: true, dead: true, ...(signal !== undefined ? { signal } : status !== undefined ? { exitStatus: status } : {}) };
+  };
+
+  const substrate: TmuxSubstrate = {
+    substrateId: 'tmux',
+    socket,
+
+    async launch(options: SubstrateLaunchOptions): Promise<void> {
+      checkSession(options.session);
+      if (options.argv.length === 0 || options.argv[0] === '') throw new UsageError('launch needs a command (argv is empty)');
+      const cwdInfo = await stat(options.cwd).catch(() => undefined);
+      if (!cwdInfo?.isDirectory()) throw new CwdMissingError(options.cwd);
+      const width = options.width ?? DEFAULT_WIDTH;
+      const height = options.height ?? DEFAULT_HEIGHT;
+      const script = await ensureLaunchScript(home);
+      const bin = resolveTmuxBinary(tmuxBin, clientEnv['PATH']);
+      const buffer = `umbel-env-${options.session}-${uniqueSuffix()}`;
+      let result: TmuxResult;
+      try {
+        result = await call(
+          [
+            ['load-buffer', '-b', buffer, '-'],
+            ['set-option', '-g', 'remain-on-exit', 'on'],
+            ['set-option', '-g', 'history-limit', String(TMUX_HISTORY_LIMIT)],
+            [
+              'new-session',
+              '-d',
+              '-s',
+              options.session,
+              '-x',
+              String(width),
+              '-y',
+              String(height),
+              '-c',
+              escapeFormat(options.cwd),
+              '--',
+              '/bin/sh',
+              script,
+              bin,
+              buffer,
+              options.exitRecordDir,
+              ...options.argv,
+            ],
+          ],
+          renderEnvExports(options.env),
+        );
+      } catch (error) {
+        await deleteBuffer(buffer);
+        throw error;
+      }
+      if (result.code !== 0) {
+        await deleteBuffer(buffer);
+        throw failed(`new-session ${options.session}`, result);
+      }
+      // tmux may exit 0 while the server it just started dies (upstream #54): check for the pane.
+      let state: PaneState;
+      try {
+        state = await substrate.inspect(options.session);
+      } catch (error) {
+        await deleteBuffer(buffer);
+        throw error;
+      }
+      if (!state.exists) {
+        await deleteBuffer(buffer);
+        throw new SubstrateError({
+          code: UmbelErrorCode.TmuxFailed,
+          message: `tmux accepted new-session ${options.session} but no such session exists (the tmux server may have died)`,
+        });
+      }
+    },
+
+    async inspect(session: string): Promise<PaneState> {
+      checkSession(session);
+      // tmux marks a pane dead when its pty closes, which can come before it has reaped the process
+      // and stored the status (upstream #91), and 3.3a sometimes does not reap it at all until its next
+      // SIGCHLD: nudge and settle for a bounded moment until a status or signal shows.
+      const settleUntil = Date.now() + DEAD_STATUS_SETTLE_MS;
+      for (let attempt = 0; ; attempt += 1) {
+        const state = await probe(session, attempt > 0);
+        if (!state.exists || !state.dead || state.exitStatus !== undefined || state.signal !== undefined) return state;
+        if (attempt > 0 && Date.now() >= settleUntil) return state;
+        if (attempt > 0) await delay(50);
+      }
+    },
+
+    async capture(session: string, options?: { readonly lines?: number }): Promise<string> {
+      checkSession(session);
+      const lines = options?.lines ?? 0;
+      const command = ['capture-pane', '-p', '-J', '-t', windowTarget(session)];
+      if (lines > 0) command.push('-S', `-${Math.floor(lines)}`);
+      const result = await call([command]);
+      if (result.code !== 0) {
+        if (isAbsent(result)) {
+          throw new SubstrateError({ code: UmbelErrorCode.TmuxFailed, message: `no tmux session '${session}' to capture`, stderr: result.stderr });
+        }
+        throw failed('capture-pane', result);
+      }
+      return result.stdout;
+    },
+
+    async pasteText(session: string, text: string): Promise<void> {
+      checkSession(session);
+      if (text === '') return;
+      const buffer = `umbel-paste-${uniqueSuffix()}`;
+      let result: TmuxResult;
+      try {
+        result = await call(
+          [
+            ['load-buffer', '-b', buffer, '-'],
+            ['paste-buffer', '-p', '-d', '-b', buffer, '-t', windowTarget(session)],
+          ],
+          text,
+        );
+      } catch (error) {
+        await deleteBuffer(buffer);
+        throw error;
+      }
+      if (result.code !== 0) {
+        await deleteBuffer(buffer);
+        throw failed('paste-buffer', result);
+      }
+    },
+
+    async typeText(session: string, text: string): Promise<void> {
+      checkSession(session);
+      if (text === '') return;
+      const result = await call([['send-keys', '-l', '-t', windowTarget(session), '--', text]]);
+      if (result.code !== 0) throw failed('send-keys -l', result);
+    },
+
+    async sendKeys(session: string, keys: readonly string[]): Promise<void> {
+      checkSession(session);
+      if (keys.length === 0) return;
+      const result = await call([['send-keys', '-t', windowTarget(session), '--', ...keys]]);
+      if (result.code !== 0) throw failed('send-keys', result);
+    },
+
+    async kill(session: string): Promise<void> {
+      checkSession(session);
+      const tree = await treeOf(session);
+      const result = await call([['kill-session', '-t', `=${session}`]]);
+      if (result.code !== 0 && !isAbsent(result)) throw failed('kill-session', result);
+      await terminate(tree);
+    },
+
+    async list(): Promise<string[]> {
+      const result = await call([['list-sessions', '-F', '#{session_name}']]);
+      if (result.code !== 0) {
+        if (isAbsent(result)) return [];
+        throw failed('list-sessions', result);
+      }
+      return result.stdout.split('\n').filter((line) => line !== '');
+    },
+
+    async processTree(session: string): Promise<number[]> {
+      checkSession(session);
+      return (await treeOf(session)).map((entry) => entry.pid);
+    },
+
+    attachCommand(session: string): AttachCommand {
+      checkSession(session);
+      return { file: tmuxBin, args: ['-L', socket, 'attach', '-t', `=${session}`], env: { ...clientEnv } };
+    },
+  };
+  return substrate;
+}
+
+/** SIGTERM every process of `tree` still running; SIGKILL what survives the grace; wait until gone. */
+async function terminate(tree: readonly ProcessEntry[]): Promise<void> {
+  const signalAll = async (signal: NodeJS.Signals): Promise<ProcessEntry[]> => {
+    const alive: ProcessEntry[] = [];
+    for (const entry of tree) {
+      if (!(await isRunning(entry))) continue;
+      alive.push(entry);
+      try {
+        process.kill(entry.pid, signal);
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    return alive;
+  };
+  const waitGone = async (entries: readonly ProcessEntry[], ms: number): Promise<ProcessEntry[]> => {
+    const deadline = Date.now() + ms;
+    let left = [...entries];
+    while (left.length > 0) {
+      const still: ProcessEntry[] = [];
+      for (const entry of left) if (await isRunning(entry)) still.push(entry);
+      left = still;
+      if (left.length === 0 || Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return left;
+  };
+  if (tree.length === 0) return;
+  const termed = await signalAll('SIGTERM');
+  const survivors = await waitGone(termed, KILL_GRACE_MS);
+  if (survivors.length === 0) return;
+  for (const entry of survivors) {
+    try {
+      if (await isRunning(entry)) process.kill(entry.pid, 'SIGKILL');
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  await waitGone(survivors, KILL_GRACE_MS);
+}
