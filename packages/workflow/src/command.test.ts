@@ -1,0 +1,128 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createUmbel, type Umbel } from '@umbel/core';
+import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '@umbel/core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseVarArgs, renderProgressLine, runWorkflowCommand } from './index.js';
+
+let home: string;
+let dir: string;
+let substrate: MemorySubstrate;
+let engine: Umbel;
+const env = { PATH: process.env.PATH, HOME: '/nonexistent-home' };
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'umbel-wfc-home-'));
+  dir = await mkdtemp(join(tmpdir(), 'umbel-wfc-dir-'));
+  substrate = createMemorySubstrate();
+  engine = createUmbel({ substrate, providers: [createMockProvider()], home, env });
+});
+afterEach(async () => {
+  for (const name of await substrate.list()) await substrate.kill(name);
+  await rm(home, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true });
+});
+
+function sink(): { write(chunk: string): boolean; text(): string } {
+  let buffer = '';
+  return {
+    write(chunk: string) {
+      buffer += chunk;
+      return true;
+    },
+    text: () => buffer,
+  };
+}
+
+async function file(name: string, text: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+describe('runWorkflowCommand', () => {
+  it('--json prints one summary object on stdout and exits 0; nothing on stderr', async () => {
+    const path = await file('ok.yaml', 'workers: {w: {provider: mock}}\nsteps: [{id: a, worker: w, prompt: "ECHO {{ vars.word }} {{ env.WHO }}"}]\n');
+    const stdout = sink();
+    const stderr = sink();
+    const code = await runWorkflowCommand({
+      engine,
+      file: path,
+      vars: ['word=hello'],
+      env: { ...env, WHO: 'you' },
+      json: true,
+      isTTY: true,
+      stdout,
+      stderr,
+      runId: 'c1',
+    });
+    expect(code).toBe(0);
+    expect(stderr.text()).toBe('');
+    const lines = stdout.text().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ runId: 'c1', ok: true, exitCode: 0, outputs: { a: { output: 'hello you' } } });
+  });
+
+  it('human mode on a TTY: progress lines on stderr, the result line on stdout', async () => {
+    const path = await file('ok.yaml', 'workers: {w: {provider: mock}}\nsteps: [{id: a, worker: w, prompt: ECHO hi}]\n');
+    const stdout = sink();
+    const stderr = sink();
+    expect(await runWorkflowCommand({ engine, file: path, env, isTTY: true, stdout, stderr, runId: 'c2' })).toBe(0);
+    expect(stdout.text()).toBe(`workflow completed: runId=c2 (${join(home, 'runs', 'c2')})\n`);
+    expect(stderr.text()).toContain('[c2] a on w: running');
+    expect(stderr.text()).toMatch(/\[c2\] a on w: done in \d/);
+    const quiet = sink();
+    expect(await runWorkflowCommand({ engine, file: path, env, isTTY: false, stdout: sink(), stderr: quiet, runId: 'c3' })).toBe(0);
+    expect(quiet.text()).toBe('');
+  });
+
+  it("a failing step: exits with that outcome's code and says how to resume", async () => {
+    const path = await file(
+      'bad.yaml',
+      'workers: {w: {provider: mock}}\nsteps: [{id: a, worker: w, prompt: ECHO x, check: "echo too short; exit 1", retries: 0}]\n',
+    );
+    const stderr = sink();
+    expect(await runWorkflowCommand({ engine, file: path, env, stdout: sink(), stderr, runId: 'c4' })).toBe(127);
+    expect(stderr.text()).toContain("umbel: workflow c4 failed at step 'a' (worker c4-w): guardrail-halted");
+    expect(stderr.text()).toContain('too short');
+    expect(stderr.text()).toContain('resume with: umbel run --resume c4');
+    const json = sink();
+    expect(await runWorkflowCommand({ engine, resume: 'c4', env, json: true, stdout: json, stderr: sink() })).toBe(127);
+    expect(JSON.parse(json.text())).toMatchObject({ runId: 'c4', ok: false, exitCode: 127, failedStep: { id: 'a' } });
+  });
+
+  it('invalid files and arguments exit 2 with the location on stderr', async () => {
+    const path = await file('invalid.yaml', 'workers: {w: {provider: mock}}\nsteps:\n  - {id: a, worker: nobody, prompt: hi}\n');
+    const stderr = sink();
+    expect(await runWorkflowCommand({ engine, file: path, env, stdout: sink(), stderr })).toBe(2);
+    expect(stderr.text()).toContain(`umbel: invalid workflow: ${path}:3:21: step 'a' uses worker 'nobody'`);
+    const json = sink();
+    expect(await runWorkflowCommand({ engine, file: path, env, json: true, stdout: json, stderr: sink() })).toBe(2);
+    expect(JSON.parse(json.text())).toMatchObject({ ok: false, exitCode: 2, error: { code: 'UMBEL_WORKFLOW_INVALID' } });
+    expect(await runWorkflowCommand({ engine, file: join(dir, 'missing.yaml'), env, stdout: sink(), stderr: sink() })).toBe(2);
+    expect(await runWorkflowCommand({ engine, file: path, vars: ['novalue'], env, stdout: sink(), stderr: sink() })).toBe(2);
+    expect(await runWorkflowCommand({ engine, env, stdout: sink(), stderr: sink() })).toBe(2);
+    expect(await runWorkflowCommand({ engine, resume: 'nothing-here', env, stdout: sink(), stderr: sink() })).toBe(2);
+    expect(substrate.launches).toEqual([]);
+  });
+});
+
+describe('helpers', () => {
+  it('parseVarArgs: K=V, later wins, = in values kept', () => {
+    expect(parseVarArgs(['a=1', 'b=x=y', 'a=2'])).toEqual({ a: '2', b: 'x=y' });
+    expect(() => parseVarArgs(['=1'])).toThrow(/--var NAME=VALUE/);
+  });
+
+  it('renderProgressLine', () => {
+    const base = { kind: 'step', runId: 'r', step: 's', worker: 'w', workerName: 'r-w' } as const;
+    expect(renderProgressLine({ ...base, state: 'waiting', waitingFor: ['a', 'b'], elapsedMs: 0 })).toBe('[r] s on w: waiting for a, b');
+    expect(renderProgressLine({ ...base, state: 'running', attempt: 2, turn: 3, elapsedMs: 12_345 })).toBe('[r] s on w: running (attempt 2), turn 3 12.3s');
+    expect(renderProgressLine({ ...base, state: 'failed', reason: 'timeout', message: 'no answer', elapsedMs: 90_000 })).toBe(
+      '[r] s on w: failed: timeout — no answer after 1m30s',
+    );
+    expect(renderProgressLine({ kind: 'run', runId: 'r', state: 'failed', failedStep: 's', exitCode: 124, elapsedMs: 500 })).toBe(
+      "[r] failed at step 's' after 500ms (exit 124)",
+    );
+  });
+});
