@@ -242,3 +242,13 @@ describe('guardrail', () => {
     expect(await code(umbel.wait({ name: 'w1', schema: join(work, 'missing.json') }))).toBe('UMBEL_CHECK_INVALID');
   });
 });
+
+describe('guardrail schema drafts', () => {
+  it('accepts a JSON Schema 2020-12 file', async () => {
+    const schema = join(work, 'schema-2020.json');
+    await writeFile(schema, JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['n'], properties: { n: { type: 'integer' } } }));
+    await spawnMock();
+    await umbel.send({ name: 'w1', prompt: 'ECHO {"n": 3}' });
+    expect(await umbel.wait({ name: 'w1', schema, retries: 0 })).toMatchObject({ reason: 'completed' });
+  });
+});

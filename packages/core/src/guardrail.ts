@@ -8,6 +8,7 @@ import { spawn as spawnProcess } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
 import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { EngineInternals } from './engine.js';
 import { UmbelError, UsageError } from './errors.js';
 import { writeFileAtomic } from './fs-atomic.js';
@@ -21,7 +22,8 @@ export const CHECK_OUTPUT_TAIL = 4000;
 
 /** The default JSON Schema validator (ajv, all errors). */
 export const ajvValidator: JsonSchemaValidator = (schema, value) => {
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const draft = typeof schema === 'object' && schema !== null ? String((schema as { $schema?: unknown }).$schema ?? '') : '';
+  const ajv = /2020-12|2019-09/.test(draft) ? new Ajv2020({ allErrors: true, strict: false }) : new Ajv({ allErrors: true, strict: false });
   const validate = ajv.compile(schema as object);
   if (validate(value)) return [];
   return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);

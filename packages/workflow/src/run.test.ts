@@ -285,7 +285,7 @@ steps:
   });
 
   it('a schema file the validator cannot use is refused before the run (not after the first turn)', async () => {
-    await writeFile(join(dir, 'bad.json'), JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' }));
+    await writeFile(join(dir, 'bad.json'), JSON.stringify({ type: 'not-a-type' }));
     await writeFile(join(dir, 'broken.json'), '{ not json');
     const wf = load(
       'workers: {w: {provider: mock}}\nsteps:\n  - {id: a, worker: w, prompt: ECHO x, schema: bad.json}\n  - {id: b, worker: w, prompt: ECHO x, schema: broken.json}\n',
