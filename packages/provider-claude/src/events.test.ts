@@ -1,0 +1,83 @@
+import type { HookEvent } from '@umbel/core';
+import { describe, expect, it } from 'vitest';
+import { parseClaudeEvent } from './events.js';
+
+const base = { session_id: 'sid-1', transcript_path: '/cfg/projects/-w/sid-1.jsonl', cwd: '/w' };
+const event = (kind: string, payload: unknown): HookEvent => ({ kind, at: 1n, payload });
+
+describe('parseClaudeEvent', () => {
+  it('reads session id and transcript path from SessionStart (no prompt_id yet)', () => {
+    expect(parseClaudeEvent(event('session', { ...base, hook_event_name: 'SessionStart', source: 'startup', model: 'claude-opus-5-5' }))).toEqual({
+      sessionId: 'sid-1',
+      transcriptPath: '/cfg/projects/-w/sid-1.jsonl',
+    });
+  });
+
+  it('maps prompt_id to turnKey', () => {
+    expect(parseClaudeEvent(event('prompt', { ...base, hook_event_name: 'UserPromptSubmit', prompt_id: 'p1', prompt: 'hi' })).turnKey).toBe('p1');
+  });
+
+  it('PermissionRequest → needsInput permission with tool and "Tool: arg" message', () => {
+    const info = parseClaudeEvent(
+      event('permission', {
+        ...base,
+        prompt_id: 'p1',
+        tool_name: 'Bash',
+        tool_input: { command: 'touch x', description: 'Create x' },
+        permission_suggestions: [],
+      }),
+    );
+    expect(info.needsInput).toEqual({ kind: 'permission', tool: 'Bash', message: 'Bash: touch x' });
+    expect(info.turnKey).toBe('p1');
+  });
+
+  it.each([
+    ['permission_prompt', 'Claude needs your permission', 'permission'],
+    ['idle_prompt', 'Claude is waiting for your input', 'idle'],
+    ['elicitation_dialog', 'Claude has a question', 'question'],
+  ] as const)('Notification %s → %s', (type, message, kind) => {
+    expect(parseClaudeEvent(event('notify', { ...base, notification_type: type, message })).needsInput).toEqual({ kind, message });
+  });
+
+  it('worker_permission_prompt carries the tool in its message', () => {
+    expect(
+      parseClaudeEvent(event('notify', { ...base, notification_type: 'worker_permission_prompt', message: 'worker needs permission for Bash' })).needsInput,
+    ).toEqual({
+      kind: 'permission',
+      tool: 'Bash',
+      message: 'worker needs permission for Bash',
+    });
+  });
+
+  it('other notifications are informational', () => {
+    expect(parseClaudeEvent(event('notify', { ...base, notification_type: 'auth_success', message: 'ok' })).needsInput).toBeUndefined();
+  });
+
+  it('StopFailure → error from last_assistant_message, else error', () => {
+    expect(parseClaudeEvent(event('stop-failure', { ...base, error: 'server_error', last_assistant_message: 'API Error: 500 boom' })).error).toBe(
+      'API Error: 500 boom',
+    );
+    expect(parseClaudeEvent(event('stop-failure', { ...base, error: 'rate_limit' })).error).toBe('rate_limit');
+  });
+
+  it('Stop → lastMessage (even empty), turnKey', () => {
+    expect(parseClaudeEvent(event('stop', { ...base, prompt_id: 'p2', stop_hook_active: false, last_assistant_message: 'done' }))).toMatchObject({
+      lastMessage: 'done',
+      turnKey: 'p2',
+    });
+    expect(parseClaudeEvent(event('stop', { ...base, last_assistant_message: '' })).lastMessage).toBe('');
+  });
+
+  it('PreToolUse → activity like Bash(ls -la)', () => {
+    expect(parseClaudeEvent(event('tool', { ...base, tool_name: 'Bash', tool_input: { command: 'ls -la', description: 'List' } })).activity).toBe(
+      'Bash(ls -la)',
+    );
+    expect(parseClaudeEvent(event('tool', { ...base, tool_name: 'Read', tool_input: { file_path: '/w/a.ts' } })).activity).toBe('Read(/w/a.ts)');
+    expect(parseClaudeEvent(event('tool', { ...base, tool_name: 'TodoWrite', tool_input: { todos: [] } })).activity).toBe('TodoWrite');
+  });
+
+  it('tolerates payloads that are not objects', () => {
+    expect(parseClaudeEvent(event('stop', undefined))).toEqual({});
+    expect(parseClaudeEvent(event('stop', 'garbage'))).toEqual({});
+  });
+});

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import type { HookEvent } from '@umbel/core';
+import { describe, expect, it } from 'vitest';
+import { CLAUDE_DIALOGS, detectClaudeSignIn, detectClaudeStartup, hasClaudeInputBox } from './startup.js';
+
+const screen = (name: string): string => readFileSync(new URL(`./__fixtures__/screens/${name}.txt`, import.meta.url), 'utf8');
+const session: HookEvent = { kind: 'session', at: 1n, payload: { session_id: 's', source: 'startup' } };
+const sent: HookEvent = { kind: 'sent', at: 1n, payload: undefined };
+const detect = (name: string, events: readonly HookEvent[] = [session]) => detectClaudeStartup({ screen: screen(name), events });
+
+describe('detectClaudeStartup: dialogs (§2.3)', () => {
+  it.each([
+    ['trust-no-exit', CLAUDE_DIALOGS.trust, ['Down', 'Enter']],
+    ['trust-yes', CLAUDE_DIALOGS.trust, ['Enter']],
+    ['api-key-no', CLAUDE_DIALOGS.apiKey, ['Up', 'Enter']],
+    ['api-key-yes', CLAUDE_DIALOGS.apiKey, ['Enter']],
+    ['bypass-consent', CLAUDE_DIALOGS.bypass, ['Down', 'Enter']],
+    ['external-imports', CLAUDE_DIALOGS.externalImports, ['Enter']],
+    ['auto-mode-billing', CLAUDE_DIALOGS.autoModeBilling, ['Enter']],
+  ])('%s → %s %j', (name, id, keys) => {
+    expect(detect(name)).toEqual({ state: 'dialog', id, keys });
+    expect(detect(name, [])).toEqual({ state: 'dialog', id, keys });
+  });
+
+  it('a dialog wins over an input box drawn behind it', () => {
+    const behind = `${screen('ready')}\n${screen('api-key-no')}`;
+    expect(detectClaudeStartup({ screen: behind, events: [session] })).toMatchObject({ state: 'dialog', id: CLAUDE_DIALOGS.apiKey });
+  });
+});
+
+describe('detectClaudeStartup: sign-in', () => {
+  it('reports the login-method screen with its line', () => {
+    expect(detect('sign-in-login')).toEqual({ state: 'sign-in', line: 'Select login method:' });
+  });
+
+  it('reports the first-run theme picker (which also draws boxes) as sign-in, not ready', () => {
+    const withBox = `${screen('sign-in-theme')}\n${screen('early-input')}`;
+    expect(detectClaudeStartup({ screen: withBox, events: [session] })).toEqual({
+      state: 'sign-in',
+      line: 'Choose the text style that looks best with your terminal',
+    });
+  });
+
+  it('doDetectSignIn finds the same lines and nothing on a ready screen', () => {
+    expect(detectClaudeSignIn(screen('sign-in-login'))).toBe('Select login method:');
+    expect(detectClaudeSignIn(screen('ready'))).toBeUndefined();
+  });
+});
+
+describe('detectClaudeStartup: fatal', () => {
+  it('root refusal tells the user to pass --env IS_SANDBOX=1', () => {
+    const state = detect('fatal-root');
+    expect(state.state).toBe('fatal');
+    expect(state.state === 'fatal' && state.message).toContain('--env IS_SANDBOX=1');
+  });
+
+  it('untrusted folder', () => {
+    expect(detect('fatal-untrusted')).toMatchObject({ state: 'fatal', message: expect.stringContaining("isn't trusted") });
+  });
+
+  it('onboarding not completed says to run claude once by hand or seed hasCompletedOnboarding', () => {
+    const state = detect('fatal-onboarding');
+    expect(state.state).toBe('fatal');
+    const message = state.state === 'fatal' ? state.message : '';
+    expect(message).toContain('Unable to connect to Anthropic services');
+    expect(message).toContain('hasCompletedOnboarding');
+    expect(message).toMatch(/run `claude` once by hand/i);
+  });
+
+  it('session id already in use', () => {
+    expect(detect('fatal-session-in-use')).toMatchObject({ state: 'fatal', message: expect.stringContaining('is already in use') });
+  });
+});
+
+describe('detectClaudeStartup: ready', () => {
+  it('is ready with a session event and the input box between rules', () => {
+    expect(detect('ready')).toEqual({ state: 'ready' });
+    expect(detect('early-input')).toEqual({ state: 'ready' });
+  });
+
+  it('is starting without a session event, even with the box drawn', () => {
+    expect(detect('ready', [])).toEqual({ state: 'starting' });
+    expect(detect('ready', [sent])).toEqual({ state: 'starting' });
+  });
+
+  it('is starting on a blank screen, and a permission dialog is not an input box', () => {
+    expect(detectClaudeStartup({ screen: '\n\n', events: [session] })).toEqual({ state: 'starting' });
+    expect(hasClaudeInputBox(screen('permission-dialog'))).toBe(false);
+    expect(detect('permission-dialog')).toEqual({ state: 'starting' });
+  });
+
+  it('needs the rule above and a rule below the ❯ line', () => {
+    expect(hasClaudeInputBox(screen('ready'))).toBe(true);
+    expect(hasClaudeInputBox('────────\n❯ \n')).toBe(false);
+    expect(hasClaudeInputBox('❯ \n────────\n')).toBe(false);
+    expect(hasClaudeInputBox('Welcome\n❯ \n────────\n')).toBe(false);
+    expect(hasClaudeInputBox('────────\n❯ first line\n  second line\n────────\n')).toBe(true);
+  });
+});

@@ -1,0 +1,272 @@
+/**
+ * Reading Claude Code's transcript JSONL (claude-code.md §4). All functions are pure: the engine
+ * reads the file and passes its text.
+ */
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead } from '@umbel/core';
+import { prepareClaudePrompt } from './prompt.js';
+import { asRecord, describeToolCall, stringField } from './util.js';
+
+/** One parsed transcript line, with its position. */
+export interface ClaudeTranscriptEntry {
+  readonly index: number;
+  readonly data: Record<string, unknown>;
+}
+
+/** Parse transcript text line by line; lines that are not JSON objects (partial writes) are skipped. */
+export function parseClaudeTranscript(content: string): ClaudeTranscriptEntry[] {
+  const entries: ClaudeTranscriptEntry[] = [];
+  for (const line of content.split('\n')) {
+    if (line.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const data = asRecord(parsed);
+    if (data) entries.push({ index: entries.length, data });
+  }
+  return entries;
+}
+
+const INTERRUPT_PREFIX = '[Request interrupted by user';
+const USAGE_KEYS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
+
+function messageOf(entry: ClaudeTranscriptEntry): Record<string, unknown> | undefined {
+  return asRecord(entry.data.message);
+}
+
+function contentBlocks(message: Record<string, unknown> | undefined): Record<string, unknown>[] {
+  const content = message?.content;
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.map(asRecord).filter((block): block is Record<string, unknown> => block !== undefined);
+}
+
+function textOf(message: Record<string, unknown> | undefined): string {
+  return contentBlocks(message)
+    .filter((block) => block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text as string)
+    .join('');
+}
+
+function isSidechain(entry: ClaudeTranscriptEntry): boolean {
+  return entry.data.isSidechain === true;
+}
+
+function isUser(entry: ClaudeTranscriptEntry): boolean {
+  return entry.data.type === 'user' && !isSidechain(entry);
+}
+
+function isAssistant(entry: ClaudeTranscriptEntry): boolean {
+  return entry.data.type === 'assistant' && !isSidechain(entry);
+}
+
+/** A human prompt: a user entry typed/pasted by a person (origin human) or dequeued (`promptSource: queued`). */
+function isPrompt(entry: ClaudeTranscriptEntry): boolean {
+  if (!isUser(entry) || entry.data.isMeta === true) return false;
+  const origin = asRecord(entry.data.origin);
+  if (origin?.kind !== 'human' && entry.data.promptSource !== 'queued') return false;
+  const blocks = contentBlocks(messageOf(entry));
+  if (blocks.some((block) => block.type === 'tool_result')) return false;
+  return !textOf(messageOf(entry)).startsWith(INTERRUPT_PREFIX);
+}
+
+function promptIdOf(entry: ClaudeTranscriptEntry): string | undefined {
+  return stringField(entry.data, 'promptId');
+}
+
+/** Human prompts in order; a repeated entry of the same promptId right after its first one is not a new prompt. */
+function humanPrompts(entries: readonly ClaudeTranscriptEntry[]): ClaudeTranscriptEntry[] {
+  const prompts: ClaudeTranscriptEntry[] = [];
+  for (const entry of entries) {
+    if (!isPrompt(entry)) continue;
+    const previous = prompts.at(-1);
+    const id = promptIdOf(entry);
+    if (previous !== undefined && id !== undefined && promptIdOf(previous) === id) continue;
+    prompts.push(entry);
+  }
+  return prompts;
+}
+
+function normalizePrompt(text: string): string {
+  return text.replace(/\t/g, '    ').replace(/\r\n?/g, '\n').trim();
+}
+
+function promptMatches(entry: ClaudeTranscriptEntry, prompt: string): boolean {
+  const text = normalizePrompt(textOf(messageOf(entry)));
+  return text === normalizePrompt(prompt) || text === normalizePrompt(prepareClaudePrompt(prompt));
+}
+
+/** The entries of one turn: its prompt entry and everything up to the next human prompt with another promptId. */
+export interface ClaudeTurnSlice {
+  readonly start: ClaudeTranscriptEntry;
+  /** Entries after the prompt entry, up to (excluding) the next turn's prompt. */
+  readonly body: readonly ClaudeTranscriptEntry[];
+}
+
+/**
+ * Find a turn (§4 rules 2–3): the first user entry whose `promptId` is `turnKey`; without a key, the
+ * `ordinal`-th human prompt. A queued prompt's UserPromptSubmit carries the *running* turn's
+ * prompt_id, so when the prompt text is known and differs from the keyed entry's, a later prompt
+ * with that text is taken instead; if there is none yet and the keyed entry is not the
+ * `ordinal`-th prompt either, the turn counts as missing (never the running turn's answer). Undefined when the turn's prompt is not in the transcript.
+ */
+export function findClaudeTurn(
+  entries: readonly ClaudeTranscriptEntry[],
+  options: Pick<ProviderV1ReadTurnOptions, 'turnKey' | 'prompt' | 'ordinal'>,
+): ClaudeTurnSlice | undefined {
+  const prompts = humanPrompts(entries);
+  let start: ClaudeTranscriptEntry | undefined;
+  if (options.turnKey !== undefined) {
+    const keyed = entries.find((entry) => isUser(entry) && promptIdOf(entry) === options.turnKey);
+    start = keyed === undefined ? undefined : (prompts.find((p) => p.index >= keyed.index && promptIdOf(p) === options.turnKey) ?? keyed);
+    if (start !== undefined && options.prompt !== undefined && !promptMatches(start, options.prompt)) {
+      const keyedStart = start;
+      const prompt = options.prompt;
+      const later = prompts.filter((p) => p.index > keyedStart.index && promptMatches(p, prompt));
+      if (later.length > 0) {
+        start = later.find((p) => prompts.indexOf(p) + 1 === options.ordinal) ?? later[0];
+      } else if (prompts.indexOf(keyedStart) + 1 !== options.ordinal) {
+        // Keyed by the running turn's prompt_id (a queued prompt) whose own entry is not written yet.
+        start = undefined;
+      }
+    }
+  } else if (options.ordinal >= 1) {
+    start = prompts[options.ordinal - 1];
+  }
+  if (start === undefined) return undefined;
+  const startId = promptIdOf(start);
+  const next = prompts.find((p) => p.index > start.index && (startId === undefined || promptIdOf(p) !== startId));
+  const end = next === undefined ? entries.length : next.index;
+  return { start, body: entries.slice(start.index + 1, end) };
+}
+
+interface AssistantGroup {
+  readonly id: string;
+  readonly entries: ClaudeTranscriptEntry[];
+}
+
+/** Assistant entries grouped by `message.id` (one API message is written as one entry per content block). */
+function groupAssistant(body: readonly ClaudeTranscriptEntry[]): AssistantGroup[] {
+  const groups: AssistantGroup[] = [];
+  const byId = new Map<string, AssistantGroup>();
+  for (const entry of body) {
+    if (!isAssistant(entry)) continue;
+    const id = stringField(messageOf(entry), 'id') ?? `entry:${stringField(entry.data, 'uuid') ?? entry.index}`;
+    let group = byId.get(id);
+    if (group === undefined) {
+      group = { id, entries: [] };
+      byId.set(id, group);
+      groups.push(group);
+    }
+    group.entries.push(entry);
+  }
+  return groups;
+}
+
+function groupText(group: AssistantGroup): string {
+  return group.entries.map((entry) => textOf(messageOf(entry))).join('');
+}
+
+function isApiError(group: AssistantGroup): boolean {
+  return group.entries.some((entry) => entry.data.isApiErrorMessage === true);
+}
+
+function isSynthetic(group: AssistantGroup): boolean {
+  return isApiError(group) || group.entries.every((entry) => messageOf(entry)?.model === '<synthetic>');
+}
+
+function lastToolUse(body: readonly ClaudeTranscriptEntry[]): string | undefined {
+  let activity: string | undefined;
+  for (const entry of body) {
+    if (!isAssistant(entry)) continue;
+    for (const block of contentBlocks(messageOf(entry))) {
+      if (block.type === 'tool_use' && typeof block.name === 'string') activity = describeToolCall(block.name, block.input);
+    }
+  }
+  return activity;
+}
+
+/**
+ * Read one turn (§4): `missing` until the turn's prompt entry is written; `failed` when its last API
+ * message is a synthetic API error; `completed` once a `system/turn_duration` follows (answer = the
+ * concatenated text blocks of the last assistant message); `interrupted` on a
+ * `[Request interrupted by user…]` marker; otherwise `running` with the last tool call as activity.
+ */
+export function readClaudeTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
+  const entries = parseClaudeTranscript(options.content);
+  const turn = findClaudeTurn(entries, options);
+  if (turn === undefined) return { status: 'missing' };
+  const groups = groupAssistant(turn.body);
+  const last = groups.at(-1);
+  if (last !== undefined && isApiError(last)) {
+    const error = last.entries.map((entry) => stringField(entry.data, 'error')).find((value) => value !== undefined);
+    return { status: 'failed', message: groupText(last) || (error === undefined ? 'API error' : `API error: ${error}`) };
+  }
+  const ended = turn.body.some((entry) => entry.data.type === 'system' && entry.data.subtype === 'turn_duration');
+  if (ended) {
+    const usage: Record<string, number> = {};
+    let numTurns = 0;
+    let model: string | undefined;
+    for (const group of groups) {
+      if (isSynthetic(group)) continue;
+      numTurns += 1;
+      const message = messageOf(group.entries.at(-1) as ClaudeTranscriptEntry);
+      model = stringField(message, 'model') ?? model;
+      const groupUsage = asRecord(message?.usage);
+      for (const key of USAGE_KEYS) {
+        const value = groupUsage?.[key];
+        if (typeof value === 'number' && Number.isFinite(value)) usage[key] = (usage[key] ?? 0) + value;
+      }
+    }
+    const sessionId = stringField(turn.start.data, 'sessionId');
+    return {
+      status: 'completed',
+      answer: last === undefined ? '' : groupText(last),
+      ...(Object.keys(usage).length > 0 ? { usage } : {}),
+      numTurns,
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(model === undefined ? {} : { model }),
+    };
+  }
+  const interrupt = turn.body.find((entry) => isUser(entry) && textOf(messageOf(entry)).startsWith(INTERRUPT_PREFIX));
+  if (interrupt !== undefined) return { status: 'interrupted', message: textOf(messageOf(interrupt)) };
+  const activity = lastToolUse(turn.body);
+  return activity === undefined ? { status: 'running' } : { status: 'running', activity };
+}
+
+/**
+ * The messages of one turn in Claude's stream-json shape (as `claude -p --output-format stream-json`
+ * prints them): one `assistant` message per API message (its per-block entries merged) and the
+ * turn's `user` entries (tool results, interrupt markers), in transcript order. The prompt itself is
+ * not included. Pure.
+ */
+export function readClaudeMessages(options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
+  const entries = parseClaudeTranscript(options.content);
+  const turn = findClaudeTurn(entries, options);
+  if (turn === undefined) return [];
+  const out: { type: 'assistant' | 'user'; message: unknown; uuid?: string }[] = [];
+  const merged = new Map<string, { message: Record<string, unknown>; content: unknown[] }>();
+  for (const entry of turn.body) {
+    const uuid = stringField(entry.data, 'uuid');
+    if (isAssistant(entry)) {
+      const message = messageOf(entry) ?? {};
+      const id = stringField(message, 'id');
+      const blocks = Array.isArray(message.content) ? (message.content as unknown[]) : contentBlocks(message);
+      const existing = id === undefined ? undefined : merged.get(id);
+      if (existing !== undefined) {
+        existing.content.push(...blocks);
+        Object.assign(existing.message, { ...message, content: existing.content });
+        continue;
+      }
+      const content = [...blocks];
+      const copy: Record<string, unknown> = { ...message, content };
+      if (id !== undefined) merged.set(id, { message: copy, content });
+      out.push({ type: 'assistant', message: copy, ...(uuid === undefined ? {} : { uuid }) });
+    } else if (isUser(entry) && entry.data.isMeta !== true && !isPrompt(entry)) {
+      out.push({ type: 'user', message: entry.data.message, ...(uuid === undefined ? {} : { uuid }) });
+    }
+  }
+  return out;
+}
