@@ -1,5 +1,5 @@
 /** @umbel/cli: the `umbel` command line, as a library (`run(argv, io)`) and a bin. */
-import { processIo } from './process-io.js';
+import { captureSignals, processIo } from './process-io.js';
 import { run } from './run.js';
 
 export { run } from './run.js';
@@ -11,5 +11,6 @@ export { VERSION } from './version.js';
 
 /** Run with the real process; returns the exit code. */
 export function main(argv: readonly string[]): Promise<number> {
+  captureSignals();
   return run(argv, processIo());
 }

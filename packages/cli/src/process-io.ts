@@ -14,6 +14,27 @@ async function readAll(): Promise<string | undefined> {
 }
 
 let stdinCache: Promise<string | undefined> | undefined;
+let current: ((signal: 'SIGINT' | 'SIGTERM') => void) | undefined;
+let pending: 'SIGINT' | 'SIGTERM' | undefined;
+let installed = false;
+
+/**
+ * Take over SIGINT/SIGTERM as early as possible, so a signal that arrives while the CLI is still
+ * starting aborts cleanly (and cleans up) instead of killing the process half-way.
+ */
+export function captureSignals(): void {
+  if (installed) return;
+  installed = true;
+  let count = 0;
+  const deliver = (signal: 'SIGINT' | 'SIGTERM') => {
+    // A second signal while the first is being handled means "now": exit without cleanup.
+    if (++count > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
+    if (current) current(signal);
+    else pending ??= signal;
+  };
+  process.on('SIGINT', () => deliver('SIGINT'));
+  process.on('SIGTERM', () => deliver('SIGTERM'));
+}
 
 /** CliIo over process.stdin/stdout/stderr/env. */
 export function processIo(): CliIo {
@@ -25,13 +46,15 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
     createEngine: (env) => createDefaultUmbel(env),
     onSignal(handler) {
-      const onInt = () => handler('SIGINT');
-      const onTerm = () => handler('SIGTERM');
-      process.on('SIGINT', onInt);
-      process.on('SIGTERM', onTerm);
+      captureSignals();
+      current = handler;
+      if (pending) {
+        const signal = pending;
+        pending = undefined;
+        queueMicrotask(() => handler(signal));
+      }
       return () => {
-        process.off('SIGINT', onInt);
-        process.off('SIGTERM', onTerm);
+        if (current === handler) current = undefined;
       };
     },
   };

@@ -1,0 +1,233 @@
+/**
+ * End to end on real tmux: the built `umbel` bin drives the fake `claude` from test-fixtures
+ * (UMBEL_CLAUDE_BIN) through the tmux substrate and the Claude provider. Needs `pnpm build`
+ * (the root `pnpm test` builds first).
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../../..');
+const bin = join(root, 'packages/umbel/bin/umbel.js');
+const fakeClaude = join(root, 'test-fixtures/bin/claude');
+let scratch: string;
+let home: string;
+let work: string;
+let config: string;
+let env: Record<string, string>;
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function umbel(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Result> {
+  return new Promise((resolvePromise) => {
+    const child = execFile(process.execPath, [bin, ...args], { cwd: work, env: { ...env, ...(options.env ?? {}) }, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+      resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+function startUmbel(args: string[]): { child: ChildProcess; done: Promise<Result> } {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d) => (stdout += d));
+  child.stderr?.on('data', (d) => (stderr += d));
+  const done = new Promise<Result>((r) => child.on('close', (code, signal) => r({ code: code ?? (signal ? 128 : 1), stdout, stderr })));
+  return { child, done };
+}
+
+const cfg = (dir = config) => ['--env', `CLAUDE_CONFIG_DIR=${dir}`];
+
+async function seed(dir: string, trusted: string[] = []): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: Object.fromEntries(trusted.map((t) => [t, { hasTrustDialogAccepted: true }])) }));
+}
+
+async function transcriptOf(name: string): Promise<string> {
+  const status = JSON.parse((await umbel(['status', name, '--json'])).stdout);
+  return readFile(status.transcriptPath, 'utf8');
+}
+
+async function processesMentioning(text: string): Promise<string[]> {
+  const out = await new Promise<string>((r) => execFile('ps', ['-eo', 'pid,args'], (_e, stdout) => r(stdout)));
+  return out.split('\n').filter((l) => l.includes(text) && !l.includes('ps -eo'));
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) throw new Error('build first: pnpm build (pnpm test does)');
+  scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-'));
+  home = join(scratch, 'state');
+  work = join(scratch, 'project');
+  config = join(scratch, 'claude-config');
+  await mkdir(work, { recursive: true });
+  await seed(config, [work]);
+  env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, LANG: 'C.UTF-8', UMBEL_HOME: home, UMBEL_CLAUDE_BIN: fakeClaude, ...(process.env.TMUX_TMPDIR ? { TMUX_TMPDIR: process.env.TMUX_TMPDIR } : {}) };
+});
+
+afterAll(async () => {
+  if (!home) return;
+  const listed = await umbel(['ls', '--json']);
+  for (const w of JSON.parse(listed.stdout || '[]')) await umbel(['kill', w.name, '--purge']);
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('supervisor verbs on the fake claude', () => {
+  it('spawn → send → wait returns the exact answer, turn after turn', async () => {
+    expect(await umbel(['spawn', 'w1', ...cfg()])).toMatchObject({ code: 0, stdout: 'w1\n' });
+    expect(await umbel(['send', 'w1', 'ECHO first answer'])).toMatchObject({ code: 0, stdout: '1\n' });
+    expect(await umbel(['wait', 'w1', '--timeout', '60s'])).toMatchObject({ code: 0, stdout: 'first answer\n' });
+    expect((await umbel(['send', 'w1', 'ECHO second answer'])).stdout).toBe('2\n');
+    const second = JSON.parse((await umbel(['wait', 'w1', '--json'])).stdout);
+    expect(second).toMatchObject({ reason: 'completed', result: 'second answer', turn: 2, provider: 'claude' });
+    expect(second.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await umbel(['read', 'w1', '--turn', '1'])).stdout).toBe('first answer\n');
+    expect((await umbel(['ls'])).stdout).toMatch(/w1\s+claude\s+ready\s+2\/2/);
+  });
+
+  it('multi-line and 100 KB prompts arrive byte-exact (checked in the transcript)', async () => {
+    await umbel(['spawn', 'big', ...cfg()]);
+    const multi = 'line one\nline "two" with $HOME and `ticks`\n\n  indented ünïcödé 🚀';
+    await umbel(['send', 'big', multi]);
+    expect((await umbel(['wait', 'big'])).code).toBe(0);
+    const large = Array.from({ length: 2000 }, (_, i) => `${String(i).padStart(5, '0')} ${'x'.repeat(44)}`).join('\n');
+    expect(large.length).toBeGreaterThan(100_000);
+    await umbel(['send', 'big', '-'], { input: large });
+    const outcome = JSON.parse((await umbel(['wait', 'big', '--json', '--timeout', '120s'])).stdout);
+    expect(outcome.reason).toBe('completed');
+    const prompts = (await transcriptOf('big'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === 'user' && typeof e.message?.content === 'string')
+      .map((e) => e.message.content);
+    expect(prompts).toEqual([multi, large]);
+  });
+
+  it('answers right when the final message lands after the Stop hook', async () => {
+    await umbel(['spawn', 'late', ...cfg(), '--env', 'FAKE_CLAUDE_LATE_FINAL_MS=1500']);
+    await umbel(['send', 'late', 'ECHO the late one']);
+    const outcome = await umbel(['wait', 'late', '--json']);
+    expect(JSON.parse(outcome.stdout)).toMatchObject({ reason: 'completed', result: 'the late one' });
+    expect(JSON.parse(outcome.stdout).message).toBeUndefined();
+  });
+
+  it('answers the workspace-trust dialog (its default answer exits)', async () => {
+    const untrusted = join(scratch, 'untrusted');
+    const fresh = join(scratch, 'fresh-config');
+    await mkdir(untrusted);
+    await seed(fresh);
+    expect(await umbel(['spawn', 'trust', '--cwd', untrusted, ...cfg(fresh)])).toMatchObject({ code: 0 });
+    const saved = JSON.parse(await readFile(join(fresh, '.claude.json'), 'utf8'));
+    expect(saved.projects[untrusted]?.hasTrustDialogAccepted).toBe(true);
+  });
+
+  it('refuses a sign-in screen with 126 and leaves nothing behind', async () => {
+    const r = await umbel(['spawn', 'signin', ...cfg(), '--env', 'FAKE_CLAUDE_SIGN_IN=1']);
+    expect(r.code).toBe(126);
+    expect(r.stderr).toContain('Select login method:');
+    expect((await umbel(['status', 'signin'])).code).toBe(1);
+  });
+
+  it('a permission prompt is needs-input; keys approve it and the turn completes', async () => {
+    await umbel(['spawn', 'perm', ...cfg(), '--permission-mode', 'default']);
+    await umbel(['send', 'perm', 'TOOL touch created-by-tool.txt']);
+    const blocked = await umbel(['wait', 'perm', '--json']);
+    expect(blocked.code).toBe(126);
+    expect(JSON.parse(blocked.stdout)).toMatchObject({ reason: 'needs-input', inputKind: 'permission', tool: 'Bash' });
+    await umbel(['keys', 'perm', 'Enter']);
+    expect(await umbel(['wait', 'perm'])).toMatchObject({ code: 0, stdout: 'TOOL-RESULT: (empty)\n' });
+    expect(existsSync(join(work, 'created-by-tool.txt'))).toBe(true);
+  });
+
+  it('a provider error is outcome provider-error (122)', async () => {
+    await umbel(['spawn', 'err', ...cfg(), '--env', 'CLAUDE_CODE_MAX_RETRIES=0']);
+    await umbel(['send', 'err', 'FAIL 500 upstream exploded']);
+    const r = await umbel(['wait', 'err', '--json']);
+    expect(r.code).toBe(122);
+    expect(JSON.parse(r.stdout).message).toContain('API Error: 500');
+  });
+
+  it('a crash is dead (125) with its exit status; a signal with its name', async () => {
+    await umbel(['spawn', 'crash', ...cfg()]);
+    await umbel(['send', 'crash', 'EXIT 3']);
+    const dead = await umbel(['wait', 'crash', '--json']);
+    expect(dead.code).toBe(125);
+    expect(JSON.parse(dead.stdout)).toMatchObject({ reason: 'dead', exit: { status: 3 } });
+    await umbel(['spawn', 'sig', ...cfg()]);
+    await umbel(['send', 'sig', 'KILLSELF SIGKILL']);
+    expect(JSON.parse((await umbel(['wait', 'sig', '--json'])).stdout)).toMatchObject({ reason: 'dead', exit: { signal: 'SIGKILL' } });
+  });
+
+  it('timeout is 124 with the pane tail; SIGINT during a wait is 130 and the worker lives on', async () => {
+    await umbel(['spawn', 'slow', ...cfg()]);
+    await umbel(['send', 'slow', 'DELAY 60000 ECHO too late']);
+    const t = await umbel(['wait', 'slow', '--timeout', '1s']);
+    expect(t.code).toBe(124);
+    expect(t.stderr).toContain('--- last screen ---');
+    expect(t.stderr).toContain('esc to interrupt');
+    const pending = startUmbel(['wait', 'slow']);
+    await new Promise((r) => setTimeout(r, 3000));
+    pending.child.kill('SIGINT');
+    expect((await pending.done).code).toBe(130);
+    expect(JSON.parse((await umbel(['status', 'slow', '--json'])).stdout)).toMatchObject({ alive: true, state: 'busy' });
+  });
+
+  it('host Claude Code markers in umbel\'s env never reach the worker (its transcript is still written)', async () => {
+    const markers = { CLAUDECODE: '1', CLAUDE_CODE_CHILD_SESSION: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: 'parent-session' };
+    expect((await umbel(['spawn', 'child', ...cfg()], { env: markers })).code).toBe(0);
+    await umbel(['send', 'child', 'ECHO still recorded'], { env: markers });
+    expect((await umbel(['wait', 'child'], { env: markers })).stdout).toBe('still recorded\n');
+    expect(await transcriptOf('child')).toContain('still recorded');
+  });
+
+  it('kill leaves no process of the worker; the tombstone still reads', async () => {
+    await umbel(['spawn', 'gone', ...cfg()]);
+    await umbel(['send', 'gone', 'ECHO remember me']);
+    await umbel(['wait', 'gone']);
+    expect(await processesMentioning(join(home, 'workers/gone'))).not.toEqual([]);
+    expect(await umbel(['kill', 'gone'])).toMatchObject({ code: 0, stdout: 'killed: gone\n' });
+    expect(await processesMentioning(join(home, 'workers/gone'))).toEqual([]);
+    expect((await umbel(['read', 'gone'])).stdout).toBe('remember me\n');
+    expect((await umbel(['status', 'gone'])).stdout).toMatch(/state:\s+killed/);
+  });
+});
+
+describe('umbel -p on the fake claude', () => {
+  it('text, json and stream-json; the anonymous worker is gone afterwards', async () => {
+    expect(await umbel(['-p', 'ECHO plain answer', ...cfg()])).toMatchObject({ code: 0, stdout: 'plain answer\n' });
+    const json = JSON.parse((await umbel(['-p', 'ECHO as json', '--output-format', 'json', ...cfg()])).stdout);
+    expect(json).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'as json', provider: 'claude' });
+    const lines = (await umbel(['-p', 'TOOL echo streamed', '--output-format', 'stream-json', '--verbose', '--allowed-tools', 'Bash(echo:*)', ...cfg()])).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
+    expect(lines.filter((l) => l.type === 'assistant').length).toBeGreaterThanOrEqual(2);
+    expect(lines.some((l) => l.type === 'user')).toBe(true);
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'TOOL-RESULT: streamed' });
+    const workers = JSON.parse((await umbel(['ls', '--json'])).stdout).map((w: { name: string }) => w.name);
+    expect(workers.filter((n: string) => n.startsWith('anon-'))).toEqual([]);
+  });
+
+  it('SIGTERM mid-turn leaves no session, state dir or CLI process', async () => {
+    const before = new Set(await readdir(join(home, 'workers')));
+    const run = startUmbel(['-p', 'DELAY 60000 ECHO never', ...cfg()]);
+    let anon: string | undefined;
+    for (let i = 0; i < 300 && !anon; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      anon = (await readdir(join(home, 'workers'))).find((n) => !before.has(n) && n.startsWith('anon-'));
+    }
+    expect(anon).toBeDefined();
+    await new Promise((r) => setTimeout(r, 2500));
+    run.child.kill('SIGTERM');
+    expect((await run.done).code).toBe(143);
+    expect(await readdir(join(home, 'workers'))).not.toContain(anon);
+    expect(await processesMentioning(`workers/${anon}`)).toEqual([]);
+    expect((await umbel(['capture', anon as string])).code).toBe(1);
+  });
+});
