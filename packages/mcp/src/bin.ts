@@ -1,0 +1,26 @@
+/**
+ * The `umbel-mcp` executable (built to dist/bin.js; bin/umbel-mcp.js imports it): the default
+ * engine (tmux + claude, codex, gemini) from this process's own environment, served over stdio.
+ * Exits when stdin closes or on SIGTERM/SIGINT. Diagnostics go to stderr only.
+ */
+import { UmbelError } from '@umbel/core';
+import { createDefaultUmbel } from './default-umbel.js';
+import { runMcpServer } from './run.js';
+
+/** Hard limit between "stop" and process exit, in case something keeps the loop alive. */
+const EXIT_DEADLINE_MS = 2_000;
+
+try {
+  const engine = createDefaultUmbel(process.env);
+  await runMcpServer({ engine });
+  setTimeout(() => process.exit(0), EXIT_DEADLINE_MS).unref();
+  process.exit(0);
+} catch (error) {
+  const text = UmbelError.isInstance(error)
+    ? `${error.code}: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`
+    : error instanceof Error
+      ? (error.stack ?? error.message)
+      : String(error);
+  process.stderr.write(`umbel-mcp: ${text}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,24 @@
+/**
+ * @umbel/mcp — umbel's supervisor verbs as MCP tools. Embed with `createMcpServer(engine)`, serve
+ * stdio with `runMcpServer({ engine })`, or run the `umbel-mcp` bin.
+ */
+export { createMcpServer, TOOL_NAMES, PROGRESS_INTERVAL_MS, MCP_PACKAGE_VERSION, type McpServerSettings, type ToolName } from './server.js';
+export { runMcpServer, type RunMcpServerOptions, type McpStopInfo, type McpStopReason } from './run.js';
+export { SERVER_INSTRUCTIONS } from './instructions.js';
+export {
+  MCP_WAIT_TIMEOUT_MS,
+  NEXT_STEP,
+  WorkerRefSchema,
+  EmptyInputSchema,
+  mcpWaitOptionsSchema,
+  WaitOutputSchema,
+  SendOutputSchema,
+  KeysOutputSchema,
+  ReadOutputSchema,
+  KillOutputSchema,
+  PruneOutputSchema,
+  CaptureOutputSchema,
+  LogsOutputSchema,
+  ListOutputSchema,
+} from './schemas.js';
+export { createDefaultUmbel } from './default-umbel.js';

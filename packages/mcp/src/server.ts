@@ -1,0 +1,324 @@
+/**
+ * The MCP face: umbel's supervisor verbs as MCP tools over an engine passed in by value.
+ *
+ * - Inputs are @umbel/core's zod schemas (listed as JSON Schema by the SDK) and validated here,
+ *   once, so bad input becomes the same typed UsageError (`UMBEL_USAGE`) as everywhere else.
+ * - Every success carries `structuredContent` (validated against the tool's `outputSchema`) plus a
+ *   JSON text copy; every failure is an `isError: true` result whose text is
+ *   `{"error":{"code","name","message","hint?"}}` — never a protocol error.
+ * - `umbel_wait` returns the Outcome as data (timeout, dead … are normal results), reports
+ *   progress when the client passed a progressToken, and honours cancellation (outcome
+ *   `aborted`; the worker keeps running).
+ */
+import { createRequire } from 'node:module';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CaptureOptionsSchema,
+  KeysOptionsSchema,
+  KillOptionsSchema,
+  PruneOptionsSchema,
+  ReadOptionsSchema,
+  SendOptionsSchema,
+  SpawnOptionsSchema,
+  type Umbel,
+  UmbelError,
+  UmbelErrorCode,
+  usageFromZod,
+  type WaitProgress,
+  WorkerStatusSchema,
+} from '@umbel/core';
+import type { z } from 'zod';
+import { SERVER_INSTRUCTIONS } from './instructions.js';
+import {
+  CaptureOutputSchema,
+  EmptyInputSchema,
+  KeysOutputSchema,
+  KillOutputSchema,
+  ListOutputSchema,
+  LogsOutputSchema,
+  MCP_WAIT_TIMEOUT_MS,
+  mcpWaitOptionsSchema,
+  NEXT_STEP,
+  PruneOutputSchema,
+  ReadOutputSchema,
+  SendOutputSchema,
+  WaitOutputSchema,
+  WorkerRefSchema,
+} from './schemas.js';
+
+/** Names of the tools, in registration order. `umbel_`-prefixed snake case, as upstream had them. */
+export const TOOL_NAMES = [
+  'umbel_spawn',
+  'umbel_send',
+  'umbel_wait',
+  'umbel_keys',
+  'umbel_status',
+  'umbel_list',
+  'umbel_read',
+  'umbel_kill',
+  'umbel_capture',
+  'umbel_logs',
+  'umbel_prune',
+] as const;
+/** One tool name. */
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** Settings of `createMcpServer`. */
+export interface McpServerSettings {
+  /** Default `timeout` of `umbel_wait` in ms (default {@link MCP_WAIT_TIMEOUT_MS}, 50 s). */
+  readonly waitTimeoutMs?: number;
+  /** Interval of heartbeat progress notifications during `umbel_wait`, in ms (default 5000). */
+  readonly progressIntervalMs?: number;
+  /** Where diagnostics go (default: a line on stderr). Never stdout: stdout is the protocol channel. */
+  readonly log?: (line: string) => void;
+  /** Server name in `initialize` (default `umbel`). */
+  readonly name?: string;
+}
+
+/** Default interval of heartbeat progress notifications while a wait is pending. */
+export const PROGRESS_INTERVAL_MS = 5_000;
+
+/** Version of this package (from its package.json; src/ and dist/ both sit one level below it). */
+export const MCP_PACKAGE_VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type AnyObjectSchema = z.ZodObject;
+type DeepReadonly<T> = T extends readonly (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
+
+/**
+ * Create an MCP server exposing the supervisor verbs of `engine` as tools. Connect it to a
+ * transport yourself (`await server.connect(transport)`), or use `runMcpServer` for stdio.
+ */
+export function createMcpServer(engine: Umbel, settings: McpServerSettings = {}): McpServer {
+  const log = settings.log ?? ((line: string) => process.stderr.write(`umbel-mcp: ${line}\n`));
+  const progressIntervalMs = settings.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+  const server = new McpServer(
+    { name: settings.name ?? 'umbel', version: MCP_PACKAGE_VERSION },
+    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
+  );
+
+  // The SDK validates tool arguments itself and reports a failure as untyped text. Validation is
+  // done in `tool()` below instead, so bad input carries the same code (UMBEL_USAGE) and issue
+  // list as on the CLI. The schemas are still registered, so `tools/list` shows them.
+  (server as unknown as { validateToolInput: (tool: unknown, args: unknown) => Promise<unknown> }).validateToolInput = async (_tool, args) => args ?? {};
+
+  /** Register one tool: parse input with `input`, run, validate output, map errors. */
+  function tool<I extends AnyObjectSchema, O extends AnyObjectSchema>(
+    name: ToolName,
+    config: { title: string; description: string; input: I; output: O; readOnly?: boolean; destructive?: boolean },
+    run: (input: z.output<I>, extra: Extra) => Promise<DeepReadonly<z.input<O>>>,
+  ): void {
+    server.registerTool(
+      name,
+      {
+        title: config.title,
+        description: config.description,
+        inputSchema: config.input,
+        outputSchema: config.output,
+        annotations: { readOnlyHint: config.readOnly ?? false, destructiveHint: config.destructive ?? false, openWorldHint: true },
+      },
+      // The SDK's handler type is derived from the schema; ours is checked by `tool()`'s own signature.
+      (async (args: unknown, extra: Extra): Promise<CallToolResult> => {
+        try {
+          const parsed = config.input.safeParse(args ?? {});
+          if (!parsed.success) throw usageFromZod(parsed.error, `${name} input`);
+          const output = config.output.parse(await run(parsed.data as z.output<I>, extra)) as Record<string, unknown>;
+          return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+        } catch (error) {
+          return errorResult(error, name, log);
+        }
+      }) as never,
+    );
+  }
+
+  tool(
+    'umbel_spawn',
+    {
+      title: 'Spawn a worker',
+      description:
+        'Start an interactive agent CLI (claude, codex or gemini) as a named worker and wait until it is ready for a prompt. Returns its status. env values are literals or {"fromEnv": "NAME"} (read from this server\'s environment; an unset variable is an error, nothing is started).',
+      input: SpawnOptionsSchema,
+      output: WorkerStatusSchema,
+    },
+    (input, extra) => engine.spawn(input, { signal: extra.signal }),
+  );
+
+  tool(
+    'umbel_send',
+    {
+      title: 'Send a prompt',
+      description: 'Type a prompt into a worker and submit it. Does NOT wait for the answer: it returns the turn number at once; follow with umbel_wait.',
+      input: SendOptionsSchema,
+      output: SendOutputSchema,
+    },
+    (input, extra) => engine.send(input, { signal: extra.signal }),
+  );
+
+  const waitInput = mcpWaitOptionsSchema(settings.waitTimeoutMs ?? MCP_WAIT_TIMEOUT_MS);
+  tool(
+    'umbel_wait',
+    {
+      title: 'Wait for a turn',
+      description:
+        'Wait until a turn ends and return its outcome: reason completed | needs-input | provider-error | idle | timeout | dead | aborted | guardrail-halted, with result (the answer) when completed and a `next` hint. A timeout or a dead worker is a normal result, not an error: on timeout call umbel_wait again. Sends progress notifications when the request carries a progressToken. Optional guardrail: check/schema/retries.',
+      input: waitInput,
+      output: WaitOutputSchema,
+      readOnly: true,
+    },
+    async (input, extra) => {
+      const progress = progressReporter(extra, log);
+      const heartbeat = progress ? setInterval(() => progress.beat(), progressIntervalMs) : undefined;
+      heartbeat?.unref();
+      try {
+        const outcome = await engine.wait(input, { signal: extra.signal, ...(progress ? { onProgress: (p) => progress.report(p) } : {}) });
+        return { ...outcome, next: NEXT_STEP[outcome.reason] };
+      } finally {
+        if (heartbeat) clearInterval(heartbeat);
+      }
+    },
+  );
+
+  tool(
+    'umbel_keys',
+    {
+      title: 'Press keys',
+      description:
+        'Press keys in a worker\'s terminal, e.g. to answer a permission dialog after a needs-input outcome (["1"] or ["Enter"] usually approves, ["Escape"] declines/interrupts). Inspect with umbel_capture first; then umbel_wait again.',
+      input: KeysOptionsSchema,
+      output: KeysOutputSchema,
+    },
+    (input) => engine.keys(input),
+  );
+
+  tool(
+    'umbel_status',
+    {
+      title: 'Worker status',
+      description: 'The derived state of one worker: starting, ready, busy, needs-input, exited, dead or killed, with its turn counters.',
+      input: WorkerRefSchema,
+      output: WorkerStatusSchema,
+      readOnly: true,
+    },
+    (input) => engine.status(input.name),
+  );
+
+  tool(
+    'umbel_list',
+    {
+      title: 'List workers',
+      description: 'The status of every worker under this umbel home (live ones and tombstones).',
+      input: EmptyInputSchema,
+      output: ListOutputSchema,
+      readOnly: true,
+    },
+    async () => ({ workers: await engine.list() }),
+  );
+
+  tool(
+    'umbel_read',
+    {
+      title: 'Read an answer',
+      description: "The final answer of a turn (default: the latest completed), from the CLI's transcript.",
+      input: ReadOptionsSchema,
+      output: ReadOutputSchema,
+      readOnly: true,
+    },
+    (input) => engine.read(input),
+  );
+
+  tool(
+    'umbel_kill',
+    {
+      title: 'Kill a worker',
+      description: "End a worker's session. Its state stays as a tombstone for read/status/logs unless purge is true.",
+      input: KillOptionsSchema,
+      output: KillOutputSchema,
+      destructive: true,
+    },
+    (input) => engine.kill(input),
+  );
+
+  tool(
+    'umbel_capture',
+    {
+      title: 'Capture the screen',
+      description:
+        "The worker's current terminal screen (or the last one saved when it died), for inspecting a needs-input, idle or dead outcome. Evidence only: read answers with umbel_read.",
+      input: CaptureOptionsSchema,
+      output: CaptureOutputSchema,
+      readOnly: true,
+    },
+    (input) => engine.capture(input),
+  );
+
+  tool(
+    'umbel_logs',
+    {
+      title: 'Worker event log',
+      description: "The worker's event history (session, prompt, stop, notify, exit, dead …) with times; the first place to look after a dead outcome.",
+      input: WorkerRefSchema,
+      output: LogsOutputSchema,
+      readOnly: true,
+    },
+    async (input) => ({ worker: input.name, entries: await engine.logs(input.name) }),
+  );
+
+  tool(
+    'umbel_prune',
+    {
+      title: 'Prune dead workers',
+      description: 'Remove the state of dead/killed workers (optionally only those dead for at least olderThan). Live workers are kept.',
+      input: PruneOptionsSchema,
+      output: PruneOutputSchema,
+      destructive: true,
+    },
+    (input) => engine.prune(input),
+  );
+
+  return server;
+}
+
+// --- internal ---
+
+/** Map any thrown value to an `isError` tool result with a machine-readable code. */
+function errorResult(error: unknown, tool: string, log: (line: string) => void): CallToolResult {
+  let body: { code: string; name: string; message: string; hint?: string; issues?: readonly { path: string; message: string }[] };
+  if (UmbelError.isInstance(error)) {
+    const issues = (error as { issues?: readonly { path: string; message: string }[] }).issues;
+    body = { ...error.toJSON(), ...(issues?.length ? { issues } : {}) };
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`${tool}: internal error: ${error instanceof Error && error.stack ? error.stack : message}`);
+    body = { code: UmbelErrorCode.Internal, name: 'Error', message };
+  }
+  return { content: [{ type: 'text', text: JSON.stringify({ error: body }) }], isError: true };
+}
+
+/** Progress notifications for one wait, or undefined when the client did not ask for them. */
+function progressReporter(extra: Extra, log: (line: string) => void): { beat(): void; report(progress: WaitProgress): void } | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  const started = Date.now();
+  let count = 0;
+  let last: WaitProgress | undefined;
+  const send = (message: string): void => {
+    if (extra.signal.aborted) return;
+    count += 1;
+    extra
+      .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: count, message } })
+      .catch((error: unknown) => log(`progress notification failed: ${error instanceof Error ? error.message : String(error)}`));
+  };
+  const describe = (elapsedMs: number): string => {
+    const head = last ? `${last.worker} turn ${last.turn}` : 'waiting';
+    return `${head}: ${Math.round(elapsedMs / 1000)}s${last?.activity ? `, ${last.activity}` : ''}`;
+  };
+  return {
+    beat: () => send(describe(Date.now() - started)),
+    report: (progress) => {
+      last = progress;
+      send(describe(progress.elapsedMs));
+    },
+  };
+}
