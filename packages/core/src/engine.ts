@@ -43,6 +43,7 @@ import {
   type WorkerStatus,
 } from './schemas.js';
 import type { PaneState, Substrate } from './substrate.js';
+import type { KeysResult } from './schemas.js';
 import type {
   CallContext,
   CaptureResult,
@@ -425,7 +426,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     return pane.exists ? 'process exited, no status recorded' : 'session is gone';
   }
 
-  async function keys(input: Parameters<Umbel['keys']>[0]): Promise<{ worker: string; keys: readonly string[] }> {
+  async function keys(input: Parameters<Umbel['keys']>[0]): Promise<KeysResult> {
     const options = parse(KeysOptionsSchema, input, 'keys options');
     const meta = await readMeta(paths.worker(options.name).meta, options.name);
     const pane = await substrate.inspect(meta.substrateSession);

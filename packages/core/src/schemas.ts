@@ -285,3 +285,56 @@ export const WorkerStatusSchema = z.object({
   anonymous: z.boolean(),
 });
 export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
+
+// --- results of the operations (shared by the CLI's --json, MCP's structuredContent and workflows) ---
+
+/** A reference to one worker (`status`, `logs`). */
+export const WorkerRefSchema = z.object({ name: WorkerNameSchema.describe('Worker name') }).strict();
+export type WorkerRef = z.infer<typeof WorkerRefSchema>;
+
+/** Result of `send`. */
+export const SendResultSchema = z.object({
+  worker: WorkerNameSchema,
+  turn: z.number().int().positive().describe('The turn this prompt opened (1-based, monotonic per worker); pass it to wait/read to be explicit'),
+});
+export type SendResult = z.infer<typeof SendResultSchema>;
+
+/** Result of `keys`. */
+export const KeysResultSchema = z.object({ worker: WorkerNameSchema, keys: z.array(z.string()) });
+export type KeysResult = z.infer<typeof KeysResultSchema>;
+
+/** Result of `read`. */
+export const ReadResultSchema = z.object({
+  worker: WorkerNameSchema,
+  provider: z.string(),
+  turn: z.number().int().nonnegative(),
+  result: z.string().describe('The final answer of the turn, from the transcript'),
+  complete: z.boolean().describe('False when the transcript does not (yet) show the turn as ended'),
+  sessionId: z.string().optional(),
+  transcriptPath: z.string().optional(),
+});
+export type ReadResult = z.infer<typeof ReadResultSchema>;
+
+/** Result of `kill`. */
+export const KillResultSchema = z.object({
+  worker: WorkerNameSchema,
+  killed: z.boolean().describe('A live session was ended'),
+  purged: z.boolean().describe('The state was removed too'),
+});
+export type KillResult = z.infer<typeof KillResultSchema>;
+
+/** Result of `prune`. */
+export const PruneResultSchema = z.object({ removed: z.array(z.string()), kept: z.number().int().nonnegative() });
+export type PruneResult = z.infer<typeof PruneResultSchema>;
+
+/** Result of `capture`. */
+export const CaptureResultSchema = z.object({
+  worker: WorkerNameSchema,
+  text: z.string().describe('The screen text'),
+  live: z.boolean().describe('False when this is the last screen saved at death/kill'),
+});
+export type CaptureResult = z.infer<typeof CaptureResultSchema>;
+
+/** One line of `logs`. */
+export const LogEntrySchema = z.object({ at: z.string(), kind: z.string(), summary: z.string() });
+export type LogEntry = z.infer<typeof LogEntrySchema>;

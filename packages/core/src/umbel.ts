@@ -5,6 +5,13 @@
 import type { Provider, ProviderV1Message } from './provider.js';
 import type {
   CaptureOptions,
+  CaptureResult,
+  KeysResult,
+  KillResult,
+  LogEntry,
+  PruneResult,
+  ReadResult,
+  SendResult,
   KeysOptions,
   KillOptions,
   Outcome,
@@ -16,6 +23,8 @@ import type {
   WorkerStatus,
 } from './schemas.js';
 import type { AttachCommand, Substrate } from './substrate.js';
+
+export type { CaptureResult, KeysResult, KillResult, LogEntry, PruneResult, ReadResult, SendResult };
 
 /** Progress reported while a wait is pending. */
 export interface WaitProgress {
@@ -41,54 +50,6 @@ export interface WaitContext extends CallContext {
   readonly onProgress?: (progress: WaitProgress) => void;
 }
 
-/** Result of `send`. */
-export interface SendResult {
-  readonly worker: string;
-  /** The turn this prompt opened (1-based, monotonic per worker). */
-  readonly turn: number;
-}
-
-/** Result of `read`. */
-export interface ReadResult {
-  readonly worker: string;
-  readonly provider: string;
-  readonly turn: number;
-  readonly result: string;
-  /** False when the transcript does not (yet) show the turn as ended. */
-  readonly complete: boolean;
-  readonly sessionId?: string;
-  readonly transcriptPath?: string;
-}
-
-/** Result of `kill`. */
-export interface KillResult {
-  readonly worker: string;
-  /** A live session was ended. */
-  readonly killed: boolean;
-  readonly purged: boolean;
-}
-
-/** Result of `prune`. */
-export interface PruneResult {
-  readonly removed: readonly string[];
-  readonly kept: number;
-}
-
-/** Result of `capture`. */
-export interface CaptureResult {
-  readonly worker: string;
-  readonly text: string;
-  /** False when the text is the last screen saved at death/kill. */
-  readonly live: boolean;
-}
-
-/** One line of `logs`. */
-export interface LogEntry {
-  readonly at: string;
-  readonly kind: string;
-  readonly summary: string;
-}
-
 /** Validates a value against a JSON Schema; returns error strings (empty = valid). */
 export type JsonSchemaValidator = (schema: unknown, value: unknown) => readonly string[];
 
@@ -112,7 +73,7 @@ export interface Umbel {
   spawn(options: SpawnOptions, context?: CallContext): Promise<WorkerStatus>;
   send(options: SendOptions, context?: CallContext): Promise<SendResult>;
   /** Press keys in the worker's terminal (e.g. answer a permission dialog); a pending needs-input counts as answered. */
-  keys(options: KeysOptions): Promise<{ worker: string; keys: readonly string[] }>;
+  keys(options: KeysOptions): Promise<KeysResult>;
   wait(options: WaitOptions, context?: WaitContext): Promise<Outcome>;
   read(options: ReadOptions): Promise<ReadResult>;
   status(name: string): Promise<WorkerStatus>;

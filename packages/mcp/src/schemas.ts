@@ -1,21 +1,21 @@
 /**
  * Tool input and output schemas of the MCP face. Inputs are @umbel/core's option schemas, with
  * two face-specific additions: a worker reference (`{name}`, for status and logs) and the wait
- * tool's shorter default timeout. Outputs are the engine's result types; core has zod schemas
- * for WorkerStatus and Outcome, the rest are written here and checked against core's interfaces
- * at compile time.
+ * tool's shorter default timeout. Outputs are core's result schemas (one schema per concept).
  */
 import {
+  CaptureResultSchema,
   DurationSchema,
-  type KillResult,
-  type LogEntry,
+  KeysResultSchema,
+  KillResultSchema,
+  LogEntrySchema,
   OutcomeSchema,
-  type PruneResult,
-  type ReadResult,
-  type SendResult,
-  type CaptureResult,
+  PruneResultSchema,
+  ReadResultSchema,
+  SendResultSchema,
   WaitOptionsSchema,
   WorkerNameSchema,
+  WorkerRefSchema,
   WorkerStatusSchema,
 } from '@umbel/core';
 import { z } from 'zod';
@@ -27,8 +27,8 @@ import { z } from 'zod';
  */
 export const MCP_WAIT_TIMEOUT_MS = 50_000;
 
-/** Input of tools that take only a worker: status, logs. */
-export const WorkerRefSchema = z.object({ name: WorkerNameSchema.describe('Worker name') }).strict();
+/** Input of tools that take only a worker: status, logs (core's schema). */
+export { WorkerRefSchema };
 
 /** Input of tools that take nothing: list. */
 export const EmptyInputSchema = z.object({}).strict();
@@ -60,61 +60,28 @@ export const WaitOutputSchema = OutcomeSchema.extend({
 });
 
 /** Output of `umbel_send`. */
-export const SendOutputSchema = z.object({
-  worker: WorkerNameSchema,
-  turn: z.number().int().positive().describe('The turn this prompt opened; pass it to umbel_wait/umbel_read to be explicit'),
-});
+export const SendOutputSchema = SendResultSchema;
 
 /** Output of `umbel_keys`. */
-export const KeysOutputSchema = z.object({ worker: WorkerNameSchema, keys: z.array(z.string()) });
+export const KeysOutputSchema = KeysResultSchema;
 
 /** Output of `umbel_read`. */
-export const ReadOutputSchema = z.object({
-  worker: WorkerNameSchema,
-  provider: z.string(),
-  turn: z.number().int().nonnegative(),
-  result: z.string().describe('The final answer of the turn, from the transcript'),
-  complete: z.boolean().describe('False when the transcript does not (yet) show the turn as ended'),
-  sessionId: z.string().optional(),
-  transcriptPath: z.string().optional(),
-});
+export const ReadOutputSchema = ReadResultSchema;
 
 /** Output of `umbel_kill`. */
-export const KillOutputSchema = z.object({
-  worker: WorkerNameSchema,
-  killed: z.boolean().describe('A live session was ended'),
-  purged: z.boolean().describe('The state was removed too'),
-});
+export const KillOutputSchema = KillResultSchema;
 
 /** Output of `umbel_prune`. */
-export const PruneOutputSchema = z.object({ removed: z.array(z.string()), kept: z.number().int().nonnegative() });
+export const PruneOutputSchema = PruneResultSchema;
 
 /** Output of `umbel_capture`. */
-export const CaptureOutputSchema = z.object({
-  worker: WorkerNameSchema,
-  text: z.string().describe('The screen text'),
-  live: z.boolean().describe('False when this is the last screen saved at death/kill'),
-});
+export const CaptureOutputSchema = CaptureResultSchema;
 
 /** Output of `umbel_logs`. */
 export const LogsOutputSchema = z.object({
   worker: WorkerNameSchema,
-  entries: z.array(z.object({ at: z.string(), kind: z.string(), summary: z.string() })),
+  entries: z.array(LogEntrySchema),
 });
 
 /** Output of `umbel_list`. */
 export const ListOutputSchema = z.object({ workers: z.array(WorkerStatusSchema) });
-
-// --- compile-time checks: the schemas above describe core's result types exactly ---
-
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Assert<T extends true> = T;
-type _Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer U)[] ? U[] : T[K] };
-type _SchemaChecks = [
-  Assert<Same<z.infer<typeof SendOutputSchema>, _Mutable<SendResult>>>,
-  Assert<Same<z.infer<typeof ReadOutputSchema>, _Mutable<ReadResult>>>,
-  Assert<Same<z.infer<typeof KillOutputSchema>, _Mutable<KillResult>>>,
-  Assert<Same<z.infer<typeof PruneOutputSchema>, _Mutable<PruneResult>>>,
-  Assert<Same<z.infer<typeof CaptureOutputSchema>, _Mutable<CaptureResult>>>,
-  Assert<Same<z.infer<typeof LogsOutputSchema>['entries'][number], _Mutable<LogEntry>>>,
-];
