@@ -1,0 +1,388 @@
+/**
+ * Reader for Gemini CLI's chat recording (`<home>/.gemini/tmp/<slug>/chats/session-*.jsonl`).
+ *
+ * The file is append-only JSONL that the CLI itself replays: a header line, message records
+ * (a later record with the same `id` replaces the earlier one), `{"$set":{…}}` metadata merges
+ * (a `$set.messages` replaces the whole list: cancel, tool rejection and loop recovery rewrite the
+ * chat and drop the aborted prompt) and `{"$rewindTo": id}` truncations. Facts: reference
+ * gemini.md §5.
+ */
+import type { ProviderV1Message, ProviderV1TurnRead } from '@umbel/core';
+
+/** One Gemini content part (only the fields umbel reads). */
+export interface GeminiPart {
+  readonly text?: string;
+  readonly thought?: boolean;
+  readonly functionCall?: { readonly id?: string; readonly name?: string; readonly args?: unknown };
+  readonly functionResponse?: { readonly id?: string; readonly name?: string; readonly response?: unknown };
+}
+
+/** One message of the chat, as recorded. */
+export interface GeminiChatMessage {
+  readonly id: string;
+  readonly timestamp?: string;
+  /** `user`, `gemini`, `info`, `error` (others are kept but ignored). */
+  readonly type: string;
+  /** A string (gemini, freshly written) or a Part[] (user, or any message after a rewrite). */
+  readonly content?: string | readonly GeminiPart[];
+  readonly displayContent?: string | readonly GeminiPart[];
+  readonly tokens?: Readonly<Record<string, number>> | null;
+  readonly model?: string;
+  readonly toolCalls?: readonly {
+    readonly id?: string;
+    readonly name?: string;
+    readonly args?: unknown;
+    readonly status?: string;
+    readonly result?: unknown;
+  }[];
+}
+
+/** A prompt as the CLI first recorded it (its own record, not a copy written by a rewrite). */
+export interface GeminiChatPrompt {
+  /** Line of the record in the file (0-based). */
+  readonly line: number;
+  readonly message: GeminiChatMessage;
+  /** Still in the chat: not dropped by a later rewrite (cancel, rejection) or rewind. */
+  readonly alive: boolean;
+  /** For a live prompt: its index among the real prompts of `messages`. */
+  readonly index?: number;
+  /** Line of the next recorded prompt (dropped ones included), or Infinity. */
+  readonly nextLine: number;
+  /** `error` messages recorded after this prompt and before the next one (an API error drops the prompt first, then appends these). */
+  readonly errors: readonly string[];
+}
+
+/** The replayed chat. */
+export interface GeminiChat {
+  readonly sessionId?: string;
+  /** The current message list, after every rewrite. */
+  readonly messages: readonly GeminiChatMessage[];
+  /** Every prompt the CLI recorded, in order, with whether it survived. */
+  readonly prompts: readonly GeminiChatPrompt[];
+  /** Line of the last standalone record of each message id. */
+  readonly lineOf: ReadonlyMap<string, number>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asMessage(value: unknown): GeminiChatMessage | undefined {
+  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.type !== 'string') return undefined;
+  return value as unknown as GeminiChatMessage;
+}
+
+function countRealPrompts(messages: Iterable<GeminiChatMessage>): number {
+  let n = 0;
+  for (const m of messages) if (isRealPrompt(m)) n += 1;
+  return n;
+}
+
+const CANCELLED_RE = /^Request cancelled\.?$/;
+
+/**
+ * Replay a chat file like the CLI's own loader: message records upsert by id (keeping their
+ * position), `$set.messages` replaces the list, `$rewindTo` truncates. Unparsable lines (the last
+ * one may be mid-write) are skipped.
+ *
+ * Prompts are tracked by their own record: a rewrite drops only the aborted prompt and keeps the
+ * earlier ones in order (possibly under new ids, and the first one merged into the
+ * `<session_context>` message), so after each rewrite the first N recorded prompts survive, N
+ * being the number of prompts in the rewritten list. Copies the CLI appends between its
+ * "Request cancelled." notice and the `$set.messages` that follows are not prompts of their own.
+ */
+export function replayGeminiChat(content: string): GeminiChat {
+  const order: string[] = [];
+  const byId = new Map<string, GeminiChatMessage>();
+  const recorded: { line: number; message: GeminiChatMessage; alive: boolean; errors: string[] }[] = [];
+  const lineOf = new Map<string, number>();
+  let live: number[] = [];
+  const keep = (n: number) => {
+    for (const k of live.slice(n)) (recorded[k] as { alive: boolean }).alive = false;
+    live = live.slice(0, n);
+  };
+  let inRewrite = false;
+  let sessionId: string | undefined;
+  const current = () => order.map((id) => byId.get(id)).filter((m): m is GeminiChatMessage => m !== undefined);
+  const lines = content.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]?.trim();
+    if (!line) continue;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!isRecord(record)) continue;
+    if ('$rewindTo' in record) {
+      const target = record.$rewindTo;
+      const at = typeof target === 'string' ? order.indexOf(target) : -1;
+      const removed = at === -1 ? order.splice(0) : order.splice(at);
+      for (const id of removed) byId.delete(id);
+      keep(countRealPrompts(current()));
+      continue;
+    }
+    if ('$set' in record) {
+      const set = record.$set;
+      if (isRecord(set) && Array.isArray(set.messages)) {
+        order.length = 0;
+        byId.clear();
+        for (const raw of set.messages) {
+          const m = asMessage(raw);
+          if (!m) continue;
+          if (!byId.has(m.id)) order.push(m.id);
+          byId.set(m.id, m);
+        }
+        keep(countRealPrompts(current()));
+        inRewrite = false;
+      }
+      if (isRecord(set) && typeof set.sessionId === 'string') sessionId = set.sessionId;
+      continue;
+    }
+    const message = asMessage(record);
+    if (message) {
+      const isNew = !byId.has(message.id);
+      if (isNew) order.push(message.id);
+      byId.set(message.id, message);
+      lineOf.set(message.id, i);
+      if (message.type === 'error') recorded[recorded.length - 1]?.errors.push(contentText(message.content) || 'error');
+      if (message.type === 'info' && CANCELLED_RE.test(contentText(message.content).trim())) inRewrite = true;
+      else if (isNew && !inRewrite && isRealPrompt(message)) {
+        live.push(recorded.length);
+        recorded.push({ line: i, message, alive: true, errors: [] });
+      }
+      continue;
+    }
+    if (typeof record.sessionId === 'string') sessionId = record.sessionId;
+  }
+  const messages = current();
+  const prompts: GeminiChatPrompt[] = [];
+  for (const [k, r] of recorded.entries()) {
+    const index = live.indexOf(k);
+    const common = { line: r.line, message: r.message, nextLine: recorded[k + 1]?.line ?? Number.POSITIVE_INFINITY, errors: r.errors };
+    prompts.push(index === -1 ? { ...common, alive: false } : { ...common, alive: true, index });
+  }
+  return { ...(sessionId ? { sessionId } : {}), messages, prompts, lineOf };
+}
+
+/** Plain text of a content (string, or the non-thought text parts joined). */
+export function contentText(content: GeminiChatMessage['content']): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((p) => typeof p?.text === 'string' && !p.thought)
+    .map((p) => p.text as string)
+    .join('');
+}
+
+/**
+ * The text a user typed: `displayContent` when the CLI expanded @files, else the text parts
+ * without the CLI's `<session_context>`/`<hook_context>` wrappers (after a rewrite the first prompt
+ * shares one message with the session context) and without the `--- Content from referenced
+ * files ---` expansion.
+ */
+export function userText(message: GeminiChatMessage): string {
+  const content = message.displayContent ?? message.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const out: string[] = [];
+  for (const p of content) {
+    if (typeof p?.text !== 'string' || p.thought) continue;
+    const head = p.text.trimStart();
+    if (head.startsWith('<session_context>') || head.startsWith('<hook_context>')) continue;
+    if (p.text.startsWith('\n--- Content from referenced files ---')) break;
+    out.push(p.text);
+  }
+  return out.join('');
+}
+
+/**
+ * Whether a message is a real user prompt: a `user` message with typed text (not only the CLI's
+ * `<session_context>` preamble, not a tool result).
+ */
+export function isRealPrompt(message: GeminiChatMessage): boolean {
+  if (message.type !== 'user') return false;
+  return userText(message).trim() !== '';
+}
+
+/** Normalise a prompt the way the CLI does on submit (it trims). */
+export function normalizePrompt(text: string): string {
+  return text.trim();
+}
+
+/** Options of {@link readGeminiTurn}. */
+export interface ReadGeminiTurnOptions {
+  /** The prompt as umbel sent it. When absent, the last prompt of the chat is read. */
+  readonly prompt?: string;
+  /**
+   * When the CLI accepted the prompt: the ISO `timestamp` of the BeforeAgent hook payload.
+   * The prompt's own record is written after it, which tells this turn from an earlier one with
+   * the same text.
+   */
+  readonly acceptedAt?: string;
+  /** Whether AfterAgent (umbel's `stop`) fired for this turn. */
+  readonly stopSeen: boolean;
+}
+
+interface TurnSlice {
+  readonly prompt: GeminiChatMessage;
+  readonly after: readonly GeminiChatMessage[];
+  readonly sessionId?: string;
+}
+
+const DROPPED = 'the prompt is no longer in the transcript (the turn was cancelled or its tool call was rejected)';
+
+/**
+ * The messages after the prompt at `index`, up to the next prompt. `error`/`info` messages are
+ * only this turn's when recorded between its prompt and the next recorded one: a failed turn's
+ * prompt is dropped before its error is appended, so the error follows the previous turn in the list.
+ */
+function sliceAfter(chat: GeminiChat, index: number, own: GeminiChatPrompt): GeminiChatMessage[] {
+  const { messages } = chat;
+  const after: GeminiChatMessage[] = [];
+  for (let i = index + 1; i < messages.length; i++) {
+    const m = messages[i] as GeminiChatMessage;
+    if (isRealPrompt(m)) break;
+    if (m.type === 'error' || m.type === 'info') {
+      const line = chat.lineOf.get(m.id);
+      if (line === undefined || line < own.line || line >= own.nextLine) continue;
+    }
+    after.push(m);
+  }
+  return after;
+}
+
+function realPromptPositions(messages: readonly GeminiChatMessage[]): number[] {
+  const out: number[] = [];
+  messages.forEach((m, i) => {
+    if (isRealPrompt(m)) out.push(i);
+  });
+  return out;
+}
+
+/** Locate the turn; a string is the reason it is not (or not yet) there. */
+function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): TurnSlice | GeminiChatPrompt | 'missing' {
+  const { messages, prompts } = chat;
+  const want = options.prompt === undefined ? undefined : normalizePrompt(options.prompt);
+  const base = chat.sessionId ? { sessionId: chat.sessionId } : {};
+  const matches = (p: GeminiChatPrompt) => want === undefined || normalizePrompt(userText(p.message)) === want;
+  let own: GeminiChatPrompt | undefined;
+  if (options.acceptedAt !== undefined) {
+    // This turn's record is the first one of this text written after the CLI accepted the prompt.
+    const since = Date.parse(options.acceptedAt);
+    own = prompts.find(
+      (p) => matches(p) && (Number.isNaN(since) || p.message.timestamp === undefined || Date.parse(p.message.timestamp) >= since),
+    );
+  } else {
+    own = [...prompts].reverse().find(matches);
+  }
+  if (!own) return 'missing';
+  if (!own.alive || own.index === undefined) return own;
+  const position = realPromptPositions(messages)[own.index];
+  if (position === undefined) return own;
+  return { ...base, prompt: messages[position] as GeminiChatMessage, after: sliceAfter(chat, position, own) };
+}
+
+function addTokens(total: Record<string, number>, tokens: GeminiChatMessage['tokens']): void {
+  if (!tokens) return;
+  for (const [k, v] of Object.entries(tokens)) if (typeof v === 'number') total[k] = (total[k] ?? 0) + v;
+}
+
+/**
+ * Read one turn: the final answer is the text of the `gemini` messages after the prompt, joined
+ * with `\n` (empty steps skipped); an `error` message after it fails the turn; a prompt that a
+ * rewrite dropped is `interrupted` — never the previous turn's answer.
+ */
+export function readGeminiTurn(content: string, options: ReadGeminiTurnOptions): ProviderV1TurnRead {
+  const chat = replayGeminiChat(content);
+  const found = locate(chat, options);
+  if (found === 'missing') {
+    return options.stopSeen ? { status: 'interrupted', message: 'the prompt was never recorded in the transcript' } : { status: 'missing' };
+  }
+  if ('alive' in found) {
+    // dropped by a rewrite: an API error (its error follows), or a cancel / rejected tool call
+    if (found.errors.length > 0) return options.stopSeen ? { status: 'failed', message: found.errors.join('\n') } : { status: 'running' };
+    return { status: 'interrupted', message: DROPPED };
+  }
+  const texts: string[] = [];
+  const usage: Record<string, number> = {};
+  let model: string | undefined;
+  let steps = 0;
+  let error: string | undefined;
+  let cancelled = false;
+  let activity: string | undefined;
+  for (const m of found.after) {
+    if (m.type === 'gemini') {
+      steps += 1;
+      const t = contentText(m.content);
+      if (t !== '') texts.push(t);
+      addTokens(usage, m.tokens);
+      if (m.model) model = m.model;
+      const call = m.toolCalls?.[m.toolCalls.length - 1];
+      if (call?.name) activity = `${call.name}(${describeArgs(call.args)})`;
+    } else if (m.type === 'error') {
+      error = contentText(m.content) || 'error';
+    } else if (m.type === 'info' && /^Request cancelled\.?$/.test(contentText(m.content).trim())) {
+      cancelled = true;
+    }
+  }
+  if (!options.stopSeen) return activity ? { status: 'running', activity } : { status: 'running' };
+  if (error !== undefined) return { status: 'failed', message: error };
+  if (cancelled && texts.length === 0) return { status: 'interrupted', message: 'Request cancelled.' };
+  return {
+    status: 'completed',
+    answer: texts.join('\n'),
+    ...(Object.keys(usage).length > 0 ? { usage } : {}),
+    numTurns: steps,
+    ...(found.sessionId ? { sessionId: found.sessionId } : {}),
+    ...(model ? { model } : {}),
+  };
+}
+
+function describeArgs(args: unknown): string {
+  if (isRecord(args)) {
+    for (const key of ['command', 'file_path', 'path', 'pattern', 'url']) {
+      const v = args[key];
+      if (typeof v === 'string') return v.length > 80 ? `${v.slice(0, 77)}...` : v;
+    }
+  }
+  return '';
+}
+
+/**
+ * The messages of one turn in Claude's stream-json shape (`{type, message}`): the assistant's
+ * text and tool calls, and tool results as user messages.
+ */
+export function readGeminiMessages(content: string, options: ReadGeminiTurnOptions): ProviderV1Message[] {
+  const chat = replayGeminiChat(content);
+  const found = locate(chat, { ...options, stopSeen: true });
+  if (typeof found === 'string' || 'alive' in found) return [];
+  const out: ProviderV1Message[] = [];
+  for (const m of found.after) {
+    if (m.type === 'gemini') {
+      const blocks: unknown[] = [];
+      const t = contentText(m.content);
+      if (t !== '') blocks.push({ type: 'text', text: t });
+      for (const call of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args ?? {} });
+      if (Array.isArray(m.content)) {
+        for (const p of m.content) {
+          if (p.functionCall && !(m.toolCalls ?? []).some((c) => c.id === p.functionCall?.id)) {
+            blocks.push({ type: 'tool_use', id: p.functionCall.id, name: p.functionCall.name, input: p.functionCall.args ?? {} });
+          }
+        }
+      }
+      if (blocks.length > 0) out.push({ type: 'assistant', uuid: m.id, message: { role: 'assistant', content: blocks, ...(m.model ? { model: m.model } : {}) } });
+    } else if (m.type === 'user' && Array.isArray(m.content)) {
+      const results = m.content
+        .filter((p) => p.functionResponse)
+        .map((p) => {
+          const r = p.functionResponse?.response;
+          const output = isRecord(r) && typeof r.output === 'string' ? r.output : JSON.stringify(r ?? null);
+          return { type: 'tool_result', tool_use_id: p.functionResponse?.id, content: output };
+        });
+      if (results.length > 0) out.push({ type: 'user', uuid: m.id, message: { role: 'user', content: results } });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,177 @@
+/**
+ * The settings file umbel gives a Gemini CLI worker.
+ *
+ * Gemini CLI reads four settings layers: system defaults, user (`$GEMINI_CLI_HOME/.gemini/settings.json`),
+ * workspace (`<cwd>/.gemini/settings.json`) and system (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`). The two
+ * system layers are skipped unless the file and every parent directory are owned by root and not
+ * writable by group/others (verified on 0.61.0), so umbel cannot use them. Instead each worker gets
+ * its own `GEMINI_CLI_HOME` whose user settings are a copy of the user's own settings with umbel's
+ * hooks appended (hook lists of every layer are concatenated, so the user's and the project's hooks
+ * still run). The user's files are only read, never written.
+ */
+import type { HookKind } from '@umbel/core';
+import { UsageError } from '@umbel/core';
+
+/** Gemini hook events umbel listens to, and the neutral kind each one becomes. */
+export const GEMINI_HOOK_EVENTS = {
+  SessionStart: 'session',
+  BeforeAgent: 'prompt',
+  AfterAgent: 'stop',
+  Notification: 'notify',
+  BeforeTool: 'tool',
+  SessionEnd: 'session-end',
+} as const satisfies Record<string, HookKind>;
+export type GeminiHookEvent = keyof typeof GEMINI_HOOK_EVENTS;
+
+/** Timeout of umbel's hook commands (ms); the sink writes one file and exits. */
+export const HOOK_TIMEOUT_MS = 10_000;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Remove `//` and `/* *\/` comments (outside strings) and trailing commas: settings.json is JSONC. */
+export function stripJsonComments(text: string): string {
+  let out = '';
+  let i = 0;
+  let inString = false;
+  while (i < text.length) {
+    const c = text[i] as string;
+    const next = text[i + 1];
+    if (inString) {
+      out += c;
+      if (c === '\\') {
+        out += next ?? '';
+        i += 2;
+        continue;
+      }
+      if (c === '"') inString = false;
+      i += 1;
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      out += c;
+      i += 1;
+      continue;
+    }
+    if (c === '/' && next === '/') {
+      while (i < text.length && text[i] !== '\n') i += 1;
+      continue;
+    }
+    if (c === '/' && next === '*') {
+      i += 2;
+      while (i < text.length && !(text[i] === '*' && text[i + 1] === '/')) i += 1;
+      i += 2;
+      continue;
+    }
+    out += c;
+    i += 1;
+  }
+  return out.replace(/,(\s*[}\]])/g, '$1');
+}
+
+/**
+ * Parse the user's settings.json (JSONC). Empty text is `{}`.
+ * @throws UsageError when the file is not a JSON object (the CLI itself would refuse to start).
+ */
+export function parseUserSettings(text: string, path: string): JsonObject {
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(stripJsonComments(text));
+  } catch (error) {
+    throw new UsageError(`cannot read Gemini settings ${path}: ${(error as Error).message}`, {
+      hint: 'fix the file (gemini itself refuses to start with it), then spawn again',
+      cause: error,
+    });
+  }
+  if (!isObject(value)) throw new UsageError(`cannot read Gemini settings ${path}: not a JSON object`);
+  return value;
+}
+
+/** Auth types of `security.auth.selectedType`. */
+export const GeminiAuthType = {
+  ApiKey: 'gemini-api-key',
+  Vertex: 'vertex-ai',
+  OAuth: 'oauth-personal',
+} as const;
+export type GeminiAuthType = (typeof GeminiAuthType)[keyof typeof GeminiAuthType];
+
+/**
+ * The auth type umbel selects when the user's settings select none: an API key in the worker env
+ * means `gemini-api-key` (needed whenever GOOGLE_GEMINI_BASE_URL is set, which otherwise forces the
+ * unusable `gateway` type, exit 41); GOOGLE_GENAI_USE_VERTEXAI=true means `vertex-ai`. Otherwise
+ * none: the CLI shows its sign-in screen and umbel reports it.
+ */
+export function chooseAuthType(env: Readonly<Record<string, string>>): GeminiAuthType | undefined {
+  if ((env.GOOGLE_GENAI_USE_VERTEXAI ?? '').toLowerCase() === 'true') return GeminiAuthType.Vertex;
+  if (env.GEMINI_API_KEY) return GeminiAuthType.ApiKey;
+  return undefined;
+}
+
+/** Input of {@link buildWorkerSettings}. */
+export interface WorkerSettingsInput {
+  /** The user's settings (parsed); not modified. */
+  readonly user: Readonly<Record<string, unknown>>;
+  /** Shell command of the hook sink for a kind. */
+  readonly hookCommand: (kind: HookKind) => string;
+  /** The worker's env (for the auth choice). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Deep-merged last (tests: `{model:{disableLoopDetection:true}}`). */
+  readonly overrides?: Readonly<Record<string, unknown>>;
+}
+
+function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** Deep merge of plain objects (arrays and scalars of `b` replace). Returns a new object. */
+export function deepMerge(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): JsonObject {
+  const out = clone(a) as JsonObject;
+  for (const [k, v] of Object.entries(b)) {
+    const cur = out[k];
+    out[k] = isObject(cur) && isObject(v) ? deepMerge(cur, v) : (clone(v) as Json);
+  }
+  return out;
+}
+
+/**
+ * The worker's user settings: the user's settings, plus umbel's hooks appended to each event's
+ * list, hooks forced on, the auth type chosen when the user has none, and auto-update off (a
+ * worker must never update the CLI under the user's feet).
+ */
+export function buildWorkerSettings(input: WorkerSettingsInput): JsonObject {
+  const s = clone(input.user) as JsonObject;
+  const hooks: JsonObject = isObject(s.hooks) ? s.hooks : {};
+  for (const [event, kind] of Object.entries(GEMINI_HOOK_EVENTS)) {
+    const existing = Array.isArray(hooks[event]) ? (hooks[event] as Json[]) : [];
+    hooks[event] = [
+      ...existing,
+      { matcher: '', hooks: [{ name: `umbel-${kind}`, type: 'command', command: input.hookCommand(kind), timeout: HOOK_TIMEOUT_MS }] },
+    ];
+  }
+  s.hooks = hooks;
+  const hooksConfig: JsonObject = isObject(s.hooksConfig) ? s.hooksConfig : {};
+  hooksConfig.enabled = true;
+  if (Array.isArray(hooksConfig.disabled)) {
+    hooksConfig.disabled = hooksConfig.disabled.filter((name) => !(typeof name === 'string' && name.startsWith('umbel-')));
+  }
+  s.hooksConfig = hooksConfig;
+  const security: JsonObject = isObject(s.security) ? s.security : {};
+  const auth: JsonObject = isObject(security.auth) ? security.auth : {};
+  if (typeof auth.selectedType !== 'string' || auth.selectedType === '') {
+    const chosen = chooseAuthType(input.env);
+    if (chosen) auth.selectedType = chosen;
+  }
+  if (Object.keys(auth).length > 0) security.auth = auth;
+  if (Object.keys(security).length > 0) s.security = security;
+  const general: JsonObject = isObject(s.general) ? s.general : {};
+  general.enableAutoUpdate = false;
+  general.enableAutoUpdateNotification = false;
+  s.general = general;
+  return input.overrides ? deepMerge(s, input.overrides) : s;
+}
