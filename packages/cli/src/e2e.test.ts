@@ -143,7 +143,7 @@ describe('supervisor verbs on the fake claude', () => {
     expect(blocked.code).toBe(126);
     expect(JSON.parse(blocked.stdout)).toMatchObject({ reason: 'needs-input', inputKind: 'permission', tool: 'Bash' });
     await umbel(['keys', 'perm', 'Enter']);
-    expect(await umbel(['wait', 'perm'])).toMatchObject({ code: 0, stdout: 'TOOL-RESULT: (empty)\n' });
+    expect(await umbel(['wait', 'perm'])).toMatchObject({ code: 0, stdout: 'TOOL-RESULT: (Bash completed with no output)\n' });
     expect(existsSync(join(work, 'created-by-tool.txt'))).toBe(true);
   });
 

@@ -63,7 +63,10 @@ import { runGuarded } from './guardrail.js';
 
 /** Default time a spawn may take to reach the ready prompt. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
-const DIALOG_MAX_TRIES = 3;
+/** Presses per dialog (a two-step dialog — move, then confirm — uses two). */
+const DIALOG_MAX_TRIES = 5;
+/** A dialog must look the same for this long before keys are pressed: CLIs draw it before its input is live. */
+const DIALOG_SETTLE_MS = 300;
 
 function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } }, value: unknown, what: string): T {
   const result = schema.safeParse(value);
@@ -306,6 +309,9 @@ export function createUmbel(settings: UmbelSettings): Umbel {
           case 'dialog': {
             const n = (tries.get(startup.id) ?? 0) + 1;
             if (n > DIALOG_MAX_TRIES) throw new SpawnFailedError(`the startup dialog '${startup.id}' did not go away after ${DIALOG_MAX_TRIES} tries`, { paneTail: tailLines(screen, 20) });
+            await sleep(DIALOG_SETTLE_MS);
+            const settled = await substrate.capture(session, { lines: 60 });
+            if (settled !== screen) continue;
             tries.set(startup.id, n);
             for (const key of startup.keys) await substrate.sendKeys(session, [key]);
             await waitScreenChange(session, screen, 1500);

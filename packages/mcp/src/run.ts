@@ -4,14 +4,14 @@
  *
  * The SDK's stdio transport does not watch stdin for EOF, so a server whose parent died would
  * stay up (upstream's orphan busy-looped a core). Here the server stops when stdin ends or
- * closes, when stdout breaks, on SIGTERM/SIGINT, or when the transport closes; closing the
- * server aborts every in-flight call (a pending `umbel_wait` returns `aborted`, its worker keeps
- * running).
+ * closes, when stdout breaks, on SIGTERM/SIGINT, or when the transport closes. Calls in flight
+ * are answered first (within a few seconds): a pending `umbel_wait` returns `aborted`, its worker
+ * keeps running, so a piped client that closes its input at once still gets every answer.
  */
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Umbel } from '@umbel/core';
-import { createMcpServer, type McpServerSettings } from './server.js';
+import { createMcpServer, drainMcpServer, type McpServerSettings } from './server.js';
 
 /** Why `runMcpServer` returned. */
 export type McpStopReason = 'stdin-closed' | 'stdout-error' | 'signal' | 'transport-closed';
@@ -34,6 +34,9 @@ export interface McpStopInfo {
   /** The signal, when `reason` is `signal`. */
   readonly signal?: NodeJS.Signals;
 }
+
+/** How long calls in flight may take to answer once the server is stopping. */
+const DRAIN_GRACE_MS = 3_000;
 
 /** How long closing the server may take before `runMcpServer` returns anyway. */
 const CLOSE_GRACE_MS = 1_500;
@@ -82,6 +85,8 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<McpSto
       process.off('SIGTERM', onSignal);
       process.off('SIGINT', onSignal);
     }
+    // Answer what is in flight first (waits return `aborted` at once), unless stdout is gone.
+    if (!stdout.destroyed && !stdout.writableEnded) await drainMcpServer(server, DRAIN_GRACE_MS);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       server.close().catch((error: unknown) => log(`close failed: ${error instanceof Error ? error.message : String(error)}`)),

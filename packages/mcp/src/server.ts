@@ -104,6 +104,23 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
   // list as on the CLI. The schemas are still registered, so `tools/list` shows them.
   (server as unknown as { validateToolInput: (tool: unknown, args: unknown) => Promise<unknown> }).validateToolInput = async (_tool, args) => args ?? {};
 
+  // In-flight calls, so a server whose client closed its input can still answer them (a piped
+  // `printf … | umbel-mcp` must not lose its answers) before it shuts down: see drainMcpServer().
+  const closing = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+  drains.set(server, async (graceMs: number) => {
+    closing.abort();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...inFlight]),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+        timer.unref();
+      }),
+    ]);
+    if (timer) clearTimeout(timer);
+  });
+
   /** Register one tool: parse input with `input`, run, validate output, map errors. */
   function tool<I extends AnyObjectSchema, O extends AnyObjectSchema>(
     name: ToolName,
@@ -120,14 +137,24 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
         annotations: { readOnlyHint: config.readOnly ?? false, destructiveHint: config.destructive ?? false, openWorldHint: true },
       },
       // The SDK's handler type is derived from the schema; ours is checked by `tool()`'s own signature.
-      (async (args: unknown, extra: Extra): Promise<CallToolResult> => {
+      (async (args: unknown, requestExtra: Extra): Promise<CallToolResult> => {
+        // The call ends early when the client cancels it or when the server is draining.
+        const extra: Extra = { ...requestExtra, signal: AbortSignal.any([requestExtra.signal, closing.signal]) };
+        const call = (async (): Promise<CallToolResult> => {
+          try {
+            const parsed = config.input.safeParse(args ?? {});
+            if (!parsed.success) throw usageFromZod(parsed.error, `${name} input`);
+            const output = config.output.parse(await run(parsed.data as z.output<I>, extra)) as Record<string, unknown>;
+            return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+          } catch (error) {
+            return errorResult(error, name, log);
+          }
+        })();
+        inFlight.add(call);
         try {
-          const parsed = config.input.safeParse(args ?? {});
-          if (!parsed.success) throw usageFromZod(parsed.error, `${name} input`);
-          const output = config.output.parse(await run(parsed.data as z.output<I>, extra)) as Record<string, unknown>;
-          return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
-        } catch (error) {
-          return errorResult(error, name, log);
+          return await call;
+        } finally {
+          inFlight.delete(call);
         }
       }) as never,
     );
@@ -278,6 +305,16 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
   );
 
   return server;
+}
+
+const drains = new WeakMap<McpServer, (graceMs: number) => Promise<void>>();
+
+/**
+ * Finish the calls in flight before closing: pending waits and spawns are cancelled (a wait
+ * answers `aborted`, its worker keeps running) and every call gets `graceMs` to send its answer.
+ */
+export async function drainMcpServer(server: McpServer, graceMs: number): Promise<void> {
+  await drains.get(server)?.(graceMs);
 }
 
 // --- internal ---

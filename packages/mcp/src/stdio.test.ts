@@ -226,6 +226,20 @@ describe('the built bin over raw stdio', () => {
     }
   });
 
+  it('answers the calls already sent when the client closes stdin at once (piped use)', async () => {
+    const { home, userHome, work } = await scratch('umbel-mcp-pipe-');
+    await seedWorker(home, 'seeded', work);
+    const server = startRaw(serverEnv({ UMBEL_HOME: home, HOME: userHome }));
+    server.send(INITIALIZE);
+    server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    server.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'umbel_list', arguments: {} } });
+    server.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'umbel_status', arguments: { name: 'seeded' } } });
+    server.child.stdin.end();
+    expect(await exitWithin(server, EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
+    const ids = server.lines.map((line) => (JSON.parse(line) as { id?: number }).id);
+    expect(ids).toEqual(expect.arrayContaining([1, 2, 3]));
+  });
+
   it('exits on SIGTERM', async () => {
     const { home, userHome } = await scratch('umbel-mcp-term-');
     const server = startRaw(serverEnv({ UMBEL_HOME: home, HOME: userHome }));

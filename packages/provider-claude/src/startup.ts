@@ -66,16 +66,16 @@ export function detectClaudeFatal(screen: string): string | undefined {
 export function detectClaudeDialog(screen: string): { readonly id: string; readonly keys: readonly string[] } | undefined {
   const lines = screen.split('\n');
   if (screen.includes('Bypass Permissions mode')) {
-    if (highlighted(lines, 'No, exit')) return { id: CLAUDE_DIALOGS.bypass, keys: ['Down', 'Enter'] };
+    if (highlighted(lines, 'No, exit')) return { id: CLAUDE_DIALOGS.bypass, keys: ['Down'] };
     if (highlighted(lines, 'Yes, I accept')) return { id: CLAUDE_DIALOGS.bypass, keys: ['Enter'] };
   }
   if (screen.includes('Do you want to use this API key?')) {
-    if (highlighted(lines, 'No (recommended)')) return { id: CLAUDE_DIALOGS.apiKey, keys: ['Up', 'Enter'] };
+    if (highlighted(lines, 'No (recommended)')) return { id: CLAUDE_DIALOGS.apiKey, keys: ['Up'] };
     if (highlighted(lines, 'Yes')) return { id: CLAUDE_DIALOGS.apiKey, keys: ['Enter'] };
   }
   if (highlighted(lines, 'Yes, I trust this folder')) return { id: CLAUDE_DIALOGS.trust, keys: ['Enter'] };
   if (highlighted(lines, 'No, exit') && (screen.includes('trust this folder') || screen.includes('Accessing workspace'))) {
-    return { id: CLAUDE_DIALOGS.trust, keys: ['Down', 'Enter'] };
+    return { id: CLAUDE_DIALOGS.trust, keys: ['Down'] };
   }
   // Upstream U2: the default ("No, disable external imports") is the safe answer.
   if (highlighted(lines, 'No, disable external imports')) return { id: CLAUDE_DIALOGS.externalImports, keys: ['Enter'] };
