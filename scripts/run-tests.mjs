@@ -27,7 +27,7 @@ function step(title, command, args, options = {}) {
 }
 
 step('install the pinned real CLIs', process.execPath, [join(root, 'scripts/install-real-clis.mjs')]);
-if (!realOnly) step('build every package', 'pnpm', ['-r', '--filter', './packages/*', 'run', 'build']);
+step('build every package', 'pnpm', ['-r', '--filter', './packages/*', 'run', 'build']);
 
 const out = mkdtempSync(join(tmpdir(), 'umbel-vitest-'));
 const report = join(out, 'results.json');
