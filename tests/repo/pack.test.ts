@@ -64,9 +64,13 @@ describe('packed packages', () => {
   it('installs from the tarballs into an empty project, and `npx umbel --version` runs', async () => {
     const project = join(work, 'project');
     await mkdir(project);
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, type: 'module' }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--@umbel:registry=http://127.0.0.1:9/', ...tarballs.map((t) => t.file)], { cwd: project, env: { ...process.env, npm_config_update_notifier: 'false' }, maxBuffer: 64 * 1024 * 1024 });
-    const { stdout } = await run('npx', ['--no', 'umbel', '--version'], { cwd: project });
+    // Our packages come only from the tarballs: as direct dependencies and, for the edges between
+    // them, as overrides (npm would otherwise look their ranges up in the registry, which here is
+    // a dead address, so a lookup fails the test instead of fetching a published copy).
+    const ours = Object.fromEntries(tarballs.map((t) => [t.name, `file:${t.file}`]));
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, type: 'module', dependencies: ours, overrides: ours }));
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--fetch-retries=0', '--@umbel:registry=http://127.0.0.1:9/'], { cwd: project, env: { ...process.env, npm_config_update_notifier: 'false' }, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run('npx', ['--no', '--', 'umbel', '--version'], { cwd: project });
     expect(stdout.trim()).toBe('umbel 0.1.0');
     const mcp = await run('node', ['-e', "import('@umbel/mcp').then((m) => console.log(typeof m.createMcpServer))"], { cwd: project });
     expect(mcp.stdout.trim()).toBe('function');
