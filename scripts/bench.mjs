@@ -5,7 +5,7 @@
 // real `claude` against the local mock model server.
 //
 //   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real]
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -41,7 +41,13 @@ const workerEnv = { CLAUDE_CONFIG_DIR: config, FAKE_CLAUDE_LATE_FINAL_MS: '0' };
 
 let launchStartNs = 0n;
 const substrate = createTmuxSubstrate({ home, env });
-const timed = { ...substrate, launch: async (o) => { launchStartNs = process.hrtime.bigint(); return substrate.launch(o); } };
+const timed = {
+  ...substrate,
+  launch: async (o) => {
+    launchStartNs = process.hrtime.bigint();
+    return substrate.launch(o);
+  },
+};
 const umbel = createUmbel({ substrate: timed, providers: [claude], home, env });
 const epochNs = () => BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
 
@@ -54,11 +60,15 @@ function report(name, samples, target, unit = 'ms') {
   const p50 = pct(samples, 50);
   const p95 = pct(samples, 95);
   rows.push({ name, n: samples.length, p50, p95, target, unit });
-  console.log(`${name.padEnd(46)} n=${String(samples.length).padStart(3)}  p50 ${p50.toFixed(1).padStart(8)}${unit}  p95 ${p95.toFixed(1).padStart(8)}${unit}${target ? `  target ≤${target}${unit}  ratio ${(p95 / target).toFixed(2)}` : ''}`);
+  console.log(
+    `${name.padEnd(46)} n=${String(samples.length).padStart(3)}  p50 ${p50.toFixed(1).padStart(8)}${unit}  p95 ${p95.toFixed(1).padStart(8)}${unit}${target ? `  target ≤${target}${unit}  ratio ${(p95 / target).toFixed(2)}` : ''}`,
+  );
 }
 const ms = (a, b) => Number(b - a) / 1e6;
 function eventsOf(name) {
-  return readdirSync(join(home, 'workers', name, 'events')).filter((f) => /^\d+-\d+-[a-z-]+\.json$/.test(f)).map((f) => ({ at: BigInt(f.split('-')[0]), kind: f.replace(/^\d+-\d+-|\.json$/g, '') }));
+  return readdirSync(join(home, 'workers', name, 'events'))
+    .filter((f) => /^\d+-\d+-[a-z-]+\.json$/.test(f))
+    .map((f) => ({ at: BigInt(f.split('-')[0]), kind: f.replace(/^\d+-\d+-|\.json$/g, '') }));
 }
 
 try {
@@ -89,7 +99,9 @@ try {
     const outcome = await umbel.wait({ name: 'hook', turn, timeout: '60s' });
     const returned = epochNs();
     if (outcome.reason !== 'completed') throw new Error(`wait: ${outcome.reason} ${outcome.message ?? ''}`);
-    const stop = eventsOf('hook').filter((e) => e.kind === 'stop').pop();
+    const stop = eventsOf('hook')
+      .filter((e) => e.kind === 'stop')
+      .pop();
     hookToWait.push(Number(returned - stop.at) / 1e6);
   }
   report('stop hook fired → wait returned', hookToWait, 50);
@@ -109,7 +121,11 @@ try {
   }
   report("node -e ''", nodeOnly);
   report('umbel --version (cold process)', cold);
-  report('umbel --version − node', cold.map((c, i) => c - nodeOnly[i]), 150);
+  report(
+    'umbel --version − node',
+    cold.map((c, i) => c - nodeOnly[i]),
+    150,
+  );
 
   // 4. PARALLEL workers spawned and answered in parallel; peak RSS of umbel's process
   let peakRss = process.memoryUsage().rss;
@@ -123,7 +139,9 @@ try {
   const answeredMs = ms(tp, process.hrtime.bigint());
   clearInterval(sampler);
   const ok = outcomes.filter((o, i) => o.reason === 'completed' && o.result === names[i]).length;
-  console.log(`${PARALLEL} workers: all spawned in ${(spawnedMs / 1000).toFixed(1)}s, ${ok}/${PARALLEL} answered exactly in ${(answeredMs / 1000).toFixed(1)}s; peak RSS of umbel's process ${(peakRss / 1048576).toFixed(0)} MiB`);
+  console.log(
+    `${PARALLEL} workers: all spawned in ${(spawnedMs / 1000).toFixed(1)}s, ${ok}/${PARALLEL} answered exactly in ${(answeredMs / 1000).toFixed(1)}s; peak RSS of umbel's process ${(peakRss / 1048576).toFixed(0)} MiB`,
+  );
 
   // 5. status with PARALLEL live workers: in-process list() and the cold `umbel status` process
   const listMs = [];
@@ -170,7 +188,12 @@ async function benchPrint(bin) {
   const n = Math.min(RUNS, 10);
   const run = (cmd, argv, extraEnv) => {
     const t = process.hrtime.bigint();
-    const r = spawnSync(cmd, argv, { cwd: dir, env: { PATH: process.env.PATH, HOME: scratch, LANG: 'C.UTF-8', ...extraEnv }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const r = spawnSync(cmd, argv, {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: scratch, LANG: 'C.UTF-8', ...extraEnv },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stdout}${r.stderr}`);
     return ms(t, process.hrtime.bigint());
   };
@@ -178,7 +201,13 @@ async function benchPrint(bin) {
   const ours = [];
   for (let i = 0; i < n; i++) {
     real.push(run(realClaude, ['-p', `ECHO real ${i}`], cenv));
-    ours.push(run(process.execPath, [bin, '-p', `ECHO umbel ${i}`, ...Object.keys(cenv).flatMap((k) => ['--env', k])], { ...cenv, UMBEL_HOME: join(scratch, 'p-state'), UMBEL_CLAUDE_BIN: realClaude }));
+    ours.push(
+      run(process.execPath, [bin, '-p', `ECHO umbel ${i}`, ...Object.keys(cenv).flatMap((k) => ['--env', k])], {
+        ...cenv,
+        UMBEL_HOME: join(scratch, 'p-state'),
+        UMBEL_CLAUDE_BIN: realClaude,
+      }),
+    );
   }
   console.log('');
   report('claude -p (real, mock API)', real);

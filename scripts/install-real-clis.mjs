@@ -10,29 +10,9 @@
 // A complete folder (marker file present, written last) is reused without touching the network.
 // When the registry cannot be reached the script fails loudly (exit 3); it never pretends.
 import { spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  CLI_IDS,
-  EXPECTED_VERSION_OUTPUT,
-  MARKER,
-  cacheRoot,
-  pinInfo,
-  readInstalled,
-  readPins,
-} from '../test-fixtures/real/clis.mjs';
+import { CLI_IDS, EXPECTED_VERSION_OUTPUT, MARKER, cacheRoot, pinInfo, readInstalled, readPins } from '../test-fixtures/real/clis.mjs';
 
 const EXIT_USAGE = 2;
 const EXIT_REGISTRY = 3;
@@ -79,11 +59,10 @@ function usage(msg) {
 
 /** Ask the registry whether package@version exists. Returns undefined on success, else the reason. */
 function checkRegistry(pkg, version) {
-  const r = spawnSync(
-    'npm',
-    ['view', `${pkg}@${version}`, 'version', '--json', '--fetch-retries=1', '--fetch-timeout=30000'],
-    { encoding: 'utf8', timeout: 120_000 },
-  );
+  const r = spawnSync('npm', ['view', `${pkg}@${version}`, 'version', '--json', '--fetch-retries=1', '--fetch-timeout=30000'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (r.error) return `could not run npm: ${r.error.message}`;
   if (r.status !== 0) return (r.stderr || r.stdout || `npm view exited ${r.status}`).trim();
   let v;

@@ -31,7 +31,16 @@ step('build every package', 'pnpm', ['-r', '--filter', './packages/*', 'run', 'b
 
 const out = mkdtempSync(join(tmpdir(), 'umbel-vitest-'));
 const report = join(out, 'results.json');
-const vitestArgs = ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...(realOnly ? ['--project', 'real'] : []), ...passThrough];
+const vitestArgs = [
+  'exec',
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+  ...(realOnly ? ['--project', 'real'] : []),
+  ...passThrough,
+];
 process.stderr.write(`\n▶ tests: pnpm ${vitestArgs.join(' ')}\n`);
 const result = spawnSync('pnpm', vitestArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, UMBEL_TEST_RUN: '1' } });
 

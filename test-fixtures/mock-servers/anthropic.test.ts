@@ -10,7 +10,6 @@ import { MOCK_TITLE, findPrompt, startAnthropicMock } from './anthropic.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { digest } from '../lib/directives.mjs';
 
-// biome-ignore lint/suspicious/noExplicitAny: parsed JSON from the wire
 type Json = any;
 
 type Mock = {
@@ -68,7 +67,10 @@ function assemble(events: SseEvent[]) {
   blocks.forEach((b, i) => {
     if (b.type === 'tool_use') b.input = JSON.parse(json[i] || '{}');
   });
-  const text = blocks.filter((b) => b.type === 'text').map((b) => b.text).join('');
+  const text = blocks
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
   return { blocks, text, stopReason };
 }
 
@@ -242,7 +244,14 @@ describe('anthropic mock (library)', () => {
     const reminder = { type: 'text', text: '<system-reminder>\nAttribution ECHO wrong\n</system-reminder>' };
     expect(findPrompt(userBody([reminder, { type: 'text', text: 'ECHO right' }]))).toBe('ECHO right');
     expect(findPrompt(userBody([{ type: 'text', text: 'ECHO right' }, reminder]))).toBe('ECHO right');
-    expect(findPrompt(userBody([{ type: 'text', text: 'ECHO right' }, { type: 'text', text: '  \n' }]))).toBe('ECHO right');
+    expect(
+      findPrompt(
+        userBody([
+          { type: 'text', text: 'ECHO right' },
+          { type: 'text', text: '  \n' },
+        ]),
+      ),
+    ).toBe('ECHO right');
     // role:"system" messages after the user message are skipped; earlier user messages do not count
     const withSystem = {
       messages: [
@@ -275,9 +284,7 @@ describe('anthropic mock (library)', () => {
     expect(JSON.parse(asJson.text)).toEqual({ title: MOCK_TITLE });
     expect((await stream(mock, titlePrompt)).text).toBe(MOCK_TITLE);
     // the queued reply was not consumed by the title requests
-    expect((await stream(mock, 'ECHO something else', { tools: [BASH_TOOL] })).text).toBe(
-      'queued must survive the title request',
-    );
+    expect((await stream(mock, 'ECHO something else', { tools: [BASH_TOOL] })).text).toBe('queued must survive the title request');
   });
 
   it('answers auto-mode classifier requests with <block>no, honouring stop_sequences', async () => {
@@ -336,7 +343,10 @@ describe('anthropic mock (library)', () => {
     });
     const text = readFileSync(logFile, 'utf8');
     expect(text).not.toContain(SECRET_KEY);
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBe(mock.requests().length);
     const last = lines.at(-1);
     expect(last).toMatchObject({
@@ -376,7 +386,10 @@ describe('anthropic mock (script form)', () => {
       expect((await res.json()).content[0].text).toBe('from the cli form');
       child.kill('SIGTERM');
       expect(await exited).toEqual({ code: 0, signal: null });
-      const lines = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const lines = readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({ method: 'POST', path: '/v1/messages', prompt: 'ECHO from the cli form' });
     } finally {

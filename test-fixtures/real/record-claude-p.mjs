@@ -23,7 +23,18 @@ const config = join(root, 'config');
 const cwd = join(root, 'work');
 for (const d of [home, config, cwd]) mkdirSync(d, { recursive: true });
 
-const scrub = (s) => s.split(`127.0.0.1:${mock.port}`).join('127.0.0.1:<port>').split(cwd).join('<cwd>').split(config).join('<config>').split(home).join('<home>').split(root).join('<root>');
+const scrub = (s) =>
+  s
+    .split(`127.0.0.1:${mock.port}`)
+    .join('127.0.0.1:<port>')
+    .split(cwd)
+    .join('<cwd>')
+    .split(config)
+    .join('<config>')
+    .split(home)
+    .join('<home>')
+    .split(root)
+    .join('<root>');
 
 /** Run the real binary with a cleared env (async: the mock lives in this process); → {stdout, stderr, status}. */
 function run(args, extraEnv = {}) {

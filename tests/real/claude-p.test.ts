@@ -13,7 +13,6 @@ import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { claudeEnv } from '../../test-fixtures/real/seed-claude.mjs';
 
-// biome-ignore lint/suspicious/noExplicitAny: parsed JSON from the wire
 type Json = any;
 type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: () => Promise<void> };
 
@@ -74,7 +73,7 @@ describe(`real claude -p (${readPins().claude.package}@${readPins().claude.versi
     expect(r.stdout.trim()).toBe(`${readPins().claude.version} (Claude Code)`);
   });
 
-  it("`-p 'ECHO exact text' --output-format json` returns result \"exact text\"", async () => {
+  it('`-p \'ECHO exact text\' --output-format json` returns result "exact text"', async () => {
     const r = await runClaude(['-p', 'ECHO exact text', '--output-format', 'json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

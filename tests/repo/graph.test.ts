@@ -26,7 +26,10 @@ async function loadPackages(): Promise<PackageInfo[]> {
   const out: PackageInfo[] = [];
   for (const dir of await readdir(join(root, 'packages'))) {
     const pkg = JSON.parse(await readFile(join(root, 'packages', dir, 'package.json'), 'utf8'));
-    const sources = [...(await walk(join(root, 'packages', dir, 'src'), (p) => /\.(m?ts|m?js)$/.test(p))), ...(await walk(join(root, 'packages', dir, 'bin'), (p) => /\.m?js$/.test(p)))];
+    const sources = [
+      ...(await walk(join(root, 'packages', dir, 'src'), (p) => /\.(m?ts|m?js)$/.test(p))),
+      ...(await walk(join(root, 'packages', dir, 'bin'), (p) => /\.m?js$/.test(p))),
+    ];
     out.push({
       name: pkg.name,
       dir: `packages/${dir}`,
@@ -40,12 +43,28 @@ async function loadPackages(): Promise<PackageInfo[]> {
 
 describe('package graph', () => {
   it('finds imports of every form', () => {
-    expect(importsOf(`import { a } from '@umbel/core';\nimport type { B } from "zod";\nexport * from './x.js';\nconst m = await import('@umbel/mcp');\nimport 'side';`)).toEqual(['@umbel/core', 'zod', './x.js', '@umbel/mcp', 'side']);
+    expect(
+      importsOf(
+        `import { a } from '@umbel/core';\nimport type { B } from "zod";\nexport * from './x.js';\nconst m = await import('@umbel/mcp');\nimport 'side';`,
+      ),
+    ).toEqual(['@umbel/core', 'zod', './x.js', '@umbel/mcp', 'side']);
   });
 
   it('catches a planted upward import and an undeclared one, naming the file and the import', () => {
-    const core: PackageInfo = { name: '@umbel/core', dir: 'packages/core', dependencies: ['zod'], devDependencies: [], files: [{ path: 'packages/core/src/bad.ts', text: `import { run } from '@umbel/cli';\nimport yaml from 'yaml';` }] };
-    const workflow: PackageInfo = { name: '@umbel/workflow', dir: 'packages/workflow', dependencies: ['@umbel/core', '@umbel/tmux'], devDependencies: [], files: [] };
+    const core: PackageInfo = {
+      name: '@umbel/core',
+      dir: 'packages/core',
+      dependencies: ['zod'],
+      devDependencies: [],
+      files: [{ path: 'packages/core/src/bad.ts', text: `import { run } from '@umbel/cli';\nimport yaml from 'yaml';` }],
+    };
+    const workflow: PackageInfo = {
+      name: '@umbel/workflow',
+      dir: 'packages/workflow',
+      dependencies: ['@umbel/core', '@umbel/tmux'],
+      devDependencies: [],
+      files: [],
+    };
     const problems = checkGraph([core, workflow], []);
     expect(problems).toContain("packages/core/src/bad.ts: imports '@umbel/cli' — @umbel/core (floor 1) must not import @umbel/cli (floor 4)");
     expect(problems.some((p) => p.startsWith("packages/core/src/bad.ts: imports 'yaml' but @umbel/core's package.json does not declare yaml"))).toBe(true);

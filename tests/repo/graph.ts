@@ -11,7 +11,8 @@ export interface PackageInfo {
   readonly files: readonly { readonly path: string; readonly text: string }[];
 }
 
-const IMPORT_RE = /(?:^|[^\w$.])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w$.])import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[^\w$.])import\s+['"]([^'"]+)['"]|(?:^|[^\w$.])require\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
+const IMPORT_RE =
+  /(?:^|[^\w$.])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w$.])import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[^\w$.])import\s+['"]([^'"]+)['"]|(?:^|[^\w$.])require\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** Bare package name of an import specifier, or undefined for relative/builtin ones. */
 export function packageOf(specifier: string): string | undefined {
@@ -43,8 +44,10 @@ export function checkGraph(packages: readonly PackageInfo[], rootDevDependencies
     }
     for (const dep of pkg.dependencies) {
       const depFloor = FLOORS[dep];
-      if (depFloor !== undefined && depFloor >= floor) problems.push(`${pkg.dir}/package.json: ${pkg.name} (floor ${floor}) depends on ${dep} (floor ${depFloor}): dependencies must point down`);
-      if (depFloor !== undefined && ONLY[pkg.name] && !ONLY[pkg.name]?.includes(dep)) problems.push(`${pkg.dir}/package.json: ${pkg.name} may only depend on ${ONLY[pkg.name]?.join(', ')}, not ${dep}`);
+      if (depFloor !== undefined && depFloor >= floor)
+        problems.push(`${pkg.dir}/package.json: ${pkg.name} (floor ${floor}) depends on ${dep} (floor ${depFloor}): dependencies must point down`);
+      if (depFloor !== undefined && ONLY[pkg.name] && !ONLY[pkg.name]?.includes(dep))
+        problems.push(`${pkg.dir}/package.json: ${pkg.name} may only depend on ${ONLY[pkg.name]?.join(', ')}, not ${dep}`);
     }
     for (const file of pkg.files) {
       const isTest = /\.test\.ts$|\/__fixtures__\/|\/testing\//.test(file.path);
@@ -61,7 +64,10 @@ export function checkGraph(packages: readonly PackageInfo[], rootDevDependencies
           continue;
         }
         const declared = pkg.dependencies.includes(target) || (isTest && (pkg.devDependencies.includes(target) || rootDevDependencies.includes(target)));
-        if (!declared) problems.push(`${file.path}: imports '${spec}' but ${pkg.name}'s package.json does not declare ${target}${isTest ? ' (not even as a devDependency)' : ' in dependencies or peerDependencies'}`);
+        if (!declared)
+          problems.push(
+            `${file.path}: imports '${spec}' but ${pkg.name}'s package.json does not declare ${target}${isTest ? ' (not even as a devDependency)' : ' in dependencies or peerDependencies'}`,
+          );
       }
     }
   }

@@ -43,7 +43,17 @@ afterAll(async () => {
 
 describe('packed packages', () => {
   it('packs every package', () => {
-    expect(tarballs.map((t) => t.name).sort()).toEqual(['@umbel/cli', '@umbel/core', '@umbel/mcp', '@umbel/provider-claude', '@umbel/provider-codex', '@umbel/provider-gemini', '@umbel/tmux', '@umbel/workflow', 'umbel']);
+    expect(tarballs.map((t) => t.name).sort()).toEqual([
+      '@umbel/cli',
+      '@umbel/core',
+      '@umbel/mcp',
+      '@umbel/provider-claude',
+      '@umbel/provider-codex',
+      '@umbel/provider-gemini',
+      '@umbel/tmux',
+      '@umbel/workflow',
+      'umbel',
+    ]);
   });
 
   it('leaks no workspace: range', () => {
@@ -69,7 +79,11 @@ describe('packed packages', () => {
     // a dead address, so a lookup fails the test instead of fetching a published copy).
     const ours = Object.fromEntries(tarballs.map((t) => [t.name, `file:${t.file}`]));
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, type: 'module', dependencies: ours, overrides: ours }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--fetch-retries=0', '--@umbel:registry=http://127.0.0.1:9/'], { cwd: project, env: { ...process.env, npm_config_update_notifier: 'false' }, maxBuffer: 64 * 1024 * 1024 });
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--fetch-retries=0', '--@umbel:registry=http://127.0.0.1:9/'], {
+      cwd: project,
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const { stdout } = await run('npx', ['--no', '--', 'umbel', '--version'], { cwd: project });
     expect(stdout.trim()).toBe('umbel 0.1.0');
     const mcp = await run('node', ['-e', "import('@umbel/mcp').then((m) => console.log(typeof m.createMcpServer))"], { cwd: project });

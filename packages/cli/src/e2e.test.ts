@@ -27,9 +27,14 @@ interface Result {
 
 function umbel(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Result> {
   return new Promise((resolvePromise) => {
-    const child = execFile(process.execPath, [bin, ...args], { cwd: work, env: { ...env, ...(options.env ?? {}) }, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [bin, ...args],
+      { cwd: work, env: { ...env, ...(options.env ?? {}) }, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => {
+        resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
     child.stdin?.end(options.input ?? '');
   });
 }
@@ -48,7 +53,10 @@ const cfg = (dir = config) => ['--env', `CLAUDE_CONFIG_DIR=${dir}`];
 
 async function seed(dir: string, trusted: string[] = []): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: Object.fromEntries(trusted.map((t) => [t, { hasTrustDialogAccepted: true }])) }));
+  await writeFile(
+    join(dir, '.claude.json'),
+    JSON.stringify({ hasCompletedOnboarding: true, projects: Object.fromEntries(trusted.map((t) => [t, { hasTrustDialogAccepted: true }])) }),
+  );
 }
 
 async function transcriptOf(name: string): Promise<string> {
@@ -69,7 +77,14 @@ beforeAll(async () => {
   config = join(scratch, 'claude-config');
   await mkdir(work, { recursive: true });
   await seed(config, [work]);
-  env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, LANG: 'C.UTF-8', UMBEL_HOME: home, UMBEL_CLAUDE_BIN: fakeClaude, ...(process.env.TMUX_TMPDIR ? { TMUX_TMPDIR: process.env.TMUX_TMPDIR } : {}) };
+  env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: scratch,
+    LANG: 'C.UTF-8',
+    UMBEL_HOME: home,
+    UMBEL_CLAUDE_BIN: fakeClaude,
+    ...(process.env.TMUX_TMPDIR ? { TMUX_TMPDIR: process.env.TMUX_TMPDIR } : {}),
+  };
 });
 
 afterAll(async () => {
@@ -180,7 +195,7 @@ describe('supervisor verbs on the fake claude', () => {
     expect(JSON.parse((await umbel(['status', 'slow', '--json'])).stdout)).toMatchObject({ alive: true, state: 'busy' });
   });
 
-  it('host Claude Code markers in umbel\'s env never reach the worker (its transcript is still written)', async () => {
+  it("host Claude Code markers in umbel's env never reach the worker (its transcript is still written)", async () => {
     const markers = { CLAUDECODE: '1', CLAUDE_CODE_CHILD_SESSION: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_SESSION_ID: 'parent-session' };
     expect((await umbel(['spawn', 'child', ...cfg()], { env: markers })).code).toBe(0);
     await umbel(['send', 'child', 'ECHO still recorded'], { env: markers });
@@ -205,7 +220,10 @@ describe('umbel -p on the fake claude', () => {
     expect(await umbel(['-p', 'ECHO plain answer', ...cfg()])).toMatchObject({ code: 0, stdout: 'plain answer\n' });
     const json = JSON.parse((await umbel(['-p', 'ECHO as json', '--output-format', 'json', ...cfg()])).stdout);
     expect(json).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'as json', provider: 'claude' });
-    const lines = (await umbel(['-p', 'TOOL echo streamed', '--output-format', 'stream-json', '--verbose', '--allowed-tools', 'Bash(echo:*)', ...cfg()])).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await umbel(['-p', 'TOOL echo streamed', '--output-format', 'stream-json', '--verbose', '--allowed-tools', 'Bash(echo:*)', ...cfg()])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
     expect(lines.filter((l) => l.type === 'assistant').length).toBeGreaterThanOrEqual(2);
     expect(lines.some((l) => l.type === 'user')).toBe(true);

@@ -35,7 +35,8 @@ function ago(iso: string | undefined, now: number): string {
 
 function stateText(w: WorkerStatus): string {
   if (w.state === 'needs-input') return `needs-input${w.needsInput?.tool ? ` (${w.needsInput.tool})` : w.needsInput?.kind ? ` (${w.needsInput.kind})` : ''}`;
-  if (w.state === 'dead' || w.state === 'exited') return `${w.state}${w.exit?.signal ? ` (${w.exit.signal})` : w.exit?.status !== undefined ? ` (exit ${w.exit.status})` : ''}`;
+  if (w.state === 'dead' || w.state === 'exited')
+    return `${w.state}${w.exit?.signal ? ` (${w.exit.signal})` : w.exit?.status !== undefined ? ` (exit ${w.exit.status})` : ''}`;
   return w.state;
 }
 
@@ -47,7 +48,8 @@ function shortenPath(path: string, max: number): string {
 export function statusTable(workers: readonly WorkerStatus[], now = Date.now()): string {
   if (workers.length === 0) return 'No workers.\n';
   const rows = [['NAME', 'PROVIDER', 'STATE', 'TURN', 'CWD', 'CREATED', 'LAST ACTIVITY']];
-  for (const w of workers) rows.push([w.name, w.provider, stateText(w), `${w.completedTurn}/${w.turn}`, shortenPath(w.cwd, 32), ago(w.createdAt, now), ago(w.lastActivityAt, now)]);
+  for (const w of workers)
+    rows.push([w.name, w.provider, stateText(w), `${w.completedTurn}/${w.turn}`, shortenPath(w.cwd, 32), ago(w.createdAt, now), ago(w.lastActivityAt, now)]);
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return `${rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n')}\n`;
 }

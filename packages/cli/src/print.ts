@@ -18,7 +18,12 @@ function str(value: unknown): string | undefined {
 
 /** Claude's usage field names from umbel's. */
 function claudeUsage(usage: Outcome['usage']): Record<string, number> {
-  const names: Record<string, string> = { inputTokens: 'input_tokens', outputTokens: 'output_tokens', cacheReadTokens: 'cache_read_input_tokens', cacheCreationTokens: 'cache_creation_input_tokens' };
+  const names: Record<string, string> = {
+    inputTokens: 'input_tokens',
+    outputTokens: 'output_tokens',
+    cacheReadTokens: 'cache_read_input_tokens',
+    cacheCreationTokens: 'cache_creation_input_tokens',
+  };
   const out: Record<string, number> = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
   for (const [k, v] of Object.entries(usage ?? {})) if (typeof v === 'number' && k !== 'costUsd') out[names[k] ?? k] = v;
   return out;
@@ -74,7 +79,9 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
   const stdinText = piped && piped.length > 0 ? piped : undefined;
   const prompt = arg !== undefined && stdinText !== undefined ? `${arg}\n${stdinText}` : (arg ?? stdinText);
   if (prompt === undefined || prompt === '') {
-    throw new UsageError('Input must be provided either through stdin or as a prompt argument when using --print', { hint: 'umbel -p "PROMPT", or echo PROMPT | umbel -p' });
+    throw new UsageError('Input must be provided either through stdin or as a prompt argument when using --print', {
+      hint: 'umbel -p "PROMPT", or echo PROMPT | umbel -p',
+    });
   }
 
   const started = Date.now();
@@ -120,17 +127,45 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
     const name: string = worker as string;
     const status = await engine.status(name);
     if (format === 'stream-json') {
-      printJson(io.stdout, { type: 'system', subtype: 'init', cwd: status.cwd, session_id: status.sessionId ?? '', tools: [], mcp_servers: [], model: status.model ?? 'default', permissionMode: str(args.permissionMode) ?? 'default', apiKeySource: 'none', output_style: 'default', uuid: randomUUID(), worker: status.name, provider: status.provider });
+      printJson(io.stdout, {
+        type: 'system',
+        subtype: 'init',
+        cwd: status.cwd,
+        session_id: status.sessionId ?? '',
+        tools: [],
+        mcp_servers: [],
+        model: status.model ?? 'default',
+        permissionMode: str(args.permissionMode) ?? 'default',
+        apiKeySource: 'none',
+        output_style: 'default',
+        uuid: randomUUID(),
+        worker: status.name,
+        provider: status.provider,
+      });
     }
     const { turn } = await engine.send({ name, prompt }, { signal });
     const outcome = await engine.wait(
-      { name, turn, timeout: str(args.timeout) ?? '30m', check: str(args.check), schema: str(args.schema), retries: args.retries === undefined ? undefined : Number(args.retries) },
+      {
+        name,
+        turn,
+        timeout: str(args.timeout) ?? '30m',
+        check: str(args.check),
+        schema: str(args.schema),
+        retries: args.retries === undefined ? undefined : Number(args.retries),
+      },
       {
         signal,
         onProgress:
           format === 'stream-json'
             ? (p) => {
-                for (const m of p.messages ?? []) printJson(io.stdout, { type: m.type, message: m.message, parent_tool_use_id: null, session_id: status.sessionId ?? '', uuid: m.uuid ?? randomUUID() });
+                for (const m of p.messages ?? [])
+                  printJson(io.stdout, {
+                    type: m.type,
+                    message: m.message,
+                    parent_tool_use_id: null,
+                    session_id: status.sessionId ?? '',
+                    uuid: m.uuid ?? randomUUID(),
+                  });
               }
             : undefined,
       },

@@ -52,7 +52,8 @@ describe('help, version and usage errors', () => {
     expect(await cli(['--version'])).toMatchObject({ code: 0, stdout: 'umbel 0.1.0\n' });
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    for (const verb of ['spawn', 'send', 'wait', 'keys', 'status', 'read', 'kill', 'prune', 'attach', 'capture', 'logs', 'run', 'mcp']) expect(help.stdout).toContain(`umbel ${verb}`);
+    for (const verb of ['spawn', 'send', 'wait', 'keys', 'status', 'read', 'kill', 'prune', 'attach', 'capture', 'logs', 'run', 'mcp'])
+      expect(help.stdout).toContain(`umbel ${verb}`);
     expect(help.stdout).toContain('124  wait: timeout');
     const wait = await cli(['wait', '--help']);
     expect(wait.stdout).toContain('--idle-timeout');
@@ -160,7 +161,10 @@ describe('umbel -p', () => {
   it('stream-json needs --verbose and ends with the result line', async () => {
     expect(await cli(['-p', 'x', '--provider', 'mock', '--output-format', 'stream-json'])).toMatchObject({ code: 1 });
     const r = await cli(['-p', 'ECHO streamed', '--provider', 'mock', '--output-format', 'stream-json', '--verbose']);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init' });
     expect(lines.some((l) => l.type === 'assistant')).toBe(true);
     expect(lines[lines.length - 1]).toMatchObject({ type: 'result', result: 'streamed' });

@@ -32,7 +32,11 @@ function spawnOptions(y: Argv): Argv {
 
 function guardOptions(y: Argv): Argv {
   return y
-    .option('check', { type: 'string', describe: 'Guardrail: shell command run in the worker cwd after the turn (answer on stdin and in $UMBEL_ANSWER_FILE); exit 0 accepts, otherwise its output is fed back and the turn retried' })
+    .option('check', {
+      type: 'string',
+      describe:
+        'Guardrail: shell command run in the worker cwd after the turn (answer on stdin and in $UMBEL_ANSWER_FILE); exit 0 accepts, otherwise its output is fed back and the turn retried',
+    })
     .option('schema', { type: 'string', describe: 'Guardrail: JSON Schema file the answer (JSON, a ```json block is fine) must match' })
     .option('retries', { type: 'number', describe: 'Guardrail: feedback rounds before halting (default 2)' })
     .option('check-timeout', { type: 'string', describe: 'Guardrail: time limit of one check run (default 5m)' });
@@ -65,7 +69,10 @@ Usage:
         .option('json', { type: 'boolean', describe: 'Print the worker status as JSON' }),
     )
     .command('send <name> [prompt]', 'Deliver a prompt (exactly as given) and confirm it was submitted; prints the turn number. Does not wait.', (y) =>
-      y.positional('name', { type: 'string' }).positional('prompt', { type: 'string', describe: "The prompt; '-' or omitted with piped stdin reads stdin" }).option('json', { type: 'boolean' }),
+      y
+        .positional('name', { type: 'string' })
+        .positional('prompt', { type: 'string', describe: "The prompt; '-' or omitted with piped stdin reads stdin" })
+        .option('json', { type: 'boolean' }),
     )
     .command('wait <name>', 'Wait for a turn to end; prints the answer (the exit code tells the outcome)', (y) =>
       guardOptions(
@@ -83,7 +90,10 @@ Usage:
     .command('status [name]', 'Show one worker, or all of them', (y) => y.positional('name', { type: 'string' }).option('json', { type: 'boolean' }))
     .command('ls', 'List every worker (tombstones included)', (y) => y.option('json', { type: 'boolean' }))
     .command('read <name>', 'Print the answer of a turn, from the transcript', (y) =>
-      y.positional('name', { type: 'string' }).option('turn', { type: 'number', describe: 'Turn (default: the latest completed)' }).option('json', { type: 'boolean' }),
+      y
+        .positional('name', { type: 'string' })
+        .option('turn', { type: 'number', describe: 'Turn (default: the latest completed)' })
+        .option('json', { type: 'boolean' }),
     )
     .command('kill <name>', 'End a worker; its state stays as a tombstone unless --purge', (y) =>
       y.positional('name', { type: 'string' }).option('purge', { type: 'boolean', describe: 'Also remove its state' }).option('json', { type: 'boolean' }),
@@ -96,7 +106,10 @@ Usage:
       y.positional('name', { type: 'string' }).option('lines', { type: 'number', describe: 'Lines (default 100)' }).option('json', { type: 'boolean' }),
     )
     .command('logs <name>', "Print the worker's event log", (y) =>
-      y.positional('name', { type: 'string' }).option('follow', { alias: 'f', type: 'boolean', describe: 'Keep printing new events until Ctrl-C' }).option('json', { type: 'boolean' }),
+      y
+        .positional('name', { type: 'string' })
+        .option('follow', { alias: 'f', type: 'boolean', describe: 'Keep printing new events until Ctrl-C' })
+        .option('json', { type: 'boolean' }),
     )
     .command('run [file]', 'Run a workflow YAML', (y) =>
       y
@@ -111,7 +124,9 @@ Usage:
     .version('version', 'Show the version', `umbel ${VERSION}`)
     .help('help')
     .alias('help', 'h')
-    .epilogue(`${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN.\nDocs: docs/cli.md`)
+    .epilogue(
+      `${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN.\nDocs: docs/cli.md`,
+    )
     .strict()
     .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns || 100));
@@ -150,7 +165,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     if (verb === undefined) {
       if (args.print !== true) {
-        return reportError(new UsageError(`'${String(args.prompt)}' is not a verb; to run a prompt use umbel -p "PROMPT"`, { hint: "run 'umbel --help'" }), io, json);
+        return reportError(
+          new UsageError(`'${String(args.prompt)}' is not a verb; to run a prompt use umbel -p "PROMPT"`, { hint: "run 'umbel --help'" }),
+          io,
+          json,
+        );
       }
       return await runPrint(args, io, io.createEngine(io.env), controller.signal);
     }

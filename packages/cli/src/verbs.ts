@@ -42,7 +42,10 @@ export function describeOutcome(outcome: Outcome): string {
   const lines = [`umbel: ${head[outcome.reason]}${outcome.message ? ` — ${outcome.message}` : ''}`];
   if (outcome.tool) lines.push(`  tool: ${outcome.tool}`);
   if (outcome.attempts?.length) {
-    for (const a of outcome.attempts) lines.push(`  attempt ${a.attempt} (turn ${a.turn}): ${a.accepted ? 'accepted' : a.reason === 'completed' ? `rejected${a.checkExitCode !== undefined ? ` (check exit ${a.checkExitCode ?? 'timeout'})` : ''}${a.schemaErrors?.length ? ` (${a.schemaErrors.length} schema errors)` : ''}` : a.reason}`);
+    for (const a of outcome.attempts)
+      lines.push(
+        `  attempt ${a.attempt} (turn ${a.turn}): ${a.accepted ? 'accepted' : a.reason === 'completed' ? `rejected${a.checkExitCode !== undefined ? ` (check exit ${a.checkExitCode ?? 'timeout'})` : ''}${a.schemaErrors?.length ? ` (${a.schemaErrors.length} schema errors)` : ''}` : a.reason}`,
+      );
   }
   if (outcome.reason === 'needs-input') lines.push(`  answer it with: umbel keys ${outcome.worker} <key>…   or inspect: umbel capture ${outcome.worker}`);
   if (outcome.paneTail) lines.push('--- last screen ---', outcome.paneTail.replace(/\s+$/, ''));
@@ -54,7 +57,10 @@ function progressLine(io: CliIo) {
   const started = Date.now();
   let activity = '';
   let attempt: number | undefined;
-  const draw = () => io.stderr.write(`\r\x1b[K⧗ ${formatMs(Date.now() - started)}${attempt && attempt > 1 ? ` · attempt ${attempt}` : ''}${activity ? ` · ${activity.slice(0, 80)}` : ''}`);
+  const draw = () =>
+    io.stderr.write(
+      `\r\x1b[K⧗ ${formatMs(Date.now() - started)}${attempt && attempt > 1 ? ` · attempt ${attempt}` : ''}${activity ? ` · ${activity.slice(0, 80)}` : ''}`,
+    );
   const timer = setInterval(draw, 1000);
   timer.unref?.();
   draw();
@@ -147,13 +153,36 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         if (json) printJson(io.stdout, status);
         else {
           const rows: [string, unknown][] = [
-            ['name', status.name], ['provider', status.provider], ['state', status.state], ['alive', status.alive], ['cwd', status.cwd], ['model', status.model],
-            ['turn', `${status.completedTurn} completed / ${status.turn} sent`], ['created', status.createdAt], ['last activity', status.lastActivityAt],
-            ['session id', status.sessionId], ['transcript', status.transcriptPath],
-            ['needs input', status.needsInput ? `${status.needsInput.kind}${status.needsInput.tool ? ` (${status.needsInput.tool})` : ''}${status.needsInput.message ? `: ${status.needsInput.message}` : ''}` : undefined],
-            ['exit', status.exit ? `${status.exit.signal ?? (status.exit.status !== undefined ? `status ${status.exit.status}` : 'unknown')}${status.exit.by ? ` (by ${status.exit.by})` : ''}` : undefined],
+            ['name', status.name],
+            ['provider', status.provider],
+            ['state', status.state],
+            ['alive', status.alive],
+            ['cwd', status.cwd],
+            ['model', status.model],
+            ['turn', `${status.completedTurn} completed / ${status.turn} sent`],
+            ['created', status.createdAt],
+            ['last activity', status.lastActivityAt],
+            ['session id', status.sessionId],
+            ['transcript', status.transcriptPath],
+            [
+              'needs input',
+              status.needsInput
+                ? `${status.needsInput.kind}${status.needsInput.tool ? ` (${status.needsInput.tool})` : ''}${status.needsInput.message ? `: ${status.needsInput.message}` : ''}`
+                : undefined,
+            ],
+            [
+              'exit',
+              status.exit
+                ? `${status.exit.signal ?? (status.exit.status !== undefined ? `status ${status.exit.status}` : 'unknown')}${status.exit.by ? ` (by ${status.exit.by})` : ''}`
+                : undefined,
+            ],
           ];
-          io.stdout.write(rows.filter(([, v]) => v !== undefined).map(([k, v]) => `${`${k}:`.padEnd(15)}${String(v)}`).join('\n') + '\n');
+          io.stdout.write(
+            rows
+              .filter(([, v]) => v !== undefined)
+              .map(([k, v]) => `${`${k}:`.padEnd(15)}${String(v)}`)
+              .join('\n') + '\n',
+          );
         }
         return 0;
       }
@@ -167,7 +196,8 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
       if (json) printJson(io.stdout, result);
       else {
         io.stdout.write(`${result.result}\n`);
-        if (!result.complete) io.stderr.write(`umbel: the transcript does not show turn ${result.turn} as ended yet; this is the answer the stop hook reported\n`);
+        if (!result.complete)
+          io.stderr.write(`umbel: the transcript does not show turn ${result.turn} as ended yet; this is the answer the stop hook reported\n`);
       }
       return 0;
     }

@@ -215,12 +215,24 @@ describe('guardrail', () => {
   it('feeds a failing check back and accepts the retry', async () => {
     await spawnMock({ env: { MOCK_CLI_FIX: 'good answer' } });
     await umbel.send({ name: 'w1', prompt: 'ECHO bad answer' });
-    const outcome = await umbel.wait({ name: 'w1', check: 'grep -q good && echo fine || { echo "not good: $(cat "$UMBEL_ANSWER_FILE")"; exit 1; }', retries: 2 });
+    const outcome = await umbel.wait({
+      name: 'w1',
+      check: 'grep -q good && echo fine || { echo "not good: $(cat "$UMBEL_ANSWER_FILE")"; exit 1; }',
+      retries: 2,
+    });
     expect(outcome).toMatchObject({ reason: 'completed', result: 'good answer', turn: 2 });
-    expect(outcome.attempts?.map((a) => [a.accepted, a.checkExitCode])).toEqual([[false, 1], [true, 0]]);
+    expect(outcome.attempts?.map((a) => [a.accepted, a.checkExitCode])).toEqual([
+      [false, 1],
+      [true, 0],
+    ]);
     expect(outcome.attempts?.[0]?.checkOutput).toContain('not good: bad answer');
     const history = await umbel.logs('w1');
-    expect(history.filter((e) => e.kind === 'sent').map((e) => e.summary).join('\n')).toContain('rejected');
+    expect(
+      history
+        .filter((e) => e.kind === 'sent')
+        .map((e) => e.summary)
+        .join('\n'),
+    ).toContain('rejected');
   });
 
   it('halts after N+1 rejected attempts with its own exit code', async () => {
@@ -246,7 +258,10 @@ describe('guardrail', () => {
 describe('guardrail schema drafts', () => {
   it('accepts a JSON Schema 2020-12 file', async () => {
     const schema = join(work, 'schema-2020.json');
-    await writeFile(schema, JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['n'], properties: { n: { type: 'integer' } } }));
+    await writeFile(
+      schema,
+      JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', required: ['n'], properties: { n: { type: 'integer' } } }),
+    );
     await spawnMock();
     await umbel.send({ name: 'w1', prompt: 'ECHO {"n": 3}' });
     expect(await umbel.wait({ name: 'w1', schema, retries: 0 })).toMatchObject({ reason: 'completed' });

@@ -5,7 +5,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
-import { isAbsolute, join, resolve as resolvePath } from 'node:path';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { finalizeWorkerEnv, resolveWorkerEnv } from './env.js';
 import {
   CwdMissingError,
@@ -44,18 +44,7 @@ import {
 } from './schemas.js';
 import type { PaneState, Substrate } from './substrate.js';
 import type { KeysResult } from './schemas.js';
-import type {
-  CallContext,
-  CaptureResult,
-  KillResult,
-  LogEntry,
-  PruneResult,
-  ReadResult,
-  SendResult,
-  Umbel,
-  UmbelSettings,
-  WaitContext,
-} from './umbel.js';
+import type { CallContext, CaptureResult, KillResult, LogEntry, PruneResult, ReadResult, SendResult, Umbel, UmbelSettings, WaitContext } from './umbel.js';
 import { mapLimit, sleep, tailLines } from './util.js';
 import { watchDir } from './watch.js';
 import { waitForTurn } from './wait.js';
@@ -68,7 +57,13 @@ const DIALOG_MAX_TRIES = 5;
 /** A dialog must look the same for this long before keys are pressed: CLIs draw it before its input is live. */
 const DIALOG_SETTLE_MS = 300;
 
-function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } }, value: unknown, what: string): T {
+function parse<T>(
+  schema: {
+    safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  },
+  value: unknown,
+  what: string,
+): T {
   const result = schema.safeParse(value);
   if (!result.success) throw usageFromZod(result.error, what);
   return result.data;
@@ -100,7 +95,10 @@ export function createUmbel(settings: UmbelSettings): Umbel {
   const providers = new Map<string, Provider>();
   for (const provider of settings.providers) {
     if (provider?.specificationVersion !== 'umbel-provider-v1') {
-      throw new UmbelError({ code: 'UMBEL_PROVIDER_INVALID', message: `provider ${(provider as { providerId?: string })?.providerId ?? '?'} implements an unsupported specification version` });
+      throw new UmbelError({
+        code: 'UMBEL_PROVIDER_INVALID',
+        message: `provider ${(provider as { providerId?: string })?.providerId ?? '?'} implements an unsupported specification version`,
+      });
     }
     providers.set(provider.providerId, provider);
   }
@@ -165,7 +163,11 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     if (options.allowedTools && !caps.allowedTools) throw new OptionUnsupportedError(provider.providerId, '--allowed-tools');
     if (options.appendSystemPrompt !== undefined && !caps.appendSystemPrompt) throw new OptionUnsupportedError(provider.providerId, '--append-system-prompt');
     if (options.permissionMode !== undefined && !caps.permissionModes.includes(options.permissionMode)) {
-      throw new OptionUnsupportedError(provider.providerId, `--permission-mode ${options.permissionMode}`, caps.permissionModes.length ? `use one of ${caps.permissionModes.join(', ')}` : 'it has no permission modes');
+      throw new OptionUnsupportedError(
+        provider.providerId,
+        `--permission-mode ${options.permissionMode}`,
+        caps.permissionModes.length ? `use one of ${caps.permissionModes.join(', ')}` : 'it has no permission modes',
+      );
     }
     const workerEnv = resolveWorkerEnv({ callerEnv: env, inherit: provider.inheritEnv, explicit: options.env });
     const cwdInput = options.cwd ?? process.cwd();
@@ -180,7 +182,16 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     }
     const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
     provider.doValidate?.({
-      spawn: { cwd, model: options.model, permissionMode: options.permissionMode, allowedTools: options.allowedTools, appendSystemPrompt: options.appendSystemPrompt, unattended: options.unattended, env: workerEnv, callerEnv: env },
+      spawn: {
+        cwd,
+        model: options.model,
+        permissionMode: options.permissionMode,
+        allowedTools: options.allowedTools,
+        appendSystemPrompt: options.appendSystemPrompt,
+        unattended: options.unattended,
+        env: workerEnv,
+        callerEnv: env,
+      },
       isRoot,
     });
 
@@ -292,7 +303,15 @@ export function createUmbel(settings: UmbelSettings): Umbel {
           const startup = screen ? safeDetect(provider, screen, events) : undefined;
           if (startup?.state === 'sign-in') throw new NotSignedInError(provider.displayName, startup.line);
           if (startup?.state === 'fatal') throw new SpawnFailedError(startup.message, { paneTail: tailLines(screen, 20) });
-          const how = exit.signal ? `killed by ${exit.signal}` : exit.status !== undefined ? `exited with status ${exit.status}` : pane.exitStatus !== undefined ? `exited with status ${pane.exitStatus}` : pane.signal ? `killed by ${pane.signal}` : 'its session is gone';
+          const how = exit.signal
+            ? `killed by ${exit.signal}`
+            : exit.status !== undefined
+              ? `exited with status ${exit.status}`
+              : pane.exitStatus !== undefined
+                ? `exited with status ${pane.exitStatus}`
+                : pane.signal
+                  ? `killed by ${pane.signal}`
+                  : 'its session is gone';
           throw new SpawnFailedError(`${provider.displayName} exited during startup (${how})`, { paneTail: tailLines(screen, 20) });
         }
         const screen = await substrate.capture(session, { lines: 60 });
@@ -308,7 +327,10 @@ export function createUmbel(settings: UmbelSettings): Umbel {
             throw new SpawnFailedError(startup.message, { paneTail: tailLines(screen, 20) });
           case 'dialog': {
             const n = (tries.get(startup.id) ?? 0) + 1;
-            if (n > DIALOG_MAX_TRIES) throw new SpawnFailedError(`the startup dialog '${startup.id}' did not go away after ${DIALOG_MAX_TRIES} tries`, { paneTail: tailLines(screen, 20) });
+            if (n > DIALOG_MAX_TRIES)
+              throw new SpawnFailedError(`the startup dialog '${startup.id}' did not go away after ${DIALOG_MAX_TRIES} tries`, {
+                paneTail: tailLines(screen, 20),
+              });
             await sleep(DIALOG_SETTLE_MS);
             const settled = await substrate.capture(session, { lines: 60 });
             if (settled !== screen) continue;
@@ -321,7 +343,9 @@ export function createUmbel(settings: UmbelSettings): Umbel {
             break;
         }
         if (Date.now() > deadline) {
-          throw new SpawnFailedError(`${provider.displayName} did not reach its ready prompt within ${Math.round(timeoutMs / 1000)}s`, { paneTail: tailLines(screen, 20) });
+          throw new SpawnFailedError(`${provider.displayName} did not reach its ready prompt within ${Math.round(timeoutMs / 1000)}s`, {
+            paneTail: tailLines(screen, 20),
+          });
         }
         await watcher.next(100);
       }
@@ -465,12 +489,48 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     let content: string | undefined;
     if (found.path) content = await readFile(found.path, 'utf8').catch(() => undefined);
     if (content !== undefined && found.path) {
-      const result = provider.doReadTurn({ content, transcriptPath: found.path, turnKey: turnKey ?? stopInfo.turnKey, prompt: turn.prompt, ordinal: turnNo, stopSeen: turn.endEvent?.kind === 'stop' });
-      if (result.status === 'completed') return { worker: meta.name, provider: meta.provider, turn: turnNo, result: result.answer, complete: true, sessionId: found.sessionId, transcriptPath: found.path };
-      if (result.status === 'failed') return { worker: meta.name, provider: meta.provider, turn: turnNo, result: result.message, complete: true, sessionId: found.sessionId, transcriptPath: found.path };
+      const result = provider.doReadTurn({
+        content,
+        transcriptPath: found.path,
+        turnKey: turnKey ?? stopInfo.turnKey,
+        prompt: turn.prompt,
+        ordinal: turnNo,
+        stopSeen: turn.endEvent?.kind === 'stop',
+      });
+      if (result.status === 'completed')
+        return {
+          worker: meta.name,
+          provider: meta.provider,
+          turn: turnNo,
+          result: result.answer,
+          complete: true,
+          sessionId: found.sessionId,
+          transcriptPath: found.path,
+        };
+      if (result.status === 'failed')
+        return {
+          worker: meta.name,
+          provider: meta.provider,
+          turn: turnNo,
+          result: result.message,
+          complete: true,
+          sessionId: found.sessionId,
+          transcriptPath: found.path,
+        };
     }
-    if (stopInfo.lastMessage !== undefined) return { worker: meta.name, provider: meta.provider, turn: turnNo, result: stopInfo.lastMessage, complete: false, sessionId: found.sessionId, transcriptPath: found.path };
-    throw new TranscriptUnavailableError(found.path ? `the transcript of '${meta.name}' has no answer for turn ${turnNo} yet (${found.path})` : `no transcript is known for '${meta.name}' yet`);
+    if (stopInfo.lastMessage !== undefined)
+      return {
+        worker: meta.name,
+        provider: meta.provider,
+        turn: turnNo,
+        result: stopInfo.lastMessage,
+        complete: false,
+        sessionId: found.sessionId,
+        transcriptPath: found.path,
+      };
+    throw new TranscriptUnavailableError(
+      found.path ? `the transcript of '${meta.name}' has no answer for turn ${turnNo} yet (${found.path})` : `no transcript is known for '${meta.name}' yet`,
+    );
   }
 
   async function messages(name: string, turnNo?: number): Promise<readonly ProviderV1Message[]> {
@@ -503,7 +563,8 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     } else if (history.sessionEvents.length === 0 && history.turns.length === 0 && provider) {
       state = 'starting';
     } else if (lastTurn && !lastTurn.endEvent) {
-      const info = provider && lastTurn.inputEvents.length ? provider.doParseEvent(lastTurn.inputEvents[lastTurn.inputEvents.length - 1] as HookEvent) : undefined;
+      const info =
+        provider && lastTurn.inputEvents.length ? provider.doParseEvent(lastTurn.inputEvents[lastTurn.inputEvents.length - 1] as HookEvent) : undefined;
       if (info?.needsInput) {
         state = 'needs-input';
         needsInput = { kind: info.needsInput.kind, message: info.needsInput.message, tool: info.needsInput.tool };
@@ -584,7 +645,14 @@ export function createUmbel(settings: UmbelSettings): Umbel {
       if (dirExists) {
         const history = interpretEvents(await readEvents(wp.events));
         if (!history.dead || (history.dead.payload as { by?: string } | undefined)?.by !== 'kill') {
-          await writeEvent(wp.events, 'dead', { by: 'kill', at: new Date().toISOString(), alive: !pane.dead, status: pane.exitStatus, signal: pane.signal, paneTail: screen ? tailLines(screen, 40) : undefined }).catch(() => undefined);
+          await writeEvent(wp.events, 'dead', {
+            by: 'kill',
+            at: new Date().toISOString(),
+            alive: !pane.dead,
+            status: pane.exitStatus,
+            signal: pane.signal,
+            paneTail: screen ? tailLines(screen, 40) : undefined,
+          }).catch(() => undefined);
         }
       }
       await substrate.kill(session);
@@ -615,7 +683,13 @@ export function createUmbel(settings: UmbelSettings): Umbel {
       }
       if (options.olderThan !== undefined) {
         const history = interpretEvents(await readEvents(paths.worker(name).events));
-        const diedAt = history.dead ? Number(history.dead.at / 1_000_000n) : history.exit ? Number(history.exit.at / 1_000_000n) : meta ? Date.parse(meta.createdAt) : 0;
+        const diedAt = history.dead
+          ? Number(history.dead.at / 1_000_000n)
+          : history.exit
+            ? Number(history.exit.at / 1_000_000n)
+            : meta
+              ? Date.parse(meta.createdAt)
+              : 0;
         if (Date.now() - diedAt < options.olderThan) {
           kept++;
           continue;
@@ -675,7 +749,9 @@ export function createUmbel(settings: UmbelSettings): Umbel {
         return payload.by === 'kill' ? 'killed by umbel kill' : 'found dead';
       default: {
         const info = parseEvent(provider, event);
-        return info.needsInput ? `needs ${info.needsInput.kind}${info.needsInput.tool ? ` (${info.needsInput.tool})` : ''}${info.needsInput.message ? `: ${info.needsInput.message}` : ''}` : info.error ?? info.activity ?? (info.lastMessage !== undefined ? `answer: ${info.lastMessage.slice(0, 60)}` : '');
+        return info.needsInput
+          ? `needs ${info.needsInput.kind}${info.needsInput.tool ? ` (${info.needsInput.tool})` : ''}${info.needsInput.message ? `: ${info.needsInput.message}` : ''}`
+          : (info.error ?? info.activity ?? (info.lastMessage !== undefined ? `answer: ${info.lastMessage.slice(0, 60)}` : ''));
       }
     }
   }
@@ -704,4 +780,3 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     attachCommand,
   };
 }
-

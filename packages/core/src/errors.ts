@@ -38,6 +38,7 @@ const symbol = Symbol.for(marker);
 
 /** Base of every error umbel throws on purpose. */
 export class UmbelError extends Error {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: the marker isInstance() looks for
   private readonly [symbol] = true;
   /** Stable machine-readable code. */
   readonly code: UmbelErrorCode;
@@ -53,12 +54,7 @@ export class UmbelError extends Error {
 
   /** True for any UmbelError, including one from another copy of this package. */
   static isInstance(error: unknown): error is UmbelError {
-    return (
-      error != null &&
-      typeof error === 'object' &&
-      symbol in error &&
-      (error as Record<symbol, unknown>)[symbol] === true
-    );
+    return error != null && typeof error === 'object' && symbol in error && (error as Record<symbol, unknown>)[symbol] === true;
   }
 
   /** A plain object for JSON output. */
@@ -120,7 +116,12 @@ export class CwdMissingError extends UsageError {
 export class WorkerExistsError extends UmbelError {
   readonly worker: string;
   constructor(worker: string) {
-    super({ name: 'WorkerExistsError', code: UmbelErrorCode.WorkerExists, message: `worker '${worker}' already exists`, hint: `pick another name, or run 'umbel kill ${worker} --purge' first` });
+    super({
+      name: 'WorkerExistsError',
+      code: UmbelErrorCode.WorkerExists,
+      message: `worker '${worker}' already exists`,
+      hint: `pick another name, or run 'umbel kill ${worker} --purge' first`,
+    });
     this.worker = worker;
   }
 }
@@ -129,7 +130,12 @@ export class WorkerExistsError extends UmbelError {
 export class WorkerNotFoundError extends UmbelError {
   readonly worker: string;
   constructor(worker: string) {
-    super({ name: 'WorkerNotFoundError', code: UmbelErrorCode.WorkerNotFound, message: `no worker named '${worker}'`, hint: "run 'umbel ls' to see the workers" });
+    super({
+      name: 'WorkerNotFoundError',
+      code: UmbelErrorCode.WorkerNotFound,
+      message: `no worker named '${worker}'`,
+      hint: "run 'umbel ls' to see the workers",
+    });
     this.worker = worker;
   }
 }
@@ -159,7 +165,12 @@ export class NotSignedInError extends UmbelError {
   /** The screen line that identified the sign-in screen. */
   readonly screenLine: string;
   constructor(provider: string, screenLine: string) {
-    super({ name: 'NotSignedInError', code: UmbelErrorCode.NotSignedIn, message: `${provider} is not signed in: the CLI shows its sign-in screen ("${screenLine.trim()}")`, hint: `sign in by running the CLI once by hand, or pass an API key with --env` });
+    super({
+      name: 'NotSignedInError',
+      code: UmbelErrorCode.NotSignedIn,
+      message: `${provider} is not signed in: the CLI shows its sign-in screen ("${screenLine.trim()}")`,
+      hint: `sign in by running the CLI once by hand, or pass an API key with --env`,
+    });
     this.screenLine = screenLine;
   }
 }
@@ -170,7 +181,12 @@ export class SendNotSubmittedError extends UmbelError {
   readonly enterPresses: number;
   readonly paneTail: string | undefined;
   constructor(worker: string, enterPresses: number, paneTail?: string) {
-    super({ name: 'SendNotSubmittedError', code: UmbelErrorCode.SendNotSubmitted, message: `the prompt to '${worker}' was not submitted after ${enterPresses} Enter presses; the worker is still alive`, hint: `inspect it with 'umbel capture ${worker}'` });
+    super({
+      name: 'SendNotSubmittedError',
+      code: UmbelErrorCode.SendNotSubmitted,
+      message: `the prompt to '${worker}' was not submitted after ${enterPresses} Enter presses; the worker is still alive`,
+      hint: `inspect it with 'umbel capture ${worker}'`,
+    });
     this.worker = worker;
     this.enterPresses = enterPresses;
     this.paneTail = paneTail;
@@ -196,7 +212,12 @@ export class TurnNotFoundError extends UsageError {
 export class SubstrateError extends UmbelError {
   readonly timedOut: boolean;
   readonly stderr: string | undefined;
-  constructor(options: { code: typeof UmbelErrorCode.TmuxUnavailable | typeof UmbelErrorCode.TmuxTimeout | typeof UmbelErrorCode.TmuxFailed; message: string; stderr?: string; cause?: unknown }) {
+  constructor(options: {
+    code: typeof UmbelErrorCode.TmuxUnavailable | typeof UmbelErrorCode.TmuxTimeout | typeof UmbelErrorCode.TmuxFailed;
+    message: string;
+    stderr?: string;
+    cause?: unknown;
+  }) {
     super({ name: 'SubstrateError', code: options.code, message: options.message, cause: options.cause });
     this.timedOut = options.code === UmbelErrorCode.TmuxTimeout;
     this.stderr = options.stderr;
@@ -219,16 +240,13 @@ export class AbortedError extends UmbelError {
 }
 
 /** Wrap a zod error into a UsageError without leaking zod's raw shape. */
-export function usageFromZod(
-  error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] },
-  what: string,
-): UsageError {
+export function usageFromZod(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, what: string): UsageError {
   const issues = error.issues.map((issue) => ({
     path: issue.path.map((p) => String(p)).join('.'),
     message: issue.message,
   }));
   const first = issues[0];
-  const where = first && first.path ? `${first.path}: ` : '';
+  const where = first?.path ? `${first.path}: ` : '';
   return new UsageError(`invalid ${what}: ${where}${first?.message ?? 'invalid input'}`, { issues });
 }
 

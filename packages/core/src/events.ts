@@ -115,7 +115,13 @@ export function interpretEvents(events: readonly StoredEvent[]): EventHistory {
   for (const event of events) {
     if (event.kind === 'sent') {
       const payload = (event.payload ?? {}) as Partial<SentPayload>;
-      turns.push({ turn: typeof payload.turn === 'number' ? payload.turn : turns.length + 1, sent: event, prompt: String(payload.prompt ?? ''), inputEvents: [], activityEvents: [] });
+      turns.push({
+        turn: typeof payload.turn === 'number' ? payload.turn : turns.length + 1,
+        sent: event,
+        prompt: String(payload.prompt ?? ''),
+        inputEvents: [],
+        activityEvents: [],
+      });
       continue;
     }
     if (event.kind === 'session') sessionEvents.push(event);

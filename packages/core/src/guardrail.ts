@@ -52,7 +52,17 @@ export interface CheckRun {
 }
 
 /** Run `command` with `sh -c` in `cwd`, the answer on stdin and in `$UMBEL_ANSWER_FILE`. */
-export function runCheck(command: string, options: { cwd: string; answer: string; answerFile: string; env: Readonly<Record<string, string | undefined>>; timeoutMs: number; extraEnv: Record<string, string> }): Promise<CheckRun> {
+export function runCheck(
+  command: string,
+  options: {
+    cwd: string;
+    answer: string;
+    answerFile: string;
+    env: Readonly<Record<string, string | undefined>>;
+    timeoutMs: number;
+    extraEnv: Record<string, string>;
+  },
+): Promise<CheckRun> {
   return new Promise((resolve) => {
     const child = spawnProcess('sh', ['-c', command], {
       cwd: options.cwd,
@@ -90,9 +100,13 @@ export function runCheck(command: string, options: { cwd: string; answer: string
 
 /** The prompt that tells the worker why its answer was rejected. */
 export function feedbackPrompt(input: { command?: string; run?: CheckRun; schemaErrors?: readonly string[]; attempt: number; remaining: number }): string {
-  const parts = [`Your previous answer was rejected by an automated check (attempt ${input.attempt}; ${input.remaining} ${input.remaining === 1 ? 'retry' : 'retries'} left). Fix the problem and answer again in full.`];
+  const parts = [
+    `Your previous answer was rejected by an automated check (attempt ${input.attempt}; ${input.remaining} ${input.remaining === 1 ? 'retry' : 'retries'} left). Fix the problem and answer again in full.`,
+  ];
   if (input.command && input.run && (input.run.exitCode !== 0 || input.run.timedOut)) {
-    parts.push(`The check \`${input.command}\` ${input.run.timedOut ? 'timed out' : `exited with status ${input.run.exitCode}`}. Its output (last part):\n\`\`\`\n${input.run.output.trim() || '(no output)'}\n\`\`\``);
+    parts.push(
+      `The check \`${input.command}\` ${input.run.timedOut ? 'timed out' : `exited with status ${input.run.exitCode}`}. Its output (last part):\n\`\`\`\n${input.run.output.trim() || '(no output)'}\n\`\`\``,
+    );
   }
   if (input.schemaErrors?.length) {
     parts.push(`The answer must be JSON that matches the required JSON Schema. Problems:\n${input.schemaErrors.map((e) => `- ${e}`).join('\n')}`);
@@ -101,7 +115,11 @@ export function feedbackPrompt(input: { command?: string; run?: CheckRun; schema
 }
 
 /** wait + check → feedback → retry → halt. */
-export async function runGuarded(x: EngineInternals, options: WaitOptionsParsed, context: WaitContext & { send?: (name: string, prompt: string) => Promise<{ turn: number }> } = {}): Promise<Outcome> {
+export async function runGuarded(
+  x: EngineInternals,
+  options: WaitOptionsParsed,
+  context: WaitContext & { send?: (name: string, prompt: string) => Promise<{ turn: number }> } = {},
+): Promise<Outcome> {
   let schema: unknown;
   if (options.schema) {
     const path = resolvePath(options.schema);
@@ -135,7 +153,14 @@ export async function runGuarded(x: EngineInternals, options: WaitOptionsParsed,
     const outcome = await waitForTurn(x, { name: options.name, turn, timeout: options.timeout, idleTimeout: options.idleTimeout }, context);
     turn = outcome.turn;
     if (outcome.reason !== 'completed') {
-      attempts.push({ attempt, turn: outcome.turn, reason: outcome.reason, accepted: false, durationMs: Date.now() - t0, ...(outcome.result !== undefined ? { answer: outcome.result } : {}) });
+      attempts.push({
+        attempt,
+        turn: outcome.turn,
+        reason: outcome.reason,
+        accepted: false,
+        durationMs: Date.now() - t0,
+        ...(outcome.result !== undefined ? { answer: outcome.result } : {}),
+      });
       return { ...outcome, attempts };
     }
     const answer = outcome.result ?? '';
@@ -151,7 +176,14 @@ export async function runGuarded(x: EngineInternals, options: WaitOptionsParsed,
       await mkdir(dir, { recursive: true });
       const answerFile = join(dir, `turn-${outcome.turn}.txt`);
       await writeFileAtomic(answerFile, answer);
-      run = await runCheck(options.check, { cwd: meta.cwd, answer, answerFile, env: x.env, timeoutMs: options.checkTimeout, extraEnv: { UMBEL_WORKER: options.name, UMBEL_TURN: String(outcome.turn), UMBEL_ATTEMPT: String(attempt) } });
+      run = await runCheck(options.check, {
+        cwd: meta.cwd,
+        answer,
+        answerFile,
+        env: x.env,
+        timeoutMs: options.checkTimeout,
+        extraEnv: { UMBEL_WORKER: options.name, UMBEL_TURN: String(outcome.turn), UMBEL_ATTEMPT: String(attempt) },
+      });
     }
     const accepted = (schemaErrors?.length ?? 0) === 0 && (!run || run.exitCode === 0);
     attempts.push({

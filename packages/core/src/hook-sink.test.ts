@@ -14,7 +14,9 @@ afterEach(async () => rm(dir, { recursive: true, force: true }));
 
 function runSink(command: string, stdin: string, env: Record<string, string>): Promise<{ stdout: string; code: number }> {
   return new Promise((resolve) => {
-    const child = execFile('sh', ['-c', command], { env: { PATH: '/usr/bin:/bin', ...env } }, (error, stdout) => resolve({ stdout, code: error ? (error as { code?: number }).code ?? 1 : 0 }));
+    const child = execFile('sh', ['-c', command], { env: { PATH: '/usr/bin:/bin', ...env } }, (error, stdout) =>
+      resolve({ stdout, code: error ? ((error as { code?: number }).code ?? 1) : 0 }),
+    );
     child.stdin?.end(stdin);
   });
 }
@@ -26,7 +28,7 @@ describe('hook sink', () => {
     expect((await stat(sink)).mode & 0o777).toBe(0o755);
     const events = join(dir, 'events');
     await (await import('node:fs/promises')).mkdir(events);
-    const payload = JSON.stringify({ prompt: "quotes ' \" $(x) `y` \\ ünïcode 🚀\nline" });
+    const payload = JSON.stringify({ prompt: 'quotes \' " $(x) `y` \\ ünïcode 🚀\nline' });
     expect(await runSink(hookCommandFor(sink, 'stop'), payload, { UMBEL_EVENTS_DIR: events })).toEqual({ stdout: '', code: 0 });
     expect(await runSink(hookCommandFor(sink, 'notify', '{}'), '{}', { UMBEL_EVENTS_DIR: events })).toEqual({ stdout: '{}', code: 0 });
     const read = await readEvents(events);

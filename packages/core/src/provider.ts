@@ -182,7 +182,10 @@ export interface ProviderV1 {
   readonly inheritEnv: readonly string[];
   readonly input?: ProviderV1InputSpec;
   /** Pure checks of the options and env; throw a UsageError subclass to refuse before any I/O. */
-  doValidate?(options: { readonly spawn: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>; readonly isRoot: boolean }): void;
+  doValidate?(options: {
+    readonly spawn: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>;
+    readonly isRoot: boolean;
+  }): void;
   /** Adjust the final env (e.g. drop a key another one supersedes). Pure. */
   doReconcileEnv?(env: Readonly<Record<string, string>>): Record<string, string>;
   /** Build the command, reserved env and files. May read the caller's config; must not launch. */

@@ -30,16 +30,31 @@ describe('schemas', () => {
 
 describe('env resolution', () => {
   it('never inherits what is not named, and explicit wins', () => {
-    const env = resolveWorkerEnv({ callerEnv: { PATH: '/bin', CLAUDECODE: '1', ANTHROPIC_API_KEY: 'k', OTHER: 'o' }, inherit: ['ANTHROPIC_API_KEY'], explicit: { ANTHROPIC_API_KEY: 'explicit', BY: { fromEnv: 'OTHER' } } });
+    const env = resolveWorkerEnv({
+      callerEnv: { PATH: '/bin', CLAUDECODE: '1', ANTHROPIC_API_KEY: 'k', OTHER: 'o' },
+      inherit: ['ANTHROPIC_API_KEY'],
+      explicit: { ANTHROPIC_API_KEY: 'explicit', BY: { fromEnv: 'OTHER' } },
+    });
     expect(env).toEqual({ PATH: '/bin', ANTHROPIC_API_KEY: 'explicit', BY: 'o' });
   });
 });
 
 describe('turn assignment', () => {
   const ev = (at: number, kind: string, payload: unknown = {}): StoredEvent => ({ at: BigInt(at), kind, payload, file: `${at}-1-${kind}.json` });
-  it('is FIFO: a queued prompt does not steal the running turn\'s stop', () => {
-    const history = interpretEvents([ev(1, 'session'), ev(2, 'sent', { turn: 1, prompt: 'a' }), ev(3, 'prompt'), ev(4, 'sent', { turn: 2, prompt: 'b' }), ev(5, 'prompt'), ev(6, 'stop'), ev(7, 'stop')]);
-    expect(history.turns.map((t) => [t.turn, t.promptEvent?.at, t.endEvent?.at])).toEqual([[1, 3n, 6n], [2, 5n, 7n]]);
+  it("is FIFO: a queued prompt does not steal the running turn's stop", () => {
+    const history = interpretEvents([
+      ev(1, 'session'),
+      ev(2, 'sent', { turn: 1, prompt: 'a' }),
+      ev(3, 'prompt'),
+      ev(4, 'sent', { turn: 2, prompt: 'b' }),
+      ev(5, 'prompt'),
+      ev(6, 'stop'),
+      ev(7, 'stop'),
+    ]);
+    expect(history.turns.map((t) => [t.turn, t.promptEvent?.at, t.endEvent?.at])).toEqual([
+      [1, 3n, 6n],
+      [2, 5n, 7n],
+    ]);
   });
   it('ignores stops of turns umbel did not send, and keeps input events with the running turn', () => {
     const history = interpretEvents([ev(1, 'stop'), ev(2, 'sent', { turn: 1, prompt: 'a' }), ev(3, 'permission'), ev(4, 'exit', { status: 0 })]);

@@ -45,7 +45,7 @@ const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const EnvNameSchema = z.string().regex(ENV_NAME_RE, 'not a valid environment variable name');
 
 /** A reference to a variable of umbel's own environment, resolved at call time. */
-export const FromEnvSchema = z.object({ fromEnv: EnvNameSchema }).strict().describe('Take the value from this variable of umbel\'s own environment');
+export const FromEnvSchema = z.object({ fromEnv: EnvNameSchema }).strict().describe("Take the value from this variable of umbel's own environment");
 
 /** One env value as written in MCP/YAML: a literal string or `{fromEnv: NAME}`. */
 export const EnvValueSchema = z.union([z.string(), FromEnvSchema]);
@@ -59,22 +59,18 @@ export type EnvMap = z.infer<typeof EnvMapSchema>;
  * One `--env` argument as written on the command line: `NAME` (value taken from umbel's own env,
  * so a secret never appears on argv) or `NAME=VALUE`. Parsed into the EnvMap form.
  */
-export const EnvArgSchema = z
-  .string()
-  .transform((arg, ctx): [string, EnvValue] => {
-    const eq = arg.indexOf('=');
-    const name = eq === -1 ? arg : arg.slice(0, eq);
-    if (!ENV_NAME_RE.test(name)) {
-      ctx.addIssue({ code: 'custom', message: `--env '${arg}': '${name}' is not a valid variable name (use NAME or NAME=VALUE)` });
-      return z.NEVER;
-    }
-    return eq === -1 ? [name, { fromEnv: name }] : [name, arg.slice(eq + 1)];
-  });
+export const EnvArgSchema = z.string().transform((arg, ctx): [string, EnvValue] => {
+  const eq = arg.indexOf('=');
+  const name = eq === -1 ? arg : arg.slice(0, eq);
+  if (!ENV_NAME_RE.test(name)) {
+    ctx.addIssue({ code: 'custom', message: `--env '${arg}': '${name}' is not a valid variable name (use NAME or NAME=VALUE)` });
+    return z.NEVER;
+  }
+  return eq === -1 ? [name, { fromEnv: name }] : [name, arg.slice(eq + 1)];
+});
 
 /** Turn repeated `--env` arguments into an EnvMap (later ones win). */
-export const EnvArgsSchema = z
-  .array(EnvArgSchema)
-  .transform((pairs): EnvMap => Object.fromEntries(pairs));
+export const EnvArgsSchema = z.array(EnvArgSchema).transform((pairs): EnvMap => Object.fromEntries(pairs));
 
 // --- options of the operations ---
 
@@ -86,10 +82,14 @@ export const SpawnOptionsSchema = z
     cwd: z.string().min(1).optional().describe("Working directory of the worker (must exist); default: the caller's cwd"),
     model: z.string().min(1).optional().describe("Model, passed to the CLI's own --model"),
     env: EnvMapSchema.optional(),
-    permissionMode: z.string().min(1).optional().describe("The CLI's permission mode, where it has one (claude: default, acceptEdits, plan, auto, dontAsk, bypassPermissions)"),
+    permissionMode: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The CLI's permission mode, where it has one (claude: default, acceptEdits, plan, auto, dontAsk, bypassPermissions)"),
     allowedTools: z.string().min(1).optional().describe("Tools allowed without asking, in the CLI's own syntax (claude: 'Bash(git:*) Edit')"),
     appendSystemPrompt: z.string().optional().describe('Text appended to the system prompt, where the CLI supports it'),
-    unattended: z.boolean().default(false).describe('Never stop for permission prompts (maps to the CLI\'s own bypass mode)'),
+    unattended: z.boolean().default(false).describe("Never stop for permission prompts (maps to the CLI's own bypass mode)"),
     startupTimeout: DurationSchema.optional().describe('How long spawn waits for the ready prompt (default 60s)'),
   })
   .strict();
@@ -109,7 +109,7 @@ export type SendOptions = z.input<typeof SendOptionsSchema>;
 export const KeysOptionsSchema = z
   .object({
     name: WorkerNameSchema,
-    keys: z.array(z.string().min(1)).min(1).describe("Key names as tmux knows them: Enter, Escape, Up, Down, Tab, C-c, or a single character such as 1"),
+    keys: z.array(z.string().min(1)).min(1).describe('Key names as tmux knows them: Enter, Escape, Up, Down, Tab, C-c, or a single character such as 1'),
   })
   .strict();
 export type KeysOptions = z.input<typeof KeysOptionsSchema>;
@@ -121,7 +121,11 @@ export const WaitOptionsSchema = z
     turn: z.number().int().positive().optional().describe('Turn to wait for; default the latest sent'),
     timeout: DurationSchema.default(30 * 60_000).describe('Give up after this long with outcome timeout (default 30m)'),
     idleTimeout: DurationSchema.optional().describe('Return outcome idle when the worker shows no activity for this long'),
-    check: z.string().min(1).optional().describe('Guardrail: a shell command run in the worker cwd after the turn; exit 0 accepts, otherwise its output is fed back and the turn retried'),
+    check: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Guardrail: a shell command run in the worker cwd after the turn; exit 0 accepts, otherwise its output is fed back and the turn retried'),
     schema: z.string().min(1).optional().describe('Guardrail: path of a JSON Schema file the answer (JSON) must validate against'),
     retries: z.number().int().nonnegative().default(2).describe('Guardrail: feedback rounds before halting (default 2)'),
     checkTimeout: DurationSchema.default(5 * 60_000).describe('Guardrail: time limit for one check run (default 5m)'),
@@ -143,7 +147,7 @@ export type ReadOptions = z.input<typeof ReadOptionsSchema>;
 export const KillOptionsSchema = z
   .object({
     name: WorkerNameSchema,
-    purge: z.boolean().default(false).describe('Also remove the worker\'s state (otherwise a tombstone stays for read/status)'),
+    purge: z.boolean().default(false).describe("Also remove the worker's state (otherwise a tombstone stays for read/status)"),
   })
   .strict();
 export type KillOptions = z.input<typeof KillOptionsSchema>;
@@ -168,16 +172,7 @@ export type CaptureOptions = z.input<typeof CaptureOptionsSchema>;
 // --- outcomes ---
 
 /** Why a wait ended. */
-export const OutcomeReasonSchema = z.enum([
-  'completed',
-  'needs-input',
-  'provider-error',
-  'idle',
-  'timeout',
-  'dead',
-  'aborted',
-  'guardrail-halted',
-]);
+export const OutcomeReasonSchema = z.enum(['completed', 'needs-input', 'provider-error', 'idle', 'timeout', 'dead', 'aborted', 'guardrail-halted']);
 export type OutcomeReason = z.infer<typeof OutcomeReasonSchema>;
 
 /** Exit code of each outcome (upstream-compatible where upstream had one). */

@@ -38,14 +38,30 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
   let sessionId = meta.sessionId;
   let transcriptPath = meta.transcriptPath;
   let lastScreen = '';
-  const base = () => ({ worker: meta.name, provider: meta.provider, turn: turnNo, durationMs: Date.now() - started, ...(sessionId ? { sessionId } : {}), ...(transcriptPath ? { transcriptPath } : {}) });
+  const base = () => ({
+    worker: meta.name,
+    provider: meta.provider,
+    turn: turnNo,
+    durationMs: Date.now() - started,
+    ...(sessionId ? { sessionId } : {}),
+    ...(transcriptPath ? { transcriptPath } : {}),
+  });
   const outcome = (reason: OutcomeReason, extra: Partial<Outcome> = {}): Outcome => ({ ...base(), reason, exitCode: OUTCOME_EXIT_CODES[reason], ...extra });
 
   const watcher = await watchDir(wp.events);
   let hardTimer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const hard = new Promise<Outcome>((resolve) => {
-    hardTimer = setTimeout(() => resolve(outcome('timeout', { message: `no answer within ${Math.round(options.timeout / 1000)}s (the terminal host stopped answering)`, paneTail: lastScreen ? tailLines(lastScreen, 30) : undefined })), Math.max(0, deadline - Date.now()) + HARD_DEADLINE_GRACE_MS);
+    hardTimer = setTimeout(
+      () =>
+        resolve(
+          outcome('timeout', {
+            message: `no answer within ${Math.round(options.timeout / 1000)}s (the terminal host stopped answering)`,
+            paneTail: lastScreen ? tailLines(lastScreen, 30) : undefined,
+          }),
+        ),
+      Math.max(0, deadline - Date.now()) + HARD_DEADLINE_GRACE_MS,
+    );
   });
   const aborted = new Promise<Outcome>((resolve) => {
     if (!signal) return;
@@ -77,7 +93,10 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
       const content = transcriptPath ? await readFile(transcriptPath, 'utf8').catch(() => undefined) : undefined;
       const keyOf = (event: StoredEvent | undefined) => (event ? provider.doParseEvent(event).turnKey : undefined);
       const turnKey = keyOf(turn.promptEvent) ?? keyOf(turn.endEvent);
-      const readOptions = content !== undefined && transcriptPath ? { content, transcriptPath, turnKey, prompt: turn.prompt, ordinal: turnNo, stopSeen: turn.endEvent?.kind === 'stop' } : undefined;
+      const readOptions =
+        content !== undefined && transcriptPath
+          ? { content, transcriptPath, turnKey, prompt: turn.prompt, ordinal: turnNo, stopSeen: turn.endEvent?.kind === 'stop' }
+          : undefined;
       let read: ProviderV1TurnRead = { status: 'missing' };
       if (readOptions) {
         try {
@@ -111,13 +130,22 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
       }
 
       const completed = (r: Extract<ProviderV1TurnRead, { status: 'completed' }>, message?: string) =>
-        outcome('completed', { result: r.answer, ...(r.usage ? { usage: mapUsage(r.usage) } : {}), ...(r.numTurns !== undefined ? { numTurns: r.numTurns } : {}), ...(r.sessionId ? { sessionId: r.sessionId } : {}), ...(message ? { message } : {}) });
+        outcome('completed', {
+          result: r.answer,
+          ...(r.usage ? { usage: mapUsage(r.usage) } : {}),
+          ...(r.numTurns !== undefined ? { numTurns: r.numTurns } : {}),
+          ...(r.sessionId ? { sessionId: r.sessionId } : {}),
+          ...(message ? { message } : {}),
+        });
 
       // the turn ended by a hook
       const end = turn.endEvent;
       if (end?.kind === 'stop-failure') {
         const info = provider.doParseEvent(end);
-        return outcome('provider-error', { message: info.error ?? info.lastMessage ?? 'the provider reported an error', ...(read.status === 'failed' ? { message: read.message } : {}) });
+        return outcome('provider-error', {
+          message: info.error ?? info.lastMessage ?? 'the provider reported an error',
+          ...(read.status === 'failed' ? { message: read.message } : {}),
+        });
       }
       if (end?.kind === 'interrupt') return outcome('idle', { message: 'the turn was interrupted; the worker waits for input' });
       if (end?.kind === 'stop') {
@@ -146,7 +174,12 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
         const info = provider.doParseEvent(lastInput);
         if (!answered && info.needsInput) {
           const screen = await x.substrate.capture(session, { lines: 30 }).catch(() => lastScreen);
-          return outcome('needs-input', { inputKind: info.needsInput.kind, message: info.needsInput.message ?? `${provider.displayName} is waiting for ${info.needsInput.kind}`, ...(info.needsInput.tool ? { tool: info.needsInput.tool } : {}), paneTail: tailLines(screen, 30) });
+          return outcome('needs-input', {
+            inputKind: info.needsInput.kind,
+            message: info.needsInput.message ?? `${provider.displayName} is waiting for ${info.needsInput.kind}`,
+            ...(info.needsInput.tool ? { tool: info.needsInput.tool } : {}),
+            paneTail: tailLines(screen, 30),
+          });
         }
       }
 
@@ -168,11 +201,19 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
             lastChangeAt = now;
           }
           const line = provider.doDetectSignIn?.(screen);
-          if (line) return outcome('needs-input', { inputKind: 'sign-in', message: `${provider.displayName} shows its sign-in screen: ${line.trim()}`, paneTail: tailLines(screen, 30) });
+          if (line)
+            return outcome('needs-input', {
+              inputKind: 'sign-in',
+              message: `${provider.displayName} shows its sign-in screen: ${line.trim()}`,
+              paneTail: tailLines(screen, 30),
+            });
         }
       }
       if (options.idleTimeout !== undefined && now - lastChangeAt >= options.idleTimeout) {
-        return outcome('idle', { message: `no activity for ${Math.round((now - lastChangeAt) / 100) / 10}s (events, transcript and screen all still)`, paneTail: tailLines(lastScreen, 30) });
+        return outcome('idle', {
+          message: `no activity for ${Math.round((now - lastChangeAt) / 100) / 10}s (events, transcript and screen all still)`,
+          paneTail: tailLines(lastScreen, 30),
+        });
       }
       if (now >= deadline) {
         const screen = await x.substrate.capture(session, { lines: 30 }).catch(() => lastScreen);
@@ -189,13 +230,27 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
     const status = exit.status ?? pane.exitStatus;
     const sig = exit.signal ?? pane.signal;
     const screen = pane.exists ? await x.substrate.capture(session, { lines: 30 }).catch(() => lastScreen) : lastScreen;
-    const cause = sig ? `killed by ${sig}` : status !== undefined ? `process exited ${status}` : pane.exists ? 'process exited, no status recorded' : 'its session is gone';
+    const cause = sig
+      ? `killed by ${sig}`
+      : status !== undefined
+        ? `process exited ${status}`
+        : pane.exists
+          ? 'process exited, no status recorded'
+          : 'its session is gone';
     const killed = (history.dead?.payload as { by?: string } | undefined)?.by === 'kill';
     if (!history.dead) {
-      await writeEvent(wp.events, 'dead', { by: 'wait', at: new Date().toISOString(), status, signal: sig, paneTail: screen ? tailLines(screen, 40) : undefined }).catch(() => undefined);
+      await writeEvent(wp.events, 'dead', {
+        by: 'wait',
+        at: new Date().toISOString(),
+        status,
+        signal: sig,
+        paneTail: screen ? tailLines(screen, 40) : undefined,
+      }).catch(() => undefined);
     }
     return outcome('dead', {
-      message: killed ? `worker '${meta.name}' was killed before completing turn ${turnNo}` : `worker '${meta.name}' died before completing turn ${turnNo} (${cause})`,
+      message: killed
+        ? `worker '${meta.name}' was killed before completing turn ${turnNo}`
+        : `worker '${meta.name}' died before completing turn ${turnNo} (${cause})`,
       exit: { ...(status !== undefined ? { status } : {}), ...(sig ? { signal: sig } : {}) },
       ...(screen ? { paneTail: tailLines(screen, 30) } : {}),
     });
@@ -213,7 +268,13 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
 
 function mapUsage(usage: Record<string, number>): Outcome['usage'] {
   const out: Record<string, number> = {};
-  const names: Record<string, string> = { input_tokens: 'inputTokens', output_tokens: 'outputTokens', cache_read_input_tokens: 'cacheReadTokens', cache_creation_input_tokens: 'cacheCreationTokens', cost_usd: 'costUsd' };
+  const names: Record<string, string> = {
+    input_tokens: 'inputTokens',
+    output_tokens: 'outputTokens',
+    cache_read_input_tokens: 'cacheReadTokens',
+    cache_creation_input_tokens: 'cacheCreationTokens',
+    cost_usd: 'costUsd',
+  };
   for (const [key, value] of Object.entries(usage)) out[names[key] ?? key] = value;
   return out;
 }

@@ -38,10 +38,13 @@ export async function watchDir(dir: string): Promise<DirWatcher> {
         return Promise.resolve(true);
       }
       return new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          wake = undefined;
-          resolve(false);
-        }, Math.max(0, timeoutMs));
+        const timer = setTimeout(
+          () => {
+            wake = undefined;
+            resolve(false);
+          },
+          Math.max(0, timeoutMs),
+        );
         wake = () => {
           clearTimeout(timer);
           wake = undefined;

@@ -93,7 +93,9 @@ describe('readClaudeTurn', () => {
       status: 'missing',
     });
     // Text the CLI stored differently, but key and ordinal agree: still the keyed turn.
-    expect(readClaudeTurn({ content, transcriptPath: 'x', turnKey: 'p-q-1', prompt: 'DELAY 2000 ECHO slow one\u00a0(as sent)', ordinal: 1, stopSeen: true })).toMatchObject({
+    expect(
+      readClaudeTurn({ content, transcriptPath: 'x', turnKey: 'p-q-1', prompt: 'DELAY 2000 ECHO slow one\u00a0(as sent)', ordinal: 1, stopSeen: true }),
+    ).toMatchObject({
       status: 'completed',
       answer: 'slow one',
     });

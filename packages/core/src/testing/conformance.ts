@@ -11,16 +11,38 @@ export interface ConformanceFixtures {
   /** Transcript turns with the read each must produce. */
   readonly turns?: readonly { readonly name: string; readonly options: ProviderV1ReadTurnOptions; readonly expected: ProviderV1TurnRead }[];
   /** Startup screens with the state each must produce. */
-  readonly screens?: readonly { readonly name: string; readonly screen: string; readonly events?: readonly HookEvent[]; readonly expected: ProviderV1StartupState['state'] }[];
+  readonly screens?: readonly {
+    readonly name: string;
+    readonly screen: string;
+    readonly events?: readonly HookEvent[];
+    readonly expected: ProviderV1StartupState['state'];
+  }[];
   /** Prompts that must be delivered unchanged (apart from a documented prefix). */
   readonly prompts?: readonly string[];
 }
 
 /** Markers host CLIs set for their children; a provider must never inherit them. */
-export const FORBIDDEN_INHERITED_ENV = ['CLAUDECODE', 'CLAUDE_CODE_CHILD_SESSION', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_PID', 'GEMINI_CLI', 'CODEX_SANDBOX', 'CODEX_THREAD_ID', 'TMUX', 'TMUX_PANE', 'UMBEL_EVENTS_DIR'];
+export const FORBIDDEN_INHERITED_ENV = [
+  'CLAUDECODE',
+  'CLAUDE_CODE_CHILD_SESSION',
+  'CLAUDE_CODE_ENTRYPOINT',
+  'CLAUDE_CODE_SESSION_ID',
+  'CLAUDE_PID',
+  'GEMINI_CLI',
+  'CODEX_SANDBOX',
+  'CODEX_THREAD_ID',
+  'TMUX',
+  'TMUX_PANE',
+  'UMBEL_EVENTS_DIR',
+];
 
 /** Register the conformance tests for `provider`. */
-export function testProvider(input: { provider: ProviderV1; fixtures?: ConformanceFixtures; launchEnv?: Record<string, string>; callerEnv?: Record<string, string | undefined> }): void {
+export function testProvider(input: {
+  provider: ProviderV1;
+  fixtures?: ConformanceFixtures;
+  launchEnv?: Record<string, string>;
+  callerEnv?: Record<string, string | undefined>;
+}): void {
   const { provider, fixtures = {} } = input;
   describe(`provider conformance: ${provider.providerId}`, () => {
     it('declares spec v1 and a kebab-case id', () => {

@@ -43,7 +43,10 @@ export interface MemorySubstrate extends Substrate {
 function runHook(command: string | undefined, payload: unknown, env: Readonly<Record<string, string>>): Promise<void> {
   if (!command) return Promise.resolve();
   return new Promise((resolve) => {
-    const child = spawn('sh', ['-c', command], { env: { PATH: env.PATH ?? '/usr/bin:/bin', UMBEL_EVENTS_DIR: env.UMBEL_EVENTS_DIR ?? '' }, stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn('sh', ['-c', command], {
+      env: { PATH: env.PATH ?? '/usr/bin:/bin', UMBEL_EVENTS_DIR: env.UMBEL_EVENTS_DIR ?? '' },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     child.on('close', () => resolve());
     child.on('error', () => resolve());
     child.stdin.end(JSON.stringify(payload));
@@ -61,7 +64,17 @@ export function createMemorySubstrate(): MemorySubstrate {
     async launch(options) {
       await gate();
       launches.push(options);
-      const s: MockSession = { options, screen: ['mock-cli starting…'], input: '', alive: true, keyCount: 0, turnCounter: 0, busy: false, dropEnters: Number(options.env.MOCK_CLI_DROP_ENTERS ?? 0), timers: new Set() };
+      const s: MockSession = {
+        options,
+        screen: ['mock-cli starting…'],
+        input: '',
+        alive: true,
+        keyCount: 0,
+        turnCounter: 0,
+        busy: false,
+        dropEnters: Number(options.env.MOCK_CLI_DROP_ENTERS ?? 0),
+        timers: new Set(),
+      };
       sessions.set(options.session, s);
       const env = options.env;
       later(s, 20, async () => {
@@ -86,7 +99,13 @@ export function createMemorySubstrate(): MemorySubstrate {
       await gate();
       const s = sessions.get(session);
       if (!s) return { exists: false, dead: true } satisfies PaneState;
-      return { exists: true, dead: !s.alive, ...(s.exitStatus !== undefined ? { exitStatus: s.exitStatus } : {}), ...(s.signal ? { signal: s.signal } : {}), ...(s.alive ? { pid: 4242 } : {}) };
+      return {
+        exists: true,
+        dead: !s.alive,
+        ...(s.exitStatus !== undefined ? { exitStatus: s.exitStatus } : {}),
+        ...(s.signal ? { signal: s.signal } : {}),
+        ...(s.alive ? { pid: 4242 } : {}),
+      };
     },
     async capture(session, options = {}) {
       await gate();

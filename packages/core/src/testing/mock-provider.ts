@@ -3,7 +3,15 @@
  * substrate of ./memory-substrate.ts plays. Records every call, like vercel/ai's MockLanguageModel.
  */
 import { join } from 'node:path';
-import type { HookEvent, ProviderV1, ProviderV1EventInfo, ProviderV1LaunchOptions, ProviderV1ReadTurnOptions, ProviderV1StartupState, ProviderV1TurnRead } from '../provider.js';
+import type {
+  HookEvent,
+  ProviderV1,
+  ProviderV1EventInfo,
+  ProviderV1LaunchOptions,
+  ProviderV1ReadTurnOptions,
+  ProviderV1StartupState,
+  ProviderV1TurnRead,
+} from '../provider.js';
 
 /** One line of the mock transcript (JSONL). */
 export type MockTranscriptLine =
@@ -29,7 +37,10 @@ export function readMockTurn(options: ProviderV1ReadTurnOptions): ProviderV1Turn
   const mine = lines.filter((l) => l.key === key);
   const error = mine.find((l) => l.type === 'error');
   if (error?.type === 'error') return { status: 'failed', message: error.message };
-  const answer = mine.filter((l) => l.type === 'assistant').map((l) => (l.type === 'assistant' ? l.text : '')).pop();
+  const answer = mine
+    .filter((l) => l.type === 'assistant')
+    .map((l) => (l.type === 'assistant' ? l.text : ''))
+    .pop();
   if (mine.some((l) => l.type === 'end') && answer !== undefined) return { status: 'completed', answer, numTurns: 1 };
   const tool = [...mine].reverse().find((l) => l.type === 'tool');
   return { status: 'running', ...(tool?.type === 'tool' ? { activity: tool.name } : {}) };
@@ -61,7 +72,13 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
     async doBuildLaunch(options: ProviderV1LaunchOptions) {
       calls.push({ method: 'doBuildLaunch', args: { ...options, hookCommand: undefined } });
       const transcriptPath = join(options.workerDir, 'transcript.jsonl');
-      const hooks = { session: options.hookCommand('session'), prompt: options.hookCommand('prompt'), stop: options.hookCommand('stop'), 'stop-failure': options.hookCommand('stop-failure'), permission: options.hookCommand('permission') };
+      const hooks = {
+        session: options.hookCommand('session'),
+        prompt: options.hookCommand('prompt'),
+        stop: options.hookCommand('stop'),
+        'stop-failure': options.hookCommand('stop-failure'),
+        permission: options.hookCommand('permission'),
+      };
       return {
         argv: ['mock-cli', '--transcript', transcriptPath, ...(options.unattended ? ['--yolo'] : []), ...(options.model ? ['--model', options.model] : [])],
         env: { MOCK_CLI_HOOKS: JSON.stringify(hooks) },
@@ -87,7 +104,12 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
       if (typeof p.session_id === 'string') info.sessionId = p.session_id;
       if (typeof p.transcript_path === 'string') info.transcriptPath = p.transcript_path;
       if (typeof p.key === 'string') info.turnKey = p.key;
-      if (event.kind === 'permission') info.needsInput = { kind: 'permission', tool: typeof p.tool === 'string' ? p.tool : undefined, message: typeof p.message === 'string' ? p.message : undefined };
+      if (event.kind === 'permission')
+        info.needsInput = {
+          kind: 'permission',
+          tool: typeof p.tool === 'string' ? p.tool : undefined,
+          message: typeof p.message === 'string' ? p.message : undefined,
+        };
       if (event.kind === 'stop-failure') info.error = String(p.error ?? 'error');
       if (event.kind === 'stop' && typeof p.last === 'string') info.lastMessage = p.last;
       if (event.kind === 'tool' && typeof p.tool === 'string') info.activity = p.tool;
