@@ -21,7 +21,6 @@ import { startResponsesMock } from '../../test-fixtures/mock-servers/openai-resp
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
 
-// biome-ignore lint/suspicious/noExplicitAny: parsed JSON from the wire
 type Json = any;
 type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: () => Promise<void> };
 

@@ -1,5 +1,5 @@
 /** The `umbel` bin. The one place that exits the process. */
-import { main } from './index.js';
+import { main } from './main.js';
 
 const code = await main(process.argv.slice(2));
 process.exit(code);

@@ -15,8 +15,8 @@ export interface CliIo {
   readStdin(): Promise<string | undefined>;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  /** Builds the engine (default: tmux + the three providers). */
-  createEngine(env: Readonly<Record<string, string | undefined>>): Umbel;
+  /** Builds the engine (default: tmux + the three providers), loaded only when a verb needs it. */
+  createEngine(env: Readonly<Record<string, string | undefined>>): Umbel | Promise<Umbel>;
   /** Registers a handler for SIGINT/SIGTERM; returns an unregister function. */
   onSignal(handler: (signal: 'SIGINT' | 'SIGTERM') => void): () => void;
 }

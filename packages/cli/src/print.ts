@@ -125,6 +125,9 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
     }
     if (signal.aborted) return abortCode(signal);
     const name: string = worker as string;
+    const { turn } = await engine.send({ name, prompt }, { signal });
+    // Read the status after the prompt was accepted: some CLIs (codex) report their session id
+    // only in the first prompt's hook payload.
     const status = await engine.status(name);
     if (format === 'stream-json') {
       printJson(io.stdout, {
@@ -143,7 +146,6 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
         provider: status.provider,
       });
     }
-    const { turn } = await engine.send({ name, prompt }, { signal });
     const outcome = await engine.wait(
       {
         name,

@@ -1,5 +1,4 @@
 /** The real process as a CliIo. */
-import { createDefaultUmbel } from '@umbel/mcp';
 import type { CliIo } from './io.js';
 
 async function readAll(): Promise<string | undefined> {
@@ -44,7 +43,8 @@ export function processIo(): CliIo {
     readStdin: () => (stdinCache ??= readAll()),
     env: process.env,
     cwd: process.cwd(),
-    createEngine: (env) => createDefaultUmbel(env),
+    // Loaded on demand: `umbel --version` and `--help` must not pay for tmux, the providers or MCP.
+    createEngine: async (env) => (await import('@umbel/mcp/default-umbel')).createDefaultUmbel(env),
     onSignal(handler) {
       captureSignals();
       current = handler;

@@ -171,19 +171,19 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
           json,
         );
       }
-      return await runPrint(args, io, io.createEngine(io.env), controller.signal);
+      return await runPrint(args, io, await io.createEngine(io.env), controller.signal);
     }
     if (args.print === true) return reportError(new UsageError(`-p cannot be combined with the verb '${verb}'`), io, json);
     if (verb === 'mcp') {
       const { runMcpServer } = await import('@umbel/mcp');
-      await runMcpServer({ engine: io.createEngine(io.env) });
+      await runMcpServer({ engine: await io.createEngine(io.env) });
       return 0;
     }
     if (verb === 'run') {
       const { runWorkflowCommand } = await import('@umbel/workflow');
       const vars = args.var === undefined ? [] : (Array.isArray(args.var) ? args.var : [args.var]).map(String);
       return await runWorkflowCommand({
-        engine: io.createEngine(io.env),
+        engine: await io.createEngine(io.env),
         file: args.file === undefined ? undefined : String(args.file),
         resume: args.resume === undefined ? undefined : String(args.resume),
         vars,
@@ -196,7 +196,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         signal: controller.signal,
       });
     }
-    return await runVerb(verb, args, io, io.createEngine(io.env), controller.signal);
+    return await runVerb(verb, args, io, await io.createEngine(io.env), controller.signal);
   } catch (error) {
     return reportError(error, io, json);
   } finally {

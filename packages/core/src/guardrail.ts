@@ -7,8 +7,7 @@
 import { spawn as spawnProcess } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
-import { Ajv } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
 import type { EngineInternals } from './engine.js';
 import { UmbelError, UsageError } from './errors.js';
 import { writeFileAtomic } from './fs-atomic.js';
@@ -22,6 +21,10 @@ export const CHECK_OUTPUT_TAIL = 4000;
 
 /** The default JSON Schema validator (ajv, all errors). */
 export const ajvValidator: JsonSchemaValidator = (schema, value) => {
+  // ajv is loaded on first use (it is CommonJS, so require() works synchronously).
+  const require = createRequire(import.meta.url);
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  const { Ajv2020 } = require('ajv/dist/2020') as typeof import('ajv/dist/2020');
   const draft = typeof schema === 'object' && schema !== null ? String((schema as { $schema?: unknown }).$schema ?? '') : '';
   const ajv = /2020-12|2019-09/.test(draft) ? new Ajv2020({ allErrors: true, strict: false }) : new Ajv({ allErrors: true, strict: false });
   const validate = ajv.compile(schema as object);

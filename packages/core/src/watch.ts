@@ -2,7 +2,6 @@
  * The event bus: chokidar watching a worker's `events/` (and, once known, its transcript). A
  * waiter sleeps until something changes or a timeout passes — it never polls the screen.
  */
-import { watch } from 'chokidar';
 
 /** A change-notification handle. */
 export interface DirWatcher {
@@ -15,6 +14,8 @@ export interface DirWatcher {
 
 /** Watch `dir` (depth 0). Resolves once the watcher is ready, so no later change is missed. */
 export async function watchDir(dir: string): Promise<DirWatcher> {
+  // Loaded on first use, so commands that never wait (status, --help) do not pay for it.
+  const { watch } = await import('chokidar');
   const watcher = watch(dir, {
     ignoreInitial: true,
     depth: 0,

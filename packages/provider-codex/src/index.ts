@@ -27,6 +27,7 @@ export {
   type PreparedCodexHome,
 } from './codex-home.js';
 export {
+  CODEX_USAGE_NAMES,
   codexTurns,
   findCodexTurn,
   parseRollout,

@@ -106,10 +106,18 @@ describe('shell turns and messages', () => {
     expect(readCodexTurn({ content, ordinal: 1 })).toMatchObject({ status: 'completed', answer: 'first answer' });
   });
 
-  it('builds stream messages for a tool turn', () => {
+  it('builds stream messages for a tool turn, as `claude -p` does: the prompt itself is not echoed', () => {
     const msgs = readCodexMessages({ content: real, turnKey: turnIds[1] });
-    expect(msgs.map((m) => m.type)).toEqual(['user', 'assistant', 'user', 'assistant']);
-    expect(JSON.stringify(msgs[1])).toContain('"tool_use"');
-    expect(JSON.stringify(msgs[3])).toContain('TOOL-RESULT: hi');
+    expect(msgs.map((m) => m.type)).toEqual(['assistant', 'user', 'assistant']);
+    expect(JSON.stringify(msgs[0])).toContain('"tool_use"');
+    expect(JSON.stringify(msgs[1])).toContain('"tool_result"');
+    expect(JSON.stringify(msgs[2])).toContain('TOOL-RESULT: hi');
+    expect(JSON.stringify(msgs)).not.toContain('TOOL echo hi');
+  });
+
+  it('names usage as Claude does (cached input is cache_read_input_tokens), with no total', () => {
+    const r = readCodexTurn({ content: real, turnKey: turnIds[0] });
+    if (r.status !== 'completed') throw new Error(`expected completed, got ${r.status}`);
+    expect(r.usage).toEqual({ input_tokens: 13124, output_tokens: 3, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_output_tokens: 0 });
   });
 });

@@ -144,12 +144,29 @@ function activityOf(turn: CodexTurn): string | undefined {
   return undefined;
 }
 
+/**
+ * Codex's usage names → the Claude (Anthropic) names umbel's outputs use, so `umbel -p --output-format
+ * json` reports cached input where a `claude -p` consumer looks for it. `total_tokens` is dropped
+ * (Claude reports none); other numeric fields (e.g. `reasoning_output_tokens`) pass through.
+ */
+export const CODEX_USAGE_NAMES: Readonly<Record<string, string | null>> = {
+  cached_input_tokens: 'cache_read_input_tokens',
+  cache_write_input_tokens: 'cache_creation_input_tokens',
+  total_tokens: null,
+};
+
 function usageOf(turn: CodexTurn): Record<string, number> | undefined {
   let usage: Record<string, number> | undefined;
   for (const r of turn.records) {
     if (r.type === 'token_usage_record') {
       const u = (r.payload.turn_token_usage ?? r.payload.usage) as Record<string, unknown> | undefined;
-      if (u) usage = Object.fromEntries(Object.entries(u).filter((e): e is [string, number] => typeof e[1] === 'number'));
+      if (!u) continue;
+      usage = {};
+      for (const [key, value] of Object.entries(u)) {
+        if (typeof value !== 'number') continue;
+        const name = Object.hasOwn(CODEX_USAGE_NAMES, key) ? CODEX_USAGE_NAMES[key] : key;
+        if (name) usage[name] = value;
+      }
     }
   }
   return usage;
@@ -203,7 +220,11 @@ export function readCodexTurn(options: ReadCodexTurnOptions): ProviderV1TurnRead
   return { status: 'running', ...(activity ? { activity } : {}) };
 }
 
-/** Messages of one turn in Claude's stream-json shape, for stream output. Pure. */
+/**
+ * Messages of one turn in Claude's stream-json shape, for stream output. Pure. Like `claude -p`,
+ * `user` lines carry tool results only: the prompt (and codex's own wrapper messages) are not
+ * echoed.
+ */
 export function readCodexMessages(options: ReadCodexTurnOptions): ProviderV1Message[] {
   const turn = findCodexTurn(codexTurns(parseRollout(options.content)), options.turnKey, options.ordinal);
   if (!turn) return [];
@@ -218,10 +239,6 @@ export function readCodexMessages(options: ReadCodexTurnOptions): ProviderV1Mess
         message: { role: 'assistant', content: [{ type: 'text', text: textOf(p.content, ['output_text']) }] },
         ...(id ? { uuid: id } : {}),
       });
-    } else if (p.type === 'message' && p.role === 'user') {
-      const text = textOf(p.content, ['input_text']);
-      if (/^<(environment_context|user_shell_command|turn_aborted)>|^# AGENTS\.md instructions/.test(text)) continue;
-      out.push({ type: 'user', message: { role: 'user', content: [{ type: 'text', text }] }, ...(id ? { uuid: id } : {}) });
     } else if (p.type === 'function_call') {
       let input: unknown = {};
       try {

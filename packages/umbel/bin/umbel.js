@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-const { main } = await import('@umbel/cli');
+const { main } = await import('@umbel/cli/main');
 process.exit(await main(process.argv.slice(2)));
