@@ -6,7 +6,7 @@
 //
 //   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -158,8 +158,19 @@ try {
   report(`list() with ${PARALLEL} live workers (in-process)`, listMs, 300);
   report(`umbel status with ${PARALLEL} live workers (process)`, statusCli, 300);
   await Promise.all(names.map((name) => umbel.kill({ name, purge: true })));
-  const leftovers = spawnSync('pgrep', ['-f', join(root, 'packages/umbel/bin/umbel.js')], { encoding: 'utf8' }).stdout.trim();
-  console.log(`umbel processes left between calls: ${leftovers ? leftovers.split('\n').length : 0} (no daemon)`);
+  // umbel keeps no daemon: no process of this state root's umbel may outlive its call.
+  const ours = readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid) && Number(pid) !== process.pid)
+    .filter((pid) => {
+      try {
+        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        return environ.includes(`UMBEL_HOME=${home}\0`) && cmdline.includes('umbel.js');
+      } catch {
+        return false;
+      }
+    });
+  console.log(`umbel processes left between calls: ${ours.length} (no daemon)`);
 
   // 6. umbel -p vs the real claude -p on the same mock
   if (!skipReal) await benchPrint(bin);
