@@ -181,19 +181,17 @@ export function createUmbel(settings: UmbelSettings): Umbel {
       throw new CwdMissingError(cwdAbs);
     }
     const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-    provider.doValidate?.({
-      spawn: {
-        cwd,
-        model: options.model,
-        permissionMode: options.permissionMode,
-        allowedTools: options.allowedTools,
-        appendSystemPrompt: options.appendSystemPrompt,
-        unattended: options.unattended,
-        env: workerEnv,
-        callerEnv: env,
-      },
-      isRoot,
-    });
+    const choices = {
+      cwd,
+      model: options.model,
+      permissionMode: options.permissionMode,
+      allowedTools: options.allowedTools,
+      appendSystemPrompt: options.appendSystemPrompt,
+      unattended: options.unattended,
+      env: workerEnv,
+      callerEnv: env,
+    };
+    provider.doValidate?.({ spawn: choices, isRoot });
 
     const name = options.name ?? anonymousName();
     const wp = paths.worker(name);
@@ -216,15 +214,8 @@ export function createUmbel(settings: UmbelSettings): Umbel {
       const sharedDir = paths.providerShared(provider.providerId);
       await mkdir(sharedDir, { recursive: true });
       const launch = await provider.doBuildLaunch({
+        ...choices,
         worker: name,
-        cwd,
-        model: options.model,
-        permissionMode: options.permissionMode,
-        allowedTools: options.allowedTools,
-        appendSystemPrompt: options.appendSystemPrompt,
-        unattended: options.unattended,
-        env: workerEnv,
-        callerEnv: env,
         workerDir: wp.provider,
         sharedDir,
         sessionId: randomUUID(),
