@@ -4,7 +4,7 @@
  * names would hit a dead registry) and run `npx umbel --version` there. Needs built packages
  * (`pnpm test` builds first).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -88,5 +88,32 @@ describe('packed packages', () => {
     expect(stdout.trim()).toBe('umbel 0.1.0');
     const mcp = await run('node', ['-e', "import('@umbel/mcp').then((m) => console.log(typeof m.createMcpServer))"], { cwd: project });
     expect(mcp.stdout.trim()).toBe('function');
+    // The MCP server runs from the tarballs, standalone and through `umbel mcp`.
+    for (const argv of [['umbel-mcp'], ['umbel', 'mcp']]) {
+      const answer = await initializeOverStdio(project, argv, join(work, `home-${argv.length}`));
+      expect(answer, argv.join(' ')).toMatchObject({ id: 1, result: { serverInfo: { name: 'umbel' } } });
+    }
   });
 });
+
+/** Start `npx --no -- <argv>`, send an MCP initialize, return the first answer; the server must exit once stdin closes. */
+function initializeOverStdio(cwd: string, argv: string[], home: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', ['--no', '--', ...argv], { cwd, env: { ...process.env, UMBEL_HOME: home }, stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    let answer: unknown;
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const line = out.split('\n')[0];
+      if (answer === undefined && out.includes('\n') && line) {
+        answer = JSON.parse(line);
+        child.stdin.end();
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 && answer !== undefined ? resolve(answer) : reject(new Error(`${argv.join(' ')} exited ${code}; stdout: ${out}`))));
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pack-check', version: '0' } } })}\n`,
+    );
+  });
+}

@@ -215,6 +215,38 @@ describe('supervisor verbs on the fake claude', () => {
   });
 });
 
+describe('concurrency on real tmux', () => {
+  it('10 workers spawned, sent to and waited on in parallel all answer; status never reads a torn file', async () => {
+    const names = Array.from({ length: 10 }, (_, i) => `par-${i}`);
+    const spawned = await Promise.all(names.map((n) => umbel(['spawn', n, ...cfg()])));
+    expect(spawned.map((r) => r.code)).toEqual(names.map(() => 0));
+    await Promise.all(names.map((n) => umbel(['send', n, `ECHO answer of ${n}`])));
+    let polling = true;
+    const statuses: number[] = [];
+    const poller = (async () => {
+      while (polling) {
+        const r = await umbel(['status', '--json']);
+        expect(r.code).toBe(0);
+        statuses.push((JSON.parse(r.stdout) as unknown[]).length);
+      }
+    })();
+    const waited = await Promise.all(names.map((n) => umbel(['wait', n, '--timeout', '120s'])));
+    polling = false;
+    await poller;
+    expect(waited.map((r) => r.stdout)).toEqual(names.map((n) => `answer of ${n}\n`));
+    expect(statuses.length).toBeGreaterThan(0);
+    await Promise.all(names.map((n) => umbel(['kill', n, '--purge'])));
+  });
+
+  it('two spawns of one name race and exactly one wins; the loser leaves nothing behind', async () => {
+    const results = await Promise.all([0, 1, 2].map(() => umbel(['spawn', 'race', ...cfg()])));
+    expect(results.filter((r) => r.code === 0)).toHaveLength(1);
+    for (const loser of results.filter((r) => r.code !== 0)) expect(loser.stderr).toContain("worker 'race' already exists");
+    const listed = JSON.parse((await umbel(['ls', '--json'])).stdout) as { name: string; alive: boolean }[];
+    expect(listed.filter((w) => w.name === 'race')).toEqual([expect.objectContaining({ alive: true })]);
+  });
+});
+
 describe('umbel -p on the fake claude', () => {
   it('text, json and stream-json; the anonymous worker is gone afterwards', async () => {
     expect(await umbel(['-p', 'ECHO plain answer', ...cfg()])).toMatchObject({ code: 0, stdout: 'plain answer\n' });

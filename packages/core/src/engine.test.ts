@@ -78,6 +78,12 @@ describe('outcomes', () => {
     expect((await umbel.status('w1')).state).toBe('needs-input');
     await umbel.keys({ name: 'w1', keys: ['1'] });
     expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'approved Bash' });
+    // Keys pressed on a pending prompt count as its answer for status too.
+    await umbel.spawn({ name: 'w2', provider: 'mock', cwd: work });
+    await umbel.send({ name: 'w2', prompt: 'ASK Edit' });
+    expect((await umbel.wait({ name: 'w2' })).reason).toBe('needs-input');
+    await umbel.keys({ name: 'w2', keys: ['Escape'] });
+    expect((await umbel.status('w2')).state).toBe('busy');
   });
 
   it('provider-error from a stop-failure hook and from the transcript alone', async () => {
@@ -86,6 +92,10 @@ describe('outcomes', () => {
     expect(await umbel.wait({ name: 'w1' })).toMatchObject({ reason: 'provider-error', exitCode: 122, message: 'API Error: 500 boom' });
     await umbel.send({ name: 'w1', prompt: 'SILENTFAIL stream disconnected' });
     expect(await umbel.wait({ name: 'w1' })).toMatchObject({ reason: 'provider-error', message: 'stream disconnected' });
+    // That turn fired no hook: the next turn's stop must not be taken for it.
+    await umbel.send({ name: 'w1', prompt: 'ECHO after the silent failure' });
+    expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'after the silent failure', turn: 3 });
+    expect(await umbel.status('w1')).toMatchObject({ state: 'ready', turn: 3, completedTurn: 3 });
   });
 
   it('dead with the exit status, or the signal, and evidence', async () => {

@@ -23,7 +23,7 @@ import {
   WorkerNotFoundError,
   NotSignedInError,
 } from './errors.js';
-import { type EventHistory, interpretEvents, isoOf, readEvents, type StoredEvent, writeEvent } from './events.js';
+import { type EventHistory, interpretEvents, isoOf, pendingInputEvent, readEvents, type StoredEvent, writeEvent } from './events.js';
 import { writeFileAtomic } from './fs-atomic.js';
 import { hookCommandFor, installHookSink } from './hook-sink.js';
 import { readMeta, tryReadMeta, writeMeta } from './meta.js';
@@ -554,8 +554,8 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     } else if (history.sessionEvents.length === 0 && history.turns.length === 0 && provider) {
       state = 'starting';
     } else if (lastTurn && !lastTurn.endEvent) {
-      const info =
-        provider && lastTurn.inputEvents.length ? provider.doParseEvent(lastTurn.inputEvents[lastTurn.inputEvents.length - 1] as HookEvent) : undefined;
+      const pending = pendingInputEvent(lastTurn, events);
+      const info = provider && pending ? provider.doParseEvent(pending) : undefined;
       if (info?.needsInput) {
         state = 'needs-input';
         needsInput = { kind: info.needsInput.kind, message: info.needsInput.message, tool: info.needsInput.tool };

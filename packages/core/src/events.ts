@@ -101,6 +101,12 @@ export interface EventHistory {
 
 const TERMINAL = new Set(['stop', 'stop-failure', 'interrupt']);
 
+/** Payload of umbel's own `ended` event: a wait saw turn `turn` end in the transcript alone (no hook fires for it). */
+export interface EndedPayload {
+  readonly turn: number;
+  readonly reason: string;
+}
+
 /**
  * Assign events to turns. The CLIs run prompts in order (a prompt sent while busy is queued), so
  * turns are FIFO: a prompt-accepted event confirms the oldest unconfirmed turn sent before it, and
@@ -108,6 +114,14 @@ const TERMINAL = new Set(['stop', 'stop-failure', 'interrupt']);
  * turn (a turn the user typed by hand) are ignored.
  */
 export function interpretEvents(events: readonly StoredEvent[]): EventHistory {
+  // Turns that ended without a hook (an interrupt or an API error some CLIs report only in their
+  // transcript) are closed explicitly by an `ended` event, whenever it was written, so a later
+  // turn's hooks are never taken for theirs.
+  const endedByUmbel = new Map<number, StoredEvent>();
+  for (const event of events) {
+    const turn = event.kind === 'ended' ? (event.payload as Partial<EndedPayload> | undefined)?.turn : undefined;
+    if (typeof turn === 'number' && !endedByUmbel.has(turn)) endedByUmbel.set(turn, event);
+  }
   const turns: TurnEvents[] = [];
   const sessionEvents: StoredEvent[] = [];
   let exit: StoredEvent | undefined;
@@ -115,15 +129,12 @@ export function interpretEvents(events: readonly StoredEvent[]): EventHistory {
   for (const event of events) {
     if (event.kind === 'sent') {
       const payload = (event.payload ?? {}) as Partial<SentPayload>;
-      turns.push({
-        turn: typeof payload.turn === 'number' ? payload.turn : turns.length + 1,
-        sent: event,
-        prompt: String(payload.prompt ?? ''),
-        inputEvents: [],
-        activityEvents: [],
-      });
+      const turn = typeof payload.turn === 'number' ? payload.turn : turns.length + 1;
+      const ended = endedByUmbel.get(turn);
+      turns.push({ turn, sent: event, prompt: String(payload.prompt ?? ''), inputEvents: [], activityEvents: [], ...(ended ? { endEvent: ended } : {}) });
       continue;
     }
+    if (event.kind === 'ended') continue;
     if (event.kind === 'session') sessionEvents.push(event);
     if (event.kind === 'exit') exit ??= event;
     if (event.kind === 'dead') dead ??= event;
@@ -139,4 +150,15 @@ export function interpretEvents(events: readonly StoredEvent[]): EventHistory {
     else if (event.kind === 'tool') running.activityEvents.push(event);
   }
   return { turns, sessionEvents, exit, dead, last: events[events.length - 1] };
+}
+
+/**
+ * The input event a turn is still blocked on, if any: its newest permission/notify event, unless
+ * keys were pressed, a tool ran or a prompt was accepted after it.
+ */
+export function pendingInputEvent(turn: TurnEvents, events: readonly StoredEvent[]): StoredEvent | undefined {
+  const last = turn.inputEvents[turn.inputEvents.length - 1];
+  if (!last || turn.endEvent) return undefined;
+  const answered = events.some((e) => e.at > last.at && (e.kind === 'keys' || e.kind === 'tool' || e.kind === 'prompt'));
+  return answered ? undefined : last;
 }

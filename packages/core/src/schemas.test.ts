@@ -63,3 +63,21 @@ describe('turn assignment', () => {
     expect(history.exit?.payload).toEqual({ status: 0 });
   });
 });
+
+describe('turns ended without a hook', () => {
+  const ev = (at: number, kind: string, payload: unknown = {}): StoredEvent => ({ at: BigInt(at), kind, payload, file: `${at}-1-${kind}.json` });
+  it("an 'ended' event closes its turn even when written after the next turn's stop", () => {
+    const history = interpretEvents([
+      ev(1, 'sent', { turn: 1, prompt: 'a' }),
+      ev(2, 'prompt'),
+      ev(3, 'sent', { turn: 2, prompt: 'b' }),
+      ev(4, 'prompt'),
+      ev(5, 'stop'),
+      ev(6, 'ended', { turn: 1, reason: 'interrupted' }),
+    ]);
+    expect(history.turns.map((t) => [t.turn, t.endEvent?.kind])).toEqual([
+      [1, 'ended'],
+      [2, 'stop'],
+    ]);
+  });
+});

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { EngineInternals } from './engine.js';
 import { TurnNotFoundError } from './errors.js';
-import { interpretEvents, readEvents, type StoredEvent, writeEvent } from './events.js';
+import { interpretEvents, pendingInputEvent, readEvents, type StoredEvent, writeEvent } from './events.js';
 import type { ProviderV1Message, ProviderV1TurnRead } from './provider.js';
 import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type WaitOptionsParsed } from './schemas.js';
 import type { PaneState } from './substrate.js';
@@ -162,17 +162,20 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
         await watcher.next(50);
         continue;
       }
-      // the transcript alone (CLIs whose errors fire no hook)
+      // the transcript alone (CLIs whose errors and interrupts fire no hook): record the end, so
+      // the next turn's hooks are not taken for this one's
+      if (read.status === 'completed' || read.status === 'failed' || read.status === 'interrupted') {
+        await writeEvent(wp.events, 'ended', { turn: turnNo, reason: read.status }).catch(() => undefined);
+      }
       if (read.status === 'completed') return completed(read);
       if (read.status === 'failed') return outcome('provider-error', { message: read.message });
       if (read.status === 'interrupted') return outcome('idle', { message: read.message ?? 'the turn was interrupted; the worker waits for input' });
 
       // needs input: the newest input event, unless answered (keys pressed, or activity) since
-      const lastInput = turn.inputEvents[turn.inputEvents.length - 1];
+      const lastInput = pendingInputEvent(turn, events);
       if (lastInput) {
-        const answered = events.some((e) => e.at > lastInput.at && (e.kind === 'keys' || e.kind === 'tool' || e.kind === 'prompt'));
         const info = provider.doParseEvent(lastInput);
-        if (!answered && info.needsInput) {
+        if (info.needsInput) {
           const screen = await x.substrate.capture(session, { lines: 30 }).catch(() => lastScreen);
           return outcome('needs-input', {
             inputKind: info.needsInput.kind,
