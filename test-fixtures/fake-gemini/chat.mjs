@@ -7,7 +7,12 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync
 import { basename, join, resolve } from 'node:path';
 
 function slugify(name) {
-  return name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'project';
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'project'
+  );
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -14,7 +14,9 @@
 //   a TTY, or -p; `-p` with -o text|json|stream-json and the exit codes of §2;
 // - the TUI of tui.mjs, hooks of hooks.mjs, the chat JSONL of chat.mjs, a stale projects.json.lock stall.
 // Knobs: FAKE_GEMINI_SIGNED_OUT=1 (always show the sign-in screen), FAKE_GEMINI_LOCK_STALL_MS,
-// FAKE_GEMINI_RETRY_MS, FAKE_GEMINI_ORPHAN_MAX_MS (how long an orphaned process lingers, default 600000).
+// FAKE_GEMINI_RETRY_MS, FAKE_GEMINI_ORPHAN_MAX_MS (how long an orphaned process lingers, default 600000),
+// FAKE_GEMINI_EAT_ENTERS=<n> (the first Enter after each of the first n pastes becomes a newline; tui.mjs),
+// FAKE_GEMINI_INIT_MS (input box drawn this long before the config is initialized and SessionStart fires, default 300).
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
@@ -114,7 +116,12 @@ async function main() {
       const slug = await registerProject(dir, cwd, env);
       // 0.61.0 refuses a --session-id whose chat already exists (verified)
       const chats = join(dir, 'tmp', slug, 'chats');
-      if (args.sessionId && this.sessionId === args.sessionId && existsSync(chats) && readdirSync(chats).some((f) => f.endsWith(`-${args.sessionId.slice(0, 8)}.jsonl`))) {
+      if (
+        args.sessionId &&
+        this.sessionId === args.sessionId &&
+        existsSync(chats) &&
+        readdirSync(chats).some((f) => f.endsWith(`-${args.sessionId.slice(0, 8)}.jsonl`))
+      ) {
         stderr(`Error starting session: Session ID "${args.sessionId}" already exists. Use --resume to resume it, or provide a different ID.`);
         process.exit(42);
       }
@@ -133,7 +140,8 @@ async function main() {
       process.exit(code);
     },
   };
-  if (loaded.projectHooks.length > 0) session.warnings.push(`WARNING: The following project-level hooks have been detected in this workspace: ${loaded.projectHooks.join(', ')}`);
+  if (loaded.projectHooks.length > 0)
+    session.warnings.push(`WARNING: The following project-level hooks have been detected in this workspace: ${loaded.projectHooks.join(', ')}`);
 
   if (headless) {
     const piped = process.stdin.isTTY ? '' : await readStdin();
@@ -143,7 +151,9 @@ async function main() {
       return 42;
     }
     if (loaded.trusted !== true) {
-      stderr('Gemini CLI is not running in a trusted directory. To proceed, either use --skip-trust, set the GEMINI_CLI_TRUST_WORKSPACE=true environment variable, or trust this directory in interactive mode.');
+      stderr(
+        'Gemini CLI is not running in a trusted directory. To proceed, either use --skip-trust, set the GEMINI_CLI_TRUST_WORKSPACE=true environment variable, or trust this directory in interactive mode.',
+      );
       return 55;
     }
     const problem = auth.type ? authProblem(auth.type, env) : 'Invalid auth method selected.';
@@ -158,7 +168,9 @@ async function main() {
     const ac = new AbortController();
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => process.exit(0));
     if (args.output === 'stream-json') {
-      process.stdout.write(`${JSON.stringify({ type: 'init', timestamp: new Date().toISOString(), session_id: session.sessionId, model: session.modelLabel === 'Auto' ? 'auto' : session.model })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ type: 'init', timestamp: new Date().toISOString(), session_id: session.sessionId, model: session.modelLabel === 'Auto' ? 'auto' : session.model })}\n`,
+      );
       process.stdout.write(`${JSON.stringify({ type: 'message', role: 'user', content: prompt })}\n`);
     }
     const r = await runTurn(session, { parts: expanded.parts, display: expanded.display, hookPrompt: expanded.hookPrompt, signal: ac.signal });
@@ -176,7 +188,9 @@ async function main() {
         return status === 404 ? 1 : status & 0xff;
       }
       if (args.output === 'stream-json') {
-        process.stdout.write(`${JSON.stringify({ type: 'result', status: 'error', error: { type: 'unknown', message: `[API Error: ${message}]` }, stats: {} })}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ type: 'result', status: 'error', error: { type: 'unknown', message: `[API Error: ${message}]` }, stats: {} })}\n`,
+        );
         return status === 404 ? 1 : status & 0xff;
       }
       stderr(`Error when talking to Gemini API Full report available at: ${env.TMPDIR ?? '/tmp'}/gemini-client-error-fake.json _ApiError: ${r.error.body}`);

@@ -81,9 +81,13 @@ function backoff(env, signal) {
   const ms = Number(env.FAKE_GEMINI_RETRY_MS ?? 200);
   return new Promise((resolve) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

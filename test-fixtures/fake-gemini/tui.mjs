@@ -3,6 +3,9 @@
 // spinner `(esc to cancel, Ns)`, the approval box, the window title (OSC 0), and the input quirks:
 // bracketed paste, an Enter within ~30 ms (40 ms after a paste) becoming a newline, a trailing `\` eating
 // Enter, typed TAB swallowed, `!`/`?` typed on an empty box switching modes, slash commands, @file.
+// Knob FAKE_GEMINI_EAT_ENTERS=<n>: for the first n pastes, the first Enter after the paste becomes a
+// newline whatever its timing (what the real CLI does to an Enter that arrives too soon after a paste
+// on a loaded machine); only a second Enter submits.
 import { readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { NO_RESPONSE, runTurn } from './agent.mjs';
@@ -14,7 +17,43 @@ const PASTE_END = '\x1b[201~';
 const FAST_RETURN_MS = 30;
 const FAST_RETURN_AFTER_PASTE_MS = 40;
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-const KNOWN_COMMANDS = new Set(['quit', 'exit', 'clear', 'about', 'help', 'stats', 'auth', 'model', 'settings', 'tools', 'memory', 'chat', 'resume', 'rewind', 'theme', 'hooks', 'mcp', 'privacy', 'docs', 'bug', 'copy', 'compress', 'directory', 'editor', 'extensions', 'ide', 'init', 'permissions', 'plan', 'policies', 'restore', 'skills', 'vim', 'agents', 'terminal-setup']);
+const KNOWN_COMMANDS = new Set([
+  'quit',
+  'exit',
+  'clear',
+  'about',
+  'help',
+  'stats',
+  'auth',
+  'model',
+  'settings',
+  'tools',
+  'memory',
+  'chat',
+  'resume',
+  'rewind',
+  'theme',
+  'hooks',
+  'mcp',
+  'privacy',
+  'docs',
+  'bug',
+  'copy',
+  'compress',
+  'directory',
+  'editor',
+  'extensions',
+  'ide',
+  'init',
+  'permissions',
+  'plan',
+  'policies',
+  'restore',
+  'skills',
+  'vim',
+  'agents',
+  'terminal-setup',
+]);
 
 /** Expand `@path` tokens whose file exists (relative to cwd), like the CLI's ReadManyFiles. */
 export function expandAtFiles(text, cwd) {
@@ -57,6 +96,10 @@ export class Tui {
     this.activity = '';
     this.abort = null;
     this.approval = null;
+    /** The input box is up but the config is not initialized yet (see enterReady). */
+    this.initializing = false;
+    /** Pastes left whose first Enter is eaten (FAKE_GEMINI_EAT_ENTERS). */
+    this.eatEnters = Number(process.env.FAKE_GEMINI_EAT_ENTERS ?? 0) || 0;
   }
 
   title() {
@@ -92,7 +135,13 @@ export class Tui {
         '  (Use Enter to select)',
       ]);
     } else if (this.screen === 'apikey') {
-      body = box(['Enter Gemini API Key', '', `  ${process.env.GEMINI_API_KEY ? 'test' : ''}`, '', '(Press Enter to submit, Esc to cancel, Ctrl+C to clear stored key)']);
+      body = box([
+        'Enter Gemini API Key',
+        '',
+        `  ${process.env.GEMINI_API_KEY ? 'test' : ''}`,
+        '',
+        '(Press Enter to submit, Esc to cancel, Ctrl+C to clear stored key)',
+      ]);
     } else {
       body = [...this.history];
       if (this.screen === 'approval' && this.approval) {
@@ -118,11 +167,26 @@ export class Tui {
     }
     const showInput = this.screen === 'ready' || this.screen === 'busy' || this.screen === 'approval';
     const promptChar = this.mode === 'shell' ? '!' : this.s.approvalMode === 'yolo' ? '*' : '>';
-    const modeLine = this.s.approvalMode === 'yolo' ? ' YOLO Ctrl+Y' : this.s.approvalMode === 'auto_edit' ? ' auto-accept edits Shift+Tab to plan' : this.s.approvalMode === 'plan' ? ' plan Shift+Tab to manual' : ' Shift+Tab to accept edits';
+    const modeLine =
+      this.s.approvalMode === 'yolo'
+        ? ' YOLO Ctrl+Y'
+        : this.s.approvalMode === 'auto_edit'
+          ? ' auto-accept edits Shift+Tab to plan'
+          : this.s.approvalMode === 'plan'
+            ? ' plan Shift+Tab to manual'
+            : ' Shift+Tab to accept edits';
     const placeholder = this.mode === 'shell' ? 'Type your shell command' : 'Type your message or @path/to/file';
-    const inputLines = this.buffer === '' ? [` ${promptChar}   ${placeholder}`] : this.buffer.split('\n').map((l, i) => (i === 0 ? ` ${promptChar} ${l}` : `   ${l}`));
+    const inputLines =
+      this.buffer === '' ? [` ${promptChar}   ${placeholder}`] : this.buffer.split('\n').map((l, i) => (i === 0 ? ` ${promptChar} ${l}` : `   ${l}`));
     const bottom = showInput
-      ? [' '.repeat(Math.max(0, W - 16)) + '? for shortcuts', '─'.repeat(W), modeLine, ...inputLines, ' workspace (/directory)            sandbox              /model', ` ${this.s.cwd}            no sandbox           ${this.s.modelLabel}`]
+      ? [
+          ' '.repeat(Math.max(0, W - 16)) + '? for shortcuts',
+          '─'.repeat(W),
+          modeLine,
+          ...inputLines,
+          ' workspace (/directory)            sandbox              /model',
+          ` ${this.s.cwd}            no sandbox           ${this.s.modelLabel}`,
+        ]
       : [];
     const room = Math.max(0, H - top.length - bottom.length - 1);
     const lines = [...top, ...body.slice(-room), ...bottom].slice(0, H);
@@ -133,7 +197,7 @@ export class Tui {
   async start() {
     const { s } = this;
     if (process.stdin.isTTY) process.stdin.setRawMode(true);
-    this.out.write('\x1b[?2004h'); // bracketed paste on, as the real TUI does
+    // bracketed paste is turned on once the config is initialized (see enterReady)
     process.stdin.setEncoding('utf8');
     process.stdin.on('data', (d) => this.feed(d));
     this.spinTimer = setInterval(() => {
@@ -147,12 +211,22 @@ export class Tui {
   }
 
   async enterReady() {
+    // The input box is drawn before the config is initialized (FAKE_GEMINI_INIT_MS, default 300):
+    // until then bracketed paste is off (a paste arrives as typed keys: `!`/`?` first switch modes,
+    // a newline submits) and a submit is queued with "Initializing... Prompts will be queued.".
+    // SessionStart fires right after the initialization, as in 0.61.0 (AppContainer).
     this.screen = 'ready';
+    this.initializing = true;
     this.render();
+    const initMs = Number(process.env.FAKE_GEMINI_INIT_MS ?? 300);
+    if (initMs > 0) await new Promise((r) => setTimeout(r, initMs));
     await this.s.begin();
-    // SessionStart fires after the input box is drawn
+    this.out.write('\x1b[?2004h'); // bracketed paste on, as the real TUI does
+    this.initializing = false;
     await runHooks(this.s.settings, 'SessionStart', { source: 'startup' }, this.hookCtx());
     if (this.s.initialPrompt) this.submit(this.s.initialPrompt);
+    const queued = this.queue.shift();
+    if (queued !== undefined) this.submit(queued);
   }
 
   hookCtx() {
@@ -200,7 +274,8 @@ export class Tui {
       else if (c === '\x03') this.key('ctrl-c');
       else if (c === '\x04') this.key('ctrl-d');
       else if (c === '\x19') this.s.approvalMode = this.s.approvalMode === 'yolo' ? 'default' : 'yolo';
-      else if (c === '\t') continue; // focus key: swallowed
+      else if (c === '\t')
+        continue; // focus key: swallowed
       else if (c === '\x7f' || c === '\b') this.buffer = this.buffer.slice(0, -1);
       else if (c >= ' ' || c > '\x7f') this.typed(c);
     }
@@ -260,7 +335,9 @@ export class Tui {
       if (this.screen === 'approval') return this.answer('once');
       if (this.screen !== 'ready' && this.screen !== 'busy') return;
       const window = this.lastInsertPaste ? FAST_RETURN_AFTER_PASTE_MS : FAST_RETURN_MS;
-      if (this.buffer !== '' && now - this.lastInsertAt <= window) {
+      const eat = this.buffer !== '' && this.lastInsertPaste && this.eatEnters > 0;
+      if (eat) this.eatEnters -= 1;
+      if (eat || (this.buffer !== '' && now - this.lastInsertAt <= window)) {
         this.insert('\n', false); // too soon after input: a newline, not a submit
         return;
       }
@@ -348,6 +425,11 @@ export class Tui {
     const text = raw.trim();
     if (text === '') return;
     this.notice = '';
+    if (this.initializing) {
+      this.notice = 'ℹ Initializing... Prompts will be queued.';
+      this.queue.push(text);
+      return;
+    }
     if (this.screen === 'busy' || this.screen === 'approval') {
       this.queue.push(text);
       return;
@@ -404,7 +486,11 @@ export class Tui {
     this.abort = null;
     this.activity = '';
     if (r.status === 'completed') this.history.push(...(r.response === '' ? [] : `✦ ${r.response}`.split('\n')));
-    else if (r.status === 'error') this.history.push(`✕ [API Error: ${r.error.body}]`, 'ℹ This request failed. Press F12 for diagnostics, or run /settings and change "Error Verbosity" to full for full details.');
+    else if (r.status === 'error')
+      this.history.push(
+        `✕ [API Error: ${r.error.body}]`,
+        'ℹ This request failed. Press F12 for diagnostics, or run /settings and change "Error Verbosity" to full for full details.',
+      );
     else this.history.push('ℹ Request cancelled.');
     void NO_RESPONSE;
     this.screen = 'ready';
@@ -433,4 +519,3 @@ export class Tui {
     await this.s.quit(0);
   }
 }
-

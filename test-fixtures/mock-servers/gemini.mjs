@@ -161,10 +161,14 @@ function sleep(ms, signal) {
   return new Promise((resolve) => {
     if (ms <= 0 || signal.aborted) return resolve();
     const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 
@@ -219,7 +223,7 @@ export async function startGeminiMock(options = {}) {
     return { ...p, prompt };
   }
 
-  async function handleTurn(req, res, body, stream, sse, signal) {
+  async function handleTurn(_req, res, body, stream, sse, signal) {
     const d = decide(body);
     if (d.delayMs > 0) await sleep(d.delayMs, signal);
     if (signal.aborted) return { ...d, aborted: true };

@@ -92,7 +92,13 @@ describe('streamGenerateContent (SSE)', () => {
       contents: [
         {
           role: 'user',
-          parts: [{ text: 'ECHO see @a.txt now' }, { text: '\n--- Content from referenced files ---' }, { text: '\nContent from @a.txt:\n' }, { text: 'body' }, { text: '\n--- End of content ---' }],
+          parts: [
+            { text: 'ECHO see @a.txt now' },
+            { text: '\n--- Content from referenced files ---' },
+            { text: '\nContent from @a.txt:\n' },
+            { text: 'body' },
+            { text: '\n--- End of content ---' },
+          ],
         },
       ],
     };
@@ -112,7 +118,15 @@ describe('streamGenerateContent (SSE)', () => {
         ...history,
         {
           role: 'user',
-          parts: [{ functionResponse: { id: 'c1', name: 'run_shell_command', response: { output: '<untrusted_context>\nOutput: hi\nProcess Group PGID: 42\n</untrusted_context>' } } }],
+          parts: [
+            {
+              functionResponse: {
+                id: 'c1',
+                name: 'run_shell_command',
+                response: { output: '<untrusted_context>\nOutput: hi\nProcess Group PGID: 42\n</untrusted_context>' },
+              },
+            },
+          ],
         },
       ],
     };
@@ -178,7 +192,10 @@ describe('generateContent utility calls', () => {
     expect((await summary.json()).candidates[0].content.parts[0].text).toBe('Mock session summary');
     const next = await post('/v1beta/models/gemini-3-flash-preview:generateContent', {
       contents: [{ role: 'user', parts: [{ text: 'Analyze *only* the content and structure of your immediately preceding response …' }] }],
-      generationConfig: { responseMimeType: 'application/json', responseJsonSchema: { type: 'object', properties: { reasoning: { type: 'string' }, next_speaker: { type: 'string', enum: ['model', 'user'] } } } },
+      generationConfig: {
+        responseMimeType: 'application/json',
+        responseJsonSchema: { type: 'object', properties: { reasoning: { type: 'string' }, next_speaker: { type: 'string', enum: ['model', 'user'] } } },
+      },
     });
     expect(JSON.parse((await next.json()).candidates[0].content.parts[0].text).next_speaker).toBe('user');
   });
@@ -186,7 +203,10 @@ describe('generateContent utility calls', () => {
   it('builds other JSON-schema answers from the schema', async () => {
     const res = await post('/v1beta/models/x:generateContent', {
       contents: [{ role: 'user', parts: [{ text: 'check' }] }],
-      generationConfig: { responseMimeType: 'application/json', responseJsonSchema: { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array' }, n: { type: 'number' } } } },
+      generationConfig: {
+        responseMimeType: 'application/json',
+        responseJsonSchema: { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array' }, n: { type: 'number' } } },
+      },
     });
     expect(JSON.parse((await res.json()).candidates[0].content.parts[0].text)).toEqual({ ok: false, items: [], n: 0 });
   });
@@ -210,7 +230,10 @@ describe('other routes, logging, script mode', () => {
 
   it('logs every request to the log file with prompt and api key header', async () => {
     await stream(turnBody('ECHO logged'));
-    const lines = readFileSync(join(dir, 'requests.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, 'requests.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ method: 'POST', rpc: 'streamGenerateContent', kind: 'turn', prompt: 'ECHO logged', model: 'gemini-3.8-flash' });
     expect(lines[0].headers['x-goog-api-key']).toBe('test');

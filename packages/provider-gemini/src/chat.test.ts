@@ -97,7 +97,7 @@ describe('readGeminiTurn on a real 0.61.0 chat', () => {
     expect(r.status === 'completed' && r.usage?.total).toBe(13);
   });
 
-  it('does not pin the next turn\'s API error on the turn before it', () => {
+  it("does not pin the next turn's API error on the turn before it", () => {
     // the failed prompt is dropped before its error is appended, so the error follows "after cancel" in the list
     expect(read('ECHO after cancel')).toMatchObject({ status: 'completed', answer: 'after cancel' });
   });

@@ -271,9 +271,7 @@ function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): TurnSlice | G
   if (options.acceptedAt !== undefined) {
     // This turn's record is the first one of this text written after the CLI accepted the prompt.
     const since = Date.parse(options.acceptedAt);
-    own = prompts.find(
-      (p) => matches(p) && (Number.isNaN(since) || p.message.timestamp === undefined || Date.parse(p.message.timestamp) >= since),
-    );
+    own = prompts.find((p) => matches(p) && (Number.isNaN(since) || p.message.timestamp === undefined || Date.parse(p.message.timestamp) >= since));
   } else {
     own = [...prompts].reverse().find(matches);
   }
@@ -372,7 +370,8 @@ export function readGeminiMessages(content: string, options: ReadGeminiTurnOptio
           }
         }
       }
-      if (blocks.length > 0) out.push({ type: 'assistant', uuid: m.id, message: { role: 'assistant', content: blocks, ...(m.model ? { model: m.model } : {}) } });
+      if (blocks.length > 0)
+        out.push({ type: 'assistant', uuid: m.id, message: { role: 'assistant', content: blocks, ...(m.model ? { model: m.model } : {}) } });
     } else if (m.type === 'user' && Array.isArray(m.content)) {
       const results = m.content
         .filter((p) => p.functionResponse)

@@ -12,7 +12,13 @@ const hooks = JSON.parse(readFileSync(new URL('./__fixtures__/real-0.61.0-hooks.
   payload: Record<string, unknown>;
 }[];
 
-const KIND_OF: Record<string, string> = { SessionStart: 'session', BeforeAgent: 'prompt', AfterAgent: 'stop', Notification: 'notify', SessionEnd: 'session-end' };
+const KIND_OF: Record<string, string> = {
+  SessionStart: 'session',
+  BeforeAgent: 'prompt',
+  AfterAgent: 'stop',
+  Notification: 'notify',
+  SessionEnd: 'session-end',
+};
 const event = (kind: string, payload: unknown): HookEvent => ({ kind, at: 1n, payload });
 
 let dir: string;
@@ -235,8 +241,12 @@ describe('doDetectStartup (screens of 0.61.0)', () => {
     '│     3. Vertex AI                                       │',
   ].join('\n');
 
-  it('is ready on the input box', () => {
-    expect(detect(idle)).toEqual({ state: 'ready' });
+  const sessionStart: HookEvent = { kind: 'session', at: 1n, payload: { hook_event_name: 'SessionStart', source: 'startup' } };
+  it('is ready once SessionStart fired (the config is initialized), not on the input box alone', () => {
+    // the input box shows while the config still initializes: a prompt then is queued or mangled
+    expect(detect(idle)).toEqual({ state: 'starting' });
+    expect(detect(`${idle}\nℹ Initializing... Prompts will be queued.`)).toEqual({ state: 'starting' });
+    expect(detect(idle, [sessionStart])).toEqual({ state: 'ready' });
   });
   it('reports the auth dialog as the sign-in screen, with its line', () => {
     expect(detect(auth)).toEqual({ state: 'sign-in', line: 'How would you like to authenticate for this project?' });
@@ -245,7 +255,7 @@ describe('doDetectStartup (screens of 0.61.0)', () => {
     expect(detect('│ Enter Gemini API Key │\n│ test │').state).toBe('sign-in');
   });
   it('answers the folder-trust dialog with Enter (Trust folder is preselected)', () => {
-    const trust = '│ Do you trust the files in this folder? │\n│ ● 1. Trust folder (/w) │\n│   2. Trust parent folder (/) │\n│   3. Don\'t trust │';
+    const trust = "│ Do you trust the files in this folder? │\n│ ● 1. Trust folder (/w) │\n│   2. Trust parent folder (/) │\n│   3. Don't trust │";
     expect(detect(trust)).toEqual({ state: 'dialog', id: 'trust-folder', keys: ['Enter'] });
   });
   it('reports the CI headless trap as fatal', () => {

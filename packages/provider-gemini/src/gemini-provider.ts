@@ -95,10 +95,7 @@ async function isExecutable(path: string): Promise<boolean> {
  * first `gemini` on the caller's PATH.
  * @throws SpawnFailedError when none is found.
  */
-export async function resolveGeminiBin(
-  callerEnv: Readonly<Record<string, string | undefined>>,
-  bin?: string,
-): Promise<string> {
+export async function resolveGeminiBin(callerEnv: Readonly<Record<string, string | undefined>>, bin?: string): Promise<string> {
   const explicit = bin ?? callerEnv.UMBEL_GEMINI_BIN;
   if (explicit) {
     if (isAbsolute(explicit) || explicit.includes('/')) return resolve(explicit);

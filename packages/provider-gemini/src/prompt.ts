@@ -25,10 +25,9 @@ export function prepareGeminiPrompt(prompt: string): string {
   if (trimmed === '') throw new UsageError('the prompt is empty after trimming, and gemini ignores an empty submit');
   const command = SLASH_COMMAND_RE.exec(trimmed);
   if (command) {
-    throw new UsageError(
-      `gemini would run '${command[0]}' as a slash command (built-in, custom or extension) instead of sending it to the model`,
-      { hint: `put a word before it, e.g. 'Please: ${trimmed.slice(0, 40)}'` },
-    );
+    throw new UsageError(`gemini would run '${command[0]}' as a slash command (built-in, custom or extension) instead of sending it to the model`, {
+      hint: `put a word before it, e.g. 'Please: ${trimmed.slice(0, 40)}'`,
+    });
   }
   return prompt.endsWith('\\') ? `${prompt}\n` : prompt;
 }

@@ -49,7 +49,10 @@ export function detectGeminiStartup(input: { readonly screen: string; readonly e
   if (signIn !== undefined) return { state: 'sign-in', line: signIn };
   // "● 1. Trust folder" is preselected; Enter trusts the worker's folder.
   if (screen.includes(TRUST_TEXT)) return { state: 'dialog', id: 'trust-folder', keys: ['Enter'] };
-  if (screen.includes(READY_TEXT)) return { state: 'ready' };
+  // The input box is drawn before the CLI's config is initialized; a prompt submitted then is
+  // queued ("Initializing... Prompts will be queued.") and, on the real 0.61.0, keys pasted that
+  // early were mangled (a `?` lost, a `!…` run as a shell command). SessionStart fires right after
+  // the config is initialized, so only that event means ready.
   if (input.events.some((e) => e.kind === 'session')) return { state: 'ready' };
   return { state: 'starting' };
 }

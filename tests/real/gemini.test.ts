@@ -1,0 +1,244 @@
+// Real-CLI tier: the REAL pinned `gemini` 0.61.0 (pnpm install:real-clis --only gemini) driven by the
+// built `umbel` bin with `--provider gemini` (UMBEL_GEMINI_BIN = the absolute path of the pinned
+// binary), its model API served by the local Gemini API mock on 127.0.0.1
+// (test-fixtures/mock-servers/gemini.mjs, via GOOGLE_GEMINI_BASE_URL). No network, no model service.
+// When the binary is not installed these tests FAIL (realCliPath throws), they never skip. Needs
+// `pnpm build` (the umbel bin runs dist/).
+//
+// umbel runs as it would in CI: CI=true in its own environment. The user has their own
+// `~/.gemini/settings.json` (usage statistics off, so the CLI dials nothing but the mock); the key
+// travels by name (`--env GEMINI_API_KEY`).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const bin = join(root, 'packages/umbel/bin/umbel.js');
+const KEY = 'real-gemini-mock-key-not-a-secret';
+/** Per-test budget: the real gemini on a loaded 2-core CI box (nothing asserts on time). */
+const T = 300_000;
+
+interface MockRequest {
+  kind?: string;
+  prompt?: string;
+  headers?: Record<string, string | undefined>;
+}
+interface GeminiMock {
+  url: string;
+  requests(): MockRequest[];
+  close(): Promise<void>;
+}
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let gemini: string;
+let mock: GeminiMock;
+let scratch: string;
+let home: string;
+let work: string;
+let userHome: string;
+let userSettingsPath: string;
+let userSettingsBytes: Buffer;
+let env: Record<string, string>;
+
+function run(file: string, args: string[], runEnv: Record<string, string>, input = ''): Promise<Result> {
+  return new Promise((resolvePromise) => {
+    const child = execFile(file, args, { cwd: work, env: runEnv, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+      resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    child.stdin?.end(input);
+  });
+}
+
+const umbel = (args: string[]) => run(process.execPath, [bin, ...args], env);
+/** Every spawn / -p names the provider and passes the key by name. */
+const g = ['--provider', 'gemini', '--env', 'GEMINI_API_KEY'];
+
+async function waitJson(name: string): Promise<{ code: number; outcome: Record<string, unknown> }> {
+  const r = await umbel(['wait', name, '--json', '--timeout', '180s']);
+  return { code: r.code, outcome: JSON.parse(r.stdout || '{}') };
+}
+
+/** Live processes of `worker` (UMBEL_EVENTS_DIR is inherited by everything the worker starts). */
+async function processesOf(worker: string): Promise<string[]> {
+  const marker = Buffer.from(`UMBEL_EVENTS_DIR=${join(home, 'workers', worker, 'events')}\0`);
+  const found: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((n) => /^\d+$/.test(n))) {
+    try {
+      const environ = await readFile(`/proc/${pid}/environ`);
+      if (environ.includes(marker)) found.push(`${pid} ${(await readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' ').trim()}`);
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+const geminiProcesses = (procs: string[]) => procs.filter((p) => p.includes(gemini) && !p.includes('launch.sh'));
+
+beforeAll(async () => {
+  const clis = (await import(join(root, 'test-fixtures/real/clis.mjs'))) as { realCliPath(id: string): string };
+  gemini = clis.realCliPath('gemini'); // throws (the test fails) when the pinned gemini is missing
+  for (const f of ['core', 'tmux', 'provider-gemini', 'cli'].map((p) => join(root, 'packages', p, 'dist/index.js'))) {
+    if (!existsSync(f)) throw new Error(`umbel is not built (missing ${f}); run \`pnpm build\` first`);
+  }
+  const mocks = (await import(join(root, 'test-fixtures/mock-servers/gemini.mjs'))) as { startGeminiMock(): Promise<GeminiMock> };
+  mock = await mocks.startGeminiMock();
+  scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-gemini-')));
+  home = join(scratch, 'state');
+  work = join(scratch, 'project');
+  userHome = join(scratch, 'home');
+  userSettingsPath = join(userHome, '.gemini', 'settings.json');
+  await mkdir(work, { recursive: true });
+  await mkdir(join(userHome, '.gemini'), { recursive: true });
+  await writeFile(userSettingsPath, '{\n  // mine\n  "privacy": { "usageStatisticsEnabled": false },\n  "ui": { "hideTips": true }\n}\n');
+  userSettingsBytes = await readFile(userSettingsPath);
+  env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: userHome,
+    LANG: 'C.UTF-8',
+    UMBEL_HOME: home,
+    UMBEL_GEMINI_BIN: gemini,
+    GEMINI_API_KEY: KEY,
+    GOOGLE_GEMINI_BASE_URL: mock.url,
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    ...(process.env.TMUX_TMPDIR ? { TMUX_TMPDIR: process.env.TMUX_TMPDIR } : {}),
+  };
+}, T);
+
+afterAll(async () => {
+  if (home) {
+    const listed = await umbel(['ls', '--json']);
+    for (const w of JSON.parse(listed.stdout || '[]') as { name: string }[]) await umbel(['kill', w.name, '--purge']);
+  }
+  await mock?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+}, T);
+
+describe('real gemini 0.61.0 with --provider gemini (umbel runs with CI=true)', () => {
+  it(
+    'answers exactly, turn after turn; multi-line arrives byte-exact; the worker is interactive',
+    async () => {
+      const spawned = await umbel(['spawn', 'r1', ...g]);
+      expect(spawned, spawned.stderr).toMatchObject({ code: 0, stdout: 'r1\n' });
+      await umbel(['send', 'r1', 'ECHO first real answer']);
+      expect(await umbel(['wait', 'r1', '--timeout', '180s'])).toMatchObject({ code: 0, stdout: 'first real answer\n' });
+      await umbel(['send', 'r1', 'ECHO second real answer']);
+      expect((await waitJson('r1')).outcome).toMatchObject({ reason: 'completed', turn: 2, result: 'second real answer', provider: 'gemini' });
+      const multi = 'line one\nline "two" with $HOME and `ticks`\n\n\tindented ünïcödé 🚀 ends \\';
+      await umbel(['send', 'r1', multi]);
+      expect((await waitJson('r1')).outcome).toMatchObject({ reason: 'completed', turn: 3, result: `MOCK-REPLY: ${multi}` });
+      const received = mock
+        .requests()
+        .filter((r) => r.kind === 'turn')
+        .map((r) => r.prompt);
+      expect(received).toContain(multi);
+      expect(mock.requests().every((r) => r.headers?.['x-goog-api-key'] === KEY)).toBe(true);
+      // interactive although umbel runs with CI=true: the TUI's processes hold no CI variable
+      const [pid] = (geminiProcesses(await processesOf('r1'))[0] ?? '').split(' ');
+      expect(pid).toMatch(/^\d+$/);
+      const workerEnv = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
+      expect(workerEnv.filter((kv) => kv.startsWith('CI=') || kv.startsWith('GITHUB_ACTIONS='))).toEqual([]);
+    },
+    T,
+  );
+
+  it(
+    'a permission is needs-input (126); keys approve it and the turn completes; a rejection ends as idle',
+    async () => {
+      await umbel(['spawn', 'perm', ...g]);
+      await umbel(['send', 'perm', 'TOOL touch real-approved.txt']);
+      const blocked = await waitJson('perm');
+      expect(blocked.code).toBe(126);
+      expect(blocked.outcome).toMatchObject({ reason: 'needs-input', inputKind: 'permission', tool: 'touch' });
+      await umbel(['keys', 'perm', 'Enter']);
+      expect(await umbel(['wait', 'perm', '--timeout', '180s'])).toMatchObject({ code: 0, stdout: 'TOOL-RESULT: (empty)\n' });
+      expect(existsSync(join(work, 'real-approved.txt'))).toBe(true);
+
+      await umbel(['send', 'perm', 'TOOL touch real-rejected.txt']);
+      expect((await waitJson('perm')).code).toBe(126);
+      await umbel(['keys', 'perm', 'Escape']);
+      const rejected = await waitJson('perm');
+      expect(['idle', 'needs-input']).toContain(rejected.outcome.reason);
+      expect(rejected.outcome.result).toBeUndefined();
+      expect(existsSync(join(work, 'real-rejected.txt'))).toBe(false);
+    },
+    T,
+  );
+
+  it(
+    'a model failure is provider-error (122)',
+    async () => {
+      await umbel(['spawn', 'err', ...g]);
+      await umbel(['send', 'err', 'FAIL 400 the real request was bad']);
+      const failed = await waitJson('err');
+      expect(failed.code).toBe(122);
+      expect(failed.outcome).toMatchObject({ reason: 'provider-error' });
+      expect(failed.outcome.message).toContain('the real request was bad');
+      await umbel(['send', 'err', 'ECHO fine again']);
+      expect((await waitJson('err')).outcome).toMatchObject({ reason: 'completed', result: 'fine again' });
+    },
+    T,
+  );
+
+  it(
+    "kill leaves no gemini process; the user's settings.json is byte-identical",
+    async () => {
+      await umbel(['spawn', 'gone', ...g]);
+      await umbel(['send', 'gone', 'ECHO remember me']);
+      expect((await umbel(['wait', 'gone', '--timeout', '180s'])).stdout).toBe('remember me\n');
+      expect(geminiProcesses(await processesOf('gone'))).toHaveLength(1);
+      expect(await umbel(['kill', 'gone'])).toMatchObject({ code: 0, stdout: 'killed: gone\n' });
+      expect(await processesOf('gone')).toEqual([]);
+      expect(await readFile(userSettingsPath)).toEqual(userSettingsBytes);
+    },
+    T,
+  );
+});
+
+describe('umbel -p --provider gemini on the real gemini', () => {
+  /** The real `gemini -p` itself, with a seeded home, on the same mock. */
+  async function geminiP(prompt: string): Promise<Result> {
+    const gHome = join(scratch, 'direct-gemini-home');
+    await mkdir(join(gHome, '.gemini'), { recursive: true });
+    await writeFile(
+      join(gHome, '.gemini', 'settings.json'),
+      JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false } }),
+    );
+    return run(gemini, ['-p', prompt], {
+      PATH: env.PATH as string,
+      HOME: gHome,
+      GEMINI_CLI_HOME: gHome,
+      GEMINI_API_KEY: KEY,
+      GOOGLE_GEMINI_BASE_URL: mock.url,
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      GEMINI_CLI_NO_RELAUNCH: 'true',
+    });
+  }
+
+  it(
+    'text equals real `gemini -p` for the same prompt; json follows the Claude contract',
+    async () => {
+      for (const prompt of ['ECHO plain real answer', 'ECHO two\nlines  ü 🚀', 'what is umbel?']) {
+        const direct = await geminiP(prompt);
+        expect(direct.code, direct.stderr).toBe(0);
+        const viaUmbel = await umbel(['-p', prompt, ...g]);
+        expect(viaUmbel.code, viaUmbel.stderr).toBe(0);
+        expect(viaUmbel.stdout).toBe(direct.stdout);
+      }
+      const json = await umbel(['-p', 'ECHO as json', '--output-format', 'json', ...g]);
+      expect(json.code).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'as json', provider: 'gemini' });
+      const workers = (JSON.parse((await umbel(['ls', '--json'])).stdout) as { name: string }[]).map((w) => w.name);
+      expect(workers.filter((n) => n.startsWith('anon-'))).toEqual([]);
+    },
+    T,
+  );
+});
