@@ -76,9 +76,13 @@ const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args]
 
 /** Start the fake in a pane; the command records its exit status in the pane. */
 function launch(env: Record<string, string>, options: { exec?: boolean; stderrFile?: string } = {}) {
-  const assigns = Object.entries(env).map(([k, v]) => `${k}='${v}'`).join(' ');
+  const assigns = Object.entries(env)
+    .map(([k, v]) => `${k}='${v}'`)
+    .join(' ');
   // exec: the fake is the pane's process (session leader), as when umbel's launch.sh execs the CLI
-  const cmd = options.exec ? `exec env -i ${assigns} ${FAKE}` : `env -i ${assigns} sh -c '${FAKE}${options.stderrFile ? ` 2>${options.stderrFile}` : ''}; echo $? > ${join(dir, 'exit-status')}; echo __EXIT__=$?'`;
+  const cmd = options.exec
+    ? `exec env -i ${assigns} ${FAKE}`
+    : `env -i ${assigns} sh -c '${FAKE}${options.stderrFile ? ` 2>${options.stderrFile}` : ''}; echo $? > ${join(dir, 'exit-status')}; echo __EXIT__=$?'`;
   spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', 'new-session', '-d', '-s', 'w', '-x', '200', '-y', '50', '-c', work], { stdio: 'ignore' });
   tmux('set', '-g', 'remain-on-exit', 'on');
   tmux('respawn-pane', '-k', '-t', 'w', cmd);
@@ -137,7 +141,10 @@ const ready = () => waitFor('ready', () => screen().includes('Type your message'
 
 function chat(): Json[] {
   const p = events('SessionStart')[0]?.payload.transcript_path as string;
-  return readFileSync(p, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return readFileSync(p, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 describe('fake gemini -p (headless)', () => {
@@ -156,7 +163,12 @@ describe('fake gemini -p (headless)', () => {
     const r = await run(['-p', 'ECHO abc'], baseEnv({ GEMINI_CLI_TRUST_WORKSPACE: 'true' }));
     expect(r.stdout).toBe('abc\n');
     expect(r.status).toBe(0);
-    expect(events('AfterAgent')[0]?.payload).toMatchObject({ hook_event_name: 'AfterAgent', prompt: 'ECHO abc', prompt_response: 'abc', stop_hook_active: false });
+    expect(events('AfterAgent')[0]?.payload).toMatchObject({
+      hook_event_name: 'AfterAgent',
+      prompt: 'ECHO abc',
+      prompt_response: 'abc',
+      stop_hook_active: false,
+    });
   });
 
   it('exits 42 without input, 55 in an untrusted folder, 41 with a base URL but no selectedType', async () => {
@@ -218,7 +230,11 @@ describe('fake gemini TUI in tmux', () => {
     await ready();
     await send(`TOOL touch ${work}/f.txt`);
     const [note] = await waitEvents('Notification', 1);
-    expect(note?.payload).toMatchObject({ notification_type: 'ToolPermission', message: 'Tool Confirm Shell Command requires execution', details: { command: `touch ${work}/f.txt`, rootCommand: 'touch' } });
+    expect(note?.payload).toMatchObject({
+      notification_type: 'ToolPermission',
+      message: 'Tool Confirm Shell Command requires execution',
+      details: { command: `touch ${work}/f.txt`, rootCommand: 'touch' },
+    });
     await waitFor('approval title', () => title().includes('✋  Action Required'));
     expect(screen()).toContain('Allow execution of [Shell]?');
     tmux('send-keys', '-t', 'w', 'Escape');
@@ -233,7 +249,9 @@ describe('fake gemini TUI in tmux', () => {
     tmux('send-keys', '-t', 'w', 'Enter');
     const done = await waitEvents('AfterAgent', 2);
     expect(done[1]?.payload.prompt_response).toBe('TOOL-RESULT: hi');
-    const last = chat().filter((r) => r.$set?.messages).at(-1);
+    const last = chat()
+      .filter((r) => r.$set?.messages)
+      .at(-1);
     const prompts = (last?.$set.messages as Json[]).flatMap((m) => (m.type === 'user' ? (m.content as Json[]).map((p) => p.text ?? '') : []));
     expect(prompts.some((t) => t.includes('f.txt'))).toBe(false);
   });
@@ -274,7 +292,11 @@ describe('fake gemini TUI in tmux', () => {
 
   it('relaunches into a child process unless GEMINI_CLI_NO_RELAUNCH=true (so killing tmux can orphan it)', async () => {
     const childrenOf = (pid: number) =>
-      spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).stdout.trim().split(/\s+/).filter(Boolean).map(Number);
+      spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+        .stdout.trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
     const alive = (pid: number) => spawnSync('kill', ['-0', String(pid)]).status === 0;
     launch(baseEnv({ GEMINI_CLI_TRUST_WORKSPACE: 'true' }), { exec: true });
     await ready();
