@@ -110,15 +110,21 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
   const inFlight = new Set<Promise<unknown>>();
   drains.set(server, async (graceMs: number) => {
     closing.abort();
+    const deadline = Date.now() + graceMs;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...inFlight]),
+    // Not unref'd: the drain itself keeps the process alive until it is done.
+    const pause = (ms: number) =>
       new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-        timer.unref();
-      }),
-    ]);
-    if (timer) clearTimeout(timer);
+        timer = setTimeout(resolve, Math.max(0, ms));
+      });
+    // Requests read just before stdin ended may not have reached their handler yet: let them
+    // start, then wait until nothing is in flight (or the grace runs out).
+    await pause(50);
+    while (inFlight.size > 0 && Date.now() < deadline) {
+      await Promise.race([Promise.allSettled([...inFlight]), pause(deadline - Date.now())]);
+      clearTimeout(timer);
+      await pause(10);
+    }
   });
 
   /** Register one tool: parse input with `input`, run, validate output, map errors. */
