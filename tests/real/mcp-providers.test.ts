@@ -60,7 +60,7 @@ async function roundTrip(client: Json, provider: string, cwd: string, env: Recor
 afterAll(async () => {
   for (const close of closers.reverse()) await close().catch(() => undefined);
   for (const root of roots) {
-    reapProcesses(root);
+    await reapProcesses(root);
     rmSync(root, { recursive: true, force: true });
   }
 }, T);
