@@ -52,7 +52,7 @@ export interface AttachCommand {
 
 /** The terminal host port. */
 export interface Substrate {
-  /** Short id of the implementation (`tmux`). */
+  /** Short id of the implementation, e.g. tmux. */
   readonly substrateId: string;
   /** Start a session running `argv`. Resolves once the host has created it. */
   launch(options: SubstrateLaunchOptions): Promise<void>;
