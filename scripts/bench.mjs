@@ -5,7 +5,7 @@
 // real `claude` against the local mock model server.
 //
 //   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real]
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -197,23 +197,21 @@ async function benchPrint(bin) {
   seedClaudeConfig({ configDir: cfg, trustedDirs: [dir] });
   const cenv = claudeEnv({ configDir: cfg, baseUrl: mock.url });
   const n = Math.min(RUNS, 10);
-  const run = (cmd, argv, extraEnv) => {
-    const t = process.hrtime.bigint();
-    const r = spawnSync(cmd, argv, {
-      cwd: dir,
-      env: { PATH: process.env.PATH, HOME: scratch, LANG: 'C.UTF-8', ...extraEnv },
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
+  // Async on purpose: the mock model server lives in this process and must keep answering.
+  const run = (cmd, argv, extraEnv) =>
+    new Promise((resolvePromise, reject) => {
+      const t = process.hrtime.bigint();
+      execFile(cmd, argv, { cwd: dir, env: { PATH: process.env.PATH, HOME: scratch, LANG: 'C.UTF-8', ...extraEnv }, encoding: 'utf8' }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`${cmd} failed: ${stdout}${stderr}`));
+        else resolvePromise(ms(t, process.hrtime.bigint()));
+      });
     });
-    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stdout}${r.stderr}`);
-    return ms(t, process.hrtime.bigint());
-  };
   const real = [];
   const ours = [];
   for (let i = 0; i < n; i++) {
-    real.push(run(realClaude, ['-p', `ECHO real ${i}`], cenv));
+    real.push(await run(realClaude, ['-p', `ECHO real ${i}`], cenv));
     ours.push(
-      run(process.execPath, [bin, '-p', `ECHO umbel ${i}`, ...Object.keys(cenv).flatMap((k) => ['--env', k])], {
+      await run(process.execPath, [bin, '-p', `ECHO umbel ${i}`, ...Object.keys(cenv).flatMap((k) => ['--env', k])], {
         ...cenv,
         UMBEL_HOME: join(scratch, 'p-state'),
         UMBEL_CLAUDE_BIN: realClaude,
