@@ -23,7 +23,7 @@ import {
   WorkerNotFoundError,
   NotSignedInError,
 } from './errors.js';
-import { type EventHistory, interpretEvents, isoOf, pendingInputEvent, readEvents, type StoredEvent, writeEvent } from './events.js';
+import { type EventHistory, interpretEvents, isoOf, pendingInputEvent, readEvents, type StoredEvent, stopFacts, writeEvent } from './events.js';
 import { writeFileAtomic } from './fs-atomic.js';
 import { hookCommandFor, installHookSink } from './hook-sink.js';
 import { readMeta, tryReadMeta, writeMeta } from './meta.js';
@@ -56,6 +56,12 @@ export const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
 const DIALOG_MAX_TRIES = 5;
 /** A dialog must look the same for this long before keys are pressed: CLIs draw it before its input is live. */
 const DIALOG_SETTLE_MS = 300;
+/** How often startup looks at the screen (a hook event wakes it sooner)… */
+const READY_POLL_MS = 100;
+/** …and once the CLI has announced its session (the input box is drawn around then). */
+const READY_POLL_AFTER_SESSION_MS = 20;
+/** How often startup asks the host whether the CLI is still alive (an exit record asks at once). */
+const READY_INSPECT_EVERY_MS = 500;
 
 function parse<T>(
   schema: {
@@ -263,10 +269,13 @@ export function createUmbel(settings: UmbelSettings): Umbel {
       await awaitReady(name, provider, options.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS, context.signal);
       const events = await readEvents(wp.events);
       const found = transcriptOf(meta, interpretEvents(events), provider);
+      let final = meta;
       if (found.path !== meta.transcriptPath || found.sessionId !== meta.sessionId) {
-        await writeMeta(wp.meta, { ...meta, transcriptPath: found.path, sessionId: found.sessionId });
+        final = { ...meta, transcriptPath: found.path, sessionId: found.sessionId };
+        await writeMeta(wp.meta, final);
       }
-      return await status(name);
+      // Alive: startup just saw its ready screen (and would have seen an exit record).
+      return await statusFrom(final, { exists: true, dead: false });
     } catch (error) {
       if (launched) await substrate.kill(session).catch(() => undefined);
       for (const path of written) await rm(path, { force: true }).catch(() => undefined);
@@ -282,32 +291,45 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     const tries = new Map<string, number>();
     let lastScreen = '';
     const watcher = await watchDir(wp.events);
+    const failed = async (pane: PaneState): Promise<never> => {
+      const events = await readEvents(wp.events);
+      const history = interpretEvents(events);
+      const exit = (history.exit?.payload ?? {}) as { status?: number; signal?: string };
+      const screen = pane.exists ? await substrate.capture(session, { lines: 40 }).catch(() => lastScreen) : lastScreen;
+      const startup = screen ? safeDetect(provider, screen, events) : undefined;
+      if (startup?.state === 'sign-in') throw new NotSignedInError(provider.displayName, startup.line);
+      if (startup?.state === 'fatal') throw new SpawnFailedError(startup.message, { paneTail: tailLines(screen, 20) });
+      const how = exit.signal
+        ? `killed by ${exit.signal}`
+        : exit.status !== undefined
+          ? `exited with status ${exit.status}`
+          : pane.exitStatus !== undefined
+            ? `exited with status ${pane.exitStatus}`
+            : pane.signal
+              ? `killed by ${pane.signal}`
+              : 'its session is gone';
+      throw new SpawnFailedError(`${provider.displayName} exited during startup (${how})`, { paneTail: tailLines(screen, 20) });
+    };
+    let lastInspect = 0;
     try {
       for (;;) {
         if (signal?.aborted) throw new UsageError('spawn cancelled', { code: 'UMBEL_ABORTED' });
-        const pane = await substrate.inspect(session);
-        if (!pane.exists || pane.dead) {
-          const events = await readEvents(wp.events);
-          const history = interpretEvents(events);
-          const exit = (history.exit?.payload ?? {}) as { status?: number; signal?: string };
-          const screen = pane.exists ? await substrate.capture(session, { lines: 40 }).catch(() => lastScreen) : lastScreen;
-          const startup = screen ? safeDetect(provider, screen, events) : undefined;
-          if (startup?.state === 'sign-in') throw new NotSignedInError(provider.displayName, startup.line);
-          if (startup?.state === 'fatal') throw new SpawnFailedError(startup.message, { paneTail: tailLines(screen, 20) });
-          const how = exit.signal
-            ? `killed by ${exit.signal}`
-            : exit.status !== undefined
-              ? `exited with status ${exit.status}`
-              : pane.exitStatus !== undefined
-                ? `exited with status ${pane.exitStatus}`
-                : pane.signal
-                  ? `killed by ${pane.signal}`
-                  : 'its session is gone';
-          throw new SpawnFailedError(`${provider.displayName} exited during startup (${how})`, { paneTail: tailLines(screen, 20) });
-        }
-        const screen = await substrate.capture(session, { lines: 60 });
-        lastScreen = screen;
         const events = await readEvents(wp.events);
+        // Liveness from the host every so often, and at once when the launch wrapper recorded an exit.
+        if (Date.now() - lastInspect >= READY_INSPECT_EVERY_MS || events.some((e) => e.kind === 'exit')) {
+          lastInspect = Date.now();
+          const pane = await substrate.inspect(session);
+          if (!pane.exists || pane.dead) await failed(pane);
+        }
+        let screen: string;
+        try {
+          screen = await substrate.capture(session, { lines: 60 });
+        } catch (error) {
+          const pane = await substrate.inspect(session);
+          if (!pane.exists || pane.dead) await failed(pane);
+          throw error;
+        }
+        lastScreen = screen;
         const startup = safeDetect(provider, screen, events);
         switch (startup.state) {
           case 'ready':
@@ -338,7 +360,8 @@ export function createUmbel(settings: UmbelSettings): Umbel {
             paneTail: tailLines(screen, 20),
           });
         }
-        await watcher.next(100);
+        // Once the CLI announced its session, the ready screen follows within moments: look often.
+        await watcher.next(events.some((e) => e.kind === 'session') ? READY_POLL_AFTER_SESSION_MS : READY_POLL_MS);
       }
     } finally {
       await watcher.close();
@@ -486,7 +509,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
         turnKey: turnKey ?? stopInfo.turnKey,
         prompt: turn.prompt,
         ordinal: turnNo,
-        stopSeen: turn.endEvent?.kind === 'stop',
+        ...stopFacts(provider, turn),
       });
       if (result.status === 'completed')
         return {
@@ -533,7 +556,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     const content = await readFile(found.path, 'utf8').catch(() => undefined);
     if (content === undefined) return [];
     const turnKey = turn.promptEvent ? parseEvent(provider, turn.promptEvent).turnKey : undefined;
-    return provider.doReadMessages({ content, transcriptPath: found.path, turnKey, prompt: turn.prompt, ordinal: n, stopSeen: turn.endEvent?.kind === 'stop' });
+    return provider.doReadMessages({ content, transcriptPath: found.path, turnKey, prompt: turn.prompt, ordinal: n, ...stopFacts(provider, turn) });
   }
 
   // --- status / list ---
@@ -605,14 +628,24 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     }
   }
 
+  /** The sessions on the host and each one's liveness: one host call when the substrate can, else one per live session. */
+  async function panes(): Promise<{ live: ReadonlySet<string>; paneOf: (session: string) => Promise<PaneState> }> {
+    const gone: PaneState = { exists: false, dead: true };
+    if (substrate.inspectAll) {
+      const all = await substrate.inspectAll();
+      return { live: new Set(all.keys()), paneOf: async (session) => all.get(session) ?? gone };
+    }
+    const live = new Set(await substrate.list());
+    return { live, paneOf: async (session) => (live.has(session) ? substrate.inspect(session) : gone) };
+  }
+
   async function list(): Promise<WorkerStatus[]> {
     const names = await workerNames();
-    const metas = (await Promise.all(names.map((n) => tryReadMeta(paths.worker(n).meta)))).filter((m): m is WorkerMeta => !!m);
-    const live = new Set(await substrate.list());
-    return mapLimit(metas, 8, async (meta) => {
-      const pane: PaneState = live.has(meta.substrateSession) ? await substrate.inspect(meta.substrateSession) : { exists: false, dead: true };
-      return statusFrom(meta, pane);
-    });
+    const [metas, { paneOf }] = await Promise.all([
+      Promise.all(names.map((n) => tryReadMeta(paths.worker(n).meta))).then((all) => all.filter((m): m is WorkerMeta => !!m)),
+      panes(),
+    ]);
+    return mapLimit(metas, 8, async (meta) => statusFrom(meta, await paneOf(meta.substrateSession)));
   }
 
   // --- kill / prune ---
@@ -632,8 +665,9 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     if (!meta && !pane.exists && !dirExists) throw new WorkerNotFoundError(options.name);
     let killed = false;
     if (pane.exists) {
-      const screen = await substrate.capture(session, { lines: 40 }).catch(() => undefined);
-      if (dirExists) {
+      // The screen and a tombstone are evidence for later; a purge keeps nothing, so skips them.
+      const screen = options.purge ? undefined : await substrate.capture(session, { lines: 40 }).catch(() => undefined);
+      if (dirExists && !options.purge) {
         const history = interpretEvents(await readEvents(wp.events));
         if (!history.dead || (history.dead.payload as { by?: string } | undefined)?.by !== 'kill') {
           await writeEvent(wp.events, 'dead', {
@@ -650,11 +684,9 @@ export function createUmbel(settings: UmbelSettings): Umbel {
       killed = !pane.dead;
     }
     for (const file of meta?.providerFiles ?? []) await rm(file, { force: true }).catch(() => undefined);
-    if (options.purge) {
-      // Give the launch wrapper a moment to record the exit, so nothing is written after the purge.
-      await sleep(killed ? 100 : 0);
-      await rm(wp.dir, { recursive: true, force: true });
-    }
+    // substrate.kill returns once every process of the session is gone, the launch wrapper (which
+    // records the exit) included: nothing writes into the dir after this.
+    if (options.purge) await rm(wp.dir, { recursive: true, force: true });
     return { worker: options.name, killed, purged: options.purge };
   }
 
@@ -662,12 +694,12 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     const options = parse(PruneOptionsSchema, input ?? {}, 'prune options');
     const removed: string[] = [];
     let kept = 0;
-    const live = new Set(await substrate.list());
+    const { live, paneOf } = await panes();
     const names = await workerNames();
     for (const name of names) {
       const meta = await tryReadMeta(paths.worker(name).meta);
       const session = meta?.substrateSession ?? sessionName(name);
-      const pane: PaneState = live.has(session) ? await substrate.inspect(session) : { exists: false, dead: true };
+      const pane = await paneOf(session);
       if (pane.exists && !pane.dead) {
         kept++;
         continue;
@@ -695,7 +727,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     for (const session of live) {
       if (!session.startsWith('umbel-') || known.has(session)) continue;
       const name = session.slice('umbel-'.length);
-      const pane = await substrate.inspect(session);
+      const pane = await paneOf(session);
       if (pane.exists && !pane.dead && options.olderThan !== undefined) {
         kept++;
         continue;

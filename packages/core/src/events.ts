@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './fs-atomic.js';
-import type { HookEvent } from './provider.js';
+import type { HookEvent, Provider } from './provider.js';
 
 const EVENT_FILE_RE = /^(\d+)-(\d+)-([a-z-]+)\.json$/;
 
@@ -27,12 +27,21 @@ export function nowNs(): bigint {
   return ns;
 }
 
+/**
+ * Payloads already read, per events dir. An event file never changes once it is visible (the sink,
+ * the engine and the launch wrapper all write a temp file and rename it), so each is read once; a
+ * name that leaves the dir leaves the cache. Bounded: the oldest dirs are forgotten first.
+ */
+const payloadCache = new Map<string, Map<string, unknown>>();
+const PAYLOAD_CACHE_DIRS = 256;
+
 /** Read every event of a worker, oldest first. Partial (dot-temp) files are ignored. */
 export async function readEvents(eventsDir: string): Promise<StoredEvent[]> {
   let names: string[];
   try {
     names = await readdir(eventsDir);
   } catch {
+    payloadCache.delete(eventsDir);
     return [];
   }
   const parsed: { file: string; at: bigint; kind: string }[] = [];
@@ -41,18 +50,30 @@ export async function readEvents(eventsDir: string): Promise<StoredEvent[]> {
     if (m) parsed.push({ file, at: BigInt(m[1] as string), kind: m[3] as string });
   }
   parsed.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.file < b.file ? -1 : 1));
-  return Promise.all(
+  const known = payloadCache.get(eventsDir) ?? new Map<string, unknown>();
+  const fresh = new Map<string, unknown>();
+  const events = await Promise.all(
     parsed.map(async ({ file, at, kind }) => {
+      if (known.has(file)) {
+        const payload = known.get(file);
+        fresh.set(file, payload);
+        return { file, at, kind, payload };
+      }
       let payload: unknown;
       try {
         const text = await readFile(join(eventsDir, file), 'utf8');
         payload = text.trim() === '' ? undefined : JSON.parse(text);
+        fresh.set(file, payload);
       } catch {
-        payload = undefined;
+        payload = undefined; // vanished or unreadable this time: not remembered
       }
       return { file, at, kind, payload };
     }),
   );
+  payloadCache.delete(eventsDir);
+  payloadCache.set(eventsDir, fresh);
+  if (payloadCache.size > PAYLOAD_CACHE_DIRS) payloadCache.delete(payloadCache.keys().next().value as string);
+  return events;
 }
 
 /** Write an event of umbel's own (atomically). Returns its timestamp. */
@@ -161,4 +182,16 @@ export function pendingInputEvent(turn: TurnEvents, events: readonly StoredEvent
   if (!last || turn.endEvent) return undefined;
   const answered = events.some((e) => e.at > last.at && (e.kind === 'keys' || e.kind === 'tool' || e.kind === 'prompt'));
   return answered ? undefined : last;
+}
+
+/** What a provider's turn reader learns of the turn's stop hook: whether it fired, and the final message it reported. */
+export function stopFacts(provider: Provider, turn: TurnEvents): { stopSeen: boolean; stopMessage?: string } {
+  if (turn.endEvent?.kind !== 'stop') return { stopSeen: false };
+  let stopMessage: string | undefined;
+  try {
+    stopMessage = provider.doParseEvent(turn.endEvent).lastMessage;
+  } catch {
+    stopMessage = undefined;
+  }
+  return stopMessage === undefined ? { stopSeen: true } : { stopSeen: true, stopMessage };
 }

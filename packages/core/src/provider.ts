@@ -124,6 +124,12 @@ export interface ProviderV1ReadTurnOptions {
   readonly ordinal: number;
   /** Whether a `stop` hook for this turn has fired. */
   readonly stopSeen: boolean;
+  /**
+   * The final message the `stop` hook reported (`lastMessage` of its parsed event), when it has
+   * fired. A provider may call the turn completed as soon as the transcript shows this same final
+   * message, before its own end-of-turn marker lands.
+   */
+  readonly stopMessage?: string;
 }
 
 /** One message for stream output, in Claude's stream-json shape (`{type, message}`). */

@@ -58,6 +58,11 @@ export interface Substrate {
   launch(options: SubstrateLaunchOptions): Promise<void>;
   /** Liveness of one session. `exists:false` only when the host answered that it is gone. */
   inspect(session: string): Promise<PaneState>;
+  /**
+   * Optional: the liveness of every session on this host in one call (what `inspect` would say of
+   * each). A session missing from the map does not exist. `list`/`prune` use it when present.
+   */
+  inspectAll?(): Promise<ReadonlyMap<string, PaneState>>;
   /** The visible screen (plus scrollback up to `lines`), for people and evidence only. */
   capture(session: string, options?: { readonly lines?: number }): Promise<string>;
   /** Deliver text as a bracketed paste (exact bytes, newlines kept, nothing submitted). */

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { EngineInternals } from './engine.js';
 import { TurnNotFoundError } from './errors.js';
-import { interpretEvents, pendingInputEvent, readEvents, type StoredEvent, writeEvent } from './events.js';
+import { interpretEvents, pendingInputEvent, readEvents, type StoredEvent, stopFacts, writeEvent } from './events.js';
 import type { ProviderV1Message, ProviderV1TurnRead } from './provider.js';
 import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type WaitOptionsParsed } from './schemas.js';
 import type { PaneState } from './substrate.js';
@@ -17,6 +17,8 @@ import { watchDir } from './watch.js';
 /** How long a stop is held for the transcript to show the end of the turn. */
 export const STOP_SETTLE_MS = 5000;
 const LIVENESS_EVERY_MS = 500;
+/** The first liveness probe of a wait. */
+const MONITOR_FIRST_MS = 200;
 const SIGN_IN_EVERY_MS = 2000;
 const HARD_DEADLINE_GRACE_MS = 2000;
 
@@ -71,17 +73,62 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
   });
 
   let finished = false;
+  let lastChangeAt = Date.now();
+  // The host is asked about liveness and the sign-in screen beside the loop, never in its way: a
+  // slow or unanswered tmux call cannot delay reacting to an event. It reports what it finds here.
+  let finding: { dead: PaneState } | { signIn: string; screen: string } | { error: unknown } | undefined;
+  let monitorTimer: NodeJS.Timeout | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      monitorTimer = setTimeout(resolve, ms);
+    });
+  const monitor = async (): Promise<void> => {
+    let lastSignIn = 0;
+    // Not at once: most waits end on their events first, and starting a tmux client costs the
+    // process a few ms of its own. A death the launch wrapper records is an event anyway.
+    await pause(MONITOR_FIRST_MS);
+    while (!finished) {
+      try {
+        const pane = await x.substrate.inspect(session);
+        if (finished) return;
+        if (!pane.exists || pane.dead) {
+          finding = { dead: pane };
+          return watcher.poke();
+        }
+        const now = Date.now();
+        if (now - lastSignIn >= SIGN_IN_EVERY_MS || options.idleTimeout !== undefined) {
+          lastSignIn = now;
+          const screen = await x.substrate.capture(session, { lines: 40 }).catch(() => lastScreen);
+          if (finished) return;
+          if (screen !== lastScreen) {
+            lastScreen = screen;
+            lastChangeAt = Date.now();
+          }
+          const line = provider.doDetectSignIn?.(screen);
+          if (line) {
+            finding = { signIn: line, screen };
+            return watcher.poke();
+          }
+        }
+      } catch (error) {
+        finding = { error };
+        return watcher.poke();
+      }
+      await pause(LIVENESS_EVERY_MS);
+    }
+  };
+
   const loop = async (): Promise<Outcome> => {
     let stopSeenAt: number | undefined;
-    let lastLiveness = 0;
-    let lastSignIn = 0;
     let emitted = 0;
     let lastFingerprint = '';
-    let lastChangeAt = Date.now();
     let lastActivity: string | undefined;
+    void monitor();
     for (;;) {
       if (finished) return outcome('aborted', { message: 'superseded' });
       if (signal?.aborted) return outcome('aborted', { message: 'the wait was cancelled; the worker keeps running' });
+      // A finding counts only once the events were read after it (a turn may end as its CLI exits).
+      const news = finding;
       const events = await readEvents(wp.events);
       const history = interpretEvents(events);
       const turn = history.turns[turnNo - 1];
@@ -95,7 +142,7 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
       const turnKey = keyOf(turn.promptEvent) ?? keyOf(turn.endEvent);
       const readOptions =
         content !== undefined && transcriptPath
-          ? { content, transcriptPath, turnKey, prompt: turn.prompt, ordinal: turnNo, stopSeen: turn.endEvent?.kind === 'stop' }
+          ? { content, transcriptPath, turnKey, prompt: turn.prompt, ordinal: turnNo, ...stopFacts(provider, turn) }
           : undefined;
       let read: ProviderV1TurnRead = { status: 'missing' };
       if (readOptions) {
@@ -186,32 +233,18 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
         }
       }
 
-      // liveness, sign-in, idle, deadline
+      // death: the launch wrapper's exit record, or the monitor's finding; sign-in; idle; deadline
       const now = Date.now();
-      if (now - lastLiveness >= LIVENESS_EVERY_MS) {
-        lastLiveness = now;
-        const pane = await x.substrate.inspect(session);
-        if (!pane.exists || pane.dead) {
-          const again = interpretEvents(await readEvents(wp.events)).turns[turnNo - 1];
-          if (again?.endEvent) continue;
-          return await deadOutcome(pane);
-        }
-        if (now - lastSignIn >= SIGN_IN_EVERY_MS || options.idleTimeout !== undefined) {
-          lastSignIn = now;
-          const screen = await x.substrate.capture(session, { lines: 40 }).catch(() => lastScreen);
-          if (screen !== lastScreen) {
-            lastScreen = screen;
-            lastChangeAt = now;
-          }
-          const line = provider.doDetectSignIn?.(screen);
-          if (line)
-            return outcome('needs-input', {
-              inputKind: 'sign-in',
-              message: `${provider.displayName} shows its sign-in screen: ${line.trim()}`,
-              paneTail: tailLines(screen, 30),
-            });
-        }
-      }
+      // (the pane stays for evidence: remain-on-exit; the record carries the status or signal)
+      if (history.exit) return await deadOutcome({ exists: true, dead: true });
+      if (news && 'dead' in news) return await deadOutcome(news.dead);
+      if (news && 'signIn' in news)
+        return outcome('needs-input', {
+          inputKind: 'sign-in',
+          message: `${provider.displayName} shows its sign-in screen: ${news.signIn.trim()}`,
+          paneTail: tailLines(news.screen, 30),
+        });
+      if (news && 'error' in news) throw news.error;
       if (options.idleTimeout !== undefined && now - lastChangeAt >= options.idleTimeout) {
         return outcome('idle', {
           message: `no activity for ${Math.round((now - lastChangeAt) / 100) / 10}s (events, transcript and screen all still)`,
@@ -263,6 +296,7 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
     return await Promise.race([loop(), hard, aborted]);
   } finally {
     finished = true;
+    if (monitorTimer) clearTimeout(monitorTimer);
     if (hardTimer) clearTimeout(hardTimer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
     await watcher.close();

@@ -1,37 +1,74 @@
 /**
- * The event bus: chokidar watching a worker's `events/` (and, once known, its transcript). A
- * waiter sleeps until something changes or a timeout passes — it never polls the screen.
+ * The event bus: a waiter sleeps until a worker's `events/` (or, once known, its transcript)
+ * changes, or a timeout passes — it never polls the screen.
+ *
+ * A waiter only needs "something changed" (it re-reads the dir itself), so the watch is the plain
+ * file-system notification: `fs.watch` on the events dir, and on the transcript's directory with
+ * its file name as the filter (that also sees a file that appears late or is replaced by a rename).
+ * Starting a watch costs no scan of the dir. Where `fs.watch` is refused (no inotify watches left,
+ * an unsupported file system), chokidar watches instead.
  */
+import { type FSWatcher, watch as fsWatch } from 'node:fs';
+import { basename, dirname } from 'node:path';
 
 /** A change-notification handle. */
 export interface DirWatcher {
   /** Resolve on the next change (or at once if one happened since the last call), or after `timeoutMs`. */
   next(timeoutMs: number): Promise<boolean>;
-  /** Also watch this path (e.g. the transcript once its path is known). */
+  /** Also watch this file (e.g. the transcript once its path is known); it need not exist yet. */
   add(path: string): void;
+  /** Wake the waiter as if something changed (news from elsewhere, e.g. a liveness probe). */
+  poke(): void;
   close(): Promise<void>;
 }
 
-/** Watch `dir` (depth 0). Resolves once the watcher is ready, so no later change is missed. */
-export async function watchDir(dir: string): Promise<DirWatcher> {
-  // Loaded on first use, so commands that never wait (status, --help) do not pay for it.
-  const { watch } = await import('chokidar');
-  const watcher = watch(dir, {
-    ignoreInitial: true,
-    depth: 0,
-    atomic: false,
-    ignored: (path: string) => /\/\.[^/]*$/.test(path),
-  });
+/** Options of {@link watchDir}. */
+export interface WatchDirOptions {
+  /** `false` forces the chokidar fallback (tests). */
+  readonly native?: boolean;
+}
+
+/** Watch `dir` (depth 0). Resolves once the watch is in place, so no later change is missed. */
+export async function watchDir(dir: string, options: WatchDirOptions = {}): Promise<DirWatcher> {
   let dirty = false;
   let wake: (() => void) | undefined;
+  let closed = false;
   const onChange = () => {
     dirty = true;
     wake?.();
   };
-  watcher.on('add', onChange).on('change', onChange).on('unlink', onChange);
-  watcher.on('error', () => undefined);
-  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  const added = new Set<string>();
+  const native: FSWatcher[] = [];
+  /** File names watched per directory (added files). */
+  const filesByDir = new Map<string, Set<string>>();
+  let fallback: { add(path: string): unknown; close(): Promise<void> } | undefined;
+
+  const watchNative = (path: string, filter?: Set<string>): boolean => {
+    if (options.native === false) return false;
+    try {
+      const watcher = fsWatch(path, { persistent: false }, (_event, name) => {
+        if (!filter || name === null || filter.has(String(name))) onChange();
+      });
+      watcher.on('error', onChange);
+      native.push(watcher);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const watchFallback = async (path: string): Promise<void> => {
+    if (!fallback) {
+      // Loaded only when needed, so commands that never wait (status, --help) do not pay for it.
+      const { watch } = await import('chokidar');
+      const watcher = watch([], { ignoreInitial: true, depth: 0, atomic: false });
+      watcher.on('all', onChange).on('raw', onChange);
+      watcher.on('error', () => undefined);
+      fallback = watcher;
+    }
+    fallback.add(path);
+  };
+
+  if (!watchNative(dir)) await watchFallback(dir);
+
   return {
     next(timeoutMs) {
       if (dirty) {
@@ -54,14 +91,24 @@ export async function watchDir(dir: string): Promise<DirWatcher> {
         };
       });
     },
+    poke: onChange,
     add(path) {
-      if (added.has(path)) return;
-      added.add(path);
-      watcher.add(path);
+      if (closed) return;
+      const parent = dirname(path);
+      const known = filesByDir.get(parent);
+      if (known) {
+        known.add(basename(path));
+        return;
+      }
+      const names = new Set([basename(path)]);
+      filesByDir.set(parent, names);
+      if (!watchNative(parent, names)) void watchFallback(path);
     },
     async close() {
+      closed = true;
       wake?.();
-      await watcher.close();
+      for (const watcher of native.splice(0)) watcher.close();
+      await fallback?.close();
     },
   };
 }

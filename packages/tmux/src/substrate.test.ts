@@ -148,6 +148,23 @@ describe('death evidence', () => {
     expect((await readdir(events)).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 
+  it('inspectAll answers for every session in one call, as inspect does for each', async () => {
+    const r = await rig();
+    expect(await r.substrate.inspectAll()).toEqual(new Map());
+    await shLaunch(r, 'umbel-all-live', 'exec sleep 1000');
+    await shLaunch(r, 'umbel-all-exit', 'exit 5', { exitRecordDir: join(r.home, 'none') });
+    await shLaunch(r, 'umbel-all-sig', 'kill -TERM $$; sleep 5', { exitRecordDir: join(r.home, 'none') });
+    const settled = await until(async () => {
+      const all = await r.substrate.inspectAll();
+      return all.get('umbel-all-exit')?.dead && all.get('umbel-all-sig')?.dead ? all : undefined;
+    });
+    expect([...settled.keys()].sort()).toEqual(['umbel-all-exit', 'umbel-all-live', 'umbel-all-sig']);
+    for (const session of settled.keys()) expect(settled.get(session)).toEqual(await r.substrate.inspect(session));
+    expect(settled.get('umbel-all-exit')).toEqual({ exists: true, dead: true, exitStatus: 5 });
+    expect(settled.get('umbel-all-sig')).toEqual({ exists: true, dead: true, signal: 'SIGTERM' });
+    expect(settled.get('umbel-all-live')).toMatchObject({ exists: true, dead: false });
+  });
+
   it('SIGKILL of the worker → dead by SIGKILL, exit record {"signal":"SIGKILL"}', async () => {
     const r = await rig();
     const events = join(r.home, 'events');

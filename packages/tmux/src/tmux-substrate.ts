@@ -36,6 +36,7 @@ export interface TmuxSubstrate extends Substrate {
   readonly substrateId: 'tmux';
   /** The private socket name (`tmux -L <socket>`). */
   readonly socket: string;
+  inspectAll(): Promise<ReadonlyMap<string, PaneState>>;
 }
 
 /** How long `inspect()` waits for tmux to record the status of a pane it already reports dead. */
@@ -50,6 +51,22 @@ const SESSION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,199}$/;
 /** tmux's answers that mean "there is no such session" (or no server at all). */
 const ABSENT =
   /no server running|can't find session|can't find window|can't find pane|session not found|error connecting to .*\((?:No such file or directory|Connection refused)\)/i;
+
+/** The `list-panes` fields of a liveness probe. */
+const PANE_FORMAT = ['#{pane_dead}', '#{pane_dead_status}', '#{pane_dead_signal}', '#{pane_pid}'].join(FIELD_SEPARATOR);
+
+/** One `PANE_FORMAT` row as a PaneState, or undefined when the row is not one. */
+function paneStateOf(row: string): PaneState | undefined {
+  const [deadField, statusField, signalField, pidField] = row.split(FIELD_SEPARATOR);
+  if (deadField === undefined || deadField === '') return undefined;
+  if (deadField !== '1') {
+    const pid = Number(pidField);
+    return { exists: true, dead: false, ...(Number.isInteger(pid) && pid > 0 ? { pid } : {}) };
+  }
+  const signal = normalizeSignal(signalField);
+  const status = statusField !== undefined && /^\d+$/.test(statusField) ? Number(statusField) : undefined;
+  return { exists: true, dead: true, ...(signal !== undefined ? { signal } : status !== undefined ? { exitStatus: status } : {}) };
+}
 
 /**
  * tmux splits a command list at any argument that ends with `;` (and turns a trailing `\;` into `;`),
@@ -159,23 +176,15 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
    * (pane_dead=1, no status) until its next SIGCHLD; the job's exit makes it reap every child.
    */
   const probe = async (session: string, nudge: boolean): Promise<PaneState> => {
-    const format = ['#{pane_dead}', '#{pane_dead_status}', '#{pane_dead_signal}', '#{pane_pid}'].join(FIELD_SEPARATOR);
-    const listPanes = ['list-panes', '-s', '-t', windowTarget(session), '-F', format];
+    const listPanes = ['list-panes', '-s', '-t', windowTarget(session), '-F', PANE_FORMAT];
     const result = await call(nudge ? [['run-shell', 'true'], listPanes] : [listPanes]);
     if (result.code !== 0) {
       if (isAbsent(result)) return { exists: false, dead: true };
       throw failed('list-panes', result);
     }
-    const first = result.stdout.split('\n')[0] ?? '';
-    const [deadField, statusField, signalField, pidField] = first.split(FIELD_SEPARATOR);
-    if (deadField === undefined || deadField === '') throw failed('list-panes (unexpected answer)', result);
-    if (deadField !== '1') {
-      const pid = Number(pidField);
-      return { exists: true, dead: false, ...(Number.isInteger(pid) && pid > 0 ? { pid } : {}) };
-    }
-    const signal = normalizeSignal(signalField);
-    const status = statusField !== undefined && /^\d+$/.test(statusField) ? Number(statusField) : undefined;
-    return { exists: true, dead: true, ...(signal !== undefined ? { signal } : status !== undefined ? { exitStatus: status } : {}) };
+    const state = paneStateOf(result.stdout.split('\n')[0] ?? '');
+    if (!state) throw failed('list-panes (unexpected answer)', result);
+    return state;
   };
 
   const substrate: TmuxSubstrate = {
@@ -258,6 +267,30 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
         if (attempt > 0 && Date.now() >= settleUntil) return state;
         if (attempt > 0) await delay(50);
       }
+    },
+
+    async inspectAll(): Promise<ReadonlyMap<string, PaneState>> {
+      // One `list-panes -a` for every session; the first pane of each session speaks for it (as in
+      // inspect). A dead pane without a status yet gets inspect's bounded settle.
+      const result = await call([['list-panes', '-a', '-F', `#{session_name}${FIELD_SEPARATOR}${PANE_FORMAT}`]]);
+      if (result.code !== 0) {
+        if (isAbsent(result)) return new Map();
+        throw failed('list-panes -a', result);
+      }
+      const states = new Map<string, PaneState>();
+      for (const line of result.stdout.split('\n')) {
+        const cut = line.indexOf(FIELD_SEPARATOR);
+        if (cut <= 0) continue;
+        const session = line.slice(0, cut);
+        const state = paneStateOf(line.slice(cut + FIELD_SEPARATOR.length));
+        if (state && !states.has(session)) states.set(session, state);
+      }
+      for (const [session, state] of states) {
+        if (state.dead && state.exitStatus === undefined && state.signal === undefined && SESSION_NAME.test(session)) {
+          states.set(session, await substrate.inspect(session));
+        }
+      }
+      return states;
     },
 
     async capture(session: string, options?: { readonly lines?: number }): Promise<string> {

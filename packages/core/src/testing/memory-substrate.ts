@@ -98,14 +98,11 @@ export function createMemorySubstrate(): MemorySubstrate {
     async inspect(session) {
       await gate();
       const s = sessions.get(session);
-      if (!s) return { exists: false, dead: true } satisfies PaneState;
-      return {
-        exists: true,
-        dead: !s.alive,
-        ...(s.exitStatus !== undefined ? { exitStatus: s.exitStatus } : {}),
-        ...(s.signal ? { signal: s.signal } : {}),
-        ...(s.alive ? { pid: 4242 } : {}),
-      };
+      return s ? paneOf(s) : ({ exists: false, dead: true } satisfies PaneState);
+    },
+    async inspectAll() {
+      await gate();
+      return new Map([...sessions].map(([name, s]) => [name, paneOf(s)]));
     },
     async capture(session, options = {}) {
       await gate();
@@ -156,6 +153,16 @@ export function createMemorySubstrate(): MemorySubstrate {
 
   async function gate(): Promise<void> {
     if (self.hang) await new Promise(() => undefined);
+  }
+
+  function paneOf(s: MockSession): PaneState {
+    return {
+      exists: true,
+      dead: !s.alive,
+      ...(s.exitStatus !== undefined ? { exitStatus: s.exitStatus } : {}),
+      ...(s.signal ? { signal: s.signal } : {}),
+      ...(s.alive ? { pid: 4242 } : {}),
+    };
   }
 
   function mustLive(session: string): MockSession {
