@@ -127,9 +127,10 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
     const name: string = worker as string;
     const { turn } = await engine.send({ name, prompt }, { signal });
     // Read the status after the prompt was accepted: some CLIs (codex) report their session id
-    // only in the first prompt's hook payload.
-    const status = await engine.status(name);
-    if (format === 'stream-json') {
+    // only in the first prompt's hook payload. Only stream-json prints it before the answer; the
+    // other formats take the session id from the outcome.
+    const status = format === 'stream-json' ? await engine.status(name) : undefined;
+    if (status) {
       printJson(io.stdout, {
         type: 'system',
         subtype: 'init',
@@ -165,7 +166,7 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
                     type: m.type,
                     message: m.message,
                     parent_tool_use_id: null,
-                    session_id: status.sessionId ?? '',
+                    session_id: status?.sessionId ?? '',
                     uuid: m.uuid ?? randomUUID(),
                   });
               }
@@ -178,7 +179,7 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
       else if (outcome.reason === 'provider-error') io.stdout.write(`${outcome.message ?? 'API Error'}\n`);
       else io.stderr.write(describeOutcome(outcome));
     } else {
-      printJson(io.stdout, resultObject(outcome, { durationMs: Date.now() - started, sessionId: status.sessionId }));
+      printJson(io.stdout, resultObject(outcome, { durationMs: Date.now() - started, sessionId: status?.sessionId }));
       if (outcome.reason !== 'completed' && outcome.reason !== 'provider-error') io.stderr.write(describeOutcome(outcome));
     }
     return code;

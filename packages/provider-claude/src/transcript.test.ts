@@ -54,6 +54,27 @@ describe('readClaudeTurn', () => {
     expect(read('tool-turn', { turnKey: 'p-tool-1' })).toMatchObject({ status: 'completed', answer: 'TOOL-RESULT: total 0', numTurns: 2 });
   });
 
+  it('Stop seen and its final message in the transcript: completed before turn_duration lands, only when the texts agree', () => {
+    const before = (name: string) =>
+      fixture(name)
+        .split('\n')
+        .filter((line) => !/"subtype":"(turn_duration|stop_hook_summary)"|"type":"last-prompt"/.test(line))
+        .join('\n');
+    const early = (name: string, over: Partial<ProviderV1ReadTurnOptions>) =>
+      readClaudeTurn({ content: before(name), transcriptPath: '/cfg/t.jsonl', ordinal: 1, stopSeen: true, ...over });
+    expect(early('text-turn', { turnKey: 'p-text-1' })).toMatchObject({ status: 'running' });
+    expect(early('text-turn', { turnKey: 'p-text-1', stopMessage: 'first answer' })).toEqual(read('text-turn', { turnKey: 'p-text-1' }));
+    expect(early('tool-turn', { turnKey: 'p-tool-1', stopMessage: 'TOOL-RESULT: total 0' })).toMatchObject({
+      status: 'completed',
+      answer: 'TOOL-RESULT: total 0',
+      numTurns: 2,
+    });
+    // a different text (the final entry not written yet), no Stop, or a tool call last: keep waiting
+    expect(early('text-turn', { turnKey: 'p-text-1', stopMessage: 'first answer, longer' })).toMatchObject({ status: 'running' });
+    expect(early('text-turn', { turnKey: 'p-text-1', stopMessage: 'first answer', stopSeen: false })).toMatchObject({ status: 'running' });
+    expect(early('final-missing', { turnKey: 'p-multi-1', stopMessage: 'Running: echo multi-block' })).toMatchObject({ status: 'running' });
+  });
+
   it('final message missing (Stop came first) → running with the last tool call as activity', () => {
     expect(read('final-missing', { turnKey: 'p-multi-1' })).toEqual({ status: 'running', activity: 'Bash(echo multi-block)' });
   });

@@ -190,8 +190,9 @@ function lastToolUse(body: readonly ClaudeTranscriptEntry[]): string | undefined
 
 /**
  * Read one turn (§4): `missing` until the turn's prompt entry is written; `failed` when its last API
- * message is a synthetic API error; `completed` once a `system/turn_duration` follows (answer = the
- * concatenated text blocks of the last assistant message); `interrupted` on a
+ * message is a synthetic API error; `completed` once a `system/turn_duration` follows, or once the
+ * Stop hook fired and the last assistant message is the one it reported (answer = the concatenated
+ * text blocks of the last assistant message); `interrupted` on a
  * `[Request interrupted by user…]` marker; otherwise `running` with the last tool call as activity.
  */
 export function readClaudeTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
@@ -204,7 +205,16 @@ export function readClaudeTurn(options: ProviderV1ReadTurnOptions): ProviderV1Tu
     const error = last.entries.map((entry) => stringField(entry.data, 'error')).find((value) => value !== undefined);
     return { status: 'failed', message: groupText(last) || (error === undefined ? 'API error' : `API error: ${error}`) };
   }
-  const ended = turn.body.some((entry) => entry.data.type === 'system' && entry.data.subtype === 'turn_duration');
+  const ended =
+    turn.body.some((entry) => entry.data.type === 'system' && entry.data.subtype === 'turn_duration') ||
+    // The Stop hook fired and the transcript already holds the very message it reported: the turn is
+    // over (Stop comes once per turn) and its answer is written; turn_duration lands 40–150 ms later.
+    (options.stopSeen &&
+      options.stopMessage !== undefined &&
+      last !== undefined &&
+      !isSynthetic(last) &&
+      stringField(messageOf(last.entries.at(-1) as ClaudeTranscriptEntry), 'stop_reason') !== 'tool_use' &&
+      groupText(last) === options.stopMessage);
   if (ended) {
     const usage: Record<string, number> = {};
     let numTurns = 0;
