@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUmbel } from './engine.js';
-import { readEvents } from './events.js';
+import { deathFacts, interpretEvents, readEvents, type StoredEvent } from './events.js';
 import type { PaneState, Substrate } from './substrate.js';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from './testing/index.js';
 
@@ -131,5 +131,25 @@ describe('events', () => {
     await writeFile(join(dir, '300-1-stop.json'), '{"n":3}\n');
     expect((await readEvents(dir)).map((e) => e.payload)).toEqual([{ n: 1 }, { n: 3 }]);
     expect(await readdir(dir)).toHaveLength(2);
+  });
+
+  it('tells how a worker died: its exit record first, then the host, and a kill by umbel', () => {
+    const ev = (kind: string, payload: unknown, at = 1n): StoredEvent => ({ file: `${at}-1-${kind}.json`, at, kind, payload });
+    const gone = { exists: false, dead: true };
+    const held = { exists: true, dead: true, exitStatus: 1 };
+    expect(deathFacts(interpretEvents([ev('exit', { signal: 'SIGKILL' })]), held)).toEqual({ signal: 'SIGKILL', byKill: false, cause: 'killed by SIGKILL' });
+    expect(deathFacts(interpretEvents([ev('exit', { status: 3 })]), { exists: true, dead: true, signal: 'SIGHUP' })).toEqual({
+      status: 3,
+      byKill: false,
+      cause: 'process exited 3',
+    });
+    expect(deathFacts(interpretEvents([]), held)).toEqual({ status: 1, byKill: false, cause: 'process exited 1' });
+    expect(deathFacts(interpretEvents([]), { exists: true, dead: true })).toMatchObject({ cause: 'process exited, no status recorded' });
+    expect(deathFacts(interpretEvents([]), gone)).toMatchObject({ cause: 'its session is gone' });
+    expect(deathFacts(interpretEvents([ev('exit', { status: 143 }), ev('dead', { by: 'kill' }, 2n)]), gone)).toMatchObject({
+      status: 143,
+      byKill: true,
+      cause: 'killed by umbel kill',
+    });
   });
 });

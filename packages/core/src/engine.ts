@@ -23,7 +23,7 @@ import {
   WorkerNotFoundError,
   NotSignedInError,
 } from './errors.js';
-import { type EventHistory, interpretEvents, isoOf, pendingInputEvent, readEvents, type StoredEvent, stopFacts, writeEvent } from './events.js';
+import { deathFacts, type EventHistory, interpretEvents, isoOf, pendingInputEvent, readEvents, type StoredEvent, stopFacts, writeEvent } from './events.js';
 import { writeFileAtomic } from './fs-atomic.js';
 import { hookCommandFor, installHookSink } from './hook-sink.js';
 import { readMeta, tryReadMeta, writeMeta } from './meta.js';
@@ -459,15 +459,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
   }
 
   async function deathCause(name: string, pane: PaneState): Promise<string> {
-    const history = interpretEvents(await readEvents(paths.worker(name).events));
-    const exit = (history.exit?.payload ?? {}) as { status?: number; signal?: string };
-    const dead = (history.dead?.payload ?? {}) as { by?: string };
-    if (dead.by === 'kill') return 'killed by umbel kill';
-    if (exit.signal) return `killed by ${exit.signal}`;
-    if (exit.status !== undefined) return `process exited ${exit.status}`;
-    if (pane.signal) return `killed by ${pane.signal}`;
-    if (pane.exitStatus !== undefined) return `process exited ${pane.exitStatus}`;
-    return pane.exists ? 'process exited, no status recorded' : 'session is gone';
+    return deathFacts(interpretEvents(await readEvents(paths.worker(name).events)), pane).cause;
   }
 
   async function keys(input: Parameters<Umbel['keys']>[0]): Promise<KeysResult> {

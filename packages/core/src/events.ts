@@ -7,6 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './fs-atomic.js';
 import type { HookEvent, Provider } from './provider.js';
+import type { PaneState } from './substrate.js';
 
 const EVENT_FILE_RE = /^(\d+)-(\d+)-([a-z-]+)\.json$/;
 
@@ -194,4 +195,22 @@ export function stopFacts(provider: Provider, turn: TurnEvents): { stopSeen: boo
     stopMessage = undefined;
   }
   return stopMessage === undefined ? { stopSeen: true } : { stopSeen: true, stopMessage };
+}
+
+/** How a dead worker ended: the launch wrapper's exit record first, then what the host recorded. */
+export function deathFacts(history: EventHistory, pane: PaneState): { status?: number; signal?: string; byKill: boolean; cause: string } {
+  const exit = (history.exit?.payload ?? {}) as { status?: number; signal?: string };
+  const byKill = (history.dead?.payload as { by?: string } | undefined)?.by === 'kill';
+  const signal = exit.signal ?? (exit.status === undefined ? pane.signal : undefined);
+  const status = exit.status ?? (exit.signal === undefined ? pane.exitStatus : undefined);
+  const cause = byKill
+    ? 'killed by umbel kill'
+    : signal
+      ? `killed by ${signal}`
+      : status !== undefined
+        ? `process exited ${status}`
+        : pane.exists
+          ? 'process exited, no status recorded'
+          : 'its session is gone';
+  return { ...(status !== undefined ? { status } : {}), ...(signal ? { signal } : {}), byKill, cause };
 }

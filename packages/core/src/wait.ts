@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { EngineInternals } from './engine.js';
 import { TurnNotFoundError } from './errors.js';
-import { interpretEvents, pendingInputEvent, readEvents, type StoredEvent, stopFacts, writeEvent } from './events.js';
+import { deathFacts, interpretEvents, pendingInputEvent, readEvents, type StoredEvent, stopFacts, writeEvent } from './events.js';
 import type { ProviderV1Message, ProviderV1TurnRead } from './provider.js';
 import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type WaitOptionsParsed } from './schemas.js';
 import type { PaneState } from './substrate.js';
@@ -262,18 +262,8 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
   const deadOutcome = async (pane: PaneState): Promise<Outcome> => {
     const events = await readEvents(wp.events);
     const history = interpretEvents(events);
-    const exit = (history.exit?.payload ?? {}) as { status?: number; signal?: string };
-    const status = exit.status ?? pane.exitStatus;
-    const sig = exit.signal ?? pane.signal;
+    const { status, signal: sig, byKill: killed, cause } = deathFacts(history, pane);
     const screen = pane.exists ? await x.substrate.capture(session, { lines: 30 }).catch(() => lastScreen) : lastScreen;
-    const cause = sig
-      ? `killed by ${sig}`
-      : status !== undefined
-        ? `process exited ${status}`
-        : pane.exists
-          ? 'process exited, no status recorded'
-          : 'its session is gone';
-    const killed = (history.dead?.payload as { by?: string } | undefined)?.by === 'kill';
     if (!history.dead) {
       await writeEvent(wp.events, 'dead', {
         by: 'wait',
