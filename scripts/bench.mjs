@@ -5,7 +5,7 @@
 // real `claude` against the local mock model server.
 //
 //   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real]
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,6 +20,8 @@ const opt = (name, fallback) => {
 const RUNS = opt('runs', 50);
 const PARALLEL = opt('parallel', 50);
 const skipReal = args.includes('--skip-real');
+// --only print|engine: run one part (the real-CLI comparison or the fake-CLI engine figures).
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const dist = (pkg, file = 'index.js') => pathToFileURL(join(root, 'packages', pkg, 'dist', file)).href;
 if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) {
   console.error('build first: pnpm build');
@@ -48,6 +50,7 @@ const timed = {
     return substrate.launch(o);
   },
 };
+const bin = join(root, 'packages/umbel/bin/umbel.js');
 const umbel = createUmbel({ substrate: timed, providers: [claude], home, env });
 const epochNs = () => BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
 
@@ -74,6 +77,16 @@ function eventsOf(name) {
 try {
   console.log(`umbel bench — ${RUNS} runs per figure, ${PARALLEL} parallel workers, on ${process.env.CI ? 'CI' : 'this machine'}\n`);
 
+  if (only !== 'print') await benchEngine();
+
+  // 6. umbel -p vs the real claude -p on the same mock
+  if (!skipReal && only !== 'engine') await benchPrint(bin);
+} finally {
+  await umbel.prune().catch(() => undefined);
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+async function benchEngine() {
   // 1. spawn wall minus the fake's own time-to-ready
   const spawnOverhead = [];
   for (let i = 0; i < Math.min(RUNS, 50); i++) {
@@ -108,7 +121,6 @@ try {
   await umbel.kill({ name: 'hook', purge: true });
 
   // 3. cold start of the bin vs node itself
-  const bin = join(root, 'packages/umbel/bin/umbel.js');
   const cold = [];
   const nodeOnly = [];
   for (let i = 0; i < RUNS; i++) {
@@ -171,12 +183,6 @@ try {
       }
     });
   console.log(`umbel processes left between calls: ${ours.length} (no daemon)`);
-
-  // 6. umbel -p vs the real claude -p on the same mock
-  if (!skipReal) await benchPrint(bin);
-} finally {
-  await umbel.prune().catch(() => undefined);
-  rmSync(scratch, { recursive: true, force: true });
 }
 
 async function benchPrint(bin) {
@@ -196,53 +202,103 @@ async function benchPrint(bin) {
   mkdirSync(dir, { recursive: true });
   seedClaudeConfig({ configDir: cfg, trustedDirs: [dir] });
   const cenv = claudeEnv({ configDir: cfg, baseUrl: mock.url });
-  const n = Math.min(RUNS, 10);
-  // Async on purpose: the mock model server lives in this process and must keep answering.
+  const n = Math.min(RUNS, 20);
+  const baseEnv = { PATH: process.env.PATH, HOME: scratch, LANG: 'C.UTF-8' };
+  // Async on purpose: the mock model server lives in this process and must keep answering. stdin is
+  // closed at once: `claude -p` with an open stdin pipe waits for it forever.
   const run = (cmd, argv, extraEnv) =>
     new Promise((resolvePromise, reject) => {
       const t = process.hrtime.bigint();
-      execFile(cmd, argv, { cwd: dir, env: { PATH: process.env.PATH, HOME: scratch, LANG: 'C.UTF-8', ...extraEnv }, encoding: 'utf8' }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`${cmd} failed: ${stdout}${stderr}`));
-        else resolvePromise(ms(t, process.hrtime.bigint()));
+      let answerMs;
+      let out = '';
+      let err = '';
+      const child = spawn(cmd, argv, { cwd: dir, env: { ...baseEnv, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+      child.stdin.end();
+      child.stdout.setEncoding('utf8').on('data', (d) => {
+        out += d;
+        if (answerMs === undefined && out.endsWith('\n')) answerMs = ms(t, process.hrtime.bigint());
+      });
+      child.stderr.setEncoding('utf8').on('data', (d) => {
+        err += d;
+      });
+      child.on('error', reject);
+      child.on('close', (code) => {
+        if (code !== 0) reject(new Error(`${cmd} exited ${code}: ${out}${err}`));
+        else resolvePromise({ answerMs, exitMs: ms(t, process.hrtime.bigint()), out });
       });
     });
-  const real = [];
-  const ours = [];
+  const real = { answer: [], exit: [] };
+  const ours = { answer: [], exit: [] };
+  const umbelEnv = { ...cenv, UMBEL_HOME: join(scratch, 'p-state'), UMBEL_CLAUDE_BIN: realClaude };
+  const passEnv = Object.keys(cenv).flatMap((k) => ['--env', k]);
   for (let i = 0; i < n; i++) {
-    real.push(await run(realClaude, ['-p', `ECHO real ${i}`], cenv));
-    ours.push(
-      await run(process.execPath, [bin, '-p', `ECHO umbel ${i}`, ...Object.keys(cenv).flatMap((k) => ['--env', k])], {
-        ...cenv,
-        UMBEL_HOME: join(scratch, 'p-state'),
-        UMBEL_CLAUDE_BIN: realClaude,
-      }),
-    );
+    const r = await run(realClaude, ['-p', `ECHO real ${i}`], cenv);
+    const u = await run(process.execPath, [bin, '-p', `ECHO umbel ${i}`, ...passEnv], umbelEnv);
+    if (r.out !== `real ${i}\n` || u.out !== `umbel ${i}\n`) throw new Error(`unexpected answers: ${JSON.stringify([r.out, u.out])}`);
+    real.answer.push(r.answerMs);
+    real.exit.push(r.exitMs);
+    ours.answer.push(u.answerMs);
+    ours.exit.push(u.exitMs);
   }
   console.log('');
-  report('claude -p (real, mock API)', real);
-  report('umbel -p (real claude TUI, mock API)', ours);
-  console.log(`umbel -p / claude -p: p50 ratio ${(pct(ours, 50) / pct(real, 50)).toFixed(2)} (target ≤ 1.5)`);
+  report('claude -p (real, mock API): answer printed', real.answer);
+  report('claude -p (real, mock API): process exit', real.exit);
+  report('umbel -p (real claude TUI): answer printed', ours.answer);
+  report('umbel -p (real claude TUI): process exit', ours.exit);
+  const ratio = (a, b) => (pct(a, 50) / pct(b, 50)).toFixed(2);
+  console.log(`umbel -p / claude -p (p50): answer printed ${ratio(ours.answer, real.answer)}, process exit ${ratio(ours.exit, real.exit)} (target ≤ 1.5)`);
 
-  // where the time goes, in-process on the real binary
+  // Where the time goes, in-process on the real binary, from the engine's own event timestamps.
   const penv = { ...process.env, UMBEL_HOME: join(scratch, 'p2-state'), UMBEL_CLAUDE_BIN: realClaude, ...cenv };
-  const engine = createUmbel({ substrate: createTmuxSubstrate({ home: penv.UMBEL_HOME, env: penv }), providers: [claude], home: penv.UMBEL_HOME, env: penv });
-  const parts = { spawn: [], 'send (until prompt accepted)': [], 'turn (accepted → answer read)': [], teardown: [] };
-  for (let i = 0; i < Math.min(n, 5); i++) {
-    const t0 = process.hrtime.bigint();
+  let launchAt = 0n;
+  const sub = createTmuxSubstrate({ home: penv.UMBEL_HOME, env: penv });
+  const engine = createUmbel({
+    substrate: {
+      ...sub,
+      launch: async (o) => {
+        launchAt = epochNs();
+        return sub.launch(o);
+      },
+    },
+    providers: [claude],
+    home: penv.UMBEL_HOME,
+    env: penv,
+  });
+  const parts = {
+    'umbel: spawn call → tmux launch': [],
+    'claude TUI: launch → SessionStart hook': [],
+    'umbel: SessionStart → ready screen seen': [],
+    'send: paste+Enter → prompt accepted (hook)': [],
+    'turn: prompt accepted → Stop hook': [],
+    'umbel: Stop hook → answer read': [],
+    'teardown (after the answer is printed)': [],
+  };
+  const at = (name, kind) => {
+    const e = readdirSync(join(penv.UMBEL_HOME, 'workers', name, 'events'))
+      .filter((f) => f.endsWith(`-${kind}.json`))
+      .sort()[0];
+    return e ? BigInt(e.split('-')[0]) : undefined;
+  };
+  const d = (a, b) => Number(b - a) / 1e6;
+  for (let i = 0; i < Math.min(n, 10); i++) {
+    const t0 = epochNs();
     const w = await engine.spawn({ cwd: dir, env: Object.fromEntries(Object.keys(cenv).map((k) => [k, { fromEnv: k }])) });
-    const t1 = process.hrtime.bigint();
+    const ready = epochNs();
     const { turn } = await engine.send({ name: w.name, prompt: `ECHO part ${i}` });
-    const t2 = process.hrtime.bigint();
     await engine.wait({ name: w.name, turn, timeout: '2m' });
-    const t3 = process.hrtime.bigint();
+    const answered = epochNs();
+    const [session, sent, prompt, stop] = ['session', 'sent', 'prompt', 'stop'].map((k) => at(w.name, k));
     await engine.kill({ name: w.name, purge: true });
-    const t4 = process.hrtime.bigint();
-    parts.spawn.push(ms(t0, t1));
-    parts['send (until prompt accepted)'].push(ms(t1, t2));
-    parts['turn (accepted → answer read)'].push(ms(t2, t3));
-    parts.teardown.push(ms(t3, t4));
+    const gone = epochNs();
+    parts['umbel: spawn call → tmux launch'].push(d(t0, launchAt));
+    parts['claude TUI: launch → SessionStart hook'].push(d(launchAt, session));
+    parts['umbel: SessionStart → ready screen seen'].push(d(session, ready));
+    parts['send: paste+Enter → prompt accepted (hook)'].push(d(sent, prompt));
+    parts['turn: prompt accepted → Stop hook'].push(d(prompt, stop));
+    parts['umbel: Stop hook → answer read'].push(d(stop, answered));
+    parts['teardown (after the answer is printed)'].push(d(answered, gone));
   }
-  console.log('\nbreakdown of umbel -p on the real claude (teardown runs after the answer is printed):');
+  console.log('\nbreakdown of umbel -p on the real claude (in-process, from event timestamps):');
   for (const [name, xs] of Object.entries(parts)) report(`  ${name}`, xs);
   await mock.close();
 }
