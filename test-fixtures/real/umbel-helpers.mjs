@@ -1,12 +1,21 @@
-// Helpers for the real-CLI tier tests that drive the BUILT `umbel` bin (packages/umbel/bin/umbel.js)
-// against a real pinned CLI and a local mock model server. Dependency-free Node ESM.
+// Helpers for the tests that drive the BUILT `umbel` bin (packages/umbel/bin/umbel.js): the real-CLI
+// tier (tests/real) against a real pinned CLI and a local mock model server, and the end-to-end tests
+// of @umbel/cli (packages/cli/src/e2e*.test.ts) against the fakes. Dependency-free Node ESM; the types
+// are in umbel-helpers.d.mts.
 //
-//   const u = umbelRunner({ cwd, env });          // env = umbel's OWN environment (like a user's shell)
-//   await u.run(['spawn', 'w1', '--env', 'ANTHROPIC_API_KEY', ...]);   // → {code, stdout, stderr}
+//   const u = umbelRunner({ cwd, env: testEnv({ home, umbelHome, ...more }) });  // umbel's OWN environment
+//   await u.run(['spawn', 'w1', '--env', 'ANTHROPIC_API_KEY', ...]);   // → {code, signal, stdout, stderr}
+//   const { child, done } = u.start(['wait', 'w1']);                   // a run to signal midway
 //   processesOf({ argsIncludes: [...], cwd, envIncludes: [...] })      // the process table, from /proc
-//   readJsonl(path), userPrompts(entries)
-import { execFile, spawn } from 'node:child_process';
+//   workerProcesses(umbelHome, 'w1')                                   // the processes of one worker
+//   afterAll(() => cleanUp({ workers: [u.run], reap: [root], close: [mock], remove: [root] }))
+//   readJsonl(path), userPrompts(entries), snapshotTree(dir), codexMockConfig({...}), runGeminiPrint({...}),
+//   connectUmbelMcp({ env, cwd })
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,60 +43,155 @@ const CLI_DIST = ['core', 'tmux', 'provider-claude', 'provider-codex', 'provider
 /**
  * Throw a loud error when the packages the `umbel` bin needs are not built (the real tier never
  * skips). `pnpm test` builds first; `pnpm test:real` alone does not.
- * @param {string[]} [extra] more files that must exist (e.g. the MCP or workflow dist)
+ * @param {string[]} [extra] more files that must exist, relative to BUILD_ROOT (e.g. the MCP or workflow dist)
  */
 export function assertBuilt(extra = []) {
-  const missing = [...CLI_DIST, ...extra].filter((f) => !existsSync(f));
+  const missing = [...CLI_DIST, ...extra.map((f) => resolve(BUILD_ROOT, f))].filter((f) => !existsSync(f));
   if (missing.length > 0) {
     throw new Error(`umbel is not built (missing ${missing.map((f) => f.slice(BUILD_ROOT.length + 1)).join(', ')}). Run \`pnpm build\` first.`);
   }
 }
 
 /**
- * Run the built `umbel` bin with exactly `env` (nothing of the test runner's env), stdin closed
- * after `input` (default: empty, as in CI with no stdin).
+ * `base` overlaid with each of `layers` in turn; a name mapped to `undefined` is removed.
+ * @param {Record<string, string>} base
+ * @param {...(Record<string, string | undefined> | undefined)} layers
+ * @returns {Record<string, string>}
+ */
+function overlay(base, ...layers) {
+  const out = { ...base };
+  for (const layer of layers) {
+    for (const [name, value] of Object.entries(layer ?? {})) {
+      if (value === undefined) delete out[name];
+      else out[name] = value;
+    }
+  }
+  return out;
+}
+
+/**
+ * The environment a test runs umbel (or a CLI) with: nothing of the test runner's own env, like a
+ * user's shell started with `env -i`. PATH, `HOME=home`, LANG=C.UTF-8, `UMBEL_HOME=umbelHome` when
+ * given, then `extra`; TMUX_TMPDIR passed through when the runner has one.
+ * @param {{home: string, umbelHome?: string} & Record<string, string | undefined>} vars
+ * @returns {Record<string, string>}
+ */
+export function testEnv({ home, umbelHome, ...extra }) {
+  return overlay(
+    { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8' },
+    umbelHome === undefined ? {} : { UMBEL_HOME: umbelHome },
+    extra,
+    process.env.TMUX_TMPDIR ? { TMUX_TMPDIR: process.env.TMUX_TMPDIR } : {},
+  );
+}
+
+/**
+ * Start `file args` with exactly `env` and collect its output. With `input`, stdin is a pipe that
+ * gets `input` and is closed; without, stdin is /dev/null. `done` resolves when the process has
+ * exited and its output is closed (`code` 128 when a signal ended it); it rejects when the process
+ * could not be started.
+ * @param {string} file
+ * @param {string[]} args
+ * @param {{cwd?: string, env?: Record<string, string>, input?: string}} [options]
+ */
+export function startProcess(file, args, { cwd, env, input } = {}) {
+  const child = spawn(file, args, { cwd, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    stderr += d;
+  });
+  const done = new Promise((resolvePromise, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolvePromise({ code: code ?? 128, signal, stdout, stderr }));
+  });
+  if (input !== undefined) {
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input);
+  }
+  return { child, done };
+}
+
+/** Run any command with exactly `env`; stdin gets `input` (default: empty) and is closed. */
+export function runCommand(file, args, { cwd, env, input = '' }) {
+  return startProcess(file, args, { cwd, env, input }).done;
+}
+
+/**
+ * The built `umbel` bin with exactly `base.env` (nothing of the test runner's env) in `base.cwd`.
+ * `run` closes stdin after `input` (default: empty, as in CI with no stdin); `options.env` is laid
+ * over `base.env` (a name mapped to `undefined` is removed). `start` runs with stdin /dev/null and
+ * hands back the child, for a test that signals it midway.
  * @param {{cwd: string, env: Record<string, string>}} base
  */
 export function umbelRunner(base) {
-  /**
-   * @param {string[]} args
-   * @param {{input?: string, env?: Record<string, string>, cwd?: string}} [options]
-   * @returns {Promise<{code: number, signal: string | null, stdout: string, stderr: string}>}
-   */
-  function run(args, options = {}) {
-    return new Promise((resolvePromise, reject) => {
-      const child = spawn(process.execPath, [UMBEL_BIN, ...args], {
-        cwd: options.cwd ?? base.cwd,
-        env: { ...base.env, ...(options.env ?? {}) },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d) => {
-        stdout += d;
-      });
-      child.stderr.setEncoding('utf8').on('data', (d) => {
-        stderr += d;
-      });
-      child.on('error', reject);
-      child.on('close', (code, signal) => resolvePromise({ code: code ?? 128, signal, stdout, stderr }));
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(options.input ?? '');
-    });
-  }
-  return { run };
+  const optionsOf = (options) => ({ cwd: options.cwd ?? base.cwd, env: overlay(base.env, options.env) });
+  return {
+    run: (args, options = {}) => startProcess(process.execPath, [UMBEL_BIN, ...args], { ...optionsOf(options), input: options.input ?? '' }).done,
+    start: (args, options = {}) => startProcess(process.execPath, [UMBEL_BIN, ...args], optionsOf(options)),
+  };
 }
 
-/** Run any command with exactly `env`; stdin closed. */
-export function runCommand(file, args, { cwd, env, input = '' }) {
-  return new Promise((resolvePromise, reject) => {
-    const child = execFile(file, args, { cwd, env, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number' && !error.signal) return reject(error);
-      resolvePromise({ code: error ? (typeof error.code === 'number' ? error.code : 128) : 0, stdout, stderr });
-    });
-    child.stdin?.on('error', () => undefined);
-    child.stdin?.end(input);
-  });
+/**
+ * Kill and purge every worker of one state root through the CLI (`run` is an umbelRunner's run),
+ * listing again until none is left; while the CLI itself fails (a package being rebuilt meanwhile)
+ * it retries with a growing pause. Throws when workers are still listed after `attempts` rounds.
+ * @param {(args: string[]) => Promise<{code: number, stdout: string, stderr: string}>} run
+ * @param {{attempts?: number}} [opts]
+ */
+export async function purgeWorkers(run, { attempts = 10 } = {}) {
+  let problem = '';
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const listed = await run(['ls', '--json']);
+    if (listed.code === 0) {
+      const names = JSON.parse(listed.stdout || '[]').map((w) => w.name);
+      if (names.length === 0) return;
+      problem = `still listed: ${names.join(', ')}`;
+      for (const name of names) await run(['kill', name, '--purge']);
+      continue;
+    }
+    problem = `\`umbel ls\` failed (exit ${listed.code}): ${listed.stderr}`;
+    await new Promise((r) => setTimeout(r, 1000 * (attempt + 1)));
+  }
+  throw new Error(`could not kill every worker in ${attempts} rounds; ${problem}`);
+}
+
+/**
+ * A test file's afterAll, in this order: close the `disconnect` clients (MCP; a failure to close
+ * one is ignored, it may be gone already), purge the workers of every runner in `workers`
+ * (purgeWorkers), run the `verify` checks (that nothing survived), reap every process whose argv
+ * mentions a root in `reap` (reapProcesses: what umbel's own kill did not end), `close` the mock
+ * servers, remove the folders in `remove`. Every step runs even when an earlier one failed; the
+ * failures are thrown at the end. Missing (undefined) entries are skipped, so it is safe after a
+ * beforeAll that failed halfway.
+ * @param {{disconnect?: Array<{close(): Promise<unknown>} | undefined>, workers?: Array<((args: string[]) => Promise<{code: number, stdout: string, stderr: string}>) | undefined>, verify?: Array<() => Promise<unknown>>, reap?: Array<string | undefined>, close?: Array<{close(): Promise<unknown>} | undefined>, remove?: Array<string | undefined>}} steps
+ */
+export async function cleanUp({ disconnect = [], workers = [], verify = [], reap = [], close = [], remove = [] }) {
+  const failures = [];
+  const attempt = async (step) => {
+    try {
+      await step();
+    } catch (error) {
+      failures.push(error);
+    }
+  };
+  for (const client of disconnect) {
+    try {
+      await client?.close();
+    } catch {
+      // gone already
+    }
+  }
+  for (const run of workers) if (run) await attempt(() => purgeWorkers(run));
+  for (const step of verify) await attempt(step);
+  for (const root of reap) if (root) await attempt(() => reapProcesses(root));
+  for (const closable of close) if (closable) await attempt(() => closable.close());
+  for (const dir of remove) if (dir) await attempt(() => rm(dir, { recursive: true, force: true }));
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) throw new AggregateError(failures, `cleanUp: ${failures.length} steps failed: ${failures.map((e) => e?.message ?? e).join(' | ')}`);
 }
 
 function readOr(path, fallback) {
@@ -128,6 +232,117 @@ export function processesOf({ argsIncludes = [], cwd, envIncludes = [] }) {
     if (why.length > 0) found.push({ pid, args, cwd: procCwd, why: why.join(', ') });
   }
   return found;
+}
+
+/**
+ * The live processes of worker `name` of the state root `umbelHome`: UMBEL_EVENTS_DIR is set for the
+ * CLI at launch and inherited by everything it starts (a relaunch child, a detached daemon that left
+ * the pane's process tree). Zombies have an empty environ, so they are not listed.
+ * @param {string} umbelHome
+ * @param {string} name
+ */
+export function workerProcesses(umbelHome, name) {
+  return processesOf({ envIncludes: [`UMBEL_EVENTS_DIR=${join(umbelHome, 'workers', name, 'events')}`] });
+}
+
+/**
+ * The environment of a live process, from /proc.
+ * @param {number} pid
+ * @returns {Record<string, string>}
+ */
+export function environOf(pid) {
+  const entries = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return Object.fromEntries(entries.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+}
+
+/**
+ * Every file under `dir` (symlinks as `-> target`, folders as `dir`), path and mode → sha256 of its
+ * bytes: compare two snapshots to prove a folder was left byte-identical.
+ * @param {string} dir
+ * @returns {Promise<Map<string, string>>}
+ */
+export async function snapshotTree(dir) {
+  const out = new Map();
+  const walk = async (d) => {
+    for (const entry of (await readdir(d, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = join(d, entry.name);
+      const st = await lstat(p);
+      const key = `${p.slice(dir.length)} mode=${(st.mode & 0o7777).toString(8)}`;
+      if (entry.isSymbolicLink()) out.set(key, `-> ${await readlink(p)}`);
+      else if (entry.isDirectory()) {
+        out.set(key, 'dir');
+        await walk(p);
+      } else
+        out.set(
+          key,
+          createHash('sha256')
+            .update(await readFile(p))
+            .digest('hex'),
+        );
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+/**
+ * A codex `config.toml` selecting the custom model provider `mock` at `baseUrl` (no sign-in screen),
+ * its key read from the variable `envKey`: `providerLines` go into its table, `tail` after it.
+ * @param {{baseUrl: string, envKey: string, providerLines?: string[], tail?: string[]}} options
+ */
+export function codexMockConfig({ baseUrl, envKey, providerLines = [], tail = [] }) {
+  return [
+    'model = "mock-model"',
+    'model_provider = "mock"',
+    '',
+    '[model_providers.mock]',
+    'name = "Mock"',
+    `base_url = "${baseUrl}"`,
+    `env_key = "${envKey}"`,
+    ...providerLines,
+    '',
+    ...tail,
+  ].join('\n');
+}
+
+/**
+ * `gemini -p PROMPT` itself (the real or the fake CLI at `bin`), run in `cwd` with nothing of the
+ * test runner's env but PATH, on its own `home` (seeded with API-key auth plus `settings`; `env`
+ * adds variables), against the Gemini API at `baseUrl` with `apiKey`: what `umbel -p` is compared with.
+ * @param {{bin: string, prompt: string, cwd: string, home: string, apiKey: string, baseUrl: string, settings?: Record<string, unknown>, env?: Record<string, string>}} options
+ */
+export async function runGeminiPrint({ bin, prompt, cwd, home, apiKey, baseUrl, settings = {}, env = {} }) {
+  await mkdir(join(home, '.gemini'), { recursive: true });
+  await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, ...settings }));
+  return runCommand(bin, ['-p', prompt], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      GEMINI_CLI_HOME: home,
+      GEMINI_API_KEY: apiKey,
+      GOOGLE_GEMINI_BASE_URL: baseUrl,
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      ...env,
+    },
+  });
+}
+
+/**
+ * An MCP SDK client (the SDK as @umbel/mcp depends on it; tests/real has no dependencies of its own)
+ * connected over stdio to the built `umbel-mcp` bin, run with exactly `env` in `cwd`. The server's
+ * stderr goes to `onStderr`.
+ * @param {{env: Record<string, string>, cwd: string, onStderr?: (text: string) => void}} options
+ */
+export async function connectUmbelMcp({ env, cwd, onStderr }) {
+  const req = createRequire(join(REPO_ROOT, 'packages/mcp/package.json'));
+  const { Client } = await import(req.resolve('@modelcontextprotocol/sdk/client/index.js'));
+  const { StdioClientTransport } = await import(req.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [UMBEL_MCP_BIN], env, cwd, stderr: 'pipe' });
+  transport.stderr?.on('data', (chunk) => onStderr?.(chunk.toString('utf8')));
+  const client = new Client({ name: 'umbel-real-tier', version: '0.0.0' });
+  await client.connect(transport);
+  return client;
 }
 
 /**

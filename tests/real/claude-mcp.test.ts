@@ -2,40 +2,26 @@
 // client, supervising a REAL pinned `claude` worker against the local Anthropic mock. The key goes to
 // the worker as `{fromEnv: "ANTHROPIC_API_KEY"}`, resolved from the server's own env. No network.
 // When the binary or the build is missing this FAILS, it never skips.
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeTier } from '../../test-fixtures/real/claude-tier.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { startAnthropicMock } from '../../test-fixtures/mock-servers/anthropic.mjs';
+import { readPins } from '../../test-fixtures/real/clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
-// @ts-expect-error -- plain ESM fixture without type declarations
-import { MOCK_API_KEY, seedClaudeConfig } from '../../test-fixtures/real/seed-claude.mjs';
-// @ts-expect-error -- plain ESM fixture without type declarations
-import { assertBuilt, BUILD_ROOT, processesOf, reapProcesses, REPO_ROOT, UMBEL_MCP_BIN, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { seedClaudeConfig } from '../../test-fixtures/real/seed-claude.mjs';
+import { cleanUp, connectUmbelMcp, processesOf, type UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
 type Mock = { url: string; close: () => Promise<void> };
 
 let root: string;
-let home: string;
 let work: string;
 let config: string;
 let mock: Mock;
-let serverEnv: Record<string, string>;
+let umbel: UmbelRun;
 let client: Json;
 let stderr = '';
-
-/** The SDK as @umbel/mcp depends on it (tests/real has no dependencies of its own). */
-async function loadSdk(): Promise<{ Client: Json; StdioClientTransport: Json }> {
-  const req = createRequire(join(REPO_ROOT, 'packages/mcp/package.json'));
-  const { Client } = await import(req.resolve('@modelcontextprotocol/sdk/client/index.js'));
-  const { StdioClientTransport } = await import(req.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
-  return { Client, StdioClientTransport };
-}
 
 async function call(name: string, args: Record<string, unknown>): Promise<Json> {
   const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 });
@@ -44,53 +30,33 @@ async function call(name: string, args: Record<string, unknown>): Promise<Json> 
 }
 
 beforeAll(async () => {
-  const claude: string = realCliPath('claude'); // throws "run `pnpm install:real-clis`" when missing
-  assertBuilt([join(BUILD_ROOT, 'packages/mcp/dist/bin.js')]);
-  root = realpathSync(await mkdtemp(join(tmpdir(), 'umbel-real-mcp-')));
-  home = join(root, 'umbel-home');
+  const tier = await claudeTier('umbel-real-mcp-', { built: ['packages/mcp/dist/bin.js'] });
+  ({ root, mock, run: umbel } = tier);
   work = join(root, 'work');
   config = join(root, 'config');
   mkdirSync(work, { recursive: true });
-  mkdirSync(join(root, 'user-home'), { recursive: true });
   seedClaudeConfig({ configDir: config }); // NOT trusting `work`
-  mock = await startAnthropicMock({ logFile: join(root, 'requests.jsonl') });
-  serverEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: join(root, 'user-home'),
-    LANG: 'C.UTF-8',
-    CI: 'true',
-    UMBEL_HOME: home,
-    UMBEL_CLAUDE_BIN: claude,
-    ANTHROPIC_API_KEY: MOCK_API_KEY,
-  };
-  if (process.env.TMUX_TMPDIR) serverEnv.TMUX_TMPDIR = process.env.TMUX_TMPDIR;
-  const { Client, StdioClientTransport } = await loadSdk();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [UMBEL_MCP_BIN], env: serverEnv, cwd: root, stderr: 'pipe' });
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
+  client = await connectUmbelMcp({
+    env: tier.env, // the key in ANTHROPIC_API_KEY, for `{fromEnv}`
+    cwd: root,
+    onStderr: (text) => {
+      stderr += text;
+    },
   });
-  client = new Client({ name: 'umbel-real-tier', version: '0.0.0' });
-  await client.connect(transport);
 }, 120_000);
 
-afterAll(async () => {
-  await client?.close().catch(() => undefined);
-  if (serverEnv) {
-    // Whatever the test left: through the umbel CLI on the same UMBEL_HOME.
-    const { run } = umbelRunner({ cwd: root, env: serverEnv });
-    const listed = await run(['ls', '--json']);
-    let workers: Array<{ name: string }> = [];
-    try {
-      workers = JSON.parse(listed.stdout || '[]');
-    } catch {
-      workers = [];
-    }
-    for (const w of workers) await run(['kill', w.name, '--purge']);
-  }
-  if (root) await reapProcesses(root); // whatever umbel's own kill did not end
-  await mock?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-}, 300_000);
+afterAll(
+  () =>
+    cleanUp({
+      disconnect: [client],
+      // Whatever the test left: through the umbel CLI on the same UMBEL_HOME.
+      workers: [umbel],
+      reap: [root],
+      close: [mock],
+      remove: [root],
+    }),
+  300_000,
+);
 
 describe(`MCP over stdio with the real claude ${readPins().claude.version}`, () => {
   it('spawn → send → wait → read → kill through the SDK client', { timeout: 600_000 }, async () => {

@@ -1,7 +1,6 @@
 // Real-CLI tier: the REAL pinned `claude` binary (pnpm install:real-clis) against the local
 // Anthropic mock on 127.0.0.1. No network, no model service. When the binary is not installed
 // these tests FAIL (realCliPath throws), they never skip.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { startAnthropicMock } from '../../test-fixtures/mock-servers/anthropic.m
 import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { claudeEnv } from '../../test-fixtures/real/seed-claude.mjs';
+import { startProcess } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
 type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: () => Promise<void> };
@@ -34,19 +34,7 @@ function runClaude(args: string[], extraEnv: Record<string, string> = {}) {
     ...claudeEnv({ configDir, baseUrl: mock.url }),
     ...extraEnv,
   };
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(claude, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return startProcess(claude, args, { cwd, env }).done;
 }
 
 beforeAll(async () => {

@@ -2,19 +2,15 @@
 // the same prompt on the same local Anthropic mock. A script that reads `claude -p --output-format
 // json` must be able to read `umbel -p` the same way. No network, no model service. When the
 // binary or the build is missing these tests FAIL, they never skip.
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeTier } from '../../test-fixtures/real/claude-tier.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { startAnthropicMock } from '../../test-fixtures/mock-servers/anthropic.mjs';
+import { readPins } from '../../test-fixtures/real/clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
-// @ts-expect-error -- plain ESM fixture without type declarations
-import { claudeEnv, MOCK_API_KEY, seedClaudeConfig } from '../../test-fixtures/real/seed-claude.mjs';
-// @ts-expect-error -- plain ESM fixture without type declarations
-import { assertBuilt, processesOf, reapProcesses, runCommand, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { claudeEnv, seedClaudeConfig } from '../../test-fixtures/real/seed-claude.mjs';
+import { cleanUp, processesOf, runCommand } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
 type Result = { code: number; stdout: string; stderr: string };
@@ -102,42 +98,12 @@ async function noAnonymousWorkerLeft(): Promise<void> {
 }
 
 beforeAll(async () => {
-  claude = realCliPath('claude'); // throws "run `pnpm install:real-clis`" when missing
-  assertBuilt();
-  root = realpathSync(await mkdtemp(join(tmpdir(), 'umbel-real-print-')));
-  home = join(root, 'umbel-home');
+  ({ claude, root, home, mock, run: umbel } = await claudeTier('umbel-real-print-'));
   work = join(root, 'work');
   mkdirSync(work, { recursive: true });
-  mkdirSync(join(root, 'user-home'), { recursive: true });
-  mock = await startAnthropicMock({ logFile: join(root, 'requests.jsonl') });
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: join(root, 'user-home'),
-    LANG: 'C.UTF-8',
-    CI: 'true',
-    UMBEL_HOME: home,
-    UMBEL_CLAUDE_BIN: claude,
-    ANTHROPIC_API_KEY: MOCK_API_KEY,
-  };
-  if (process.env.TMUX_TMPDIR) env.TMUX_TMPDIR = process.env.TMUX_TMPDIR;
-  umbel = umbelRunner({ cwd: root, env }).run;
 }, 120_000);
 
-afterAll(async () => {
-  if (umbel) {
-    const listed = await umbel(['ls', '--json']);
-    let workers: Array<{ name: string }> = [];
-    try {
-      workers = JSON.parse(listed.stdout || '[]');
-    } catch {
-      workers = [];
-    }
-    for (const w of workers) await umbel(['kill', w.name, '--purge']);
-  }
-  if (root) await reapProcesses(root); // whatever umbel's own kill did not end
-  await mock?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-}, 300_000);
+afterAll(() => cleanUp({ workers: [umbel], reap: [root], close: [mock], remove: [root] }), 300_000);
 
 describe(`umbel -p vs the real claude -p ${readPins().claude.version} (same mock)`, () => {
   it('--output-format json: same result, is_error and subtype; every key a script reads is in both', { timeout: 600_000 }, async () => {

@@ -5,21 +5,17 @@
 // and its own working directory. The key reaches the worker as `--env ANTHROPIC_API_KEY` (by name,
 // from umbel's own env, as a user passes a secret); the rest as `--env NAME=VALUE`.
 // When the binary or the build is missing these tests FAIL, they never skip.
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { plan } from '../../test-fixtures/lib/directives.mjs';
+import { claudeTier } from '../../test-fixtures/real/claude-tier.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { startAnthropicMock } from '../../test-fixtures/mock-servers/anthropic.mjs';
+import { readPins } from '../../test-fixtures/real/clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
-// @ts-expect-error -- plain ESM fixture without type declarations
-import { MOCK_API_KEY, seedClaudeConfig } from '../../test-fixtures/real/seed-claude.mjs';
-// @ts-expect-error -- plain ESM fixture without type declarations
-import { assertBuilt, processesOf, readJsonl, reapProcesses, umbelRunner, userPrompts } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { seedClaudeConfig } from '../../test-fixtures/real/seed-claude.mjs';
+import { cleanUp, processesOf, readJsonl, userPrompts } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
 type Result = { code: number; stdout: string; stderr: string };
@@ -85,40 +81,10 @@ function mainRequestsOf(sessionId: string): Array<Record<string, Json>> {
 }
 
 beforeAll(async () => {
-  const claude: string = realCliPath('claude'); // throws "run `pnpm install:real-clis`" when missing
-  assertBuilt();
-  root = realpathSync(await mkdtemp(join(tmpdir(), 'umbel-real-verbs-')));
-  home = join(root, 'umbel-home');
-  mkdirSync(join(root, 'user-home'), { recursive: true });
-  mock = await startAnthropicMock({ logFile: join(root, 'requests.jsonl') });
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: join(root, 'user-home'),
-    LANG: 'C.UTF-8',
-    CI: 'true',
-    UMBEL_HOME: home,
-    UMBEL_CLAUDE_BIN: claude,
-    ANTHROPIC_API_KEY: MOCK_API_KEY,
-  };
-  if (process.env.TMUX_TMPDIR) env.TMUX_TMPDIR = process.env.TMUX_TMPDIR;
-  run = umbelRunner({ cwd: root, env }).run;
+  ({ root, home, mock, run } = await claudeTier('umbel-real-verbs-'));
 }, 120_000);
 
-afterAll(async () => {
-  if (run) {
-    const listed = await run(['ls', '--json']);
-    let workers: Array<{ name: string }> = [];
-    try {
-      workers = JSON.parse(listed.stdout || '[]');
-    } catch {
-      workers = [];
-    }
-    for (const w of workers) await run(['kill', w.name, '--purge']);
-  }
-  if (root) await reapProcesses(root); // whatever umbel's own kill did not end
-  await mock?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-}, 300_000);
+afterAll(() => cleanUp({ workers: [run], reap: [root], close: [mock], remove: [root] }), 300_000);
 
 describe(`umbel verbs on the real claude ${readPins().claude.version} (mock model on 127.0.0.1)`, () => {
   it('spawn → send → wait returns the exact answer; a second turn gets its own answer', { timeout: 600_000 }, async () => {

@@ -2,21 +2,17 @@
 // two steps, the second guarded by a check that rejects the first answer: check → feedback → retry →
 // accepted, end to end against the local Anthropic mock. No network. When the binary or the build is
 // missing this FAILS, it never skips.
-import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { plan } from '../../test-fixtures/lib/directives.mjs';
+import { claudeTier } from '../../test-fixtures/real/claude-tier.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { startAnthropicMock } from '../../test-fixtures/mock-servers/anthropic.mjs';
+import { readPins } from '../../test-fixtures/real/clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
-// @ts-expect-error -- plain ESM fixture without type declarations
-import { MOCK_API_KEY, seedClaudeConfig } from '../../test-fixtures/real/seed-claude.mjs';
-// @ts-expect-error -- plain ESM fixture without type declarations
-import { assertBuilt, BUILD_ROOT, processesOf, reapProcesses, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { seedClaudeConfig } from '../../test-fixtures/real/seed-claude.mjs';
+import { cleanUp, processesOf } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
 type Result = { code: number; stdout: string; stderr: string };
@@ -31,43 +27,14 @@ let mock: Mock;
 let umbel: (args: string[]) => Promise<Result>;
 
 beforeAll(async () => {
-  const claude: string = realCliPath('claude'); // throws "run `pnpm install:real-clis`" when missing
-  assertBuilt([join(BUILD_ROOT, 'packages/workflow/dist/index.js')]);
-  root = realpathSync(await mkdtemp(join(tmpdir(), 'umbel-real-workflow-')));
+  ({ root, mock, run: umbel } = await claudeTier('umbel-real-workflow-', { built: ['packages/workflow/dist/index.js'] }));
   work = join(root, 'work');
   config = join(root, 'config');
   mkdirSync(work, { recursive: true });
-  mkdirSync(join(root, 'user-home'), { recursive: true });
   seedClaudeConfig({ configDir: config }); // NOT trusting `work`
-  mock = await startAnthropicMock({ logFile: join(root, 'requests.jsonl') });
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: join(root, 'user-home'),
-    LANG: 'C.UTF-8',
-    CI: 'true',
-    UMBEL_HOME: join(root, 'umbel-home'),
-    UMBEL_CLAUDE_BIN: claude,
-    ANTHROPIC_API_KEY: MOCK_API_KEY,
-  };
-  if (process.env.TMUX_TMPDIR) env.TMUX_TMPDIR = process.env.TMUX_TMPDIR;
-  umbel = umbelRunner({ cwd: root, env }).run;
 }, 120_000);
 
-afterAll(async () => {
-  if (umbel) {
-    const listed = await umbel(['ls', '--json']);
-    let workers: Array<{ name: string }> = [];
-    try {
-      workers = JSON.parse(listed.stdout || '[]');
-    } catch {
-      workers = [];
-    }
-    for (const w of workers) await umbel(['kill', w.name, '--purge']);
-  }
-  if (root) await reapProcesses(root); // whatever umbel's own kill did not end
-  await mock?.close();
-  if (root) rmSync(root, { recursive: true, force: true });
-}, 300_000);
+afterAll(() => cleanUp({ workers: [umbel], reap: [root], close: [mock], remove: [root] }), 300_000);
 
 describe(`umbel run with the real claude ${readPins().claude.version}`, () => {
   it('two steps on one worker; the check rejects once, the feedback reaches the model, attempt 2 is accepted', { timeout: 900_000 }, async () => {

@@ -8,24 +8,31 @@
 // provider pointing at the mock (reference codex.md §0), its own umbel state root (so its own
 // managed CODEX_HOME and tmux socket) and a git project. The provider key travels by name
 // (`--env MOCK_API_KEY`).
-import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { startResponsesMock } from '../../test-fixtures/mock-servers/openai-responses.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
+import type { UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
+import {
+  assertBuilt,
+  cleanUp,
+  codexMockConfig,
+  runCommand,
+  snapshotTree,
+  testEnv,
+  umbelRunner,
+  workerProcesses,
+} from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
 type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: () => Promise<void> };
 
-const root = resolve(import.meta.dirname, '../..');
-const bin = join(root, 'packages/umbel/bin/umbel.js');
 const KEY_NAME = 'MOCK_API_KEY';
 const KEY_VALUE = 'sk-real-codex-mock-key';
 /** Per-test budget: the real codex on a loaded 2-core CI box (nothing asserts on time). */
@@ -36,53 +43,14 @@ let mock: Mock;
 let scratch: string;
 const users: User[] = [];
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 interface User {
   dir: string;
   state: string;
   work: string;
   codexHome: string;
   env: Record<string, string>;
-  umbel(args: string[]): Promise<Result>;
+  umbel: UmbelRun;
   snapshot: Map<string, string>;
-}
-
-function run(file: string, args: string[], env: Record<string, string>, cwd: string): Promise<Result> {
-  return new Promise((resolvePromise) => {
-    const child = execFile(file, args, { cwd, env, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end();
-  });
-}
-
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const walk = async (d: string) => {
-    for (const entry of (await readdir(d, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = join(d, entry.name);
-      const st = await lstat(p);
-      const key = `${p.slice(dir.length)} mode=${(st.mode & 0o7777).toString(8)}`;
-      if (entry.isSymbolicLink()) out.set(key, `-> ${await readlink(p)}`);
-      else if (entry.isDirectory()) {
-        out.set(key, 'dir');
-        await walk(p);
-      } else
-        out.set(
-          key,
-          createHash('sha256')
-            .update(await readFile(p))
-            .digest('hex'),
-        );
-    }
-  };
-  await walk(dir);
-  return out;
 }
 
 /** A port nothing listens on (bound, then released). */
@@ -106,37 +74,17 @@ async function freshUser(baseUrl = mock.url): Promise<User> {
   await mkdir(codexHome, { recursive: true });
   await writeFile(
     join(codexHome, 'config.toml'),
-    [
-      'model = "mock-model"',
-      'model_provider = "mock"',
-      '',
-      '[model_providers.mock]',
-      'name = "Mock"',
-      `base_url = "${baseUrl}"`,
-      `env_key = "${KEY_NAME}"`,
-      'request_max_retries = 0',
-      'stream_max_retries = 0',
-      '',
-    ].join('\n'),
+    codexMockConfig({ baseUrl, envKey: KEY_NAME, providerLines: ['request_max_retries = 0', 'stream_max_retries = 0'] }),
   );
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: join(dir, 'home'),
-    LANG: 'C.UTF-8',
-    UMBEL_HOME: state,
-    UMBEL_CODEX_BIN: codex,
-    CODEX_HOME: codexHome,
-    [KEY_NAME]: KEY_VALUE,
-    ...(process.env.TMUX_TMPDIR ? { TMUX_TMPDIR: process.env.TMUX_TMPDIR } : {}),
-  };
+  const env = testEnv({ home: join(dir, 'home'), umbelHome: state, UMBEL_CODEX_BIN: codex, CODEX_HOME: codexHome, [KEY_NAME]: KEY_VALUE });
   const user: User = {
     dir,
     state,
     work,
     codexHome,
     env,
-    umbel: (args) => run(process.execPath, [bin, ...args], env, work),
-    snapshot: await snapshot(codexHome),
+    umbel: umbelRunner({ cwd: work, env }).run,
+    snapshot: await snapshotTree(codexHome),
   };
   users.push(user);
   return user;
@@ -144,64 +92,23 @@ async function freshUser(baseUrl = mock.url): Promise<User> {
 
 const codexArgs = ['--provider', 'codex', '--env', KEY_NAME];
 
-/** Live processes launched for `worker` of `user` (marked by the env umbel sets at launch). */
-async function processesOf(user: User, worker: string): Promise<string[]> {
-  const marker = Buffer.from(`UMBEL_EVENTS_DIR=${join(user.state, 'workers', worker, 'events')}\0`);
-  const found: string[] = [];
-  for (const pid of (await readdir('/proc')).filter((n) => /^\d+$/.test(n))) {
-    try {
-      if ((await readFile(`/proc/${pid}/environ`)).includes(marker))
-        found.push(`${pid} ${(await readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' ').trim()}`);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
-
 /** The user turns the mock received for a prompt (the hidden title request excluded). */
 const turnsFor = (prompt: string) => mock.requests().filter((q) => q.kind === 'turn' && q.prompt === prompt);
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) throw new Error('build first: pnpm build (pnpm test does)');
+  assertBuilt(['packages/cli/dist/cli.js']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-codex-')));
   mock = await startResponsesMock();
 }, T);
 
-/**
- * Kill every worker of one user through the CLI, retrying while the CLI itself fails (a package
- * being rebuilt meanwhile). Loud when it never succeeds: a leaked codex would outlive the run.
- */
-async function killAllWorkers(user: User): Promise<void> {
-  let last: Result | undefined;
-  for (let attempt = 0; attempt < 10; attempt++) {
-    last = await user.umbel(['ls', '--json']);
-    if (last.code === 0) {
-      const names: string[] = JSON.parse(last.stdout || '[]').map((w: { name: string }) => w.name);
-      if (names.length === 0) return;
-      for (const name of names) await user.umbel(['kill', name, '--purge']);
-      continue;
-    }
-    await new Promise((r) => setTimeout(r, 1000 * (attempt + 1)));
-  }
-  throw new Error(`could not kill the workers of ${user.state}: ${last?.stderr ?? ''}`);
-}
-
-afterAll(async () => {
-  try {
-    for (const user of users) await killAllWorkers(user);
-  } finally {
-    await mock?.close();
-    if (scratch) await rm(scratch, { recursive: true, force: true });
-  }
-}, T);
+afterAll(() => cleanUp({ workers: users.map((user) => user.umbel), reap: [scratch], close: [mock], remove: [scratch] }), T);
 
 describe(`umbel --provider codex on the real ${readPins().codex.package}@${readPins().codex.version} against the Responses mock`, () => {
   it(
     'is the pinned version',
     async () => {
       const user = await freshUser();
-      const r = await run(codex, ['--version'], user.env, user.work);
+      const r = await runCommand(codex, ['--version'], { cwd: user.work, env: user.env });
       expect(r.stdout.trim()).toBe(`codex-cli ${readPins().codex.version}`);
     },
     T,
@@ -226,7 +133,7 @@ describe(`umbel --provider codex on the real ${readPins().codex.package}@${readP
       for (const p of ['ECHO first answer', 'ECHO second answer', `ECHO ${body}`]) expect(turnsFor(p)).toHaveLength(1);
       expect(turnsFor('ECHO first answer')[0].headers.authorization).toBe(`Bearer ${KEY_VALUE}`);
       expect((await user.umbel(['read', 'w1', '--turn', '1'])).stdout).toBe('first answer\n');
-      expect(await snapshot(user.codexHome)).toEqual(user.snapshot);
+      expect(await snapshotTree(user.codexHome)).toEqual(user.snapshot);
     },
     T,
   );
@@ -303,11 +210,11 @@ describe(`umbel --provider codex on the real ${readPins().codex.package}@${readP
       expect((await user.umbel(['spawn', 'gone', ...codexArgs])).code).toBe(0);
       await user.umbel(['send', 'gone', 'ECHO remember me']);
       expect((await user.umbel(['wait', 'gone', '--timeout', '120s'])).stdout).toBe('remember me\n');
-      const before = await processesOf(user, 'gone');
-      expect(before.some((p) => /codex/.test(p))).toBe(true);
-      expect(before.filter((p) => /app-server/.test(p))).toEqual([]); // the daemon never started
+      const before = workerProcesses(user.state, 'gone');
+      expect(before.some((p) => /codex/.test(p.args))).toBe(true);
+      expect(before.filter((p) => /app-server/.test(p.args))).toEqual([]); // the daemon never started
       expect(await user.umbel(['kill', 'gone'])).toMatchObject({ code: 0, stdout: 'killed: gone\n' });
-      expect(await processesOf(user, 'gone')).toEqual([]);
+      expect(workerProcesses(user.state, 'gone')).toEqual([]);
       expect(existsSync(join(user.state, 'providers/codex/home/packages/app-server-daemon'))).toBe(false);
       expect((await user.umbel(['read', 'gone'])).stdout).toBe('remember me\n');
     },
@@ -321,7 +228,7 @@ describe(`umbel --provider codex on the real ${readPins().codex.package}@${readP
       const prompt = 'ECHO same answer\nacross two lines';
       const execHome = join(user.dir, 'exec-codex-home'); // codex exec writes sessions: use a copy
       await cp(user.codexHome, execHome, { recursive: true });
-      const exec = await run(codex, ['exec', '--skip-git-repo-check', prompt], { ...user.env, CODEX_HOME: execHome }, user.work);
+      const exec = await runCommand(codex, ['exec', '--skip-git-repo-check', prompt], { cwd: user.work, env: { ...user.env, CODEX_HOME: execHome } });
       expect(exec.code, exec.stderr).toBe(0);
       expect(exec.stdout).toBe('same answer\nacross two lines\n');
       const print = await user.umbel(['-p', prompt, ...codexArgs]);
@@ -342,7 +249,7 @@ describe(`umbel --provider codex on the real ${readPins().codex.package}@${readP
       const failed = await user.umbel(['-p', 'FAIL 500 boom', ...codexArgs]);
       expect(failed.code, failed.stderr).toBe(1);
       expect(JSON.parse((await user.umbel(['ls', '--json'])).stdout)).toEqual([]); // the anonymous workers are gone
-      expect(await snapshot(user.codexHome)).toEqual(user.snapshot);
+      expect(await snapshotTree(user.codexHome)).toEqual(user.snapshot);
     },
     T,
   );

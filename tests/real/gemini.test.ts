@@ -8,15 +8,14 @@
 // umbel runs as it would in CI: CI=true in its own environment. The user has their own
 // `~/.gemini/settings.json` (usage statistics off, so the CLI dials nothing but the mock); the key
 // travels by name (`--env GEMINI_API_KEY`).
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProcessInfo, UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, environOf, REPO_ROOT, runGeminiPrint, testEnv, umbelRunner, workerProcesses } from '../../test-fixtures/real/umbel-helpers.mjs';
 
-const root = resolve(import.meta.dirname, '../..');
-const bin = join(root, 'packages/umbel/bin/umbel.js');
 const KEY = 'real-gemini-mock-key-not-a-secret';
 /** Per-test budget: the real gemini on a loaded 2-core CI box (nothing asserts on time). */
 const T = 300_000;
@@ -31,11 +30,6 @@ interface GeminiMock {
   requests(): MockRequest[];
   close(): Promise<void>;
 }
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let gemini: string;
 let mock: GeminiMock;
@@ -47,16 +41,7 @@ let userSettingsPath: string;
 let userSettingsBytes: Buffer;
 let env: Record<string, string>;
 
-function run(file: string, args: string[], runEnv: Record<string, string>, input = ''): Promise<Result> {
-  return new Promise((resolvePromise) => {
-    const child = execFile(file, args, { cwd: work, env: runEnv, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(input);
-  });
-}
-
-const umbel = (args: string[]) => run(process.execPath, [bin, ...args], env);
+let umbel: UmbelRun;
 /** Every spawn / -p names the provider and passes the key by name. */
 const g = ['--provider', 'gemini', '--env', 'GEMINI_API_KEY'];
 
@@ -65,30 +50,13 @@ async function waitJson(name: string): Promise<{ code: number; outcome: Record<s
   return { code: r.code, outcome: JSON.parse(r.stdout || '{}') };
 }
 
-/** Live processes of `worker` (UMBEL_EVENTS_DIR is inherited by everything the worker starts). */
-async function processesOf(worker: string): Promise<string[]> {
-  const marker = Buffer.from(`UMBEL_EVENTS_DIR=${join(home, 'workers', worker, 'events')}\0`);
-  const found: string[] = [];
-  for (const pid of (await readdir('/proc')).filter((n) => /^\d+$/.test(n))) {
-    try {
-      const environ = await readFile(`/proc/${pid}/environ`);
-      if (environ.includes(marker)) found.push(`${pid} ${(await readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' ').trim()}`);
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return found;
-}
-
-const geminiProcesses = (procs: string[]) => procs.filter((p) => p.includes(gemini) && !p.includes('launch.sh'));
+const geminiProcesses = (procs: ProcessInfo[]) => procs.filter((p) => p.args.includes(gemini) && !p.args.includes('launch.sh'));
 
 beforeAll(async () => {
-  const clis = (await import(join(root, 'test-fixtures/real/clis.mjs'))) as { realCliPath(id: string): string };
+  const clis = (await import(join(REPO_ROOT, 'test-fixtures/real/clis.mjs'))) as { realCliPath(id: string): string };
   gemini = clis.realCliPath('gemini'); // throws (the test fails) when the pinned gemini is missing
-  for (const f of ['core', 'tmux', 'provider-gemini', 'cli'].map((p) => join(root, 'packages', p, 'dist/index.js'))) {
-    if (!existsSync(f)) throw new Error(`umbel is not built (missing ${f}); run \`pnpm build\` first`);
-  }
-  const mocks = (await import(join(root, 'test-fixtures/mock-servers/gemini.mjs'))) as { startGeminiMock(): Promise<GeminiMock> };
+  assertBuilt();
+  const mocks = (await import(join(REPO_ROOT, 'test-fixtures/mock-servers/gemini.mjs'))) as { startGeminiMock(): Promise<GeminiMock> };
   mock = await mocks.startGeminiMock();
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-gemini-')));
   home = join(scratch, 'state');
@@ -99,28 +67,19 @@ beforeAll(async () => {
   await mkdir(join(userHome, '.gemini'), { recursive: true });
   await writeFile(userSettingsPath, '{\n  // mine\n  "privacy": { "usageStatisticsEnabled": false },\n  "ui": { "hideTips": true }\n}\n');
   userSettingsBytes = await readFile(userSettingsPath);
-  env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: userHome,
-    LANG: 'C.UTF-8',
-    UMBEL_HOME: home,
+  env = testEnv({
+    home: userHome,
+    umbelHome: home,
     UMBEL_GEMINI_BIN: gemini,
     GEMINI_API_KEY: KEY,
     GOOGLE_GEMINI_BASE_URL: mock.url,
     CI: 'true',
     GITHUB_ACTIONS: 'true',
-    ...(process.env.TMUX_TMPDIR ? { TMUX_TMPDIR: process.env.TMUX_TMPDIR } : {}),
-  };
+  });
+  umbel = umbelRunner({ cwd: work, env }).run;
 }, T);
 
-afterAll(async () => {
-  if (home) {
-    const listed = await umbel(['ls', '--json']);
-    for (const w of JSON.parse(listed.stdout || '[]') as { name: string }[]) await umbel(['kill', w.name, '--purge']);
-  }
-  await mock?.close();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-}, T);
+afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], close: [mock], remove: [scratch] }), T);
 
 describe('real gemini 0.61.0 with --provider gemini (umbel runs with CI=true)', () => {
   it(
@@ -142,10 +101,10 @@ describe('real gemini 0.61.0 with --provider gemini (umbel runs with CI=true)', 
       expect(received).toContain(multi);
       expect(mock.requests().every((r) => r.headers?.['x-goog-api-key'] === KEY)).toBe(true);
       // interactive although umbel runs with CI=true: the TUI's processes hold no CI variable
-      const [pid] = (geminiProcesses(await processesOf('r1'))[0] ?? '').split(' ');
-      expect(pid).toMatch(/^\d+$/);
-      const workerEnv = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0');
-      expect(workerEnv.filter((kv) => kv.startsWith('CI=') || kv.startsWith('GITHUB_ACTIONS='))).toEqual([]);
+      const [proc] = geminiProcesses(workerProcesses(home, 'r1'));
+      expect(proc?.pid).toBeTypeOf('number');
+      const workerEnv = environOf(proc?.pid as number);
+      expect(Object.keys(workerEnv).filter((name) => name === 'CI' || name === 'GITHUB_ACTIONS')).toEqual([]);
     },
     T,
   );
@@ -194,9 +153,9 @@ describe('real gemini 0.61.0 with --provider gemini (umbel runs with CI=true)', 
       await umbel(['spawn', 'gone', ...g]);
       await umbel(['send', 'gone', 'ECHO remember me']);
       expect((await umbel(['wait', 'gone', '--timeout', '180s'])).stdout).toBe('remember me\n');
-      expect(geminiProcesses(await processesOf('gone'))).toHaveLength(1);
+      expect(geminiProcesses(workerProcesses(home, 'gone'))).toHaveLength(1);
       expect(await umbel(['kill', 'gone'])).toMatchObject({ code: 0, stdout: 'killed: gone\n' });
-      expect(await processesOf('gone')).toEqual([]);
+      expect(workerProcesses(home, 'gone')).toEqual([]);
       expect(await readFile(userSettingsPath)).toEqual(userSettingsBytes);
     },
     T,
@@ -205,23 +164,17 @@ describe('real gemini 0.61.0 with --provider gemini (umbel runs with CI=true)', 
 
 describe('umbel -p --provider gemini on the real gemini', () => {
   /** The real `gemini -p` itself, with a seeded home, on the same mock. */
-  async function geminiP(prompt: string): Promise<Result> {
-    const gHome = join(scratch, 'direct-gemini-home');
-    await mkdir(join(gHome, '.gemini'), { recursive: true });
-    await writeFile(
-      join(gHome, '.gemini', 'settings.json'),
-      JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false } }),
-    );
-    return run(gemini, ['-p', prompt], {
-      PATH: env.PATH as string,
-      HOME: gHome,
-      GEMINI_CLI_HOME: gHome,
-      GEMINI_API_KEY: KEY,
-      GOOGLE_GEMINI_BASE_URL: mock.url,
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
-      GEMINI_CLI_NO_RELAUNCH: 'true',
+  const geminiP = (prompt: string) =>
+    runGeminiPrint({
+      bin: gemini,
+      prompt,
+      cwd: work,
+      home: join(scratch, 'direct-gemini-home'),
+      apiKey: KEY,
+      baseUrl: mock.url,
+      settings: { privacy: { usageStatisticsEnabled: false } },
+      env: { GEMINI_CLI_NO_RELAUNCH: 'true' },
     });
-  }
 
   it(
     'text equals real `gemini -p` for the same prompt; json follows the Claude contract',

@@ -1,42 +1,26 @@
 // The MCP face with the real codex 0.169.0 and the real gemini 0.61.0: the built `umbel-mcp`
 // bin, driven by the MCP SDK's stdio client, against the local mock model servers — spawn →
 // send → wait → read → kill. Fails (never skips) when a pinned CLI or the build is missing.
-import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startGeminiMock } from '../../test-fixtures/mock-servers/gemini.mjs';
 import { startResponsesMock } from '../../test-fixtures/mock-servers/openai-responses.mjs';
 import { realCliPath } from '../../test-fixtures/real/clis.mjs';
-import { assertBuilt, BUILD_ROOT, REPO_ROOT, reapProcesses, UMBEL_MCP_BIN } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, codexMockConfig, connectUmbelMcp, testEnv } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
 const T = 300_000;
 const roots: string[] = [];
-const closers: (() => Promise<unknown>)[] = [];
-
-async function loadSdk(): Promise<{ Client: Json; StdioClientTransport: Json }> {
-  const req = createRequire(join(REPO_ROOT, 'packages/mcp/package.json'));
-  const { Client } = await import(req.resolve('@modelcontextprotocol/sdk/client/index.js'));
-  const { StdioClientTransport } = await import(req.resolve('@modelcontextprotocol/sdk/client/stdio.js'));
-  return { Client, StdioClientTransport };
-}
+const clients: Json[] = [];
+const mocks: { close(): Promise<void> }[] = [];
 
 async function serve(env: Record<string, string>, cwd: string): Promise<Json> {
-  assertBuilt([join(BUILD_ROOT, 'packages/mcp/dist/bin.js')]);
-  const { Client, StdioClientTransport } = await loadSdk();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [UMBEL_MCP_BIN],
-    env: { ...env, ...(process.env.TMUX_TMPDIR ? { TMUX_TMPDIR: process.env.TMUX_TMPDIR } : {}) },
-    cwd,
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'umbel-real-tier', version: '0.0.0' });
-  await client.connect(transport);
-  closers.push(() => client.close());
+  assertBuilt(['packages/mcp/dist/bin.js']);
+  const client = await connectUmbelMcp({ env, cwd });
+  clients.push(client);
   return client;
 }
 
@@ -57,23 +41,23 @@ async function roundTrip(client: Json, provider: string, cwd: string, env: Recor
   expect(await call(client, 'umbel_kill', { name, purge: true })).toMatchObject({ purged: true });
 }
 
-afterAll(async () => {
-  for (const close of closers.reverse()) await close().catch(() => undefined);
-  for (const root of roots) {
-    await reapProcesses(root);
-    rmSync(root, { recursive: true, force: true });
-  }
-}, T);
+/** A fresh temp root and a mock model server for one provider, both cleaned up in afterAll. */
+async function world(provider: string, startMock: () => Promise<Json>): Promise<{ root: string; mock: Json }> {
+  const root = realpathSync(await mkdtemp(join(tmpdir(), `umbel-real-mcp-${provider}-`)));
+  roots.push(root);
+  const mock = await startMock();
+  mocks.push(mock);
+  return { root, mock };
+}
+
+afterAll(() => cleanUp({ disconnect: clients, reap: roots, close: mocks, remove: roots }), T);
 
 describe('the MCP face on the real codex and gemini', () => {
   it(
     'codex 0.169.0: spawn → send → wait → read → kill',
     async () => {
       const codex = realCliPath('codex');
-      const root = realpathSync(await mkdtemp(join(tmpdir(), 'umbel-real-mcp-codex-')));
-      roots.push(root);
-      const mock = await startResponsesMock();
-      closers.push(() => mock.close());
+      const { root, mock } = await world('codex', startResponsesMock);
       const work = join(root, 'project');
       const codexHome = join(root, 'codex-home');
       mkdirSync(join(work, '.git'), { recursive: true });
@@ -81,29 +65,16 @@ describe('the MCP face on the real codex and gemini', () => {
       mkdirSync(codexHome, { recursive: true });
       writeFileSync(
         join(codexHome, 'config.toml'),
-        [
-          'model = "mock-model"',
-          'model_provider = "mock"',
-          '',
-          '[model_providers.mock]',
-          'name = "Mock"',
-          `base_url = "${mock.url}"`,
-          'env_key = "MOCK_API_KEY"',
-          'request_max_retries = 0',
-          'stream_max_retries = 0',
-          '',
-        ].join('\n'),
+        codexMockConfig({ baseUrl: mock.url, envKey: 'MOCK_API_KEY', providerLines: ['request_max_retries = 0', 'stream_max_retries = 0'] }),
       );
       const client = await serve(
-        {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: join(root, 'home'),
-          LANG: 'C.UTF-8',
-          UMBEL_HOME: join(root, 'state'),
+        testEnv({
+          home: join(root, 'home'),
+          umbelHome: join(root, 'state'),
           UMBEL_CODEX_BIN: codex,
           CODEX_HOME: codexHome,
           MOCK_API_KEY: 'sk-mock-not-a-secret',
-        },
+        }),
         root,
       );
       await roundTrip(client, 'codex', work, { MOCK_API_KEY: { fromEnv: 'MOCK_API_KEY' } });
@@ -115,24 +86,19 @@ describe('the MCP face on the real codex and gemini', () => {
     'gemini 0.61.0: spawn → send → wait → read → kill',
     async () => {
       const gemini = realCliPath('gemini');
-      const root = realpathSync(await mkdtemp(join(tmpdir(), 'umbel-real-mcp-gemini-')));
-      roots.push(root);
-      const mock = await startGeminiMock();
-      closers.push(() => mock.close());
+      const { root, mock } = await world('gemini', startGeminiMock);
       const work = join(root, 'project');
       mkdirSync(work, { recursive: true });
       mkdirSync(join(root, 'home', '.gemini'), { recursive: true });
       writeFileSync(join(root, 'home', '.gemini', 'settings.json'), '{ "privacy": { "usageStatisticsEnabled": false }, "ui": { "hideTips": true } }\n');
       const client = await serve(
-        {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: join(root, 'home'),
-          LANG: 'C.UTF-8',
-          UMBEL_HOME: join(root, 'state'),
+        testEnv({
+          home: join(root, 'home'),
+          umbelHome: join(root, 'state'),
           UMBEL_GEMINI_BIN: gemini,
           GEMINI_API_KEY: 'test-key-not-a-secret',
           GOOGLE_GEMINI_BASE_URL: mock.url,
-        },
+        }),
         root,
       );
       await roundTrip(client, 'gemini', work, { GEMINI_API_KEY: { fromEnv: 'GEMINI_API_KEY' }, GOOGLE_GEMINI_BASE_URL: { fromEnv: 'GOOGLE_GEMINI_BASE_URL' } });

@@ -10,18 +10,26 @@
  * user's files byte-identical. The project is a git repo, so the "Trust this folder?" dialog
  * would show unless umbel pre-trusts the cwd.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createTmuxSubstrate } from '@umbel/tmux';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import {
+  assertBuilt,
+  cleanUp,
+  codexMockConfig,
+  REPO_ROOT,
+  runCommand,
+  snapshotTree,
+  testEnv,
+  umbelRunner,
+  workerProcesses,
+} from '../../../test-fixtures/real/umbel-helpers.mjs';
 
-const root = resolve(import.meta.dirname, '../../..');
-const bin = join(root, 'packages/umbel/bin/umbel.js');
-const fakeCodex = join(root, 'test-fixtures/bin/codex');
+const fakeCodex = join(REPO_ROOT, 'test-fixtures/bin/codex');
 const KEY_NAME = 'MOCK_API_KEY';
 const KEY_VALUE = 'sk-fake-codex-e2e-not-a-secret';
 let scratch: string;
@@ -30,81 +38,13 @@ let work: string;
 let userCodexHome: string;
 let env: Record<string, string>;
 let userSnapshot: Map<string, string>;
+let umbel: UmbelRun;
+let startUmbel: UmbelStart;
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(file: string, args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<Result> {
-  return new Promise((resolvePromise) => {
-    const child = execFile(file, args, { cwd: options.cwd ?? work, env: options.env ?? env, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(options.input ?? '');
-  });
-}
-
-const umbel = (args: string[], options: { input?: string } = {}) => run(process.execPath, [bin, ...args], options);
 /** Every spawn / -p names the provider and passes the model provider's key by name. */
 const codexArgs = ['--provider', 'codex', '--env', KEY_NAME];
 /** Per-test budget: several spawns on a loaded 2-core CI box (nothing asserts on time). */
 const T = 300_000;
-
-function startUmbel(args: string[]): { child: ChildProcess; done: Promise<Result> } {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += d));
-  child.stderr?.on('data', (d) => (stderr += d));
-  const done = new Promise<Result>((r) => child.on('close', (code, signal) => r({ code: code ?? (signal ? 128 : 1), stdout, stderr })));
-  return { child, done };
-}
-
-/** Every file under `dir` (symlinks as `-> target`), path → sha256 of its bytes. */
-async function snapshot(dir: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const walk = async (d: string) => {
-    for (const entry of (await readdir(d, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = join(d, entry.name);
-      const st = await lstat(p);
-      const key = `${p.slice(dir.length)} mode=${(st.mode & 0o7777).toString(8)}`;
-      if (entry.isSymbolicLink()) out.set(key, `-> ${await readlink(p)}`);
-      else if (entry.isDirectory()) {
-        out.set(key, 'dir');
-        await walk(p);
-      } else
-        out.set(
-          key,
-          createHash('sha256')
-            .update(await readFile(p))
-            .digest('hex'),
-        );
-    }
-  };
-  await walk(dir);
-  return out;
-}
-
-/**
- * Live processes whose environment marks them as belonging to `worker` of this state root
- * (UMBEL_EVENTS_DIR is set for the CLI at launch and inherited by everything it starts, including
- * a detached daemon that left the pane's process tree). Zombies have an empty environ.
- */
-async function processesOf(worker: string): Promise<string[]> {
-  const marker = Buffer.from(`UMBEL_EVENTS_DIR=${join(home, 'workers', worker, 'events')}\0`);
-  const found: string[] = [];
-  for (const pid of (await readdir('/proc')).filter((n) => /^\d+$/.test(n))) {
-    try {
-      const environ = await readFile(`/proc/${pid}/environ`);
-      if (environ.includes(marker)) found.push(`${pid} ${(await readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' ').trim()}`);
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return found;
-}
 
 interface RolloutLine {
   type: string;
@@ -127,7 +67,7 @@ const promptsIn = (lines: RolloutLine[]) =>
     .map((l) => l.payload.item?.content?.[0]?.text);
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) throw new Error('build first: pnpm build (pnpm test does)');
+  assertBuilt(['packages/cli/dist/cli.js']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-codex-')));
   home = join(scratch, 'state');
   work = join(scratch, 'project');
@@ -138,68 +78,27 @@ beforeAll(async () => {
   // A custom model provider (no sign-in screen); the fake answers locally and never dials it.
   await writeFile(
     join(userCodexHome, 'config.toml'),
-    [
-      "# the user's own codex config",
-      'model = "mock-model"',
-      'model_provider = "mock"',
-      '',
-      '[model_providers.mock]',
-      'name = "Mock"',
-      'base_url = "http://127.0.0.1:9/v1"',
-      `env_key = "${KEY_NAME}"`,
-      '',
-      '[tui]',
-      'screen_reader_detection_done = true',
-      '',
-    ].join('\n'),
+    `# the user's own codex config\n${codexMockConfig({ baseUrl: 'http://127.0.0.1:9/v1', envKey: KEY_NAME, tail: ['[tui]', 'screen_reader_detection_done = true', ''] })}`,
   );
   await writeFile(join(userCodexHome, 'auth.json'), '{"auth_mode":"apikey","OPENAI_API_KEY":"sk-user-own"}\n', { mode: 0o600 });
   await writeFile(join(userCodexHome, 'AGENTS.md'), "# the user's agent notes\n");
-  userSnapshot = await snapshot(userCodexHome);
-  env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: join(scratch, 'home'),
-    LANG: 'C.UTF-8',
-    UMBEL_HOME: home,
-    UMBEL_CODEX_BIN: fakeCodex,
-    CODEX_HOME: userCodexHome,
-    [KEY_NAME]: KEY_VALUE,
-    ...(process.env.TMUX_TMPDIR ? { TMUX_TMPDIR: process.env.TMUX_TMPDIR } : {}),
-  };
+  userSnapshot = await snapshotTree(userCodexHome);
+  env = testEnv({ home: join(scratch, 'home'), umbelHome: home, UMBEL_CODEX_BIN: fakeCodex, CODEX_HOME: userCodexHome, [KEY_NAME]: KEY_VALUE });
+  ({ run: umbel, start: startUmbel } = umbelRunner({ cwd: work, env }));
 });
 
 /**
- * Kill every worker of this state root through the CLI, retrying while the CLI itself fails (a
- * package being rebuilt meanwhile); then sweep any session left on the state root's tmux socket
- * through the substrate (the only code allowed to run tmux). Loud when something survives.
+ * Sweep any session left on the state root's tmux socket through the substrate (the only code
+ * allowed to run tmux), after every worker was killed through the CLI. Loud when one survived.
  */
-async function killAllWorkers(): Promise<void> {
-  let lastError = '';
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const listed = await umbel(['ls', '--json']);
-    if (listed.code === 0) {
-      const names: string[] = JSON.parse(listed.stdout || '[]').map((w: { name: string }) => w.name);
-      if (names.length === 0) break;
-      for (const name of names) await umbel(['kill', name, '--purge']);
-      continue;
-    }
-    lastError = listed.stderr;
-    await new Promise((r) => setTimeout(r, 1000 * (attempt + 1)));
-  }
+async function noSessionLeft(): Promise<void> {
   const substrate = createTmuxSubstrate({ home, env });
   const left = await substrate.list();
   for (const session of left) await substrate.kill(session);
-  if (left.length > 0) throw new Error(`sessions survived \`umbel kill\`: ${left.join(', ')}${lastError ? `\n${lastError}` : ''}`);
+  if (left.length > 0) throw new Error(`sessions survived \`umbel kill\`: ${left.join(', ')}`);
 }
 
-afterAll(async () => {
-  if (!home) return;
-  try {
-    await killAllWorkers();
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
-}, T);
+afterAll(() => cleanUp({ workers: [umbel], verify: home ? [noSessionLeft] : [], reap: [scratch], remove: [scratch] }), T);
 
 describe('supervisor verbs with --provider codex on the fake codex', () => {
   it(
@@ -305,10 +204,10 @@ describe('supervisor verbs with --provider codex on the fake codex', () => {
       await umbel(['spawn', 'gone', ...codexArgs]);
       await umbel(['send', 'gone', 'ECHO remember me']);
       expect((await umbel(['wait', 'gone', '--timeout', '90s'])).stdout).toBe('remember me\n');
-      const before = await processesOf('gone');
-      expect(before.some((p) => p.includes('fake-codex/main.mjs'))).toBe(true);
+      const before = workerProcesses(home, 'gone');
+      expect(before.some((p) => p.args.includes('fake-codex/main.mjs'))).toBe(true);
       expect(await umbel(['kill', 'gone'])).toMatchObject({ code: 0, stdout: 'killed: gone\n' });
-      expect(await processesOf('gone')).toEqual([]);
+      expect(workerProcesses(home, 'gone')).toEqual([]);
       // the managed home never started codex's app-server daemon
       expect(existsSync(join(home, 'providers/codex/home/fake-codex-daemon.pids'))).toBe(false);
       expect((await umbel(['read', 'gone'])).stdout).toBe('remember me\n');
@@ -325,13 +224,15 @@ describe('umbel -p --provider codex on the fake codex', () => {
       const prompt = 'ECHO same answer\nacross two lines';
       const execHome = join(scratch, 'exec-codex-home'); // codex exec writes sessions: use a copy
       await cp(userCodexHome, execHome, { recursive: true });
-      const exec = await run(fakeCodex, ['exec', '--skip-git-repo-check', prompt], { env: { ...env, CODEX_HOME: execHome } });
+      const exec = await runCommand(fakeCodex, ['exec', '--skip-git-repo-check', prompt], { cwd: work, env: { ...env, CODEX_HOME: execHome } });
       expect(exec.code).toBe(0);
       expect(exec.stdout).toBe('same answer\nacross two lines\n');
       const print = await umbel(['-p', prompt, ...codexArgs]);
       expect(print, print.stderr).toMatchObject({ code: 0, stdout: exec.stdout });
       const dflt = await umbel(['-p', 'hello there', ...codexArgs]);
-      expect(dflt.stdout).toBe((await run(fakeCodex, ['exec', '--skip-git-repo-check', 'hello there'], { env: { ...env, CODEX_HOME: execHome } })).stdout);
+      expect(dflt.stdout).toBe(
+        (await runCommand(fakeCodex, ['exec', '--skip-git-repo-check', 'hello there'], { cwd: work, env: { ...env, CODEX_HOME: execHome } })).stdout,
+      );
     },
     T,
   );
@@ -402,7 +303,7 @@ describe('umbel -p --provider codex on the fake codex', () => {
       pending.child.kill('SIGTERM');
       expect((await pending.done).code).toBe(143);
       expect(await readdir(join(home, 'workers'))).not.toContain(anon);
-      expect(await processesOf(anon as string)).toEqual([]);
+      expect(workerProcesses(home, anon as string)).toEqual([]);
     },
     T,
   );
@@ -412,7 +313,7 @@ describe("the user's own CODEX_HOME", () => {
   it(
     'is byte-identical after every scenario above; auth.json and AGENTS.md are linked, not copied',
     async () => {
-      expect(await snapshot(userCodexHome)).toEqual(userSnapshot);
+      expect(await snapshotTree(userCodexHome)).toEqual(userSnapshot);
       const managed = join(home, 'providers/codex/home');
       expect((await lstat(join(managed, 'auth.json'))).isSymbolicLink()).toBe(true);
       expect(await readlink(join(managed, 'auth.json'))).toBe(join(userCodexHome, 'auth.json'));

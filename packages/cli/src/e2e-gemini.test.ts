@@ -11,16 +11,24 @@
  * project has a `.gemini/settings.json` (with a project hook); umbel must leave both byte-identical
  * while both hooks keep running in the worker.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProcessInfo, UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import {
+  assertBuilt,
+  cleanUp,
+  environOf,
+  REPO_ROOT,
+  runGeminiPrint,
+  testEnv,
+  umbelRunner,
+  workerProcesses,
+} from '../../../test-fixtures/real/umbel-helpers.mjs';
 
-const root = resolve(import.meta.dirname, '../../..');
-const bin = join(root, 'packages/umbel/bin/umbel.js');
-const fakeGemini = join(root, 'test-fixtures/bin/gemini');
+const fakeGemini = join(REPO_ROOT, 'test-fixtures/bin/gemini');
 /** Per-test budget: several spawns on a loaded 2-core CI box (nothing asserts on time). */
 const T = 300_000;
 
@@ -46,40 +54,8 @@ let projectSettingsBytes: Buffer;
 let mock: GeminiMock;
 let env: Record<string, string>;
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(file: string, args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<Result> {
-  return new Promise((resolvePromise) => {
-    const child = execFile(file, args, { cwd: options.cwd ?? work, env: options.env ?? env, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    child.stdin?.end(options.input ?? '');
-  });
-}
-
-/** Run the built umbel with this file's env plus `extra` (a key mapped to undefined is removed). */
-function umbel(args: string[], options: { input?: string; env?: Record<string, string | undefined> } = {}): Promise<Result> {
-  const merged: Record<string, string> = { ...env };
-  for (const [k, v] of Object.entries(options.env ?? {})) {
-    if (v === undefined) delete merged[k];
-    else merged[k] = v;
-  }
-  return run(process.execPath, [bin, ...args], { env: merged, ...(options.input !== undefined ? { input: options.input } : {}) });
-}
-
-function startUmbel(args: string[]): { child: ChildProcess; done: Promise<Result> } {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += d));
-  child.stderr?.on('data', (d) => (stderr += d));
-  const done = new Promise<Result>((r) => child.on('close', (code, signal) => r({ code: code ?? (signal ? 128 : 1), stdout, stderr })));
-  return { child, done };
-}
+let umbel: UmbelRun;
+let startUmbel: UmbelStart;
 
 const g = ['--provider', 'gemini'];
 
@@ -90,34 +66,14 @@ const promptsReceived = (): string[] =>
     .filter((r) => r.kind === 'turn' && r.prompt !== undefined)
     .map((r) => r.prompt as string);
 
-/**
- * Live processes of `worker` of this state root: UMBEL_EVENTS_DIR is set for the CLI at launch and
- * inherited by everything it starts (gemini's relaunch child included). Zombies have an empty environ.
- */
-async function processesOf(worker: string): Promise<string[]> {
-  const marker = Buffer.from(`UMBEL_EVENTS_DIR=${join(home, 'workers', worker, 'events')}\0`);
-  const found: string[] = [];
-  for (const pid of (await readdir('/proc')).filter((n) => /^\d+$/.test(n))) {
-    try {
-      const environ = await readFile(`/proc/${pid}/environ`);
-      if (environ.includes(marker)) found.push(`${pid} ${(await readFile(`/proc/${pid}/cmdline`, 'utf8')).replaceAll('\0', ' ').trim()}`);
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return found;
-}
-
 /** The fake gemini's node processes (parent and relaunch child both run main.mjs). */
-const geminiProcesses = (procs: string[]) => procs.filter((p) => p.includes('fake-gemini/main.mjs'));
+const geminiProcesses = (procs: ProcessInfo[]) => procs.filter((p) => p.args.includes('fake-gemini/main.mjs'));
 
 /** The environment of the worker's gemini process (from /proc). */
-async function geminiEnvOf(worker: string): Promise<Record<string, string>> {
-  const [line] = geminiProcesses(await processesOf(worker));
-  if (!line) throw new Error(`no gemini process for ${worker}`);
-  const pid = line.split(' ')[0];
-  const raw = (await readFile(`/proc/${pid}/environ`, 'utf8')).split('\0').filter(Boolean);
-  return Object.fromEntries(raw.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+function geminiEnvOf(worker: string): Record<string, string> {
+  const [proc] = geminiProcesses(workerProcesses(home, worker));
+  if (!proc) throw new Error(`no gemini process for ${worker}`);
+  return environOf(proc.pid);
 }
 
 async function waitJson(name: string, timeout = '120s'): Promise<{ code: number; outcome: Record<string, unknown> }> {
@@ -126,7 +82,7 @@ async function waitJson(name: string, timeout = '120s'): Promise<{ code: number;
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) throw new Error('build first: pnpm build (pnpm test does)');
+  assertBuilt(['packages/cli/dist/cli.js']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-gemini-')));
   home = join(scratch, 'state');
   work = join(scratch, 'project');
@@ -153,29 +109,20 @@ beforeAll(async () => {
   userSettingsBytes = await readFile(userSettingsPath);
   projectSettingsBytes = await readFile(projectSettingsPath);
   await writeFile(join(work, 'note.txt'), 'the body of note.txt\n');
-  const mockModule = join(root, 'test-fixtures/mock-servers/gemini.mjs');
+  const mockModule = join(REPO_ROOT, 'test-fixtures/mock-servers/gemini.mjs');
   const { startGeminiMock } = (await import(mockModule)) as { startGeminiMock: () => Promise<GeminiMock> };
   mock = await startGeminiMock();
-  env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: userHome,
-    LANG: 'C.UTF-8',
-    UMBEL_HOME: home,
+  env = testEnv({
+    home: userHome,
+    umbelHome: home,
     UMBEL_GEMINI_BIN: fakeGemini,
     GEMINI_API_KEY: 'test-key-not-a-secret',
     GOOGLE_GEMINI_BASE_URL: mock.url,
-    ...(process.env.TMUX_TMPDIR ? { TMUX_TMPDIR: process.env.TMUX_TMPDIR } : {}),
-  };
+  });
+  ({ run: umbel, start: startUmbel } = umbelRunner({ cwd: work, env }));
 }, T);
 
-afterAll(async () => {
-  if (home) {
-    const listed = await umbel(['ls', '--json']);
-    for (const w of JSON.parse(listed.stdout || '[]') as { name: string }[]) await umbel(['kill', w.name, '--purge']);
-  }
-  await mock?.close();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-}, T);
+afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], close: [mock], remove: [scratch] }), T);
 
 describe('supervisor verbs with --provider gemini (fake gemini)', () => {
   it(
@@ -333,7 +280,7 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
       expect(spawned.code, spawned.stderr).toBe(0);
       await umbel(['send', 'ci', 'ECHO interactive under CI'], { env: ci });
       expect(await umbel(['wait', 'ci', '--timeout', '120s'], { env: ci })).toMatchObject({ code: 0, stdout: 'interactive under CI\n' });
-      const workerEnv = await geminiEnvOf('ci');
+      const workerEnv = geminiEnvOf('ci');
       expect(workerEnv.CI).toBeUndefined();
       expect(workerEnv.GITHUB_ACTIONS).toBeUndefined();
     },
@@ -349,7 +296,7 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
       const out = await umbel(['spawn', 'signedout', ...g, '--env', 'FAKE_GEMINI_SIGNED_OUT=1']);
       expect(out.code).toBe(126);
       expect(out.stderr).toContain('How would you like to authenticate');
-      expect(geminiProcesses([...(await processesOf('nokey')), ...(await processesOf('signedout'))])).toEqual([]);
+      expect(geminiProcesses([...workerProcesses(home, 'nokey'), ...workerProcesses(home, 'signedout')])).toEqual([]);
     },
     T,
   );
@@ -361,9 +308,9 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
       await umbel(['send', 'gone', 'ECHO remember me']);
       expect((await umbel(['wait', 'gone', '--timeout', '120s'])).stdout).toBe('remember me\n');
       // GEMINI_CLI_NO_RELAUNCH=true: a single gemini process
-      expect(geminiProcesses(await processesOf('gone'))).toHaveLength(1);
+      expect(geminiProcesses(workerProcesses(home, 'gone'))).toHaveLength(1);
       expect(await umbel(['kill', 'gone'])).toMatchObject({ code: 0, stdout: 'killed: gone\n' });
-      expect(await processesOf('gone')).toEqual([]);
+      expect(workerProcesses(home, 'gone')).toEqual([]);
       expect((await umbel(['read', 'gone'])).stdout).toBe('remember me\n');
 
       // a gemini that relaunches itself anyway (a wrapper drops GEMINI_CLI_NO_RELAUNCH): its parent
@@ -375,9 +322,9 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
       expect(spawned.code, spawned.stderr).toBe(0);
       await umbel(['send', 'relaunch', 'ECHO from the child']);
       expect((await umbel(['wait', 'relaunch', '--timeout', '120s'])).stdout).toBe('from the child\n');
-      expect(geminiProcesses(await processesOf('relaunch'))).toHaveLength(2);
+      expect(geminiProcesses(workerProcesses(home, 'relaunch'))).toHaveLength(2);
       expect((await umbel(['kill', 'relaunch'])).code).toBe(0);
-      expect(await processesOf('relaunch')).toEqual([]);
+      expect(workerProcesses(home, 'relaunch')).toEqual([]);
     },
     T,
   );
@@ -401,21 +348,8 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
 
 describe('umbel -p --provider gemini (fake gemini)', () => {
   /** The fake `gemini -p` itself, with a seeded home, on the same mock. */
-  async function geminiP(prompt: string): Promise<Result> {
-    const gHome = join(scratch, 'direct-gemini-home');
-    await mkdir(join(gHome, '.gemini'), { recursive: true });
-    await writeFile(join(gHome, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-    return run(fakeGemini, ['-p', prompt], {
-      env: {
-        PATH: env.PATH as string,
-        HOME: gHome,
-        GEMINI_CLI_HOME: gHome,
-        GEMINI_API_KEY: 'test-key-not-a-secret',
-        GOOGLE_GEMINI_BASE_URL: mock.url,
-        GEMINI_CLI_TRUST_WORKSPACE: 'true',
-      },
-    });
-  }
+  const geminiP = (prompt: string) =>
+    runGeminiPrint({ bin: fakeGemini, prompt, cwd: work, home: join(scratch, 'direct-gemini-home'), apiKey: 'test-key-not-a-secret', baseUrl: mock.url });
 
   it(
     'text output equals `gemini -p` for the same prompt',
@@ -503,7 +437,7 @@ describe('umbel -p --provider gemini (fake gemini)', () => {
       running.child.kill('SIGTERM');
       expect((await running.done).code).toBe(143);
       expect(await readdir(join(home, 'workers'))).not.toContain(anon);
-      expect(await processesOf(anon as string)).toEqual([]);
+      expect(workerProcesses(home, anon as string)).toEqual([]);
     },
     T,
   );

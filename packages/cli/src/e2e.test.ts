@@ -3,51 +3,21 @@
  * (UMBEL_CLAUDE_BIN) through the tmux substrate and the Claude provider. Needs `pnpm build`
  * (the root `pnpm test` builds first).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
-const root = resolve(import.meta.dirname, '../../..');
-const bin = join(root, 'packages/umbel/bin/umbel.js');
-const fakeClaude = join(root, 'test-fixtures/bin/claude');
+const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
 let scratch: string;
 let home: string;
 let work: string;
 let config: string;
-let env: Record<string, string>;
-
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function umbel(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Result> {
-  return new Promise((resolvePromise) => {
-    const child = execFile(
-      process.execPath,
-      [bin, ...args],
-      { cwd: work, env: { ...env, ...(options.env ?? {}) }, maxBuffer: 64 << 20 },
-      (error, stdout, stderr) => {
-        resolvePromise({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      },
-    );
-    child.stdin?.end(options.input ?? '');
-  });
-}
-
-function startUmbel(args: string[]): { child: ChildProcess; done: Promise<Result> } {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (d) => (stdout += d));
-  child.stderr?.on('data', (d) => (stderr += d));
-  const done = new Promise<Result>((r) => child.on('close', (code, signal) => r({ code: code ?? (signal ? 128 : 1), stdout, stderr })));
-  return { child, done };
-}
+let umbel: UmbelRun;
+let startUmbel: UmbelStart;
 
 const cfg = (dir = config) => ['--env', `CLAUDE_CONFIG_DIR=${dir}`];
 
@@ -64,35 +34,42 @@ async function transcriptOf(name: string): Promise<string> {
   return readFile(status.transcriptPath, 'utf8');
 }
 
-async function processesMentioning(text: string): Promise<string[]> {
-  const out = await new Promise<string>((r) => execFile('ps', ['-eo', 'pid,args'], (_e, stdout) => r(stdout)));
-  return out.split('\n').filter((l) => l.includes(text) && !l.includes('ps -eo'));
-}
-
 beforeAll(async () => {
-  if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) throw new Error('build first: pnpm build (pnpm test does)');
+  assertBuilt(['packages/cli/dist/cli.js']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-'));
   home = join(scratch, 'state');
   work = join(scratch, 'project');
   config = join(scratch, 'claude-config');
   await mkdir(work, { recursive: true });
   await seed(config, [work]);
-  env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: scratch,
-    LANG: 'C.UTF-8',
-    UMBEL_HOME: home,
-    UMBEL_CLAUDE_BIN: fakeClaude,
-    ...(process.env.TMUX_TMPDIR ? { TMUX_TMPDIR: process.env.TMUX_TMPDIR } : {}),
-  };
+  ({ run: umbel, start: startUmbel } = umbelRunner({ cwd: work, env: testEnv({ home: scratch, umbelHome: home, UMBEL_CLAUDE_BIN: fakeClaude }) }));
 });
 
-afterAll(async () => {
-  if (!home) return;
-  const listed = await umbel(['ls', '--json']);
-  for (const w of JSON.parse(listed.stdout || '[]')) await umbel(['kill', w.name, '--purge']);
-  await rm(scratch, { recursive: true, force: true });
-});
+afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], remove: [scratch] }));
+
+/** Poll `check` every 50 ms until it holds (30 s bound, then fail naming `what`). */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Whether a process holds an inotify handle (fs.watch), from /proc. */
+function watching(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === 'anon_inode:inotify';
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
 
 describe('supervisor verbs on the fake claude', () => {
   it('spawn → send → wait returns the exact answer, turn after turn', async () => {
@@ -189,9 +166,12 @@ describe('supervisor verbs on the fake claude', () => {
     expect(t.stderr).toContain('--- last screen ---');
     expect(t.stderr).toContain('esc to interrupt');
     const pending = startUmbel(['wait', 'slow']);
-    await new Promise((r) => setTimeout(r, 3000));
+    // Signal it once it is really waiting: watching the worker's events (an inotify handle).
+    await until(() => watching(pending.child.pid as number), 'the wait to watch the events');
     pending.child.kill('SIGINT');
-    expect((await pending.done).code).toBe(130);
+    const cancelled = await pending.done;
+    expect(cancelled.code).toBe(130);
+    expect(cancelled.stderr).toContain('the wait was cancelled');
     expect(JSON.parse((await umbel(['status', 'slow', '--json'])).stdout)).toMatchObject({ alive: true, state: 'busy' });
   });
 
@@ -207,9 +187,9 @@ describe('supervisor verbs on the fake claude', () => {
     await umbel(['spawn', 'gone', ...cfg()]);
     await umbel(['send', 'gone', 'ECHO remember me']);
     await umbel(['wait', 'gone']);
-    expect(await processesMentioning(join(home, 'workers/gone'))).not.toEqual([]);
+    expect(processesOf({ argsIncludes: [join(home, 'workers/gone')] })).not.toEqual([]);
     expect(await umbel(['kill', 'gone'])).toMatchObject({ code: 0, stdout: 'killed: gone\n' });
-    expect(await processesMentioning(join(home, 'workers/gone'))).toEqual([]);
+    expect(processesOf({ argsIncludes: [join(home, 'workers/gone')] })).toEqual([]);
     expect((await umbel(['read', 'gone'])).stdout).toBe('remember me\n');
     expect((await umbel(['status', 'gone'])).stdout).toMatch(/state:\s+killed/);
   });
@@ -273,11 +253,13 @@ describe('umbel -p on the fake claude', () => {
       anon = (await readdir(join(home, 'workers'))).find((n) => !before.has(n) && n.startsWith('anon-'));
     }
     expect(anon).toBeDefined();
-    await new Promise((r) => setTimeout(r, 2500));
+    // Mid-turn: the fake accepted the prompt (its UserPromptSubmit hook is recorded).
+    const events = join(home, 'workers', anon as string, 'events');
+    await until(async () => (await readdir(events).catch(() => [])).some((f) => f.endsWith('-prompt.json')), 'the prompt to be accepted');
     run.child.kill('SIGTERM');
     expect((await run.done).code).toBe(143);
     expect(await readdir(join(home, 'workers'))).not.toContain(anon);
-    expect(await processesMentioning(`workers/${anon}`)).toEqual([]);
+    expect(processesOf({ argsIncludes: [`workers/${anon}`] })).toEqual([]);
     expect((await umbel(['capture', anon as string])).code).toBe(1);
   });
 });
