@@ -311,6 +311,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
       throw new SpawnFailedError(`${provider.displayName} exited during startup (${how})`, { paneTail: tailLines(screen, 20) });
     };
     let lastInspect = 0;
+    let lookedSinceSession = 0;
     try {
       for (;;) {
         if (signal?.aborted) throw new UsageError('spawn cancelled', { code: 'UMBEL_ABORTED' });
@@ -360,8 +361,11 @@ export function createUmbel(settings: UmbelSettings): Umbel {
             paneTail: tailLines(screen, 20),
           });
         }
-        // Once the CLI announced its session, the ready screen follows within moments: look often.
-        await watcher.next(events.some((e) => e.kind === 'session') ? READY_POLL_AFTER_SESSION_MS : READY_POLL_MS);
+        // Once the CLI announced its session, the ready screen follows within moments: look often at
+        // first, then back off (20, 40, 80, 100 ms), so many workers starting at once stay cheap.
+        const sessionSeen = events.some((e) => e.kind === 'session');
+        if (sessionSeen) lookedSinceSession += 1;
+        await watcher.next(sessionSeen ? Math.min(READY_POLL_MS, READY_POLL_AFTER_SESSION_MS * 2 ** (lookedSinceSession - 1)) : READY_POLL_MS);
       }
     } finally {
       await watcher.close();

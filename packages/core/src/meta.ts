@@ -1,5 +1,5 @@
 /** meta.json: read and write (atomic), validated by WorkerMetaSchema. Never holds env values. */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { WorkerNotFoundError } from './errors.js';
 import { writeFileAtomic } from './fs-atomic.js';
 import { type WorkerMeta, WorkerMetaSchema } from './schemas.js';
@@ -12,7 +12,8 @@ export async function writeMeta(path: string, meta: WorkerMeta): Promise<void> {
 /** Read a worker's meta; undefined when absent or unreadable. */
 export async function tryReadMeta(path: string): Promise<WorkerMeta | undefined> {
   try {
-    const parsed = WorkerMetaSchema.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    // Small file: a synchronous read is far cheaper than the promise API's thread-pool round trips.
+    const parsed = WorkerMetaSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

@@ -15,3 +15,6 @@ export const FIELD_SEPARATOR = '\u241e';
 
 /** Variables the launch wrapper keeps from the pane; tmux sets them for the terminal. */
 export const PANE_TERMINAL_VARIABLES = ['TERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'COLORTERM', 'TMUX', 'TMUX_PANE'] as const;
+
+/** Default of `maxConcurrentCalls`: the most tmux clients one substrate runs at once. */
+export const TMUX_MAX_CONCURRENT_CALLS = 8;

@@ -4,7 +4,7 @@
  */
 export { createTmuxSubstrate, escapeTmuxArgument, type TmuxSubstrate, type TmuxSubstrateSettings } from './tmux-substrate.js';
 export { socketNameFor, resolveSocketName } from './socket.js';
-export { TMUX_CALL_TIMEOUT_MS, TMUX_HISTORY_LIMIT, DEFAULT_WIDTH, DEFAULT_HEIGHT } from './constants.js';
+export { TMUX_CALL_TIMEOUT_MS, TMUX_HISTORY_LIMIT, TMUX_MAX_CONCURRENT_CALLS, DEFAULT_WIDTH, DEFAULT_HEIGHT } from './constants.js';
 export { tmuxClientEnv } from './client-env.js';
 export { renderEnvExports, shellQuote, isShellIdentifier } from './env-exports.js';
 export { LAUNCH_SCRIPT, launchScriptPath, ensureLaunchScript } from './launch-script.js';

@@ -54,3 +54,31 @@ describe('a missing tmux', () => {
     await expect(explicit.list()).rejects.toMatchObject({ code: UmbelErrorCode.TmuxUnavailable });
   });
 });
+
+describe('many calls at once', () => {
+  it('run at most maxConcurrentCalls tmux clients at a time, and every call is answered', async () => {
+    const root = await tempDir('umbel-tmux-busy-');
+    dirs.push(root);
+    const bin = join(root, 'bin');
+    const running = join(root, 'running');
+    const peak = join(root, 'peak');
+    await mkdir(bin);
+    await mkdir(running);
+    // A fake tmux that takes a moment and records the most clients it saw alive at once.
+    await writeFile(
+      join(bin, 'tmux'),
+      `#!/bin/sh\ntouch '${running}'/$$\nn=$(ls '${running}' | wc -l)\necho $n >> '${peak}'\nsleep 0.2\nrm -f '${running}'/$$\nexit 1\n`,
+    );
+    await chmod(join(bin, 'tmux'), 0o755);
+    const substrate = createTmuxSubstrate({
+      home: join(root, 'home'),
+      env: baseEnv({ PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}` }),
+      maxConcurrentCalls: 3,
+    });
+    const answers = await Promise.allSettled(Array.from({ length: 12 }, () => substrate.capture('umbel-x')));
+    expect(answers.every((a) => a.status === 'rejected' && (a.reason as { code?: string }).code === UmbelErrorCode.TmuxFailed)).toBe(true);
+    const seen = (await readFile(peak, 'utf8')).trim().split('\n').map(Number);
+    expect(seen).toHaveLength(12);
+    expect(Math.max(...seen)).toBeLessThanOrEqual(3);
+  });
+});

@@ -11,7 +11,7 @@ import {
   type SubstrateLaunchOptions,
 } from '@umbel/core';
 import { tmuxClientEnv } from './client-env.js';
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FIELD_SEPARATOR, TMUX_CALL_TIMEOUT_MS, TMUX_HISTORY_LIMIT } from './constants.js';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FIELD_SEPARATOR, TMUX_CALL_TIMEOUT_MS, TMUX_HISTORY_LIMIT, TMUX_MAX_CONCURRENT_CALLS } from './constants.js';
 import { renderEnvExports } from './env-exports.js';
 import { ensureLaunchScript } from './launch-script.js';
 import { descendantsOf, isRunning, readProcessTable, type ProcessEntry } from './proc-tree.js';
@@ -29,6 +29,29 @@ export interface TmuxSubstrateSettings {
   readonly tmuxBin?: string;
   /** Bound of every tmux call in ms (default {@link TMUX_CALL_TIMEOUT_MS}). */
   readonly callTimeoutMs?: number;
+  /**
+   * Most tmux clients this substrate runs at once (default {@link TMUX_MAX_CONCURRENT_CALLS}); more
+   * calls queue. Many workers starting together on a small machine would otherwise start so many
+   * clients that the tmux server cannot answer any within the bound. A call's bound starts when its
+   * client starts.
+   */
+  readonly maxConcurrentCalls?: number;
+}
+
+/** A counting semaphore: `run(task)` starts `task` once fewer than `limit` run. */
+function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  return async (task) => {
+    if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+    active += 1;
+    try {
+      return await task();
+    } finally {
+      active -= 1;
+      queue.shift()?.();
+    }
+  };
 }
 
 /** The tmux implementation of `Substrate`, plus the socket it talks to. */
@@ -130,6 +153,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
   const timeoutMs = settings.callTimeoutMs ?? TMUX_CALL_TIMEOUT_MS;
 
   /** Run one invocation made of one or more commands (each an argv), chained with `;`. */
+  const slot = limiter(Math.max(1, settings.maxConcurrentCalls ?? TMUX_MAX_CONCURRENT_CALLS));
   const call = (commands: readonly (readonly string[])[], input?: string): Promise<TmuxResult> => {
     const bin = resolveTmuxBinary(tmuxBin, clientEnv['PATH']);
     const args: string[] = ['-L', socket, '-f', '/dev/null'];
@@ -137,7 +161,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
       if (index > 0) args.push(';');
       for (const arg of command) args.push(escapeTmuxArgument(arg));
     });
-    return runTmux({ bin, args, env: clientEnv, timeoutMs, ...(input === undefined ? {} : { input }) });
+    return slot(() => runTmux({ bin, args, env: clientEnv, timeoutMs, ...(input === undefined ? {} : { input }) }));
   };
 
   const deleteBuffer = async (buffer: string): Promise<void> => {
