@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MARKER, pinInfo, readPins, realCliPath } from './clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { MOCK_API_KEY, approvedKeySuffix, claudeEnv, seedClaudeConfig } from './seed-claude.mjs';
+import { startProcess } from './umbel-helpers.mjs';
 
 const INSTALL_SCRIPT = fileURLToPath(new URL('../../scripts/install-real-clis.mjs', import.meta.url));
 const dirs: string[] = [];
@@ -27,19 +27,7 @@ afterEach(() => {
 });
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return startProcess(cmd, args, { env: env as Record<string, string> }).done;
 }
 
 describe('pins.json', () => {

@@ -5,7 +5,6 @@
 //
 // Volatile values are kept as printed except the scratch paths, which are replaced by
 // <cwd>, <config>, <home> and the mock's port by <port> so the files do not depend on the machine.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { startAnthropicMock } from '../mock-servers/anthropic.mjs';
 import { readPins, realCliPath } from './clis.mjs';
 import { claudeEnv } from './seed-claude.mjs';
+import { startProcess } from './umbel-helpers.mjs';
 
 const outDir = join(dirname(fileURLToPath(import.meta.url)), 'recorded');
 const claude = realCliPath('claude');
@@ -37,7 +37,7 @@ const scrub = (s) =>
     .join('<root>');
 
 /** Run the real binary with a cleared env (async: the mock lives in this process); → {stdout, stderr, status}. */
-function run(args, extraEnv = {}) {
+async function run(args, extraEnv = {}) {
   const env = {
     HOME: home,
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -45,23 +45,10 @@ function run(args, extraEnv = {}) {
     ...claudeEnv({ configDir: config, baseUrl: mock.url }),
     ...extraEnv,
   };
-  return new Promise((resolve, reject) => {
-    const child = spawn(claude, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ stdout: scrub(stdout), stderr: scrub(stderr), status });
-    });
-  });
+  const { child, done } = startProcess(claude, args, { cwd, env });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  const out = await done.finally(() => clearTimeout(timer));
+  return { stdout: scrub(out.stdout), stderr: scrub(out.stderr), status: out.code };
 }
 
 const recordings = [

@@ -20,7 +20,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   for (const s of await substrate.list()) await substrate.kill(s);
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 5 });
   await rm(work, { recursive: true, force: true });
 });
 

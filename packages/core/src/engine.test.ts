@@ -21,7 +21,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   for (const name of await substrate.list()) await substrate.kill(name);
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 5 });
   await rm(work, { recursive: true, force: true });
 });
 

@@ -279,7 +279,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     } catch (error) {
       if (launched) await substrate.kill(session).catch(() => undefined);
       for (const path of written) await rm(path, { force: true }).catch(() => undefined);
-      await rm(wp.dir, { recursive: true, force: true }).catch(() => undefined);
+      await rm(wp.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch(() => undefined);
       throw error;
     }
   }
@@ -682,7 +682,8 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     for (const file of meta?.providerFiles ?? []) await rm(file, { force: true }).catch(() => undefined);
     // substrate.kill returns once every process of the session is gone, the launch wrapper (which
     // records the exit) included: nothing writes into the dir after this.
-    if (options.purge) await rm(wp.dir, { recursive: true, force: true });
+    // A hook that fired just before the kill may still be renaming its event in: retry a non-empty dir.
+    if (options.purge) await rm(wp.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     return { worker: options.name, killed, purged: options.purge };
   }
 

@@ -77,7 +77,7 @@ afterEach(async () => {
   await client.close().catch(() => undefined);
   await closeServer().catch(() => undefined);
   for (const name of await substrate.list()) await substrate.kill(name);
-  await rm(home, { recursive: true, force: true });
+  await rm(home, { recursive: true, force: true, maxRetries: 5 });
   await rm(work, { recursive: true, force: true });
 });
 

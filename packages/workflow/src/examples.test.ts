@@ -67,7 +67,7 @@ describe('test-fixtures/workflows', () => {
     afterAll(async () => {
       for (const s of await substrate.list()) await substrate.kill(s);
       await rm(work, { recursive: true, force: true });
-      await rm(home, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true, maxRetries: 5 });
     });
 
     it('is in the docs verbatim', async () => {
