@@ -91,9 +91,17 @@ describe('supervisor verbs', () => {
     const waited = await cli(['wait', 'w1', '--json']);
     expect(JSON.parse(waited.stdout)).toMatchObject({ reason: 'completed', result: 'from stdin', turn: 2, exitCode: 0 });
     expect(await cli(['read', 'w1', '--turn', '1'])).toMatchObject({ stdout: 'hello there\n' });
+    expect(await cli(['send', 'w1', 'ECHO # Notes\nintro\n## Findings\nfound\n## Next\nlater'])).toMatchObject({ stdout: '3\n' });
+    await cli(['wait', 'w1']);
+    const section = await cli(['read', 'w1', '--section', '## Findings']);
+    expect(section).toMatchObject({ code: 0, stdout: '## Findings\nfound\n' });
+    expect(section.stderr).toMatch(/about \d+ tokens of the answer left out/);
+    expect(await cli(['read', 'w1', '--head', '4'])).toMatchObject({ code: 0, stdout: '# Notes\nintro\n' });
+    expect(await cli(['read', 'w1', '--tail', '2'])).toMatchObject({ code: 0, stdout: 'later\n' });
+    expect((await cli(['read', 'w1', '--head', 'lots'])).code).toBe(2);
     const table = await cli(['ls']);
     expect(table.stdout).toMatch(/^NAME\s+PROVIDER\s+STATE\s+TURN/);
-    expect(table.stdout).toMatch(/w1\s+mock\s+ready\s+2\/2/);
+    expect(table.stdout).toMatch(/w1\s+mock\s+ready\s+3\/3/);
     expect(JSON.parse((await cli(['status', 'w1', '--json'])).stdout)).toMatchObject({ name: 'w1', state: 'ready' });
     expect(await cli(['kill', 'w1'])).toMatchObject({ code: 0, stdout: 'killed: w1\n' });
     expect((await cli(['status', 'w1'])).stdout).toMatch(/state:\s+killed/);

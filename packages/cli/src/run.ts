@@ -93,6 +93,9 @@ Usage:
       y
         .positional('name', { type: 'string' })
         .option('turn', { type: 'number', describe: 'Turn (default: the latest completed)' })
+        .option('section', { type: 'string', describe: "Only this markdown section: '## Findings' (that level) or 'Findings' (any level)" })
+        .option('head', { type: 'number', describe: 'Only the first ~N tokens (4 characters each), cut at a line boundary' })
+        .option('tail', { type: 'number', describe: 'Only the last ~N tokens; with --head, both ends' })
         .option('json', { type: 'boolean' }),
     )
     .command('kill <name>', 'End a worker; its state stays as a tombstone unless --purge', (y) =>

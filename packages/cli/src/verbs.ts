@@ -192,10 +192,17 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
       return 0;
     }
     case 'read': {
-      const result = await engine.read({ name: String(args.name), turn: num(args.turn, 'turn') });
+      const result = await engine.read({
+        name: String(args.name),
+        turn: num(args.turn, 'turn'),
+        section: str(args.section),
+        head: num(args.head, 'head'),
+        tail: num(args.tail, 'tail'),
+      });
       if (json) printJson(io.stdout, result);
       else {
         io.stdout.write(`${result.result}\n`);
+        if (result.elidedTokens) io.stderr.write(`umbel: about ${result.elidedTokens} tokens of the answer left out\n`);
         if (!result.complete)
           io.stderr.write(`umbel: the transcript does not show turn ${result.turn} as ended yet; this is the answer the stop hook reported\n`);
       }

@@ -87,6 +87,30 @@ describe('wait', () => {
   });
 });
 
+describe('read', () => {
+  it('returns a section, the head or the tail of the answer, saying how much was left out', async () => {
+    const umbel = createUmbel({ substrate, providers: [createMockProvider()], home, env });
+    await umbel.spawn({ name: 'r1', provider: 'mock', cwd: work });
+    const answer = ['# Report', 'intro', '## Findings', 'found it', '## Next', ...Array.from({ length: 40 }, (_, i) => `step ${i} ${'z'.repeat(30)}`)].join(
+      '\n',
+    );
+    const { turn } = await umbel.send({ name: 'r1', prompt: `ECHO ${answer}` });
+    expect(await umbel.wait({ name: 'r1', turn })).toMatchObject({ reason: 'completed', result: answer });
+    expect(await umbel.read({ name: 'r1' })).toMatchObject({ result: answer, complete: true });
+    expect((await umbel.read({ name: 'r1' })).elidedTokens).toBeUndefined();
+    const findings = await umbel.read({ name: 'r1', section: '## Findings' });
+    expect(findings.result).toBe('## Findings\nfound it');
+    expect(findings.elidedTokens).toBeGreaterThan(0);
+    expect((await umbel.read({ name: 'r1', section: 'Nope' })).result).toBe('');
+    expect((await umbel.read({ name: 'r1', head: 4 })).result).toBe('# Report\nintro');
+    expect((await umbel.read({ name: 'r1', tail: 10 })).result).toBe(`step 39 ${'z'.repeat(30)}`);
+    const both = await umbel.read({ name: 'r1', head: 4, tail: 10 });
+    expect(both.result).toMatch(/^# Report\nintro\n\.\.\. \[~\d+ tokens elided\] \.\.\.\nstep 39 z+$/);
+    await expect(umbel.read({ name: 'r1', head: -1 })).rejects.toMatchObject({ code: 'UMBEL_USAGE' });
+    await expect(umbel.read({ name: 'r1', section: '' })).rejects.toMatchObject({ code: 'UMBEL_USAGE' });
+  });
+});
+
 describe('list', () => {
   it('asks the host once for every worker when it can, and agrees with status()', async () => {
     const probe = instrumented(substrate);

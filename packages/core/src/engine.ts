@@ -49,6 +49,7 @@ import { mapLimit, sleep, tailLines } from './util.js';
 import { watchDir } from './watch.js';
 import { waitForTurn } from './wait.js';
 import { runGuarded } from './guardrail.js';
+import { shapeAnswer } from './answer.js';
 
 /** Default time a spawn may take to reach the ready prompt. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 60_000;
@@ -486,6 +487,13 @@ export function createUmbel(settings: UmbelSettings): Umbel {
 
   async function read(input: Parameters<Umbel['read']>[0]): Promise<ReadResult> {
     const options = parse(ReadOptionsSchema, input, 'read options');
+    const whole = await readWhole(options);
+    if (options.section === undefined && options.head === undefined && options.tail === undefined) return whole;
+    const shaped = shapeAnswer(whole.result, { section: options.section, head: options.head, tail: options.tail });
+    return { ...whole, result: shaped.text, ...(shaped.elidedTokens ? { elidedTokens: shaped.elidedTokens } : {}) };
+  }
+
+  async function readWhole(options: { name: string; turn?: number }): Promise<ReadResult> {
     const { meta, provider, history } = await loadWorker(options.name);
     const latest = history.turns.length;
     const ended = [...history.turns].reverse().find((t) => t.endEvent);

@@ -12,3 +12,4 @@ export { writeFileAtomic, readJson } from './fs-atomic.js';
 export { STOP_SETTLE_MS, formatMs } from './wait.js';
 export { ajvValidator, extractJson, feedbackPrompt, CHECK_OUTPUT_TAIL } from './guardrail.js';
 export { VERSION } from './version.js';
+export { AUTO_KEEP_TOKENS, AUTO_TRUNCATE_TOKENS, shapeAnswer, type ShapeAnswerOptions, type ShapedAnswer } from './answer.js';

@@ -139,6 +139,14 @@ export const ReadOptionsSchema = z
   .object({
     name: WorkerNameSchema,
     turn: z.number().int().positive().optional().describe('Turn to read; default the latest completed'),
+    section: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Only this markdown section of the answer: '## Findings' (that level) or 'Findings' (any level); '' when absent"),
+    head: z.number().int().nonnegative().optional().describe('Only the first ~N tokens (4 characters each), cut at a line boundary'),
+    tail: z.number().int().nonnegative().optional().describe('Only the last ~N tokens; with head, both ends and the middle elided'),
+    full: z.boolean().optional().describe('The whole answer, never shortened (MCP shortens answers over ~2000 tokens otherwise)'),
   })
   .strict();
 export type ReadOptions = z.input<typeof ReadOptionsSchema>;
@@ -305,6 +313,7 @@ export const ReadResultSchema = z.object({
   turn: z.number().int().nonnegative(),
   result: z.string().describe('The final answer of the turn, from the transcript'),
   complete: z.boolean().describe('False when the transcript does not (yet) show the turn as ended'),
+  elidedTokens: z.number().int().positive().optional().describe('About this many tokens of the answer were left out (section/head/tail, or the automatic cut)'),
   sessionId: z.string().optional(),
   transcriptPath: z.string().optional(),
 });
