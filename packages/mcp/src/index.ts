@@ -20,5 +20,8 @@ export {
   CaptureOutputSchema,
   LogsOutputSchema,
   ListOutputSchema,
+  HelpInputSchema,
+  HelpOutputSchema,
 } from './schemas.js';
+export { helpFor, HELP_TOPICS, HELP_SUMMARIES, type HelpAnswer, type HelpTopic } from './help.js';
 export { createDefaultUmbel } from './default-umbel.js';

@@ -15,4 +15,5 @@ umbel_wait returns an outcome as data; branch on reason:
 - provider-error: the model API failed; retry with umbel_send.
 - idle: the turn stopped without an answer; umbel_capture, then umbel_send or umbel_keys.
 - aborted: your wait was cancelled; the worker keeps running.
-- guardrail-halted: the check kept failing; see attempts.`;
+- guardrail-halted: the check kept failing; see attempts.
+More: umbel_help (topics lifecycle, workflow, providers).`;

@@ -19,6 +19,7 @@ import {
   WorkerStatusSchema,
 } from '@umbel/core';
 import { z } from 'zod';
+import { HELP_TOPICS } from './help.js';
 
 /**
  * Default `timeout` of the `umbel_wait` tool: 50 s, below the 60 s request timeout of the MCP
@@ -85,3 +86,21 @@ export const LogsOutputSchema = z.object({
 
 /** Output of `umbel_list`. */
 export const ListOutputSchema = z.object({ workers: z.array(WorkerStatusSchema) });
+
+/** Input of `umbel_help`. The topic is a plain string so an unknown one is answered (not found), not rejected. */
+export const HelpInputSchema = z
+  .object({
+    topic: z
+      .string()
+      .optional()
+      .describe(`Help topic: ${HELP_TOPICS.join(', ')}; omit it for the index of topics`),
+  })
+  .strict();
+
+/** Output of `umbel_help`. */
+export const HelpOutputSchema = z.object({
+  topic: z.string().optional().describe('The topic asked for; absent for the index'),
+  found: z.boolean().describe('False when the topic does not exist (text then lists the available ones)'),
+  text: z.string().describe('The help, as markdown'),
+  topics: z.array(z.enum(HELP_TOPICS)).describe('Every help topic'),
+});

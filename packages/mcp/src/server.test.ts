@@ -126,6 +126,7 @@ describe('tools/list and instructions', () => {
       umbel_capture: Object.keys(CaptureOptionsSchema.shape),
       umbel_logs: ['name'],
       umbel_prune: Object.keys(PruneOptionsSchema.shape),
+      umbel_help: ['topic'],
     };
     for (const [name, keys] of Object.entries(expected)) {
       const tool = byName.get(name);
@@ -149,7 +150,7 @@ describe('tools/list and instructions', () => {
     expect(instructions).toMatch(/does NOT wait/);
     for (const reason of ['completed', 'timeout', 'needs-input', 'dead', 'provider-error', 'idle', 'aborted', 'guardrail-halted'])
       expect(instructions).toContain(`${reason}:`);
-    for (const tool of ['umbel_capture', 'umbel_keys', 'umbel_kill', 'umbel_logs']) expect(instructions).toContain(tool);
+    for (const tool of ['umbel_capture', 'umbel_keys', 'umbel_kill', 'umbel_logs', 'umbel_help']) expect(instructions).toContain(tool);
   });
 });
 
@@ -176,6 +177,25 @@ describe('the lifecycle', () => {
     await ok('umbel_wait', { name: 'w1' });
     expect(waitCalls.at(-1)).toMatchObject({ timeout: MCP_WAIT_TIMEOUT_MS });
     expect(MCP_WAIT_TIMEOUT_MS).toBeLessThan(60_000);
+  });
+
+  it('read shortens a long answer to head and tail unless asked for all of it, a section, head or tail', async () => {
+    await spawnMock();
+    const body = Array.from({ length: 400 }, (_, i) => `line ${i} ${'w'.repeat(30)}`).join('\n');
+    const answer = `# Report\n## Findings\nthe finding\n## Body\n${body}`;
+    await ok('umbel_send', { name: 'w1', prompt: `ECHO ${answer}` });
+    expect(await ok('umbel_wait', { name: 'w1', timeout: '20s' })).toMatchObject({ reason: 'completed' });
+    const auto = await ok<{ result: string; elidedTokens?: number }>('umbel_read', { name: 'w1' });
+    expect(auto.result.length).toBeLessThan(answer.length);
+    expect(auto.result.startsWith('# Report\n## Findings')).toBe(true);
+    expect(auto.result.endsWith(`line 399 ${'w'.repeat(30)}`)).toBe(true);
+    expect(auto.result).toMatch(/\.\.\. \[~\d+ tokens elided, call umbel_read with full=true to see all\] \.\.\./);
+    expect(auto.elidedTokens).toBeGreaterThan(0);
+    const full = await ok<{ result: string; elidedTokens?: number }>('umbel_read', { name: 'w1', full: true });
+    expect(full.result).toBe(answer);
+    expect(full.elidedTokens).toBeUndefined();
+    expect(await ok('umbel_read', { name: 'w1', section: 'Findings' })).toMatchObject({ result: '## Findings\nthe finding' });
+    expect(await ok('umbel_read', { name: 'w1', tail: 10 })).toMatchObject({ result: `line 399 ${'w'.repeat(30)}` });
   });
 
   it('needs-input: capture shows the prompt, keys answer it, the next wait completes', async () => {

@@ -22,6 +22,7 @@ import {
   ReadOptionsSchema,
   SendOptionsSchema,
   SpawnOptionsSchema,
+  shapeAnswer,
   type Umbel,
   UmbelError,
   UmbelErrorCode,
@@ -30,10 +31,13 @@ import {
   WorkerStatusSchema,
 } from '@umbel/core';
 import type { z } from 'zod';
+import { helpFor } from './help.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import {
   CaptureOutputSchema,
   EmptyInputSchema,
+  HelpInputSchema,
+  HelpOutputSchema,
   KeysOutputSchema,
   KillOutputSchema,
   ListOutputSchema,
@@ -61,6 +65,7 @@ export const TOOL_NAMES = [
   'umbel_capture',
   'umbel_logs',
   'umbel_prune',
+  'umbel_help',
 ] as const;
 /** One tool name. */
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -253,12 +258,18 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     'umbel_read',
     {
       title: 'Read an answer',
-      description: "The final answer of a turn (default: the latest completed), from the CLI's transcript.",
+      description:
+        "The final answer of a turn (default: the latest completed), from the CLI's transcript. An answer over ~2000 tokens comes back as its head and tail with the middle elided (elidedTokens says how much); ask for full=true, a section ('## Findings'), head or tail (~tokens) instead.",
       input: ReadOptionsSchema,
       output: ReadOutputSchema,
       readOnly: true,
     },
-    (input) => engine.read(input),
+    async (input) => {
+      const read = await engine.read(input);
+      if (input.full === true || input.section !== undefined || input.head !== undefined || input.tail !== undefined) return read;
+      const shaped = shapeAnswer(read.result, { auto: true, hint: 'call umbel_read with full=true to see all' });
+      return shaped.elidedTokens ? { ...read, result: shaped.text, elidedTokens: shaped.elidedTokens } : read;
+    },
   );
 
   tool(
@@ -308,6 +319,19 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
       destructive: true,
     },
     (input) => engine.prune(input),
+  );
+
+  tool(
+    'umbel_help',
+    {
+      title: 'Help',
+      description:
+        'How to use umbel, as markdown: topic lifecycle (spawn → send → wait → read → kill and what to do after each outcome), workflow (umbel run workflow.yaml) or providers (claude, codex, gemini and the env each needs). No topic: the index.',
+      input: HelpInputSchema,
+      output: HelpOutputSchema,
+      readOnly: true,
+    },
+    async (input) => helpFor(input.topic),
   );
 
   return server;
