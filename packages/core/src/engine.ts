@@ -504,6 +504,15 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     const found = transcriptOf(meta, history, provider);
     const turnKey = turn.promptEvent ? parseEvent(provider, turn.promptEvent).turnKey : undefined;
     const stopInfo = turn.endEvent ? parseEvent(provider, turn.endEvent) : {};
+    const answer = (result: string, complete: boolean): ReadResult => ({
+      worker: meta.name,
+      provider: meta.provider,
+      turn: turnNo,
+      result,
+      complete,
+      sessionId: found.sessionId,
+      transcriptPath: found.path,
+    });
     let content: string | undefined;
     if (found.path) content = await readFile(found.path, 'utf8').catch(() => undefined);
     if (content !== undefined && found.path) {
@@ -515,37 +524,10 @@ export function createUmbel(settings: UmbelSettings): Umbel {
         ordinal: turnNo,
         ...stopFacts(provider, turn),
       });
-      if (result.status === 'completed')
-        return {
-          worker: meta.name,
-          provider: meta.provider,
-          turn: turnNo,
-          result: result.answer,
-          complete: true,
-          sessionId: found.sessionId,
-          transcriptPath: found.path,
-        };
-      if (result.status === 'failed')
-        return {
-          worker: meta.name,
-          provider: meta.provider,
-          turn: turnNo,
-          result: result.message,
-          complete: true,
-          sessionId: found.sessionId,
-          transcriptPath: found.path,
-        };
+      if (result.status === 'completed') return answer(result.answer, true);
+      if (result.status === 'failed') return answer(result.message, true);
     }
-    if (stopInfo.lastMessage !== undefined)
-      return {
-        worker: meta.name,
-        provider: meta.provider,
-        turn: turnNo,
-        result: stopInfo.lastMessage,
-        complete: false,
-        sessionId: found.sessionId,
-        transcriptPath: found.path,
-      };
+    if (stopInfo.lastMessage !== undefined) return answer(stopInfo.lastMessage, false);
     throw new TranscriptUnavailableError(
       found.path ? `the transcript of '${meta.name}' has no answer for turn ${turnNo} yet (${found.path})` : `no transcript is known for '${meta.name}' yet`,
     );
