@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codexMockConfig, testEnv } from '../../../test-fixtures/real/umbel-helpers.mjs';
 import { createDefaultUmbel } from './default-umbel.js';
 import { createMcpServer } from './server.js';
 
@@ -67,28 +68,16 @@ describe('the MCP face with every provider', () => {
       await mkdir(join(work, '.git'), { recursive: true });
       await mkdir(join(base, 'home'), { recursive: true });
       await mkdir(codexHome, { recursive: true });
-      await writeFile(
-        join(codexHome, 'config.toml'),
-        [
-          'model = "mock-model"',
-          'model_provider = "mock"',
-          '',
-          '[model_providers.mock]',
-          'name = "Mock"',
-          'base_url = "http://127.0.0.1:9/v1"',
-          'env_key = "MOCK_API_KEY"',
-          '',
-        ].join('\n'),
+      await writeFile(join(codexHome, 'config.toml'), codexMockConfig({ baseUrl: 'http://127.0.0.1:9/v1', envKey: 'MOCK_API_KEY' }));
+      const client = await connect(
+        testEnv({
+          home: join(base, 'home'),
+          umbelHome: join(base, 'state'),
+          UMBEL_CODEX_BIN: join(root, 'test-fixtures/bin/codex'),
+          CODEX_HOME: codexHome,
+          MOCK_API_KEY: 'sk-fake-not-a-secret',
+        }),
       );
-      const client = await connect({
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: join(base, 'home'),
-        LANG: 'C.UTF-8',
-        UMBEL_HOME: join(base, 'state'),
-        UMBEL_CODEX_BIN: join(root, 'test-fixtures/bin/codex'),
-        CODEX_HOME: codexHome,
-        MOCK_API_KEY: 'sk-fake-not-a-secret',
-      });
       await roundTrip(client, 'codex', work, { MOCK_API_KEY: { fromEnv: 'MOCK_API_KEY' } });
     },
     T,
@@ -106,15 +95,15 @@ describe('the MCP face with every provider', () => {
       };
       const mock = await startGeminiMock();
       cleanups.push(() => mock.close());
-      const client = await connect({
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: join(base, 'home'),
-        LANG: 'C.UTF-8',
-        UMBEL_HOME: join(base, 'state'),
-        UMBEL_GEMINI_BIN: join(root, 'test-fixtures/bin/gemini'),
-        GEMINI_API_KEY: 'test-key-not-a-secret',
-        GOOGLE_GEMINI_BASE_URL: mock.url,
-      });
+      const client = await connect(
+        testEnv({
+          home: join(base, 'home'),
+          umbelHome: join(base, 'state'),
+          UMBEL_GEMINI_BIN: join(root, 'test-fixtures/bin/gemini'),
+          GEMINI_API_KEY: 'test-key-not-a-secret',
+          GOOGLE_GEMINI_BASE_URL: mock.url,
+        }),
+      );
       await roundTrip(client, 'gemini', work, { GEMINI_API_KEY: { fromEnv: 'GEMINI_API_KEY' } });
     },
     T,
