@@ -146,7 +146,7 @@ describe('startup', () => {
     expect(await substrate.list()).toEqual(['umbel-trusting']);
     expect(await code(umbel.spawn({ name: 'fatal', provider: 'mock', cwd: work, env: { MOCK_CLI_FATAL: 'broken config' } }))).toBe('UMBEL_SPAWN_FAILED');
     const early = await umbel.spawn({ name: 'early', provider: 'mock', cwd: work, env: { MOCK_CLI_EXIT_AT_START: '7' } }).catch((e) => e);
-    expect(early.message).toContain('exited with status 7');
+    expect(early.message).toContain('exited during startup (process exited 7)');
     expect(await readdir(join(home, 'workers'))).toEqual(['trusting']);
   });
 });

@@ -295,20 +295,11 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     const failed = async (pane: PaneState): Promise<never> => {
       const events = await readEvents(wp.events);
       const history = interpretEvents(events);
-      const exit = (history.exit?.payload ?? {}) as { status?: number; signal?: string };
       const screen = pane.exists ? await substrate.capture(session, { lines: 40 }).catch(() => lastScreen) : lastScreen;
       const startup = screen ? safeDetect(provider, screen, events) : undefined;
       if (startup?.state === 'sign-in') throw new NotSignedInError(provider.displayName, startup.line);
       if (startup?.state === 'fatal') throw new SpawnFailedError(startup.message, { paneTail: tailLines(screen, 20) });
-      const how = exit.signal
-        ? `killed by ${exit.signal}`
-        : exit.status !== undefined
-          ? `exited with status ${exit.status}`
-          : pane.exitStatus !== undefined
-            ? `exited with status ${pane.exitStatus}`
-            : pane.signal
-              ? `killed by ${pane.signal}`
-              : 'its session is gone';
+      const how = deathFacts(history, pane).cause;
       throw new SpawnFailedError(`${provider.displayName} exited during startup (${how})`, { paneTail: tailLines(screen, 20) });
     };
     let lastInspect = 0;
