@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { codexMockConfig } from './real/umbel-helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FAKE = join(here, 'bin', 'codex');
@@ -113,23 +114,19 @@ function setup(options: { trustHooks?: boolean; trustProject?: boolean; git?: bo
   writeFileSync(join(home, 'hooks.json'), JSON.stringify({ hooks }, null, 2));
   writeFileSync(
     join(home, 'config.toml'),
-    [
-      'model = "mock-model"',
-      'model_provider = "mock"',
-      `notify = ["${process.execPath}", "${join(dir, 'notify.mjs')}", "${hooksDir}"]`,
-      '',
-      '[model_providers.mock]',
-      'name = "Mock"',
-      'base_url = "http://127.0.0.1:9/v1"',
-      'env_key = "MOCK_API_KEY"',
-      '',
-      '[features]',
-      `daemon_auto_start = ${options.daemon ? 'true' : 'false'}`,
-      '',
-      options.trustProject === false ? '' : `[projects."${work}"]\ntrust_level = "trusted"\n`,
-      options.trustHooks === false ? '' : state,
-      options.extra ?? '',
-    ].join('\n'),
+    codexMockConfig({
+      baseUrl: 'http://127.0.0.1:9/v1',
+      envKey: 'MOCK_API_KEY',
+      topLines: [`notify = ["${process.execPath}", "${join(dir, 'notify.mjs')}", "${hooksDir}"]`],
+      tail: [
+        '[features]',
+        `daemon_auto_start = ${options.daemon ? 'true' : 'false'}`,
+        '',
+        options.trustProject === false ? '' : `[projects."${work}"]\ntrust_level = "trusted"\n`,
+        options.trustHooks === false ? '' : state,
+        options.extra ?? '',
+      ],
+    }),
   );
   return { dir, home, work, hooksDir };
 }

@@ -287,13 +287,15 @@ export async function snapshotTree(dir) {
 
 /**
  * A codex `config.toml` selecting the custom model provider `mock` at `baseUrl` (no sign-in screen),
- * its key read from the variable `envKey`: `providerLines` go into its table, `tail` after it.
- * @param {{baseUrl: string, envKey: string, providerLines?: string[], tail?: string[]}} options
+ * its key read from the variable `envKey`: `topLines` are top-level keys (before any table),
+ * `providerLines` go into its table, `tail` after it.
+ * @param {{baseUrl: string, envKey: string, topLines?: string[], providerLines?: string[], tail?: string[]}} options
  */
-export function codexMockConfig({ baseUrl, envKey, providerLines = [], tail = [] }) {
+export function codexMockConfig({ baseUrl, envKey, topLines = [], providerLines = [], tail = [] }) {
   return [
     'model = "mock-model"',
     'model_provider = "mock"',
+    ...topLines,
     '',
     '[model_providers.mock]',
     'name = "Mock"',
