@@ -166,6 +166,8 @@ describe(`umbel --provider codex on the real ${readPins().codex.package}@${readP
         tool: 'Bash',
         message: 'Mock wants to run: touch approved-by-keys.txt; echo approved',
       });
+      // codex fires the hook before it draws the prompt: wait reports once the prompt takes keys
+      expect(JSON.parse(blocked.stdout).paneTail).toContain('Press enter to confirm or esc to cancel');
       expect(existsSync(join(user.work, 'approved-by-keys.txt'))).toBe(false);
       expect((await user.umbel(['keys', 'perm', 'y'])).code).toBe(0);
       const done = await user.umbel(['wait', 'perm', '--timeout', '120s']);

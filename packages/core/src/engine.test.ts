@@ -86,6 +86,25 @@ describe('outcomes', () => {
     expect((await umbel.status('w2')).state).toBe('busy');
   });
 
+  it('needs-input waits until the prompt is on screen, so keys pressed at once reach it', async () => {
+    // Like codex: the permission hook fires, and the approval prompt is drawn (and takes keys) later.
+    await spawnMock({ env: { MOCK_CLI_PROMPT_LATE_MS: '300' } });
+    await umbel.send({ name: 'w1', prompt: 'ASK Bash' });
+    const blocked = await umbel.wait({ name: 'w1', timeout: '10s' });
+    expect(blocked).toMatchObject({ reason: 'needs-input', inputKind: 'permission' });
+    expect(blocked.paneTail).toContain('Allow Bash? 1. Yes');
+    await umbel.keys({ name: 'w1', keys: ['1'] });
+    expect(await umbel.wait({ name: 'w1', timeout: '5s' })).toMatchObject({ reason: 'completed', result: 'approved Bash' });
+  });
+
+  it('needs-input is still reported when the prompt never shows on screen (bounded look)', async () => {
+    await spawnMock({ env: { MOCK_CLI_PROMPT_LATE_MS: '60000' } });
+    await umbel.send({ name: 'w1', prompt: 'ASK Bash' });
+    const blocked = await umbel.wait({ name: 'w1', timeout: '20s' });
+    expect(blocked).toMatchObject({ reason: 'needs-input', inputKind: 'permission', tool: 'Bash' });
+    expect(blocked.paneTail).not.toContain('Allow Bash?');
+  });
+
   it('provider-error from a stop-failure hook and from the transcript alone', async () => {
     await spawnMock();
     await umbel.send({ name: 'w1', prompt: 'FAIL API Error: 500 boom' });

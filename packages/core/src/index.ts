@@ -9,7 +9,7 @@ export { BASE_ENV_ALLOWLIST, resolveWorkerEnv, resolveExplicitEnv, finalizeWorke
 export { HOOK_SINK_SCRIPT, HOOK_SINK_VERSION, installHookSink, hookCommandFor, shellQuote } from './hook-sink.js';
 export { interpretEvents, readEvents, writeEvent, nowNs, isoOf, type StoredEvent, type EventHistory, type TurnEvents } from './events.js';
 export { writeFileAtomic, readJson } from './fs-atomic.js';
-export { STOP_SETTLE_MS, formatMs } from './wait.js';
+export { INPUT_PROMPT_SETTLE_MS, STOP_SETTLE_MS, formatMs } from './wait.js';
 export { ajvValidator, extractJson, feedbackPrompt, CHECK_OUTPUT_TAIL } from './guardrail.js';
 export { VERSION } from './version.js';
 export { AUTO_KEEP_TOKENS, AUTO_TRUNCATE_TOKENS, shapeAnswer, type ShapeAnswerOptions, type ShapedAnswer } from './answer.js';

@@ -208,6 +208,13 @@ export interface ProviderV1 {
   doReadMessages?(options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[];
   /** A sign-in screen seen after startup (wait reports needs-input/sign-in). Pure. Optional. */
   doDetectSignIn?(screen: string): string | undefined;
+  /**
+   * Whether the screen shows the permission prompt a pending `permission` event asks about, drawn
+   * and taking keys. Some CLIs fire the hook before they draw the prompt; with this, `wait` reports
+   * needs-input only once the prompt is there (bounded by {@link INPUT_PROMPT_SETTLE_MS}), so keys
+   * sent at once reach it and the outcome's pane tail shows it. Pure. Optional.
+   */
+  doDetectInputPrompt?(screen: string): boolean;
 }
 
 /** Any provider version this engine understands. */

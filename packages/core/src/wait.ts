@@ -16,6 +16,8 @@ import { watchDir } from './watch.js';
 
 /** How long a stop is held for the transcript to show the end of the turn. */
 export const STOP_SETTLE_MS = 5000;
+/** How long `wait` looks for a provider's permission prompt on screen after its hook fired. */
+export const INPUT_PROMPT_SETTLE_MS = 3000;
 const LIVENESS_EVERY_MS = 500;
 /** The first liveness probe of a wait. */
 const MONITOR_FIRST_MS = 200;
@@ -120,6 +122,7 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
 
   const loop = async (): Promise<Outcome> => {
     let stopSeenAt: number | undefined;
+    let inputSeenAt: number | undefined;
     let emitted = 0;
     let lastFingerprint = '';
     let lastActivity: string | undefined;
@@ -224,6 +227,14 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
         const info = provider.doParseEvent(lastInput);
         if (info.needsInput) {
           const screen = await x.substrate.capture(session, { lines: 30 }).catch(() => lastScreen);
+          // The hook can fire before the prompt is drawn: keys sent then would be lost.
+          if (info.needsInput.kind === 'permission' && provider.doDetectInputPrompt && !provider.doDetectInputPrompt(screen)) {
+            inputSeenAt ??= Date.now();
+            if (Date.now() - inputSeenAt < INPUT_PROMPT_SETTLE_MS) {
+              await watcher.next(50);
+              continue;
+            }
+          }
           return outcome('needs-input', {
             inputKind: info.needsInput.kind,
             message: info.needsInput.message ?? `${provider.displayName} is waiting for ${info.needsInput.kind}`,

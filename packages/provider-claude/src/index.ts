@@ -22,6 +22,7 @@ export {
   detectClaudeSignIn,
   detectClaudeStartup,
   hasClaudeInputBox,
+  hasClaudePermissionDialog,
 } from './startup.js';
 export {
   findClaudeTurn,

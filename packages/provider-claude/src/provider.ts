@@ -3,7 +3,7 @@ import { CLAUDE_INHERIT_ENV, reconcileClaudeEnv } from './env.js';
 import { parseClaudeEvent } from './events.js';
 import { buildClaudeLaunch, type ClaudeSettings } from './launch.js';
 import { prepareClaudePrompt } from './prompt.js';
-import { detectClaudeSignIn, detectClaudeStartup } from './startup.js';
+import { detectClaudeSignIn, detectClaudeStartup, hasClaudePermissionDialog } from './startup.js';
 import { readClaudeMessages, readClaudeTurn } from './transcript.js';
 import { CLAUDE_PERMISSION_MODES, validateClaudeOptions } from './validate.js';
 
@@ -40,6 +40,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     doReadTurn: (options) => readClaudeTurn(options),
     doReadMessages: (options) => readClaudeMessages(options),
     doDetectSignIn: (screen) => detectClaudeSignIn(screen),
+    doDetectInputPrompt: (screen) => hasClaudePermissionDialog(screen),
   };
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { HookEvent } from '@umbel/core';
 import { describe, expect, it } from 'vitest';
+import { claude } from './provider.js';
 import { CLAUDE_DIALOGS, detectClaudeSignIn, detectClaudeStartup, hasClaudeInputBox } from './startup.js';
 
 const screen = (name: string): string => readFileSync(new URL(`./__fixtures__/screens/${name}.txt`, import.meta.url), 'utf8');
@@ -97,5 +98,14 @@ describe('detectClaudeStartup: ready', () => {
     expect(hasClaudeInputBox('❯ \n────────\n')).toBe(false);
     expect(hasClaudeInputBox('Welcome\n❯ \n────────\n')).toBe(false);
     expect(hasClaudeInputBox('────────\n❯ first line\n  second line\n────────\n')).toBe(true);
+  });
+});
+
+describe('the permission prompt on screen (doDetectInputPrompt)', () => {
+  it('is seen on the permission dialog, not on the ready or early-input screens', () => {
+    expect(claude.doDetectInputPrompt?.(screen('permission-dialog'))).toBe(true);
+    expect(claude.doDetectInputPrompt?.(screen('ready'))).toBe(false);
+    expect(claude.doDetectInputPrompt?.(screen('early-input'))).toBe(false);
+    expect(claude.doDetectInputPrompt?.('● Bash(touch created-by-bash.txt)\n  ⎿  Waiting…\n')).toBe(false);
   });
 });

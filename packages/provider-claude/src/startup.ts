@@ -89,6 +89,14 @@ function isRule(line: string | undefined): boolean {
 }
 
 /**
+ * Whether a permission dialog is drawn and takes keys (claude-code.md §6: "Do you want to proceed?"
+ * over the options, `❯ 1. Yes` first). Pure.
+ */
+export function hasClaudePermissionDialog(screen: string): boolean {
+  return /^\s*Do you want to /m.test(screen) && /^\s*❯ 1\. Yes\b/m.test(screen);
+}
+
+/**
  * Whether Claude Code's input box is on screen: a line starting with `❯` right below a `─` rule,
  * with another rule further down (the box may hold several lines). Pure.
  */

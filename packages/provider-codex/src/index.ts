@@ -37,7 +37,7 @@ export {
   type ReadCodexTurnOptions,
   type RolloutRecord,
 } from './rollout.js';
-export { CODEX_COMPOSER, CODEX_DIALOGS, CODEX_SIGN_IN, CODEX_STATUS_LINE, detectCodexSignIn, detectCodexStartup } from './screens.js';
+export { CODEX_COMPOSER, CODEX_DIALOGS, CODEX_SIGN_IN, CODEX_STATUS_LINE, detectCodexApproval, detectCodexSignIn, detectCodexStartup } from './screens.js';
 export { parseCodexEvent, TITLE_PROMPT_PREFIX } from './events.js';
 export { parseTomlKey, readTomlScalar, tomlString, upsertTomlKey } from './toml-edit.js';
 

@@ -300,3 +300,12 @@ describe('prompts and events', () => {
     expect(parseCodexEvent(ev('stop', undefined))).toEqual({});
   });
 });
+
+describe('the permission prompt on screen (doDetectInputPrompt)', () => {
+  it('is seen on the approval screen, not on the ready, composer or working screens', async () => {
+    expect(codex.doDetectInputPrompt?.(await fixture('screen-approval.txt'))).toBe(true);
+    expect(codex.doDetectInputPrompt?.(await fixture('screen-ready.txt'))).toBe(false);
+    expect(codex.doDetectInputPrompt?.(await fixture('screen-composer-only.txt'))).toBe(false);
+    expect(codex.doDetectInputPrompt?.('› ASK echo approved-run\n• Working (0s • esc to interrupt)\n\n› ')).toBe(false);
+  });
+});

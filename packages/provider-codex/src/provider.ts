@@ -7,7 +7,7 @@ import { OptionUnsupportedError, type ProviderV1, type ProviderV1Launch, SpawnFa
 import { configuredEnvKey, prepareCodexHome } from './codex-home.js';
 import { parseCodexEvent } from './events.js';
 import { readCodexMessages, readCodexTurn } from './rollout.js';
-import { detectCodexSignIn, detectCodexStartup } from './screens.js';
+import { detectCodexApproval, detectCodexSignIn, detectCodexStartup } from './screens.js';
 
 /** Settings of `createCodex`. */
 export interface CodexSettings {
@@ -116,6 +116,7 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
 
     doDetectStartup: ({ screen }) => detectCodexStartup(screen),
     doDetectSignIn: (screen) => detectCodexSignIn(screen),
+    doDetectInputPrompt: (screen) => detectCodexApproval(screen),
     doPreparePrompt: prepareCodexPrompt,
     doParseEvent: parseCodexEvent,
     doReadTurn: (options) => readCodexTurn(options),

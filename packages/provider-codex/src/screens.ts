@@ -30,6 +30,15 @@ export const CODEX_COMPOSER = /^› /m;
 /** The status line under the composer: `  <model> <effort> · <cwd>[ · <title>]`. */
 export const CODEX_STATUS_LINE = /^ {2}\S+(?: \S+)* · [~/]/m;
 
+/**
+ * Whether the approval prompt is drawn (codex.md §9: "Would you like to run the following
+ * command?" … "Press enter to confirm or esc to cancel"). The PermissionRequest hook fires before
+ * it is: keys sent in between go to the composer, not to the prompt. Pure.
+ */
+export function detectCodexApproval(screen: string): boolean {
+  return /^\s*Press enter to confirm or esc to cancel\s*$/m.test(screen);
+}
+
 /** The sign-in line on screen, if any. */
 export function detectCodexSignIn(screen: string): string | undefined {
   for (const re of CODEX_SIGN_IN) {

@@ -318,3 +318,24 @@ describe('doPreparePrompt (§6)', () => {
     expect(createGemini().doPreparePrompt?.('x\\')).toBe('x\\\n');
   });
 });
+
+describe('the permission prompt on screen (doDetectInputPrompt)', () => {
+  const approval = [
+    '╭──────────────────────────────────────────────╮',
+    '│ ? Shell  touch /srv/work/rejected.txt         │',
+    '│ ╭──────────────────────────────────────────╮ │',
+    '│ │ touch /srv/work/rejected.txt              │ │',
+    '│ ╰──────────────────────────────────────────╯ │',
+    '│ Allow execution of [Shell]?                   │',
+    '│ ● 1. Allow once                               │',
+    '│   2. Allow for this session                   │',
+    '│   3. No, suggest changes (esc)                │',
+    '╰──────────────────────────────────────────────╯',
+  ].join('\n');
+  it('is seen on the tool approval box (gemini.md §7), not on a working or ready screen', () => {
+    const gemini = createGemini();
+    expect(gemini.doDetectInputPrompt?.(approval)).toBe(true);
+    expect(gemini.doDetectInputPrompt?.('⠏ Thinking… (esc to cancel, 2s)\n\n>   Type your message or @path/to/file')).toBe(false);
+    expect(gemini.doDetectInputPrompt?.('>   Type your message or @path/to/file')).toBe(false);
+  });
+});

@@ -26,7 +26,7 @@ import { OptionUnsupportedError, SpawnFailedError } from '@umbel/core';
 import { readGeminiMessages, readGeminiTurn } from './chat.js';
 import { parseGeminiEvent } from './events.js';
 import { prepareGeminiPrompt } from './prompt.js';
-import { detectGeminiSignIn, detectGeminiStartup } from './screens.js';
+import { detectGeminiApproval, detectGeminiSignIn, detectGeminiStartup } from './screens.js';
 import { buildWorkerSettings, parseUserSettings } from './settings.js';
 
 /** Version of this package. */
@@ -250,6 +250,10 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
 
     doDetectSignIn(screen: string): string | undefined {
       return detectGeminiSignIn(screen);
+    },
+
+    doDetectInputPrompt(screen: string): boolean {
+      return detectGeminiApproval(screen);
     },
 
     doPreparePrompt(prompt: string): string {

@@ -24,7 +24,9 @@ export { NO_RESPONSE_TEXT, parseGeminiEvent } from './events.js';
 export { prepareGeminiPrompt } from './prompt.js';
 export {
   API_KEY_ENTRY_TEXT,
+  APPROVAL_RE,
   BUSY_RE,
+  detectGeminiApproval,
   detectGeminiSignIn,
   detectGeminiStartup,
   READY_TEXT,

@@ -31,6 +31,14 @@ function lineWith(screen: string, text: string): string {
   return line.replace(/^[\s│|]+|[\s│|]+$/g, '');
 }
 
+/** The first option of a tool approval box (gemini.md §7), drawn once the box takes keys. */
+export const APPROVAL_RE = /● 1\. Allow once/;
+
+/** Whether a tool approval box is drawn. Pure. */
+export function detectGeminiApproval(screen: string): boolean {
+  return APPROVAL_RE.test(screen);
+}
+
 /** The sign-in line when the screen is Gemini's auth dialog or API-key entry box. */
 export function detectGeminiSignIn(screen: string): string | undefined {
   if (screen.includes(SIGN_IN_TEXT)) return lineWith(screen, SIGN_IN_TEXT);

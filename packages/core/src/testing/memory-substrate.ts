@@ -8,7 +8,8 @@
  * `SIGNAL <SIG>`, `DELAY <ms> <rest>`; anything else → `MOCK-REPLY: <prompt>`.
  * Env knobs: MOCK_CLI_SIGN_IN=1, MOCK_CLI_TRUST=1 (dialog, key y), MOCK_CLI_FATAL=<msg>,
  * MOCK_CLI_EXIT_AT_START=<n>, MOCK_CLI_DROP_ENTERS=<n>, MOCK_CLI_LATE_MS=<ms>, MOCK_CLI_NO_PROMPT_HOOK=1,
- * MOCK_CLI_FIX=<text> (the reply to a guardrail feedback prompt).
+ * MOCK_CLI_FIX=<text> (the reply to a guardrail feedback prompt), MOCK_CLI_PROMPT_LATE_MS=<ms> (the
+ * permission prompt is drawn, and takes keys, that long after its hook fired).
  */
 import { spawn } from 'node:child_process';
 import { appendFile, mkdir, rename, stat, writeFile } from 'node:fs/promises';
@@ -282,9 +283,15 @@ export function createMemorySubstrate(): MemorySubstrate {
       if ((m = /^ASK (\S+)/.exec(text))) {
         const tool = m[1] as string;
         await appendFile(path, `${JSON.stringify({ type: 'tool', key, name: tool })}\n`);
-        s.screen.push(`Allow ${tool}? 1. Yes 2. No`);
-        s.pendingApproval = () => void answer(`approved ${tool}`);
+        const show = () => {
+          s.screen.push(`Allow ${tool}? 1. Yes 2. No`);
+          s.pendingApproval = () => void answer(`approved ${tool}`);
+        };
+        const late = Number(env.MOCK_CLI_PROMPT_LATE_MS ?? 0);
+        if (!late) show();
         await runHook(h.permission, { key, tool, message: `${tool} wants to run` }, env);
+        // keys pressed before the prompt is drawn go nowhere
+        if (late) later(s, late, show);
         return;
       }
       if (env.MOCK_CLI_FIX !== undefined && text.startsWith('Your previous answer was rejected')) return answer(env.MOCK_CLI_FIX);

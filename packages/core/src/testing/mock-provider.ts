@@ -133,5 +133,8 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
     doDetectSignIn(screen) {
       return /Please sign in/.test(screen) ? 'Please sign in' : undefined;
     },
+    doDetectInputPrompt(screen) {
+      return /Allow \S+\? 1\. Yes/.test(screen);
+    },
   };
 }
