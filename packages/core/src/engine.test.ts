@@ -103,6 +103,8 @@ describe('outcomes', () => {
     const blocked = await umbel.wait({ name: 'w1', timeout: '20s' });
     expect(blocked).toMatchObject({ reason: 'needs-input', inputKind: 'permission', tool: 'Bash' });
     expect(blocked.paneTail).not.toContain('Allow Bash?');
+    // the look never outlasts the caller's timeout: a short wait still says what the worker waits for
+    expect(await umbel.wait({ name: 'w1', timeout: '500ms' })).toMatchObject({ reason: 'needs-input', inputKind: 'permission' });
   });
 
   it('provider-error from a stop-failure hook and from the transcript alone', async () => {

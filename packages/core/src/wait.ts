@@ -230,7 +230,7 @@ export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, 
           // The hook can fire before the prompt is drawn: keys sent then would be lost.
           if (info.needsInput.kind === 'permission' && provider.doDetectInputPrompt && !provider.doDetectInputPrompt(screen)) {
             inputSeenAt ??= Date.now();
-            if (Date.now() - inputSeenAt < INPUT_PROMPT_SETTLE_MS) {
+            if (Date.now() < Math.min(inputSeenAt + INPUT_PROMPT_SETTLE_MS, deadline)) {
               await watcher.next(50);
               continue;
             }
