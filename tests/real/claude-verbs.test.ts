@@ -146,7 +146,9 @@ describe(`umbel verbs on the real claude ${readPins().claude.version} (mock mode
       const blocked = await waitJson('perm');
       expect(blocked.code, blocked.stderr).toBe(126);
       expect(blocked.outcome).toMatchObject({ reason: 'needs-input', tool: 'Bash', turn: 1 });
+      // what the provider's doDetectInputPrompt keys on, on the real screen
       expect(blocked.outcome.paneTail).toContain('Do you want to proceed?');
+      expect(blocked.outcome.paneTail).toMatch(/^\s*❯ 1\. Yes\b/m);
       expect(existsSync(join(w.work, 'x.txt'))).toBe(false);
 
       expect((await run(['keys', 'perm', 'Enter'])).code).toBe(0);

@@ -117,7 +117,7 @@ describe('real gemini 0.61.0 with --provider gemini (umbel runs with CI=true)', 
       const blocked = await waitJson('perm');
       expect(blocked.code).toBe(126);
       expect(blocked.outcome).toMatchObject({ reason: 'needs-input', inputKind: 'permission', tool: 'touch' });
-      expect(blocked.outcome.paneTail).toContain('Allow once');
+      expect(blocked.outcome.paneTail).toContain('● 1. Allow once'); // what doDetectInputPrompt keys on
       await umbel(['keys', 'perm', 'Enter']);
       expect(await umbel(['wait', 'perm', '--timeout', '180s'])).toMatchObject({ code: 0, stdout: 'TOOL-RESULT: (empty)\n' });
       expect(existsSync(join(work, 'real-approved.txt'))).toBe(true);
