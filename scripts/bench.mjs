@@ -69,11 +69,14 @@ function report(name, samples, target, unit = 'ms') {
   );
 }
 const ms = (a, b) => Number(b - a) / 1e6;
-function eventsOf(name) {
-  return readdirSync(join(home, 'workers', name, 'events'))
+/** The event files of an events directory (`<ns>-<pid>-<kind>.json`), oldest first. */
+function eventsIn(dir) {
+  return readdirSync(dir)
     .filter((f) => /^\d+-\d+-[a-z-]+\.json$/.test(f))
-    .map((f) => ({ at: BigInt(f.split('-')[0]), kind: f.replace(/^\d+-\d+-|\.json$/g, '') }));
+    .map((f) => ({ at: BigInt(f.split('-')[0]), kind: f.replace(/^\d+-\d+-|\.json$/g, '') }))
+    .sort((x, y) => (x.at < y.at ? -1 : x.at > y.at ? 1 : 0));
 }
+const eventsOf = (name) => eventsIn(join(home, 'workers', name, 'events'));
 
 try {
   console.log(`umbel bench — ${RUNS} runs per figure, ${PARALLEL} parallel workers, on ${process.env.CI ? 'CI' : 'this machine'}\n`);
@@ -288,8 +291,7 @@ async function benchPrint(bin) {
     });
     let stop;
     for (const until = Date.now() + 60_000; stop === undefined && Date.now() < until; await new Promise((r) => setTimeout(r, 5))) {
-      const f = readdirSync(events).find((name) => name.endsWith('-stop.json'));
-      if (f) stop = BigInt(f.split('-')[0]);
+      stop = eventsIn(events).find((e) => e.kind === 'stop')?.at;
     }
     await bareSub.kill(session);
     if (stop === undefined) throw new Error('the bare TUI run never reached its Stop hook');
@@ -325,12 +327,7 @@ async function benchPrint(bin) {
     'umbel: Stop hook → answer read': [],
     'teardown (after the answer is printed)': [],
   };
-  const at = (name, kind) => {
-    const e = readdirSync(join(penv.UMBEL_HOME, 'workers', name, 'events'))
-      .filter((f) => f.endsWith(`-${kind}.json`))
-      .sort()[0];
-    return e ? BigInt(e.split('-')[0]) : undefined;
-  };
+  const at = (name, kind) => eventsIn(join(penv.UMBEL_HOME, 'workers', name, 'events')).find((e) => e.kind === kind)?.at;
   for (let i = 0; i < Math.min(n, 10); i++) {
     const t0 = epochNs();
     const w = await engine.spawn({ cwd: dir, env: Object.fromEntries(Object.keys(cenv).map((k) => [k, { fromEnv: k }])) });
