@@ -37,6 +37,7 @@ export function describeOutcome(outcome: Outcome): string {
     dead: `worker '${outcome.worker}' is dead`,
     aborted: `wait aborted`,
     'guardrail-halted': `worker '${outcome.worker}' was halted by its guardrail`,
+    unknown: `worker '${outcome.worker}' ended turn ${outcome.turn} without an answer`,
     completed: 'completed',
   };
   const lines = [`umbel: ${head[outcome.reason]}${outcome.message ? ` — ${outcome.message}` : ''}`];

@@ -20,7 +20,13 @@ export const UmbelErrorCode = {
   SpawnFailed: 'UMBEL_SPAWN_FAILED',
   NotSignedIn: 'UMBEL_NOT_SIGNED_IN',
   SendNotSubmitted: 'UMBEL_SEND_NOT_SUBMITTED',
+  SendBusy: 'UMBEL_SEND_BUSY',
+  TurnNotSubmitted: 'UMBEL_TURN_NOT_SUBMITTED',
   TranscriptUnavailable: 'UMBEL_TRANSCRIPT_UNAVAILABLE',
+  WorkerCorrupt: 'UMBEL_WORKER_CORRUPT',
+  WorkerVanished: 'UMBEL_WORKER_VANISHED',
+  ProviderFailed: 'UMBEL_PROVIDER_FAILED',
+  StateUnwritable: 'UMBEL_STATE_UNWRITABLE',
   TurnNotFound: 'UMBEL_TURN_NOT_FOUND',
   TmuxUnavailable: 'UMBEL_TMUX_UNAVAILABLE',
   TmuxTimeout: 'UMBEL_TMUX_TIMEOUT',
@@ -190,6 +196,113 @@ export class SendNotSubmittedError extends UmbelError {
     this.worker = worker;
     this.enterPresses = enterPresses;
     this.paneTail = paneTail;
+  }
+}
+
+/** Another send to the worker holds its send lock for too long. The worker is untouched. Exit 1. */
+export class SendBusyError extends UmbelError {
+  readonly worker: string;
+  constructor(worker: string, waitedMs: number) {
+    super({
+      name: 'SendBusyError',
+      code: UmbelErrorCode.SendBusy,
+      message: `another send to '${worker}' held its send lock for ${Math.round(waitedMs / 1000)}s; nothing was typed`,
+      hint: `sends to one worker run one at a time: wait for the other one, then send again`,
+    });
+    this.worker = worker;
+  }
+}
+
+/** The turn asked for was closed as never submitted (its send failed). Exit 1. */
+export class TurnNotSubmittedError extends UmbelError {
+  readonly worker: string;
+  readonly turn: number;
+  constructor(worker: string, turn: number, why: string) {
+    super({
+      name: 'TurnNotSubmittedError',
+      code: UmbelErrorCode.TurnNotSubmitted,
+      message: `turn ${turn} of '${worker}' was not submitted (${why}); it has no answer`,
+      hint: `send the prompt again: it gets a turn of its own`,
+    });
+    this.worker = worker;
+    this.turn = turn;
+  }
+}
+
+/** A worker's state files cannot be trusted (unreadable meta.json, or one naming another worker). Exit 1. */
+export class WorkerCorruptError extends UmbelError {
+  readonly worker: string;
+  readonly path: string;
+  readonly reason: string;
+  constructor(worker: string, reason: string, path: string) {
+    super({
+      name: 'WorkerCorruptError',
+      code: UmbelErrorCode.WorkerCorrupt,
+      message: `worker '${worker}' cannot be used: ${reason} (${path})`,
+      hint: `'umbel kill ${worker} --purge' ends its session and removes its state`,
+    });
+    this.worker = worker;
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+/** The worker's state directory disappeared while an operation was using it. Exit 1. */
+export class WorkerVanishedError extends UmbelError {
+  readonly worker: string;
+  constructor(worker: string, what: string) {
+    super({
+      name: 'WorkerVanishedError',
+      code: UmbelErrorCode.WorkerVanished,
+      message: `the state of worker '${worker}' was removed ${what} (by kill --purge, prune or by hand)`,
+      hint: "run 'umbel ls' to see the workers",
+    });
+    this.worker = worker;
+  }
+}
+
+/** A provider method threw: a defect of the provider (or its CLI changed), never a stack trace. Exit 1. */
+export class ProviderFailedError extends UmbelError {
+  readonly provider: string;
+  readonly method: string;
+  constructor(provider: string, method: string, cause: unknown) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super({
+      name: 'ProviderFailedError',
+      code: UmbelErrorCode.ProviderFailed,
+      message: `provider '${provider}' failed in ${method}: ${detail}`,
+      hint: `this is a defect of the provider package (or its CLI changed); 'umbel doctor --provider ${provider}' checks the installation`,
+      cause,
+    });
+    this.provider = provider;
+    this.method = method;
+  }
+}
+
+/** The state root cannot be written (full disk, read-only, no permission). Exit 1. */
+export class StateUnwritableError extends UmbelError {
+  readonly path: string;
+  readonly errno: string;
+  constructor(path: string, errno: string, cause?: unknown) {
+    const why: Record<string, string> = {
+      ENOSPC: 'no space left',
+      EDQUOT: 'disk quota exceeded',
+      EROFS: 'read-only file system',
+      EACCES: 'permission denied',
+      EPERM: 'operation not permitted',
+    };
+    super({
+      name: 'StateUnwritableError',
+      code: UmbelErrorCode.StateUnwritable,
+      message: `${why[errno] ?? errno} on the state root (${path})`,
+      hint:
+        errno === 'ENOSPC' || errno === 'EDQUOT'
+          ? 'free some space (umbel prune removes dead workers), then try again'
+          : 'set UMBEL_HOME to a writable directory',
+      cause,
+    });
+    this.path = path;
+    this.errno = errno;
   }
 }
 

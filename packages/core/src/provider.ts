@@ -164,6 +164,13 @@ export interface ProviderV1InputSpec {
   readonly maxSubmitRetries?: number;
   /** Always paste (true), or type short single lines literally (false). Default true. */
   readonly alwaysPaste?: boolean;
+  /**
+   * Keys that clear a non-empty input box, pressed one at a time after a prompt that was never
+   * submitted (e.g. `['Escape', 'Escape']`). The engine presses the next one only while
+   * {@link ProviderV1.doReadInputBox} still reads text, so a key that means something else on an
+   * empty box (quit, rewind) is never pressed there. Without `doReadInputBox` nothing is pressed.
+   */
+  readonly clearKeys?: readonly string[];
 }
 
 /** Capabilities the engine checks before any I/O. */
@@ -215,6 +222,12 @@ export interface ProviderV1 {
    * sent at once reach it and the outcome's pane tail shows it. Pure. Optional.
    */
   doDetectInputPrompt?(screen: string): boolean;
+  /**
+   * The text in the CLI's input box on this screen: `''` when the box is empty, undefined when the
+   * screen shows no input box (a dialog, still starting). Used only to clear an unsubmitted prompt
+   * (see {@link ProviderV1InputSpec.clearKeys}); never to read answers. Pure. Optional.
+   */
+  doReadInputBox?(screen: string): string | undefined;
 }
 
 /** Any provider version this engine understands. */

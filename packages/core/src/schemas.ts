@@ -100,16 +100,49 @@ export type SpawnOptionsParsed = z.output<typeof SpawnOptionsSchema>;
 export const SendOptionsSchema = z
   .object({
     name: WorkerNameSchema,
-    prompt: z.string().min(1, 'the prompt is empty').describe('The prompt text, delivered exactly as given'),
+    prompt: z
+      .string()
+      .refine((p) => p.trim() !== '', 'the prompt is empty (or only whitespace): nothing would be submitted')
+      .describe('The prompt text, delivered exactly as given'),
   })
   .strict();
 export type SendOptions = z.input<typeof SendOptionsSchema>;
+
+/** Named keys `keys` accepts (tmux's names), besides single characters. */
+export const KEY_NAMES = [
+  'Enter',
+  'Escape',
+  'Tab',
+  'BTab',
+  'BSpace',
+  'Space',
+  'Up',
+  'Down',
+  'Left',
+  'Right',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'PPage',
+  'NPage',
+  'Insert',
+  'Delete',
+  'IC',
+  'DC',
+  ...Array.from({ length: 12 }, (_, i) => `F${i + 1}`),
+] as const;
+const KEY_RE = new RegExp(`^(?:[CMS]-)*(?:${KEY_NAMES.join('|')}|[^\\s])$`, 'u');
+const KEYS_HELP = `${KEY_NAMES.slice(0, 20).join(', ')}, F1-F12, a single character (y, 1), or C-/M-/S- before one of them (C-c)`;
+
+/** One key name: a tmux key name, a single character, or either with C-/M-/S- modifiers. */
+export const KeyNameSchema = z.string().refine((key) => KEY_RE.test(key), { error: (issue) => `unknown key '${String(issue.input)}' (use ${KEYS_HELP})` });
 
 /** Options of `keys`: press keys in the worker's terminal (answer a dialog, interrupt). */
 export const KeysOptionsSchema = z
   .object({
     name: WorkerNameSchema,
-    keys: z.array(z.string().min(1)).min(1).describe('Key names as tmux knows them: Enter, Escape, Up, Down, Tab, C-c, or a single character such as 1'),
+    keys: z.array(KeyNameSchema).min(1).describe(`Keys to press, in order: ${KEYS_HELP}`),
   })
   .strict();
 export type KeysOptions = z.input<typeof KeysOptionsSchema>;
@@ -180,12 +213,13 @@ export type CaptureOptions = z.input<typeof CaptureOptionsSchema>;
 // --- outcomes ---
 
 /** Why a wait ended. */
-export const OutcomeReasonSchema = z.enum(['completed', 'needs-input', 'provider-error', 'idle', 'timeout', 'dead', 'aborted', 'guardrail-halted']);
+export const OutcomeReasonSchema = z.enum(['completed', 'needs-input', 'provider-error', 'idle', 'timeout', 'dead', 'aborted', 'guardrail-halted', 'unknown']);
 export type OutcomeReason = z.infer<typeof OutcomeReasonSchema>;
 
 /** Exit code of each outcome (upstream-compatible where upstream had one). */
 export const OUTCOME_EXIT_CODES: Readonly<Record<OutcomeReason, number>> = {
   completed: 0,
+  unknown: 121,
   'provider-error': 122,
   idle: 123,
   timeout: 124,
@@ -262,11 +296,12 @@ export const WorkerMetaSchema = z.object({
   transcriptPath: z.string().optional(),
   providerFiles: z.array(z.string()).default([]).describe('Files the provider wrote outside the worker dir, removed on kill'),
   envNames: z.array(z.string()).default([]).describe('Names (never values) of the variables passed to the worker'),
+  readyBy: z.string().optional().describe('ISO time by which spawn gives up reaching the ready prompt (a worker without a ready event is starting until then)'),
 });
 export type WorkerMeta = z.infer<typeof WorkerMetaSchema>;
 
 /** Derived state of a worker (never stored). */
-export const WorkerStateSchema = z.enum(['starting', 'ready', 'busy', 'needs-input', 'exited', 'dead', 'killed']);
+export const WorkerStateSchema = z.enum(['starting', 'ready', 'busy', 'needs-input', 'exited', 'dead', 'killed', 'corrupt']);
 export type WorkerState = z.infer<typeof WorkerStateSchema>;
 
 /** What `status` reports about one worker. */
@@ -286,6 +321,14 @@ export const WorkerStatusSchema = z.object({
   needsInput: z.object({ kind: z.string(), message: z.string().optional(), tool: z.string().optional() }).optional(),
   exit: z.object({ status: z.number().int().optional(), signal: z.string().optional(), at: z.string().optional(), by: z.string().optional() }).optional(),
   anonymous: z.boolean(),
+  corrupt: z
+    .object({ reason: z.string(), path: z.string() })
+    .optional()
+    .describe('Set when state is corrupt: why its state files cannot be used, and which file'),
+  problems: z
+    .array(z.object({ file: z.string(), message: z.string() }))
+    .optional()
+    .describe('State files that were skipped (a malformed event file, an event the provider could not read)'),
 });
 export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
 
@@ -299,6 +342,7 @@ export type WorkerRef = z.infer<typeof WorkerRefSchema>;
 export const SendResultSchema = z.object({
   worker: WorkerNameSchema,
   turn: z.number().int().positive().describe('The turn this prompt opened (1-based, monotonic per worker); pass it to wait/read to be explicit'),
+  queued: z.boolean().optional().describe('True when the worker was busy: the CLI queued the prompt and starts it after the running turn'),
 });
 export type SendResult = z.infer<typeof SendResultSchema>;
 

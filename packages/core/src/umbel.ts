@@ -63,6 +63,11 @@ export interface UmbelSettings {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Overrides for the JSON Schema validator used by `wait --schema`. */
   readonly validateJsonSchema?: JsonSchemaValidator;
+  /**
+   * How long a wait holds a turn whose stop hook fired for its final message to reach the
+   * transcript (default 5 s). Then it completes with the stop payload's message, or ends `unknown`.
+   */
+  readonly stopSettleMs?: number;
 }
 
 /** The engine. */

@@ -28,15 +28,45 @@ export interface WatchDirOptions {
   readonly native?: boolean;
 }
 
-/** Watch `dir` (depth 0). Resolves once the watch is in place, so no later change is missed. */
-export async function watchDir(dir: string, options: WatchDirOptions = {}): Promise<DirWatcher> {
+/** "Something changed" since the last look, and a way to sleep until it does. */
+function changeGate() {
   let dirty = false;
   let wake: (() => void) | undefined;
-  let closed = false;
-  const onChange = () => {
-    dirty = true;
-    wake?.();
+  return {
+    mark() {
+      dirty = true;
+      wake?.();
+    },
+    release: () => wake?.(),
+    next(timeoutMs: number): Promise<boolean> {
+      if (dirty) {
+        dirty = false;
+        return Promise.resolve(true);
+      }
+      return new Promise((resolve) => {
+        const timer = setTimeout(
+          () => {
+            wake = undefined;
+            resolve(false);
+          },
+          Math.max(0, timeoutMs),
+        );
+        wake = () => {
+          clearTimeout(timer);
+          wake = undefined;
+          dirty = false;
+          resolve(true);
+        };
+      });
+    },
   };
+}
+
+/** Watch `dir` (depth 0). Resolves once the watch is in place, so no later change is missed. */
+export async function watchDir(dir: string, options: WatchDirOptions = {}): Promise<DirWatcher> {
+  const gate = changeGate();
+  let closed = false;
+  const onChange = gate.mark;
   const native: FSWatcher[] = [];
   /** File names watched per directory (added files). */
   const filesByDir = new Map<string, Set<string>>();
@@ -70,27 +100,7 @@ export async function watchDir(dir: string, options: WatchDirOptions = {}): Prom
   if (!watchNative(dir)) await watchFallback(dir);
 
   return {
-    next(timeoutMs) {
-      if (dirty) {
-        dirty = false;
-        return Promise.resolve(true);
-      }
-      return new Promise((resolve) => {
-        const timer = setTimeout(
-          () => {
-            wake = undefined;
-            resolve(false);
-          },
-          Math.max(0, timeoutMs),
-        );
-        wake = () => {
-          clearTimeout(timer);
-          wake = undefined;
-          dirty = false;
-          resolve(true);
-        };
-      });
-    },
+    next: (timeoutMs) => gate.next(timeoutMs),
     poke: onChange,
     add(path) {
       if (closed) return;
@@ -106,7 +116,7 @@ export async function watchDir(dir: string, options: WatchDirOptions = {}): Prom
     },
     async close() {
       closed = true;
-      wake?.();
+      gate.release();
       for (const watcher of native.splice(0)) watcher.close();
       await fallback?.close();
     },

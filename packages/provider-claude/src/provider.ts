@@ -3,7 +3,7 @@ import { CLAUDE_INHERIT_ENV, reconcileClaudeEnv } from './env.js';
 import { parseClaudeEvent } from './events.js';
 import { buildClaudeLaunch, type ClaudeSettings } from './launch.js';
 import { prepareClaudePrompt } from './prompt.js';
-import { detectClaudeSignIn, detectClaudeStartup, hasClaudePermissionDialog } from './startup.js';
+import { detectClaudeSignIn, detectClaudeStartup, hasClaudePermissionDialog, readClaudeInputBox } from './startup.js';
 import { readClaudeMessages, readClaudeTurn } from './transcript.js';
 import { CLAUDE_PERMISSION_MODES, validateClaudeOptions } from './validate.js';
 
@@ -30,7 +30,9 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
       permissionModes: CLAUDE_PERMISSION_MODES,
     },
     inheritEnv: CLAUDE_INHERIT_ENV,
-    input: { alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0 },
+    // Escape, Escape clears a non-empty box (claude-code.md §5); on an empty box it opens Rewind,
+    // so the engine presses each only while readClaudeInputBox still reads text.
+    input: { alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0, clearKeys: ['Escape', 'Escape'] },
     doValidate: (options) => validateClaudeOptions(options),
     doReconcileEnv: (env) => reconcileClaudeEnv(env),
     doBuildLaunch: (options) => buildClaudeLaunch(options, settings),
@@ -41,6 +43,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     doReadMessages: (options) => readClaudeMessages(options),
     doDetectSignIn: (screen) => detectClaudeSignIn(screen),
     doDetectInputPrompt: (screen) => hasClaudePermissionDialog(screen),
+    doReadInputBox: (screen) => readClaudeInputBox(screen),
   };
 }
 

@@ -109,6 +109,26 @@ export function hasClaudeInputBox(screen: string): boolean {
   return false;
 }
 
+/** Texts Claude Code draws in an empty input box. */
+const EMPTY_BOX_HINTS = [/^Press up to edit queued messages/, /^Try "/];
+
+/**
+ * The text in Claude Code's input box (the `❯` line below a `─` rule and the lines up to the next
+ * rule), `''` when it is empty (or shows only a hint), undefined when no input box is drawn. Pure.
+ */
+export function readClaudeInputBox(screen: string): string | undefined {
+  const lines = screen.split('\n');
+  for (let i = 1; i < lines.length; i += 1) {
+    const first = /^\s*❯ ?(.*)$/.exec(lines[i] ?? '');
+    if (!isRule(lines[i - 1]) || !first) continue;
+    const body = [first[1] ?? ''];
+    for (let j = i + 1; j < lines.length && !isRule(lines[j]); j += 1) body.push((lines[j] ?? '').trim());
+    const text = body.join('\n').trim();
+    return EMPTY_BOX_HINTS.some((hint) => hint.test(text)) ? '' : text;
+  }
+  return undefined;
+}
+
 /**
  * Classify Claude Code's startup screen. Order: fatal messages, sign-in, dialogs, then ready (a
  * `session` event seen and the input box drawn), else starting. Pure.

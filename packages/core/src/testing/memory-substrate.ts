@@ -9,7 +9,9 @@
  * Env knobs: MOCK_CLI_SIGN_IN=1, MOCK_CLI_TRUST=1 (dialog, key y), MOCK_CLI_FATAL=<msg>,
  * MOCK_CLI_EXIT_AT_START=<n>, MOCK_CLI_DROP_ENTERS=<n>, MOCK_CLI_LATE_MS=<ms>, MOCK_CLI_NO_PROMPT_HOOK=1,
  * MOCK_CLI_FIX=<text> (the reply to a guardrail feedback prompt), MOCK_CLI_PROMPT_LATE_MS=<ms> (the
- * permission prompt is drawn, and takes keys, that long after its hook fired).
+ * permission prompt is drawn, and takes keys, that long after its hook fired), MOCK_CLI_START_MS=<ms>
+ * (startup takes that long before the ready screen). Prompt `MUTE` ends its turn with a stop hook that
+ * carries no message and a transcript that holds no answer. Key `C-u` clears the input box.
  */
 import { spawn } from 'node:child_process';
 import { appendFile, mkdir, rename, stat, writeFile } from 'node:fs/promises';
@@ -78,7 +80,7 @@ export function createMemorySubstrate(): MemorySubstrate {
       };
       sessions.set(options.session, s);
       const env = options.env;
-      later(s, 20, async () => {
+      later(s, 20 + Number(env.MOCK_CLI_START_MS ?? 0), async () => {
         if (env.MOCK_CLI_EXIT_AT_START) return exit(s, { status: Number(env.MOCK_CLI_EXIT_AT_START) });
         if (env.MOCK_CLI_FATAL) {
           s.screen = [`FATAL: ${env.MOCK_CLI_FATAL}`];
@@ -233,6 +235,10 @@ export function createMemorySubstrate(): MemorySubstrate {
       go();
       return;
     }
+    if (key === 'C-u') {
+      s.input = '';
+      return;
+    }
     if (key === 'Escape' && s.busy) {
       s.busy = false;
       for (const t of s.timers) clearTimeout(t);
@@ -267,6 +273,12 @@ export function createMemorySubstrate(): MemorySubstrate {
         return;
       }
       if (/^HANG\b/.test(text)) return;
+      if (/^MUTE\b/.test(text)) {
+        await appendFile(path, `${JSON.stringify({ type: 'end', key })}\n`);
+        s.busy = false;
+        await runHook(h.stop, { key, transcript_path: path }, env);
+        return;
+      }
       if ((m = /^DIE (\d+)/.exec(text))) return exit(s, { status: Number(m[1]) });
       if ((m = /^SIGNAL (\w+)/.exec(text))) return exit(s, { signal: m[1] as string });
       if ((m = /^FAIL ([\s\S]*)$/.exec(text))) {

@@ -67,7 +67,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
     displayName: 'Mock CLI',
     capabilities: { unattended: settings.unattended ?? true, allowedTools: false, appendSystemPrompt: false, permissionModes: ['default', 'bypass'] },
     inheritEnv: settings.inheritEnv ?? ['MOCK_API_KEY'],
-    input: { confirmTimeoutMs: 400, maxSubmitRetries: 2 },
+    input: { confirmTimeoutMs: 400, maxSubmitRetries: 2, clearKeys: ['C-u'] },
     calls,
     async doBuildLaunch(options: ProviderV1LaunchOptions) {
       calls.push({ method: 'doBuildLaunch', args: { ...options, hookCommand: undefined } });
@@ -132,6 +132,10 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
     },
     doDetectSignIn(screen) {
       return /Please sign in/.test(screen) ? 'Please sign in' : undefined;
+    },
+    doReadInputBox(screen) {
+      const line = screen.split('\n').findLast((l) => l.startsWith('mock> '));
+      return line === undefined ? undefined : line.slice('mock> '.length);
     },
     doDetectInputPrompt(screen) {
       return /Allow \S+\? 1\. Yes/.test(screen);
