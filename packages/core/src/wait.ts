@@ -137,7 +137,7 @@ async function runLoop(ctx: EngineContext, deps: LoopDeps): Promise<Outcome> {
     state.sessionId = view.transcript.sessionId ?? state.sessionId;
     if (state.transcriptPath) watcher.add(state.transcriptPath);
     const transcript = await readTurn(view, turn, state.transcriptPath);
-    const { read, options: readOptions } = transcript;
+    const { read } = transcript;
     track(deps, view, turn, transcript);
     let screen: string | undefined;
     for (;;) {
