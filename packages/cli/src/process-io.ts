@@ -1,5 +1,5 @@
 /** The real process as a CliIo. */
-import type { CliIo } from './io.js';
+import { type CliIo, INTERRUPT_EXIT_CODES, type Interrupt, type Out } from './io.js';
 
 async function readAll(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;
@@ -12,34 +12,76 @@ async function readAll(): Promise<string | undefined> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 let stdinCache: Promise<string | undefined> | undefined;
-let current: ((signal: 'SIGINT' | 'SIGTERM') => void) | undefined;
-let pending: 'SIGINT' | 'SIGTERM' | undefined;
+let current: ((signal: Interrupt) => void) | undefined;
+let pending: Interrupt | undefined;
 let installed = false;
+const broken = new Set<NodeJS.WriteStream>();
+
+function deliver(interrupt: Interrupt): void {
+  if (current) current(interrupt);
+  else if (pending === undefined) pending = interrupt;
+  // A second signal before any command took over: nothing was started, so nothing to clean up.
+  else if (interrupt !== 'SIGPIPE') process.exit(INTERRUPT_EXIT_CODES[pending]);
+}
+
+function markBroken(stream: NodeJS.WriteStream): void {
+  if (broken.has(stream)) return;
+  broken.add(stream);
+  deliver('SIGPIPE');
+}
 
 /**
- * Take over SIGINT/SIGTERM as early as possible, so a signal that arrives while the CLI is still
- * starting aborts cleanly (and cleans up) instead of killing the process half-way.
+ * Take over SIGINT/SIGTERM/SIGHUP, and the write errors of stdout/stderr (EPIPE when the reader went
+ * away, EIO when the terminal did), as early as possible: an interrupt that arrives while the CLI is
+ * still starting aborts cleanly (and cleans up) instead of killing the process half-way, and a
+ * closed output is an interrupt, never an unhandled 'error' with a stack trace.
  */
 export function captureSignals(): void {
   if (installed) return;
   installed = true;
-  let count = 0;
-  const deliver = (signal: 'SIGINT' | 'SIGTERM') => {
-    // A second signal while the first is being handled means "now": exit without cleanup.
-    if (++count > 1) process.exit(signal === 'SIGINT' ? 130 : 143);
-    if (current) current(signal);
-    else pending ??= signal;
+  for (const signal of SIGNALS) process.on(signal, () => deliver(signal));
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => markBroken(stream));
+}
+
+/** Whether stdout or stderr failed a write (the output is incomplete). */
+export function outputBroken(): boolean {
+  return broken.size > 0;
+}
+
+/** Resolves once what was written to stdout and stderr is out (or failed). */
+export async function flushOutput(): Promise<void> {
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (stream) =>
+        new Promise<void>((resolve) => {
+          if (stream.destroyed || broken.has(stream)) return resolve();
+          stream.write('', (error) => {
+            if (error) markBroken(stream);
+            resolve();
+          });
+        }),
+    ),
+  );
+}
+
+/** A process stream that drops writes once it failed (the 'error' was taken as an interrupt). */
+function guarded(stream: NodeJS.WriteStream): Out {
+  return {
+    write: (text: string) => (broken.has(stream) || stream.destroyed ? false : stream.write(text)),
+    get isTTY() {
+      return stream.isTTY === true;
+    },
   };
-  process.on('SIGINT', () => deliver('SIGINT'));
-  process.on('SIGTERM', () => deliver('SIGTERM'));
 }
 
 /** CliIo over process.stdin/stdout/stderr/env. */
 export function processIo(): CliIo {
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: guarded(process.stdout),
+    stderr: guarded(process.stderr),
     readStdin: () => (stdinCache ??= readAll()),
     env: process.env,
     cwd: process.cwd(),

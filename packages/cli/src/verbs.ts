@@ -1,34 +1,17 @@
 /** The supervisor verbs: spawn, send, wait, keys, status, ls, read, kill, prune, attach, capture, logs. */
 import { spawnSync } from 'node:child_process';
-import { EnvArgsSchema, formatMs, type Outcome, type Umbel, usageFromZod, UsageError } from '@umbel/core';
-import type { CliIo } from './io.js';
-import { printJson, statusTable } from './output.js';
+import { formatMs, type Outcome, type Umbel, UsageError } from '@umbel/core';
+import { type Args, envFromArgs, num, str } from './args.js';
+import { type CliIo, interruptExitCode } from './io.js';
+import { logLine, printJson, statusTable } from './output.js';
 
-/** Parsed argv as yargs hands it over (loosely typed; every value is validated by core's schemas). */
-export type Args = Record<string, unknown> & { _: (string | number)[] };
+export { type Args, envFromArgs } from './args.js';
 
-/** `--env` values (repeatable) → the EnvMap of core. */
-export function envFromArgs(value: unknown): Record<string, string | { fromEnv: string }> | undefined {
-  if (value === undefined) return undefined;
-  const list = (Array.isArray(value) ? value : [value]).map(String);
-  const parsed = EnvArgsSchema.safeParse(list);
-  if (!parsed.success) throw usageFromZod(parsed.error, '--env');
-  return parsed.data;
-}
-
-function str(value: unknown): string | undefined {
-  return value === undefined || value === null ? undefined : String(value);
-}
-
-function num(value: unknown, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${flag} must be a whole number, got '${String(value)}'`);
-  return n;
-}
-
-/** Human text of an outcome that is not `completed`, for stderr. */
-export function describeOutcome(outcome: Outcome): string {
+/**
+ * Human text of an outcome that is not `completed`, for stderr. `removed`: the worker does not
+ * outlive the call (`umbel -p` without --name), so no hint to answer it or inspect it later.
+ */
+export function describeOutcome(outcome: Outcome, options: { removed?: boolean } = {}): string {
   const head: Record<string, string> = {
     'needs-input': `worker '${outcome.worker}' is waiting for input`,
     'provider-error': `worker '${outcome.worker}' hit a provider error`,
@@ -48,9 +31,23 @@ export function describeOutcome(outcome: Outcome): string {
         `  attempt ${a.attempt} (turn ${a.turn}): ${a.accepted ? 'accepted' : a.reason === 'completed' ? `rejected${a.checkExitCode !== undefined ? ` (check exit ${a.checkExitCode ?? 'timeout'})` : ''}${a.schemaErrors?.length ? ` (${a.schemaErrors.length} schema errors)` : ''}` : a.reason}`,
       );
   }
-  if (outcome.reason === 'needs-input') lines.push(`  answer it with: umbel keys ${outcome.worker} <key>…   or inspect: umbel capture ${outcome.worker}`);
+  if (options.removed) {
+    lines.push(`  umbel -p removes its worker ${outcome.worker}; keep one with --name NAME to answer or inspect it later`);
+    if (outcome.reason === 'needs-input') lines.push('  or let it run unattended: --allowed-tools, --permission-mode, --unattended');
+  } else if (outcome.reason === 'needs-input')
+    lines.push(`  answer it with: umbel keys ${outcome.worker} <key>…   or inspect: umbel capture ${outcome.worker}`);
   if (outcome.paneTail) lines.push('--- last screen ---', outcome.paneTail.replace(/\s+$/, ''));
   return `${lines.join('\n')}\n`;
+}
+
+/** `spawn NAME` or `spawn --name NAME` (both is fine when they agree). */
+function spawnName(args: Args): string | undefined {
+  const positional = str(args.worker);
+  const flag = str(args.name);
+  if (positional !== undefined && flag !== undefined && positional !== flag) {
+    throw new UsageError(`two names given: '${positional}' and --name '${flag}'`, { hint: 'umbel spawn NAME, or umbel spawn --name NAME' });
+  }
+  return positional ?? flag;
 }
 
 /** A one-line live progress display on a terminal. */
@@ -85,7 +82,7 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
     case 'spawn': {
       const status = await engine.spawn(
         {
-          name: str(args.name ?? args.worker),
+          name: spawnName(args),
           provider: str(args.provider) ?? 'claude',
           cwd: str(args.cwd) ?? io.cwd,
           model: str(args.model),
@@ -241,7 +238,7 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         const entries = await engine.logs(String(args.name));
         for (const entry of entries.slice(seen)) {
           if (json) printJson(io.stdout, entry);
-          else io.stdout.write(`${entry.at}  ${entry.kind.padEnd(12)}  ${entry.summary}\n`);
+          else io.stdout.write(logLine(entry));
         }
         seen = entries.length;
       };
@@ -251,7 +248,7 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         await new Promise((r) => setTimeout(r, 300));
         await flush();
       }
-      return 130;
+      return interruptExitCode(signal);
     }
     default:
       throw new UsageError(`unknown verb '${verb}'`);

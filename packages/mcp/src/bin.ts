@@ -1,16 +1,25 @@
 /**
  * The `umbel-mcp` executable (built to dist/bin.js; bin/umbel-mcp.js imports it): the default
  * engine (tmux + claude, codex, gemini) from this process's own environment, served over stdio.
- * Exits when stdin closes or on SIGTERM/SIGINT. Diagnostics go to stderr only.
+ * Exits when stdin closes or on SIGTERM/SIGINT. Diagnostics go to stderr only. `--help` and
+ * `--version` answer before the engine or the server are loaded.
  */
-import { UmbelError } from '@umbel/core';
-import { createDefaultUmbel } from './default-umbel.js';
-import { runMcpServer } from './run.js';
+import { binArgs } from './bin-args.js';
 
 /** Hard limit between "stop" and process exit, in case something keeps the loop alive. */
 const EXIT_DEADLINE_MS = 2_000;
 
+const early = binArgs(process.argv.slice(2));
+if (early) {
+  if (early.stdout) process.stdout.write(early.stdout);
+  if (early.stderr) process.stderr.write(early.stderr);
+  process.exit(early.code);
+}
+
+const { UmbelError } = await import('@umbel/core');
 try {
+  const { createDefaultUmbel } = await import('./default-umbel.js');
+  const { runMcpServer } = await import('./run.js');
   const engine = createDefaultUmbel(process.env);
   await runMcpServer({ engine });
   setTimeout(() => process.exit(0), EXIT_DEADLINE_MS).unref();
