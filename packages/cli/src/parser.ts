@@ -9,6 +9,7 @@ const EXIT_CODES_HELP = `Exit codes:
   0    success (wait: the turn completed)
   1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error)
   2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME)
+  121  wait: unknown (the turn ended, but no answer anywhere)
   122  wait: provider-error     123  wait: idle          124  wait: timeout
   125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen)
   127  wait: guardrail-halted   129  SIGHUP (terminal closed)   130  aborted (SIGINT)
