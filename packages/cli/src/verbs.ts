@@ -174,6 +174,8 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
                 ? `${status.exit.signal ?? (status.exit.status !== undefined ? `status ${status.exit.status}` : 'unknown')}${status.exit.by ? ` (by ${status.exit.by})` : ''}`
                 : undefined,
             ],
+            ['corrupt', status.corrupt ? `${status.corrupt.reason} (${status.corrupt.path})` : undefined],
+            ...(status.problems ?? []).map((p): [string, unknown] => ['problem', `${p.message} (${p.file})`]),
           ];
           io.stdout.write(
             rows

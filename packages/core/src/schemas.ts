@@ -86,7 +86,7 @@ export const SpawnOptionsSchema = z
       .string()
       .min(1)
       .optional()
-      .describe("The CLI's permission mode, where it has one (claude: default, acceptEdits, plan, auto, dontAsk, bypassPermissions)"),
+      .describe("The CLI's permission mode, where it has one (claude: default, manual, acceptEdits, plan, auto, dontAsk, bypassPermissions)"),
     allowedTools: z.string().min(1).optional().describe("Tools allowed without asking, in the CLI's own syntax (claude: 'Bash(git:*) Edit')"),
     appendSystemPrompt: z.string().optional().describe('Text appended to the system prompt, where the CLI supports it'),
     unattended: z.boolean().default(false).describe("Never stop for permission prompts (maps to the CLI's own bypass mode)"),
