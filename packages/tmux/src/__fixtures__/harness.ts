@@ -64,7 +64,9 @@ export async function makeRig(options: { env?: Record<string, string | undefined
       // Last resort (a test may plant a defect in kill): nothing marked with this socket outlives it.
       await reapMarked(substrate.socket);
       await rm(home, { recursive: true, force: true });
+      // tmux leaves the socket file behind: ours goes (the whole dir when it is the rig's own).
       if (ownTmp) await rm(ownTmp, { recursive: true, force: true });
+      else await rm(join(env['TMUX_TMPDIR'] ?? '/tmp', `tmux-${process.getuid?.() ?? ''}`, substrate.socket), { force: true });
     },
   };
 }
