@@ -196,8 +196,23 @@ describe('a tmux that does not answer (test-fixtures/bin/tmux-stall)', () => {
     expect(lines.filter((line) => line.endsWith(' capture-pane'))).toEqual(['stall capture-pane', 'stall capture-pane', 'stall capture-pane']);
     expect(lines.filter((line) => line.endsWith(' send-keys'))).toEqual(['stall send-keys']);
     expect(lines.filter((line) => line.includes('new-session'))).toEqual(['stall load-buffer;set-option;set-option;new-session']);
+    // timeoutRetries: 0 is one attempt.
+    const once = createTmuxSubstrate({
+      home: r.home,
+      env: {
+        ...r.env,
+        UMBEL_TMUX_STALL: 'list-sessions:1',
+        UMBEL_TMUX_STALL_DIR: join(await dir('umbel-tmux-stall-'), 's'),
+        UMBEL_TMUX_STALL_SECONDS: STALL_SECONDS,
+      },
+      tmuxBin: STALL_SHIM,
+      callTimeoutMs: 2000,
+      timeoutRetries: 0,
+    });
+    await expect(once.list()).rejects.toMatchObject({ code: UmbelErrorCode.TmuxTimeout });
+    expect(await once.list()).toEqual(['umbel-hung']);
     // The shim's sleeping clients went with their process groups.
-    expect(await stallSleeps()).toEqual([]);
+    await until(async () => (await stallSleeps()).length === 0);
   });
 });
 

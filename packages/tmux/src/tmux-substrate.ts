@@ -173,7 +173,8 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
   const clientEnv = tmuxClientEnv(env);
   const tmuxBin = settings.tmuxBin ?? (env['UMBEL_TMUX_BIN'] || 'tmux');
   const timeoutMs = settings.callTimeoutMs ?? TMUX_CALL_TIMEOUT_MS;
-  const retries = Math.max(0, Math.floor(settings.timeoutRetries ?? TMUX_TIMEOUT_RETRIES));
+  const retrySetting = settings.timeoutRetries ?? TMUX_TIMEOUT_RETRIES;
+  const retries = Number.isFinite(retrySetting) ? Math.max(0, Math.floor(retrySetting)) : TMUX_TIMEOUT_RETRIES;
 
   /**
    * Run one invocation made of one or more commands (each an argv), chained with `;`. With `retry`
