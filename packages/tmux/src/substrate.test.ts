@@ -108,6 +108,8 @@ describe('launch, inspect, list, capture, typing', () => {
   it('refuses a duplicate session and leaves no env buffer behind', async () => {
     const r = await rig();
     await shLaunch(r, 'umbel-dup', 'exec sleep 1000');
+    // The first launch's buffer is the wrapper's to delete, once it has read it.
+    await until(() => r.tmux('list-buffers').stdout === '');
     await expect(shLaunch(r, 'umbel-dup', 'exec sleep 1000', { env: { SECRET_X: 'v' } })).rejects.toMatchObject({ code: UmbelErrorCode.TmuxFailed });
     expect(r.tmux('list-buffers').stdout).toBe('');
   });

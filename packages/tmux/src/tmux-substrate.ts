@@ -11,24 +11,41 @@ import {
   type SubstrateLaunchOptions,
 } from '@umbel/core';
 import { tmuxClientEnv } from './client-env.js';
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FIELD_SEPARATOR, TMUX_CALL_TIMEOUT_MS, TMUX_HISTORY_LIMIT, TMUX_MAX_CONCURRENT_CALLS } from './constants.js';
+import {
+  DEFAULT_HEIGHT,
+  DEFAULT_WIDTH,
+  FIELD_SEPARATOR,
+  TMUX_CALL_TIMEOUT_MS,
+  TMUX_HISTORY_LIMIT,
+  TMUX_MAX_CONCURRENT_CALLS,
+  TMUX_TIMEOUT_RETRIES,
+} from './constants.js';
 import { renderEnvExports } from './env-exports.js';
 import { ensureLaunchScript } from './launch-script.js';
-import { descendantsOf, isRunning, readProcessTable, type ProcessEntry } from './proc-tree.js';
+import { descendantsOf, readProcessTable, type ProcessEntry } from './proc-tree.js';
 import { resolveTmuxBinary, runTmux, type TmuxResult } from './run-tmux.js';
+import { processesMarked, SESSION_MARK_VARIABLE, sessionMark } from './session-mark.js';
 import { normalizeSignal } from './signals.js';
 import { resolveSocketName } from './socket.js';
+import { terminate, unionByPid } from './terminate.js';
 
 /** Settings of {@link createTmuxSubstrate}. */
 export interface TmuxSubstrateSettings {
   /** umbel's state root; the socket name derives from it, and `hooks/launch.sh` lives under it. */
   readonly home: string;
-  /** umbel's own environment (default `process.env`): PATH, UMBEL_TMUX_SOCKET, TMUX_TMPDIR, TERM, … */
+  /** umbel's own environment (default `process.env`): PATH, UMBEL_TMUX_SOCKET, UMBEL_TMUX_BIN, TMUX_TMPDIR, TERM, … */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** tmux executable: a path, or a name looked up on `env.PATH` (default `tmux`). */
+  /** tmux executable: a path, or a name looked up on `env.PATH` (default `env.UMBEL_TMUX_BIN`, else `tmux`). */
   readonly tmuxBin?: string;
   /** Bound of every tmux call in ms (default {@link TMUX_CALL_TIMEOUT_MS}). */
   readonly callTimeoutMs?: number;
+  /**
+   * How many more times a call that only reads or is idempotent (inspect, inspectAll, capture, list,
+   * processTree, kill) is tried when tmux does not answer within `callTimeoutMs` (default
+   * {@link TMUX_TIMEOUT_RETRIES}). Calls that type, paste or launch are never repeated: a late answer
+   * may mean tmux did act.
+   */
+  readonly timeoutRetries?: number;
   /**
    * Most tmux clients this substrate runs at once (default {@link TMUX_MAX_CONCURRENT_CALLS}); more
    * calls queue. Many workers starting together on a small machine would otherwise start so many
@@ -65,15 +82,20 @@ export interface TmuxSubstrate extends Substrate {
 /** How long `inspect()` waits for tmux to record the status of a pane it already reports dead. */
 const DEAD_STATUS_SETTLE_MS = 1000;
 
-/** Grace between SIGTERM and SIGKILL in `kill()`. */
-const KILL_GRACE_MS = 1000;
+/** How many times `kill()` looks again for marked processes forked while it ended the others. */
+const KILL_SWEEPS = 3;
 
 /** Session names tmux keeps verbatim (no `:` `.`, no format `#`, no leading `-`). */
 const SESSION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,199}$/;
 
-/** tmux's answers that mean "there is no such session" (or no server at all). */
+/**
+ * tmux's answers that mean "there is no such session" (or no server at all). tmux 3.3a, found by
+ * racing kills and reads against kill-session/kill-server: `no current target` (the server has no
+ * session left, so it cannot even find a default: printed for any command, target or not), `server
+ * exited unexpectedly` and `lost server` (it went away while answering), `no server running on …`.
+ */
 const ABSENT =
-  /no server running|can't find session|can't find window|can't find pane|session not found|error connecting to .*\((?:No such file or directory|Connection refused)\)/i;
+  /no server running|no current target|server exited unexpectedly|lost server|can't find session|can't find window|can't find pane|session not found|error connecting to .*\((?:No such file or directory|Connection refused)\)/i;
 
 /** The `list-panes` fields of a liveness probe. */
 const PANE_FORMAT = ['#{pane_dead}', '#{pane_dead_status}', '#{pane_dead_signal}', '#{pane_pid}'].join(FIELD_SEPARATOR);
@@ -149,24 +171,38 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
   const home = settings.home;
   const socket = resolveSocketName(home, env);
   const clientEnv = tmuxClientEnv(env);
-  const tmuxBin = settings.tmuxBin ?? 'tmux';
+  const tmuxBin = settings.tmuxBin ?? (env['UMBEL_TMUX_BIN'] || 'tmux');
   const timeoutMs = settings.callTimeoutMs ?? TMUX_CALL_TIMEOUT_MS;
+  const retrySetting = settings.timeoutRetries ?? TMUX_TIMEOUT_RETRIES;
+  const retries = Number.isFinite(retrySetting) ? Math.max(0, Math.floor(retrySetting)) : TMUX_TIMEOUT_RETRIES;
 
-  /** Run one invocation made of one or more commands (each an argv), chained with `;`. */
+  /**
+   * Run one invocation made of one or more commands (each an argv), chained with `;`. With `retry`
+   * (reads and idempotent commands only), an unanswered attempt is repeated up to `retries` times,
+   * each attempt in its own concurrency slot and with its own bound.
+   */
   const slot = limiter(Math.max(1, settings.maxConcurrentCalls ?? TMUX_MAX_CONCURRENT_CALLS));
-  const call = (commands: readonly (readonly string[])[], input?: string): Promise<TmuxResult> => {
+  const call = async (commands: readonly (readonly string[])[], options: { input?: string; retry?: boolean } = {}): Promise<TmuxResult> => {
     const bin = resolveTmuxBinary(tmuxBin, clientEnv['PATH']);
     const args: string[] = ['-L', socket, '-f', '/dev/null'];
     commands.forEach((command, index) => {
       if (index > 0) args.push(';');
       for (const arg of command) args.push(escapeTmuxArgument(arg));
     });
-    return slot(() => runTmux({ bin, args, env: clientEnv, timeoutMs, ...(input === undefined ? {} : { input }) }));
+    const input = options.input;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await slot(() => runTmux({ bin, args, env: clientEnv, timeoutMs, ...(input === undefined ? {} : { input }) }));
+      } catch (error) {
+        const unanswered = error instanceof SubstrateError && error.code === UmbelErrorCode.TmuxTimeout;
+        if (!unanswered || !options.retry || attempt >= retries) throw error;
+      }
+    }
   };
 
   const deleteBuffer = async (buffer: string): Promise<void> => {
     try {
-      await call([['delete-buffer', '-b', buffer]]);
+      await call([['delete-buffer', '-b', buffer]], { retry: true });
     } catch {
       /* best effort: the original error matters more */
     }
@@ -174,7 +210,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
 
   /** Live pane pids of the session (all windows); undefined when the session is absent. */
   const livePanePids = async (session: string): Promise<number[] | undefined> => {
-    const result = await call([['list-panes', '-s', '-t', windowTarget(session), '-F', `#{pane_dead}${FIELD_SEPARATOR}#{pane_pid}`]]);
+    const result = await call([['list-panes', '-s', '-t', windowTarget(session), '-F', `#{pane_dead}${FIELD_SEPARATOR}#{pane_pid}`]], { retry: true });
     if (result.code !== 0) {
       if (isAbsent(result)) return undefined;
       throw failed('list-panes', result);
@@ -188,10 +224,17 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
     return pids;
   };
 
+  /** The live panes' process trees. */
   const treeOf = async (session: string): Promise<ProcessEntry[]> => {
     const roots = await livePanePids(session);
     if (!roots || roots.length === 0) return [];
     return descendantsOf(await readProcessTable(), roots);
+  };
+
+  /** The live panes' trees, then every other process that still carries the session's mark. */
+  const sessionProcesses = async (session: string): Promise<ProcessEntry[]> => {
+    const tree = await treeOf(session);
+    return unionByPid(tree, await processesMarked(sessionMark(clientEnv, socket, session)));
   };
 
   /**
@@ -201,7 +244,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
    */
   const probe = async (session: string, nudge: boolean): Promise<PaneState> => {
     const listPanes = ['list-panes', '-s', '-t', windowTarget(session), '-F', PANE_FORMAT];
-    const result = await call(nudge ? [['run-shell', 'true'], listPanes] : [listPanes]);
+    const result = await call(nudge ? [['run-shell', 'true'], listPanes] : [listPanes], { retry: true });
     if (result.code !== 0) {
       if (isAbsent(result)) return { exists: false, dead: true };
       throw failed('list-panes', result);
@@ -252,7 +295,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
               ...options.argv,
             ],
           ],
-          renderEnvExports(options.env),
+          { input: renderEnvExports({ ...options.env, [SESSION_MARK_VARIABLE]: sessionMark(clientEnv, socket, options.session) }) },
         );
       } catch (error) {
         await deleteBuffer(buffer);
@@ -296,7 +339,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
     async inspectAll(): Promise<ReadonlyMap<string, PaneState>> {
       // One `list-panes -a` for every session; the first pane of each session speaks for it (as in
       // inspect). A dead pane without a status yet gets inspect's bounded settle.
-      const result = await call([['list-panes', '-a', '-F', `#{session_name}${FIELD_SEPARATOR}${PANE_FORMAT}`]]);
+      const result = await call([['list-panes', '-a', '-F', `#{session_name}${FIELD_SEPARATOR}${PANE_FORMAT}`]], { retry: true });
       if (result.code !== 0) {
         if (isAbsent(result)) return new Map();
         throw failed('list-panes -a', result);
@@ -322,7 +365,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
       const lines = options?.lines ?? 0;
       const command = ['capture-pane', '-p', '-J', '-t', windowTarget(session)];
       if (lines > 0) command.push('-S', `-${Math.floor(lines)}`);
-      const result = await call([command]);
+      const result = await call([command], { retry: true });
       if (result.code !== 0) {
         if (isAbsent(result)) {
           throw new SubstrateError({ code: UmbelErrorCode.TmuxFailed, message: `no tmux session '${session}' to capture`, stderr: result.stderr });
@@ -343,7 +386,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
             ['load-buffer', '-b', buffer, '-'],
             ['paste-buffer', '-p', '-d', '-b', buffer, '-t', windowTarget(session)],
           ],
-          text,
+          { input: text },
         );
       } catch (error) {
         await deleteBuffer(buffer);
@@ -371,14 +414,29 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
 
     async kill(session: string): Promise<void> {
       checkSession(session);
-      const tree = await treeOf(session);
-      const result = await call([['kill-session', '-t', `=${session}`]]);
-      if (result.code !== 0 && !isAbsent(result)) throw failed('kill-session', result);
-      await terminate(tree);
+      const mark = sessionMark(clientEnv, socket, session);
+      // The panes' trees first (tmux may not answer: the marked processes are ended all the same).
+      const panes = await treeOf(session).catch(() => [] as ProcessEntry[]);
+      const marked = await processesMarked(mark);
+      let failure: unknown;
+      try {
+        const result = await call([['kill-session', '-t', `=${session}`]], { retry: true });
+        if (result.code !== 0 && !isAbsent(result)) failure = failed('kill-session', result);
+      } catch (error) {
+        failure = error;
+      }
+      await terminate(unionByPid(panes, marked));
+      // What was forked while the rest was ended still carries the mark: a few more sweeps.
+      for (let sweep = 0; sweep < KILL_SWEEPS; sweep += 1) {
+        const left = await processesMarked(mark);
+        if (left.length === 0) break;
+        await terminate(left);
+      }
+      if (failure !== undefined) throw failure;
     },
 
     async list(): Promise<string[]> {
-      const result = await call([['list-sessions', '-F', '#{session_name}']]);
+      const result = await call([['list-sessions', '-F', '#{session_name}']], { retry: true });
       if (result.code !== 0) {
         if (isAbsent(result)) return [];
         throw failed('list-sessions', result);
@@ -388,7 +446,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
 
     async processTree(session: string): Promise<number[]> {
       checkSession(session);
-      return (await treeOf(session)).map((entry) => entry.pid);
+      return (await sessionProcesses(session)).map((entry) => entry.pid);
     },
 
     attachCommand(session: string): AttachCommand {
@@ -397,45 +455,4 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
     },
   };
   return substrate;
-}
-
-/** SIGTERM every process of `tree` still running; SIGKILL what survives the grace; wait until gone. */
-async function terminate(tree: readonly ProcessEntry[]): Promise<void> {
-  const signalAll = async (signal: NodeJS.Signals): Promise<ProcessEntry[]> => {
-    const alive: ProcessEntry[] = [];
-    for (const entry of tree) {
-      if (!(await isRunning(entry))) continue;
-      alive.push(entry);
-      try {
-        process.kill(entry.pid, signal);
-      } catch {
-        /* gone meanwhile */
-      }
-    }
-    return alive;
-  };
-  const waitGone = async (entries: readonly ProcessEntry[], ms: number): Promise<ProcessEntry[]> => {
-    const deadline = Date.now() + ms;
-    let left = [...entries];
-    while (left.length > 0) {
-      const still: ProcessEntry[] = [];
-      for (const entry of left) if (await isRunning(entry)) still.push(entry);
-      left = still;
-      if (left.length === 0 || Date.now() >= deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    return left;
-  };
-  if (tree.length === 0) return;
-  const termed = await signalAll('SIGTERM');
-  const survivors = await waitGone(termed, KILL_GRACE_MS);
-  if (survivors.length === 0) return;
-  for (const entry of survivors) {
-    try {
-      if (await isRunning(entry)) process.kill(entry.pid, 'SIGKILL');
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  await waitGone(survivors, KILL_GRACE_MS);
 }
