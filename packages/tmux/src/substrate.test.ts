@@ -148,6 +148,8 @@ describe('death evidence', () => {
     expect(records[0]?.body).toEqual({ status: 3 });
     expect(records[0]?.name).toMatch(/^\d+-\d+-exit\.json$/);
     expect((await readdir(events)).filter((name) => name.startsWith('.'))).toEqual([]);
+    // private like every state file, whatever the umask the CLI ran with
+    expect(((await stat(join(events, records[0]?.name as string))).mode & 0o777).toString(8)).toBe('600');
   });
 
   it('inspectAll answers for every session in one call, as inspect does for each', async () => {
