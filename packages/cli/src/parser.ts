@@ -203,7 +203,7 @@ Usage:
     .help('help')
     .alias('help', 'h')
     .epilogue(
-      `${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN.\nDocs: ${DOCS_URL}`,
+      `${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_TMUX_BIN, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN.\nDocs: ${DOCS_URL}`,
     )
     .strict()
     .exitProcess(false)
