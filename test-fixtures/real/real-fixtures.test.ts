@@ -216,6 +216,8 @@ describe('install-real-clis.mjs --only opencode (against a local stand-in regist
       [other]: { 'bin/opencode': '#!/bin/sh\necho wrong platform\n' },
       'opencode-linux-x64-baseline': { 'bin/opencode': '#!/bin/sh\necho baseline\n' },
     };
+    // built once: a tarball rebuilt per request could differ (file mtimes) from the integrity announced
+    const tarballs = Object.fromEntries(Object.keys(manifests).map((name) => [name, tarball(root, name, files[name] ?? {})]));
     const hits: string[] = [];
     const server = createServer((req, res) => {
       const url = decodeURIComponent(req.url ?? '/');
@@ -228,7 +230,7 @@ describe('install-real-clis.mjs --only opencode (against a local stand-in regist
         res.end('{"error":"not found"}');
         return;
       }
-      const t = tarball(root, name, files[name] ?? {});
+      const t = tarballs[name] as ReturnType<typeof tarball>;
       if (tgz) {
         res.writeHead(200, { 'content-type': 'application/octet-stream' });
         res.end(t.data);
