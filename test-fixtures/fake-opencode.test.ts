@@ -204,6 +204,29 @@ const recorded = (file: string): Json[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Json);
 
+const NOISE = new Set(['plugin.added', 'catalog.updated', 'integration.updated', 'reference.updated']);
+/** An event as a comparable word: type plus the part type / tool status / role / status type. */
+function word(e: Json): string {
+  const p = e.properties ?? {};
+  if (e.type === 'message.part.updated') return `${e.type}:${p.part.type}${p.part.type === 'tool' ? `:${p.part.state.status}` : ''}`;
+  if (e.type === 'message.updated') return `${e.type}:${p.info.role}`;
+  if (e.type === 'session.status') return `${e.type}:${p.status.type}`;
+  return e.type;
+}
+/**
+ * The words of the events after the `n`-th session.idle up to and including the next one, without
+ * `session.status` busy: the real one repeats it at moments that vary from run to run.
+ */
+function turnWords(events: Json[], n: number): string[] {
+  const words = events
+    .filter((e) => !NOISE.has(e.type))
+    .map(word)
+    .filter((w) => w !== 'session.status:busy');
+  let start = 0;
+  for (let i = 0; i < n; i++) start = words.indexOf('session.idle', start) + 1;
+  return words.slice(start, words.indexOf('session.idle', start) + 1);
+}
+
 describe('fake opencode TUI on tmux', () => {
   it("loads the worker plugin with the real context keys and delivers a turn's events in the real order and shapes", async () => {
     const rig = makeRig();
@@ -251,6 +274,25 @@ describe('fake opencode TUI on tmux', () => {
     const answer = doc.messages[1].parts.filter((p: Json) => p.type === 'text').map((p: Json) => p.text);
     expect(answer).toEqual(['hello `code` **bold**']);
     expect(doc.messages[1].parts.map((p: Json) => p.type)).toEqual(['step-start', 'text', 'step-finish']);
+  });
+
+  it('a permission turn sends exactly the real event sequence (recorded/tui-turns.events.jsonl, 2nd turn)', async () => {
+    const rig = makeRig({ configContent: { permission: { bash: 'ask' } } });
+    await rig.launch();
+    await ready(rig);
+    await rig.sub.typeText('oc', 'ECHO hello `code` **bold**');
+    await rig.sub.sendKeys('oc', ['Enter']);
+    await waitEvents(rig, 'session.idle');
+    await rig.sub.typeText('oc', 'TOOL echo perm-test');
+    await rig.sub.sendKeys('oc', ['Enter']);
+    await waitEvents(rig, 'permission.asked');
+    await waitFor('permission screen', async () => (await rig.screen()).includes('△ Permission required'), rig);
+    await rig.sub.sendKeys('oc', ['Enter']);
+    await waitEvents(rig, 'session.idle', 2);
+    const real = recorded('tui-turns.events.jsonl')
+      .filter((r) => r.kind === 'event')
+      .map((r) => r.data);
+    expect(turnWords(eventsOf(rig), 1)).toEqual(turnWords(real, 1));
   });
 
   it('a bracketed paste of 3+ lines is submitted trimmed plus one space; with disable_paste_summary it is exact', async () => {

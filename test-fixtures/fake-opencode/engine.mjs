@@ -173,15 +173,20 @@ export class Engine {
       const step = await this.step(msg);
       if (step.error || step.aborted) return this.endFailed(msg, step);
       info.finish = step.finish;
+      await this.emit('message.updated', { sessionID: sid, info: structuredClone(info) });
       info.time.completed = Date.now();
       this.save();
       await this.emit('message.updated', { sessionID: sid, info: structuredClone(info) });
+      await this.emit('session.status', { sessionID: sid, status: { type: 'busy' } });
       if (!step.again) break;
     }
     await this.emit('session.status', { sessionID: sid, status: { type: 'idle' } });
     await this.emit('session.idle', { sessionID: sid });
     await this.emit('session.updated', { sessionID: sid, info: structuredClone(this.doc.info) });
     await this.emit('session.diff', { sessionID: sid, diff: [] });
+    user.info.summary = { diffs: [] };
+    this.save();
+    await this.emit('message.updated', { sessionID: sid, info: structuredClone(user.info) });
     return {};
   }
 
@@ -204,6 +209,11 @@ export class Engine {
   /** One model step: stream the answer, run the tool calls. */
   async step(msg) {
     const sid = this.doc.info.id;
+    const user = this.doc.messages.find((m) => m.info.id === msg.info.parentID);
+    await this.emit('session.updated', { sessionID: sid, info: structuredClone(this.doc.info) });
+    await this.emit('session.diff', { sessionID: sid, diff: [] });
+    if (user) await this.emit('message.updated', { sessionID: sid, info: structuredClone(user.info) });
+    await this.emit('session.status', { sessionID: sid, status: { type: 'busy' } });
     await this.plugins.trigger('chat.params', { sessionID: sid, agent: this.agent }, { maxOutputTokens: 32000, options: {} });
     let textPart;
     const pending = [];
@@ -308,7 +318,11 @@ export class Engine {
       }
     }
     const shellEnv = await this.plugins.trigger('shell.env', { cwd: this.cwd, sessionID: sid, callID: call.id }, { env: {} });
+    part.state = { metadata: { output: '' }, status: 'running', input: args, time: { start } };
+    await this.part(msg, part);
     const { output, exit } = await runBash(command, args.workdir || this.cwd, { ...this.env, ...shellEnv.env });
+    part.state = { metadata: { output }, status: 'running', input: args, time: { start } };
+    await this.part(msg, part);
     const after = await this.plugins.trigger(
       'tool.execute.after',
       { tool: call.name, sessionID: sid, callID: call.id, args },
