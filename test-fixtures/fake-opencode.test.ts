@@ -394,13 +394,17 @@ describe('fake opencode TUI on tmux', () => {
     await waitEvents(rig, 'session.idle', 3);
     const retry = eventsOf(rig, 'session.status').find((e) => e.properties.status.type === 'retry');
     expect(retry?.properties.status).toMatchObject({ type: 'retry', attempt: 1, message: 'ECHO after the retry', next: expect.any(Number) });
-    expect(
-      rig
-        .records('client.messages')
-        .at(-1)
-        ?.data.at(-1)
-        .parts.find((p: Json) => p.type === 'text')?.text,
-    ).toBe('after the retry');
+    const answerOf = (r: Json) => r.data.at(-1).parts.find((p: Json) => p.type === 'text')?.text;
+    await waitFor('answer after the retry', () => rig.records('client.messages').some((r) => answerOf(r) === 'after the retry'), rig);
+
+    // a 500 that never ends: 5 retries (retry-after-ms keeps them short), then session.error like a 400
+    await rig.sub.typeText('oc', 'FAIL 500 retry-after-ms=20 always down');
+    await rig.sub.sendKeys('oc', ['Enter']);
+    const [, gaveUp] = await waitEvents(rig, 'session.error', 2);
+    expect(gaveUp?.properties.error.data).toMatchObject({ message: 'always down', statusCode: 500, isRetryable: true });
+    const attempts = eventsOf(rig, 'session.status').filter((e) => e.properties.status.message === 'always down');
+    expect(attempts.map((e) => e.properties.status.attempt)).toEqual([1, 2, 3, 4, 5]);
+    expect(mock.requests().filter((r) => r.prompt === 'FAIL 500 retry-after-ms=20 always down' && r.kind === 'turn')).toHaveLength(6);
   });
 
   it('/exit ends it with status 0, the Continue trailer, and no process left', async () => {
