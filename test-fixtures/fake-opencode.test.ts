@@ -16,6 +16,7 @@ import { HOOK_SINK_SCRIPT } from '../packages/core/src/index.js';
 import { createTmuxSubstrate, type TmuxSubstrate } from '../packages/tmux/src/index.js';
 // @ts-expect-error untyped ESM fixture
 import { startChatMock } from './mock-servers/openai-chat.mjs';
+import { markInstalled, seedOpencodeUser } from './fake-opencode/seed.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FAKE = join(here, 'bin', 'opencode');
@@ -76,11 +77,6 @@ interface Rig {
   cleanup(): Promise<void>;
 }
 
-function seedInstalled(dir: string) {
-  mkdirSync(join(dir, 'node_modules'), { recursive: true });
-  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ packages: { '': { dependencies: { '@opencode-ai/plugin': '1.18.33' } } } }));
-}
-
 /** A scratch user: HOME with the mock provider in ~/.config/opencode, a worker config dir with the recorder plugin. */
 function makeRig(options: { plugin?: boolean; seedGlobal?: boolean; configContent?: Json } = {}): Rig {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'fake-opencode-')));
@@ -91,35 +87,19 @@ function makeRig(options: { plugin?: boolean; seedGlobal?: boolean; configConten
   const events = join(root, 'events');
   const tmux = join(root, 'tmux');
   for (const d of [work, cfg, workerCfg, events, tmux, join(root, 'exits')]) mkdirSync(d, { recursive: true });
-  const provider = {
-    npm: '@ai-sdk/openai-compatible',
-    name: 'Mock',
-    options: { baseURL: mock.url, apiKey: 'sk-mock-key' },
-    models: { 'mock-model': { name: 'Mock Model', tool_call: true } },
-  };
-  writeFileSync(
-    join(cfg, 'opencode.json'),
-    JSON.stringify({ $schema: 'https://opencode.ai/config.json', model: 'mock/mock-model', provider: { mock: provider } }),
-  );
-  if (options.seedGlobal ?? true) seedInstalled(cfg);
+  const userEnv = seedOpencodeUser({ home, baseUrl: mock.url, installed: options.seedGlobal ?? true });
   if (options.plugin ?? true) {
     mkdirSync(join(workerCfg, 'plugins'));
     writeFileSync(join(workerCfg, 'plugins', 'recorder.js'), RECORDER);
-    seedInstalled(workerCfg);
+    markInstalled(workerCfg);
   }
   writeFileSync(join(root, 'sink.sh'), HOOK_SINK_SCRIPT, { mode: 0o755 });
   const env: Record<string, string> = {
     PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
-    HOME: home,
     LANG: 'C.UTF-8',
     TERM: 'xterm-256color',
-    XDG_CONFIG_HOME: join(home, '.config'),
-    XDG_DATA_HOME: join(home, '.local', 'share'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    XDG_STATE_HOME: join(home, '.local', 'state'),
+    ...userEnv,
     OPENCODE_CONFIG_DIR: workerCfg,
-    OPENCODE_DISABLE_MODELS_FETCH: '1',
-    OPENCODE_DISABLE_AUTOUPDATE: '1',
     REC_LOG: join(root, 'rec.jsonl'),
     REC_SINK: join(root, 'sink.sh'),
     UMBEL_EVENTS_DIR: events,
@@ -507,7 +487,7 @@ describe('fake opencode headless', () => {
     const all = await run(rig, ['models']);
     expect(all.code).toBe(0);
     expect(all.stdout.split('\n')).toEqual(expect.arrayContaining(['opencode/big-pickle', 'mock/mock-model']));
-    expect((await run(rig, ['models', 'mock'])).stdout).toBe('mock/mock-model\n');
+    expect((await run(rig, ['models', 'mock'])).stdout).toBe('mock/mock-model\nmock/mock-model-2\n');
     const nope = await run(rig, ['models', 'nope']);
     expect(nope).toMatchObject({ code: 1, stdout: '', stderr: 'Error: Provider not found: nope\n' });
     const unknown = await run(rig, ['run', '-m', 'mock/nope', 'ECHO', 'x']);
