@@ -10,6 +10,10 @@ const log = (kind, data) => {
   }
 };
 export const ProbePlugin = async (ctx, options) => {
+  if (process.env.PROBE_DELETE_ENV) {
+    log('delete-env', { before: process.env[process.env.PROBE_DELETE_ENV] ?? null });
+    delete process.env[process.env.PROBE_DELETE_ENV];
+  }
   const info = {
     keys: Object.keys(ctx),
     options,
