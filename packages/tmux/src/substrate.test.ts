@@ -127,7 +127,7 @@ describe('launch, inspect, list, capture, typing', () => {
     const r = await rig({ env: baseEnv({ ANTHROPIC_API_KEY: 'sk-should-not-appear' }) });
     const cmd = r.substrate.attachCommand('umbel-a');
     expect(cmd.file).toBe('tmux');
-    expect(cmd.args).toEqual(['-L', r.substrate.socket, 'attach', '-t', '=umbel-a']);
+    expect(cmd.args).toEqual(['-u', '-L', r.substrate.socket, 'attach', '-t', '=umbel-a']);
     expect(Object.keys(cmd.env)).not.toContain('ANTHROPIC_API_KEY');
   });
 });
@@ -330,5 +330,28 @@ describe('pasteText', () => {
     const body = received.slice(start + open.length, received.indexOf(close));
     expect(Buffer.from(body).equals(Buffer.from(text))).toBe(true);
     expect(r.tmux('list-buffers').stdout).toBe('');
+  });
+});
+
+describe('a caller without a UTF-8 locale', () => {
+  it('still reads liveness, exit status and the screen exactly (tmux is told the client speaks UTF-8)', async () => {
+    const env = baseEnv();
+    for (const name of Object.keys(env)) if (name === 'LANG' || name === 'LANGUAGE' || name.startsWith('LC_')) delete env[name];
+    const r = await rig({ env: { ...env, LANG: 'C' } });
+    await shLaunch(r, 'umbel-c-locale', `printf '❯ ready ─── ünï\\n'; exec sleep 1000`, { env: { LANG: 'C.UTF-8' } });
+    const screen = await until(async () => {
+      const text = await r.substrate.capture('umbel-c-locale');
+      return text.includes('ready') ? text : undefined;
+    });
+    expect(screen).toContain('❯ ready ─── ünï');
+    const events = join(r.home, 'events-c');
+    await mkdir(events);
+    await shLaunch(r, 'umbel-c-exit', 'exit 4', { exitRecordDir: events });
+    const state = await until(async () => {
+      const s = await r.substrate.inspect('umbel-c-exit');
+      return s.dead ? s : undefined;
+    });
+    expect(state).toMatchObject({ exists: true, dead: true, exitStatus: 4 });
+    expect((await r.substrate.inspectAll()).get('umbel-c-exit')).toMatchObject({ dead: true, exitStatus: 4 });
   });
 });

@@ -184,7 +184,9 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
   const slot = limiter(Math.max(1, settings.maxConcurrentCalls ?? TMUX_MAX_CONCURRENT_CALLS));
   const call = async (commands: readonly (readonly string[])[], options: { input?: string; retry?: boolean } = {}): Promise<TmuxResult> => {
     const bin = resolveTmuxBinary(tmuxBin, clientEnv['PATH']);
-    const args: string[] = ['-L', socket, '-f', '/dev/null'];
+    // -u: the client speaks UTF-8 whatever the caller's locale, so screens (❯, ─) and our field
+    // separator are never mangled into '_' by a C locale.
+    const args: string[] = ['-u', '-L', socket, '-f', '/dev/null'];
     commands.forEach((command, index) => {
       if (index > 0) args.push(';');
       for (const arg of command) args.push(escapeTmuxArgument(arg));
@@ -451,7 +453,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
 
     attachCommand(session: string): AttachCommand {
       checkSession(session);
-      return { file: tmuxBin, args: ['-L', socket, 'attach', '-t', `=${session}`], env: { ...clientEnv } };
+      return { file: tmuxBin, args: ['-u', '-L', socket, 'attach', '-t', `=${session}`], env: { ...clientEnv } };
     },
   };
   return substrate;
