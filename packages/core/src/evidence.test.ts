@@ -312,3 +312,23 @@ describe('wait until', () => {
     }
   });
 });
+
+describe("a guardrail's timeout bounds the whole loop", () => {
+  it('ends timeout with the turn to wait for next and the retries left, instead of giving every attempt the full time', async () => {
+    await spawn();
+    await umbel.send({ name: 'w1', prompt: 'ECHO draft' });
+    // each check takes 2 s and rejects: three attempts would need 6 s (the first one ends well within 3 s)
+    const outcome = await umbel.wait({ name: 'w1', timeout: '3s', check: 'sleep 2; echo nope; exit 1', retries: 2 });
+    expect(outcome).toMatchObject({ reason: 'timeout', exitCode: 124, turn: 2 });
+    expect(outcome.message).toBe(
+      'still running: the check did not finish within 3s (attempt 2, turn 2); to go on, wait for turn 2 again with the same check and retries 1',
+    );
+    expect(outcome.attempts?.map((a) => [a.turn, a.reason, a.accepted])).toEqual([
+      [1, 'completed', false],
+      [2, 'timeout', false],
+    ]);
+    // going on as told: the same answer is judged again, with the retries left
+    const next = await umbel.wait({ name: 'w1', turn: 2, timeout: '10s', check: 'exit 0', retries: 1 });
+    expect(next).toMatchObject({ reason: 'completed', turn: 2 });
+  });
+});
