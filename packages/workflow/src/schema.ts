@@ -3,7 +3,7 @@
  * what `umbel spawn` flags and the MCP `spawn` tool mean, and a step's guardrail fields mean what
  * `umbel wait` flags mean. One schema per concept; types are inferred, never written twice.
  */
-import { SpawnOptionsSchema, WaitOptionsSchema } from '@umbel/core';
+import { refineWaitOptions, SpawnOptionsSchema, WaitOptionsSchema } from '@umbel/core';
 import { z } from 'zod';
 
 /** Longest worker key, so that `<run-id>-<worker>` stays a valid worker name (63 chars). */
@@ -58,9 +58,10 @@ export const OutputSourceSchema = z
   .describe('"answer", or "file:<path relative to the worker cwd>"');
 
 /**
- * A step: a prompt sent to a worker, then `wait` with the step's guardrail fields (timeout,
- * idleTimeout, check, schema, retries, checkTimeout — the `umbel wait` options). `schema` is
- * relative to the workflow file's directory; `check` runs in the worker's cwd.
+ * A step: a prompt sent to a worker, then `wait` with the step's wait fields (timeout,
+ * idleTimeout, check, schema, retries, checkTimeout, until, file, pattern — the `umbel wait`
+ * options, with its rules). `schema` is relative to the workflow file's directory; `check` runs in
+ * the worker's cwd, and so is `file` relative to it.
  */
 export const WorkflowStepSchema = WaitOptionsSchema.pick({
   timeout: true,
@@ -69,6 +70,9 @@ export const WorkflowStepSchema = WaitOptionsSchema.pick({
   schema: true,
   retries: true,
   checkTimeout: true,
+  until: true,
+  file: true,
+  pattern: true,
 })
   .extend({
     id: StepIdSchema,
@@ -81,7 +85,8 @@ export const WorkflowStepSchema = WaitOptionsSchema.pick({
     outputs: z.record(OutputKeySchema, OutputSourceSchema).default({}).describe('Named outputs: KEY → "answer" | "file:<path>"'),
     schema: z.string().min(1).optional().describe("Guardrail: JSON Schema file, relative to the workflow file's directory"),
   })
-  .strict();
+  .strict()
+  .superRefine(refineWaitOptions);
 export type WorkflowStep = z.output<typeof WorkflowStepSchema>;
 
 /** A workflow file. */
