@@ -63,7 +63,7 @@ steps:
     expect(await runWorkflow(engine, wf, { runId: 'u2', env })).toMatchObject({ ok: true });
   });
 
-  it("rejects what umbel wait rejects, at parse time", () => {
+  it('rejects what umbel wait rejects, at parse time', () => {
     const step = (extra: string) => `
 workers:
   w: {provider: mock}
