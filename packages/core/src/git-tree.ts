@@ -43,7 +43,8 @@ function gitEnv(env: Readonly<Record<string, string | undefined>>, indexFile?: s
 
 function git(args: readonly string[], options: GitOptions): Promise<GitRun> {
   return new Promise((resolve) => {
-    const child = spawn('git', ['-c', 'core.quotepath=off', ...args], {
+    // Snapshot objects are scratch (nothing refers to them): no fsync per object.
+    const child = spawn('git', ['-c', 'core.quotepath=off', '-c', 'core.fsync=none', '-c', 'core.fsyncObjectFiles=false', ...args], {
       cwd: options.cwd,
       env: gitEnv(options.env, options.indexFile),
       stdio: ['ignore', 'pipe', 'pipe'],
