@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFile, rm, stat } from 'node:fs/promises';
+import { copyFile, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /** How long one snapshot may take (it delays the Enter of a send by at most this much). */
@@ -93,6 +93,18 @@ export async function findWorkTree(cwd: string): Promise<string | undefined> {
   }
 }
 
+/** Copy the real index (when there is one) with its times. */
+async function copyIndex(from: string, to: string): Promise<void> {
+  try {
+    await copyFile(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const times = await stat(from);
+  await utimes(to, times.atime, times.mtime);
+}
+
 /** Stage the work tree under `cwd` into a copy of the real index and write it as a tree. */
 async function writeTree(cwd: string, scratchDir: string, env: GitOptions['env'], deadline: number): Promise<{ tree: string } | { error: string }> {
   const left = () => Math.max(1, deadline - Date.now());
@@ -102,10 +114,10 @@ async function writeTree(cwd: string, scratchDir: string, env: GitOptions['env']
   const realIndex = where.stdout.trim();
   const indexFile = join(scratchDir, `.snapshot-${randomBytes(6).toString('hex')}.index`);
   try {
-    // The copy keeps the real index's stat data, so `add -A` hashes only what changed.
-    await copyFile(realIndex, indexFile).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+    // The copy keeps the real index's stat data, so `add -A` hashes only what changed — and its
+    // mtime, which git's racy-entry check compares with: a file changed in the second the index was
+    // written is hashed again, never taken as clean (a fresh mtime would hide same-size edits).
+    await copyIndex(realIndex, indexFile);
     const add = await git(['add', '-A', '--', '.'], { cwd, env, indexFile, timeoutMs: left() });
     const addFailed = failure(add, 'git add');
     if (addFailed) return { error: addFailed };
