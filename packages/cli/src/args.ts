@@ -25,3 +25,16 @@ export function num(value: unknown, flag: string): number | undefined {
   if (!/^\d+$/.test(text.trim())) throw new UsageError(`--${flag} must be a whole number, got '${text}'`);
   return Number(text);
 }
+
+/** A whole number that may be negative (`--from -1`: one back from the latest). */
+export function signedNum(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`--${flag} must be a whole number (negative counts back from the latest), got '${text}'`);
+  return Number(text);
+}
+
+/** `--turn N` or `--turn all`. */
+export function turnOrAll(value: unknown): number | 'all' | undefined {
+  return value !== undefined && String(value).trim() === 'all' ? 'all' : num(value, 'turn');
+}

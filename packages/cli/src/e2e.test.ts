@@ -3,6 +3,7 @@
  * (UMBEL_CLAUDE_BIN) through the tmux substrate and the Claude provider. Needs `pnpm build`
  * (the root `pnpm test` builds first).
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -261,5 +262,38 @@ describe('umbel -p on the fake claude', () => {
     expect(await readdir(join(home, 'workers'))).not.toContain(anon);
     expect(processesOf({ argsIncludes: [`workers/${anon}`] })).toEqual([]);
     expect((await umbel(['capture', anon as string])).code).toBe(1);
+  });
+});
+
+describe('evidence verbs and CLI commands on the fake claude', () => {
+  it('actions and diff: what a Bash tool turn ran and changed, in a git work tree', async () => {
+    const repo = join(scratch, 'repo');
+    const repoConfig = join(scratch, 'claude-config-repo');
+    await mkdir(repo, { recursive: true });
+    await seed(repoConfig, [repo]);
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    await writeFile(join(repo, 'kept.txt'), 'kept\n');
+    expect((await umbel(['spawn', 'ev', '--cwd', repo, ...cfg(repoConfig)])).code).toBe(0);
+    await umbel(['send', 'ev', 'TOOL echo made by claude > made.txt']);
+    expect((await umbel(['wait', 'ev'])).code).toBe(0);
+    const actions = JSON.parse((await umbel(['actions', 'ev', '--json'])).stdout);
+    expect(actions).toMatchObject({ provider: 'claude', turns: [1], toolsUsed: { Bash: 1 }, shellCommands: ['echo made by claude > made.txt'], errors: [] });
+    expect((await umbel(['actions', 'ev'])).stdout).toContain('  $ echo made by claude > made.txt');
+    const diff = await umbel(['diff', 'ev']);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain('+++ b/made.txt');
+    expect(diff.stdout).toContain('+made by claude');
+    expect(diff.stdout).not.toContain('kept.txt');
+  });
+
+  it('a prompt starting with / is text; --command runs it, with no model turn', async () => {
+    await umbel(['spawn', 'cmd', ...cfg()]);
+    expect((await umbel(['send', 'cmd', '/notacommand please'])).stdout).toBe('1\n');
+    expect((await umbel(['wait', 'cmd'])).stdout).toContain('/notacommand please');
+    const ran = await umbel(['send', 'cmd', '--command', '/notacommand', '--json']);
+    expect(JSON.parse(ran.stdout)).toEqual({ worker: 'cmd', turn: 2, command: true, modelTurn: false });
+    expect((await umbel(['capture', 'cmd'])).stdout).toContain('Unknown command: /notacommand');
+    expect((await umbel(['send', 'cmd', 'ECHO still fine'])).stdout).toBe('3\n');
+    expect((await umbel(['wait', 'cmd'])).stdout).toBe('still fine\n');
   });
 });

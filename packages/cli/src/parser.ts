@@ -6,7 +6,7 @@ import { VERSION } from './version.js';
 export const DOCS_URL = 'https://github.com/umbel-dev/umbel/blob/main/docs/cli.md';
 
 const EXIT_CODES_HELP = `Exit codes:
-  0    success (wait: the turn completed)
+  0    success (wait: the turn completed, or --until's file appeared / pattern matched)
   1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error)
   2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME)
   121  wait: unknown (the turn ended, but no answer anywhere)
@@ -16,7 +16,19 @@ const EXIT_CODES_HELP = `Exit codes:
   141  stdout/stderr closed by its reader                  143  SIGTERM`;
 
 /** Flags that take no value: `--flag=VALUE` with anything but true/false is a usage error. */
-export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['print', 'verbose', 'unattended', 'json', 'purge', 'follow', 'keep-workers', 'help', 'version']);
+export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
+  'print',
+  'verbose',
+  'unattended',
+  'json',
+  'purge',
+  'follow',
+  'keep-workers',
+  'help',
+  'version',
+  'command',
+  'text',
+]);
 
 /** Flags that may be given more than once (each adds a value); every other flag takes one. */
 export const REPEATABLE_FLAGS: ReadonlySet<string> = new Set(['env', 'var']);
@@ -30,6 +42,8 @@ export const COMMANDS = {
   status: 'status [name]',
   ls: 'ls',
   read: 'read <name>',
+  actions: 'actions <name>',
+  diff: 'diff <name>',
   kill: 'kill <name>',
   prune: 'prune',
   attach: 'attach <name>',
@@ -106,20 +120,37 @@ function verbs(y: Argv): Argv {
       COMMANDS.send,
       'Deliver a prompt (exactly as given) and confirm it was submitted; prints the turn number. Does not wait.',
       verb((v) =>
-        json()(name(v)).positional('prompt', {
-          type: 'string',
-          describe: "The prompt; '-' or omitted with piped stdin reads stdin; after -- it may start with -",
-        }),
+        json()(name(v))
+          .positional('prompt', {
+            type: 'string',
+            describe: "The prompt; '-' or omitted with piped stdin reads stdin; after -- it may start with -",
+          })
+          .option('command', {
+            type: 'boolean',
+            describe:
+              "Run the text as the CLI's own command on purpose (/compact, !git status): sent as typed, never escaped; prints a turn only when the command starts a model turn",
+          }),
       ),
     )
     .command(
       COMMANDS.wait,
       'Wait for a turn to end; prints the answer (the exit code tells the outcome)',
       verb((v) =>
-        json('Print the whole Outcome as JSON')(waitOptions(name(v), 'the worker')).option('turn', {
-          type: 'string',
-          describe: 'Turn to wait for (default: the latest sent)',
-        }),
+        json('Print the whole Outcome as JSON')(waitOptions(name(v), 'the worker'))
+          .option('turn', {
+            type: 'string',
+            describe: 'Turn to wait for (default: the latest sent)',
+          })
+          .option('until', {
+            type: 'string',
+            describe:
+              'What ends the wait: stop (the turn ends; default), file (--file exists), pattern (--pattern matches the screen); file/pattern exit 0 like a completed turn',
+          })
+          .option('file', { type: 'string', describe: "--until file: the path to wait for (relative to the worker's cwd)" })
+          .option('pattern', {
+            type: 'string',
+            describe: "--until pattern: a JavaScript regular expression tested against the worker's screen (^/$ match at line ends)",
+          }),
       ),
     )
     .command(
@@ -142,6 +173,25 @@ function verbs(y: Argv): Argv {
           .option('section', { type: 'string', describe: "Only this markdown section: '## Findings' (that level) or 'Findings' (any level)" })
           .option('head', { type: 'string', describe: 'Only the first ~N tokens (4 characters each), cut at a line boundary' })
           .option('tail', { type: 'string', describe: 'Only the last ~N tokens; with --head, both ends' }),
+      ),
+    )
+    .command(
+      COMMANDS.actions,
+      'What the worker did in a turn, from its transcript: tools, files read/edited/written, shell commands, errors, final message',
+      verb((v) => json('Print the manifest as JSON')(name(v)).option('turn', { type: 'string', describe: "Turn (default: the latest sent), or 'all'" })),
+    )
+    .command(
+      COMMANDS.diff,
+      "The file changes a turn made in the worker's cwd (git: against a snapshot taken when the turn was sent; else the files the transcript says were written)",
+      verb((v) =>
+        json()(name(v))
+          .option('turn', { type: 'string', describe: 'Turn (default: the latest sent); with --text, the newer answer' })
+          .option('text', { type: 'boolean', describe: "Diff two turns' answers instead (the earlier umbel's diff)" })
+          .option('from', {
+            type: 'string',
+            describe: '--text: the older turn (default: the completed one before); -1, -2 … count back from the latest completed',
+          })
+          .option('to', { type: 'string', describe: '--text: the newer turn (default: the latest completed); negative counts back' }),
       ),
     )
     .command(

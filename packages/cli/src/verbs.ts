@@ -1,7 +1,8 @@
-/** The supervisor verbs: spawn, send, wait, keys, status, ls, read, kill, prune, attach, capture, logs. */
+/** The supervisor verbs: spawn, send, wait, keys, status, ls, read, actions, diff, kill, prune, attach, capture, logs. */
 import { spawnSync } from 'node:child_process';
 import { formatMs, type Outcome, type Umbel, UsageError } from '@umbel/core';
-import { type Args, envFromArgs, num, str } from './args.js';
+import { type Args, envFromArgs, num, signedNum, str, turnOrAll } from './args.js';
+import { actionsText, diffText } from './evidence.js';
 import { type CliIo, interruptExitCode } from './io.js';
 import { logLine, printJson, statusTable } from './output.js';
 
@@ -20,6 +21,8 @@ export function describeOutcome(outcome: Outcome, options: { removed?: boolean }
     dead: `worker '${outcome.worker}' is dead`,
     aborted: `wait aborted`,
     'guardrail-halted': `worker '${outcome.worker}' was halted by its guardrail`,
+    file: `the file appeared`,
+    pattern: `the screen matched`,
     unknown: `worker '${outcome.worker}' ended turn ${outcome.turn} without an answer`,
     completed: 'completed',
   };
@@ -106,8 +109,10 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         if (piped === undefined) throw new UsageError('send needs a prompt: umbel send NAME "PROMPT", or pipe it on stdin');
         prompt = piped;
       }
-      const result = await engine.send({ name: String(args.name), prompt }, { signal });
+      const result = await engine.send({ name: String(args.name), prompt, ...(args.command === true ? { command: true } : {}) }, { signal });
       if (json) printJson(io.stdout, result);
+      else if (result.command && !result.modelTurn)
+        io.stderr.write(`umbel: ran as ${result.worker}'s own command; it started no model turn (nothing to wait for)\n`);
       else io.stdout.write(`${result.turn}\n`);
       return 0;
     }
@@ -125,6 +130,9 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
             schema: str(args.schema),
             retries: num(args.retries, 'retries'),
             checkTimeout: str(args.checkTimeout),
+            until: str(args.until) as 'stop' | undefined,
+            file: str(args.file),
+            pattern: str(args.pattern),
           },
           { signal, onProgress: live ? (p) => live.update(p) : undefined },
         );
@@ -132,7 +140,10 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         live?.stop();
       }
       if (json) printJson(io.stdout, outcome);
-      else if (outcome.reason === 'completed') {
+      else if (outcome.reason === 'file' || outcome.reason === 'pattern') {
+        io.stdout.write(`${outcome.match ?? ''}\n`);
+        if (outcome.message) io.stderr.write(`umbel: ${outcome.message}\n`);
+      } else if (outcome.reason === 'completed') {
         io.stdout.write(`${outcome.result ?? ''}\n`);
         if (outcome.message) io.stderr.write(`umbel: ${outcome.message}\n`);
       } else io.stderr.write(describeOutcome(outcome));
@@ -205,6 +216,27 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         if (result.elidedTokens) io.stderr.write(`umbel: about ${result.elidedTokens} tokens of the answer left out\n`);
         if (!result.complete)
           io.stderr.write(`umbel: the transcript does not show turn ${result.turn} as ended yet; this is the answer the stop hook reported\n`);
+      }
+      return 0;
+    }
+    case 'actions': {
+      const result = await engine.actions({ name: String(args.name), turn: turnOrAll(args.turn) });
+      io.stdout.write(json ? `${JSON.stringify(result)}\n` : actionsText(result));
+      return 0;
+    }
+    case 'diff': {
+      const result = await engine.diff({
+        name: String(args.name),
+        turn: num(args.turn, 'turn'),
+        ...(args.text === true ? { text: true } : {}),
+        from: signedNum(args.from, 'from'),
+        to: signedNum(args.to, 'to'),
+      });
+      if (json) printJson(io.stdout, result);
+      else {
+        const text = diffText(result);
+        io.stdout.write(text.stdout);
+        io.stderr.write(text.stderr);
       }
       return 0;
     }

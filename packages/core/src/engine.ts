@@ -3,11 +3,14 @@
  * shared with argv, MCP and YAML) and delegates to the module of the operation. No daemon: every
  * state is derived from the files under the state root and the substrate's answer when asked.
  */
+import { workerActions } from './actions.js';
 import { captureScreen } from './capture.js';
+import { sendCommand } from './command.js';
 import { createContext, type EngineContext } from './context.js';
 import { usageFromZod, WorkerNotFoundError } from './errors.js';
 import { runGuarded } from './guardrail.js';
 import { pressKeys } from './keys.js';
+import { workerDiff } from './diff.js';
 import { killWorker } from './kill.js';
 import { loadWorker } from './ledger.js';
 import { workerLogs } from './logs.js';
@@ -15,14 +18,16 @@ import { sessionName } from './paths.js';
 import { pruneWorkers } from './prune.js';
 import { readAnswer, turnMessages } from './read.js';
 import {
+  ActionsOptionsSchema,
   CaptureOptionsSchema,
+  DiffOptionsSchema,
   KeysOptionsSchema,
   KillOptionsSchema,
   PruneOptionsSchema,
   ReadOptionsSchema,
   SendOptionsSchema,
   SpawnOptionsSchema,
-  WaitOptionsSchema,
+  WaitOptionsCheckedSchema,
   WorkerNameSchema,
 } from './schemas.js';
 import { sendPrompt } from './send.js';
@@ -30,6 +35,7 @@ import { spawnWorker } from './spawn.js';
 import { listWorkers, statusOf } from './status.js';
 import type { CallContext, Umbel, UmbelSettings, WaitContext } from './umbel.js';
 import { waitForTurn } from './wait.js';
+import { waitUntil } from './wait-until.js';
 
 export { DEFAULT_STARTUP_TIMEOUT_MS } from './startup.js';
 
@@ -55,7 +61,10 @@ async function attachCommand(ctx: EngineContext, name: string) {
 export function createUmbel(settings: UmbelSettings): Umbel {
   const ctx = createContext(settings);
   // async everywhere: bad input is a rejected promise like every other failure, never a synchronous throw
-  const send: Umbel['send'] = async (input, context: CallContext = {}) => sendPrompt(ctx, parse(SendOptionsSchema, input, 'send options'), context);
+  const send: Umbel['send'] = async (input, context: CallContext = {}) => {
+    const options = parse(SendOptionsSchema, input, 'send options');
+    return options.command ? sendCommand(ctx, options, context) : sendPrompt(ctx, options, context);
+  };
   return {
     home: ctx.home,
     providerIds: ctx.providers.ids,
@@ -64,7 +73,8 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     send,
     keys: async (input) => pressKeys(ctx, parse(KeysOptionsSchema, input, 'keys options')),
     async wait(input, context: WaitContext = {}) {
-      const options = parse(WaitOptionsSchema, input, 'wait options');
+      const options = parse(WaitOptionsCheckedSchema, input, 'wait options');
+      if (options.until !== 'stop') return waitUntil(ctx, options, context);
       if (!options.check && !options.schema) return waitForTurn(ctx, options, context);
       return runGuarded(ctx, options, (name, prompt) => send({ name, prompt }, context), context);
     },
@@ -76,6 +86,8 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     capture: async (input) => captureScreen(ctx, parse(CaptureOptionsSchema, input, 'capture options')),
     logs: async (name) => workerLogs(ctx, nameOf(name)),
     messages: async (name, turn) => turnMessages(ctx, nameOf(name), turn),
+    actions: async (input) => workerActions(ctx, parse(ActionsOptionsSchema, input, 'actions options')),
+    diff: async (input) => workerDiff(ctx, parse(DiffOptionsSchema, input, 'diff options')),
     attachCommand: async (name) => attachCommand(ctx, nameOf(name)),
   };
 }

@@ -23,6 +23,7 @@ export {
   EndedEventSchema,
   DeadEventSchema,
   ExitEventSchema,
+  SnapshotEventSchema,
   type OwnEvent,
   type OwnKind,
 } from './own-events.js';

@@ -14,6 +14,8 @@ function summarize(event: LedgerEvent): string {
   const own = event.own;
   switch (own?.kind) {
     case 'sent':
+      if (own.data.command)
+        return `turn ${own.data.turn}: command ${JSON.stringify(own.data.prompt.length > 60 ? `${own.data.prompt.slice(0, 60)}…` : own.data.prompt)}`;
       return `turn ${own.data.turn}: ${JSON.stringify(own.data.prompt.length > 60 ? `${own.data.prompt.slice(0, 60)}…` : own.data.prompt)} (${own.data.prompt.length} chars)`;
     case 'send-failed':
       return `turn ${own.data.turn} not submitted (${own.data.reason}${own.data.message ? `: ${oneLine(own.data.message, 80)}` : ''})`;
@@ -27,6 +29,10 @@ function summarize(event: LedgerEvent): string {
       return own.data.signal ? `killed by ${own.data.signal}` : `exited with status ${own.data.status ?? 'unknown'}`;
     case 'dead':
       return own.data.by === 'kill' ? 'killed by umbel kill' : 'found dead';
+    case 'snapshot':
+      return own.data.tree
+        ? `turn ${own.data.turn}: work tree ${own.data.tree.slice(0, 12)}`
+        : `turn ${own.data.turn}: no snapshot (${oneLine(own.data.error ?? 'unknown', 80)})`;
     default:
       break;
   }

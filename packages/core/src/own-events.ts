@@ -11,6 +11,11 @@
  * - `ended`: a wait saw a turn end in the transcript alone (no hook fires for it).
  * - `dead`: death evidence saved by a wait or a kill (the last screen, how it ended).
  * - `exit`: the launch wrapper recorded how the CLI process ended.
+ * - `snapshot`: the git tree of the worker's cwd when turn `turn` was sent (before its Enter), or
+ *   why there is none; `diff` compares against it. Not written outside a git work tree.
+ *
+ * A `sent` with `command: true` is a CLI command sent on purpose (`send --command`); when it starts
+ * no model turn, a `send-failed` with reason `command` closes its turn.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -19,10 +24,10 @@ import { nowNs } from './clock.js';
 
 const Turn = z.number().int().positive();
 
-export const SentEventSchema = z.object({ turn: Turn, prompt: z.string() });
+export const SentEventSchema = z.object({ turn: Turn, prompt: z.string(), command: z.boolean().optional() });
 export const SendFailedEventSchema = z.object({
   turn: Turn,
-  reason: z.enum(['not-submitted', 'delivery-failed']),
+  reason: z.enum(['not-submitted', 'delivery-failed', 'command']),
   message: z.string().optional(),
 });
 export const ReadyEventSchema = z.object({ at: z.string().optional() });
@@ -37,6 +42,15 @@ export const DeadEventSchema = z.object({
   paneTail: z.string().optional(),
 });
 export const ExitEventSchema = z.object({ status: z.number().int().optional(), signal: z.string().optional() });
+export const SnapshotEventSchema = z.object({
+  turn: Turn,
+  tree: z
+    .string()
+    .regex(/^[0-9a-f]{40,64}$/)
+    .optional(),
+  error: z.string().optional(),
+  ms: z.number().nonnegative().optional(),
+});
 
 /** The schema of each own kind. */
 export const OWN_EVENT_SCHEMAS = {
@@ -47,6 +61,7 @@ export const OWN_EVENT_SCHEMAS = {
   ended: EndedEventSchema,
   dead: DeadEventSchema,
   exit: ExitEventSchema,
+  snapshot: SnapshotEventSchema,
 } as const;
 
 /** One of umbel's own event kinds. */

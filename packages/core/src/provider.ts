@@ -139,6 +139,37 @@ export interface ProviderV1Message {
   readonly uuid?: string;
 }
 
+/** A tool call as the transcript shows it (a `tool_use` block of {@link ProviderV1Message}s). */
+export interface ProviderV1ToolCall {
+  readonly name: string;
+  readonly input: unknown;
+}
+
+/**
+ * What one tool call did to files and the shell, in neutral terms (for `actions` and `diff`).
+ * Paths as the call names them (absolute, or relative to the worker cwd). All optional: a tool
+ * that does none of these (a web search, a todo list) is `{}`.
+ */
+export interface ProviderV1ToolUse {
+  readonly read?: readonly string[];
+  /** Existing files changed in place. */
+  readonly edited?: readonly string[];
+  /** Files created or overwritten whole. */
+  readonly written?: readonly string[];
+  /** A shell command the call runs. */
+  readonly command?: string;
+}
+
+/** A tool's result as the transcript shows it (a `tool_result` block). */
+export interface ProviderV1ToolResult {
+  /** The tool that produced it, when its call was seen. */
+  readonly name?: string;
+  /** The result as text. */
+  readonly content: string;
+  /** The block's own `is_error` flag. */
+  readonly isError: boolean;
+}
+
 /** What the transcript says about one turn. */
 export type ProviderV1TurnRead =
   | { readonly status: 'missing' }
@@ -228,6 +259,17 @@ export interface ProviderV1 {
    * (see {@link ProviderV1InputSpec.clearKeys}); never to read answers. Pure. Optional.
    */
   doReadInputBox?(screen: string): string | undefined;
+  /**
+   * What a tool call of this CLI does (files read/edited/written, a shell command), from its name
+   * and input as {@link doReadMessages} reports them. Used by `actions` and by `diff` outside git.
+   * Without it, `actions` counts tools but lists no files or commands. Pure. Optional.
+   */
+  doClassifyTool?(call: ProviderV1ToolCall): ProviderV1ToolUse;
+  /**
+   * Whether a tool result reports a failure, and the error text to show. Without it (or when it
+   * returns undefined) a result is an error only when its block says `is_error`. Pure. Optional.
+   */
+  doReadToolError?(result: ProviderV1ToolResult): string | undefined;
 }
 
 /** Any provider version this engine understands. */

@@ -104,6 +104,12 @@ export const SendOptionsSchema = z
       .string()
       .refine((p) => p.trim() !== '', 'the prompt is empty (or only whitespace): nothing would be submitted')
       .describe('The prompt text, delivered exactly as given'),
+    command: z
+      .boolean()
+      .optional()
+      .describe(
+        "Run the text as the CLI's own command (/compact, !ls) on purpose: no leading space is added, and no turn waits for an answer unless the command starts a model turn (then result.modelTurn is true)",
+      ),
   })
   .strict();
 export type SendOptions = z.input<typeof SendOptionsSchema>;
@@ -147,6 +153,10 @@ export const KeysOptionsSchema = z
   .strict();
 export type KeysOptions = z.input<typeof KeysOptionsSchema>;
 
+/** What ends a wait (upstream's `--until`). */
+export const WaitUntilSchema = z.enum(['stop', 'file', 'pattern']);
+export type WaitUntil = z.infer<typeof WaitUntilSchema>;
+
 /** Options of `wait`. */
 export const WaitOptionsSchema = z
   .object({
@@ -162,10 +172,46 @@ export const WaitOptionsSchema = z
     schema: z.string().min(1).optional().describe('Guardrail: path of a JSON Schema file the answer (JSON) must validate against'),
     retries: z.number().int().nonnegative().default(2).describe('Guardrail: feedback rounds before halting (default 2)'),
     checkTimeout: DurationSchema.default(5 * 60_000).describe('Guardrail: time limit for one check run (default 5m)'),
+    until: WaitUntilSchema.default('stop').describe(
+      'What ends the wait: stop (the turn ends, default), file (a file exists: file), pattern (a regex matches the screen: pattern)',
+    ),
+    file: z.string().min(1).optional().describe('until file: the path to wait for, relative to the worker cwd'),
+    pattern: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("until pattern: a JavaScript regular expression tested against the worker's screen (^ and $ match at line ends)"),
   })
   .strict();
 export type WaitOptions = z.input<typeof WaitOptionsSchema>;
 export type WaitOptionsParsed = z.output<typeof WaitOptionsSchema>;
+
+/**
+ * The rules across the wait fields (WaitOptionsSchema stays a plain object so faces can pick and
+ * extend it): `file` belongs to until=file and `pattern` to until=pattern, each required there; a
+ * pattern must compile; a guardrail (check/schema) judges an answer, so it goes with until=stop.
+ */
+export function refineWaitOptions(value: { until?: WaitUntil; file?: string; pattern?: string; check?: string; schema?: string }, ctx: z.RefinementCtx): void {
+  const until = value.until ?? 'stop';
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (until === 'file' && value.file === undefined) issue('file', 'until file needs file: the path to wait for');
+  if (until !== 'file' && value.file !== undefined) issue('file', `file is only used with until file (until is ${until})`);
+  if (until === 'pattern' && value.pattern === undefined) issue('pattern', 'until pattern needs pattern: the regular expression to look for');
+  if (until !== 'pattern' && value.pattern !== undefined) issue('pattern', `pattern is only used with until pattern (until is ${until})`);
+  if (value.pattern !== undefined) {
+    try {
+      new RegExp(value.pattern, 'm');
+    } catch (error) {
+      issue('pattern', `not a valid regular expression: ${(error as Error).message}`);
+    }
+  }
+  if (until !== 'stop' && (value.check !== undefined || value.schema !== undefined)) {
+    issue(value.check !== undefined ? 'check' : 'schema', `a guardrail (check/schema) judges the turn's answer, so it needs until stop (until is ${until})`);
+  }
+}
+
+/** WaitOptionsSchema with the rules of {@link refineWaitOptions}: what the engine parses a wait with. */
+export const WaitOptionsCheckedSchema = WaitOptionsSchema.superRefine(refineWaitOptions);
 
 /** Options of `read`. */
 export const ReadOptionsSchema = z
@@ -183,6 +229,47 @@ export const ReadOptionsSchema = z
   })
   .strict();
 export type ReadOptions = z.input<typeof ReadOptionsSchema>;
+
+/** A turn number, or `all` (every turn the worker was sent). */
+export const TurnOrAllSchema = z.union([z.number().int().positive(), z.literal('all')]);
+
+/** Options of `actions`: what a worker did in a turn, from its transcript. */
+export const ActionsOptionsSchema = z
+  .object({
+    name: WorkerNameSchema,
+    turn: TurnOrAllSchema.optional().describe("Turn to report (default: the latest sent), or 'all' for every turn"),
+  })
+  .strict();
+export type ActionsOptions = z.input<typeof ActionsOptionsSchema>;
+
+/** Options of `diff`: the file changes a turn made, or (text) how two turns' answers differ. */
+export const DiffOptionsSchema = z
+  .object({
+    name: WorkerNameSchema,
+    turn: z.number().int().positive().optional().describe('Turn whose file changes to show (default: the latest sent); with text, the newer answer'),
+    text: z.boolean().optional().describe("Diff two turns' answers instead of files (the earlier umbel's diff)"),
+    from: z
+      .number()
+      .int()
+      .refine((n) => n !== 0, 'from is a turn number (1, 2, …) or counts back from the latest completed turn (-1, -2, …)')
+      .optional()
+      .describe('text: the older turn (default: the completed turn before the newer one); negative counts back from the latest completed (-1 = latest)'),
+    to: z
+      .number()
+      .int()
+      .refine((n) => n !== 0, 'to is a turn number (1, 2, …) or counts back from the latest completed turn (-1, -2, …)')
+      .optional()
+      .describe('text: the newer turn (default: the latest completed, or turn); negative counts back from the latest completed'),
+    full: z.boolean().optional().describe('The whole patch, never shortened (MCP shortens patches over ~2000 tokens otherwise)'),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (!value.text && (value.from !== undefined || value.to !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: [value.from !== undefined ? 'from' : 'to'], message: 'from/to pick the answers of a text diff: add text' });
+    }
+    if (value.turn !== undefined && value.to !== undefined) ctx.addIssue({ code: 'custom', path: ['to'], message: 'give the newer turn once: turn or to' });
+  });
+export type DiffOptions = z.input<typeof DiffOptionsSchema>;
 
 /** Options of `kill`. */
 export const KillOptionsSchema = z
@@ -213,12 +300,30 @@ export type CaptureOptions = z.input<typeof CaptureOptionsSchema>;
 // --- outcomes ---
 
 /** Why a wait ended. */
-export const OutcomeReasonSchema = z.enum(['completed', 'needs-input', 'provider-error', 'idle', 'timeout', 'dead', 'aborted', 'guardrail-halted', 'unknown']);
+export const OutcomeReasonSchema = z.enum([
+  'completed',
+  'file',
+  'pattern',
+  'needs-input',
+  'provider-error',
+  'idle',
+  'timeout',
+  'dead',
+  'aborted',
+  'guardrail-halted',
+  'unknown',
+]);
 export type OutcomeReason = z.infer<typeof OutcomeReasonSchema>;
 
-/** Exit code of each outcome (upstream-compatible where upstream had one). */
+/**
+ * Exit code of each outcome (upstream-compatible where upstream had one). `file` and `pattern` are
+ * 0 like `completed`, as upstream's were: the condition the caller waited for was met (the reason
+ * tells which).
+ */
 export const OUTCOME_EXIT_CODES: Readonly<Record<OutcomeReason, number>> = {
   completed: 0,
+  file: 0,
+  pattern: 0,
   unknown: 121,
   'provider-error': 122,
   idle: 123,
@@ -274,6 +379,7 @@ export const OutcomeSchema = z.object({
   usage: UsageSchema.optional(),
   numTurns: z.number().int().optional().describe('Model round trips in this turn (tool calls included), when known'),
   attempts: z.array(AttemptSchema).optional(),
+  match: z.string().optional().describe('until file: the path that appeared; until pattern: the screen line that matched'),
 });
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
@@ -343,6 +449,11 @@ export const SendResultSchema = z.object({
   worker: WorkerNameSchema,
   turn: z.number().int().positive().describe('The turn this prompt opened (1-based, monotonic per worker); pass it to wait/read to be explicit'),
   queued: z.boolean().optional().describe('True when the worker was busy: the CLI queued the prompt and starts it after the running turn'),
+  command: z.boolean().optional().describe('The text was run as a CLI command (send with command: true)'),
+  modelTurn: z
+    .boolean()
+    .optional()
+    .describe('For a command: true when it started a model turn (wait/read that turn); false when it ran in the CLI alone (nothing to wait for)'),
 });
 export type SendResult = z.infer<typeof SendResultSchema>;
 
@@ -362,6 +473,55 @@ export const ReadResultSchema = z.object({
   transcriptPath: z.string().optional(),
 });
 export type ReadResult = z.infer<typeof ReadResultSchema>;
+
+/** What a worker did, from its transcript (`actions`). Paths are absolute (relative ones resolved against the worker cwd). */
+export const ActionsResultSchema = z.object({
+  worker: WorkerNameSchema,
+  provider: z.string(),
+  cwd: z.string().describe("The worker's working directory"),
+  turns: z.array(z.number().int().positive()).describe('The turns reported, oldest first'),
+  turnCount: z.number().int().nonnegative().describe('How many turns are reported'),
+  complete: z.boolean().describe('False when a reported turn is still running (or its transcript lags): more may come'),
+  toolsUsed: z.record(z.string(), z.number().int().positive()).describe('Tool name → number of calls, in first-seen order'),
+  toolCalls: z.number().int().nonnegative().describe('Tool calls in all'),
+  filesRead: z.array(z.string()).describe('Files read, deduplicated, first-seen order'),
+  filesEdited: z.array(z.string()).describe('Existing files changed in place'),
+  filesWritten: z.array(z.string()).describe('Files created or overwritten whole'),
+  shellCommands: z.array(z.string()).describe('Shell commands run, in order'),
+  errors: z.array(z.string()).describe('Tool calls that failed (and a failed turn), each cut at 300 characters'),
+  finalMessage: z.string().optional().describe("The last turn's final answer, when it has one"),
+  classified: z.boolean().describe('False when the provider does not classify its tools: only toolsUsed is filled'),
+  note: z.string().optional().describe('Why nothing could be read (no turn sent yet, no transcript yet)'),
+  transcriptPath: z.string().optional(),
+});
+export type ActionsResult = z.infer<typeof ActionsResultSchema>;
+
+/** One file in a diff. */
+export const DiffFileSchema = z.object({
+  path: z.string().describe('git: relative to the repository root; transcript: absolute'),
+  status: z.enum(['added', 'modified', 'deleted', 'renamed', 'type-changed', 'written', 'edited']),
+  from: z.string().optional().describe('renamed: the old path'),
+});
+export type DiffFile = z.infer<typeof DiffFileSchema>;
+
+/** Result of `diff`. */
+export const DiffResultSchema = z.object({
+  worker: WorkerNameSchema,
+  kind: z.enum(['files', 'text']),
+  turn: z.number().int().nonnegative().describe('files: the turn; text: the newer turn (0 when there is none yet)'),
+  fromTurn: z.number().int().positive().optional().describe('text: the older turn'),
+  method: z
+    .enum(['git', 'transcript'])
+    .optional()
+    .describe('files: git (the work tree against its snapshot when the turn was sent) or transcript (the files the transcript says were written, no content)'),
+  base: z.string().optional().describe('git: the tree snapshotted when the turn was sent'),
+  target: z.string().optional().describe("git: the tree of the next turn's snapshot, or 'worktree' (now)"),
+  files: z.array(DiffFileSchema),
+  patch: z.string().describe('A unified diff ("" when nothing changed or the method gives none)'),
+  elidedTokens: z.number().int().positive().optional().describe('About this many tokens of the patch were left out (MCP shortens long patches unless full)'),
+  note: z.string().optional().describe('Why there is no (git) diff, or that nothing changed'),
+});
+export type DiffResult = z.infer<typeof DiffResultSchema>;
 
 /** Result of `kill`. */
 export const KillResultSchema = z.object({

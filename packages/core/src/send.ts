@@ -10,6 +10,7 @@ import type { EngineContext } from './context.js';
 import { deathFacts } from './death.js';
 import { AbortedError, SendBusyError, SendNotSubmittedError, UmbelError, WorkerDeadError } from './errors.js';
 import { asStateError } from './fs-atomic.js';
+import { snapshotTree } from './git-tree.js';
 import { loadWorker, usableWorker } from './ledger.js';
 import type { TurnView, UsableView } from './ledger-types.js';
 import { writeOwnEvent } from './own-events.js';
@@ -23,7 +24,7 @@ import { watchDir, type DirWatcher } from './watch.js';
 const LOCK_WAIT_MS = 30_000;
 const LOCK_STALE_MS = 120_000;
 
-async function acquireLock(path: string, worker: string): Promise<() => Promise<void>> {
+export async function acquireLock(path: string, worker: string): Promise<() => Promise<void>> {
   const started = Date.now();
   for (;;) {
     try {
@@ -40,7 +41,7 @@ async function acquireLock(path: string, worker: string): Promise<() => Promise<
 }
 
 /** The worker's session must be alive to take a prompt. */
-async function requireAlive(ctx: EngineContext, view: UsableView): Promise<void> {
+export async function requireAlive(ctx: EngineContext, view: UsableView): Promise<void> {
   const pane = await ctx.substrate.inspect(view.session);
   if (!pane.exists || pane.dead) throw new WorkerDeadError(view.name, deathFacts(loadWorker(ctx, view.name) ?? view, pane).cause);
 }
@@ -56,7 +57,7 @@ function started(ctx: EngineContext, name: string, n: number): { turn?: TurnView
 }
 
 /** Press the provider's clear keys one at a time while its input box still holds text. */
-async function clearInput(ctx: EngineContext, view: UsableView): Promise<void> {
+export async function clearInput(ctx: EngineContext, view: UsableView): Promise<void> {
   const provider = view.provider;
   const keys = provider.input?.clearKeys ?? [];
   if (!provider.doReadInputBox || keys.length === 0) return;
@@ -70,16 +71,32 @@ async function clearInput(ctx: EngineContext, view: UsableView): Promise<void> {
   }
 }
 
-async function deliver(ctx: EngineContext, view: UsableView, text: string, signal?: AbortSignal): Promise<void> {
+/** Put `text` in the CLI's input box, then (once `beforeEnter` settled) press Enter. */
+export async function deliver(ctx: EngineContext, view: UsableView, text: string, signal?: AbortSignal, beforeEnter?: Promise<unknown>): Promise<void> {
   const input = view.provider.input ?? {};
   if ((input.alwaysPaste ?? true) || text.includes('\n') || text.length > 1000) await ctx.substrate.pasteText(view.session, text);
   else await ctx.substrate.typeText(view.session, text);
   if (input.submitDelayMs) await sleep(input.submitDelayMs, signal);
+  await beforeEnter;
   await ctx.substrate.sendKeys(view.session, ['Enter']);
 }
 
+/**
+ * Snapshot the worker's git work tree for `diff` and record it (`snapshot` event): taken after the
+ * `sent` event and settled before the Enter that submits the turn, so it holds the tree before the
+ * turn could change it. Outside git nothing is recorded. Never rejects: a failed snapshot is a
+ * recorded reason (that turn has no git diff), never a failed send.
+ */
+export function takeSnapshot(ctx: EngineContext, view: UsableView, turn: number): Promise<void> {
+  return (async () => {
+    const snapshot = await snapshotTree(view.meta.cwd, view.paths.dir, ctx.env);
+    if (!snapshot) return;
+    await writeOwnEvent(view.paths.events, 'snapshot', { turn, ...snapshot });
+  })().catch(() => undefined);
+}
+
 /** Wait up to `ms` for the ledger to show turn `n` started. */
-async function confirmWithin(ctx: EngineContext, view: UsableView, n: number, ms: number, watcher: DirWatcher, signal?: AbortSignal) {
+export async function confirmWithin(ctx: EngineContext, view: UsableView, n: number, ms: number, watcher: DirWatcher, signal?: AbortSignal) {
   const until = Date.now() + ms;
   for (;;) {
     const seen = started(ctx, view.name, n);
@@ -121,10 +138,11 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
   try {
     const n = nextTurnNumber(usableWorker(ctx, options.name).turns);
     await writeOwnEvent(view.paths.events, 'sent', { turn: n, prompt: options.prompt });
+    const snapshot = takeSnapshot(ctx, view, n);
     const watcher = await watchDir(view.paths.events);
     try {
       try {
-        await deliver(ctx, view, text, context.signal);
+        await deliver(ctx, view, text, context.signal, snapshot);
       } catch (error) {
         // nothing reached the CLI's input, or not all of it: the turn never started
         const message = UmbelError.isInstance(error) || error instanceof Error ? error.message : String(error);
@@ -134,6 +152,7 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
       }
       return await confirm(ctx, view, n, watcher, context.signal);
     } finally {
+      await snapshot;
       await watcher.close();
     }
   } finally {

@@ -4,8 +4,12 @@
  */
 import type { Provider, ProviderV1Message } from './provider.js';
 import type {
+  ActionsOptions,
+  ActionsResult,
   CaptureOptions,
   CaptureResult,
+  DiffOptions,
+  DiffResult,
   KeysResult,
   KillResult,
   LogEntry,
@@ -24,7 +28,7 @@ import type {
 } from './schemas.js';
 import type { AttachCommand, Substrate } from './substrate.js';
 
-export type { CaptureResult, KeysResult, KillResult, LogEntry, PruneResult, ReadResult, SendResult };
+export type { ActionsResult, CaptureResult, DiffResult, KeysResult, KillResult, LogEntry, PruneResult, ReadResult, SendResult };
 
 /** Progress reported while a wait is pending. */
 export interface WaitProgress {
@@ -76,9 +80,11 @@ export interface Umbel {
   readonly providerIds: readonly string[];
   provider(id: string): Provider;
   spawn(options: SpawnOptions, context?: CallContext): Promise<WorkerStatus>;
+  /** Deliver a prompt (or, with `command: true`, run the CLI's own command) and confirm it was taken. */
   send(options: SendOptions, context?: CallContext): Promise<SendResult>;
   /** Press keys in the worker's terminal (e.g. answer a permission dialog); a pending needs-input counts as answered. */
   keys(options: KeysOptions): Promise<KeysResult>;
+  /** Wait for a turn to end (or, with `until`, for a file to appear or the screen to match). */
   wait(options: WaitOptions, context?: WaitContext): Promise<Outcome>;
   read(options: ReadOptions): Promise<ReadResult>;
   status(name: string): Promise<WorkerStatus>;
@@ -90,4 +96,8 @@ export interface Umbel {
   /** Transcript messages of a turn (for stream output). */
   messages(name: string, turn?: number): Promise<readonly ProviderV1Message[]>;
   attachCommand(name: string): Promise<AttachCommand>;
+  /** What the worker did in a turn (default the latest sent), or in every turn (`turn: 'all'`), from its transcript. */
+  actions(options: ActionsOptions): Promise<ActionsResult>;
+  /** The file changes a turn made in the worker's cwd (git snapshot, else the transcript's list), or (`text`) how two answers differ. */
+  diff(options: DiffOptions): Promise<DiffResult>;
 }

@@ -47,6 +47,10 @@ Only bad input or a missing worker is an error; every reason below is a normal r
 - \`umbel_list\` \`{}\`: every worker under this umbel home, live ones and tombstones.
 - \`umbel_capture\` \`{name, lines?}\`: the terminal screen (default 100 lines), or the last one saved for a dead or killed worker. Evidence only: answers come from umbel_read.
 - \`umbel_logs\` \`{name}\`: the worker's events with times; the first place to look after \`dead\`.
+- \`umbel_actions\` \`{name, turn?}\`: what a turn did, from the transcript: tools × calls, files read / edited / written, shell commands, failed tool calls, the final message (\`turn: "all"\` for every turn).
+- \`umbel_diff\` \`{name, turn?}\`: the file changes of a turn (git: a patch against a snapshot taken at send; elsewhere the files the transcript says were written); \`text: true\` diffs two answers (\`from\`/\`to\`).
+- \`umbel_send\` with \`command: true\`: run the CLI's own command (\`/compact\`); a prompt starting with / or ! is otherwise sent as text.
+- \`umbel_wait\` with \`until: "file", file\` or \`until: "pattern", pattern\`: end the wait when a file appears or the screen matches (reasons \`file\`, \`pattern\`).
 - \`umbel_keys\` \`{name, keys}\`: press tmux keys (\`Enter\`, \`Escape\`, \`Up\`, \`Down\`, \`Tab\`, \`C-c\`, \`1\` …).
 - \`umbel_prune\` \`{olderThan?}\`: remove the state of dead and killed workers; never a live one.
 

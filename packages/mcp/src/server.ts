@@ -23,6 +23,7 @@ import {
   SendOptionsSchema,
   SpawnOptionsSchema,
   shapeAnswer,
+  type Outcome,
   type Umbel,
   UmbelError,
   UmbelErrorCode,
@@ -33,8 +34,13 @@ import {
 import type { z } from 'zod';
 import { helpFor } from './help.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { forMcp } from './mcp-text.js';
 import {
+  ActionsInputSchema,
+  ActionsOutputSchema,
   CaptureOutputSchema,
+  DiffInputSchema,
+  DiffOutputSchema,
   EmptyInputSchema,
   HelpInputSchema,
   HelpOutputSchema,
@@ -61,6 +67,8 @@ export const TOOL_NAMES = [
   'umbel_status',
   'umbel_list',
   'umbel_read',
+  'umbel_actions',
+  'umbel_diff',
   'umbel_kill',
   'umbel_capture',
   'umbel_logs',
@@ -187,7 +195,8 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     'umbel_send',
     {
       title: 'Send a prompt',
-      description: 'Type a prompt into a worker and submit it. Does NOT wait for the answer: it returns the turn number at once; follow with umbel_wait.',
+      description:
+        "Type a prompt into a worker and submit it. Does NOT wait for the answer: it returns the turn number at once; follow with umbel_wait. A prompt starting with / or ! reaches the model as text; to run the CLI's own command on purpose (/compact, /clear, !git status) pass command: true — then modelTurn says whether there is a turn to wait for.",
       input: SendOptionsSchema,
       output: SendOutputSchema,
     },
@@ -200,7 +209,7 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     {
       title: 'Wait for a turn',
       description:
-        'Wait until a turn ends and return its outcome: reason completed | needs-input | provider-error | idle | timeout | dead | aborted | guardrail-halted, with result (the answer) when completed and a `next` hint. A timeout or a dead worker is a normal result, not an error: on timeout call umbel_wait again. Sends progress notifications when the request carries a progressToken. Optional guardrail: check/schema/retries.',
+        "Wait until a turn ends and return its outcome: reason completed | needs-input | provider-error | idle | timeout | dead | aborted | guardrail-halted | unknown (until file/pattern: file | pattern), with result (the answer) when completed and a `next` hint. A timeout or a dead worker is a normal result, not an error: on timeout do what next says. An answer over ~2000 tokens comes back as head and tail (elidedTokens; umbel_read with full=true has it whole). until: file (file appears, relative to the worker cwd) or pattern (regex on the worker's screen) end the wait on their own. Sends progress notifications when the request carries a progressToken. Optional guardrail: check/schema/retries (timeout bounds all attempts).",
       input: waitInput,
       output: WaitOutputSchema,
       readOnly: true,
@@ -210,8 +219,9 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
       const heartbeat = progress ? setInterval(() => progress.beat(), progressIntervalMs) : undefined;
       heartbeat?.unref();
       try {
-        const outcome = await engine.wait(input, { signal: extra.signal, ...(progress ? { onProgress: (p) => progress.report(p) } : {}) });
-        return { ...outcome, next: NEXT_STEP[outcome.reason] };
+        const { full, ...options } = input;
+        const outcome = await engine.wait(options, { signal: extra.signal, ...(progress ? { onProgress: (p) => progress.report(p) } : {}) });
+        return waitResult(outcome, options, full === true);
       } finally {
         if (heartbeat) clearInterval(heartbeat);
       }
@@ -269,6 +279,43 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
       if (input.full === true || input.section !== undefined || input.head !== undefined || input.tail !== undefined) return read;
       const shaped = shapeAnswer(read.result, { auto: true, hint: 'call umbel_read with full=true to see all' });
       return shaped.elidedTokens ? { ...read, result: shaped.text, elidedTokens: shaped.elidedTokens } : read;
+    },
+  );
+
+  tool(
+    'umbel_actions',
+    {
+      title: 'What a worker did',
+      description:
+        "What a worker did in a turn (default: the latest sent; turn: 'all' for every turn), from its transcript: toolsUsed (name → calls), filesRead / filesEdited / filesWritten (absolute, deduplicated, first-seen order), shellCommands, errors (failed tool calls), finalMessage, turnCount. complete is false while a turn still runs.",
+      input: ActionsInputSchema,
+      output: ActionsOutputSchema,
+      readOnly: true,
+    },
+    async (input) => {
+      const actions = await engine.actions(input);
+      if (actions.finalMessage === undefined) return actions;
+      const last = actions.turns[actions.turns.length - 1];
+      const shaped = shapeAnswer(actions.finalMessage, { auto: true, hint: readHint(actions.worker, last) });
+      return shaped.elidedTokens ? { ...actions, finalMessage: shaped.text } : actions;
+    },
+  );
+
+  tool(
+    'umbel_diff',
+    {
+      title: 'What a turn changed',
+      description:
+        "The file changes a turn made in the worker's cwd (default: the latest sent): in a git work tree a unified diff against a snapshot taken when the turn was sent (files + patch; the user's index and stash are never touched); elsewhere (method transcript) the files the transcript says were written, with note saying why. text: true diffs two turns' answers instead (from/to: turn numbers, or -1, -2 … back from the latest completed). A patch over ~2000 tokens comes back as head and tail unless full.",
+      input: DiffInputSchema,
+      output: DiffOutputSchema,
+      readOnly: true,
+    },
+    async (input) => {
+      const diff = await engine.diff(input);
+      if (input.full === true) return diff;
+      const shaped = shapeAnswer(diff.patch, { auto: true, hint: 'call umbel_diff with full=true to see all' });
+      return shaped.elidedTokens ? { ...diff, patch: shaped.text, elidedTokens: shaped.elidedTokens } : diff;
     },
   );
 
@@ -349,12 +396,56 @@ export async function drainMcpServer(server: McpServer, graceMs: number): Promis
 
 // --- internal ---
 
+/** How to get a whole answer back. */
+function readHint(worker: string, turn: number | undefined): string {
+  return `call umbel_read with ${JSON.stringify({ name: worker, ...(turn ? { turn } : {}), full: true })} to see all`;
+}
+
+/** What to call after a wait, with the input that goes on from here. */
+function nextFor(outcome: Outcome, options: { name: string; retries?: number; until?: string; file?: string; pattern?: string }): string {
+  if (outcome.reason !== 'timeout') return NEXT_STEP[outcome.reason];
+  const again: Record<string, unknown> = { name: options.name, turn: outcome.turn };
+  if (options.until && options.until !== 'stop') Object.assign(again, { until: options.until, file: options.file, pattern: options.pattern });
+  const attempts = outcome.attempts?.length ?? 0;
+  if (attempts > 0) {
+    again.retries = Math.max(0, (options.retries ?? 2) - (attempts - 1));
+    return `Still running (guardrail attempt ${attempts}, turn ${outcome.turn}): call umbel_wait again with ${JSON.stringify(again)} plus the same check/schema to go on.`;
+  }
+  return `Still working: call umbel_wait again with ${JSON.stringify(again)} to keep waiting (the worker keeps going).`;
+}
+
+/** The wait's result for an MCP client: long answers shortened (unless full), hints in MCP terms. */
+function waitResult(outcome: Outcome, options: Parameters<typeof nextFor>[1], full: boolean) {
+  const hint = readHint(outcome.worker, outcome.turn);
+  const shorten = (text: string) => (full ? { text } : shapeAnswer(text, { auto: true, hint }));
+  const result = outcome.result === undefined ? undefined : shorten(outcome.result);
+  const attempts = outcome.attempts?.map((a) => {
+    if (a.answer === undefined) return a;
+    const shaped = full ? { text: a.answer } : shapeAnswer(a.answer, { auto: true, hint: readHint(outcome.worker, a.turn) });
+    return { ...a, answer: shaped.text };
+  });
+  return {
+    ...outcome,
+    ...(result ? { result: result.text } : {}),
+    ...(result && 'elidedTokens' in result && result.elidedTokens ? { elidedTokens: result.elidedTokens } : {}),
+    ...(attempts ? { attempts } : {}),
+    ...(outcome.message !== undefined ? { message: forMcp(outcome.message) } : {}),
+    next: nextFor(outcome, options),
+  };
+}
+
 /** Map any thrown value to an `isError` tool result with a machine-readable code. */
 function errorResult(error: unknown, tool: string, log: (line: string) => void): CallToolResult {
   let body: { code: string; name: string; message: string; hint?: string; issues?: readonly { path: string; message: string }[] };
   if (UmbelError.isInstance(error)) {
     const issues = (error as { issues?: readonly { path: string; message: string }[] }).issues;
-    body = { ...error.toJSON(), ...(issues?.length ? { issues } : {}) };
+    const json = error.toJSON();
+    body = {
+      ...json,
+      message: forMcp(json.message),
+      ...(json.hint !== undefined ? { hint: forMcp(json.hint) } : {}),
+      ...(issues?.length ? { issues: issues.map((i) => ({ ...i, message: forMcp(i.message) })) } : {}),
+    };
   } else {
     const message = error instanceof Error ? error.message : String(error);
     log(`${tool}: internal error: ${error instanceof Error && error.stack ? error.stack : message}`);

@@ -5,6 +5,7 @@ import { buildClaudeLaunch, type ClaudeSettings } from './launch.js';
 import { prepareClaudePrompt } from './prompt.js';
 import { detectClaudeSignIn, detectClaudeStartup, hasClaudePermissionDialog, readClaudeInputBox } from './startup.js';
 import { readClaudeMessages, readClaudeTurn } from './transcript.js';
+import { CLAUDE_TOOLS } from './tools.js';
 import { CLAUDE_PERMISSION_MODES, validateClaudeOptions } from './validate.js';
 
 /**
@@ -44,6 +45,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     doDetectSignIn: (screen) => detectClaudeSignIn(screen),
     doDetectInputPrompt: (screen) => hasClaudePermissionDialog(screen),
     doReadInputBox: (screen) => readClaudeInputBox(screen),
+    ...CLAUDE_TOOLS,
   };
 }
 

@@ -7,6 +7,7 @@ import { OptionUnsupportedError, type ProviderV1, type ProviderV1Launch, SpawnFa
 import { configuredEnvKey, prepareCodexHome } from './codex-home.js';
 import { parseCodexEvent } from './events.js';
 import { readCodexMessages, readCodexTurn } from './rollout.js';
+import { CODEX_TOOLS } from './tools.js';
 import { detectCodexApproval, detectCodexSignIn, detectCodexStartup } from './screens.js';
 
 /** Settings of `createCodex`. */
@@ -121,6 +122,7 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     doParseEvent: parseCodexEvent,
     doReadTurn: (options) => readCodexTurn(options),
     doReadMessages: (options) => readCodexMessages(options),
+    ...CODEX_TOOLS,
   };
 }
 

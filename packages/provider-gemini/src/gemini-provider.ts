@@ -24,6 +24,7 @@ import type {
 } from '@umbel/core';
 import { OptionUnsupportedError, SpawnFailedError } from '@umbel/core';
 import { readGeminiMessages, readGeminiTurn } from './chat.js';
+import { GEMINI_TOOLS } from './tools.js';
 import { parseGeminiEvent } from './events.js';
 import { prepareGeminiPrompt } from './prompt.js';
 import { detectGeminiApproval, detectGeminiSignIn, detectGeminiStartup } from './screens.js';
@@ -272,6 +273,7 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
       });
     },
 
+    ...GEMINI_TOOLS,
     doReadMessages(options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[] {
       return readGeminiMessages(options.content, {
         ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),

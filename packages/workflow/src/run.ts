@@ -398,6 +398,7 @@ async function execute(
           retries: step.retries,
           checkTimeout: step.checkTimeout,
           ...(step.idleTimeout !== undefined ? { idleTimeout: step.idleTimeout } : {}),
+          ...(step.until !== 'stop' ? { until: step.until, file: step.file, pattern: step.pattern } : {}),
           ...(step.check !== undefined ? { check: step.check } : {}),
           ...(step.schema !== undefined ? { schema: resolvePath(workflow.dir, step.schema) } : {}),
         },
@@ -420,7 +421,7 @@ async function execute(
               attempt: 1,
               turn: outcome.turn,
               reason: outcome.reason,
-              accepted: outcome.reason === 'completed',
+              accepted: conditionMet(outcome.reason),
               durationMs: outcome.durationMs,
               ...(outcome.result !== undefined ? { answer: outcome.result } : {}),
             },
@@ -428,7 +429,7 @@ async function execute(
       rec.endedAt = new Date().toISOString();
       rec.elapsedMs = Date.now() - started;
       const attempts = rec.attempts.length;
-      if (outcome.reason !== 'completed') {
+      if (!conditionMet(outcome.reason)) {
         const cancelled = outcome.reason === 'aborted' && failure !== undefined;
         rec.status = cancelled ? 'cancelled' : 'failed';
         if (cancelled) emit(stepEvent(rec, { state: 'cancelled', elapsedMs: rec.elapsedMs }));
@@ -533,4 +534,9 @@ async function execute(
         .map((r) => [r.id, { ...(r.output !== undefined ? { output: r.output } : {}), outputs: r.outputs ?? {} }]),
     ),
   };
+}
+
+/** The step's wait ended as asked: the turn completed, or (`until: file|pattern`) the file appeared or the screen matched. */
+function conditionMet(reason: string): boolean {
+  return reason === 'completed' || reason === 'file' || reason === 'pattern';
 }

@@ -4,7 +4,7 @@
  * `umbel wait` flags mean. One schema per concept; types are inferred, never written twice.
  */
 import { isAbsolute, normalize, sep } from 'node:path';
-import { DurationSchema, SpawnOptionsSchema, WaitOptionsSchema } from '@umbel/core';
+import { DurationSchema, refineWaitOptions, SpawnOptionsSchema, WaitOptionsSchema } from '@umbel/core';
 import { z } from 'zod';
 
 /** Longest worker key, so that `<run-id>-<worker>` stays a valid worker name (63 chars). */
@@ -100,10 +100,10 @@ function durationField(field: typeof wait.timeout | typeof wait.checkTimeout) {
 }
 
 /**
- * A step: a prompt sent to a worker, then `wait` with the step's guardrail fields (timeout,
- * idleTimeout, check, schema, retries, checkTimeout — the `umbel wait` options). `schema` is
- * relative to the workflow file's directory; `check` runs in the worker's cwd; durations are
- * strings with a unit.
+ * A step: a prompt sent to a worker, then `wait` with the step's wait fields (timeout,
+ * idleTimeout, check, schema, retries, checkTimeout, until, file, pattern — the `umbel wait`
+ * options, with its rules). `schema` is relative to the workflow file's directory; `check` runs in
+ * the worker's cwd, and so is `file` relative to it; durations are strings with a unit.
  */
 export const WorkflowStepSchema = WaitOptionsSchema.pick({
   timeout: true,
@@ -112,6 +112,9 @@ export const WorkflowStepSchema = WaitOptionsSchema.pick({
   schema: true,
   retries: true,
   checkTimeout: true,
+  until: true,
+  file: true,
+  pattern: true,
 })
   .extend({
     id: StepIdSchema,
@@ -127,7 +130,8 @@ export const WorkflowStepSchema = WaitOptionsSchema.pick({
     idleTimeout: DurationTextSchema.optional().describe(wait.idleTimeout.description ?? ''),
     checkTimeout: durationField(wait.checkTimeout),
   })
-  .strict();
+  .strict()
+  .superRefine(refineWaitOptions);
 export type WorkflowStep = z.output<typeof WorkflowStepSchema>;
 
 /** A workflow file. */

@@ -12,10 +12,19 @@
  * permission prompt is drawn, and takes keys, that long after its hook fired), MOCK_CLI_START_MS=<ms>
  * (startup takes that long before the ready screen). Prompt `MUTE` ends its turn with a stop hook that
  * carries no message and a transcript that holds no answer. Key `C-u` clears the input box.
+ *
+ * Tool calls: `TOOLS <action> | <action> …` runs each action in the worker cwd, records it in the
+ * transcript as a tool call and its result, then answers `done`: `write P TEXT` (Write, creates the
+ * file), `edit P OLD->NEW` (Edit; a missing file or text is an error result), `read P` (Read; a
+ * missing file is an error result), `run CMD` (Bash, not executed), `fail CMD` (Bash with an error
+ * result), `delete P` (Bash `rm P`, removes the file).
+ * Commands: a prompt starting with `/` or `!` is the CLI's own command, like the real CLIs'
+ * (a leading space makes it text): `/turn TEXT` starts a model turn for TEXT (like a custom command
+ * that expands to a prompt); any other `/x` or `!x` runs in the CLI alone — no hook, no transcript.
  */
 import { spawn } from 'node:child_process';
-import { appendFile, mkdir, rename, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { AttachCommand, PaneState, Substrate, SubstrateLaunchOptions } from '../substrate.js';
 
 interface MockSession {
@@ -255,7 +264,22 @@ export function createMemorySubstrate(): MemorySubstrate {
     await submit(s, prompt);
   }
 
-  async function submit(s: MockSession, prompt: string): Promise<void> {
+  /** A `/x` or `!x` prompt: the CLI's own command. Only `/turn TEXT` makes a model turn. */
+  async function command(s: MockSession, text: string): Promise<boolean> {
+    const turn = /^\/turn ([\s\S]+)$/.exec(text);
+    if (turn) {
+      await submit(s, turn[1] as string, true);
+      return true;
+    }
+    s.screen.push(`ran command ${text.split('\n')[0]}`);
+    return true;
+  }
+
+  async function submit(s: MockSession, prompt: string, expanded = false): Promise<void> {
+    if (!expanded && (prompt.startsWith('/') || prompt.startsWith('!'))) {
+      await command(s, prompt);
+      return;
+    }
     const key = `k${++s.turnCounter}`;
     const path = transcriptPath(s);
     const env = s.options.env;
@@ -306,6 +330,10 @@ export function createMemorySubstrate(): MemorySubstrate {
         if (late) later(s, late, show);
         return;
       }
+      if ((m = /^TOOLS ([\s\S]*)$/.exec(text))) {
+        for (const [i, action] of (m[1] as string).split(' | ').entries()) await tool(s, path, key, `${key}-t${i}`, action.trim());
+        return answer('done');
+      }
       if (env.MOCK_CLI_FIX !== undefined && text.startsWith('Your previous answer was rejected')) return answer(env.MOCK_CLI_FIX);
       const reply = (m = /^ECHO ([\s\S]*)$/.exec(text)) ? (m[1] as string) : `MOCK-REPLY: ${text}`;
       await answer(reply);
@@ -322,6 +350,42 @@ export function createMemorySubstrate(): MemorySubstrate {
       if (late) later(s, late, write);
     };
     await act(prompt);
+  }
+
+  /** One action of a `TOOLS` prompt: do it in the worker cwd and record the call and its result. */
+  async function tool(s: MockSession, transcript: string, key: string, id: string, action: string): Promise<void> {
+    const [verb = '', ...words] = action.split(' ');
+    const arg = words.join(' ');
+    const file = (p: string) => resolve(s.options.cwd, p);
+    const record = async (name: string, input: Record<string, unknown>, result: string, isError = false) => {
+      await appendFile(transcript, `${JSON.stringify({ type: 'tool', key, id, name, input })}\n`);
+      await appendFile(transcript, `${JSON.stringify({ type: 'tool-result', key, id, content: result, ...(isError ? { isError } : {}) })}\n`);
+    };
+    if (verb === 'write') {
+      const [p = '', ...text] = words;
+      await mkdir(dirname(file(p)), { recursive: true });
+      await writeFile(file(p), text.join(' '));
+      return record('Write', { file_path: p, content: text.join(' ') }, `wrote ${p}`);
+    }
+    if (verb === 'edit') {
+      const [p = '', ...rest] = words;
+      const [from = '', to = ''] = rest.join(' ').split('->');
+      const before = await readFile(file(p), 'utf8').catch(() => undefined);
+      if (before === undefined || !before.includes(from)) return record('Edit', { file_path: p, old_string: from, new_string: to }, `cannot edit ${p}`, true);
+      await writeFile(file(p), before.replace(from, to));
+      return record('Edit', { file_path: p, old_string: from, new_string: to }, `edited ${p}`);
+    }
+    if (verb === 'read') {
+      const text = await readFile(file(arg), 'utf8').catch(() => undefined);
+      return record('Read', { file_path: arg }, text ?? `no such file: ${arg}`, text === undefined);
+    }
+    if (verb === 'run') return record('Bash', { command: arg }, `ran ${arg}`);
+    if (verb === 'fail') return record('Bash', { command: arg }, 'exit 1', true);
+    if (verb === 'delete') {
+      await rm(file(arg), { force: true });
+      return record('Bash', { command: `rm ${arg}` }, '');
+    }
+    return record(verb || 'Unknown', { text: arg }, `unknown action ${action}`, true);
   }
 
   return self;
