@@ -16,7 +16,7 @@ describe('createClaude', () => {
       appendSystemPrompt: true,
       permissionModes: ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions', 'manual'],
     });
-    expect(provider.input).toEqual({ alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0 });
+    expect(provider.input).toEqual({ alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0, clearKeys: ['Escape', 'Escape'] });
     for (const member of [
       'doValidate',
       'doReconcileEnv',
