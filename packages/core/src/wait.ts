@@ -17,7 +17,7 @@ import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type WaitOptionsP
 import type { PaneState } from './substrate.js';
 import { readMessages, readTurn, type TurnRead } from './turn-read.js';
 import type { WaitContext } from './umbel.js';
-import { formatMs, longTimeout, tailLines } from './util.js';
+import { formatMs, lastNonBlankLines, longTimeout } from './util.js';
 import { decideWait, type WaitDecision } from './wait-decision.js';
 import { watchDir, type DirWatcher } from './watch.js';
 
@@ -84,7 +84,7 @@ export async function waitForTurn(ctx: EngineContext, options: TurnWaitOptions, 
           resolve(
             outcome('timeout', {
               message: `no answer within ${formatMs(options.timeout)} (the terminal host stopped answering)`,
-              ...(screen ? { paneTail: tailLines(screen, 30) } : {}),
+              ...(screen ? { paneTail: lastNonBlankLines(screen, 30) } : {}),
             }),
           );
         }, options.timeout + HARD_DEADLINE_GRACE_MS),
@@ -244,7 +244,7 @@ async function carryOut(
         hostError && decision.fields.message
           ? `${decision.fields.message}; the terminal host did not answer: ${(hostError as Error).message}`
           : decision.fields.message;
-      return deps.outcome(decision.reason, { ...decision.fields, ...(message ? { message } : {}), ...(evidence ? { paneTail: tailLines(evidence, 30) } : {}) });
+      return deps.outcome(decision.reason, { ...decision.fields, ...(message ? { message } : {}), ...(evidence ? { paneTail: lastNonBlankLines(evidence, 30) } : {}) });
     }
     case 'dead':
       return deadOutcome(ctx, deps, view, turn, decision.pane);
@@ -263,7 +263,7 @@ async function deadOutcome(ctx: EngineContext, deps: LoopDeps, view: UsableView,
       at: new Date().toISOString(),
       ...(facts.status !== undefined ? { status: facts.status } : {}),
       ...(facts.signal ? { signal: facts.signal } : {}),
-      ...(screen ? { paneTail: tailLines(screen, 40) } : {}),
+      ...(screen ? { paneTail: lastNonBlankLines(screen, 40) } : {}),
     }).catch(() => undefined);
   }
   return deps.outcome('dead', {
@@ -271,7 +271,7 @@ async function deadOutcome(ctx: EngineContext, deps: LoopDeps, view: UsableView,
       ? `worker '${view.name}' was killed before completing turn ${turn.turn}`
       : `worker '${view.name}' died before completing turn ${turn.turn} (${facts.cause})`,
     exit: { ...(facts.status !== undefined ? { status: facts.status } : {}), ...(facts.signal ? { signal: facts.signal } : {}) },
-    ...(screen ? { paneTail: tailLines(screen, 30) } : {}),
+    ...(screen ? { paneTail: lastNonBlankLines(screen, 30) } : {}),
   });
 }
 

@@ -148,6 +148,18 @@ describe('death evidence', () => {
     expect((await readdir(events)).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 
+  it("a dead pane's capture is what the CLI showed: no tmux \"Pane is dead\" line, nothing scrolled off", async () => {
+    const r = await rig();
+    await shLaunch(r, 'umbel-said', 'echo first line; echo Error: config broken; exit 1');
+    await until(async () => (await r.substrate.inspect('umbel-said')).dead || undefined);
+    const screen = await r.substrate.capture('umbel-said');
+    // tmux 3.3a writes its status line at the bottom of a dead pane and scrolls the screen up by one
+    // line to make room: the first line the CLI printed left the visible screen.
+    expect(screen).not.toContain('Pane is dead');
+    expect(screen.split('\n').slice(0, 2)).toEqual(['first line', 'Error: config broken']);
+    expect(await r.substrate.capture('umbel-said', { lines: 10 })).not.toContain('Pane is dead');
+  });
+
   it('inspectAll answers for every session in one call, as inspect does for each', async () => {
     const r = await rig();
     expect(await r.substrate.inspectAll()).toEqual(new Map());

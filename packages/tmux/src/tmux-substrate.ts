@@ -231,6 +231,10 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
           [
             ['load-buffer', '-b', buffer, '-'],
             ['set-option', '-g', 'remain-on-exit', 'on'],
+            // tmux draws "Pane is dead (status N, <time>)" at the bottom of a dead pane and scrolls the
+            // screen up a line for it: the CLI's first line leaves the screen and evidence gets a tmux
+            // line no CLI printed. An empty format draws nothing (-q: a tmux without the option ignores it).
+            ['set-option', '-gq', 'remain-on-exit-format', ''],
             ['set-option', '-g', 'history-limit', String(TMUX_HISTORY_LIMIT)],
             [
               'new-session',
