@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { UmbelErrorCode } from '@umbel/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, baseEnv, exitRecords, makeRig, tempDir, until, type Rig } from './__fixtures__/harness.js';
-import { LAUNCH_SCRIPT } from './index.js';
+import { createTmuxSubstrate, LAUNCH_SCRIPT } from './index.js';
 
 const rigs: Rig[] = [];
 const dirs: string[] = [];
@@ -119,6 +119,24 @@ describe('launch, inspect, list, capture, typing', () => {
     });
     await expect(r.substrate.inspect('bad:name')).rejects.toMatchObject({ code: UmbelErrorCode.Usage });
     expect(await r.substrate.list()).toEqual([]);
+  });
+
+  it('createTmuxSubstrate refuses settings without a usable home with a typed usage error', () => {
+    for (const settings of [{}, { home: '' }, { home: '   ' }, { home: 42 }, undefined, null]) {
+      let error: unknown;
+      try {
+        createTmuxSubstrate(settings as never);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, JSON.stringify(settings)).toMatchObject({ code: UmbelErrorCode.Usage, message: expect.stringContaining('home') });
+    }
+  });
+
+  it('exposes the state root it serves, absolute, so an engine can take its home from it', async () => {
+    const r = await rig();
+    expect(r.substrate.home).toBe(r.home);
+    expect(createTmuxSubstrate({ home: 'relative/state', env: r.env }).home).toBe(join(process.cwd(), 'relative/state'));
   });
 
   it('attachCommand targets the private socket with a minimal env', async () => {
