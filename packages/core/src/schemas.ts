@@ -275,7 +275,18 @@ export const OutcomeSchema = z.object({
   numTurns: z.number().int().optional().describe('Model round trips in this turn (tool calls included), when known'),
   attempts: z.array(AttemptSchema).optional(),
 });
-export type Outcome = z.infer<typeof OutcomeSchema>;
+/** The fields of an outcome as the schema has them (one object: MCP registers it as an output schema). */
+type OutcomeFields = z.infer<typeof OutcomeSchema>;
+/** A turn that completed: its answer, from the transcript, is always there. */
+export type CompletedOutcome = Omit<OutcomeFields, 'reason' | 'result'> & { reason: 'completed'; result: string };
+/** A turn that did not complete (or not yet): why, in `reason`, and the evidence. */
+export type UnfinishedOutcome = Omit<OutcomeFields, 'reason'> & { reason: Exclude<OutcomeReason, 'completed'> };
+/**
+ * The result of a wait, discriminated on `reason`: after `reason === 'completed'`, `result` is a
+ * string. The wire shape is `OutcomeSchema` (the engine never builds a completed outcome without
+ * its answer: an answer found nowhere ends `unknown`).
+ */
+export type Outcome = CompletedOutcome | UnfinishedOutcome;
 
 // --- worker state ---
 

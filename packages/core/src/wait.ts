@@ -13,7 +13,7 @@ import type { TurnView, UsableView } from './ledger-types.js';
 import { startMonitor, type Monitor } from './monitor.js';
 import { writeOwnEvent } from './own-events.js';
 import type { ProviderV1Message } from './provider.js';
-import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type WaitOptionsParsed } from './schemas.js';
+import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type UnfinishedOutcome, type WaitOptionsParsed } from './schemas.js';
 import type { PaneState } from './substrate.js';
 import { readMessages, readTurn, type TurnRead } from './turn-read.js';
 import type { WaitContext } from './umbel.js';
@@ -49,13 +49,22 @@ interface WaitState {
   activity?: string;
 }
 
+/** Fields of an outcome beside its reason (and the exit code the reason gives). */
+type OutcomeExtra = Partial<Omit<UnfinishedOutcome, 'reason' | 'exitCode'>>;
+
+/** Builds the outcome of one wait: a completed one cannot be built without its answer. */
+interface OutcomeBuilder {
+  (reason: 'completed', extra: OutcomeExtra & { result: string }): Outcome;
+  (reason: Exclude<OutcomeReason, 'completed'>, extra?: OutcomeExtra): Outcome;
+}
+
 /** Wait for one turn of a worker to end. Returns an outcome; throws only for bad input or vanished state. */
 export async function waitForTurn(ctx: EngineContext, options: TurnWaitOptions, context: WaitContext = {}): Promise<Outcome> {
   const started = ctx.now();
   const first = usableWorker(ctx, options.name);
   const turnNo = pickTurn(first, options.turn).turn;
   const state: WaitState = { view: first, lastChangeAt: started, fingerprint: '', emitted: 0, ...first.transcript };
-  const outcome = (reason: OutcomeReason, extra: Partial<Outcome> = {}): Outcome => ({
+  const outcome: OutcomeBuilder = (reason: OutcomeReason, extra: OutcomeExtra = {}) => ({
     worker: first.name,
     provider: first.meta.provider,
     turn: turnNo,
@@ -65,7 +74,7 @@ export async function waitForTurn(ctx: EngineContext, options: TurnWaitOptions, 
     reason,
     exitCode: OUTCOME_EXIT_CODES[reason],
     ...extra,
-  });
+  }) as Outcome;
 
   const watcher = await watchDir(first.paths.events);
   const monitor = startMonitor({
@@ -120,7 +129,7 @@ interface LoopDeps {
   readonly state: WaitState;
   readonly watcher: DirWatcher;
   readonly monitor: Monitor;
-  readonly outcome: (reason: OutcomeReason, extra?: Partial<Outcome>) => Outcome;
+  readonly outcome: OutcomeBuilder;
   readonly finished: () => boolean;
 }
 
