@@ -103,7 +103,7 @@ export class HomeMismatchError extends UsageError {
   constructor(home: string, substrateHome: string) {
     super(`the engine's home ${home} is not the state root its substrate serves (${substrateHome})`, {
       code: UmbelErrorCode.HomeMismatch,
-      hint: 'give createTmuxSubstrate and createUmbel the same home, or leave createUmbel\'s home out: it takes the substrate\'s',
+      hint: "give createTmuxSubstrate and createUmbel the same home, or leave createUmbel's home out: it takes the substrate's",
     });
     this.name = 'HomeMismatchError';
     this.home = home;

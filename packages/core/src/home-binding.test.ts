@@ -63,6 +63,8 @@ describe('the engine and its substrate share one state root', () => {
   it('a substrate bound to no root leaves the home to settings and the environment', () => {
     const home = join(scratch, 'from-env');
     expect(createUmbel({ substrate: createMemorySubstrate(), providers, env: { UMBEL_HOME: home } }).home).toBe(home);
-    expect(createUmbel({ substrate: createMemorySubstrate(), providers, home: join(scratch, 'given'), env: { UMBEL_HOME: home } }).home).toBe(join(scratch, 'given'));
+    expect(createUmbel({ substrate: createMemorySubstrate(), providers, home: join(scratch, 'given'), env: { UMBEL_HOME: home } }).home).toBe(
+      join(scratch, 'given'),
+    );
   });
 });

@@ -273,6 +273,10 @@ export const OutcomeSchema = z.object({
   paneTail: z.string().optional().describe('Last screen lines, as evidence (never the source of an answer)'),
   usage: UsageSchema.optional(),
   numTurns: z.number().int().optional().describe('Model round trips in this turn (tool calls included), when known'),
+  model: z.string().optional().describe('The model that answered, from the transcript, when known'),
+  stopReason: z.string().optional().describe("Why the model's last message ended (end_turn, tool_use, …), from the transcript, when known"),
+  apiErrorStatus: z.number().int().optional().describe('provider-error: the HTTP status of the failed API call, when the transcript records it'),
+  apiErrorType: z.string().optional().describe('provider-error: the API error type (api_error, overloaded_error, …), when recorded'),
   attempts: z.array(AttemptSchema).optional(),
 });
 /** The fields of an outcome as the schema has them (one object: MCP registers it as an output schema). */

@@ -93,7 +93,9 @@ async function answerDialog(
 ): Promise<void> {
   const n = (tries.get(startup.id) ?? 0) + 1;
   if (n > DIALOG_MAX_TRIES) {
-    throw new SpawnFailedError(`the startup dialog '${startup.id}' did not go away after ${DIALOG_MAX_TRIES} tries`, { paneTail: lastNonBlankLines(screen, 20) });
+    throw new SpawnFailedError(`the startup dialog '${startup.id}' did not go away after ${DIALOG_MAX_TRIES} tries`, {
+      paneTail: lastNonBlankLines(screen, 20),
+    });
   }
   await sleep(DIALOG_SETTLE_MS);
   const settled = await s.ctx.substrate.capture(s.session, { lines: 60 });

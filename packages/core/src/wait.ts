@@ -64,17 +64,18 @@ export async function waitForTurn(ctx: EngineContext, options: TurnWaitOptions, 
   const first = usableWorker(ctx, options.name);
   const turnNo = pickTurn(first, options.turn).turn;
   const state: WaitState = { view: first, lastChangeAt: started, fingerprint: '', emitted: 0, ...first.transcript };
-  const outcome: OutcomeBuilder = (reason: OutcomeReason, extra: OutcomeExtra = {}) => ({
-    worker: first.name,
-    provider: first.meta.provider,
-    turn: turnNo,
-    durationMs: ctx.now() - started,
-    ...(state.sessionId ? { sessionId: state.sessionId } : {}),
-    ...(state.transcriptPath ? { transcriptPath: state.transcriptPath } : {}),
-    reason,
-    exitCode: OUTCOME_EXIT_CODES[reason],
-    ...extra,
-  }) as Outcome;
+  const outcome: OutcomeBuilder = (reason: OutcomeReason, extra: OutcomeExtra = {}) =>
+    ({
+      worker: first.name,
+      provider: first.meta.provider,
+      turn: turnNo,
+      durationMs: ctx.now() - started,
+      ...(state.sessionId ? { sessionId: state.sessionId } : {}),
+      ...(state.transcriptPath ? { transcriptPath: state.transcriptPath } : {}),
+      reason,
+      exitCode: OUTCOME_EXIT_CODES[reason],
+      ...extra,
+    }) as Outcome;
 
   const watcher = await watchDir(first.paths.events);
   const monitor = startMonitor({
@@ -240,6 +241,8 @@ async function carryOut(
         ...(r.usage ? { usage: mapUsage(r.usage) } : {}),
         ...(r.numTurns !== undefined ? { numTurns: r.numTurns } : {}),
         ...(r.sessionId ? { sessionId: r.sessionId } : {}),
+        ...(r.model ? { model: r.model } : {}),
+        ...(r.stopReason ? { stopReason: r.stopReason } : {}),
         ...(decision.message ? { message: decision.message } : {}),
       });
     }
@@ -253,7 +256,11 @@ async function carryOut(
         hostError && decision.fields.message
           ? `${decision.fields.message}; the terminal host did not answer: ${(hostError as Error).message}`
           : decision.fields.message;
-      return deps.outcome(decision.reason, { ...decision.fields, ...(message ? { message } : {}), ...(evidence ? { paneTail: lastNonBlankLines(evidence, 30) } : {}) });
+      return deps.outcome(decision.reason, {
+        ...decision.fields,
+        ...(message ? { message } : {}),
+        ...(evidence ? { paneTail: lastNonBlankLines(evidence, 30) } : {}),
+      });
     }
     case 'dead':
       return deadOutcome(ctx, deps, view, turn, decision.pane);

@@ -166,7 +166,7 @@ describe('death evidence', () => {
     expect((await readdir(events)).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 
-  it("a dead pane's capture is what the CLI showed: no tmux \"Pane is dead\" line, nothing scrolled off", async () => {
+  it('a dead pane\'s capture is what the CLI showed: no tmux "Pane is dead" line, nothing scrolled off', async () => {
     const r = await rig();
     await shLaunch(r, 'umbel-said', 'echo first line; echo Error: config broken; exit 1');
     await until(async () => (await r.substrate.inspect('umbel-said')).dead || undefined);
