@@ -4,6 +4,7 @@
  * not exist or a type that does not narrow fails here, with the markdown file and line. Each block
  * is its own module (imports at its top, top-level await allowed). Needs `pnpm build`.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
@@ -132,5 +133,17 @@ describe('README and docs code snippets', () => {
     const problems = checkSnippets(planted);
     expect(problems.join('\n')).toContain("planted-0.md:2:15: No value exists in scope for the shorthand property 'substrate'");
     expect(problems.join('\n')).toContain("planted-1.md:3:7: Type 'string | undefined' is not assignable to type 'string'");
+  });
+});
+
+describe("the README's way to run umbel from a clone", () => {
+  it('every `node packages/…` command of the README runs the built bin (exit 0)', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const commands = [...readme.matchAll(/^node (packages\/\S+) (--help|--version)\b/gm)];
+    expect(commands.map((m) => m[1])).toEqual(expect.arrayContaining(['packages/umbel/bin/umbel.js', 'packages/mcp/bin/umbel-mcp.js']));
+    for (const [, bin, flag] of commands) {
+      const out = execFileSync(process.execPath, [join(root, bin as string), flag as string], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      expect(out, `${bin} ${flag}`).toMatch(/umbel/);
+    }
   });
 });
