@@ -142,7 +142,11 @@ describe("the README's way to run umbel from a clone", () => {
     const commands = [...readme.matchAll(/^node (packages\/\S+) (--help|--version)\b/gm)];
     expect(commands.map((m) => m[1])).toEqual(expect.arrayContaining(['packages/umbel/bin/umbel.js', 'packages/mcp/bin/umbel-mcp.js']));
     for (const [, bin, flag] of commands) {
-      const out = execFileSync(process.execPath, [join(root, bin as string), flag as string], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      const out = execFileSync(process.execPath, [join(root, bin as string), flag as string], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '' },
+      });
       expect(out, `${bin} ${flag}`).toMatch(/umbel/);
     }
   });
