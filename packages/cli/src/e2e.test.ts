@@ -153,10 +153,30 @@ describe('supervisor verbs on the fake claude', () => {
     await umbel(['send', 'crash', 'EXIT 3']);
     const dead = await umbel(['wait', 'crash', '--json']);
     expect(dead.code).toBe(125);
-    expect(JSON.parse(dead.stdout)).toMatchObject({ reason: 'dead', exit: { status: 3 } });
+    const outcome = JSON.parse(dead.stdout);
+    expect(outcome).toMatchObject({ reason: 'dead', exit: { status: 3 } });
+    // The evidence is what the CLI showed: no tmux "Pane is dead" line, no blank rows.
+    expect(outcome.paneTail).toContain('EXIT 3');
+    expect(outcome.paneTail).not.toContain('Pane is dead');
+    expect(outcome.paneTail).not.toMatch(/^\s*$/m);
+    const shown = await umbel(['capture', 'crash']);
+    expect(shown.stdout).toContain('EXIT 3');
+    expect(shown.stdout).not.toContain('Pane is dead');
     await umbel(['spawn', 'sig', ...cfg()]);
     await umbel(['send', 'sig', 'KILLSELF SIGKILL']);
     expect(JSON.parse((await umbel(['wait', 'sig', '--json'])).stdout)).toMatchObject({ reason: 'dead', exit: { signal: 'SIGKILL' } });
+  });
+
+  it("a CLI that dies at startup: the spawn's message carries what it printed last", async () => {
+    const broken = join(scratch, 'broken-claude');
+    await writeFile(broken, '#!/bin/sh\necho "claude: starting"\necho\necho "Error: settings.json: unexpected token at line 3" >&2\nexit 1\n', { mode: 0o755 });
+    const r = await umbel(['spawn', 'broken', '--json'], { env: { UMBEL_CLAUDE_BIN: broken } });
+    expect(r.code).toBe(1);
+    const { error } = JSON.parse(r.stdout);
+    expect(error.code).toBe('UMBEL_SPAWN_FAILED');
+    expect(error.message).toContain('exited during startup (process exited 1)');
+    expect(error.message).toContain('claude: starting | Error: settings.json: unexpected token at line 3');
+    expect(error.message).not.toContain('Pane is dead');
   });
 
   it('timeout is 124 with the pane tail; SIGINT during a wait is 130 and the worker lives on', async () => {

@@ -15,6 +15,20 @@ function claudeUsage(usage: Outcome['usage']): Record<string, number> {
   return out;
 }
 
+/** Claude's `modelUsage`: the answering model with its token counts (no cost or context window: the transcript has none). */
+function modelUsage(outcome: Outcome): Record<string, Record<string, number>> {
+  if (!outcome.model) return {};
+  const u = outcome.usage ?? {};
+  return {
+    [outcome.model]: {
+      inputTokens: u.inputTokens ?? 0,
+      outputTokens: u.outputTokens ?? 0,
+      cacheReadInputTokens: u.cacheReadTokens ?? 0,
+      cacheCreationInputTokens: u.cacheCreationTokens ?? 0,
+    },
+  };
+}
+
 /** Exit code of `umbel -p` for an outcome: claude's 1 for a model error, umbel's codes otherwise. */
 export function printExitCode(outcome: Outcome): number {
   return outcome.reason === 'provider-error' ? 1 : OUTCOME_EXIT_CODES[outcome.reason];
@@ -35,8 +49,12 @@ export function resultObject(outcome: Outcome, extra: { durationMs: number; sess
     session_id: outcome.sessionId ?? extra.sessionId ?? '',
     total_cost_usd: outcome.usage?.costUsd ?? 0,
     usage: claudeUsage(outcome.usage),
+    modelUsage: modelUsage(outcome),
     permission_denials: [],
     terminal_reason: outcome.reason === 'completed' ? 'completed' : outcome.reason === 'provider-error' ? 'api_error' : outcome.reason,
+    stop_reason: outcome.stopReason ?? null,
+    api_error_status: outcome.apiErrorStatus ?? null,
+    ...(outcome.apiErrorType ? { api_error_type: outcome.apiErrorType } : {}),
     uuid: randomUUID(),
     worker: outcome.worker,
     provider: outcome.provider,
@@ -71,8 +89,11 @@ export function errorResultObject(error: unknown, extra: { durationMs: number; w
     session_id: '',
     total_cost_usd: 0,
     usage: claudeUsage(undefined),
+    modelUsage: {},
     permission_denials: [],
     terminal_reason: 'error',
+    stop_reason: null,
+    api_error_status: null,
     uuid: randomUUID(),
     ...(extra.worker ? { worker: extra.worker } : {}),
     ...(extra.provider ? { provider: extra.provider } : {}),

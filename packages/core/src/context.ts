@@ -3,7 +3,9 @@
  * host, the providers, umbel's own environment, the settings and the clock — built once per engine
  * and passed down by value. Internal: not exported from the package.
  */
-import { UmbelError, UmbelErrorCode, ProviderUnknownError } from './errors.js';
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { HomeMismatchError, ProviderUnknownError, UmbelError, UmbelErrorCode } from './errors.js';
 import { resolveHome, statePaths, type StatePaths } from './paths.js';
 import type { Provider } from './provider.js';
 import type { Substrate } from './substrate.js';
@@ -56,10 +58,33 @@ function registry(providers: readonly Provider[]): ProviderRegistry {
   };
 }
 
+/** A path as the file system knows it: its realpath when it exists, else its absolute form. */
+function canonical(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/**
+ * The engine's state root: `settings.home`, else the root the substrate serves, else the
+ * environment's default. A substrate bound to another root than `settings.home` is refused: its
+ * workers would be orphans the engine never sees.
+ */
+function engineHome(settings: UmbelSettings, env: Readonly<Record<string, string | undefined>>): string {
+  const bound = settings.substrate?.home;
+  if (bound === undefined) return resolveHome(env, settings.home);
+  if (!settings.home) return resolve(bound);
+  const home = resolveHome(env, settings.home);
+  if (canonical(home) !== canonical(bound)) throw new HomeMismatchError(home, resolve(bound));
+  return home;
+}
+
 /** Build the context of one engine. */
 export function createContext(settings: UmbelSettings): EngineContext {
   const env = settings.env ?? process.env;
-  const home = resolveHome(env, settings.home);
+  const home = engineHome(settings, env);
   return {
     home,
     paths: statePaths(home),

@@ -14,6 +14,7 @@ export const UmbelErrorCode = {
   ProviderInvalid: 'UMBEL_PROVIDER_INVALID',
   OptionUnsupported: 'UMBEL_OPTION_UNSUPPORTED',
   CwdMissing: 'UMBEL_CWD_MISSING',
+  HomeMismatch: 'UMBEL_HOME_MISMATCH',
   WorkerExists: 'UMBEL_WORKER_EXISTS',
   WorkerNotFound: 'UMBEL_WORKER_NOT_FOUND',
   WorkerDead: 'UMBEL_WORKER_DEAD',
@@ -89,6 +90,24 @@ export class EnvUnresolvedError extends UsageError {
     });
     this.name = 'EnvUnresolvedError';
     this.variable = variable;
+  }
+}
+
+/**
+ * The engine was given one state root and a substrate bound to another: its workers would run on
+ * a host the engine never looks at (orphans). Exit 2.
+ */
+export class HomeMismatchError extends UsageError {
+  readonly home: string;
+  readonly substrateHome: string;
+  constructor(home: string, substrateHome: string) {
+    super(`the engine's home ${home} is not the state root its substrate serves (${substrateHome})`, {
+      code: UmbelErrorCode.HomeMismatch,
+      hint: "give createTmuxSubstrate and createUmbel the same home, or leave createUmbel's home out: it takes the substrate's",
+    });
+    this.name = 'HomeMismatchError';
+    this.home = home;
+    this.substrateHome = substrateHome;
   }
 }
 
@@ -375,6 +394,7 @@ export function errorExitCode(error: unknown): number {
     case UmbelErrorCode.ProviderInvalid:
     case UmbelErrorCode.OptionUnsupported:
     case UmbelErrorCode.CwdMissing:
+    case UmbelErrorCode.HomeMismatch:
     case UmbelErrorCode.TurnNotFound:
     case UmbelErrorCode.WorkflowInvalid:
     case UmbelErrorCode.CheckInvalid:

@@ -12,7 +12,7 @@ import { writeOwnEvent } from './own-events.js';
 import { sessionName } from './paths.js';
 import type { KillResult } from './schemas.js';
 import type { PaneState } from './substrate.js';
-import { tailLines } from './util.js';
+import { lastNonBlankLines } from './util.js';
 
 async function tombstone(ctx: EngineContext, view: WorkerView, pane: PaneState): Promise<void> {
   if (view.death.dead?.by === 'kill') return;
@@ -23,7 +23,7 @@ async function tombstone(ctx: EngineContext, view: WorkerView, pane: PaneState):
     alive: !pane.dead,
     ...(pane.exitStatus !== undefined ? { status: pane.exitStatus } : {}),
     ...(pane.signal ? { signal: pane.signal } : {}),
-    ...(screen ? { paneTail: tailLines(screen, 40) } : {}),
+    ...(screen ? { paneTail: lastNonBlankLines(screen, 40) } : {}),
   }).catch(() => undefined);
 }
 

@@ -181,8 +181,17 @@ export type ProviderV1TurnRead =
       readonly numTurns?: number;
       readonly sessionId?: string;
       readonly model?: string;
+      /** Why the model's last message of the turn ended (`end_turn`, …), when the transcript says. */
+      readonly stopReason?: string;
     }
-  | { readonly status: 'failed'; readonly message: string }
+  | {
+      readonly status: 'failed';
+      readonly message: string;
+      /** The failed API call's HTTP status and error type (`500`, `api_error`), when the transcript records them. */
+      readonly apiErrorStatus?: number;
+      readonly apiErrorType?: string;
+      readonly stopReason?: string;
+    }
   | { readonly status: 'interrupted'; readonly message?: string };
 
 /** How prompts are delivered. */

@@ -1,5 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { DurationSchema, EnvArgsSchema, parseDuration, SpawnOptionsSchema, WorkerNameSchema } from './schemas.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  DurationSchema,
+  EnvArgsSchema,
+  type Outcome,
+  type OutcomeReason,
+  OutcomeSchema,
+  parseDuration,
+  SpawnOptionsSchema,
+  WorkerNameSchema,
+} from './schemas.js';
 import { resolveWorkerEnv } from './env.js';
 
 describe('schemas', () => {
@@ -35,5 +44,25 @@ describe('env resolution', () => {
       explicit: { ANTHROPIC_API_KEY: 'explicit', BY: { fromEnv: 'OTHER' } },
     });
     expect(env).toEqual({ PATH: '/bin', ANTHROPIC_API_KEY: 'explicit', BY: 'o' });
+  });
+});
+
+describe('Outcome: a discriminated union on reason, one schema', () => {
+  const completed = { worker: 'w1', provider: 'mock', turn: 1, reason: 'completed', exitCode: 0, result: 'the answer', durationMs: 5 } as const;
+
+  it('completed narrows to a string result; the other reasons keep it optional', () => {
+    const o: Outcome = OutcomeSchema.parse(completed) as Outcome;
+    if (o.reason === 'completed') {
+      const answer: string = o.result;
+      expect(answer).toBe('the answer');
+    }
+    expectTypeOf<Extract<Outcome, { reason: 'completed' }>['result']>().toEqualTypeOf<string>();
+    expectTypeOf<Exclude<Outcome, { reason: 'completed' }>['result']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Outcome['reason']>().toEqualTypeOf<OutcomeReason>();
+  });
+
+  it('the one schema is an object whose shape names every field (MCP registers it as an output schema)', () => {
+    expect(Object.keys(OutcomeSchema.shape)).toEqual(expect.arrayContaining(['worker', 'reason', 'exitCode', 'result', 'paneTail']));
+    expect(OutcomeSchema.safeParse({ ...completed, reason: 'timeout', exitCode: 124, result: undefined }).success).toBe(true);
   });
 });

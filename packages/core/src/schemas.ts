@@ -378,10 +378,25 @@ export const OutcomeSchema = z.object({
   paneTail: z.string().optional().describe('Last screen lines, as evidence (never the source of an answer)'),
   usage: UsageSchema.optional(),
   numTurns: z.number().int().optional().describe('Model round trips in this turn (tool calls included), when known'),
+  model: z.string().optional().describe('The model that answered, from the transcript, when known'),
+  stopReason: z.string().optional().describe("Why the model's last message ended (end_turn, tool_use, …), from the transcript, when known"),
+  apiErrorStatus: z.number().int().optional().describe('provider-error: the HTTP status of the failed API call, when the transcript records it'),
+  apiErrorType: z.string().optional().describe('provider-error: the API error type (api_error, overloaded_error, …), when recorded'),
   attempts: z.array(AttemptSchema).optional(),
   match: z.string().optional().describe('until file: the path that appeared; until pattern: the screen line that matched'),
 });
-export type Outcome = z.infer<typeof OutcomeSchema>;
+/** The fields of an outcome as the schema has them (one object: MCP registers it as an output schema). */
+type OutcomeFields = z.infer<typeof OutcomeSchema>;
+/** A turn that completed: its answer, from the transcript, is always there. */
+export type CompletedOutcome = Omit<OutcomeFields, 'reason' | 'result'> & { reason: 'completed'; result: string };
+/** A turn that did not complete (or not yet): why, in `reason`, and the evidence. */
+export type UnfinishedOutcome = Omit<OutcomeFields, 'reason'> & { reason: Exclude<OutcomeReason, 'completed'> };
+/**
+ * The result of a wait, discriminated on `reason`: after `reason === 'completed'`, `result` is a
+ * string. The wire shape is `OutcomeSchema` (the engine never builds a completed outcome without
+ * its answer: an answer found nowhere ends `unknown`).
+ */
+export type Outcome = CompletedOutcome | UnfinishedOutcome;
 
 // --- worker state ---
 

@@ -11,7 +11,7 @@ import { loadWorker } from './ledger.js';
 import type { Provider, ProviderV1StartupState } from './provider.js';
 import { guarded } from './provider-guard.js';
 import type { PaneState } from './substrate.js';
-import { sleep, tailLines } from './util.js';
+import { lastNonBlankLines, sleep, tailText } from './util.js';
 import { watchDir } from './watch.js';
 
 /** Default time a spawn may take to reach the ready prompt. */
@@ -48,10 +48,26 @@ async function failed(s: Startup, pane: PaneState): Promise<never> {
   const screen = pane.exists ? await s.ctx.substrate.capture(s.session, { lines: 40 }).catch(() => s.lastScreen) : s.lastScreen;
   const startup = screen ? detect(s, screen) : undefined;
   if (startup?.state === 'sign-in') throw new NotSignedInError(s.provider.displayName, startup.line);
-  if (startup?.state === 'fatal') throw new SpawnFailedError(startup.message, { paneTail: tailLines(screen, 20) });
+  if (startup?.state === 'fatal') throw new SpawnFailedError(startup.message, { paneTail: lastNonBlankLines(screen, 20) });
   const view = loadWorker(s.ctx, s.name);
   const how = deathFacts(view ?? { death: {} }, pane).cause;
-  throw new SpawnFailedError(`${s.provider.displayName} exited during startup (${how})`, { paneTail: tailLines(screen, 20) });
+  throw new SpawnFailedError(`${s.provider.displayName} exited during startup (${how}); ${lastWords(screen)}`, { paneTail: lastNonBlankLines(screen, 20) });
+}
+
+/** Lines of a CLI's last output kept in a startup failure's message. */
+const LAST_WORDS_LINES = 5;
+const LAST_WORDS_CHARS = 600;
+
+/**
+ * What the CLI printed last, for the message of a startup failure: every face shows the message
+ * (MCP and `--json` do not show the screen), and a CLI that exits at once says why in its output.
+ */
+function lastWords(screen: string): string {
+  const lines = lastNonBlankLines(screen, LAST_WORDS_LINES)
+    .split('\n')
+    .map((line) => line.trim());
+  if (lines.length === 0 || lines[0] === '') return 'it printed nothing';
+  return `its last output: ${tailText(lines.join(' | '), LAST_WORDS_CHARS)}`;
 }
 
 /** Hooks write into the events dir; when its disk is full they drop events silently, so say so. */
@@ -77,7 +93,9 @@ async function answerDialog(
 ): Promise<void> {
   const n = (tries.get(startup.id) ?? 0) + 1;
   if (n > DIALOG_MAX_TRIES) {
-    throw new SpawnFailedError(`the startup dialog '${startup.id}' did not go away after ${DIALOG_MAX_TRIES} tries`, { paneTail: tailLines(screen, 20) });
+    throw new SpawnFailedError(`the startup dialog '${startup.id}' did not go away after ${DIALOG_MAX_TRIES} tries`, {
+      paneTail: lastNonBlankLines(screen, 20),
+    });
   }
   await sleep(DIALOG_SETTLE_MS);
   const settled = await s.ctx.substrate.capture(s.session, { lines: 60 });
@@ -126,7 +144,7 @@ export async function awaitReady(
       const startup = detect(s, screen);
       if (startup.state === 'ready') return;
       if (startup.state === 'sign-in') throw new NotSignedInError(target.provider.displayName, startup.line);
-      if (startup.state === 'fatal') throw new SpawnFailedError(startup.message, { paneTail: tailLines(screen, 20) });
+      if (startup.state === 'fatal') throw new SpawnFailedError(startup.message, { paneTail: lastNonBlankLines(screen, 20) });
       if (startup.state === 'dialog') {
         await answerDialog(s, startup, screen, tries);
         continue;
@@ -137,7 +155,7 @@ export async function awaitReady(
       }
       if (Date.now() > deadline) {
         throw new SpawnFailedError(`${target.provider.displayName} did not reach its ready prompt within ${Math.round(timeoutMs / 1000)}s`, {
-          paneTail: tailLines(screen, 20),
+          paneTail: lastNonBlankLines(screen, 20),
         });
       }
       // Once the CLI announced its session, the ready screen follows within moments: look often at

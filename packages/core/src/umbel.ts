@@ -61,7 +61,11 @@ export type JsonSchemaValidator = (schema: unknown, value: unknown) => readonly 
 export interface UmbelSettings {
   readonly substrate: Substrate;
   readonly providers: readonly Provider[];
-  /** State root; default from `UMBEL_HOME`, else `$XDG_STATE_HOME/umbel`, else `~/.local/state/umbel`. */
+  /**
+   * State root; default: the root the substrate serves (`createTmuxSubstrate({ home })`), else
+   * `UMBEL_HOME`, else `$XDG_STATE_HOME/umbel`, else `~/.local/state/umbel`. A substrate bound to
+   * another root is refused (`HomeMismatchError`).
+   */
   readonly home?: string;
   /** umbel's own environment (default `process.env`): source of inherited and `--env NAME` values. */
   readonly env?: Readonly<Record<string, string | undefined>>;

@@ -57,6 +57,24 @@ describe('decideWait', () => {
     expect(decideWait(setup([sent, ev(2, 'stop')], dropped, { lastStateChangeAt: 100_000 - 10 }))).toMatchObject({ reason: 'idle' });
   });
 
+  it("a provider-error carries what the transcript says of the API error (claude -p's api_error_status)", () => {
+    const failed: ProviderV1TurnRead = {
+      status: 'failed',
+      message: 'API Error: 500',
+      apiErrorStatus: 500,
+      apiErrorType: 'api_error',
+      stopReason: 'stop_sequence',
+    };
+    const fields = { message: 'API Error: 500', apiErrorStatus: 500, apiErrorType: 'api_error', stopReason: 'stop_sequence' };
+    expect(decideWait(setup([sent, ev(2, 'stop-failure', { error: 'server_error' })], failed))).toMatchObject({ reason: 'provider-error', fields });
+    expect(decideWait(setup([sent, ev(2, 'stop')], failed))).toMatchObject({ reason: 'provider-error', fields });
+    expect(decideWait(setup([sent], failed, { lastStateChangeAt: 0 }))).toMatchObject({ reason: 'provider-error', fields });
+    // the hook came first: hold for the transcript's record of the error, then take the hook's word
+    const early = setup([sent, ev(2, 'stop-failure', { error: 'server_error' })], { status: 'running' });
+    expect(decideWait(early)).toMatchObject({ kind: 'hold', mark: 'stop' });
+    expect(decideWait({ ...early, stopSeenAt: 100_000 - 5000 })).toMatchObject({ reason: 'provider-error', fields: { message: 'server_error' } });
+  });
+
   it('asks for the screen on a pending permission, and holds until its prompt is drawn (bounded)', () => {
     const asking = setup([sent, ev(2, 'prompt'), ev(3, 'permission', { tool: 'Bash' })], { status: 'running' });
     expect(decideWait(asking).kind).toBe('need-screen');

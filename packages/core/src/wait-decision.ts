@@ -67,18 +67,31 @@ export type WaitDecision =
   | { readonly kind: 'hold'; readonly ms: number; readonly mark: 'stop' | 'input' | 'transcript' }
   | { readonly kind: 'sleep'; readonly ms: number };
 
+/** The outcome fields of a turn the transcript shows failed: the message and what it says of the API error. */
+function failedFields(read: Extract<ProviderV1TurnRead, { status: 'failed' }>): Partial<Outcome> {
+  return {
+    message: read.message,
+    ...(read.apiErrorStatus !== undefined ? { apiErrorStatus: read.apiErrorStatus } : {}),
+    ...(read.apiErrorType !== undefined ? { apiErrorType: read.apiErrorType } : {}),
+    ...(read.stopReason !== undefined ? { stopReason: read.stopReason } : {}),
+  };
+}
+
 function fromHookEnd(input: WaitInput): WaitDecision | undefined {
   const { turn, read } = input;
   const end = turn.end;
   if (!end || end.own) return undefined;
   if (end.kind === 'stop-failure') {
-    const message = read.status === 'failed' ? read.message : (end.info.error ?? end.info.lastMessage ?? 'the provider reported an error');
-    return { kind: 'outcome', reason: 'provider-error', fields: { message } };
+    if (read.status === 'failed') return { kind: 'outcome', reason: 'provider-error', fields: failedFields(read) };
+    // The transcript lags the hook: hold (as for a stop) for the error message it records with the
+    // API's status and type, then fall back to what the hook payload says.
+    if (input.now - (input.stopSeenAt ?? input.now) < input.stopSettleMs) return { kind: 'hold', ms: HOLD_MS, mark: 'stop' };
+    return { kind: 'outcome', reason: 'provider-error', fields: { message: end.info.error ?? end.info.lastMessage ?? 'the provider reported an error' } };
   }
   if (end.kind === 'interrupt') return { kind: 'outcome', reason: 'idle', fields: { message: 'the turn was interrupted; the worker waits for input' } };
   // stop: completed once the transcript shows it (Claude fires Stop before the final message lands)
   if (read.status === 'completed') return { kind: 'completed', read };
-  if (read.status === 'failed') return { kind: 'outcome', reason: 'provider-error', fields: { message: read.message } };
+  if (read.status === 'failed') return { kind: 'outcome', reason: 'provider-error', fields: failedFields(read) };
   if (read.status === 'interrupted')
     return { kind: 'outcome', reason: 'idle', fields: { message: read.message ?? 'the turn was interrupted; the worker waits for input' } };
   const since = input.stopSeenAt ?? input.now;
@@ -108,7 +121,7 @@ function fromTranscript(input: WaitInput): WaitDecision | undefined {
   if ((read.status === 'failed' || read.status === 'interrupted') && input.now - input.lastStateChangeAt < TRANSCRIPT_END_SETTLE_MS) {
     return { kind: 'hold', ms: HOLD_MS * 4, mark: 'transcript' };
   }
-  if (read.status === 'failed') return { kind: 'outcome', reason: 'provider-error', fields: { message: read.message }, recordEnded: 'failed' };
+  if (read.status === 'failed') return { kind: 'outcome', reason: 'provider-error', fields: failedFields(read), recordEnded: 'failed' };
   if (read.status === 'interrupted') {
     return {
       kind: 'outcome',

@@ -13,11 +13,11 @@ import type { TurnView, UsableView } from './ledger-types.js';
 import { startMonitor, type Monitor } from './monitor.js';
 import { writeOwnEvent } from './own-events.js';
 import type { ProviderV1Message } from './provider.js';
-import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type WaitOptionsParsed } from './schemas.js';
+import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type UnfinishedOutcome, type WaitOptionsParsed } from './schemas.js';
 import type { PaneState } from './substrate.js';
 import { readMessages, readTurn, type TurnRead } from './turn-read.js';
 import type { WaitContext } from './umbel.js';
-import { formatMs, longTimeout, tailLines } from './util.js';
+import { formatMs, lastNonBlankLines, longTimeout } from './util.js';
 import { decideWait, type WaitDecision } from './wait-decision.js';
 import { watchDir, type DirWatcher } from './watch.js';
 
@@ -49,23 +49,33 @@ interface WaitState {
   activity?: string;
 }
 
+/** Fields of an outcome beside its reason (and the exit code the reason gives). */
+type OutcomeExtra = Partial<Omit<UnfinishedOutcome, 'reason' | 'exitCode'>>;
+
+/** Builds the outcome of one wait: a completed one cannot be built without its answer. */
+interface OutcomeBuilder {
+  (reason: 'completed', extra: OutcomeExtra & { result: string }): Outcome;
+  (reason: Exclude<OutcomeReason, 'completed'>, extra?: OutcomeExtra): Outcome;
+}
+
 /** Wait for one turn of a worker to end. Returns an outcome; throws only for bad input or vanished state. */
 export async function waitForTurn(ctx: EngineContext, options: TurnWaitOptions, context: WaitContext = {}): Promise<Outcome> {
   const started = ctx.now();
   const first = usableWorker(ctx, options.name);
   const turnNo = pickTurn(first, options.turn).turn;
   const state: WaitState = { view: first, lastChangeAt: started, fingerprint: '', emitted: 0, ...first.transcript };
-  const outcome = (reason: OutcomeReason, extra: Partial<Outcome> = {}): Outcome => ({
-    worker: first.name,
-    provider: first.meta.provider,
-    turn: turnNo,
-    durationMs: ctx.now() - started,
-    ...(state.sessionId ? { sessionId: state.sessionId } : {}),
-    ...(state.transcriptPath ? { transcriptPath: state.transcriptPath } : {}),
-    reason,
-    exitCode: OUTCOME_EXIT_CODES[reason],
-    ...extra,
-  });
+  const outcome: OutcomeBuilder = (reason: OutcomeReason, extra: OutcomeExtra = {}) =>
+    ({
+      worker: first.name,
+      provider: first.meta.provider,
+      turn: turnNo,
+      durationMs: ctx.now() - started,
+      ...(state.sessionId ? { sessionId: state.sessionId } : {}),
+      ...(state.transcriptPath ? { transcriptPath: state.transcriptPath } : {}),
+      reason,
+      exitCode: OUTCOME_EXIT_CODES[reason],
+      ...extra,
+    }) as Outcome;
 
   const watcher = await watchDir(first.paths.events);
   const monitor = startMonitor({
@@ -84,7 +94,7 @@ export async function waitForTurn(ctx: EngineContext, options: TurnWaitOptions, 
           resolve(
             outcome('timeout', {
               message: `no answer within ${formatMs(options.timeout)} (the terminal host stopped answering)`,
-              ...(screen ? { paneTail: tailLines(screen, 30) } : {}),
+              ...(screen ? { paneTail: lastNonBlankLines(screen, 30) } : {}),
             }),
           );
         }, options.timeout + HARD_DEADLINE_GRACE_MS),
@@ -120,7 +130,7 @@ interface LoopDeps {
   readonly state: WaitState;
   readonly watcher: DirWatcher;
   readonly monitor: Monitor;
-  readonly outcome: (reason: OutcomeReason, extra?: Partial<Outcome>) => Outcome;
+  readonly outcome: OutcomeBuilder;
   readonly finished: () => boolean;
 }
 
@@ -231,6 +241,8 @@ async function carryOut(
         ...(r.usage ? { usage: mapUsage(r.usage) } : {}),
         ...(r.numTurns !== undefined ? { numTurns: r.numTurns } : {}),
         ...(r.sessionId ? { sessionId: r.sessionId } : {}),
+        ...(r.model ? { model: r.model } : {}),
+        ...(r.stopReason ? { stopReason: r.stopReason } : {}),
         ...(decision.message ? { message: decision.message } : {}),
       });
     }
@@ -244,7 +256,11 @@ async function carryOut(
         hostError && decision.fields.message
           ? `${decision.fields.message}; the terminal host did not answer: ${(hostError as Error).message}`
           : decision.fields.message;
-      return deps.outcome(decision.reason, { ...decision.fields, ...(message ? { message } : {}), ...(evidence ? { paneTail: tailLines(evidence, 30) } : {}) });
+      return deps.outcome(decision.reason, {
+        ...decision.fields,
+        ...(message ? { message } : {}),
+        ...(evidence ? { paneTail: lastNonBlankLines(evidence, 30) } : {}),
+      });
     }
     case 'dead':
       return deadOutcome(ctx, deps, view, turn, decision.pane);
@@ -263,7 +279,7 @@ async function deadOutcome(ctx: EngineContext, deps: LoopDeps, view: UsableView,
       at: new Date().toISOString(),
       ...(facts.status !== undefined ? { status: facts.status } : {}),
       ...(facts.signal ? { signal: facts.signal } : {}),
-      ...(screen ? { paneTail: tailLines(screen, 40) } : {}),
+      ...(screen ? { paneTail: lastNonBlankLines(screen, 40) } : {}),
     }).catch(() => undefined);
   }
   return deps.outcome('dead', {
@@ -271,7 +287,7 @@ async function deadOutcome(ctx: EngineContext, deps: LoopDeps, view: UsableView,
       ? `worker '${view.name}' was killed before completing turn ${turn.turn}`
       : `worker '${view.name}' died before completing turn ${turn.turn} (${facts.cause})`,
     exit: { ...(facts.status !== undefined ? { status: facts.status } : {}), ...(facts.signal ? { signal: facts.signal } : {}) },
-    ...(screen ? { paneTail: tailLines(screen, 30) } : {}),
+    ...(screen ? { paneTail: lastNonBlankLines(screen, 30) } : {}),
   });
 }
 

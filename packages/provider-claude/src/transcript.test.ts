@@ -19,7 +19,7 @@ describe('parseClaudeTranscript', () => {
 });
 
 describe('readClaudeTurn', () => {
-  it('text turn: answer, usage, numTurns, model, session', () => {
+  it('text turn: answer, usage, numTurns, model, session, stop reason', () => {
     expect(read('text-turn', { turnKey: 'p-text-1' })).toEqual({
       status: 'completed',
       answer: 'first answer',
@@ -27,6 +27,7 @@ describe('readClaudeTurn', () => {
       numTurns: 1,
       sessionId: SID,
       model: 'claude-opus-5-5',
+      stopReason: 'end_turn',
     });
   });
 
@@ -93,6 +94,8 @@ describe('readClaudeTurn', () => {
     const turn = read('api-error', { turnKey: 'p-err-1' });
     expect(turn.status).toBe('failed');
     expect(turn.status === 'failed' && turn.message).toMatch(/^API Error: 500 boom\. This is a server-side issue/);
+    // what `claude -p` prints as api_error_status / api_error_type / stop_reason
+    expect(turn).toMatchObject({ apiErrorStatus: 500, apiErrorType: 'api_error', stopReason: 'stop_sequence' });
   });
 
   it('interrupt → interrupted', () => {

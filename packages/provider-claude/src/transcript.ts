@@ -177,6 +177,24 @@ function isSynthetic(group: AssistantGroup): boolean {
   return isApiError(group) || group.entries.every((entry) => messageOf(entry)?.model === '<synthetic>');
 }
 
+/** The `stop_reason` of an API message (its last entry carries it). */
+function stopReasonOf(group: AssistantGroup): string | undefined {
+  return stringField(messageOf(group.entries.at(-1) as ClaudeTranscriptEntry), 'stop_reason');
+}
+
+/** What Claude Code's synthetic API-error message records: `apiErrorStatus`, `apiErrorType`, its `stop_reason`. */
+function apiErrorOf(group: AssistantGroup): { apiErrorStatus?: number; apiErrorType?: string; stopReason?: string } {
+  const entry = group.entries.find((e) => e.data.isApiErrorMessage === true)?.data;
+  const status = entry?.apiErrorStatus;
+  const type = entry === undefined ? undefined : stringField(entry, 'apiErrorType');
+  const stopReason = stopReasonOf(group);
+  return {
+    ...(typeof status === 'number' && Number.isInteger(status) ? { apiErrorStatus: status } : {}),
+    ...(type === undefined ? {} : { apiErrorType: type }),
+    ...(stopReason === undefined ? {} : { stopReason }),
+  };
+}
+
 function lastToolUse(body: readonly ClaudeTranscriptEntry[]): string | undefined {
   let activity: string | undefined;
   for (const entry of body) {
@@ -203,7 +221,7 @@ export function readClaudeTurn(options: ProviderV1ReadTurnOptions): ProviderV1Tu
   const last = groups.at(-1);
   if (last !== undefined && isApiError(last)) {
     const error = last.entries.map((entry) => stringField(entry.data, 'error')).find((value) => value !== undefined);
-    return { status: 'failed', message: groupText(last) || (error === undefined ? 'API error' : `API error: ${error}`) };
+    return { status: 'failed', message: groupText(last) || (error === undefined ? 'API error' : `API error: ${error}`), ...apiErrorOf(last) };
   }
   const ended =
     turn.body.some((entry) => entry.data.type === 'system' && entry.data.subtype === 'turn_duration') ||
@@ -231,9 +249,11 @@ export function readClaudeTurn(options: ProviderV1ReadTurnOptions): ProviderV1Tu
       }
     }
     const sessionId = stringField(turn.start.data, 'sessionId');
+    const stopReason = last === undefined ? undefined : stopReasonOf(last);
     return {
       status: 'completed',
       answer: last === undefined ? '' : groupText(last),
+      ...(stopReason === undefined ? {} : { stopReason }),
       ...(Object.keys(usage).length > 0 ? { usage } : {}),
       numTurns,
       ...(sessionId === undefined ? {} : { sessionId }),

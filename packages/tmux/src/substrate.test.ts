@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { UmbelErrorCode } from '@umbel/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, baseEnv, exitRecords, makeRig, tempDir, until, type Rig } from './__fixtures__/harness.js';
-import { LAUNCH_SCRIPT } from './index.js';
+import { createTmuxSubstrate, LAUNCH_SCRIPT } from './index.js';
 
 const rigs: Rig[] = [];
 const dirs: string[] = [];
@@ -123,6 +123,24 @@ describe('launch, inspect, list, capture, typing', () => {
     expect(await r.substrate.list()).toEqual([]);
   });
 
+  it('createTmuxSubstrate refuses settings without a usable home with a typed usage error', () => {
+    for (const settings of [{}, { home: '' }, { home: '   ' }, { home: 42 }, undefined, null]) {
+      let error: unknown;
+      try {
+        createTmuxSubstrate(settings as never);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, JSON.stringify(settings)).toMatchObject({ code: UmbelErrorCode.Usage, message: expect.stringContaining('home') });
+    }
+  });
+
+  it('exposes the state root it serves, absolute, so an engine can take its home from it', async () => {
+    const r = await rig();
+    expect(r.substrate.home).toBe(r.home);
+    expect(createTmuxSubstrate({ home: 'relative/state', env: r.env }).home).toBe(join(process.cwd(), 'relative/state'));
+  });
+
   it('attachCommand targets the private socket with a minimal env', async () => {
     const r = await rig({ env: baseEnv({ ANTHROPIC_API_KEY: 'sk-should-not-appear' }) });
     const cmd = r.substrate.attachCommand('umbel-a');
@@ -150,6 +168,18 @@ describe('death evidence', () => {
     expect((await readdir(events)).filter((name) => name.startsWith('.'))).toEqual([]);
     // private like every state file, whatever the umask the CLI ran with
     expect(((await stat(join(events, records[0]?.name as string))).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it('a dead pane\'s capture is what the CLI showed: no tmux "Pane is dead" line, nothing scrolled off', async () => {
+    const r = await rig();
+    await shLaunch(r, 'umbel-said', 'echo first line; echo Error: config broken; exit 1');
+    await until(async () => (await r.substrate.inspect('umbel-said')).dead || undefined);
+    const screen = await r.substrate.capture('umbel-said');
+    // tmux 3.3a writes its status line at the bottom of a dead pane and scrolls the screen up by one
+    // line to make room: the first line the CLI printed left the visible screen.
+    expect(screen).not.toContain('Pane is dead');
+    expect(screen.split('\n').slice(0, 2)).toEqual(['first line', 'Error: config broken']);
+    expect(await r.substrate.capture('umbel-said', { lines: 10 })).not.toContain('Pane is dead');
   });
 
   it('inspectAll answers for every session in one call, as inspect does for each', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import {
   CwdMissingError,
   SubstrateError,
@@ -74,6 +75,8 @@ function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
 /** The tmux implementation of `Substrate`, plus the socket it talks to. */
 export interface TmuxSubstrate extends Substrate {
   readonly substrateId: 'tmux';
+  /** The state root this substrate serves (absolute): its socket and launch wrapper derive from it. */
+  readonly home: string;
   /** The private socket name (`tmux -L <socket>`). */
   readonly socket: string;
   inspectAll(): Promise<ReadonlyMap<string, PaneState>>;
@@ -162,13 +165,25 @@ function uniqueSuffix(): string {
   return randomBytes(6).toString('hex');
 }
 
+/** The absolute state root of the settings, or a UsageError saying what is missing (never a raw TypeError). */
+function homeOf(settings: TmuxSubstrateSettings | undefined): string {
+  const home: unknown = (settings as { home?: unknown } | null | undefined)?.home;
+  if (typeof home !== 'string' || home.trim() === '') {
+    const got = home === undefined ? 'no home' : `home ${JSON.stringify(home) ?? String(home)}`;
+    throw new UsageError(`createTmuxSubstrate needs { home }: umbel's state root, a directory path (got ${got})`, {
+      hint: "pass the same home to createUmbel, or leave createUmbel's home out: it takes the substrate's",
+    });
+  }
+  return resolve(home);
+}
+
 /**
  * Create the tmux substrate for one umbel state root. Every call runs `tmux -L <socket> -f /dev/null …`
  * with an argv array and a minimal client environment, bounded by `callTimeoutMs`.
  */
 export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstrate {
+  const home = homeOf(settings);
   const env = settings.env ?? process.env;
-  const home = settings.home;
   const socket = resolveSocketName(home, env);
   const clientEnv = tmuxClientEnv(env);
   const tmuxBin = settings.tmuxBin ?? (env['UMBEL_TMUX_BIN'] || 'tmux');
@@ -258,6 +273,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
 
   const substrate: TmuxSubstrate = {
     substrateId: 'tmux',
+    home,
     socket,
 
     async launch(options: SubstrateLaunchOptions): Promise<void> {
@@ -276,6 +292,10 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
           [
             ['load-buffer', '-b', buffer, '-'],
             ['set-option', '-g', 'remain-on-exit', 'on'],
+            // tmux draws "Pane is dead (status N, <time>)" at the bottom of a dead pane and scrolls the
+            // screen up a line for it: the CLI's first line leaves the screen and evidence gets a tmux
+            // line no CLI printed. An empty format draws nothing (-q: a tmux without the option ignores it).
+            ['set-option', '-gq', 'remain-on-exit-format', ''],
             ['set-option', '-g', 'history-limit', String(TMUX_HISTORY_LIMIT)],
             [
               'new-session',

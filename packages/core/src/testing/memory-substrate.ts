@@ -21,11 +21,15 @@
  * Commands: a prompt starting with `/` or `!` is the CLI's own command, like the real CLIs'
  * (a leading space makes it text): `/turn TEXT` starts a model turn for TEXT (like a custom command
  * that expands to a prompt); any other `/x` or `!x` runs in the CLI alone — no hook, no transcript.
+ * mock-cli prints `mock-cli: exiting with status <n>` when it exits on its own (DIE, EXIT_AT_START).
  */
 import { spawn } from 'node:child_process';
 import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { AttachCommand, PaneState, Substrate, SubstrateLaunchOptions } from '../substrate.js';
+
+/** Rows of a dead pane's screen (the CLI's lines, then blank rows, as tmux shows a dead pane). */
+const DEAD_SCREEN_ROWS = 24;
 
 interface MockSession {
   readonly options: SubstrateLaunchOptions;
@@ -120,7 +124,8 @@ export function createMemorySubstrate(): MemorySubstrate {
       await gate();
       const s = sessions.get(session);
       if (!s) throw new Error(`no session ${session}`);
-      const lines = [...s.screen, `mock> ${s.input}`];
+      // A dead pane keeps the CLI's last screen, its rows below blank (as a terminal host shows it).
+      const lines = s.alive ? [...s.screen, `mock> ${s.input}`] : [...s.screen, ...Array<string>(Math.max(0, DEAD_SCREEN_ROWS - s.screen.length)).fill('')];
       return lines.slice(-(options.lines ?? 100)).join('\n');
     },
     async pasteText(session, text) {
@@ -217,7 +222,8 @@ export function createMemorySubstrate(): MemorySubstrate {
     s.timers.clear();
     if (how.signal) s.signal = how.signal;
     else s.exitStatus = how.status ?? 0;
-    s.screen.push(`Pane is dead (${how.signal ? `signal ${how.signal}` : `status ${how.status ?? 0}`})`);
+    // What a CLI prints when it exits on its own; a signal ends it without a word.
+    if (!how.signal) s.screen.push('', `mock-cli: exiting with status ${how.status ?? 0}`);
     try {
       if ((await stat(s.options.exitRecordDir)).isDirectory()) {
         const ns = BigInt(Date.now()) * 1_000_000n;
