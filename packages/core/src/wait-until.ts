@@ -101,16 +101,17 @@ export async function waitUntil(ctx: EngineContext, options: WaitOptionsParsed, 
       ...(context.onProgress ? { onProgress: context.onProgress } : {}),
     },
   );
-  const reached = (base: Outcome, met: Met, extra: Partial<Outcome> = {}): Outcome => ({
-    ...base,
-    reason: options.until === 'file' ? 'file' : 'pattern',
-    exitCode: OUTCOME_EXIT_CODES[options.until === 'file' ? 'file' : 'pattern'],
-    durationMs: ctx.now() - started,
-    match: met.match,
-    message: met.message,
-    ...(met.paneTail ? { paneTail: met.paneTail } : {}),
-    ...extra,
-  });
+  const reached = (base: Outcome, met: Met, extra: Partial<Outcome> = {}): Outcome =>
+    ({
+      ...base,
+      reason: options.until === 'file' ? 'file' : 'pattern',
+      exitCode: OUTCOME_EXIT_CODES[options.until === 'file' ? 'file' : 'pattern'],
+      durationMs: ctx.now() - started,
+      match: met.match,
+      message: met.message,
+      ...(met.paneTail ? { paneTail: met.paneTail } : {}),
+      ...extra,
+    }) as Outcome;
   try {
     const first = await Promise.race([turnWait.then((outcome) => ({ outcome })), watch.met.then((met) => ({ met }))]);
     if ('met' in first) {
@@ -149,7 +150,7 @@ async function afterCompletion(
   const what = options.until === 'file' ? `${options.file} did not appear` : `the screen did not match /${options.pattern}/`;
   const end = (reason: 'timeout' | 'idle' | 'aborted' | 'dead', message: string, extra: Partial<Outcome> = {}): Outcome => {
     const { result: _r, usage: _u, numTurns: _n, message: _m, ...rest } = outcome;
-    return { ...rest, reason, exitCode: OUTCOME_EXIT_CODES[reason], durationMs: ctx.now() - run.started, message, ...extra };
+    return { ...rest, reason, exitCode: OUTCOME_EXIT_CODES[reason], durationMs: ctx.now() - run.started, message, ...extra } as Outcome;
   };
   let met: Met | undefined;
   void run.watch.then((m) => {
