@@ -139,6 +139,21 @@ export interface ProviderV1Message {
   readonly uuid?: string;
 }
 
+/**
+ * Token usage of one turn in umbel's neutral names, as the CLI counts them (e.g. OpenAI's input
+ * count includes cached input, Anthropic's does not). Every field is optional: report what the
+ * transcript records.
+ */
+export interface ProviderV1Usage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly cacheReadTokens?: number;
+  readonly cacheCreationTokens?: number;
+  /** Thinking / reasoning output, when the CLI counts it apart. */
+  readonly reasoningTokens?: number;
+  readonly costUsd?: number;
+}
+
 /** What the transcript says about one turn. */
 export type ProviderV1TurnRead =
   | { readonly status: 'missing' }
@@ -146,7 +161,14 @@ export type ProviderV1TurnRead =
   | {
       readonly status: 'completed';
       readonly answer: string;
+      /**
+       * Legacy usage record: Claude's field names (`input_tokens`, `output_tokens`,
+       * `cache_read_input_tokens`, `cache_creation_input_tokens`, `cost_usd`) are mapped, any other
+       * name passes through as it is. Prefer {@link tokenUsage}; when both are given it wins.
+       */
       readonly usage?: Record<string, number>;
+      /** Usage in umbel's neutral shape (mapped once by the engine, never per provider). */
+      readonly tokenUsage?: ProviderV1Usage;
       readonly numTurns?: number;
       readonly sessionId?: string;
       readonly model?: string;
