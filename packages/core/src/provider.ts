@@ -76,6 +76,12 @@ export interface ProviderV1LaunchOptions {
   readonly hookSinkPath: string;
 }
 
+/** Input to `doValidate`: the spawn's choices (before any I/O) and whether umbel runs as root. */
+export interface ProviderV1ValidateOptions {
+  readonly spawn: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>;
+  readonly isRoot: boolean;
+}
+
 /** A file a provider needs on disk before launch. */
 export interface ProviderV1File {
   readonly path: string;
@@ -216,11 +222,15 @@ export interface ProviderV1 {
   /** Configuration variables inherited from the caller, named one by one (never a prefix). */
   readonly inheritEnv: readonly string[];
   readonly input?: ProviderV1InputSpec;
+  /** The CLI versions this provider was verified against (newest last). Optional. */
+  readonly verifiedVersions?: readonly string[];
+  /**
+   * The absolute path of the CLI's executable, found exactly as `doBuildLaunch` finds it; throws a
+   * typed error naming where it looked when there is none. Never runs it. Optional.
+   */
+  doFindBinary?(callerEnv: Readonly<Record<string, string | undefined>>): Promise<string>;
   /** Pure checks of the options and env; throw a UsageError subclass to refuse before any I/O. */
-  doValidate?(options: {
-    readonly spawn: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>;
-    readonly isRoot: boolean;
-  }): void;
+  doValidate?(options: ProviderV1ValidateOptions): void;
   /** Adjust the final env (e.g. drop a key another one supersedes). Pure. */
   doReconcileEnv?(env: Readonly<Record<string, string>>): Record<string, string>;
   /** Build the command, reserved env and files. May read the caller's config; must not launch. */

@@ -4,6 +4,7 @@
  * `*.test.ts` file.
  */
 import { describe, expect, it } from 'vitest';
+import { FORBIDDEN_INHERITED_ENV } from '../provider-kit/env-rules.js';
 import type { HookEvent, ProviderV1, ProviderV1ReadTurnOptions, ProviderV1StartupState, ProviderV1TurnRead } from '../provider.js';
 
 /** Recorded material a provider brings to the suite. */
@@ -21,20 +22,7 @@ export interface ConformanceFixtures {
   readonly prompts?: readonly string[];
 }
 
-/** Markers host CLIs set for their children; a provider must never inherit them. */
-export const FORBIDDEN_INHERITED_ENV = [
-  'CLAUDECODE',
-  'CLAUDE_CODE_CHILD_SESSION',
-  'CLAUDE_CODE_ENTRYPOINT',
-  'CLAUDE_CODE_SESSION_ID',
-  'CLAUDE_PID',
-  'GEMINI_CLI',
-  'CODEX_SANDBOX',
-  'CODEX_THREAD_ID',
-  'TMUX',
-  'TMUX_PANE',
-  'UMBEL_EVENTS_DIR',
-];
+export { FORBIDDEN_INHERITED_ENV };
 
 /** Register the conformance tests for `provider`. */
 export function testProvider(input: {
