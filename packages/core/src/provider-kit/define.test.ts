@@ -137,6 +137,7 @@ describe('defineProvider: the compiled ProviderV1', () => {
     );
     expect(p.doReadInputBox?.('› old prompt\n\n› draft one\n  line two\n  status · /w')).toBe('draft one\nline two');
     expect(p.doReadInputBox?.('\n› Ask anything\n  status · /w')).toBe('');
+    expect(p.doReadInputBox?.('\n› padded   \n  two   \n  status · /w')).toBe('padded\ntwo');
     expect(p.doReadInputBox?.('\n› an old box\n  status · /w\n\n› Ask anything\n  status · /w')).toBe('');
     expect(p.doReadInputBox?.('\n› Try "this"\n  status · /w')).toBe('');
     expect(p.doReadInputBox?.('\n› Ask anything more\n  status · /w')).toBe('Ask anything more');

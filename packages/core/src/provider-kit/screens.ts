@@ -39,7 +39,7 @@ export function readInputBox(facts: InputBoxFacts, screen: string): string | und
     if (facts.above !== undefined && (i === 0 || !matches(facts.above, lines[i - 1] ?? ''))) continue;
     const end = facts.end === undefined ? lines.length : lines.findIndex((line, j) => j > i && matches(facts.end as Matcher, line));
     if (end === -1) continue;
-    const body = [first[1] ?? '', ...lines.slice(i + 1, end).map((line) => line.trim())];
+    const body = [(first[1] ?? '').trimEnd(), ...lines.slice(i + 1, end).map((line) => line.trim())];
     const text = body.join('\n').trim();
     return isEmptyText(facts, text) ? '' : text;
   }
