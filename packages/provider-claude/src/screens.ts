@@ -51,8 +51,16 @@ export const CLAUDE_FATAL_FACTS: readonly FatalFact[] = [
   { match: /Error: Session ID .* is already in use/, message: (line) => `Claude Code refused to start: "${line}" (another session uses this id)` },
 ];
 
-/** The sign-in screen, and the first-run theme picker (which also draws boxes, so it must not read as ready). */
-export const CLAUDE_SIGN_IN: readonly Matcher[] = ['Select login method:', 'Choose the text style that looks best with your terminal'];
+/**
+ * The sign-in screen, the first-run theme picker (which also draws boxes, so it must not read as
+ * ready), and the input box of a CLI with no credentials at all: 2.1.328 with onboarding done but no
+ * key draws its prompt with "Not logged in · run /login" in the status line.
+ */
+export const CLAUDE_SIGN_IN: readonly Matcher[] = [
+  'Select login method:',
+  'Choose the text style that looks best with your terminal',
+  /Not logged in · run \/login/,
+];
 
 /** A permission dialog drawn and taking keys: "Do you want to proceed?" over the options, `❯ 1. Yes` first (§6). */
 export const CLAUDE_PERMISSION_PROMPT = allOf(/^\s*Do you want to /m, /^\s*❯ 1\. Yes\b/m);

@@ -50,6 +50,12 @@ describe('detectClaudeStartup: sign-in', () => {
     });
   });
 
+  it('reports the input box of a CLI that is not logged in (status line "Not logged in · run /login", real 2.1.328) as sign-in, not ready', () => {
+    const state = detect('sign-in-not-logged-in');
+    expect(state.state).toBe('sign-in');
+    expect(state.state === 'sign-in' && state.line).toContain('Not logged in · run /login');
+  });
+
   it('doDetectSignIn finds the same lines and nothing on a ready screen', () => {
     expect(detectClaudeSignIn(screen('sign-in-login'))).toBe('Select login method:');
     expect(detectClaudeSignIn(screen('ready'))).toBeUndefined();
