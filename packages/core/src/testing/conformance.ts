@@ -1,9 +1,16 @@
 /**
- * The provider conformance suite: `testProvider({ provider, fixtures })` registers vitest tests
- * that every provider — ours and third parties' — must pass. Call it at the top level of a
- * `*.test.ts` file.
+ * The provider conformance suite: `testProvider({ provider, fixtures, recording })` registers
+ * vitest tests that every provider — ours and third parties' — must pass. Call it at the top level
+ * of a `*.test.ts` file. The shape tests check the object on blank inputs; the behavioural tests
+ * (./conformance-behaviour.ts) drive it through the engine on its own recorded fixtures.
  */
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { type BehaviourInput, behaviourTests } from './conformance-behaviour.js';
+import { type BehaviourSettings, type ConformanceWorld, createWorld, textsUnder } from './conformance-world.js';
+import type { ProviderRecording, RecordedScenario } from './recording.js';
 import { FORBIDDEN_INHERITED_ENV } from '../provider-kit/env-rules.js';
 import type { HookEvent, ProviderV1, ProviderV1ReadTurnOptions, ProviderV1StartupState, ProviderV1TurnRead } from '../provider.js';
 
@@ -24,13 +31,32 @@ export interface ConformanceFixtures {
 
 export { FORBIDDEN_INHERITED_ENV };
 
-/** Register the conformance tests for `provider`. */
-export function testProvider(input: {
+/** What a provider's additional tests get (the `additional` hook of {@link testProvider}). */
+export interface ConformanceContext {
+  readonly provider: ProviderV1;
+  readonly recording?: ProviderRecording;
+  /** A fresh world (mkdtemp state root, worker dir and home; the memory substrate replaying `scenario`); close it when done. */
+  world(scenario: RecordedScenario): Promise<ConformanceWorld>;
+}
+
+/** Input of {@link testProvider}. */
+export interface TestProviderInput {
   provider: ProviderV1;
+  /** Recorded transcript turns, screens and prompts for the shape tests. */
   fixtures?: ConformanceFixtures;
+  /** Worker env for the launches (e.g. the CLI's API key variable). */
   launchEnv?: Record<string, string>;
+  /** umbel's own environment (e.g. `UMBEL_<ID>_BIN` pointing at any executable file). */
   callerEnv?: Record<string, string | undefined>;
-}): void {
+  /** The provider's recorded scenarios: without them the behavioural tests are skipped. */
+  recording?: ProviderRecording;
+  behaviour?: BehaviourSettings;
+  /** Register more tests inside the suite's describe block. */
+  additional?: (context: ConformanceContext) => void;
+}
+
+/** Register the conformance tests for `provider`. */
+export function testProvider(input: TestProviderInput): void {
   const { provider, fixtures = {} } = input;
   describe(`provider conformance: ${provider.providerId}`, () => {
     it('declares spec v1 and a kebab-case id', () => {
@@ -44,26 +70,33 @@ export function testProvider(input: {
         expect(FORBIDDEN_INHERITED_ENV).not.toContain(name);
       }
     });
-    it('builds a launch without env values on argv, with hooks wired to the sink', async () => {
+    it('builds a launch without env values on argv or in its files, with hooks wired to the sink', async () => {
       const canary = 'canary-value-7f3a9e';
-      const launch = await provider.doBuildLaunch({
-        worker: 'conformance',
-        cwd: '/tmp',
-        unattended: false,
-        env: { ...(input.launchEnv ?? {}), SECRET_CANARY: canary },
-        callerEnv: { PATH: process.env.PATH, HOME: '/tmp/conformance-home', ...(input.callerEnv ?? {}) },
-        workerDir: '/tmp/conformance-worker',
-        sharedDir: '/tmp/conformance-shared',
-        sessionId: '00000000-0000-4000-8000-000000000000',
-        hookSinkPath: '/tmp/umbel-hook',
-        hookCommand: (kind) => `/tmp/umbel-hook ${kind}`,
-      });
-      expect(launch.argv.length).toBeGreaterThan(0);
-      expect(launch.argv.join(' ')).not.toContain(canary);
-      for (const file of launch.files ?? []) expect(file.content).not.toContain(canary);
-      const wiring = [...launch.argv, ...(launch.files ?? []).map((f) => f.content), ...Object.values(launch.env ?? {})].join('\n');
-      expect(wiring).toContain('/tmp/umbel-hook stop');
-      expect(wiring).toContain('/tmp/umbel-hook prompt');
+      const root = await realpath(await mkdtemp(join(tmpdir(), 'umbel-conformance-launch-')));
+      try {
+        const dirs = { workerDir: join(root, 'worker'), sharedDir: join(root, 'shared'), home: join(root, 'home') };
+        const launch = await provider.doBuildLaunch({
+          worker: 'conformance',
+          cwd: root,
+          unattended: false,
+          env: { ...(input.launchEnv ?? {}), SECRET_CANARY: canary },
+          callerEnv: { PATH: process.env.PATH, HOME: dirs.home, ...(input.callerEnv ?? {}) },
+          workerDir: dirs.workerDir,
+          sharedDir: dirs.sharedDir,
+          sessionId: '00000000-0000-4000-8000-000000000000',
+          hookSinkPath: join(root, 'umbel-hook'),
+          hookCommand: (kind) => `${join(root, 'umbel-hook')} ${kind}`,
+        });
+        expect(launch.argv.length).toBeGreaterThan(0);
+        expect(launch.argv.join(' ')).not.toContain(canary);
+        const written = await textsUnder([dirs.workerDir, dirs.sharedDir]);
+        for (const text of [...(launch.files ?? []).map((f) => f.content), ...written]) expect(text).not.toContain(canary);
+        const wiring = [...launch.argv, ...(launch.files ?? []).map((f) => f.content), ...Object.values(launch.env ?? {}), ...written].join('\n');
+        expect(wiring).toContain(`${join(root, 'umbel-hook')} stop`);
+        expect(wiring).toContain(`${join(root, 'umbel-hook')} prompt`);
+      } finally {
+        await rm(root, { recursive: true, force: true });
+      }
     });
     it('parses an empty payload without throwing', () => {
       for (const kind of ['session', 'prompt', 'stop', 'stop-failure', 'permission', 'notify']) {
@@ -94,5 +127,11 @@ export function testProvider(input: {
         expect(prepared.endsWith(prompt.trimStart()) || prepared === prompt).toBe(true);
       });
     }
+    behaviourTests(input as BehaviourInput);
+    input.additional?.({
+      provider,
+      ...(input.recording ? { recording: input.recording } : {}),
+      world: (scenario) => createWorld(provider, scenario, input.callerEnv ?? {}, input.behaviour),
+    });
   });
 }

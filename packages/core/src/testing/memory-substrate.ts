@@ -12,11 +12,15 @@
  * permission prompt is drawn, and takes keys, that long after its hook fired), MOCK_CLI_START_MS=<ms>
  * (startup takes that long before the ready screen). Prompt `MUTE` ends its turn with a stop hook that
  * carries no message and a transcript that holds no answer. Key `C-u` clears the input box.
+ *
+ * With `replay`, every launch plays that recorded scenario of a real provider instead (./replay.ts).
  */
 import { spawn } from 'node:child_process';
 import { appendFile, mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AttachCommand, PaneState, Substrate, SubstrateLaunchOptions } from '../substrate.js';
+import type { RecordedScenario } from './recording.js';
+import { type ReplaySession, startReplay } from './replay.js';
 
 interface MockSession {
   readonly options: SubstrateLaunchOptions;
@@ -56,9 +60,29 @@ function runHook(command: string | undefined, payload: unknown, env: Readonly<Re
   });
 }
 
+/** Settings of {@link createMemorySubstrate}. */
+export interface MemorySubstrateSettings {
+  /** Play this recorded scenario (a provider's own fixtures) in every launched session instead of the mock CLI. */
+  readonly replay?: RecordedScenario;
+}
+
+/** Write the exit record the tmux launch wrapper writes (`<ns>-<pid>-exit.json`), unless the dir is gone. */
+async function writeExitRecord(dir: string, how: { status?: number; signal?: string }): Promise<void> {
+  try {
+    if (!(await stat(dir)).isDirectory()) return;
+    const ns = BigInt(Date.now()) * 1_000_000n;
+    const tmp = join(dir, `.exit-${ns}`);
+    await writeFile(tmp, JSON.stringify(how.signal ? { signal: how.signal } : { status: how.status ?? 0 }));
+    await rename(tmp, join(dir, `${ns}-4242-exit.json`));
+  } catch {
+    // dir gone (purged): write nothing
+  }
+}
+
 /** Create a memory substrate. */
-export function createMemorySubstrate(): MemorySubstrate {
+export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): MemorySubstrate {
   const sessions = new Map<string, MockSession>();
+  const replays = new Map<string, ReplaySession>();
   const launches: SubstrateLaunchOptions[] = [];
   const self: MemorySubstrate = {
     substrateId: 'memory',
@@ -67,6 +91,10 @@ export function createMemorySubstrate(): MemorySubstrate {
     async launch(options) {
       await gate();
       launches.push(options);
+      if (settings.replay) {
+        replays.set(options.session, startReplay(options, settings.replay));
+        return;
+      }
       const s: MockSession = {
         options,
         screen: ['mock-cli starting…'],
@@ -100,15 +128,20 @@ export function createMemorySubstrate(): MemorySubstrate {
     },
     async inspect(session) {
       await gate();
+      const replay = replays.get(session);
+      if (replay) return replay.pane();
       const s = sessions.get(session);
       return s ? paneOf(s) : ({ exists: false, dead: true } satisfies PaneState);
     },
     async inspectAll() {
       await gate();
-      return new Map([...sessions].map(([name, s]) => [name, paneOf(s)]));
+      return new Map([...[...sessions].map(([name, s]) => [name, paneOf(s)] as const), ...[...replays].map(([name, r]) => [name, r.pane()] as const)]);
     },
     async capture(session, options = {}) {
       await gate();
+      const replay = replays.get(session);
+      // like tmux's capture-pane -S -N: the whole visible screen (plus history, of which a replay has none)
+      if (replay) return replay.screen();
       const s = sessions.get(session);
       if (!s) throw new Error(`no session ${session}`);
       const lines = [...s.screen, `mock> ${s.input}`];
@@ -116,21 +149,35 @@ export function createMemorySubstrate(): MemorySubstrate {
     },
     async pasteText(session, text) {
       await gate();
+      if (replayInput(session, text)) return;
       const s = mustLive(session);
       s.input += text;
     },
     async typeText(session, text) {
       await gate();
+      if (replayInput(session, text)) return;
       const s = mustLive(session);
       s.input += text;
     },
     async sendKeys(session, keys) {
       await gate();
+      const replay = liveReplay(session);
+      if (replay) {
+        for (const key of keys) await replay.press(key);
+        return;
+      }
       const s = mustLive(session);
       for (const key of keys) await press(s, key);
     },
     async kill(session) {
       await gate();
+      const replay = replays.get(session);
+      if (replay) {
+        if (replay.pane().exists && !replay.pane().dead) await writeExitRecord(replay.options.exitRecordDir, { signal: 'SIGHUP' });
+        replay.stop();
+        replays.delete(session);
+        return;
+      }
       const s = sessions.get(session);
       if (!s) return;
       for (const t of s.timers) clearTimeout(t);
@@ -139,9 +186,10 @@ export function createMemorySubstrate(): MemorySubstrate {
     },
     async list() {
       await gate();
-      return [...sessions.keys()];
+      return [...sessions.keys(), ...replays.keys()];
     },
     async processTree(session) {
+      if (replays.has(session)) return replays.get(session)?.pane().dead ? [] : [4243];
       const s = sessions.get(session);
       return s?.alive ? [4242] : [];
     },
@@ -153,6 +201,18 @@ export function createMemorySubstrate(): MemorySubstrate {
       if (s) await exit(s, how);
     },
   };
+
+  function liveReplay(session: string): ReplaySession | undefined {
+    const replay = replays.get(session);
+    if (replay?.pane().dead) throw new Error(`session ${session} is not alive`);
+    return replay;
+  }
+
+  function replayInput(session: string, text: string): boolean {
+    const replay = liveReplay(session);
+    replay?.input(text);
+    return replay !== undefined;
+  }
 
   async function gate(): Promise<void> {
     if (self.hang) await new Promise(() => undefined);
@@ -209,16 +269,7 @@ export function createMemorySubstrate(): MemorySubstrate {
     if (how.signal) s.signal = how.signal;
     else s.exitStatus = how.status ?? 0;
     s.screen.push(`Pane is dead (${how.signal ? `signal ${how.signal}` : `status ${how.status ?? 0}`})`);
-    try {
-      if ((await stat(s.options.exitRecordDir)).isDirectory()) {
-        const ns = BigInt(Date.now()) * 1_000_000n;
-        const tmp = join(s.options.exitRecordDir, `.exit-${ns}`);
-        await writeFile(tmp, JSON.stringify(how.signal ? { signal: how.signal } : { status: how.status ?? 0 }));
-        await rename(tmp, join(s.options.exitRecordDir, `${ns}-4242-exit.json`));
-      }
-    } catch {
-      // dir gone (purged): write nothing
-    }
+    await writeExitRecord(s.options.exitRecordDir, how);
   }
 
   async function press(s: MockSession, key: string): Promise<void> {
