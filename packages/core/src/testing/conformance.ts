@@ -55,78 +55,89 @@ export interface TestProviderInput {
   additional?: (context: ConformanceContext) => void;
 }
 
+/** The shape tests: the object on blank inputs, and a launch into mkdtemp dirs. */
+function shapeTests(input: TestProviderInput): void {
+  const { provider } = input;
+  it('declares spec v1 and a kebab-case id', () => {
+    expect(provider.specificationVersion).toBe('umbel-provider-v1');
+    expect(provider.providerId).toMatch(/^[a-z][a-z0-9-]*$/);
+    expect(provider.displayName.length).toBeGreaterThan(0);
+  });
+  it('inherits configuration variables one by one, never a prefix or a host marker', () => {
+    for (const name of provider.inheritEnv) {
+      expect(name, `inheritEnv entry ${name}`).toMatch(/^[A-Za-z_][A-Za-z0-9_]*$/);
+      expect(FORBIDDEN_INHERITED_ENV).not.toContain(name);
+    }
+  });
+  it('builds a launch without env values on argv or in its files, with hooks wired to the sink', async () => {
+    const canary = 'canary-value-7f3a9e';
+    const root = await realpath(await mkdtemp(join(tmpdir(), 'umbel-conformance-launch-')));
+    try {
+      const dirs = { workerDir: join(root, 'worker'), sharedDir: join(root, 'shared'), home: join(root, 'home') };
+      const launch = await provider.doBuildLaunch({
+        worker: 'conformance',
+        cwd: root,
+        unattended: false,
+        env: { ...(input.launchEnv ?? {}), SECRET_CANARY: canary },
+        callerEnv: { PATH: process.env.PATH, HOME: dirs.home, ...(input.callerEnv ?? {}) },
+        workerDir: dirs.workerDir,
+        sharedDir: dirs.sharedDir,
+        sessionId: '00000000-0000-4000-8000-000000000000',
+        hookSinkPath: join(root, 'umbel-hook'),
+        hookCommand: (kind) => `${join(root, 'umbel-hook')} ${kind}`,
+      });
+      expect(launch.argv.length).toBeGreaterThan(0);
+      expect(launch.argv.join(' ')).not.toContain(canary);
+      const written = await textsUnder([dirs.workerDir, dirs.sharedDir]);
+      for (const text of [...(launch.files ?? []).map((f) => f.content), ...written]) expect(text).not.toContain(canary);
+      const wiring = [...launch.argv, ...(launch.files ?? []).map((f) => f.content), ...Object.values(launch.env ?? {}), ...written].join('\n');
+      expect(wiring).toContain(`${join(root, 'umbel-hook')} stop`);
+      expect(wiring).toContain(`${join(root, 'umbel-hook')} prompt`);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+  it('parses an empty payload without throwing', () => {
+    for (const kind of ['session', 'prompt', 'stop', 'stop-failure', 'permission', 'notify']) {
+      expect(() => provider.doParseEvent({ kind, at: 1n, payload: undefined })).not.toThrow();
+      expect(() => provider.doParseEvent({ kind, at: 1n, payload: { unexpected: true } })).not.toThrow();
+    }
+  });
+  it('reads an empty transcript as missing, never as an answer', () => {
+    const read = provider.doReadTurn({ content: '', transcriptPath: '/tmp/x', ordinal: 1, stopSeen: false });
+    expect(read.status).toBe('missing');
+  });
+  it('classifies a blank screen as starting', () => {
+    expect(provider.doDetectStartup({ screen: '', events: [] }).state).toBe('starting');
+  });
+}
+
+/** The provider's recorded turns, screens and prompts, one test each. */
+function fixtureTests(provider: ProviderV1, fixtures: ConformanceFixtures): void {
+  for (const turn of fixtures.turns ?? []) {
+    it(`reads turn fixture: ${turn.name}`, () => {
+      expect(provider.doReadTurn(turn.options)).toMatchObject(turn.expected);
+    });
+  }
+  for (const screen of fixtures.screens ?? []) {
+    it(`classifies screen fixture: ${screen.name}`, () => {
+      expect(provider.doDetectStartup({ screen: screen.screen, events: screen.events ?? [] }).state).toBe(screen.expected);
+    });
+  }
+  for (const prompt of fixtures.prompts ?? []) {
+    it(`keeps the prompt text: ${JSON.stringify(prompt.slice(0, 30))}`, () => {
+      const prepared = provider.doPreparePrompt ? provider.doPreparePrompt(prompt) : prompt;
+      expect(prepared.endsWith(prompt.trimStart()) || prepared === prompt).toBe(true);
+    });
+  }
+}
+
 /** Register the conformance tests for `provider`. */
 export function testProvider(input: TestProviderInput): void {
   const { provider, fixtures = {} } = input;
   describe(`provider conformance: ${provider.providerId}`, () => {
-    it('declares spec v1 and a kebab-case id', () => {
-      expect(provider.specificationVersion).toBe('umbel-provider-v1');
-      expect(provider.providerId).toMatch(/^[a-z][a-z0-9-]*$/);
-      expect(provider.displayName.length).toBeGreaterThan(0);
-    });
-    it('inherits configuration variables one by one, never a prefix or a host marker', () => {
-      for (const name of provider.inheritEnv) {
-        expect(name, `inheritEnv entry ${name}`).toMatch(/^[A-Za-z_][A-Za-z0-9_]*$/);
-        expect(FORBIDDEN_INHERITED_ENV).not.toContain(name);
-      }
-    });
-    it('builds a launch without env values on argv or in its files, with hooks wired to the sink', async () => {
-      const canary = 'canary-value-7f3a9e';
-      const root = await realpath(await mkdtemp(join(tmpdir(), 'umbel-conformance-launch-')));
-      try {
-        const dirs = { workerDir: join(root, 'worker'), sharedDir: join(root, 'shared'), home: join(root, 'home') };
-        const launch = await provider.doBuildLaunch({
-          worker: 'conformance',
-          cwd: root,
-          unattended: false,
-          env: { ...(input.launchEnv ?? {}), SECRET_CANARY: canary },
-          callerEnv: { PATH: process.env.PATH, HOME: dirs.home, ...(input.callerEnv ?? {}) },
-          workerDir: dirs.workerDir,
-          sharedDir: dirs.sharedDir,
-          sessionId: '00000000-0000-4000-8000-000000000000',
-          hookSinkPath: join(root, 'umbel-hook'),
-          hookCommand: (kind) => `${join(root, 'umbel-hook')} ${kind}`,
-        });
-        expect(launch.argv.length).toBeGreaterThan(0);
-        expect(launch.argv.join(' ')).not.toContain(canary);
-        const written = await textsUnder([dirs.workerDir, dirs.sharedDir]);
-        for (const text of [...(launch.files ?? []).map((f) => f.content), ...written]) expect(text).not.toContain(canary);
-        const wiring = [...launch.argv, ...(launch.files ?? []).map((f) => f.content), ...Object.values(launch.env ?? {}), ...written].join('\n');
-        expect(wiring).toContain(`${join(root, 'umbel-hook')} stop`);
-        expect(wiring).toContain(`${join(root, 'umbel-hook')} prompt`);
-      } finally {
-        await rm(root, { recursive: true, force: true });
-      }
-    });
-    it('parses an empty payload without throwing', () => {
-      for (const kind of ['session', 'prompt', 'stop', 'stop-failure', 'permission', 'notify']) {
-        expect(() => provider.doParseEvent({ kind, at: 1n, payload: undefined })).not.toThrow();
-        expect(() => provider.doParseEvent({ kind, at: 1n, payload: { unexpected: true } })).not.toThrow();
-      }
-    });
-    it('reads an empty transcript as missing, never as an answer', () => {
-      const read = provider.doReadTurn({ content: '', transcriptPath: '/tmp/x', ordinal: 1, stopSeen: false });
-      expect(read.status).toBe('missing');
-    });
-    it('classifies a blank screen as starting', () => {
-      expect(provider.doDetectStartup({ screen: '', events: [] }).state).toBe('starting');
-    });
-    for (const turn of fixtures.turns ?? []) {
-      it(`reads turn fixture: ${turn.name}`, () => {
-        expect(provider.doReadTurn(turn.options)).toMatchObject(turn.expected);
-      });
-    }
-    for (const screen of fixtures.screens ?? []) {
-      it(`classifies screen fixture: ${screen.name}`, () => {
-        expect(provider.doDetectStartup({ screen: screen.screen, events: screen.events ?? [] }).state).toBe(screen.expected);
-      });
-    }
-    for (const prompt of fixtures.prompts ?? []) {
-      it(`keeps the prompt text: ${JSON.stringify(prompt.slice(0, 30))}`, () => {
-        const prepared = provider.doPreparePrompt ? provider.doPreparePrompt(prompt) : prompt;
-        expect(prepared.endsWith(prompt.trimStart()) || prepared === prompt).toBe(true);
-      });
-    }
+    shapeTests(input);
+    fixtureTests(provider, fixtures);
     behaviourTests(input as BehaviourInput);
     input.additional?.({
       provider,
