@@ -76,6 +76,12 @@ export interface ProviderV1LaunchOptions {
   readonly hookSinkPath: string;
 }
 
+/** Input to `doValidate`: the spawn's choices (before any I/O) and whether umbel runs as root. */
+export interface ProviderV1ValidateOptions {
+  readonly spawn: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>;
+  readonly isRoot: boolean;
+}
+
 /** A file a provider needs on disk before launch. */
 export interface ProviderV1File {
   readonly path: string;
@@ -170,6 +176,21 @@ export interface ProviderV1ToolResult {
   readonly isError: boolean;
 }
 
+/**
+ * Token usage of one turn in umbel's neutral names, as the CLI counts them (e.g. OpenAI's input
+ * count includes cached input, Anthropic's does not). Every field is optional: report what the
+ * transcript records.
+ */
+export interface ProviderV1Usage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly cacheReadTokens?: number;
+  readonly cacheCreationTokens?: number;
+  /** Thinking / reasoning output, when the CLI counts it apart. */
+  readonly reasoningTokens?: number;
+  readonly costUsd?: number;
+}
+
 /** What the transcript says about one turn. */
 export type ProviderV1TurnRead =
   | { readonly status: 'missing' }
@@ -177,7 +198,14 @@ export type ProviderV1TurnRead =
   | {
       readonly status: 'completed';
       readonly answer: string;
+      /**
+       * Legacy usage record: Claude's field names (`input_tokens`, `output_tokens`,
+       * `cache_read_input_tokens`, `cache_creation_input_tokens`, `cost_usd`) are mapped, any other
+       * name passes through as it is. Prefer {@link tokenUsage}; when both are given it wins.
+       */
       readonly usage?: Record<string, number>;
+      /** Usage in umbel's neutral shape (mapped once by the engine, never per provider). */
+      readonly tokenUsage?: ProviderV1Usage;
       readonly numTurns?: number;
       readonly sessionId?: string;
       readonly model?: string;
@@ -234,11 +262,15 @@ export interface ProviderV1 {
   /** Configuration variables inherited from the caller, named one by one (never a prefix). */
   readonly inheritEnv: readonly string[];
   readonly input?: ProviderV1InputSpec;
+  /** The CLI versions this provider was verified against (newest last). Optional. */
+  readonly verifiedVersions?: readonly string[];
+  /**
+   * The absolute path of the CLI's executable, found exactly as `doBuildLaunch` finds it; throws a
+   * typed error naming where it looked when there is none. Never runs it. Optional.
+   */
+  doFindBinary?(callerEnv: Readonly<Record<string, string | undefined>>): Promise<string>;
   /** Pure checks of the options and env; throw a UsageError subclass to refuse before any I/O. */
-  doValidate?(options: {
-    readonly spawn: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>;
-    readonly isRoot: boolean;
-  }): void;
+  doValidate?(options: ProviderV1ValidateOptions): void;
   /** Adjust the final env (e.g. drop a key another one supersedes). Pure. */
   doReconcileEnv?(env: Readonly<Record<string, string>>): Record<string, string>;
   /** Build the command, reserved env and files. May read the caller's config; must not launch. */

@@ -17,6 +17,7 @@ import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type UnfinishedOu
 import type { PaneState } from './substrate.js';
 import { readMessages, readTurn, type TurnRead } from './turn-read.js';
 import type { WaitContext } from './umbel.js';
+import { outcomeUsage } from './usage.js';
 import { formatMs, lastNonBlankLines, longTimeout } from './util.js';
 import { decideWait, type WaitDecision } from './wait-decision.js';
 import { watchDir, type DirWatcher } from './watch.js';
@@ -236,9 +237,10 @@ async function carryOut(
     case 'completed': {
       await ended('completed');
       const r = decision.read;
+      const usage = outcomeUsage(r);
       return deps.outcome('completed', {
         result: r.answer,
-        ...(r.usage ? { usage: mapUsage(r.usage) } : {}),
+        ...(usage ? { usage } : {}),
         ...(r.numTurns !== undefined ? { numTurns: r.numTurns } : {}),
         ...(r.sessionId ? { sessionId: r.sessionId } : {}),
         ...(r.model ? { model: r.model } : {}),
@@ -289,18 +291,4 @@ async function deadOutcome(ctx: EngineContext, deps: LoopDeps, view: UsableView,
     exit: { ...(facts.status !== undefined ? { status: facts.status } : {}), ...(facts.signal ? { signal: facts.signal } : {}) },
     ...(screen ? { paneTail: lastNonBlankLines(screen, 30) } : {}),
   });
-}
-
-/** Provider usage fields (Claude's names) → umbel's. */
-function mapUsage(usage: Record<string, number>): Outcome['usage'] {
-  const out: Record<string, number> = {};
-  const names: Record<string, string> = {
-    input_tokens: 'inputTokens',
-    output_tokens: 'outputTokens',
-    cache_read_input_tokens: 'cacheReadTokens',
-    cache_creation_input_tokens: 'cacheCreationTokens',
-    cost_usd: 'costUsd',
-  };
-  for (const [key, value] of Object.entries(usage)) out[names[key] ?? key] = value;
-  return out;
 }

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { HookEvent } from '@umbel/core';
 import { describe, expect, it } from 'vitest';
 import { claude } from './provider.js';
-import { CLAUDE_DIALOGS, detectClaudeSignIn, detectClaudeStartup, hasClaudeInputBox, readClaudeInputBox } from './startup.js';
+import { CLAUDE_DIALOGS } from './screens.js';
+
+const detectClaudeStartup = (input: { screen: string; events: readonly HookEvent[] }) => claude.doDetectStartup(input);
+const detectClaudeSignIn = (text: string) => claude.doDetectSignIn?.(text);
+const readClaudeInputBox = (text: string) => claude.doReadInputBox?.(text);
+/** The input box is drawn: the rule above, the ❯ line, a rule below. */
+const hasClaudeInputBox = (text: string) => readClaudeInputBox(text) !== undefined;
 
 const screen = (name: string): string => readFileSync(new URL(`./__fixtures__/screens/${name}.txt`, import.meta.url), 'utf8');
 const session: HookEvent = { kind: 'session', at: 1n, payload: { session_id: 's', source: 'startup' } };
@@ -42,6 +48,12 @@ describe('detectClaudeStartup: sign-in', () => {
       state: 'sign-in',
       line: 'Choose the text style that looks best with your terminal',
     });
+  });
+
+  it('reports the input box of a CLI that is not logged in (status line "Not logged in · run /login", real 2.1.328) as sign-in, not ready', () => {
+    const state = detect('sign-in-not-logged-in');
+    expect(state.state).toBe('sign-in');
+    expect(state.state === 'sign-in' && state.line).toContain('Not logged in · run /login');
   });
 
   it('doDetectSignIn finds the same lines and nothing on a ready screen', () => {

@@ -22,11 +22,14 @@
  * (a leading space makes it text): `/turn TEXT` starts a model turn for TEXT (like a custom command
  * that expands to a prompt); any other `/x` or `!x` runs in the CLI alone — no hook, no transcript.
  * mock-cli prints `mock-cli: exiting with status <n>` when it exits on its own (DIE, EXIT_AT_START).
+ * With `replay`, every launch plays that recorded scenario of a real provider instead (./replay.ts).
  */
 import { spawn } from 'node:child_process';
 import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { AttachCommand, PaneState, Substrate, SubstrateLaunchOptions } from '../substrate.js';
+import type { RecordedScenario } from './recording.js';
+import { type ReplaySession, startReplay } from './replay.js';
 
 /** Rows of a dead pane's screen (the CLI's lines, then blank rows, as tmux shows a dead pane). */
 const DEAD_SCREEN_ROWS = 24;
@@ -69,9 +72,29 @@ function runHook(command: string | undefined, payload: unknown, env: Readonly<Re
   });
 }
 
+/** Settings of {@link createMemorySubstrate}. */
+export interface MemorySubstrateSettings {
+  /** Play this recorded scenario (a provider's own fixtures) in every launched session instead of the mock CLI. */
+  readonly replay?: RecordedScenario;
+}
+
+/** Write the exit record the tmux launch wrapper writes (`<ns>-<pid>-exit.json`), unless the dir is gone. */
+async function writeExitRecord(dir: string, how: { status?: number; signal?: string }): Promise<void> {
+  try {
+    if (!(await stat(dir)).isDirectory()) return;
+    const ns = BigInt(Date.now()) * 1_000_000n;
+    const tmp = join(dir, `.exit-${ns}`);
+    await writeFile(tmp, JSON.stringify(how.signal ? { signal: how.signal } : { status: how.status ?? 0 }));
+    await rename(tmp, join(dir, `${ns}-4242-exit.json`));
+  } catch {
+    // dir gone (purged): write nothing
+  }
+}
+
 /** Create a memory substrate. */
-export function createMemorySubstrate(): MemorySubstrate {
+export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): MemorySubstrate {
   const sessions = new Map<string, MockSession>();
+  const replays = new Map<string, ReplaySession>();
   const launches: SubstrateLaunchOptions[] = [];
   const self: MemorySubstrate = {
     substrateId: 'memory',
@@ -80,6 +103,10 @@ export function createMemorySubstrate(): MemorySubstrate {
     async launch(options) {
       await gate();
       launches.push(options);
+      if (settings.replay) {
+        replays.set(options.session, startReplay(options, settings.replay));
+        return;
+      }
       const s: MockSession = {
         options,
         screen: ['mock-cli starting…'],
@@ -113,15 +140,20 @@ export function createMemorySubstrate(): MemorySubstrate {
     },
     async inspect(session) {
       await gate();
+      const replay = replays.get(session);
+      if (replay) return replay.pane();
       const s = sessions.get(session);
       return s ? paneOf(s) : ({ exists: false, dead: true } satisfies PaneState);
     },
     async inspectAll() {
       await gate();
-      return new Map([...sessions].map(([name, s]) => [name, paneOf(s)]));
+      return new Map([...[...sessions].map(([name, s]) => [name, paneOf(s)] as const), ...[...replays].map(([name, r]) => [name, r.pane()] as const)]);
     },
     async capture(session, options = {}) {
       await gate();
+      const replay = replays.get(session);
+      // like tmux's capture-pane -S -N: the whole visible screen (plus history, of which a replay has none)
+      if (replay) return replay.screen();
       const s = sessions.get(session);
       if (!s) throw new Error(`no session ${session}`);
       // A dead pane keeps the CLI's last screen, its rows below blank (as a terminal host shows it).
@@ -130,21 +162,35 @@ export function createMemorySubstrate(): MemorySubstrate {
     },
     async pasteText(session, text) {
       await gate();
+      if (replayInput(session, text)) return;
       const s = mustLive(session);
       s.input += text;
     },
     async typeText(session, text) {
       await gate();
+      if (replayInput(session, text)) return;
       const s = mustLive(session);
       s.input += text;
     },
     async sendKeys(session, keys) {
       await gate();
+      const replay = liveReplay(session);
+      if (replay) {
+        for (const key of keys) await replay.press(key);
+        return;
+      }
       const s = mustLive(session);
       for (const key of keys) await press(s, key);
     },
     async kill(session) {
       await gate();
+      const replay = replays.get(session);
+      if (replay) {
+        if (replay.pane().exists && !replay.pane().dead) await writeExitRecord(replay.options.exitRecordDir, { signal: 'SIGHUP' });
+        replay.stop();
+        replays.delete(session);
+        return;
+      }
       const s = sessions.get(session);
       if (!s) return;
       for (const t of s.timers) clearTimeout(t);
@@ -153,9 +199,10 @@ export function createMemorySubstrate(): MemorySubstrate {
     },
     async list() {
       await gate();
-      return [...sessions.keys()];
+      return [...sessions.keys(), ...replays.keys()];
     },
     async processTree(session) {
+      if (replays.has(session)) return replays.get(session)?.pane().dead ? [] : [4243];
       const s = sessions.get(session);
       return s?.alive ? [4242] : [];
     },
@@ -167,6 +214,18 @@ export function createMemorySubstrate(): MemorySubstrate {
       if (s) await exit(s, how);
     },
   };
+
+  function liveReplay(session: string): ReplaySession | undefined {
+    const replay = replays.get(session);
+    if (replay?.pane().dead) throw new Error(`session ${session} is not alive`);
+    return replay;
+  }
+
+  function replayInput(session: string, text: string): boolean {
+    const replay = liveReplay(session);
+    replay?.input(text);
+    return replay !== undefined;
+  }
 
   async function gate(): Promise<void> {
     if (self.hang) await new Promise(() => undefined);
@@ -224,16 +283,7 @@ export function createMemorySubstrate(): MemorySubstrate {
     else s.exitStatus = how.status ?? 0;
     // What a CLI prints when it exits on its own; a signal ends it without a word.
     if (!how.signal) s.screen.push('', `mock-cli: exiting with status ${how.status ?? 0}`);
-    try {
-      if ((await stat(s.options.exitRecordDir)).isDirectory()) {
-        const ns = BigInt(Date.now()) * 1_000_000n;
-        const tmp = join(s.options.exitRecordDir, `.exit-${ns}`);
-        await writeFile(tmp, JSON.stringify(how.signal ? { signal: how.signal } : { status: how.status ?? 0 }));
-        await rename(tmp, join(s.options.exitRecordDir, `${ns}-4242-exit.json`));
-      }
-    } catch {
-      // dir gone (purged): write nothing
-    }
+    await writeExitRecord(s.options.exitRecordDir, how);
   }
 
   async function press(s: MockSession, key: string): Promise<void> {
