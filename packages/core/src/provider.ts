@@ -228,6 +228,19 @@ export interface ProviderV1 {
    * (see {@link ProviderV1InputSpec.clearKeys}); never to read answers. Pure. Optional.
    */
   doReadInputBox?(screen: string): string | undefined;
+  /** The CLI versions this provider was verified against (newest last). Optional. */
+  readonly verifiedVersions?: readonly string[];
+  /**
+   * The absolute path of the CLI's executable, found exactly as `doBuildLaunch` finds it; throws a
+   * typed error naming where it looked when there is none. Never runs it. Optional.
+   */
+  doFindBinary?(callerEnv: Readonly<Record<string, string | undefined>>): Promise<string>;
+  /**
+   * One line of help text for people and models choosing a provider (what the CLI is, what it
+   * needs: "Google's Gemini CLI; needs GEMINI_API_KEY"). Shown by `umbel providers`, `--help` and
+   * the MCP tool descriptions. Optional: the display name stands in.
+   */
+  readonly description?: string;
 }
 
 /** Any provider version this engine understands. */
