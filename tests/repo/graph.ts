@@ -65,7 +65,9 @@ export function checkGraph(packages: readonly PackageInfo[], rootDevDependencies
         }
         const library = LIBRARY_ONLY[pkg.name];
         if (targetFloor !== undefined && library && !isTest && !library.bins.includes(file.path) && !library.only.includes(target)) {
-          problems.push(`${file.path}: imports '${spec}' — the library part of ${pkg.name} may only import ${library.only.join(', ')} (only its bins compose more)`);
+          problems.push(
+            `${file.path}: imports '${spec}' — the library part of ${pkg.name} may only import ${library.only.join(', ')} (only its bins compose more)`,
+          );
           continue;
         }
         const declared = pkg.dependencies.includes(target) || (isTest && (pkg.devDependencies.includes(target) || rootDevDependencies.includes(target)));

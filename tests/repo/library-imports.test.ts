@@ -54,7 +54,10 @@ async function loadedBy(name: string, script: string): Promise<string[]> {
   const main = join(scratch, `${name}.mjs`);
   await writeFile(main, script);
   await run(process.execPath, ['--import', pathToFileURL(register).href, main], { cwd: scratch, env: { PATH: process.env.PATH, HOME: scratch } });
-  const files = (await readFile(log, 'utf8')).split('\n').filter(Boolean).map((url) => fileURLToPath(url));
+  const files = (await readFile(log, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((url) => fileURLToPath(url));
   const names = new Set<string>();
   for (const file of files) for (const [dir, pkg] of ours) if (file.startsWith(`${dir}/`)) names.add(pkg);
   return [...names].sort();
@@ -68,15 +71,24 @@ const dist = (pkg: string) => {
 
 describe('importing a package as a library, in a fresh node process', () => {
   it('@umbel/mcp loads @umbel/core and itself only: no tmux, no provider, no runtime', async () => {
-    const loaded = await loadedBy('mcp', `const m = await import(${JSON.stringify(dist('mcp'))});\nif (typeof m.createMcpServer !== 'function') process.exit(3);\n`);
+    const loaded = await loadedBy(
+      'mcp',
+      `const m = await import(${JSON.stringify(dist('mcp'))});\nif (typeof m.createMcpServer !== 'function') process.exit(3);\n`,
+    );
     expect(loaded).toEqual(['@umbel/core', '@umbel/mcp']);
   });
 
   it('@umbel/runtime loads the providers but not tmux until an engine is created', async () => {
     const url = JSON.stringify(dist('runtime'));
-    const loading = await loadedBy('runtime-load', `const r = await import(${url});\nawait r.loadProviders({ env: { HOME: process.cwd() }, cwd: process.cwd() });\n`);
+    const loading = await loadedBy(
+      'runtime-load',
+      `const r = await import(${url});\nawait r.loadProviders({ env: { HOME: process.cwd() }, cwd: process.cwd() });\n`,
+    );
     expect(loading).toEqual(['@umbel/core', '@umbel/provider-claude', '@umbel/provider-codex', '@umbel/provider-gemini', '@umbel/runtime']);
-    const engine = await loadedBy('runtime-engine', `const r = await import(${url});\nawait r.createDefaultUmbel({ env: { HOME: process.cwd() }, cwd: process.cwd() });\n`);
+    const engine = await loadedBy(
+      'runtime-engine',
+      `const r = await import(${url});\nawait r.createDefaultUmbel({ env: { HOME: process.cwd() }, cwd: process.cwd() });\n`,
+    );
     expect(engine).toContain('@umbel/tmux');
   });
 });
