@@ -270,10 +270,15 @@ describe('a third-party provider package (examples/umbel-provider-echo) beside t
     T,
   );
 
-  it('refuses a provider package that is not installed, naming it (exit 2)', async () => {
-    const result = await umbelIn(echoEnv({ UMBEL_PROVIDERS: 'umbel-provider-nope' }))(['ls']);
+  it('refuses a provider package that is not installed, naming it (exit 2), on the CLI and in umbel-mcp', async () => {
+    const env = echoEnv({ UMBEL_PROVIDERS: 'umbel-provider-nope' });
+    const result = await umbelIn(env)(['ls']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("cannot load provider package 'umbel-provider-nope' (from UMBEL_PROVIDERS): not installed");
+    const mcp = await runCommand(process.execPath, [join(project, 'node_modules', '@umbel', 'mcp', 'bin', 'umbel-mcp.js')], { cwd: project, env });
+    expect(mcp.code).toBe(2);
+    expect(mcp.stdout).toBe('');
+    expect(mcp.stderr).toContain("umbel-mcp: UMBEL_PROVIDER_INVALID: cannot load provider package 'umbel-provider-nope'");
   });
 });
 
