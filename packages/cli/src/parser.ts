@@ -51,16 +51,33 @@ export const COMMANDS = {
   logs: 'logs <name>',
   run: 'run [file]',
   mcp: 'mcp',
+  providers: 'providers',
 } as const;
 
 export type Verb = keyof typeof COMMANDS;
 export const VERBS = Object.keys(COMMANDS) as Verb[];
 
+/** The providers the help names: the ones the runtime loaded (or the built-ins, with the problem, when loading failed). */
+export interface ProviderHelp {
+  readonly providers: readonly { readonly id: string; readonly summary: string }[];
+  /** Why provider packages could not be loaded (the help still answers). */
+  readonly problem?: string;
+}
+
+const BUILT_IN_HELP: ProviderHelp = {
+  providers: [
+    { id: 'claude', summary: 'Claude Code' },
+    { id: 'codex', summary: 'OpenAI Codex' },
+    { id: 'gemini', summary: 'Gemini CLI' },
+  ],
+};
+
 const PERMISSION_MODES = 'claude: default (= manual), manual, acceptEdits, plan, auto, dontAsk, bypassPermissions';
 
-function spawnOptions(y: Argv): Argv {
+function spawnOptions(y: Argv, help: ProviderHelp): Argv {
+  const ids = help.providers.map((p) => p.id).join(', ');
   return y
-    .option('provider', { type: 'string', describe: 'Agent CLI: claude, codex or gemini', default: undefined })
+    .option('provider', { type: 'string', describe: `Agent CLI (default claude): ${ids}`, default: undefined })
     .option('cwd', { type: 'string', describe: "Worker's working directory (must exist; default: here)" })
     .option('model', { type: 'string', describe: "Model, passed to the CLI's --model" })
     .option('env', { type: 'string', nargs: 1, describe: 'NAME (value taken from your env, never put on argv) or NAME=VALUE; repeatable' })
@@ -95,8 +112,8 @@ const json =
   (y: Argv) =>
     y.option('json', { type: 'boolean', describe });
 
-function printCommand(y: Argv): Argv {
-  return waitOptions(spawnOptions(y), 'the worker')
+function printCommand(y: Argv, help: ProviderHelp): Argv {
+  return waitOptions(spawnOptions(y, help), 'the worker')
     .positional('prompt', { type: 'string', describe: 'The prompt (stdin is appended when piped)' })
     .option('output-format', { type: 'string', describe: 'text, json or stream-json (like claude -p)' })
     .option('verbose', { type: 'boolean', describe: 'Required with --output-format stream-json (as in claude -p)' })
@@ -104,13 +121,13 @@ function printCommand(y: Argv): Argv {
     .option('resume', { type: 'string', describe: 'Send into this existing worker' });
 }
 
-function verbs(y: Argv): Argv {
+function verbs(y: Argv, help: ProviderHelp): Argv {
   return y
     .command(
       COMMANDS.spawn,
       'Start a worker and wait until its CLI is ready; prints its name',
       verb((v) =>
-        json('Print the worker status as JSON')(spawnOptions(v))
+        json('Print the worker status as JSON')(spawnOptions(v, help))
           .positional('worker', { type: 'string', describe: 'Worker name (a-z, 0-9, -); anonymous when omitted' })
           .option('name', { type: 'string', describe: 'Worker name (instead of the positional)' })
           .option('startup-timeout', { type: 'string', describe: 'How long to wait for the ready prompt (default 60s)' }),
@@ -230,11 +247,27 @@ function verbs(y: Argv): Argv {
       COMMANDS.mcp,
       'Serve the supervisor verbs as MCP tools on stdio',
       verb((v) => v),
+    )
+    .command(
+      COMMANDS.providers,
+      'List the providers (built-in and loaded packages): origin, version, the CLI binary found, versions verified',
+      verb(json('Print one JSON report')),
     );
 }
 
-/** The parser. yargs prints nothing itself: help and version text come back as `output`. */
-export function parser(argv: readonly string[]): Argv {
+/** The epilogue's list of providers, one line each. */
+function providersHelp(help: ProviderHelp): string {
+  const width = Math.max(...help.providers.map((p) => p.id.length));
+  const lines = help.providers.map((p) => `  ${p.id.padEnd(width)}   ${p.summary}`);
+  if (help.problem) lines.push(`  (provider packages not loaded: ${help.problem})`);
+  return `Providers (umbel providers for details):\n${lines.join('\n')}`;
+}
+
+/**
+ * The parser. yargs prints nothing itself: help and version text come back as `output`. `help`
+ * names the providers in the help text (default: the built-ins).
+ */
+export function parser(argv: readonly string[], help: ProviderHelp = BUILT_IN_HELP): Argv {
   return verbs(
     yargs([...argv])
       .scriptName('umbel')
@@ -246,14 +279,15 @@ Usage:
   umbel <verb> [args] [options]      supervise workers (spawn → send → wait → read → kill)
   --                                 ends the options: what follows is text (a prompt starting with -)`,
       )
-      .command('$0 [prompt]', false, printCommand),
+      .command('$0 [prompt]', false, (y) => printCommand(y, help)),
+    help,
   )
     .option('print', { alias: 'p', type: 'boolean', describe: 'Print mode: run one prompt like `claude -p`' })
     .version('version', 'Show the version', `umbel ${VERSION}`)
     .help('help')
     .alias('help', 'h')
     .epilogue(
-      `${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_TMUX_BIN, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN.\nDocs: ${DOCS_URL}`,
+      `${providersHelp(help)}\n\n${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_TMUX_BIN, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN,\nUMBEL_PROVIDERS (provider packages: names or paths, comma-separated), UMBEL_CONFIG (default ~/.config/umbel/config.json).\nDocs: ${DOCS_URL}`,
     )
     .strict()
     .exitProcess(false)

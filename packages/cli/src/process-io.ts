@@ -85,8 +85,9 @@ export function processIo(): CliIo {
     readStdin: () => (stdinCache ??= readAll()),
     env: process.env,
     cwd: process.cwd(),
-    // Loaded on demand: `umbel --version` and `--help` must not pay for tmux, the providers or MCP.
-    createEngine: async (env) => (await import('@umbel/mcp/default-umbel')).createDefaultUmbel(env),
+    // Loaded on demand: `umbel --version` and `--help` must not pay for tmux or MCP (`--help` loads
+    // the providers only, to name them). The runtime adds the config file's and UMBEL_PROVIDERS'.
+    createEngine: async (env) => (await import('@umbel/runtime')).createDefaultUmbel({ env, cwd: process.cwd() }),
     onSignal(handler) {
       captureSignals();
       current = handler;

@@ -7,8 +7,9 @@ import type { Args } from './args.js';
 import { checkBooleanValues, checkRepeats, checkVerbWord, missingArgument, type Protected, protectDashDash, unknownVerb } from './argv.js';
 import { type CliIo, type Interrupt, interruptExitCode } from './io.js';
 import { reportError } from './output.js';
-import { parser } from './parser.js';
+import { type ProviderHelp, parser } from './parser.js';
 import { HURRY_MS, runPrint } from './print.js';
+import { providerHelp, runProviders } from './providers.js';
 import { runVerb } from './verbs.js';
 
 interface Parsed {
@@ -18,20 +19,22 @@ interface Parsed {
 }
 
 /** Parse argv; yargs prints nothing itself (help/version text comes back as `output`). */
-function parseArgs(words: Protected): Promise<Parsed> {
+function parseArgs(words: Protected, help: ProviderHelp | undefined): Promise<Parsed> {
   return new Promise((resolve) => {
-    parser(words.argv).parse([...words.argv], {}, (error: Error | undefined, args: unknown, output: string) => {
+    parser(words.argv, help).parse([...words.argv], {}, (error: Error | undefined, args: unknown, output: string) => {
       resolve({ args: words.restore(args as Args), output, error: error ? new Error(words.restore(error.message)) : undefined });
     });
   });
 }
 
 /** Parse and apply the argv rules; throws a UsageError for bad input. Help/version: `output`. */
-async function parse(argv: readonly string[]): Promise<{ args?: Args; output?: string }> {
+async function parse(argv: readonly string[], io: CliIo): Promise<{ args?: Args; output?: string }> {
   const words = protectDashDash(argv);
   checkBooleanValues(words.options);
   checkVerbWord(words.options);
-  const parsed = await parseArgs(words);
+  // Only a help text names the loaded providers: load them for it (never tmux), not for every parse.
+  const wantsHelp = words.options.some((w) => w === '--help' || w === '-h' || w.startsWith('--help='));
+  const parsed = await parseArgs(words, wantsHelp ? await providerHelp(io) : undefined);
   if (parsed.error) {
     const verb = words.options[0] ?? '';
     const missing = missingArgument(verb, parsed.error.message);
@@ -48,14 +51,14 @@ async function parse(argv: readonly string[]): Promise<{ args?: Args; output?: s
 /** Run the CLI. Returns the exit code. */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv.length === 0) {
-    const { output } = await parse(['--help']);
+    const { output } = await parse(['--help'], io);
     io.stderr.write(`${output}\n`);
     return 2;
   }
   const json = protectDashDash(argv).options.includes('--json');
   let parsed: { args?: Args; output?: string };
   try {
-    parsed = await parse(argv);
+    parsed = await parse(argv, io);
   } catch (error) {
     return reportError(error, io, json);
   }
@@ -94,6 +97,7 @@ async function dispatch(args: Args, io: CliIo, json: boolean, signal: AbortSigna
 }
 
 async function runCommand(verb: string, args: Args, io: CliIo, json: boolean, signal: AbortSignal): Promise<number> {
+  if (verb === 'providers') return await runProviders(io, json);
   if (verb === 'mcp') {
     const { runMcpServer } = await import('@umbel/mcp');
     await runMcpServer({ engine: await io.createEngine(io.env) });

@@ -311,6 +311,12 @@ export interface ProviderV1 {
    * returns undefined) a result is an error only when its block says `is_error`. Pure. Optional.
    */
   doReadToolError?(result: ProviderV1ToolResult): string | undefined;
+  /**
+   * One line of help text for people and models choosing a provider (what the CLI is, what it
+   * needs: "Google's Gemini CLI; needs GEMINI_API_KEY"). Shown by `umbel providers`, `--help` and
+   * the MCP tool descriptions. Optional: the display name stands in.
+   */
+  readonly description?: string;
 }
 
 /** Any provider version this engine understands. */

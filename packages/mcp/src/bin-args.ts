@@ -19,6 +19,9 @@ Environment (of this process; workers get only an allowlist plus their provider'
   UMBEL_HOME          state root (default $XDG_STATE_HOME/umbel, else ~/.local/state/umbel)
   UMBEL_TMUX_SOCKET   tmux socket name (default: derived from the state root)
   UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN   the CLI binaries (default: on PATH)
+  UMBEL_PROVIDERS     provider packages to load, comma-separated names or paths
+  UMBEL_CONFIG        the config file (default $XDG_CONFIG_HOME/umbel/config.json, else
+                      ~/.config/umbel/config.json); its "providers" list is loaded too
 
 Options:
   -h, --help      print this help

@@ -21,7 +21,6 @@ import {
   PruneOptionsSchema,
   ReadOptionsSchema,
   SendOptionsSchema,
-  SpawnOptionsSchema,
   shapeAnswer,
   type Outcome,
   type Umbel,
@@ -33,6 +32,7 @@ import {
 } from '@umbel/core';
 import type { z } from 'zod';
 import { helpFor } from './help.js';
+import { idList, providerSummaries, spawnInputSchema } from './provider-text.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { forMcp } from './mcp-text.js';
 import {
@@ -107,6 +107,7 @@ type DeepReadonly<T> = T extends readonly (infer U)[] ? readonly DeepReadonly<U>
 export function createMcpServer(engine: Umbel, settings: McpServerSettings = {}): McpServer {
   const log = settings.log ?? ((line: string) => process.stderr.write(`umbel-mcp: ${line}\n`));
   const progressIntervalMs = settings.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+  const providers = providerSummaries(engine);
   const server = new McpServer(
     { name: settings.name ?? 'umbel', version: MCP_PACKAGE_VERSION },
     { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
@@ -183,9 +184,8 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     'umbel_spawn',
     {
       title: 'Spawn a worker',
-      description:
-        'Start an interactive agent CLI (claude, codex or gemini) as a named worker and wait until it is ready for a prompt. Returns its status. env values are literals or {"fromEnv": "NAME"} (read from this server\'s environment; an unset variable is an error, nothing is started).',
-      input: SpawnOptionsSchema,
+      description: `Start an interactive agent CLI (${idList(providers)}) as a named worker and wait until it is ready for a prompt. Returns its status. env values are literals or {"fromEnv": "NAME"} (read from this server's environment; an unset variable is an error, nothing is started).`,
+      input: spawnInputSchema(providers),
       output: WorkerStatusSchema,
     },
     (input, extra) => engine.spawn(input, { signal: extra.signal }),
@@ -372,13 +372,12 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     'umbel_help',
     {
       title: 'Help',
-      description:
-        'How to use umbel, as markdown: topic lifecycle (spawn → send → wait → read → kill and what to do after each outcome), workflow (umbel run workflow.yaml) or providers (claude, codex, gemini and the env each needs). No topic: the index.',
+      description: `How to use umbel, as markdown: topic lifecycle (spawn → send → wait → read → kill and what to do after each outcome), workflow (umbel run workflow.yaml) or providers (${providers.map((p) => p.id).join(', ')}: what each is and the env each needs). No topic: the index.`,
       input: HelpInputSchema,
       output: HelpOutputSchema,
       readOnly: true,
     },
-    async (input) => helpFor(input.topic),
+    async (input) => helpFor(input.topic, providers),
   );
 
   return server;

@@ -18,6 +18,7 @@ describe('createClaude', () => {
     });
     expect(provider.input).toEqual({ alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0, clearKeys: ['Escape', 'Escape'] });
     expect(provider.verifiedVersions).toEqual(['2.1.328']);
+    expect(provider.description).toContain('Claude Code');
     for (const member of [
       'doValidate',
       'doReconcileEnv',

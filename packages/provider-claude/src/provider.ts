@@ -45,6 +45,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
   const provider = defineProvider({
     id: 'claude',
     displayName: 'Claude Code',
+    description: "Anthropic's Claude Code (`claude`), on your Claude subscription login",
     verifiedVersions: CLAUDE_VERIFIED_VERSIONS,
     binary: { name: 'claude', install: 'npm install -g @anthropic-ai/claude-code', ...(settings.binary ? { configured: settings.binary } : {}) },
     env: { inherit: CLAUDE_INHERIT_ENV, hostMarkers: CLAUDE_CHILD_MARKERS, set: { ...settings.env, ...CLAUDE_RESERVED_ENV }, reconcile: reconcileClaudeEnv },

@@ -35,6 +35,7 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
   const provider = defineProvider({
     id: 'codex',
     displayName: 'OpenAI Codex',
+    description: "OpenAI's Codex CLI (`codex`), on your ChatGPT login",
     verifiedVersions: CODEX_VERIFIED_VERSIONS,
     binary: { name: 'codex', install: 'npm install -g @openai/codex', ...(settings.bin ? { configured: settings.bin } : {}) },
     env: { inherit: CODEX_INHERIT_ENV },

@@ -54,6 +54,7 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
   const provider = defineProvider({
     id: settings.providerId ?? 'gemini',
     displayName: 'Gemini CLI',
+    description: "Google's Gemini CLI (`gemini`), on your Google login or a Gemini API key",
     verifiedVersions: [GEMINI_CLI_VERIFIED_VERSION],
     binary: { name: 'gemini', install: 'npm install -g @google/gemini-cli', ...(settings.bin ? { configured: settings.bin } : {}) },
     env: { inherit: GEMINI_INHERIT_ENV, unset: GEMINI_UNSET_ENV, set: { GEMINI_CLI_NO_RELAUNCH: 'true' } },

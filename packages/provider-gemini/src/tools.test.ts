@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createGemini } from './gemini-provider.js';
+import { createGemini } from './provider.js';
 import { classifyGeminiTool, readGeminiToolError } from './tools.js';
 
 describe('classifyGeminiTool', () => {

@@ -80,6 +80,7 @@ export function defineProvider(facts: ProviderFacts): ProviderV1 {
     specificationVersion: 'umbel-provider-v1',
     providerId: facts.id,
     displayName: facts.displayName,
+    ...(facts.description ? { description: facts.description } : {}),
     capabilities: capabilitiesOf(facts.flags ?? {}),
     inheritEnv: [...(env?.inherit ?? [])],
     verifiedVersions: [...facts.verifiedVersions],

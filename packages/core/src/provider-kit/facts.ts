@@ -193,6 +193,8 @@ export interface ProviderFacts {
   /** Stable kebab-case id (`claude`); the executable variable is `UMBEL_<ID>_BIN`. */
   readonly id: string;
   readonly displayName: string;
+  /** One line of help for people and models choosing a provider (ProviderV1's `description`). */
+  readonly description?: string;
   /** The CLI versions these facts were verified against (newest last). */
   readonly verifiedVersions: readonly string[];
   readonly binary: BinaryFacts;
