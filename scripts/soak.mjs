@@ -8,7 +8,6 @@
 // Not part of `pnpm test` (it takes minutes). Needs `pnpm build`.
 //
 //   node scripts/soak.mjs [--cycles 200] [--seed N] [--concurrency 2] [--verbose]
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,11 +76,11 @@ function checkOutput(cycle, fault, result) {
   return result;
 }
 
-const { resolveSocketName, tmuxClientEnv } = await import(pathToFileURL(join(REPO_ROOT, 'packages/tmux/dist/index.js')).href);
+const { createTmuxSubstrate } = await import(pathToFileURL(join(REPO_ROOT, 'packages/tmux/dist/index.js')).href);
+/** umbel's private socket of this state root (through @umbel/tmux: never a bare tmux), unstalled. */
+const host = createTmuxSubstrate({ home, env: { ...baseEnv, UMBEL_TMUX_BIN: undefined } });
 /** The fault "someone ran tmux kill-server": on umbel's private socket of this state root only. */
-function killServer() {
-  spawnSync('tmux', ['-L', resolveSocketName(home, baseEnv), '-f', '/dev/null', 'kill-server'], { env: tmuxClientEnv(baseEnv), stdio: 'ignore' });
-}
+const killServer = () => host.killServer();
 
 /** Live processes whose environment has an entry starting with `prefix` (zombies have none). */
 function processesWith(prefix) {
@@ -131,7 +130,7 @@ async function verbCycle(cycle, fault) {
   }
   if (fault === 'kill-server') {
     await sleep(200);
-    killServer();
+    await killServer();
   }
   const waited = checkOutput(cycle, fault, await run(['wait', name, '--json', '--timeout', '60s'], { env }));
   const outcome = JSON.parse(waited.stdout || '{}');
@@ -247,14 +246,10 @@ counts.processes += leftAtAll.length;
 const listedAtAll = JSON.parse((await run(['ls', '--json'])).stdout || '[]');
 counts.orphaned += listedAtAll.length;
 if (listedAtAll.length) notes.push(`at the end: still listed ${listedAtAll.map((w) => `${w.name}(${w.state})`).join(', ')}`);
-const sessions = spawnSync('tmux', ['-L', resolveSocketName(home, baseEnv), '-f', '/dev/null', 'list-sessions', '-F', '#{session_name}'], {
-  env: tmuxClientEnv(baseEnv),
-  encoding: 'utf8',
-});
-const liveSessions = (sessions.stdout ?? '').split('\n').filter(Boolean);
+const liveSessions = await host.list();
 counts.orphaned += liveSessions.length;
 if (liveSessions.length) notes.push(`at the end: sessions on the private socket ${liveSessions.join(', ')}`);
-killServer();
+await killServer();
 await run(['prune']);
 rmSync(scratch, { recursive: true, force: true });
 

@@ -283,6 +283,19 @@ describe('kill', () => {
     expect(await r.substrate.list()).toEqual([]);
   });
 
+  it('killServer ends every session of this socket at once and no other socket; it is idempotent', async () => {
+    const r = await rig();
+    const other = await rig();
+    await shLaunch(r, 'umbel-ks1', 'exec sleep 1000');
+    await shLaunch(r, 'umbel-ks2', 'exec sleep 1000');
+    await shLaunch(other, 'umbel-ks3', 'exec sleep 1000');
+    expect((await r.substrate.list()).sort()).toEqual(['umbel-ks1', 'umbel-ks2']);
+    await r.substrate.killServer();
+    expect(await r.substrate.list()).toEqual([]);
+    await r.substrate.killServer();
+    expect(await other.substrate.list()).toEqual(['umbel-ks3']);
+  });
+
   it('kills only the named session (exact match, not a prefix)', async () => {
     const r = await rig();
     await shLaunch(r, 'umbel-k', 'exec sleep 1000');

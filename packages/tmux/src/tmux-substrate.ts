@@ -80,6 +80,11 @@ export interface TmuxSubstrate extends Substrate {
   /** The private socket name (`tmux -L <socket>`). */
   readonly socket: string;
   inspectAll(): Promise<ReadonlyMap<string, PaneState>>;
+  /**
+   * End this socket's tmux server, every session on it at once — never any other server. For fault
+   * injection (a user's `tmux kill-server` on umbel's socket) and for tearing a test root down.
+   */
+  killServer(): Promise<void>;
 }
 
 /** How long `inspect()` waits for tmux to record the status of a pane it already reports dead. */
@@ -464,6 +469,11 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
         throw failed('list-sessions', result);
       }
       return result.stdout.split('\n').filter((line) => line !== '');
+    },
+
+    async killServer(): Promise<void> {
+      const result = await call([['kill-server']], { retry: true });
+      if (result.code !== 0 && !isAbsent(result)) throw failed('kill-server', result);
     },
 
     async processTree(session: string): Promise<number[]> {
