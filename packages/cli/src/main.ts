@@ -15,6 +15,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (argv.length === 1 && argv[0] === '--version') {
     process.stdout.write(`umbel ${VERSION}\n`);
     code = 0;
+  } else if (argv.length === 1 && argv[0] === 'rpc') {
+    // The hidden verb a fleet on another machine runs over SSH (./rpc.ts).
+    const { runRpc } = await import('./rpc.js');
+    const io = processIo();
+    code = await runRpc({ stdin: process.stdin, stdout: io.stdout, createEngine: () => io.createEngine(io.env), onSignal: (handler) => io.onSignal(handler) });
   } else {
     const { run } = await import('./run.js');
     code = await run(argv, processIo());

@@ -1,5 +1,5 @@
 /** Formatting helpers shared by the verbs. */
-import { errorExitCode, type LogEntry, UmbelError, type WorkerStatus } from '@umbel/core';
+import { errorExitCode, type HostReport, type LogEntry, UmbelError, type WorkerStatus } from '@umbel/core';
 import type { Out } from './io.js';
 
 /** Print one JSON value as a line. */
@@ -58,10 +58,22 @@ function shortenPath(path: string, max: number): string {
   return path.length <= max ? path : `…${path.slice(path.length - max + 1)}`;
 }
 
-/** An aligned table of workers. */
+/** One stderr line per host that did not answer (its workers' state is unknown, not dead). */
+export function unreachableHosts(hosts: readonly HostReport[]): string {
+  return hosts
+    .filter((h) => !h.reachable)
+    .map((h) => {
+      const shown =
+        h.workers === 0 ? '' : `; ${h.workers === 1 ? 'the worker recorded there is' : `the ${h.workers} workers recorded there are`} shown as unreachable`;
+      return `umbel: host ${h.host} is unreachable (${h.reason ?? 'no answer'})${shown}\n`;
+    })
+    .join('');
+}
+
+/** An aligned table of workers (HOST: `local` for this machine's). */
 export function statusTable(workers: readonly WorkerStatus[], now = Date.now()): string {
   if (workers.length === 0) return 'No workers.\n';
-  const rows = [['NAME', 'PROVIDER', 'STATE', 'TURN', 'MODEL', 'CWD', 'CREATED', 'LAST ACTIVITY']];
+  const rows = [['NAME', 'PROVIDER', 'STATE', 'TURN', 'MODEL', 'CWD', 'HOST', 'CREATED', 'LAST ACTIVITY']];
   for (const w of workers)
     rows.push([
       w.name,
@@ -69,7 +81,8 @@ export function statusTable(workers: readonly WorkerStatus[], now = Date.now()):
       stateText(w),
       `${w.completedTurn}/${w.turn}`,
       w.model ?? '—',
-      shortenPath(w.cwd, 32),
+      w.cwd === '' ? '—' : shortenPath(w.cwd, 32),
+      w.host ?? 'local',
       ago(w.createdAt, now),
       ago(w.lastActivityAt, now),
     ]);

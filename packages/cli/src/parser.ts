@@ -8,7 +8,8 @@ export const DOCS_URL = 'https://github.com/umbel-dev/umbel/blob/main/docs/cli.m
 const EXIT_CODES_HELP = `Exit codes:
   0    success (wait: the turn completed, or --until's file appeared / pattern matched)
   1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error)
-  2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME)
+  2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME, unknown --host)
+  120  the worker's host is unreachable (wait: host-unreachable — the worker may still run there; wait again)
   121  wait: unknown (the turn ended, but no answer anywhere)
   122  wait: provider-error     123  wait: idle          124  wait: timeout
   125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen)
@@ -84,7 +85,12 @@ function spawnOptions(y: Argv, help: ProviderHelp): Argv {
     .option('permission-mode', { type: 'string', describe: `The CLI's permission mode (${PERMISSION_MODES})` })
     .option('allowed-tools', { type: 'string', describe: "Tools allowed without asking, in the CLI's syntax (claude: 'Bash(git:*) Edit')" })
     .option('append-system-prompt', { type: 'string', describe: 'Text appended to the system prompt (claude)' })
-    .option('unattended', { type: 'boolean', describe: "Never stop for permission prompts (the CLI's own bypass mode)" });
+    .option('unattended', { type: 'boolean', describe: "Never stop for permission prompts (the CLI's own bypass mode)" })
+    .option('host', {
+      type: 'string',
+      describe:
+        'Run the worker on this host of the config file (over SSH); later verbs route there by themselves. --cwd is then a path there (default: its home)',
+    });
 }
 
 function waitOptions(y: Argv, what: string): Argv {

@@ -168,11 +168,13 @@ async function acquire({ args, io, engine, signal, hold }: PrintRun): Promise<vo
       if (!(UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND')) throw error;
     }
   }
+  const host = str(args.host);
   const status = await engine.spawn(
     {
       name: named,
       provider: str(args.provider) ?? 'claude',
-      cwd: str(args.cwd) ?? io.cwd,
+      cwd: str(args.cwd) ?? (host === undefined ? io.cwd : undefined),
+      ...(host === undefined ? {} : { host }),
       model: str(args.model),
       env: envFromArgs(args.env),
       permissionMode: str(args.permissionMode),

@@ -4,7 +4,7 @@ import { formatMs, type Outcome, type Umbel, UsageError } from '@umbel/core';
 import { type Args, envFromArgs, num, signedNum, str, turnOrAll } from './args.js';
 import { actionsText, diffText } from './evidence.js';
 import { type CliIo, interruptExitCode } from './io.js';
-import { logLine, printJson, statusTable } from './output.js';
+import { logLine, printJson, statusTable, unreachableHosts } from './output.js';
 
 export { type Args, envFromArgs } from './args.js';
 
@@ -24,6 +24,7 @@ export function describeOutcome(outcome: Outcome, options: { removed?: boolean }
     file: `the file appeared`,
     pattern: `the screen matched`,
     unknown: `worker '${outcome.worker}' ended turn ${outcome.turn} without an answer`,
+    'host-unreachable': `the host of worker '${outcome.worker}' stopped answering`,
     completed: 'completed',
   };
   const lines = [`umbel: ${head[outcome.reason]}${outcome.message ? ` — ${outcome.message}` : ''}`];
@@ -39,6 +40,10 @@ export function describeOutcome(outcome: Outcome, options: { removed?: boolean }
     if (outcome.reason === 'needs-input') lines.push('  or let it run unattended: --allowed-tools, --permission-mode, --unattended');
   } else if (outcome.reason === 'needs-input')
     lines.push(`  answer it with: umbel keys ${outcome.worker} <key>…   or inspect: umbel capture ${outcome.worker}`);
+  else if (outcome.reason === 'host-unreachable')
+    lines.push(
+      `  the worker may still be running there: umbel wait ${outcome.worker}${outcome.turn ? ` --turn ${outcome.turn}` : ''} again once the host is back`,
+    );
   if (outcome.paneTail) lines.push('--- last screen ---', outcome.paneTail.replace(/\s+$/, ''));
   return `${lines.join('\n')}\n`;
 }
@@ -83,11 +88,14 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
   const json = args.json === true;
   switch (verb) {
     case 'spawn': {
+      const host = str(args.host);
       const status = await engine.spawn(
         {
           name: spawnName(args),
           provider: str(args.provider) ?? 'claude',
-          cwd: str(args.cwd) ?? io.cwd,
+          // On a host, the cwd is a path there: this machine's cwd means nothing to it.
+          cwd: str(args.cwd) ?? (host === undefined ? io.cwd : undefined),
+          ...(host === undefined ? {} : { host }),
           model: str(args.model),
           env: envFromArgs(args.env),
           permissionMode: str(args.permissionMode),
@@ -186,6 +194,8 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
                 : undefined,
             ],
             ['corrupt', status.corrupt ? `${status.corrupt.reason} (${status.corrupt.path})` : undefined],
+            ['host', status.host],
+            ['unreachable', status.unreachable?.reason],
             ...(status.problems ?? []).map((p): [string, unknown] => ['problem', `${p.message} (${p.file})`]),
           ];
           io.stdout.write(
@@ -197,9 +207,10 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         }
         return 0;
       }
-      const workers = await engine.list();
-      if (json) printJson(io.stdout, workers);
-      else io.stdout.write(statusTable(workers));
+      const fleet = engine.listFleet ? await engine.listFleet() : { workers: await engine.list(), hosts: [] };
+      if (json) printJson(io.stdout, fleet.workers);
+      else io.stdout.write(statusTable(fleet.workers));
+      io.stderr.write(unreachableHosts(fleet.hosts));
       return 0;
     }
     case 'read': {
@@ -250,6 +261,7 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
       const result = await engine.prune({ olderThan: str(args.olderThan) });
       if (json) printJson(io.stdout, result);
       else io.stdout.write(`${result.removed.map((n) => `removed ${n}\n`).join('')}${result.removed.length} removed, ${result.kept} kept\n`);
+      for (const u of result.unreachable ?? []) io.stderr.write(`umbel: host ${u.host} is unreachable (${u.reason}); nothing of it was pruned\n`);
       return 0;
     }
     case 'attach': {

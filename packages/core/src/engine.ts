@@ -7,7 +7,7 @@ import { workerActions } from './actions.js';
 import { captureScreen } from './capture.js';
 import { sendCommand } from './command.js';
 import { createContext, type EngineContext } from './context.js';
-import { usageFromZod, WorkerNotFoundError } from './errors.js';
+import { HostUnknownError, usageFromZod, WorkerNotFoundError } from './errors.js';
 import { runGuarded } from './guardrail.js';
 import { pressKeys } from './keys.js';
 import { workerDiff } from './diff.js';
@@ -69,7 +69,12 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     home: ctx.home,
     providerIds: ctx.providers.ids,
     provider: (id) => ctx.providers.get(id),
-    spawn: async (input, context) => spawnWorker(ctx, parse(SpawnOptionsSchema, input, 'spawn options'), context),
+    async spawn(input, context) {
+      const options = parse(SpawnOptionsSchema, input, 'spawn options');
+      // Hosts are the fleet's (@umbel/runtime's createFleet); this engine runs workers here only.
+      if (options.host !== undefined) throw new HostUnknownError(options.host, []);
+      return spawnWorker(ctx, options, context);
+    },
     send,
     keys: async (input) => pressKeys(ctx, parse(KeysOptionsSchema, input, 'keys options')),
     async wait(input, context: WaitContext = {}) {

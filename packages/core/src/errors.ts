@@ -36,6 +36,10 @@ export const UmbelErrorCode = {
   WorkflowFailed: 'UMBEL_WORKFLOW_FAILED',
   CheckInvalid: 'UMBEL_CHECK_INVALID',
   Aborted: 'UMBEL_ABORTED',
+  HostUnknown: 'UMBEL_HOST_UNKNOWN',
+  HostUnreachable: 'UMBEL_HOST_UNREACHABLE',
+  HostCommandMissing: 'UMBEL_HOST_COMMAND_MISSING',
+  HostIncompatible: 'UMBEL_HOST_INCOMPATIBLE',
   Internal: 'UMBEL_INTERNAL',
 } as const;
 export type UmbelErrorCode = (typeof UmbelErrorCode)[keyof typeof UmbelErrorCode];
@@ -371,6 +375,65 @@ export class AbortedError extends UmbelError {
   }
 }
 
+/** A host that is not in the config file's `hosts`. Exit 2. */
+export class HostUnknownError extends UsageError {
+  readonly host: string;
+  constructor(host: string, known: readonly string[], what = `unknown host '${host}'`) {
+    super(`${what} (configured: ${known.join(', ') || 'none'})`, {
+      code: UmbelErrorCode.HostUnknown,
+      hint: 'hosts are named in the config file under "hosts" (see docs/remote.md)',
+    });
+    this.name = 'HostUnknownError';
+    this.host = host;
+  }
+}
+
+/** The host could not be reached over SSH (or stopped answering). Exit 120. */
+export class HostUnreachableError extends UmbelError {
+  readonly host: string;
+  readonly reason: string;
+  constructor(host: string, reason: string) {
+    super({
+      name: 'HostUnreachableError',
+      code: UmbelErrorCode.HostUnreachable,
+      message: `host '${host}' is unreachable: ${reason}`,
+      hint: `check the connection with 'ssh' to the host's destination; its workers keep their state there`,
+    });
+    this.host = host;
+    this.reason = reason;
+  }
+}
+
+/** The host answered, but the command that runs umbel there (or a program it needs) is missing. Exit 1. */
+export class HostCommandMissingError extends UmbelError {
+  readonly host: string;
+  readonly command: string;
+  constructor(host: string, command: string, detail: string) {
+    super({
+      name: 'HostCommandMissingError',
+      code: UmbelErrorCode.HostCommandMissing,
+      message: `host '${host}' cannot run '${command}': ${detail}`,
+      hint: `install umbel on the host (npm install -g umbel), or set hosts.${host}.umbel in the config file to the command that runs it there`,
+    });
+    this.host = host;
+    this.command = command;
+  }
+}
+
+/** The umbel on the host does not speak this umbel's protocol (too old, or too new). Exit 1. */
+export class HostIncompatibleError extends UmbelError {
+  readonly host: string;
+  constructor(host: string, detail: string) {
+    super({
+      name: 'HostIncompatibleError',
+      code: UmbelErrorCode.HostIncompatible,
+      message: `the umbel on host '${host}' cannot serve this umbel: ${detail}`,
+      hint: 'install the same umbel version on both machines',
+    });
+    this.host = host;
+  }
+}
+
 /** Wrap a zod error into a UsageError without leaking zod's raw shape. */
 export function usageFromZod(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, what: string): UsageError {
   const issues = error.issues.map((issue) => ({
@@ -398,7 +461,10 @@ export function errorExitCode(error: unknown): number {
     case UmbelErrorCode.TurnNotFound:
     case UmbelErrorCode.WorkflowInvalid:
     case UmbelErrorCode.CheckInvalid:
+    case UmbelErrorCode.HostUnknown:
       return 2;
+    case UmbelErrorCode.HostUnreachable:
+      return 120;
     case UmbelErrorCode.NotSignedIn:
       return 126;
     case UmbelErrorCode.WorkerDead:

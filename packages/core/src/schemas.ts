@@ -72,6 +72,14 @@ export const EnvArgSchema = z.string().transform((arg, ctx): [string, EnvValue] 
 /** Turn repeated `--env` arguments into an EnvMap (later ones win). */
 export const EnvArgsSchema = z.array(EnvArgSchema).transform((pairs): EnvMap => Object.fromEntries(pairs));
 
+// --- hosts ---
+
+/** A host name, as the config file's `hosts` keys it. */
+export const HostNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'a host name is 1-63 characters of letters, digits, _ . and -, starting with a letter or digit')
+  .describe("Host name: a key of the config file's hosts");
+
 // --- options of the operations ---
 
 /** Options of `spawn`. */
@@ -91,6 +99,9 @@ export const SpawnOptionsSchema = z
     appendSystemPrompt: z.string().optional().describe('Text appended to the system prompt, where the CLI supports it'),
     unattended: z.boolean().default(false).describe("Never stop for permission prompts (maps to the CLI's own bypass mode)"),
     startupTimeout: DurationSchema.optional().describe('How long spawn waits for the ready prompt (default 60s)'),
+    host: HostNameSchema.optional().describe(
+      'Run the worker on this host of the config file (`hosts`), over SSH; every later call routes there by itself. With a host, cwd is a path on that host (default: its home directory)',
+    ),
   })
   .strict();
 export type SpawnOptions = z.input<typeof SpawnOptionsSchema>;
@@ -312,18 +323,21 @@ export const OutcomeReasonSchema = z.enum([
   'aborted',
   'guardrail-halted',
   'unknown',
+  'host-unreachable',
 ]);
 export type OutcomeReason = z.infer<typeof OutcomeReasonSchema>;
 
 /**
  * Exit code of each outcome (upstream-compatible where upstream had one). `file` and `pattern` are
  * 0 like `completed`, as upstream's were: the condition the caller waited for was met (the reason
- * tells which).
+ * tells which). `host-unreachable` (120): the worker's host stopped answering during the wait; the
+ * worker may still be alive there, and waiting again once the host is back gives its answer.
  */
 export const OUTCOME_EXIT_CODES: Readonly<Record<OutcomeReason, number>> = {
   completed: 0,
   file: 0,
   pattern: 0,
+  'host-unreachable': 120,
   unknown: 121,
   'provider-error': 122,
   idle: 123,
@@ -422,7 +436,7 @@ export const WorkerMetaSchema = z.object({
 export type WorkerMeta = z.infer<typeof WorkerMetaSchema>;
 
 /** Derived state of a worker (never stored). */
-export const WorkerStateSchema = z.enum(['starting', 'ready', 'busy', 'needs-input', 'exited', 'dead', 'killed', 'corrupt']);
+export const WorkerStateSchema = z.enum(['starting', 'ready', 'busy', 'needs-input', 'exited', 'dead', 'killed', 'corrupt', 'unreachable']);
 export type WorkerState = z.infer<typeof WorkerStateSchema>;
 
 /** What `status` reports about one worker. */
@@ -450,8 +464,26 @@ export const WorkerStatusSchema = z.object({
     .array(z.object({ file: z.string(), message: z.string() }))
     .optional()
     .describe('State files that were skipped (a malformed event file, an event the provider could not read)'),
+  host: HostNameSchema.optional().describe('The host the worker lives on (absent: this machine)'),
+  unreachable: z
+    .object({ reason: z.string() })
+    .optional()
+    .describe('Set when state is unreachable: its host did not answer (the worker may be alive there; its state is unknown)'),
 });
 export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
+
+/** One configured host as `list` found it. */
+export const HostReportSchema = z.object({
+  host: HostNameSchema,
+  reachable: z.boolean(),
+  reason: z.string().optional().describe('Why the host did not answer'),
+  workers: z.number().int().nonnegative().describe('Workers listed on it (when unreachable: the ones recorded here)'),
+});
+export type HostReport = z.infer<typeof HostReportSchema>;
+
+/** Every worker of the fleet (this machine and every configured host) and how each host answered. */
+export const FleetListSchema = z.object({ workers: z.array(WorkerStatusSchema), hosts: z.array(HostReportSchema) });
+export type FleetList = z.infer<typeof FleetListSchema>;
 
 // --- results of the operations (shared by the CLI's --json, MCP's structuredContent and workflows) ---
 
@@ -547,7 +579,14 @@ export const KillResultSchema = z.object({
 export type KillResult = z.infer<typeof KillResultSchema>;
 
 /** Result of `prune`. */
-export const PruneResultSchema = z.object({ removed: z.array(z.string()), kept: z.number().int().nonnegative() });
+export const PruneResultSchema = z.object({
+  removed: z.array(z.string()),
+  kept: z.number().int().nonnegative(),
+  unreachable: z
+    .array(z.object({ host: HostNameSchema, reason: z.string() }))
+    .optional()
+    .describe('Hosts that did not answer: nothing of theirs was pruned'),
+});
 export type PruneResult = z.infer<typeof PruneResultSchema>;
 
 /** Result of `capture`. */

@@ -10,6 +10,7 @@ import type {
   CaptureResult,
   DiffOptions,
   DiffResult,
+  FleetList,
   KeysResult,
   KillResult,
   LogEntry,
@@ -93,6 +94,12 @@ export interface Umbel {
   read(options: ReadOptions): Promise<ReadResult>;
   status(name: string): Promise<WorkerStatus>;
   list(): Promise<WorkerStatus[]>;
+  /**
+   * Optional (a fleet has it: @umbel/runtime's createFleet): every worker here and on every
+   * configured host, and how each host answered — an unreachable host is a report with its reason
+   * (its recorded workers are `unreachable`, never dead). `list()` is its `workers`.
+   */
+  listFleet?(): Promise<FleetList>;
   kill(options: KillOptions): Promise<KillResult>;
   prune(options?: PruneOptions): Promise<PruneResult>;
   capture(options: CaptureOptions): Promise<CaptureResult>;

@@ -61,6 +61,8 @@ export const NEXT_STEP = {
   dead: 'The CLI process ended: check umbel_logs and umbel_capture for the cause, then spawn a new worker.',
   aborted: 'The wait was cancelled; the worker keeps running. Call umbel_wait again when ready.',
   'guardrail-halted': 'The check kept rejecting the answer; see attempts. Fix the task, send again, or kill the worker.',
+  'host-unreachable':
+    "The worker's host stopped answering during the wait; the worker may still be running there. Call umbel_wait again (same worker and turn) once the host is back.",
   unknown: 'The turn ended without an answer anywhere (transcript or stop hook); see message, inspect with umbel_capture and umbel_logs, then send again.',
 } as const satisfies Record<z.infer<typeof OutcomeSchema>['reason'], string>;
 

@@ -209,7 +209,7 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     {
       title: 'Wait for a turn',
       description:
-        "Wait until a turn ends and return its outcome: reason completed | needs-input | provider-error | idle | timeout | dead | aborted | guardrail-halted | unknown (until file/pattern: file | pattern), with result (the answer) when completed and a `next` hint. A timeout or a dead worker is a normal result, not an error: on timeout do what next says. An answer over ~2000 tokens comes back as head and tail (elidedTokens; umbel_read with full=true has it whole). until: file (file appears, relative to the worker cwd) or pattern (regex on the worker's screen) end the wait on their own. Sends progress notifications when the request carries a progressToken. Optional guardrail: check/schema/retries (timeout bounds all attempts).",
+        "Wait until a turn ends and return its outcome: reason completed | needs-input | provider-error | idle | timeout | dead | aborted | guardrail-halted | unknown | host-unreachable (until file/pattern: file | pattern), with result (the answer) when completed and a `next` hint. A timeout or a dead worker is a normal result, not an error: on timeout do what next says. An answer over ~2000 tokens comes back as head and tail (elidedTokens; umbel_read with full=true has it whole). until: file (file appears, relative to the worker cwd) or pattern (regex on the worker's screen) end the wait on their own. Sends progress notifications when the request carries a progressToken. Optional guardrail: check/schema/retries (timeout bounds all attempts).",
       input: waitInput,
       output: WaitOutputSchema,
       readOnly: true,

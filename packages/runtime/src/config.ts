@@ -6,11 +6,11 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { UsageError } from '@umbel/core';
+import { HostNameSchema, UsageError } from '@umbel/core';
 import { z } from 'zod';
 import type { RuntimeEnv } from './env.js';
 
-/** A remote host umbel may reach over SSH (validated and exposed; used by a later feature). */
+/** A remote host umbel runs workers on, over SSH (docs/remote.md). */
 export const HostSchema = z
   .object({
     ssh: z.string().min(1).describe('ssh destination: host, user@host or an ~/.ssh/config alias'),
@@ -24,10 +24,7 @@ export const UmbelConfigSchema = z
   .object({
     $schema: z.string().optional(),
     providers: z.array(z.string().min(1)).optional().describe('provider packages to load: package names, or paths (absolute, or relative to this file)'),
-    hosts: z
-      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'a host name is letters, digits, _ . -'), HostSchema)
-      .optional()
-      .describe('named SSH hosts'),
+    hosts: z.record(HostNameSchema, HostSchema).optional().describe('named SSH hosts'),
   })
   .strict();
 

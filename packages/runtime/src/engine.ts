@@ -1,10 +1,12 @@
 /**
  * The default engine of umbel's bins: the tmux substrate, the built-in providers and the provider
- * packages of the config file and `UMBEL_PROVIDERS`. tmux is loaded only here, so reading the
- * providers (for `--help`, `umbel providers`) never loads it.
+ * packages of the config file and `UMBEL_PROVIDERS`, as a fleet over the config file's `hosts`
+ * (workers on other machines, over SSH). tmux is loaded only here, so reading the providers (for
+ * `--help`, `umbel providers`) never loads it.
  */
 import { createUmbel, resolveHome, type Umbel } from '@umbel/core';
 import type { RuntimeEnv } from './env.js';
+import { createFleet } from './fleet.js';
 import { loadProviders } from './load.js';
 import type { LoadedProviders } from './loaded.js';
 
@@ -25,5 +27,6 @@ export async function createDefaultUmbel(options: DefaultUmbelOptions = {}): Pro
   const loaded = options.providers ?? (await loadProviders({ env, cwd }));
   const { createTmuxSubstrate } = await import('@umbel/tmux');
   const home = resolveHome(env);
-  return createUmbel({ home, env, substrate: createTmuxSubstrate({ home, env }), providers: loaded.providers.map((p) => p.provider) });
+  const local = createUmbel({ home, env, substrate: createTmuxSubstrate({ home, env }), providers: loaded.providers.map((p) => p.provider) });
+  return createFleet({ local, hosts: loaded.config.config.hosts ?? {}, env, home });
 }

@@ -11,8 +11,13 @@ import { analyzeWorkflow, type ParseWorkflowOptions, type Workflow } from './par
 
 /** What the preflight reads: a validated spec or an outline of a partly valid file. */
 export interface PreflightSource {
-  readonly workers?: Readonly<Record<string, { readonly provider?: string; readonly cwd?: string }>>;
-  readonly steps: readonly { readonly id?: string; readonly worker?: string; readonly schema?: string }[];
+  readonly workers?: Readonly<Record<string, { readonly provider?: string; readonly cwd?: string; readonly host?: string }>>;
+  readonly steps: readonly {
+    readonly id?: string;
+    readonly worker?: string;
+    readonly schema?: string;
+    readonly outputs?: Readonly<Record<string, unknown>>;
+  }[];
 }
 
 /** The absolute cwd of a worker: its `cwd:` relative to the workflow's directory, or that directory. */
@@ -25,6 +30,8 @@ export async function addPreflightIssues(engine: Pick<Umbel, 'providerIds'>, sou
   const used = new Set(source.steps.map((s) => s.worker));
   for (const [key, worker] of Object.entries(source.workers ?? {})) {
     if (!used.has(key)) continue;
+    // On a host, its umbel checks the provider and the cwd (a path there).
+    if (worker.host !== undefined) continue;
     if (worker.provider !== undefined && !engine.providerIds.includes(worker.provider)) {
       issues.add(['workers', key, 'provider'], `worker '${key}': unknown provider '${worker.provider}' (known: ${engine.providerIds.join(', ') || 'none'})`);
     }
@@ -36,7 +43,21 @@ export async function addPreflightIssues(engine: Pick<Umbel, 'providerIds'>, sou
     if (!isDir) issues.add(['workers', key, worker.cwd ? 'cwd' : 'provider'], `worker '${key}': working directory does not exist: ${cwd}`);
   }
   for (const [i, step] of source.steps.entries()) {
-    if (step.schema !== undefined) await checkSchemaFile(resolvePath(dir, step.schema), `step '${step.id}'`, ['steps', i, 'schema'], issues);
+    const host = step.worker === undefined ? undefined : source.workers?.[step.worker]?.host;
+    if (host !== undefined) addHostStepIssues(step, i, host, issues);
+    else if (step.schema !== undefined) await checkSchemaFile(resolvePath(dir, step.schema), `step '${step.id}'`, ['steps', i, 'schema'], issues);
+  }
+}
+
+/** What a step of a worker on a host cannot use: files of this machine (its schema, file: outputs). */
+function addHostStepIssues(step: PreflightSource['steps'][number], i: number, host: string, issues: IssueList): void {
+  if (step.schema !== undefined) {
+    issues.add(['steps', i, 'schema'], `step '${step.id}': its worker runs on host '${host}', where this schema file is not; use check: (it runs on the host)`);
+  }
+  for (const [key, source] of Object.entries(step.outputs ?? {})) {
+    if (typeof source === 'string' && source.startsWith('file:')) {
+      issues.add(['steps', i, 'outputs', key], `step '${step.id}': its worker runs on host '${host}', so its files are not on this machine; use answer`);
+    }
   }
 }
 

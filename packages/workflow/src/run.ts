@@ -287,7 +287,8 @@ async function execute(
           {
             name,
             provider: w.provider,
-            cwd: workerCwd(workflow, key),
+            // On a host the cwd is a path there, as written (default: the host's home).
+            ...(w.host !== undefined ? { host: w.host, ...(w.cwd !== undefined ? { cwd: w.cwd } : {}) } : { cwd: workerCwd(workflow, key) }),
             unattended: w.unattended,
             ...(w.model !== undefined ? { model: w.model } : {}),
             ...(w.env !== undefined ? { env: w.env } : {}),

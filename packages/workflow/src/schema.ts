@@ -32,8 +32,9 @@ export const OutputKeySchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,62}$/
 
 /**
  * A worker: the spawn options of `umbel spawn` / MCP `spawn` (provider, model, env,
- * unattended, permissionMode, allowedTools), except that `cwd` is relative to the workflow
- * file's directory (default: that directory) and the name comes from the run.
+ * unattended, permissionMode, allowedTools, host), except that `cwd` is relative to the workflow
+ * file's directory (default: that directory) and the name comes from the run. On a `host`, `cwd`
+ * is a path there, as written (default: the host's home directory).
  */
 export const WorkflowWorkerSchema = SpawnOptionsSchema.pick({
   provider: true,
@@ -43,9 +44,14 @@ export const WorkflowWorkerSchema = SpawnOptionsSchema.pick({
   unattended: true,
   permissionMode: true,
   allowedTools: true,
+  host: true,
 })
   .extend({
-    cwd: z.string().min(1).optional().describe("Working directory, relative to the workflow file's directory (default: that directory)"),
+    cwd: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Working directory, relative to the workflow file's directory (default: that directory); on a host, a path there"),
   })
   .strict();
 export type WorkflowWorker = z.output<typeof WorkflowWorkerSchema>;

@@ -26,6 +26,8 @@ export interface OutlineWorker {
   readonly provider?: string;
   readonly cwd?: string;
   readonly env?: Readonly<Record<string, unknown>>;
+  /** The host it runs on (absent: this machine). */
+  readonly host?: string;
 }
 
 /** What the cross-checks read of a workflow; `steps[i]` is the document's `steps[i]`. */
@@ -52,7 +54,7 @@ export function outlineOf(value: unknown): Outline {
         Object.entries(doc.workers).map(([key, w]): [string, OutlineWorker] => {
           const worker = isRecord(w) ? w : {};
           const provider = worker.provider === undefined ? DEFAULT_PROVIDER : str(worker.provider);
-          return [key, present({ provider, cwd: str(worker.cwd), env: isRecord(worker.env) ? worker.env : undefined })];
+          return [key, present({ provider, cwd: str(worker.cwd), env: isRecord(worker.env) ? worker.env : undefined, host: str(worker.host) })];
         }),
       )
     : undefined;

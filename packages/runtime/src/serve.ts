@@ -1,0 +1,84 @@
+/**
+ * The host side of the wire (`umbel rpc`): one request line in, the engine called, one response
+ * line out. Every failure, bad requests included, is a response with a typed error; nothing is
+ * thrown past here.
+ */
+import { UmbelErrorCode, UmbelError, UsageError, type Umbel, type WaitProgress } from '@umbel/core';
+import { encodeError, type Hello, RPC_OPS, RPC_VERSION, type RpcOp, RpcRequestSchema, type RpcResponse } from './wire.js';
+
+/** What the caller of {@link serveRpc} gives it. */
+export interface ServeContext {
+  /** Fires when the caller went away (the SSH connection closed): the call is cancelled. */
+  readonly signal?: AbortSignal;
+  /** Progress of a wait, when the request asked for it. */
+  readonly onProgress?: (progress: WaitProgress) => void;
+  /** This umbel's version (for `hello`). */
+  readonly version: string;
+}
+
+type Call = (engine: Umbel, options: unknown, context: ServeContext & { progress: boolean }) => Promise<unknown>;
+
+// The options are parsed by the engine with core's schemas; here they only pass through.
+const opt = (options: unknown) => options as never;
+
+const CALLS: Record<RpcOp, Call> = {
+  hello: async (engine, _options, { version }): Promise<Hello> => ({ umbel: version, rpc: RPC_VERSION, home: engine.home, providers: [...engine.providerIds] }),
+  spawn: (engine, options, { signal }) => engine.spawn(opt(options), { signal }),
+  send: (engine, options, { signal }) => engine.send(opt(options), { signal }),
+  keys: (engine, options) => engine.keys(opt(options)),
+  wait: (engine, options, { signal, onProgress, progress }) => engine.wait(opt(options), { signal, ...(progress && onProgress ? { onProgress } : {}) }),
+  read: (engine, options) => engine.read(opt(options)),
+  status: (engine, options) => engine.status(nameOf(options)),
+  list: (engine) => engine.list(),
+  kill: (engine, options) => engine.kill(opt(options)),
+  prune: (engine, options) => engine.prune(opt(options ?? {})),
+  capture: (engine, options) => engine.capture(opt(options)),
+  logs: (engine, options) => engine.logs(nameOf(options)),
+  messages: (engine, options) => {
+    const { name, turn } = (options ?? {}) as { name?: unknown; turn?: unknown };
+    return engine.messages(String(name), typeof turn === 'number' ? turn : undefined);
+  },
+  actions: (engine, options) => engine.actions(opt(options)),
+  diff: (engine, options) => engine.diff(opt(options)),
+};
+
+function nameOf(options: unknown): string {
+  const name = (options as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' ? name : String(name);
+}
+
+/** Parse one request line; a typed error when it is not one this umbel serves. */
+function parseRequest(line: string): { op: RpcOp; options: unknown; progress: boolean } {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    throw new UsageError('umbel rpc: the request is not JSON (one JSON object on one line of stdin)');
+  }
+  const parsed = RpcRequestSchema.safeParse(json);
+  if (!parsed.success) throw new UsageError(`umbel rpc: not a request (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+  const { v, op, options, progress } = parsed.data;
+  if (v !== RPC_VERSION) {
+    throw new UmbelError({
+      code: UmbelErrorCode.HostIncompatible,
+      name: 'HostIncompatibleError',
+      message: `it speaks rpc version ${RPC_VERSION}, the request is version ${v}`,
+      hint: 'install the same umbel version on both machines',
+    });
+  }
+  if (!(RPC_OPS as readonly string[]).includes(op)) {
+    throw new UmbelError({ code: UmbelErrorCode.HostIncompatible, name: 'HostIncompatibleError', message: `it does not serve '${op}'` });
+  }
+  return { op: op as RpcOp, options, progress: progress === true };
+}
+
+/** Serve one request line with `engine`. Never throws: failures are error responses. */
+export async function serveRpc(engine: Umbel, line: string, context: ServeContext): Promise<RpcResponse> {
+  try {
+    const request = parseRequest(line);
+    const value = await CALLS[request.op](engine, request.options, { ...context, progress: request.progress });
+    return { ok: true, value: value ?? null };
+  } catch (error) {
+    return { ok: false, error: encodeError(error) };
+  }
+}
