@@ -282,7 +282,7 @@ describe('waiting on a host', () => {
   it('a host that drops mid-wait ends the wait host-unreachable (120); waiting again once it is back gives the answer', async () => {
     await fleet.spawn({ name: 'w', provider: 'mock', cwd: work, host: 'gpu' });
     const { turn } = await fleet.send({ name: 'w', prompt: 'DELAY 1500 ECHO after the drop' });
-    const waiting = fleet.wait({ name: 'w', turn, timeout: '30s' });
+    const waiting = fleet.wait({ name: 'w', timeout: '30s' });
     // Drop the host once the wait is in flight there.
     while (!gpu.requests.some((r) => r.op === 'wait') || gpu.links.size === 0) await new Promise((r) => setTimeout(r, 5));
     gpu.drop('Connection reset by peer');

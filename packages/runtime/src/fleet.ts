@@ -17,6 +17,7 @@ import {
   type WaitContext,
   type WaitOptions,
   WaitOptionsCheckedSchema,
+  type WaitProgress,
   type WorkerStatus,
 } from '@umbel/core';
 import type { HostConfig } from './config.js';
@@ -65,20 +66,27 @@ async function remoteWait(ctx: FleetContext, record: RemoteRecord, input: WaitOp
   if (!parsed.success) throw usageFromZod(parsed.error, 'wait options');
   hostOf(ctx, record);
   const started = Date.now();
+  // Progress always comes: its first line names the turn awaited, which a dropped wait reports.
+  let turn = input.turn;
+  const onProgress = (p: WaitProgress) => {
+    turn = p.turn;
+    if (p.elapsedMs > 0 || p.activity || p.messages?.length) context.onProgress?.(p);
+  };
   try {
     return await call<Outcome>(ctx, record.host, 'wait', input, {
       signal: context.signal,
-      onProgress: context.onProgress,
-      progress: context.onProgress !== undefined,
+      onProgress,
+      progress: true,
       deadlineMs: parsed.data.timeout + ctx.waitGraceMs,
     });
   } catch (error) {
+    const at = { ...input, ...(turn === undefined ? {} : { turn }) };
     if (UmbelError.isInstance(error) && error.code === UmbelErrorCode.Aborted && !(error instanceof RemoteError)) {
-      return localOutcome(record, input, 'aborted', 'the wait was cancelled; the worker keeps running on its host', started);
+      return localOutcome(record, at, 'aborted', 'the wait was cancelled; the worker keeps running on its host', started);
     }
     if (hostFailed(error) && error.code === UmbelErrorCode.HostUnreachable) {
       const message = `host '${record.host}' stopped answering (${reasonOf(error)}); the worker may still be running there: wait again once the host is back`;
-      return localOutcome(record, input, 'host-unreachable', message, started);
+      return localOutcome(record, at, 'host-unreachable', message, started);
     }
     throw error;
   }

@@ -26,7 +26,7 @@ const CALLS: Record<RpcOp, Call> = {
   spawn: (engine, options, { signal }) => engine.spawn(opt(options), { signal }),
   send: (engine, options, { signal }) => engine.send(opt(options), { signal }),
   keys: (engine, options) => engine.keys(opt(options)),
-  wait: (engine, options, { signal, onProgress, progress }) => engine.wait(opt(options), { signal, ...(progress && onProgress ? { onProgress } : {}) }),
+  wait: (engine, options, context) => serveWait(engine, options, context),
   read: (engine, options) => engine.read(opt(options)),
   status: (engine, options) => engine.status(nameOf(options)),
   list: (engine) => engine.list(),
@@ -41,6 +41,22 @@ const CALLS: Record<RpcOp, Call> = {
   actions: (engine, options) => engine.actions(opt(options)),
   diff: (engine, options) => engine.diff(opt(options)),
 };
+
+/**
+ * A wait. With progress asked for, the first line names the turn awaited (the latest sent, when
+ * the request names none): if the connection drops, the caller still knows which turn to wait for.
+ */
+async function serveWait(engine: Umbel, input: unknown, { signal, onProgress, progress }: ServeContext & { progress: boolean }) {
+  let options = input as { name?: unknown; turn?: unknown };
+  if (progress && onProgress && options && typeof options === 'object' && typeof options.name === 'string') {
+    const turn = typeof options.turn === 'number' ? options.turn : (await engine.status(options.name)).turn;
+    if (turn > 0) {
+      options = { ...options, turn };
+      onProgress({ worker: options.name as string, turn, elapsedMs: 0 });
+    }
+  }
+  return engine.wait(opt(options), { signal, ...(progress && onProgress ? { onProgress } : {}) });
+}
 
 function nameOf(options: unknown): string {
   const name = (options as { name?: unknown } | undefined)?.name;

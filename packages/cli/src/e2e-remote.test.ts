@@ -1,0 +1,221 @@
+/**
+ * Workers on another host, end to end: the built `umbel` bin here, a real sshd on 127.0.0.1, and a
+ * second state root standing in for the remote machine (its umbel runs the same built bin with its
+ * own UMBEL_HOME and HOME), driving the fake `claude` there. See test-fixtures/ssh/.
+ */
+import { readdirSync, readlinkSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt, environOf, eventually, processesOf, REPO_ROOT, workerProcesses } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { type RemoteWorld, remoteWorld } from '../../../test-fixtures/ssh/remote-world.mjs';
+
+const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
+let world: RemoteWorld;
+let claudeConfig: string;
+
+/** The spawn flags of a worker on `loop` (its cwd and the fake claude's config are paths there). */
+const onLoop = () => ['--host', 'loop', '--cwd', world.remoteWork, '--env', `CLAUDE_CONFIG_DIR=${claudeConfig}`];
+
+beforeAll(async () => {
+  assertBuilt(['packages/cli/dist/cli.js', 'packages/runtime/dist/index.js']);
+  world = await remoteWorld({ prefix: 'umbel-rmt-', remoteEnv: { UMBEL_CLAUDE_BIN: fakeClaude } });
+  claudeConfig = join(world.remoteUser, 'claude-config');
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  await mkdir(claudeConfig, { recursive: true });
+  await writeFile(
+    join(claudeConfig, '.claude.json'),
+    JSON.stringify({ hasCompletedOnboarding: true, projects: { [world.remoteWork]: { hasTrustDialogAccepted: true } } }),
+  );
+}, 120_000);
+
+afterAll(() => world?.cleanUp(), 180_000);
+
+/** Sample every process's argv (/proc/*\/cmdline) every 25 ms until stopped; report which needles were seen. */
+function sampleArgv(needles: readonly string[]) {
+  const seen = new Set<string>();
+  let samples = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      for (const entry of await readdir('/proc')) {
+        if (!/^\d+$/.test(entry)) continue;
+        const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+        for (const needle of needles) if (cmdline.includes(needle)) seen.add(`${needle} in ${entry}: ${cmdline.replace(/\0/g, ' ').slice(0, 200)}`);
+      }
+      samples += 1;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    return { samples, leaks: [...seen] };
+  };
+}
+
+/** Whether a process holds an inotify handle (fs.watch: a wait is watching), from /proc. */
+function watching(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === 'anon_inode:inotify';
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** Every file under `dir`, recursively (sockets and the like skipped by the read). */
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) out.push(join(entry.parentPath, entry.name));
+  return out;
+}
+
+describe('a worker on another host, over ssh', () => {
+  it('spawn --host → send → wait → read → kill, every verb after spawn routed with no flag', { timeout: 120_000 }, async () => {
+    expect(await world.run(['spawn', 'r1', ...onLoop()])).toMatchObject({ code: 0, stdout: 'r1\n' });
+    // It lives on the remote state root; here there is only the record of where.
+    expect(await readdir(join(world.remoteHome, 'workers'))).toContain('r1');
+    expect(await readdir(join(world.localHome, 'remote'))).toEqual(['r1.json']);
+    expect(await world.run(['send', 'r1', 'ECHO answered over ssh'])).toMatchObject({ code: 0, stdout: '1\n' });
+    expect(await world.run(['wait', 'r1', '--timeout', '60s'])).toMatchObject({ code: 0, stdout: 'answered over ssh\n' });
+    expect(await world.run(['read', 'r1'])).toMatchObject({ code: 0, stdout: 'answered over ssh\n' });
+    const status = JSON.parse((await world.run(['status', 'r1', '--json'])).stdout);
+    expect(status).toMatchObject({ name: 'r1', host: 'loop', state: 'ready', completedTurn: 1, cwd: world.remoteWork });
+    expect((await world.run(['capture', 'r1'])).code).toBe(0);
+    expect((await world.run(['logs', 'r1'])).stdout).toMatch(/sent/);
+    // The remote machine's own umbel sees the same worker.
+    expect(JSON.parse((await world.remoteRun(['status', 'r1', '--json'])).stdout)).toMatchObject({ name: 'r1', completedTurn: 1 });
+    expect(await world.run(['kill', 'r1', '--purge'])).toMatchObject({ code: 0, stdout: 'purged: r1\n' });
+    expect(await readdir(join(world.localHome, 'remote'))).toEqual([]);
+    expect(JSON.parse((await world.remoteRun(['ls', '--json'])).stdout)).toEqual([]);
+    // One shared connection per host, kept for the next call.
+    expect(world.masters()).toHaveLength(1);
+  });
+
+  it('ls lists this machine and the host, with a HOST column; a host that does not answer is named, never dead', { timeout: 120_000 }, async () => {
+    const { writeFile, mkdir } = await import('node:fs/promises');
+    const localConfig = join(world.localUser, 'claude-config');
+    await mkdir(localConfig, { recursive: true });
+    await writeFile(
+      join(localConfig, '.claude.json'),
+      JSON.stringify({ hasCompletedOnboarding: true, projects: { [world.localWork]: { hasTrustDialogAccepted: true } } }),
+    );
+    expect((await world.run(['spawn', 'here', '--env', `CLAUDE_CONFIG_DIR=${localConfig}`], { env: { UMBEL_CLAUDE_BIN: fakeClaude } })).code).toBe(0);
+    expect((await world.run(['spawn', 'there', ...onLoop()])).code).toBe(0);
+    const table = await world.run(['ls']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^NAME\s+PROVIDER\s+STATE\s+TURN\s+MODEL\s+CWD\s+HOST\s+CREATED/);
+    expect(table.stdout).toMatch(/\nhere\s+claude\s+ready\s+0\/0\s+\S+\s+\S+\s+local\s/);
+    expect(table.stdout).toMatch(/\nthere\s+claude\s+ready\s+0\/0\s+\S+\s+\S+\s+loop\s/);
+    // `down` listens nowhere: said on stderr, with ssh's reason.
+    expect(table.stderr).toMatch(/host down is unreachable \(.*Connection refused\)/);
+    const listed = JSON.parse((await world.run(['ls', '--json'])).stdout).map((w: { name: string; host?: string }) => [w.name, w.host ?? null]);
+    expect(listed).toEqual([
+      ['here', null],
+      ['there', 'loop'],
+    ]);
+
+    // The host goes away: its worker is unreachable with the reason, and nothing is pruned.
+    await world.drop();
+    const dark = await world.run(['ls', '--json']);
+    expect(dark.code).toBe(0);
+    const there = JSON.parse(dark.stdout).find((w: { name: string }) => w.name === 'there');
+    expect(there).toMatchObject({ state: 'unreachable', alive: false, host: 'loop', unreachable: { reason: expect.stringMatching(/refused|closed|reset/) } });
+    expect((await world.run(['ls'])).stdout).toMatch(/\nthere\s+claude\s+unreachable\s/);
+    const pruned = await world.run(['prune']);
+    expect(pruned.stderr).toMatch(/host loop is unreachable/);
+    expect(await world.run(['send', 'there', 'ECHO x'])).toMatchObject({ code: 120, stderr: expect.stringMatching(/host 'loop' is unreachable/) });
+    await world.restart();
+    expect(JSON.parse((await world.run(['status', 'there', '--json'])).stdout)).toMatchObject({ state: 'ready', host: 'loop' });
+    for (const name of ['here', 'there']) expect((await world.run(['kill', name, '--purge'])).code).toBe(0);
+  });
+
+  it('an --env value and a prompt never appear on any argv, here or there, and the env value is on no disk', { timeout: 120_000 }, async () => {
+    const token = Math.random().toString(36).slice(2, 10);
+    const envCanary = `env-canary-${token}-it's "q" $(id)`;
+    const promptCanary = `prompt-canary-${token}`;
+    const stop = sampleArgv([`env-canary-${token}`, promptCanary]);
+    const spawned = await world.run(['spawn', 'sec', ...onLoop(), '--env', 'UMBEL_REMOTE_CANARY'], { env: { UMBEL_REMOTE_CANARY: envCanary } });
+    const sent = await world.run(['send', 'sec', '-'], { input: `ECHO ${promptCanary}` });
+    const { samples, leaks } = await stop();
+    expect(leaks).toEqual([]);
+    expect(samples).toBeGreaterThan(10);
+    expect(spawned.code, spawned.stderr).toBe(0);
+    expect(sent).toMatchObject({ code: 0, stdout: '1\n' });
+    // It did reach the worker there, byte-exact, through the remote umbel's own hand-over.
+    const [cli] = workerProcesses(world.remoteHome, 'sec');
+    expect(cli, 'the remote worker process').toBeDefined();
+    expect(environOf((cli as { pid: number }).pid).UMBEL_REMOTE_CANARY).toBe(envCanary);
+    expect(await world.run(['wait', 'sec'])).toMatchObject({ code: 0, stdout: `${promptCanary}\n` });
+    for (const file of [...(await filesUnder(world.localHome)), ...(await filesUnder(world.remoteHome))]) {
+      const text = await readFile(file, 'utf8').catch(() => '');
+      expect(text.includes(`env-canary-${token}`), file).toBe(false);
+    }
+    expect((await world.run(['kill', 'sec', '--purge'])).code).toBe(0);
+  });
+
+  it('umbel -p --host answers from the host and leaves no worker there', { timeout: 120_000 }, async () => {
+    const printed = await world.run(['-p', 'ECHO printed from the host', ...onLoop()]);
+    expect(printed).toMatchObject({ code: 0, stdout: 'printed from the host\n' });
+    expect(JSON.parse((await world.remoteRun(['ls', '--json'])).stdout)).toEqual([]);
+    expect(await readdir(join(world.localHome, 'remote'))).toEqual([]);
+    const json = JSON.parse((await world.run(['-p', 'ECHO as json', '--output-format', 'json', ...onLoop()])).stdout);
+    expect(json).toMatchObject({ type: 'result', is_error: false, result: 'as json' });
+  });
+
+  it('a host that drops mid-wait: host-unreachable (120), the worker lives on; wait again once it is back → the answer', { timeout: 180_000 }, async () => {
+    const gate = join(world.remoteWork, 'gate');
+    expect((await world.run(['spawn', 'drop', ...onLoop()])).code).toBe(0);
+    // A turn that runs until the test opens the gate (the fake's TUI allows the tool).
+    expect((await world.run(['send', 'drop', `TOOL until [ -e ${gate} ]; do sleep 0.1; done; echo opened`])).code).toBe(0);
+    const waiting = world.start(['wait', 'drop', '--json', '--timeout', '120s']);
+    // The remote umbel serving the wait: `umbel rpc` with the remote state root, once it watches the worker's files.
+    const rpcOfWait = () => processesOf({ envIncludes: [`UMBEL_HOME=${world.remoteHome}`] }).filter((p) => /umbel\.js rpc$/.test(p.args));
+    expect(await eventually(() => rpcOfWait().some((p) => watching(p.pid)), { timeoutMs: 60_000 }), 'the wait runs on the host').toBe(true);
+    await world.drop();
+    const dropped = await waiting.done;
+    expect(dropped.code, dropped.stderr).toBe(120);
+    expect(JSON.parse(dropped.stdout)).toMatchObject({ worker: 'drop', reason: 'host-unreachable', exitCode: 120, turn: 1, provider: 'claude' });
+    // The wait on the host ended with its connection: nothing of it is left running there.
+    expect(await eventually(() => rpcOfWait().length === 0, { timeoutMs: 30_000 }), 'the remote rpc ended').toBe(true);
+    // The worker itself kept running there.
+    expect(workerProcesses(world.remoteHome, 'drop').length).toBeGreaterThan(0);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(gate, '');
+    await world.restart();
+    const again = await world.run(['wait', 'drop', '--json', '--timeout', '60s']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ reason: 'completed', turn: 1, result: 'TOOL-RESULT: opened' });
+    expect((await world.run(['kill', 'drop', '--purge'])).code).toBe(0);
+  });
+
+  it(
+    'clear errors: unknown host, unreachable host, no umbel on the host, an umbel there too old for rpc, a CLI missing there',
+    { timeout: 120_000 },
+    async () => {
+      expect(await world.run(['spawn', 'x', '--host', 'nowhere'])).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining("unknown host 'nowhere' (configured: loop, down, nocmd, old)"),
+      });
+      const down = await world.run(['spawn', 'x', '--host', 'down']);
+      expect(down).toMatchObject({ code: 120, stderr: expect.stringMatching(/host 'down' is unreachable: .*Connection refused/) });
+      const nocmd = await world.run(['spawn', 'x', '--host', 'nocmd']);
+      expect(nocmd.code).toBe(1);
+      expect(nocmd.stderr).toMatch(new RegExp(`host 'nocmd' cannot run '${world.root}/no-such-dir/umbel': .*(not found|No such file)`));
+      const old = await world.run(['spawn', 'x', '--host', 'old', '--json']);
+      expect(old.code).toBe(1);
+      expect(JSON.parse(old.stdout).error).toMatchObject({ code: 'UMBEL_HOST_INCOMPATIBLE', message: expect.stringContaining('umbel 0.0.9') });
+      const noCli = await world.run(['spawn', 'x', '--host', 'loop', '--provider', 'codex'], {});
+      expect(noCli.code).toBe(1);
+      expect(noCli.stderr).toMatch(/host loop: .*`codex`.*not found/);
+      // Nothing was left claimed by the failures.
+      expect(await readdir(join(world.localHome, 'remote'))).toEqual([]);
+    },
+  );
+});
