@@ -63,6 +63,8 @@ interface Ended {
 
 /** After the response, how long ssh may take to exit before it is ended. */
 const EXIT_GRACE_MS = 5_000;
+/** After ssh exited, how long its output may take to reach its end. */
+const EXIT_DRAIN_MS = 2_000;
 const STDERR_KEEP = 4_000;
 
 /** The last things ssh (or the remote shell) said, as one line. */
@@ -133,13 +135,26 @@ function runSsh(file: string, args: readonly string[], env: Record<string, strin
       why ??= 'spawn';
       stderr += error.message;
     });
-    child.on('close', (code) => {
+    let finished = false;
+    const finish = (code: number | null) => {
+      if (finished) return;
+      finished = true;
       if (pending) onLine(pending);
       clearTimeout(deadline);
       clearTimeout(grace);
+      clearTimeout(drain);
       options.signal?.removeEventListener('abort', onAbort);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
       resolve({ ...(response ? { response } : {}), code, stderr, text, ...(why ? { why } : {}), ...(why === 'spawn' ? { spawnError: stderr } : {}) });
+    };
+    let drain: NodeJS.Timeout | undefined;
+    // Normally the output is read to its end ('close'); once ssh itself exited, a process it left
+    // holding the pipes (or a call we ended) must not keep the caller waiting.
+    child.on('exit', (code) => {
+      drain = setTimeout(() => finish(code), why ? 0 : EXIT_DRAIN_MS);
     });
+    child.on('close', (code) => finish(code));
     child.stdin?.write(`${input}\n`);
     if (options.signal?.aborted) onAbort();
   });
