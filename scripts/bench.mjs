@@ -4,7 +4,7 @@
 // (run `pnpm build` first), tmux, the fake `claude` from test-fixtures and, when installed, the
 // real `claude` against the local mock model server.
 //
-//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real]
+//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|remote]
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,8 @@ const opt = (name, fallback) => {
 const RUNS = opt('runs', 50);
 const PARALLEL = opt('parallel', 50);
 const skipReal = args.includes('--skip-real');
-// --only print|engine: run one part (the real-CLI comparison or the fake-CLI engine figures).
+// --only print|engine|remote: run one part (the real-CLI comparison, the fake-CLI engine figures, or
+// a remote turn over ssh against a local one on a loopback sshd).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const dist = (pkg, file = 'index.js') => pathToFileURL(join(root, 'packages', pkg, 'dist', file)).href;
 if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) {
@@ -81,10 +82,13 @@ const eventsOf = (name) => eventsIn(join(home, 'workers', name, 'events'));
 try {
   console.log(`umbel bench — ${RUNS} runs per figure, ${PARALLEL} parallel workers, on ${process.env.CI ? 'CI' : 'this machine'}\n`);
 
-  if (only !== 'print') await benchEngine();
+  if (only === undefined || only === 'engine') await benchEngine();
 
   // 6. umbel -p vs the real claude -p on the same mock
-  if (!skipReal && only !== 'engine') await benchPrint(bin);
+  if (!skipReal && (only === undefined || only === 'print')) await benchPrint(bin);
+
+  // 7. a turn on a worker of another host (a real sshd on 127.0.0.1) vs the same turn on a local one
+  if (only === undefined || only === 'remote') await benchRemote();
 } finally {
   await umbel.prune().catch(() => undefined);
   rmSync(scratch, { recursive: true, force: true });
@@ -363,4 +367,92 @@ async function benchPrint(bin) {
   console.log('\nbreakdown of umbel -p on the real claude (in-process, from event timestamps):');
   for (const [name, xs] of Object.entries(parts)) report(`  ${name}`, xs);
   await mock.close();
+}
+
+async function benchRemote() {
+  const { remoteWorld } = await import(pathToFileURL(join(root, 'test-fixtures/ssh/remote-world.mjs')).href);
+  const fake = join(root, 'test-fixtures/bin/claude');
+  let world;
+  try {
+    world = await remoteWorld({ prefix: 'umbel-bench-rmt-', remoteEnv: { UMBEL_CLAUDE_BIN: fake }, localEnv: { UMBEL_CLAUDE_BIN: fake } });
+  } catch (error) {
+    console.log(`\nremote turn: skipped (${error.message.split('\n')[0]})`);
+    return;
+  }
+  const n = Math.min(RUNS, 20);
+  try {
+    const seedConfig = (dir, trusted) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [trusted]: { hasTrustDialogAccepted: true } } }));
+      return dir;
+    };
+    const localCfg = seedConfig(join(world.localUser, 'cfg'), world.localWork);
+    const remoteCfg = seedConfig(join(world.remoteUser, 'cfg'), world.remoteWork);
+    const must = async (args) => {
+      const r = await world.run(args);
+      if (r.code !== 0) throw new Error(`umbel ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+      return r;
+    };
+    await must(['spawn', 'near', '--env', `CLAUDE_CONFIG_DIR=${localCfg}`, '--env', 'FAKE_CLAUDE_LATE_FINAL_MS=0']);
+    await must([
+      'spawn',
+      'far',
+      '--host',
+      'loop',
+      '--cwd',
+      world.remoteWork,
+      '--env',
+      `CLAUDE_CONFIG_DIR=${remoteCfg}`,
+      '--env',
+      'FAKE_CLAUDE_LATE_FINAL_MS=0',
+    ]);
+    // A turn as a user's script runs it: `umbel send` then `umbel wait`, two cold processes each.
+    const turnOf = async (name, i) => {
+      const t = process.hrtime.bigint();
+      await must(['send', name, `ECHO bench ${i}`]);
+      const waited = await must(['wait', name, '--timeout', '60s']);
+      if (waited.stdout !== `bench ${i}\n`) throw new Error(`unexpected answer ${JSON.stringify(waited.stdout)}`);
+      return ms(t, process.hrtime.bigint());
+    };
+    const near = [];
+    const far = [];
+    for (let i = 0; i < n; i++) {
+      near.push(await turnOf('near', i));
+      far.push(await turnOf('far', i));
+    }
+    // The same in one process (the fleet of the runtime, as umbel-mcp or a program holds it): no node start here.
+    const { createDefaultUmbel } = await import(dist('runtime'));
+    const fleet = await createDefaultUmbel({ env: world.env, cwd: world.localWork });
+    const inProcess = async (name, i) => {
+      const t = process.hrtime.bigint();
+      const { turn } = await fleet.send({ name, prompt: `ECHO in ${i}` });
+      const outcome = await fleet.wait({ name, turn, timeout: '60s' });
+      if (outcome.result !== `in ${i}`) throw new Error(`unexpected outcome ${outcome.reason} ${outcome.result}`);
+      return ms(t, process.hrtime.bigint());
+    };
+    const nearIn = [];
+    const farIn = [];
+    for (let i = 0; i < n; i++) {
+      nearIn.push(await inProcess('near', i));
+      farIn.push(await inProcess('far', i));
+    }
+    const status = [];
+    for (let i = 0; i < n; i++) {
+      const t = process.hrtime.bigint();
+      await fleet.status('far');
+      status.push(ms(t, process.hrtime.bigint()));
+    }
+    console.log('');
+    report('turn on a local worker (umbel send + wait)', near);
+    report('turn on a remote worker over ssh (send + wait)', far);
+    report('turn in-process, local worker (fleet)', nearIn);
+    report('turn in-process, remote worker (fleet)', farIn);
+    report('status of a remote worker (one request, shared conn.)', status);
+    const extra = (a, b) => (pct(a, 50) - pct(b, 50)).toFixed(0);
+    console.log(
+      `remote turn − local turn (p50, loopback sshd, fake claude): ${extra(far, near)}ms from the CLI, ${extra(farIn, nearIn)}ms in-process (ssh over the shared connection + the host's umbel starting, twice per turn)`,
+    );
+  } finally {
+    await world.cleanUp().catch((error) => console.error(`cleanup: ${error.message}`));
+  }
 }
