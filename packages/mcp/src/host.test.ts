@@ -42,7 +42,18 @@ describe('umbel_spawn with host', () => {
     const fleetLike = Object.assign(Object.create(real) as Umbel, {
       spawn: async (options: SpawnOptions) => {
         spawned.push(options);
-        return { name: 'r1', provider: 'mock', state: 'ready', alive: true, cwd: '/srv/x', createdAt: new Date().toISOString(), turn: 0, completedTurn: 0, anonymous: false, host: 'gpu' };
+        return {
+          name: 'r1',
+          provider: 'mock',
+          state: 'ready',
+          alive: true,
+          cwd: '/srv/x',
+          createdAt: new Date().toISOString(),
+          turn: 0,
+          completedTurn: 0,
+          anonymous: false,
+          host: 'gpu',
+        };
       },
     });
     await serve(fleetLike);
