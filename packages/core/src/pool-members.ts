@@ -65,14 +65,14 @@ export function memberState(member: Member, view: WorkerView | undefined, pane: 
 }
 
 /** Each member with its state (one host call for the fleet). */
-export async function memberStates(ctx: EngineContext, paths: PoolPaths): Promise<{ member: Member; state: PoolWorker }[]> {
+export async function memberStates(ctx: EngineContext, paths: PoolPaths): Promise<{ member: Member; state: PoolWorker; gone: boolean }[]> {
   const { paneOf } = await fleetPanes(ctx);
   const refilling = lockOwner(paths) !== undefined;
   const now = ctx.now();
-  const out: { member: Member; state: PoolWorker }[] = [];
+  const out: { member: Member; state: PoolWorker; gone: boolean }[] = [];
   for (const member of membersOf(paths)) {
     const view = loadWorker(ctx, member.worker);
-    out.push({ member, state: memberState(member, view, await paneOf(`umbel-${member.worker}`), refilling, now) });
+    out.push({ member, state: memberState(member, view, await paneOf(`umbel-${member.worker}`), refilling, now), gone: view === undefined });
   }
   return out;
 }
@@ -91,7 +91,8 @@ export async function poolStatuses(ctx: EngineContext, name?: string): Promise<P
       if (name === undefined && UmbelError.isInstance(error) && error.code === UmbelErrorCode.PoolNotFound) continue;
       throw error;
     }
-    const workers = (await memberStates(ctx, paths)).map((m) => m.state);
+    // A claimed worker whose state is gone was used and removed (its marker goes with the next refill).
+    const workers = (await memberStates(ctx, paths)).filter((m) => !(m.gone && m.member.kind === 'claimed')).map((m) => m.state);
     const count = (state: PoolWorker['state']) => workers.filter((w) => w.state === state).length;
     const error = await lastError(paths);
     out.push({

@@ -175,13 +175,18 @@ export function parseClaim(marker: string): { worker: string; pid: number } | un
   return at > 0 && Number.isInteger(pid) && pid > 0 ? { worker: marker.slice(0, at), pid } : undefined;
 }
 
-/** Whether process `pid` is alive (EPERM: alive, someone else's). */
+/** Whether process `pid` is alive (EPERM: alive, someone else's). A zombie (exited, not yet reaped) is not. */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as { code?: string }).code === 'EPERM';
+  }
+  try {
+    // Linux: the state follows the parenthesised command name ("pid (comm) Z …").
+    return !/\)\s+Z\s/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc: what kill() said
   }
 }
 

@@ -84,6 +84,9 @@ describe('pool start and status', () => {
     expect(await code(umbel.pool.start({ provider: 'mock', cwd: work, name: 'Bad Name' }))).toBe('UMBEL_USAGE');
     expect(existsSync(join(home, 'workers'))).toBe(false);
     expect(await umbel.pool.status()).toEqual([]);
+    // Without any pool a claim is no match, and writes nothing (not even the key).
+    expect(await claim()).toEqual({ reason: 'no-match', refill: false });
+    expect(existsSync(join(home, 'pools'))).toBe(false);
   });
 
   it('a pool whose workers cannot start is removed again, with the spawn error', async () => {
@@ -105,7 +108,7 @@ describe('pool claim', () => {
     expect(new Set(warm).size).toBe(4);
     expect(warm.sort()).toEqual(pool.workers.map((w) => w.worker).sort());
     expect(claims.filter((c) => c.reason === 'empty')).toHaveLength(6);
-    for (const c of claims) expect(c.pool).toBe(pool.name);
+    for (const c of claims) expect(c).toMatchObject({ pool: pool.name, refill: true });
     expect((await umbel.pool.status(pool.name))[0]?.counts).toMatchObject({ ready: 0, claimed: 4 });
     // Each answers its own prompt; a released worker is gone (never reused).
     await Promise.all(warm.map((w) => umbel.send({ name: w as string, prompt: `ECHO answer of ${w}` })));
@@ -118,9 +121,9 @@ describe('pool claim', () => {
 
   it('matches every option: another model, cwd or permission mode is no match', async () => {
     const pool = await start({ size: 1, model: 'm1', permissionMode: 'bypass' });
-    expect(await claim({ model: 'm2', permissionMode: 'bypass' })).toEqual({ reason: 'no-match' });
-    expect(await claim({ model: 'm1' })).toEqual({ reason: 'no-match' });
-    expect(await claim({ model: 'm1', permissionMode: 'bypass', cwd: tmpdir() })).toEqual({ reason: 'no-match' });
+    expect(await claim({ model: 'm2', permissionMode: 'bypass' })).toEqual({ reason: 'no-match', refill: false });
+    expect(await claim({ model: 'm1' })).toEqual({ reason: 'no-match', refill: false });
+    expect(await claim({ model: 'm1', permissionMode: 'bypass', cwd: tmpdir() })).toEqual({ reason: 'no-match', refill: false });
     expect(await claim({ model: 'm1', permissionMode: 'bypass' })).toMatchObject({ reason: 'claimed', pool: pool.name });
     // Asking for a pool by name: a mismatch says what differs; an unknown name is an error.
     expect(await code(claim({ pool: pool.name, model: 'm2', permissionMode: 'bypass' }))).toBe('UMBEL_POOL_MISMATCH');
@@ -130,12 +133,12 @@ describe('pool claim', () => {
   it('matches the environment without its values on disk', async () => {
     const pool = await start({ size: 2, env: { SECRET_TOKEN: CANARY, SHORT: '1' } });
     // The same values (a literal or taken from the caller's env) match; another value does not.
-    expect(await claim({ env: { SECRET_TOKEN: 'other-value', SHORT: '1' } })).toEqual({ reason: 'no-match' });
-    expect(await claim({ env: { SECRET_TOKEN: CANARY } })).toEqual({ reason: 'no-match' });
-    expect(await claim({ env: { SECRET_TOKEN: CANARY, SHORT: '2' } })).toEqual({ reason: 'no-match' });
-    expect(await claim()).toEqual({ reason: 'no-match' });
+    expect(await claim({ env: { SECRET_TOKEN: 'other-value', SHORT: '1' } })).toEqual({ reason: 'no-match', refill: false });
+    expect(await claim({ env: { SECRET_TOKEN: CANARY } })).toEqual({ reason: 'no-match', refill: false });
+    expect(await claim({ env: { SECRET_TOKEN: CANARY, SHORT: '2' } })).toEqual({ reason: 'no-match', refill: false });
+    expect(await claim()).toEqual({ reason: 'no-match', refill: false });
     const other = createUmbel({ substrate, providers: [createMockProvider()], home, env: { ...callerEnv, MOCK_API_KEY: 'another-inherited-key' } });
-    expect(await other.pool.claim({ provider: 'mock', cwd: work, env: { SECRET_TOKEN: CANARY, SHORT: '1' } })).toEqual({ reason: 'no-match' });
+    expect(await other.pool.claim({ provider: 'mock', cwd: work, env: { SECRET_TOKEN: CANARY, SHORT: '1' } })).toEqual({ reason: 'no-match', refill: false });
     expect(await claim({ env: { SECRET_TOKEN: { fromEnv: 'CANARY_SOURCE' }, SHORT: '1' } })).toMatchObject({ reason: 'claimed', pool: pool.name });
     // Nothing under the state root holds the value, in clear or encoded, nor a plain hash of it.
     const forms = [
@@ -257,7 +260,7 @@ describe('pool stop and prune', () => {
     expect(await substrate.list()).toEqual([]);
     expect(await readdir(join(home, 'pools'))).toEqual(['.key']);
     expect(await code(umbel.pool.stop(pool.name))).toBe('UMBEL_POOL_NOT_FOUND');
-    expect(await claim()).toEqual({ reason: 'no-match' });
+    expect(await claim()).toEqual({ reason: 'no-match', refill: false });
   });
 
   it('stop during a start cancels its spawns: no worker is left half-started', async () => {

@@ -117,9 +117,11 @@ async function refillUntilFull(ctx: EngineContext, name: string, env: SpawnOptio
 /** `pool claim`: an idle worker of a matching pool, or why there is none. */
 export async function claimWorker(ctx: EngineContext, options: PoolClaimOptionsParsed): Promise<PoolClaimResult> {
   const { pool: asked, ...spawn } = options;
-  const { spec, env } = await resolve(ctx, spawn);
   const names = asked === undefined ? poolNames(ctx) : [asked];
-  let matched: string | undefined;
+  // No pool at all (the common case without pools): nothing to resolve, no key to create.
+  if (names.length === 0) return { reason: 'no-match', refill: false };
+  const { spec, env } = await resolve(ctx, spawn);
+  let matched: PoolPaths | undefined;
   for (const name of names) {
     const paths = poolPaths(ctx, name);
     const record = readRecord(paths);
@@ -132,11 +134,12 @@ export async function claimWorker(ctx: EngineContext, options: PoolClaimOptionsP
       if (asked !== undefined) throw new PoolMismatchError(name, diffs);
       continue;
     }
-    matched ??= name;
+    matched ??= paths;
     const worker = await claimFrom(ctx, paths);
-    if (worker) return { worker, pool: name, reason: 'claimed' };
+    // A running refill catches this claim in its next round; otherwise the caller starts one.
+    if (worker) return { worker, pool: name, reason: 'claimed', refill: lockOwner(paths) === undefined };
   }
-  return matched ? { pool: matched, reason: 'empty' } : { reason: 'no-match' };
+  return matched ? { pool: matched.name, reason: 'empty', refill: lockOwner(matched) === undefined } : { reason: 'no-match', refill: false };
 }
 
 /** Take one idle worker by renaming its marker; one that is not usable is removed and the next tried. */

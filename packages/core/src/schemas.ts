@@ -500,6 +500,7 @@ export const PoolClaimResultSchema = z.object({
   worker: WorkerNameSchema.optional().describe('The claimed worker: ready, never used; release it after its one call'),
   pool: PoolNameSchema.optional().describe('The pool that matched (also when it had no idle worker)'),
   reason: z.enum(['claimed', 'empty', 'no-match']).describe('claimed; empty: a pool matched but had no idle worker; no-match: no pool has these options'),
+  refill: z.boolean().describe('The matching pool is short and no refill is running: start one after the call, off its critical path'),
 });
 export type PoolClaimResult = z.infer<typeof PoolClaimResultSchema>;
 

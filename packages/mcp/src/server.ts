@@ -21,7 +21,6 @@ import {
   PruneOptionsSchema,
   ReadOptionsSchema,
   SendOptionsSchema,
-  SpawnOptionsSchema,
   shapeAnswer,
   type Umbel,
   UmbelError,
@@ -32,6 +31,7 @@ import {
 } from '@umbel/core';
 import type { z } from 'zod';
 import { helpFor } from './help.js';
+import { POOL_TOOL_NAMES, type PoolToolContext, registerPoolTools, SpawnInputSchema, spawnFromInput } from './pool-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import {
   CaptureOutputSchema,
@@ -66,6 +66,7 @@ export const TOOL_NAMES = [
   'umbel_logs',
   'umbel_prune',
   'umbel_help',
+  ...POOL_TOOL_NAMES,
 ] as const;
 /** One tool name. */
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -90,6 +91,12 @@ export const MCP_PACKAGE_VERSION: string = (createRequire(import.meta.url)('../p
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type AnyObjectSchema = z.ZodObject;
+/** How a tool is registered (what ./pool-tools.ts is handed). */
+export type RegisterTool = <I extends AnyObjectSchema, O extends AnyObjectSchema>(
+  name: ToolName,
+  config: { title: string; description: string; input: I; output: O; readOnly?: boolean; destructive?: boolean },
+  run: (input: z.output<I>, extra: Extra) => Promise<DeepReadonly<z.input<O>>>,
+) => void;
 type DeepReadonly<T> = T extends readonly (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
 /**
@@ -131,6 +138,15 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
       await pause(10);
     }
   });
+
+  // Background work (a pool's refill after a claim) is drained like a call: cancelled, then awaited.
+  const pools: PoolToolContext = {
+    closing: closing.signal,
+    background(work) {
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work));
+    },
+  };
 
   /** Register one tool: parse input with `input`, run, validate output, map errors. */
   function tool<I extends AnyObjectSchema, O extends AnyObjectSchema>(
@@ -177,10 +193,10 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
       title: 'Spawn a worker',
       description:
         'Start an interactive agent CLI (claude, codex or gemini) as a named worker and wait until it is ready for a prompt. Returns its status. env values are literals or {"fromEnv": "NAME"} (read from this server\'s environment; an unset variable is an error, nothing is started).',
-      input: SpawnOptionsSchema,
+      input: SpawnInputSchema,
       output: WorkerStatusSchema,
     },
-    (input, extra) => engine.spawn(input, { signal: extra.signal }),
+    (input, extra) => spawnFromInput(engine, input, extra.signal, pools),
   );
 
   tool(
@@ -334,6 +350,7 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     async (input) => helpFor(input.topic),
   );
 
+  registerPoolTools(tool, engine);
   return server;
 }
 
