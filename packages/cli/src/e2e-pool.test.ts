@@ -157,6 +157,8 @@ describe('umbel pool and -p on the fake claude', () => {
       expect(other).toMatchObject({ result: 'other env', worker: expect.stringMatching(/^anon-/) });
       const warm = JSON.parse((await umbel(['-p', 'ECHO warm', ...common, '--pool', name, '--output-format', 'json'])).stdout);
       expect(warm).toMatchObject({ result: 'warm', worker: expect.stringMatching(new RegExp(`^${name}-`)) });
+      // Removed by the call itself before it exited (never reused), not left to the refill.
+      expect(existsSync(join(home, 'workers', warm.worker))).toBe(false);
       await until(async () => refills().length === 0 && (await poolStatus(name)).counts.ready === 1, 'the refill');
       await json(['pool', 'stop', name, '--json']);
       await nothingLeft();
