@@ -126,6 +126,7 @@ async function benchProvider(b, core, createTmuxSubstrate, s) {
   }
   await umbel(warmHome, ['pool', 'stop']);
   await floor.close();
+  const parts = await breakdown(b, core, createTmuxSubstrate, s, Math.min(n, 5));
   const p50 = (xs) => b.pct(xs, 50);
   console.log('');
   b.report(`${s.directName} (real, mock API): answer printed`, f.direct);
@@ -135,10 +136,77 @@ async function benchProvider(b, core, createTmuxSubstrate, s) {
   b.report(`umbel -p --provider ${s.id}, warm pool: answer printed`, f.warm);
   b.report(`umbel -p --provider ${s.id}, warm pool: process exit`, f.warmExit);
   b.report(`umbel -p back to back on a pool of 2: process exit`, loop);
+  console.log(`where the time of one ${s.id} call goes (in-process engine, p50 from event timestamps):`);
+  for (const [name, xs] of Object.entries(parts)) if (xs.length) b.report(`  ${name}`, xs);
+  const inProcess = p50(parts['warm: claim → answer read (in-process)']);
+  console.log(`  node start, module loading, argv and printing (a warm call's answer − its in-process part): ~${(p50(f.warm) - inProcess).toFixed(0)}ms`);
   const r = (a, c) => (p50(a) / p50(c)).toFixed(2);
   const line = `${s.id}: warm umbel -p / ${s.directName} ${r(f.warm, f.direct)} (target ≤ 0.8); cold umbel -p / bare TUI ${r(f.cold, f.floor)} (target ≤ 1.25); cold / ${s.directName} ${r(f.cold, f.direct)}; back to back ${warmHits}/${n} warm`;
   console.log(line);
   return line;
+}
+
+/** Where the time goes, in-process, from the engine's own event timestamps: a cold spawn → answer, and a warm claim → answer. */
+async function breakdown(b, core, createTmuxSubstrate, s, runs) {
+  const home = join(s.dir, 'parts-state');
+  const env = { ...s.umbelEnv, UMBEL_HOME: home };
+  let launchAt = 0n;
+  const sub = createTmuxSubstrate({ home, env });
+  const timed = {
+    ...sub,
+    launch: async (o) => {
+      launchAt = b.epochNs();
+      return sub.launch(o);
+    },
+  };
+  const engine = core.createUmbel({ substrate: timed, providers: [s.provider], home, env });
+  const d = (a, c) => (a === undefined || c === undefined ? Number.NaN : Number(c - a) / 1e6);
+  const at = (name, kind) => b.eventsIn(join(home, 'workers', name, 'events')).find((e) => e.kind === kind)?.at;
+  const parts = {
+    'umbel: spawn call → tmux launch': [],
+    'TUI: launch → session hook': [],
+    'umbel: launch → ready screen seen': [],
+    'send: sent → prompt accepted (hook)': [],
+    'turn: prompt accepted → Stop hook': [],
+    'umbel: Stop hook → answer read': [],
+    'teardown (after the answer)': [],
+    'warm: claim → answer read (in-process)': [],
+  };
+  const spawnOptions = { provider: s.id, cwd: s.work, env: s.explicitEnv };
+  const one = async (name, prompt) => {
+    const { turn } = await engine.send({ name, prompt });
+    const o = await engine.wait({ name, turn, timeout: '2m' });
+    if (o.reason !== 'completed') throw new Error(`breakdown: ${o.reason} ${o.message ?? ''}`);
+  };
+  for (let i = 0; i < runs; i++) {
+    const t0 = b.epochNs();
+    const w = await engine.spawn(spawnOptions);
+    const ready = b.epochNs();
+    await one(w.name, `ECHO part ${i}`);
+    const answered = b.epochNs();
+    const [session, sent, prompt, stop] = ['session', 'sent', 'prompt', 'stop'].map((k) => at(w.name, k));
+    await engine.kill({ name: w.name, purge: true });
+    parts['umbel: spawn call → tmux launch'].push(d(t0, launchAt));
+    parts['TUI: launch → session hook'].push(d(launchAt, session));
+    parts['umbel: launch → ready screen seen'].push(d(launchAt, ready));
+    parts['send: sent → prompt accepted (hook)'].push(d(sent, prompt));
+    parts['turn: prompt accepted → Stop hook'].push(d(prompt, stop));
+    parts['umbel: Stop hook → answer read'].push(d(stop, answered));
+    parts['teardown (after the answer)'].push(d(answered, b.epochNs()));
+  }
+  const pool = await engine.pool.start({ ...spawnOptions, size: 1 });
+  for (let i = 0; i < runs; i++) {
+    await engine.pool.refill({ name: pool.name, env: s.explicitEnv });
+    const t0 = b.epochNs();
+    const claim = await engine.pool.claim(spawnOptions);
+    if (!claim.worker) throw new Error('breakdown: the pool was empty');
+    await one(claim.worker, `ECHO warm part ${i}`);
+    parts['warm: claim → answer read (in-process)'].push(d(t0, b.epochNs()));
+    await engine.pool.release({ pool: pool.name, worker: claim.worker });
+  }
+  await engine.pool.stop();
+  for (const xs of Object.values(parts)) for (let i = xs.length - 1; i >= 0; i--) if (Number.isNaN(xs[i])) xs.splice(i, 1);
+  return parts;
 }
 
 /** The bare TUI floor: the provider's own launch (binary, flags, hooks) with the prompt as its argument, through the substrate only. */

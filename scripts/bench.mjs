@@ -192,11 +192,11 @@ async function benchPrint(bin) {
   const providers = args.includes('--providers') ? args[args.indexOf('--providers') + 1].split(',') : ['claude', 'codex', 'gemini'];
   const { benchPrint: perProvider } = await import(pathToFileURL(join(root, 'scripts/bench-print.mjs')).href);
   await perProvider({ root, scratch, bin, runs: RUNS, report, pct, ms, epochNs, eventsIn, providers });
-  if (providers.includes('claude')) await benchBreakdown(bin);
+  if (providers.includes('claude')) await benchResume(bin);
 }
 
-/** Where the time of one cold `umbel -p` on the real claude goes, and the kept-worker path. */
-async function benchBreakdown(bin) {
+/** The kept-worker path on the real claude: `-p --name` once, then `-p --resume` (the conversation carries over). */
+async function benchResume(bin) {
   let realClaude;
   try {
     const { realCliPath } = await import(pathToFileURL(join(root, 'test-fixtures/real/clis.mjs')).href);
@@ -234,51 +234,6 @@ async function benchBreakdown(bin) {
   const umbelEnv = { ...cenv, UMBEL_HOME: join(scratch, 'p-state'), UMBEL_CLAUDE_BIN: realClaude };
   const passEnv = Object.keys(cenv).flatMap((k) => ['--env', k]);
   const ratio = (a, b) => (pct(a, 50) / pct(b, 50)).toFixed(2);
-  const d = (a, b) => Number(b - a) / 1e6;
-  // Where the time goes, in-process on the real binary, from the engine's own event timestamps.
-  const penv = { ...process.env, UMBEL_HOME: join(scratch, 'p2-state'), UMBEL_CLAUDE_BIN: realClaude, ...cenv };
-  let launchAt = 0n;
-  const sub = createTmuxSubstrate({ home: penv.UMBEL_HOME, env: penv });
-  const engine = createUmbel({
-    substrate: {
-      ...sub,
-      launch: async (o) => {
-        launchAt = epochNs();
-        return sub.launch(o);
-      },
-    },
-    providers: [claude],
-    home: penv.UMBEL_HOME,
-    env: penv,
-  });
-  const parts = {
-    'umbel: spawn call → tmux launch': [],
-    'claude TUI: launch → SessionStart hook': [],
-    'umbel: SessionStart → ready screen seen': [],
-    'send: paste+Enter → prompt accepted (hook)': [],
-    'turn: prompt accepted → Stop hook': [],
-    'umbel: Stop hook → answer read': [],
-    'teardown (after the answer is printed)': [],
-  };
-  const at = (name, kind) => eventsIn(join(penv.UMBEL_HOME, 'workers', name, 'events')).find((e) => e.kind === kind)?.at;
-  for (let i = 0; i < Math.min(n, 10); i++) {
-    const t0 = epochNs();
-    const w = await engine.spawn({ cwd: dir, env: Object.fromEntries(Object.keys(cenv).map((k) => [k, { fromEnv: k }])) });
-    const ready = epochNs();
-    const { turn } = await engine.send({ name: w.name, prompt: `ECHO part ${i}` });
-    await engine.wait({ name: w.name, turn, timeout: '2m' });
-    const answered = epochNs();
-    const [session, sent, prompt, stop] = ['session', 'sent', 'prompt', 'stop'].map((k) => at(w.name, k));
-    await engine.kill({ name: w.name, purge: true });
-    const gone = epochNs();
-    parts['umbel: spawn call → tmux launch'].push(d(t0, launchAt));
-    parts['claude TUI: launch → SessionStart hook'].push(d(launchAt, session));
-    parts['umbel: SessionStart → ready screen seen'].push(d(session, ready));
-    parts['send: paste+Enter → prompt accepted (hook)'].push(d(sent, prompt));
-    parts['turn: prompt accepted → Stop hook'].push(d(prompt, stop));
-    parts['umbel: Stop hook → answer read'].push(d(stop, answered));
-    parts['teardown (after the answer is printed)'].push(d(answered, gone));
-  }
   // Many short calls can skip the TUI's startup: keep one worker (`--name`) and send into it
   // (`--resume`). A different contract (the conversation carries over), so reported beside the
   // target, not as meeting it.
@@ -293,7 +248,5 @@ async function benchBreakdown(bin) {
   report('umbel -p --resume (a kept worker): answer', warm);
   console.log(`umbel -p --resume / claude -p (p50): ${ratio(warm, real.answer)} (the TUI is already up; the conversation carries over)`);
 
-  console.log('\nbreakdown of umbel -p on the real claude (in-process, from event timestamps):');
-  for (const [name, xs] of Object.entries(parts)) report(`  ${name}`, xs);
   await mock.close();
 }
