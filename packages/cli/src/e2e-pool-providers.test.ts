@@ -19,7 +19,9 @@ const runners: UmbelRun[] = [];
 beforeAll(async () => {
   assertBuilt(['packages/cli/dist/cli.js']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-pool-providers-')));
-  const mocks = (await import(join(REPO_ROOT, 'test-fixtures/mock-servers/gemini.mjs'))) as { startGeminiMock(): Promise<{ url: string; close(): Promise<void> }> };
+  const mocks = (await import(join(REPO_ROOT, 'test-fixtures/mock-servers/gemini.mjs'))) as {
+    startGeminiMock(): Promise<{ url: string; close(): Promise<void> }>;
+  };
   mock = await mocks.startGeminiMock();
 });
 
