@@ -139,6 +139,31 @@ describe('umbel pool and -p on the fake claude', () => {
   );
 
   it(
+    'a pool worker whose CLI crashed is never claimed: status says dead, -p takes the live one, the refill replaces the dead one',
+    async () => {
+      const name = await startPool(2);
+      const [crashed, live] = (await poolStatus(name)).workers.map((w: { worker: string }) => w.worker) as [string, string];
+      // The CLI itself dies (SIGKILL), not through umbel.
+      const procs = workerProcesses(home, crashed).filter((p) => !p.args.includes('launch.sh') && !/^\S*sh /.test(p.args));
+      expect(procs.length).toBeGreaterThan(0);
+      for (const p of procs) process.kill(p.pid, 'SIGKILL');
+      await until(
+        async () => (await poolStatus(name)).workers.some((w: { worker: string; state: string }) => w.worker === crashed && w.state === 'dead'),
+        'status to say dead',
+      );
+      const out = JSON.parse((await umbel(['-p', 'ECHO still warm', ...common, '--output-format', 'json'])).stdout);
+      expect(out).toMatchObject({ result: 'still warm', worker: live });
+      await until(async () => refills().length === 0 && (await poolStatus(name)).counts.ready === 2, 'the refill');
+      const after = await poolStatus(name);
+      expect(after.counts).toMatchObject({ ready: 2, dead: 0 });
+      expect(after.workers.map((w: { worker: string }) => w.worker)).not.toContain(crashed);
+      await json(['pool', 'stop', name, '--json']);
+      await nothingLeft();
+    },
+    T,
+  );
+
+  it(
     '--pool chooses: none is a cold start, a mismatching pool is a usage error, an unknown one an error',
     async () => {
       const name = await startPool(1);
