@@ -1,5 +1,5 @@
 /** Reading parsed argv values: every value is validated here or by core's schemas. */
-import { EnvArgsSchema, usageFromZod, UsageError } from '@umbel/core';
+import { EnvArgsSchema, type SpawnOptions, usageFromZod, UsageError } from '@umbel/core';
 
 /** Parsed argv as yargs hands it over (loosely typed). */
 export type Args = Record<string, unknown> & { _: (string | number)[] };
@@ -37,4 +37,21 @@ export function signedNum(value: unknown, flag: string): number | undefined {
 /** `--turn N` or `--turn all`. */
 export function turnOrAll(value: unknown): number | 'all' | undefined {
   return value !== undefined && String(value).trim() === 'all' ? 'all' : num(value, 'turn');
+}
+
+/** The spawn options of a call, from argv (shared by `spawn`, `pool start` and `-p`). */
+export function spawnFromArgs(args: Args, cwd: string): Omit<SpawnOptions, 'name' | 'startupTimeout'> {
+  const host = str(args.host);
+  return {
+    provider: str(args.provider) ?? 'claude',
+    // On another host, the local cwd means nothing: the host's umbel picks its own default.
+    cwd: str(args.cwd) ?? (host === undefined ? cwd : undefined),
+    ...(host === undefined ? {} : { host }),
+    model: str(args.model),
+    env: envFromArgs(args.env),
+    permissionMode: str(args.permissionMode),
+    allowedTools: str(args.allowedTools),
+    appendSystemPrompt: str(args.appendSystemPrompt),
+    unattended: args.unattended === true,
+  };
 }

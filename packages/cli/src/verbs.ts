@@ -1,7 +1,7 @@
 /** The supervisor verbs: spawn, send, wait, keys, status, ls, read, actions, diff, kill, prune, attach, capture, logs. */
 import { spawnSync } from 'node:child_process';
 import { formatMs, type Outcome, type Umbel, UsageError } from '@umbel/core';
-import { type Args, envFromArgs, num, signedNum, str, turnOrAll } from './args.js';
+import { type Args, num, signedNum, spawnFromArgs, str, turnOrAll } from './args.js';
 import { actionsText, diffText } from './evidence.js';
 import { type CliIo, interruptExitCode } from './io.js';
 import { logLine, printJson, statusTable, unreachableHosts } from './output.js';
@@ -88,24 +88,7 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
   const json = args.json === true;
   switch (verb) {
     case 'spawn': {
-      const host = str(args.host);
-      const status = await engine.spawn(
-        {
-          name: spawnName(args),
-          provider: str(args.provider) ?? 'claude',
-          // On a host, the cwd is a path there: this machine's cwd means nothing to it.
-          cwd: str(args.cwd) ?? (host === undefined ? io.cwd : undefined),
-          ...(host === undefined ? {} : { host }),
-          model: str(args.model),
-          env: envFromArgs(args.env),
-          permissionMode: str(args.permissionMode),
-          allowedTools: str(args.allowedTools),
-          appendSystemPrompt: str(args.appendSystemPrompt),
-          unattended: args.unattended === true,
-          startupTimeout: str(args.startupTimeout),
-        },
-        { signal },
-      );
+      const status = await engine.spawn({ ...spawnFromArgs(args, io.cwd), name: spawnName(args), startupTimeout: str(args.startupTimeout) }, { signal });
       if (json) printJson(io.stdout, status);
       else io.stdout.write(`${status.name}\n`);
       return 0;

@@ -40,6 +40,10 @@ export const UmbelErrorCode = {
   HostUnreachable: 'UMBEL_HOST_UNREACHABLE',
   HostCommandMissing: 'UMBEL_HOST_COMMAND_MISSING',
   HostIncompatible: 'UMBEL_HOST_INCOMPATIBLE',
+  PoolNotFound: 'UMBEL_POOL_NOT_FOUND',
+  PoolExists: 'UMBEL_POOL_EXISTS',
+  PoolMismatch: 'UMBEL_POOL_MISMATCH',
+  PoolCorrupt: 'UMBEL_POOL_CORRUPT',
   Internal: 'UMBEL_INTERNAL',
 } as const;
 export type UmbelErrorCode = (typeof UmbelErrorCode)[keyof typeof UmbelErrorCode];
@@ -434,6 +438,54 @@ export class HostIncompatibleError extends UmbelError {
   }
 }
 
+/** No pool of that name. Exit 1. */
+export class PoolNotFoundError extends UmbelError {
+  readonly pool: string;
+  constructor(pool: string) {
+    super({ name: 'PoolNotFoundError', code: UmbelErrorCode.PoolNotFound, message: `no pool '${pool}'`, hint: "list them with 'umbel pool status'" });
+    this.pool = pool;
+  }
+}
+
+/** A pool of that name exists with other options. Exit 1. */
+export class PoolExistsError extends UmbelError {
+  readonly pool: string;
+  constructor(pool: string, differences: readonly string[]) {
+    super({
+      name: 'PoolExistsError',
+      code: UmbelErrorCode.PoolExists,
+      message: `pool '${pool}' already exists with other options (${differences.join('; ')})`,
+      hint: `stop it first ('umbel pool stop ${pool}'), or pick another --name`,
+    });
+    this.pool = pool;
+  }
+}
+
+/** The pool asked for was started with other options than the call's. Exit 2. */
+export class PoolMismatchError extends UsageError {
+  readonly pool: string;
+  constructor(pool: string, differences: readonly string[]) {
+    super(`pool '${pool}' does not match these options (${differences.join('; ')})`, {
+      code: UmbelErrorCode.PoolMismatch,
+      hint: "use the pool's options, another pool, or --pool none for a cold start",
+    });
+    this.name = 'PoolMismatchError';
+    this.pool = pool;
+  }
+}
+
+/** A pool's state files cannot be used. Exit 1. */
+export class PoolCorruptError extends UmbelError {
+  constructor(path: string, reason: string) {
+    super({
+      name: 'PoolCorruptError',
+      code: UmbelErrorCode.PoolCorrupt,
+      message: `pool state ${path} cannot be used (${reason})`,
+      hint: "remove it with 'umbel pool stop NAME'",
+    });
+  }
+}
+
 /** Wrap a zod error into a UsageError without leaking zod's raw shape. */
 export function usageFromZod(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, what: string): UsageError {
   const issues = error.issues.map((issue) => ({
@@ -462,6 +514,7 @@ export function errorExitCode(error: unknown): number {
     case UmbelErrorCode.WorkflowInvalid:
     case UmbelErrorCode.CheckInvalid:
     case UmbelErrorCode.HostUnknown:
+    case UmbelErrorCode.PoolMismatch:
       return 2;
     case UmbelErrorCode.HostUnreachable:
       return 120;

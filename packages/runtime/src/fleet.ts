@@ -165,6 +165,8 @@ function fleetEngine(ctx: FleetContext): Umbel {
     home: local.home,
     providerIds: local.providerIds,
     provider: (id) => local.provider(id),
+    // Pools are local: their workers live on this machine (a --host call never claims from one).
+    pool: local.pool,
     spawn: (input, context) => fleetSpawn(ctx, input, context),
     async send(input, context) {
       const place = await placeOf(ctx, input?.name);
