@@ -12,6 +12,7 @@ import type { Args } from './args.js';
 /** The flags of `-p` that take a value (parser.ts: printCommand). */
 export const PRINT_VALUE_FLAGS: ReadonlySet<string> = new Set([
   'provider',
+  'host',
   'cwd',
   'model',
   'env',
