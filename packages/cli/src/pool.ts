@@ -11,7 +11,6 @@ import {
   type PoolStatus,
   type PoolStopResult,
   resolveExplicitEnv,
-  type SpawnOptions,
   type Umbel,
   UsageError,
 } from '@umbel/core';
