@@ -5,15 +5,7 @@
  * values on its stdin pipe (never on a command line, in an environment or on disk) and exits once
  * the pool is full; a signal cancels its spawns, which unwind completely.
  */
-import {
-  type EnvMap,
-  type PoolClaimResult,
-  type PoolStatus,
-  type PoolStopResult,
-  resolveExplicitEnv,
-  type Umbel,
-  UsageError,
-} from '@umbel/core';
+import { type EnvMap, type PoolClaimResult, type PoolStatus, type PoolStopResult, resolveExplicitEnv, type Umbel, UsageError } from '@umbel/core';
 import type { Argv } from 'yargs';
 import { type Args, envFromArgs, num, spawnFromArgs, str } from './args.js';
 import type { CliIo } from './io.js';
