@@ -1,10 +1,12 @@
 /**
  * umbel's provider conformance suite (`testProvider` from `@umbel/core/testing`), fed with
- * fixtures recorded from the real echo-agent (scripts/record-fixtures.mjs).
+ * fixtures recorded from the real echo-agent: the four scenarios its behavioural tests replay
+ * (scripts/record-conformance.mjs, echo-agent driven by the umbel CLI on tmux) and the screens and
+ * transcript of one scripted session (scripts/record-fixtures.mjs).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { testProvider } from '@umbel/core/testing';
+import { type ProviderRecording, testProvider } from '@umbel/core/testing';
 import echo from './index.js';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '__fixtures__', name), 'utf8');
@@ -19,9 +21,12 @@ const turn = (turnKey: string | undefined, ordinal: number, content = transcript
 });
 // The transcript cut right after the first prompt: the turn is still running.
 const cut = `${transcript.split('\n').slice(0, 2).join('\n')}\n`;
+// An answer, a permission request, an API error and the sign-in screen, recorded from echo-agent 1.0.0.
+const recording = JSON.parse(fixture('conformance.json')) as ProviderRecording;
 
 testProvider({
   provider: echo,
+  recording,
   fixtures: {
     turns: [
       {

@@ -3,12 +3,14 @@
  * memory substrate replaying its own recorded fixtures — spawn → ready → send → prompt accepted →
  * stop → the answer read from the transcript; a permission → needs-input; an API error →
  * provider-error; a sign-in screen → 126. A provider that never becomes ready, never parses an
- * event, never reads an answer or puts an env value on argv fails here.
+ * event, never reads an answer or puts an env value on argv fails here — and so does a provider
+ * given no recording (or one lacking a scenario), with a message saying how to record one.
  */
 import { describe, expect, it } from 'vitest';
 import { errorExitCode, UmbelError } from '../errors.js';
 import type { ProviderV1 } from '../provider.js';
 import { type BehaviourSettings, type ConformanceWorld, createWorld, hookCommandIn, launchWiring } from './conformance-world.js';
+import { recordingProblems } from './conformance-recording.js';
 import type { ProviderRecording, RecordedScenario } from './recording.js';
 
 /** The names an outcome's usage may have (umbel's neutral shape). */
@@ -119,12 +121,34 @@ function turnTests(input: BehaviourInput, recording: ProviderRecording): void {
   });
 }
 
-/** Register the behavioural tests; without a recording they are skipped, saying what to pass. */
+/** The title of the one test that stands for the behavioural suite when it cannot run. */
+export const RECORDING_REQUIRED_TITLE =
+  'behaviour: replays a recording of the real CLI (spawn → ready → send → answer; permission → needs-input; API error → provider-error; sign-in → 126)';
+
+/** Why the behavioural suite cannot run, and how to give it what it needs. */
+export function recordingRequiredMessage(providerId: string, problems?: readonly string[]): string {
+  const what = problems
+    ? `testProvider({ provider: ${providerId} }) was given a \`recording\` the replay cannot use:\n${problems.map((p) => `  - ${p}`).join('\n')}`
+    : `testProvider({ provider: ${providerId} }) was given no \`recording\`: without one the behavioural tests cannot run, and a provider that never becomes ready, never parses an event or never reads an answer would pass.`;
+  return [
+    what,
+    "Pass `recording`, a ProviderRecording (from @umbel/core/testing) of four scenarios recorded from the real CLI on tmux: an answer, a permission request, an API error, a sign-in screen. E.g. `recording: JSON.parse(readFileSync(new URL('./__fixtures__/conformance.json', import.meta.url), 'utf8'))`.",
+    "Record it with a script like examples/umbel-provider-echo/scripts/record-conformance.mjs in the umbel repository (umbel's own providers use test-fixtures/real/record-conformance.mjs).",
+    'See docs/providers/authoring.md, section 6 "The conformance suite".',
+  ].join('\n');
+}
+
+/**
+ * Register the behavioural tests. Without a usable recording they cannot run: one test stands for
+ * them and fails, saying what to pass and how to record it (a skip would let a broken provider pass).
+ */
 export function behaviourTests(input: BehaviourInput): void {
   const { recording } = input;
-  if (!recording) {
-    describe('behaviour (pass `recording`, the provider’s recorded fixtures, to run it)', () => {
-      it.skip('spawn → ready → send → answer; permission → needs-input; API error → provider-error; sign-in → 126', () => undefined);
+  const problems = recording === undefined ? undefined : recordingProblems(recording);
+  if (!recording || (problems && problems.length > 0)) {
+    const message = recordingRequiredMessage(input.provider.providerId, problems);
+    it(RECORDING_REQUIRED_TITLE, () => {
+      throw new Error(message);
     });
     return;
   }

@@ -1,7 +1,8 @@
 /**
  * The conformance suite must FAIL a broken provider: a child vitest runs it on the mock provider
  * and on four sabotaged copies of it (__fixtures__/sabotaged-providers.ts), all replaying the same
- * recording, and this test reads which tests failed.
+ * recording, on the mock provider given no recording and on one given an incomplete recording, and
+ * this test reads which tests failed (and that none was skipped).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-type Result = { status: string; title: string; ancestorTitles: string[] };
+type Result = { status: string; title: string; ancestorTitles: string[]; failureMessages: string[] };
 const here = import.meta.dirname;
 let results: Map<string, Result[]>;
 let scratch: string;
@@ -47,7 +48,14 @@ const FAILS = {
   permission: 'a permission request is needs-input (126)',
   apiError: 'an API error is provider-error (122)',
   launch: 'builds a launch without env values on argv or in its files, with hooks wired to the sink',
+  recording:
+    'behaviour: replays a recording of the real CLI (spawn → ready → send → answer; permission → needs-input; API error → provider-error; sign-in → 126)',
 };
+const messagesOf = (suite: string, title: string) =>
+  (results.get(suite) ?? [])
+    .filter((r) => r.title === title)
+    .flatMap((r) => r.failureMessages)
+    .join('\n');
 
 describe('the conformance suite fails a sabotaged provider (and passes the real mock)', () => {
   it('passes the mock provider itself: every test runs, none fails, none is skipped', () => {
@@ -70,5 +78,28 @@ describe('the conformance suite fails a sabotaged provider (and passes the real 
 
   it('fails a provider whose launch puts a secret on argv, in the shape and the behaviour tests', () => {
     expect(failed('secret-on-argv')).toEqual(expect.arrayContaining([FAILS.launch, FAILS.ready]));
+  });
+
+  it('fails a provider given no recording (a working one): one failing test, never a skip, saying what to pass and how to record it', () => {
+    expect(failed('no-recording')).toEqual([FAILS.recording]);
+    const message = messagesOf('no-recording', FAILS.recording);
+    expect(message).toContain('testProvider({ provider: no-recording }) was given no `recording`');
+    expect(message).toContain('ProviderRecording');
+    expect(message).toContain('examples/umbel-provider-echo/scripts/record-conformance.mjs');
+    expect(message).toContain('test-fixtures/real/record-conformance.mjs');
+    expect(message).toContain('docs/providers/authoring.md, section 6');
+  });
+
+  it('fails a provider given an incomplete recording, naming what is missing', () => {
+    expect(failed('incomplete-recording')).toEqual([FAILS.recording]);
+    const message = messagesOf('incomplete-recording', FAILS.recording);
+    expect(message).toContain('recording.permission: missing');
+    expect(message).toContain('recording.signIn.screen: not a string');
+  });
+
+  it('skips nothing, in any suite (a skipped test hides a failure)', () => {
+    const all = [...results.values()].flat();
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.filter((r) => r.status !== 'passed' && r.status !== 'failed').map((r) => `${r.status}: ${r.ancestorTitles[0]} › ${r.title}`)).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@
  * The provider conformance suite: `testProvider({ provider, fixtures, recording })` registers
  * vitest tests that every provider — ours and third parties' — must pass. Call it at the top level
  * of a `*.test.ts` file. The shape tests check the object on blank inputs; the behavioural tests
- * (./conformance-behaviour.ts) drive it through the engine on its own recorded fixtures.
+ * (./conformance-behaviour.ts) drive it through the engine on its own recording — required: without
+ * one the suite fails (never skips), saying how to record it.
  */
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,7 @@ export { FORBIDDEN_INHERITED_ENV };
 /** What a provider's additional tests get (the `additional` hook of {@link testProvider}). */
 export interface ConformanceContext {
   readonly provider: ProviderV1;
+  /** The recording given to {@link testProvider} (absent only when the suite already fails for want of one). */
   readonly recording?: ProviderRecording;
   /** A fresh world (mkdtemp state root, worker dir and home; the memory substrate replaying `scenario`); close it when done. */
   world(scenario: RecordedScenario): Promise<ConformanceWorld>;
@@ -48,8 +50,11 @@ export interface TestProviderInput {
   launchEnv?: Record<string, string>;
   /** umbel's own environment (e.g. `UMBEL_<ID>_BIN` pointing at any executable file). */
   callerEnv?: Record<string, string | undefined>;
-  /** The provider's recorded scenarios: without them the behavioural tests are skipped. */
-  recording?: ProviderRecording;
+  /**
+   * The provider's recorded scenarios (a {@link ProviderRecording}), which the behavioural tests replay.
+   * Required: without it (or with one that lacks a scenario) the suite fails, saying how to record one.
+   */
+  recording: ProviderRecording;
   behaviour?: BehaviourSettings;
   /** Register more tests inside the suite's describe block. */
   additional?: (context: ConformanceContext) => void;

@@ -1,10 +1,11 @@
 /**
  * Run by conformance-sabotage.test.ts in a child vitest (vitest.sabotage.config.ts): the conformance
  * suite on the mock provider as it is (the control) and on four sabotaged copies, all replaying one
- * recording of the mock CLI. The parent asserts which of these suites fail.
+ * recording of the mock CLI; then on the mock provider with no recording and with an incomplete
+ * one. The parent asserts which of these suites fail.
  */
 import type { ProviderV1 } from '../../provider.js';
-import { testProvider } from '../conformance.js';
+import { type TestProviderInput, testProvider } from '../conformance.js';
 import { createMockProvider } from '../mock-provider.js';
 import type { ProviderRecording, RecordedStep } from '../recording.js';
 
@@ -67,3 +68,10 @@ const sabotaged: Record<string, ProviderV1> = {
 for (const provider of Object.values(sabotaged)) {
   testProvider({ provider, recording, behaviour: { startupTimeout: '3s', waitTimeout: '5s' } });
 }
+
+// A provider that works, given nothing to replay: the suite must fail it (a skip would pass it).
+testProvider({ provider: mock('no-recording') } as unknown as TestProviderInput);
+
+// A recording read from a JSON file that lacks a scenario and the sign-in screen.
+const { permission: _dropped, ...partial } = recording;
+testProvider({ provider: mock('incomplete-recording'), recording: { ...partial, signIn: {} } as unknown as ProviderRecording });
