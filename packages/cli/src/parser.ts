@@ -165,7 +165,7 @@ function verbs(y: Argv, help: ProviderHelp): Argv {
         json('Print the whole Outcome as JSON')(waitOptions(name(v), 'the worker'))
           .option('turn', {
             type: 'string',
-            describe: 'Turn to wait for (default: the latest sent)',
+            describe: 'Turn to wait for (default: the latest sent model turn)',
           })
           .option('until', {
             type: 'string',

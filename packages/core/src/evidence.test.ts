@@ -241,7 +241,9 @@ describe('send a CLI command on purpose', () => {
     const ran = await umbel.send({ name: 'w1', prompt: '/compact', command: true });
     expect(ran).toEqual({ worker: 'w1', turn: 2, command: true, modelTurn: false });
     expect(await substrate.capture('umbel-w1')).toContain('ran command /compact');
-    expect(await code(umbel.wait({ name: 'w1', timeout: '1s' }))).toBe('UMBEL_TURN_NOT_SUBMITTED');
+    // a wait without --turn is for the latest model turn: the command opened none
+    expect(await umbel.wait({ name: 'w1', timeout: '1s' })).toMatchObject({ reason: 'completed', turn: 1 });
+    expect(await code(umbel.wait({ name: 'w1', turn: 2, timeout: '1s' }))).toBe('UMBEL_TURN_NOT_SUBMITTED');
     expect(await umbel.status('w1')).toMatchObject({ state: 'ready' });
     // a later prompt gets its own turn, and its answer
     expect(await turn('ECHO after')).toBe(3);

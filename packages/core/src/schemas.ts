@@ -172,7 +172,7 @@ export type WaitUntil = z.infer<typeof WaitUntilSchema>;
 export const WaitOptionsSchema = z
   .object({
     name: WorkerNameSchema,
-    turn: z.number().int().positive().optional().describe('Turn to wait for; default the latest sent'),
+    turn: z.number().int().positive().optional().describe('Turn to wait for; default the latest sent model turn (a command that started none is skipped)'),
     timeout: DurationSchema.default(30 * 60_000).describe('Give up after this long with outcome timeout (default 30m)'),
     idleTimeout: DurationSchema.optional().describe('Return outcome idle when the worker shows no activity for this long'),
     check: z

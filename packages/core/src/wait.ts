@@ -27,14 +27,20 @@ const HARD_DEADLINE_GRACE_MS = 2000;
 /** Options of one wait (the guardrail fields are ignored here). */
 export type TurnWaitOptions = Pick<WaitOptionsParsed, 'name' | 'turn' | 'timeout' | 'idleTimeout'>;
 
-/** The turn a wait is for: the one asked, else the latest sent. */
+/** The turn a wait is for: the one asked, else the latest sent that is a model turn. */
 function pickTurn(view: UsableView, asked: number | undefined): TurnView {
   const latest = view.turns.reduce((max, t) => Math.max(max, t.turn), 0);
-  const n = asked ?? latest;
+  const n = asked ?? latestModelTurn(view.turns) ?? latest;
   const turn = view.turns.find((t) => t.turn === n);
   if (!turn) throw new TurnNotFoundError(view.name, asked ?? 0, latest);
   if (turn.notSubmitted) throw new TurnNotSubmittedError(view.name, n, turn.notSubmitted.message ?? turn.notSubmitted.reason);
   return turn;
+}
+
+/** The latest turn that is not a CLI command which opened no model turn (those have nothing to wait for). */
+function latestModelTurn(turns: readonly TurnView[]): number | undefined {
+  for (let i = turns.length - 1; i >= 0; i--) if (turns[i]?.notSubmitted?.reason !== 'command') return turns[i]?.turn;
+  return undefined;
 }
 
 /** The state one wait keeps between looks. */
