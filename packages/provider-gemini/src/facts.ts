@@ -88,7 +88,8 @@ export const GEMINI_PROMPT: PromptFacts = {
     {
       match: /^\/[A-Za-z][\w:.-]*(?=\s|$)/,
       message: (command) => `gemini would run '${command}' as a slash command (built-in, custom or extension) instead of sending it to the model`,
-      hint: (prompt) => `put a word before it, e.g. 'Please: ${prompt.slice(0, 40)}'`,
+      hint: (prompt) =>
+        `put a word before it, e.g. 'Please: ${prompt.slice(0, 40)}', or send it with --command (command: true over MCP) to run it as gemini's command`,
     },
   ],
   trailing: [{ endsWith: '\\', append: '\n' }],
