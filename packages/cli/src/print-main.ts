@@ -6,9 +6,11 @@ import type { Args } from './args.js';
 import type { CliIo, Interrupt } from './io.js';
 import { reportError } from './output.js';
 import { runPrint } from './print.js';
+import { warnRetiredEnv } from './retired.js';
 
 /** Run `umbel -p` with already parsed args. Returns the exit code. */
 export async function runPlainPrint(args: Args, io: CliIo): Promise<number> {
+  warnRetiredEnv(io);
   // The first interrupt aborts the call; a later signal hurries its cleanup (as in run()).
   const controller = new AbortController();
   const hurry = new AbortController();

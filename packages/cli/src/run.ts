@@ -12,6 +12,7 @@ import { runPool } from './pool.js';
 import { HURRY_MS, runPrint } from './print.js';
 import { providerHelp, runProviders } from './providers.js';
 import { runVerb } from './verbs.js';
+import { retiredOptionHint, warnRetiredEnv } from './retired.js';
 
 interface Parsed {
   args?: Args;
@@ -41,7 +42,7 @@ async function parse(argv: readonly string[], io: CliIo): Promise<{ args?: Args;
     const missing = missingArgument(verb, parsed.error.message);
     if (missing) throw missing;
     const message = parsed.error.message.replace(/^Unknown arguments?: /, 'unknown option or argument: ');
-    throw new UsageError(message, { hint: "run 'umbel --help' (or 'umbel <verb> --help')" });
+    throw new UsageError(message, { hint: retiredOptionHint(parsed.error.message) ?? "run 'umbel --help' (or 'umbel <verb> --help')" });
   }
   if (parsed.output) return { output: parsed.output };
   const args = parsed.args as Args;
@@ -56,6 +57,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     io.stderr.write(`${output}\n`);
     return 2;
   }
+  warnRetiredEnv(io);
   const json = protectDashDash(argv).options.includes('--json');
   let parsed: { args?: Args; output?: string };
   try {
