@@ -128,23 +128,39 @@ steps:
 
 describe('scheduling and workers', () => {
   it('independent steps on distinct workers run in parallel; a joining step waits for both', async () => {
+    // No timing: each of left/right may finish only once the other has been sent. A scheduler that
+    // ran them one after the other would never send the second, and the gate says so.
+    const sent = { 'r4-a': deferred(), 'r4-b': deferred() };
+    const other = { 'r4-a': 'r4-b', 'r4-b': 'r4-a' } as const;
+    const gated: Umbel = Object.assign(Object.create(engine), {
+      send: async (...args: Parameters<Umbel['send']>) => {
+        const result = await engine.send(...args);
+        sent[args[0].name as keyof typeof sent]?.resolve();
+        return result;
+      },
+      wait: async (...args: Parameters<Umbel['wait']>) => {
+        const peer = other[args[0].name as keyof typeof other];
+        if (peer) await within(sent[peer].promise, 30_000, `${peer} was never sent while ${args[0].name}'s step ran`);
+        return engine.wait(...args);
+      },
+    });
     const wf = load(`
 workers:
   a: {provider: mock}
   b: {provider: mock}
 steps:
-  - {id: left, worker: a, prompt: DELAY 1500 ECHO left}
-  - {id: right, worker: b, prompt: DELAY 1500 ECHO right}
+  - {id: left, worker: a, prompt: ECHO left}
+  - {id: right, worker: b, prompt: ECHO right}
   - {id: join, worker: a, needs: [left, right], prompt: "ECHO {{ steps.left.output }}+{{ steps.right.output }}"}
 `);
-    const summary = await runWorkflow(engine, wf, { runId: 'r4', env: callerEnv });
+    const summary = await runWorkflow(gated, wf, { runId: 'r4', env: callerEnv });
     expect(summary.outputs.join?.output).toBe('left+right');
     const steps = (await runStatus('r4')).steps;
     const [left, right, join_] = steps.map((s) => ({ start: Date.parse(s.startedAt ?? ''), end: Date.parse(s.endedAt ?? '') }));
     if (!left || !right || !join_) throw new Error('missing step records');
     // Overlap: each started before the other ended.
-    expect(left.start).toBeLessThan(right.end);
-    expect(right.start).toBeLessThan(left.end);
+    expect(left.start).toBeLessThanOrEqual(right.end);
+    expect(right.start).toBeLessThanOrEqual(left.end);
     // The join started after both ended.
     expect(join_.start).toBeGreaterThanOrEqual(Math.max(left.end, right.end));
   });
@@ -361,3 +377,23 @@ steps:
     await expect(resumeWorkflow(engine, 'no-such-run', { env: callerEnv })).rejects.toMatchObject({ code: 'UMBEL_USAGE' });
   });
 });
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+async function within(promise: Promise<void>, ms: number, message: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
