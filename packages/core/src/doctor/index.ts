@@ -4,6 +4,7 @@
  * would get, and (./scratch.ts) a scratch worker that signs in, reaches its prompt and runs umbel's
  * session hook; with `turn`, one tiny model turn. Never touches the caller's workers or state root.
  */
+import { tmpdir } from 'node:os';
 import { ProviderUnknownError, UmbelError } from '../errors.js';
 import { resolveWorkerEnv } from '../env.js';
 import type { Provider } from '../provider.js';
@@ -54,6 +55,7 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptionsParsed, 
         engine: deps.engine,
         startupTimeoutMs: options.startupTimeout ?? DOCTOR_STARTUP_TIMEOUT_MS,
         turn: options.turn === true,
+        tempDir: deps.callerEnv.TMPDIR || tmpdir(),
       };
       checks.push(...(await scratchChecks({ ...run, ...(options.env ? { env: options.env } : {}), ...(signal ? { signal } : {}) })));
     }

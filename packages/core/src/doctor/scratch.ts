@@ -6,7 +6,6 @@
  * to end. Torn down whatever happens (kill --purge, the host disposed, the temp dir removed).
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AbortedError, NotSignedInError, SendNotSubmittedError, SpawnFailedError, UmbelError } from '../errors.js';
 import { readEventDir } from '../event-store.js';
@@ -35,6 +34,8 @@ export interface ScratchRun {
   readonly startupTimeoutMs: number;
   readonly turn: boolean;
   readonly signal?: AbortSignal;
+  /** Where the private scratch dir is made (umbel's own `TMPDIR`, else the system's). */
+  readonly tempDir: string;
 }
 
 /** The prompt of `--turn`: tiny, and answered in one word. */
@@ -61,7 +62,7 @@ const TURN: [DoctorCheck['id'], string] = ['turn', 'one turn end to end'];
 
 /** The checks of a scratch run, in order: login, launch, session hook, payload, and turn when asked. */
 export async function scratchChecks(run: ScratchRun): Promise<DoctorCheck[]> {
-  const root = await mkdtemp(join(tmpdir(), 'umbel-doctor-'));
+  const root = await mkdtemp(join(run.tempDir, 'umbel-doctor-'));
   const home = join(root, 'state');
   const cwd = join(root, 'work');
   const name = `doctor-${run.provider.providerId}`.replace(/[^a-z0-9-]/g, '-').slice(0, 63);
