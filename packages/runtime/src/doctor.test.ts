@@ -144,6 +144,18 @@ describe('doctor on the fake claude', () => {
     expect(item(claude, 'turn')).toMatchObject({ status: 'pass', detail: expect.stringContaining('MOCK-REPLY: Reply with the single word: pong') });
   });
 
+  it('cancelled mid-startup (Ctrl-C): rejects aborted and leaves nothing behind', async () => {
+    const engine = await createDefaultUmbel({ env, cwd: root });
+    const controller = new AbortController();
+    const running = engine.doctor({ env: { FAKE_CLAUDE_SKIP_HOOKS: 'SessionStart' }, startupTimeout: '60s' }, { signal: controller.signal });
+    for (let i = 0; i < 600 && processesWith(temp).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(processesWith(temp).length).toBeGreaterThan(0);
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ name: 'AbortedError' });
+    expect(await readdir(temp)).toEqual([]);
+    expect(processesWith(temp)).toEqual([]);
+  });
+
   it('an unknown provider is bad input', async () => {
     const engine = await createDefaultUmbel({ env, cwd: root });
     await expect(engine.doctor({ providers: ['nope'] })).rejects.toMatchObject({ name: 'ProviderUnknownError' });
