@@ -16,6 +16,15 @@ const EXIT_CODES_HELP = `Exit codes:
   127  wait: guardrail-halted   129  SIGHUP (terminal closed)   130  aborted (SIGINT)
   141  stdout/stderr closed by its reader                  143  SIGTERM`;
 
+const DOCTOR_HELP = `For each provider a checklist (✓ pass, ✗ fail with one fix hint, – not checked):
+  CLI binary (path) and its version against the versions the provider was verified on (newer: said, not failed);
+  signed in, which billing a worker would get (subscription, or api when a key variable would be passed),
+  a custom endpoint (base URL variables; never a key); then a scratch worker (a private temp cwd and state
+  root, its own tmux server) started to its ready prompt, its startup dialogs answered, to see umbel's
+  session hook fire with a payload umbel can read (session id, transcript path). Torn down with nothing
+  left, also on Ctrl-C. No model call unless --turn. Your own CLI configuration is not changed (a CLI may
+  record the scratch folder, e.g. as trusted). Exit 0 when every checked provider passes, 1 otherwise.`;
+
 /** Flags that take no value: `--flag=VALUE` with anything but true/false is a usage error. */
 export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
   'print',
@@ -33,6 +42,9 @@ export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
 
 /** Flags that may be given more than once (each adds a value); every other flag takes one. */
 export const REPEATABLE_FLAGS: ReadonlySet<string> = new Set(['env', 'var']);
+
+/** Flags that repeat for one verb only (`doctor --provider claude --provider codex`). */
+export const VERB_REPEATABLE_FLAGS: Readonly<Record<string, readonly string[]>> = { doctor: ['provider'] };
 
 /** The verbs and their positionals, in yargs' syntax (`<required>`, `[optional]`, `..` variadic). */
 export const COMMANDS = {
@@ -53,6 +65,7 @@ export const COMMANDS = {
   run: 'run [file]',
   mcp: 'mcp',
   providers: 'providers',
+  doctor: 'doctor',
   pool: 'pool <action> [pool]',
 } as const;
 
@@ -255,6 +268,21 @@ function verbs(y: Argv, help: ProviderHelp): Argv {
       COMMANDS.mcp,
       'Serve the supervisor verbs as MCP tools on stdio',
       verb((v) => v),
+    )
+    .command(
+      COMMANDS.doctor,
+      'Check that the installed CLIs still behave as umbel expects: binary, version, login, billing, endpoint, hooks',
+      verb((v) =>
+        json('Print one JSON report')(v)
+          .option('provider', { type: 'string', nargs: 1, describe: 'Check this provider (repeatable; default: every one whose CLI is found)' })
+          .option('turn', {
+            type: 'boolean',
+            describe: 'Also run one tiny turn end to end: this makes ONE small model request on your account (billed as your login or key is)',
+          })
+          .option('env', { type: 'string', nargs: 1, describe: 'For the scratch worker, as for spawn: NAME or NAME=VALUE; repeatable' })
+          .option('startup-timeout', { type: 'string', describe: 'How long the scratch worker may take to reach its prompt (default 30s)' })
+          .epilogue(DOCTOR_HELP),
+      ),
     )
     .command(
       COMMANDS.providers,
