@@ -16,14 +16,12 @@ const EXIT_CODES_HELP = `Exit codes:
   127  wait: guardrail-halted   129  SIGHUP (terminal closed)   130  aborted (SIGINT)
   141  stdout/stderr closed by its reader                  143  SIGTERM`;
 
-const DOCTOR_HELP = `For each provider a checklist (✓ pass, ✗ fail with one fix hint, – not checked):
-  CLI binary (path) and its version against the versions the provider was verified on (newer: said, not failed);
-  signed in, which billing a worker would get (subscription, or api when a key variable would be passed),
-  a custom endpoint (base URL variables; never a key); then a scratch worker (a private temp cwd and state
-  root, its own tmux server) started to its ready prompt, its startup dialogs answered, to see umbel's
-  session hook fire with a payload umbel can read (session id, transcript path). Torn down with nothing
-  left, also on Ctrl-C. No model call unless --turn. Your own CLI configuration is not changed (a CLI may
-  record the scratch folder, e.g. as trusted). Exit 0 when every checked provider passes, 1 otherwise.`;
+const DOCTOR_HELP = [
+  'For each provider a checklist: ✓ pass, ✗ fail (with one fix hint), – not checked.',
+  'Checks: the CLI binary and its version against the versions the provider was verified on (a newer one is said, not failed); signed in; the billing a worker would get (subscription, or api when a key variable would be passed); a custom endpoint (base URL variables, never a key).',
+  "Then a scratch worker (a private temp cwd and state root, its own tmux server) is started to its ready prompt, its startup dialogs answered, to see umbel's session hook fire with a payload umbel can read (session id, transcript path). It is torn down with nothing left, also on Ctrl-C. No model call unless --turn.",
+  'Your own CLI configuration is not changed (a CLI may remember the scratch folder, e.g. as trusted). Exit 0 when every checked provider passes, 1 otherwise.',
+].join('\n\n');
 
 /** Flags that take no value: `--flag=VALUE` with anything but true/false is a usage error. */
 export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([

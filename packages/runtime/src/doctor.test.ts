@@ -15,11 +15,12 @@ const FIXTURES = resolve(import.meta.dirname, '../../../test-fixtures/bin');
 let root: string;
 let env: Record<string, string>;
 let temp: string;
+let config: string;
 
 beforeAll(async () => {
   root = await realpath(await mkdtemp(join(tmpdir(), 'umbel-doctor-test-')));
   const bin = join(root, 'bin');
-  const config = join(root, 'claude-config');
+  config = join(root, 'claude-config');
   temp = join(root, 'tmp');
   await Promise.all([mkdir(bin), mkdir(config), mkdir(temp)]);
   // PATH: node and tmux only (no agent CLI), then the system dirs the hook sink needs.
@@ -48,6 +49,8 @@ async function doctor(extra: Record<string, string> = {}, options: Parameters<Aw
   // nothing left: no scratch dir under TMPDIR, no fake claude still running for this root
   expect(await readdir(temp)).toEqual([]);
   expect(processesWith(temp)).toEqual([]);
+  // the scratch session's transcript (and its project folder) are gone from the CLI's config dir
+  expect(await readdir(join(config, 'projects')).catch(() => [])).toEqual([]);
   return report;
 }
 

@@ -5,8 +5,8 @@
  * runs umbel's session hook with a payload the provider can read; with `turn`, one tiny turn end
  * to end. Torn down whatever happens (kill --purge, the host disposed, the temp dir removed).
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, rm, rmdir } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { AbortedError, NotSignedInError, SendNotSubmittedError, SpawnFailedError, UmbelError } from '../errors.js';
 import { readEventDir } from '../event-store.js';
 import type { EnvMap } from '../schemas.js';
@@ -68,19 +68,33 @@ export async function scratchChecks(run: ScratchRun): Promise<DoctorCheck[]> {
   const name = `doctor-${run.provider.providerId}`.replace(/[^a-z0-9-]/g, '-').slice(0, 63);
   let host: ScratchHost | undefined;
   let engine: Umbel | undefined;
+  let transcript: string | undefined;
   try {
     await mkdir(cwd, { mode: 0o700 });
     host = run.scratch(home);
     engine = run.engine(host.substrate, home, run.provider);
-    return await probe(run, engine, name, cwd);
+    const scratchEngine = engine;
+    return await probe(run, scratchEngine, name, cwd, (path) => {
+      transcript = path;
+    });
   } finally {
     await engine?.kill({ name, purge: true }).catch(() => undefined);
     await host?.dispose().catch(() => undefined);
     await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    if (transcript) await removeTranscript(transcript, basename(root));
   }
 }
 
-async function probe(run: ScratchRun, engine: Umbel, name: string, cwd: string): Promise<DoctorCheck[]> {
+/**
+ * The scratch session's own transcript (the CLI writes it under its config dir), and its folder
+ * when that folder is named after the scratch dir (so it can only be the scratch session's).
+ */
+async function removeTranscript(path: string, tag: string): Promise<void> {
+  await rm(path, { force: true }).catch(() => undefined);
+  if (basename(dirname(path)).includes(tag)) await rmdir(dirname(path)).catch(() => undefined);
+}
+
+async function probe(run: ScratchRun, engine: Umbel, name: string, cwd: string, onTranscript: (path: string) => void): Promise<DoctorCheck[]> {
   const { provider } = run;
   const spawned = await spawnScratch(run, engine, name, cwd);
   if (spawned.length > 0) return [...spawned, ...(run.turn ? skipped([TURN], 'not tried: the worker did not start') : [])];
@@ -92,6 +106,7 @@ async function probe(run: ScratchRun, engine: Umbel, name: string, cwd: string):
   }
   checks.push(check(...HOOK, 'pass', 'fired'));
   const info = provider.doParseEvent(session);
+  if (info.transcriptPath) onTranscript(info.transcriptPath);
   const missing = [info.transcriptPath ? undefined : 'transcript path', info.sessionId ? undefined : 'session id'].filter((m) => m !== undefined);
   if (missing.length > 0) {
     checks.push(
