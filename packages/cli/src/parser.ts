@@ -8,7 +8,8 @@ export const DOCS_URL = 'https://github.com/umbel-dev/umbel/blob/main/docs/cli.m
 
 const EXIT_CODES_HELP = `Exit codes:
   0    success (wait: the turn completed, or --until's file appeared / pattern matched)
-  1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error)
+  1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error;
+       doctor: a provider failed a check)
   2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME)
   121  wait: unknown (the turn ended, but no answer anywhere)
   122  wait: provider-error     123  wait: idle          124  wait: timeout
