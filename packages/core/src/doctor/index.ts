@@ -20,6 +20,9 @@ export { DOCTOR_TURN_PROMPT, type ScratchHost, type ScratchHostFactory } from '.
 export * from './schema.js';
 export { compareVersions, parseVersion, probeVersion, VERSION_TIMEOUT_MS, versionStanding, type VersionStanding } from './version.js';
 
+/** Bound of `<binary> --version` (a Node CLI can take seconds on a loaded machine). */
+export const DOCTOR_VERSION_TIMEOUT_MS = 20_000;
+
 /** Default bound of the scratch worker's startup. */
 export const DOCTOR_STARTUP_TIMEOUT_MS = 30_000;
 
@@ -111,7 +114,7 @@ async function binaryChecks(provider: Provider, callerEnv: DoctorDeps['callerEnv
       ],
     };
   }
-  const probed = await probeVersion(path, callerEnv);
+  const probed = await probeVersion(path, callerEnv, DOCTOR_VERSION_TIMEOUT_MS);
   const binary: DoctorCheck = { id: 'binary', title: 'CLI binary', status: 'pass', detail: path };
   return { path, ...(probed.version ? { version: probed.version } : {}), checks: [binary, versionCheck(provider, probed)] };
 }

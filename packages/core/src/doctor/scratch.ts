@@ -38,6 +38,12 @@ export interface ScratchRun {
   readonly tempDir: string;
 }
 
+/** The scratch worker's cwd and TMPDIR, inside the private scratch dir. */
+interface ScratchDirs {
+  readonly cwd: string;
+  readonly tmp: string;
+}
+
 /** The prompt of `--turn`: tiny, and answered in one word. */
 export const DOCTOR_TURN_PROMPT = 'Reply with the single word: pong';
 /** How long a ready worker's session event may lag behind the ready screen. */
@@ -64,17 +70,18 @@ const TURN: [DoctorCheck['id'], string] = ['turn', 'one turn end to end'];
 export async function scratchChecks(run: ScratchRun): Promise<DoctorCheck[]> {
   const root = await mkdtemp(join(run.tempDir, 'umbel-doctor-'));
   const home = join(root, 'state');
-  const cwd = join(root, 'work');
+  const dirs: ScratchDirs = { cwd: join(root, 'work'), tmp: join(root, 'tmp') };
   const name = `doctor-${run.provider.providerId}`.replace(/[^a-z0-9-]/g, '-').slice(0, 63);
   let host: ScratchHost | undefined;
   let engine: Umbel | undefined;
   let transcript: string | undefined;
   try {
-    await mkdir(cwd, { mode: 0o700 });
+    await mkdir(dirs.cwd, { mode: 0o700 });
+    await mkdir(dirs.tmp, { mode: 0o700 });
     host = run.scratch(home);
     engine = run.engine(host.substrate, home, run.provider);
     const scratchEngine = engine;
-    return await probe(run, scratchEngine, name, cwd, (path) => {
+    return await probe(run, scratchEngine, name, dirs, (path) => {
       transcript = path;
     });
   } finally {
@@ -94,42 +101,60 @@ async function removeTranscript(path: string, tag: string): Promise<void> {
   if (basename(dirname(path)).includes(tag)) await rmdir(dirname(path)).catch(() => undefined);
 }
 
-async function probe(run: ScratchRun, engine: Umbel, name: string, cwd: string, onTranscript: (path: string) => void): Promise<DoctorCheck[]> {
+async function probe(run: ScratchRun, engine: Umbel, name: string, dirs: ScratchDirs, onTranscript: (path: string) => void): Promise<DoctorCheck[]> {
   const { provider } = run;
-  const spawned = await spawnScratch(run, engine, name, cwd);
+  const spawned = await spawnScratch(run, engine, name, dirs);
   if (spawned.length > 0) return [...spawned, ...(run.turn ? skipped([TURN], 'not tried: the worker did not start') : [])];
   const checks = [check(...LOGIN, 'pass', 'no sign-in screen'), check(...LAUNCH, 'pass', 'reached its ready prompt (startup dialogs answered)')];
-  const session = await sessionEvent(engine, name, run.signal);
-  if (session === undefined) {
-    checks.push(check(...HOOK, 'fail', "the CLI never ran umbel's session hook", hookHint(provider)), ...skipped([PAYLOAD], 'no session payload'));
-    return run.turn ? [...checks, ...skipped([TURN], 'not tried: hooks are not wired')] : checks;
+  if (provider.sessionHook === 'first-prompt') {
+    // Its hooks are trusted (no trust dialog stopped the start); the session hook waits for a prompt.
+    if (!run.turn) return [...checks, ...skipped([HOOK, PAYLOAD], `${provider.displayName} fires it at the first prompt: --turn checks it`)];
+    const turn = await turnCheck(engine, name, run.signal);
+    return [...checks, ...(await sessionChecks(run, engine, name, onTranscript)).checks, turn];
   }
-  checks.push(check(...HOOK, 'pass', 'fired'));
-  const info = provider.doParseEvent(session);
-  if (info.transcriptPath) onTranscript(info.transcriptPath);
-  const missing = [info.transcriptPath ? undefined : 'transcript path', info.sessionId ? undefined : 'session id'].filter((m) => m !== undefined);
-  if (missing.length > 0) {
-    checks.push(
-      check(
-        ...PAYLOAD,
-        'fail',
-        `the session payload has no ${missing.join(' and no ')} ${provider.displayName} umbel knows how to read`,
-        `this ${provider.displayName} release changed its hook payload: use a verified version (umbel providers), or update the provider package`,
-      ),
-    );
-    return run.turn ? [...checks, ...skipped([TURN], 'not tried: the payload cannot be read')] : checks;
-  }
-  checks.push(check(...PAYLOAD, 'pass', `session ${info.sessionId}, transcript ${info.transcriptPath}`));
-  if (run.turn) checks.push(await turnCheck(engine, name, run.signal));
+  const session = await sessionChecks(run, engine, name, onTranscript);
+  checks.push(...session.checks);
+  if (run.turn) checks.push(session.ok ? await turnCheck(engine, name, run.signal) : check(...TURN, 'skip', 'not tried: the session hook is not usable'));
   return checks;
 }
 
+/** The session hook fired, with a payload naming the session id and the transcript. */
+async function sessionChecks(
+  run: ScratchRun,
+  engine: Umbel,
+  name: string,
+  onTranscript: (path: string) => void,
+): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
+  const { provider } = run;
+  const session = await sessionEvent(engine, name, run.signal);
+  if (session === undefined) {
+    return {
+      ok: false,
+      checks: [check(...HOOK, 'fail', "the CLI never ran umbel's session hook", hookHint(provider)), ...skipped([PAYLOAD], 'no session payload')],
+    };
+  }
+  const info = provider.doParseEvent(session);
+  if (info.transcriptPath) onTranscript(info.transcriptPath);
+  const missing = [info.transcriptPath ? undefined : 'transcript path', info.sessionId ? undefined : 'session id'].filter((m) => m !== undefined);
+  if (missing.length === 0) {
+    return { ok: true, checks: [check(...HOOK, 'pass', 'fired'), check(...PAYLOAD, 'pass', `session ${info.sessionId}, transcript ${info.transcriptPath}`)] };
+  }
+  const payload = check(
+    ...PAYLOAD,
+    'fail',
+    `the session payload has no ${missing.join(' and no ')} ${provider.displayName} umbel knows how to read`,
+    `this ${provider.displayName} release changed its hook payload: use a verified version (umbel providers), or update the provider package`,
+  );
+  return { ok: false, checks: [check(...HOOK, 'pass', 'fired'), payload] };
+}
+
 /** Spawn the scratch worker: [] when it is ready, else the checks that say why not. */
-async function spawnScratch(run: ScratchRun, engine: Umbel, name: string, cwd: string): Promise<DoctorCheck[]> {
+async function spawnScratch(run: ScratchRun, engine: Umbel, name: string, dirs: ScratchDirs): Promise<DoctorCheck[]> {
   const { provider } = run;
   try {
     await engine.spawn(
-      { name, provider: provider.providerId, cwd, startupTimeout: run.startupTimeoutMs, ...(run.env ? { env: run.env } : {}) },
+      // its own TMPDIR, so the CLI's temp files go with the scratch dir (unless --env names one)
+      { name, provider: provider.providerId, cwd: dirs.cwd, startupTimeout: run.startupTimeoutMs, env: { TMPDIR: dirs.tmp, ...run.env } },
       { ...(run.signal ? { signal: run.signal } : {}) },
     );
     return [];
