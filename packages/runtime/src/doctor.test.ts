@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DoctorCheck, DoctorProvider, DoctorReport } from '@umbel/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codexMockConfig } from '../../../test-fixtures/real/umbel-helpers.mjs';
 import { createDefaultUmbel } from './engine.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../../../test-fixtures/bin');
@@ -162,5 +163,27 @@ describe('doctor on the fake claude', () => {
   it('an unknown provider is bad input', async () => {
     const engine = await createDefaultUmbel({ env, cwd: root });
     await expect(engine.doctor({ providers: ['nope'] })).rejects.toMatchObject({ name: 'ProviderUnknownError' });
+  });
+});
+
+describe('doctor on the fake codex (its session hook fires at the first prompt)', () => {
+  let codexEnv: Record<string, string>;
+  beforeAll(async () => {
+    const codexHome = join(root, 'codex-home');
+    await mkdir(codexHome);
+    await writeFile(
+      join(codexHome, 'config.toml'),
+      codexMockConfig({ baseUrl: 'http://127.0.0.1:9/v1', envKey: 'MOCK_API_KEY', tail: ['[tui]', 'screen_reader_detection_done = true', ''] }),
+    );
+    codexEnv = { UMBEL_CODEX_BIN: join(FIXTURES, 'codex'), CODEX_HOME: codexHome, MOCK_API_KEY: 'sk-fake-codex' };
+  });
+
+  it('without --turn the session hook is not checked (said, not failed); with --turn it is, after the turn', async () => {
+    const plain = only(await doctor(codexEnv, { providers: ['codex'], env: { MOCK_API_KEY: { fromEnv: 'MOCK_API_KEY' } } }), 'codex');
+    expect(plain.ok).toBe(true);
+    expect(item(plain, 'session-hook')).toMatchObject({ status: 'skip', detail: expect.stringContaining('--turn') });
+    const turned = only(await doctor(codexEnv, { providers: ['codex'], turn: true, env: { MOCK_API_KEY: { fromEnv: 'MOCK_API_KEY' } } }), 'codex');
+    expect(status(turned)).toMatchObject({ 'session-hook': 'pass', payload: 'pass', turn: 'pass' });
+    expect(turned.ok).toBe(true);
   });
 });
