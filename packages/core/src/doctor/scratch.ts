@@ -5,7 +5,7 @@
  * runs umbel's session hook with a payload the provider can read; with `turn`, one tiny turn end
  * to end. Torn down whatever happens (kill --purge, the host disposed, the temp dir removed).
  */
-import { mkdir, mkdtemp, rm, rmdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AbortedError, NotSignedInError, SendNotSubmittedError, SpawnFailedError, UmbelError } from '../errors.js';
 import { readEventDir } from '../event-store.js';
@@ -98,7 +98,8 @@ export async function scratchChecks(run: ScratchRun): Promise<DoctorCheck[]> {
  */
 async function removeTranscript(path: string, tag: string): Promise<void> {
   await rm(path, { force: true }).catch(() => undefined);
-  if (basename(dirname(path)).includes(tag)) await rmdir(dirname(path)).catch(() => undefined);
+  // the folder is named after the scratch cwd (its unique mkdtemp name): only this session wrote there
+  if (basename(dirname(path)).includes(tag)) await rm(dirname(path), { recursive: true, force: true }).catch(() => undefined);
 }
 
 async function probe(run: ScratchRun, engine: Umbel, name: string, dirs: ScratchDirs, onTranscript: (path: string) => void): Promise<DoctorCheck[]> {
