@@ -56,6 +56,14 @@ function runCommand(command, payload, cwd, env, timeoutMs) {
   });
 }
 
+/** A comma-separated knob as a list (empty when unset). */
+function listKnob(value) {
+  return String(value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
 /** Hooks from merged settings. */
 export class HookRunner {
   /**
@@ -81,6 +89,10 @@ export class HookRunner {
    */
   async fire(payload, extraEnv = {}) {
     const event = String(payload.hook_event_name);
+    // Knobs for `umbel doctor`'s tests: hooks that never fire, payload fields that are missing.
+    if (listKnob(this.env.FAKE_CLAUDE_SKIP_HOOKS).includes(event)) return [];
+    const drop = listKnob(this.env.FAKE_CLAUDE_DROP_PAYLOAD_FIELDS);
+    if (drop.length > 0) payload = Object.fromEntries(Object.entries(payload).filter(([key]) => !drop.includes(key)));
     const field = MATCH_FIELD[event];
     const commands = [];
     for (const group of this.hooks[event] ?? []) {

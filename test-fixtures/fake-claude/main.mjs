@@ -11,7 +11,7 @@ async function main() {
   const env = process.env;
   const opts = parseArgs(process.argv.slice(2));
   if (opts.version) {
-    process.stdout.write(`${VERSION} (Claude Code)\n`);
+    process.stdout.write(`${env.FAKE_CLAUDE_VERSION || VERSION} (Claude Code)\n`);
     return 0;
   }
   if (opts.help) {

@@ -5,7 +5,7 @@
  */
 import { UsageError } from '@umbel/core';
 import type { Args } from './args.js';
-import { BOOLEAN_FLAGS, COMMANDS, REPEATABLE_FLAGS, type Verb, VERBS } from './parser.js';
+import { BOOLEAN_FLAGS, COMMANDS, REPEATABLE_FLAGS, VERB_REPEATABLE_FLAGS, type Verb, VERBS } from './parser.js';
 
 const HELP_HINT = "run 'umbel --help' (or 'umbel <verb> --help')";
 
@@ -53,7 +53,9 @@ export function checkBooleanValues(options: readonly string[]): void {
 
 /** A single-value flag given more than once (yargs would join `--model a --model b` into `a,b`). */
 export function checkRepeats(args: Args): void {
+  const verbOnly = VERB_REPEATABLE_FLAGS[String(args._[0] ?? '')] ?? [];
   for (const [key, value] of Object.entries(args)) {
+    if (verbOnly.includes(key)) continue;
     // camelCase keys are yargs' aliases of the kebab-case ones; `keys` is the variadic positional.
     if (key === '_' || key === 'keys' || /[A-Z]/.test(key) || REPEATABLE_FLAGS.has(key) || !Array.isArray(value)) continue;
     const given = value.map((v) => `'${String(v)}'`).join(', ');

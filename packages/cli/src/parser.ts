@@ -8,7 +8,8 @@ export const DOCS_URL = 'https://github.com/umbel-dev/umbel/blob/main/docs/cli.m
 
 const EXIT_CODES_HELP = `Exit codes:
   0    success (wait: the turn completed, or --until's file appeared / pattern matched)
-  1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error)
+  1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error;
+       doctor: a provider failed a check)
   2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME, unknown --host)
   120  the worker's host is unreachable (wait: host-unreachable — the worker may still run there; wait again)
   121  wait: unknown (the turn ended, but no answer anywhere)
@@ -16,6 +17,13 @@ const EXIT_CODES_HELP = `Exit codes:
   125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen)
   127  wait: guardrail-halted   129  SIGHUP (terminal closed)   130  aborted (SIGINT)
   141  stdout/stderr closed by its reader                  143  SIGTERM`;
+
+const DOCTOR_HELP = [
+  'For each provider a checklist: ✓ pass, ✗ fail (with one fix hint), – not checked.',
+  'Checks: the CLI binary and its version against the versions the provider was verified on (a newer one is said, not failed); signed in; the billing a worker would get (subscription, or api when a key variable would be passed); a custom endpoint (base URL variables, never a key).',
+  "Then a scratch worker (a private temp cwd and state root, its own tmux server) is started to its ready prompt, its startup dialogs answered, to see umbel's session hook fire with a payload umbel can read (session id, transcript path). It is torn down with nothing left, also on Ctrl-C. No model call unless --turn.",
+  'Your own CLI configuration is not changed (a CLI may remember the scratch folder, e.g. as trusted). Exit 0 when every checked provider passes, 1 otherwise.',
+].join('\n\n');
 
 /** Flags that take no value: `--flag=VALUE` with anything but true/false is a usage error. */
 export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
@@ -34,6 +42,9 @@ export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
 
 /** Flags that may be given more than once (each adds a value); every other flag takes one. */
 export const REPEATABLE_FLAGS: ReadonlySet<string> = new Set(['env', 'var']);
+
+/** Flags that repeat for one verb only (`doctor --provider claude --provider codex`). */
+export const VERB_REPEATABLE_FLAGS: Readonly<Record<string, readonly string[]>> = { doctor: ['provider'] };
 
 /** The verbs and their positionals, in yargs' syntax (`<required>`, `[optional]`, `..` variadic). */
 export const COMMANDS = {
@@ -54,6 +65,7 @@ export const COMMANDS = {
   run: 'run [file]',
   mcp: 'mcp',
   providers: 'providers',
+  doctor: 'doctor',
   pool: 'pool <action> [pool]',
 } as const;
 
@@ -261,6 +273,21 @@ function verbs(y: Argv, help: ProviderHelp): Argv {
       COMMANDS.mcp,
       'Serve the supervisor verbs as MCP tools on stdio',
       verb((v) => v),
+    )
+    .command(
+      COMMANDS.doctor,
+      'Check that the installed CLIs still behave as umbel expects: binary, version, login, billing, endpoint, hooks',
+      verb((v) =>
+        json('Print one JSON report')(v)
+          .option('provider', { type: 'string', nargs: 1, describe: 'Check this provider (repeatable; default: every one whose CLI is found)' })
+          .option('turn', {
+            type: 'boolean',
+            describe: 'Also run one tiny turn end to end: this makes ONE small model request on your account (billed as your login or key is)',
+          })
+          .option('env', { type: 'string', nargs: 1, describe: 'For the scratch worker, as for spawn: NAME or NAME=VALUE; repeatable' })
+          .option('startup-timeout', { type: 'string', describe: 'How long the scratch worker may take to reach its prompt (default 30s)' })
+          .epilogue(DOCTOR_HELP),
+      ),
     )
     .command(
       COMMANDS.providers,

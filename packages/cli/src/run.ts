@@ -8,6 +8,7 @@ import { checkBooleanValues, checkRepeats, checkVerbWord, missingArgument, type 
 import { type CliIo, type Interrupt, interruptExitCode } from './io.js';
 import { reportError } from './output.js';
 import { type ProviderHelp, parser } from './parser.js';
+import { runDoctor } from './doctor.js';
 import { runPool } from './pool.js';
 import { HURRY_MS, runPrint } from './print.js';
 import { providerHelp, runProviders } from './providers.js';
@@ -101,6 +102,7 @@ async function dispatch(args: Args, io: CliIo, json: boolean, signal: AbortSigna
 
 async function runCommand(verb: string, args: Args, io: CliIo, json: boolean, signal: AbortSignal): Promise<number> {
   if (verb === 'providers') return await runProviders(io, json);
+  if (verb === 'doctor') return await runDoctor(args, io, await io.createEngine(io.env), signal);
   if (verb === 'mcp') {
     const { runMcpServer } = await import('@umbel/mcp');
     await runMcpServer({ engine: await io.createEngine(io.env) });

@@ -11,6 +11,7 @@ import { HostUnknownError, PoolNotFoundError, usageFromZod, WorkerNotFoundError 
 import { runGuarded } from './guardrail.js';
 import { pressKeys } from './keys.js';
 import { workerDiff } from './diff.js';
+import { DoctorOptionsSchema, DoctorReportSchema, runDoctor } from './doctor/index.js';
 import { killWorker } from './kill.js';
 import { loadWorker } from './ledger.js';
 import { workerLogs } from './logs.js';
@@ -41,6 +42,8 @@ import {
 import { sendPrompt } from './send.js';
 import { spawnWorker } from './spawn.js';
 import { listWorkers, statusOf } from './status.js';
+import type { Provider } from './provider.js';
+import type { Substrate } from './substrate.js';
 import type { CallContext, Umbel, UmbelPools, UmbelSettings, WaitContext } from './umbel.js';
 import { waitForTurn } from './wait.js';
 import { waitUntil } from './wait-until.js';
@@ -121,5 +124,23 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     diff: async (input) => workerDiff(ctx, parse(DiffOptionsSchema, input, 'diff options')),
     attachCommand: async (name) => attachCommand(ctx, nameOf(name)),
     pool: pools(ctx),
+    async doctor(input, context: CallContext = {}) {
+      const options = parse(DoctorOptionsSchema, input ?? {}, 'doctor options');
+      const engine = (substrate: Substrate, home: string, provider: Provider) =>
+        createUmbel({
+          substrate,
+          home,
+          providers: [provider],
+          env: ctx.env,
+          ...(settings.stopSettleMs !== undefined ? { stopSettleMs: settings.stopSettleMs } : {}),
+        });
+      const deps = {
+        providers: ctx.providers.ids.map((id) => ctx.providers.get(id)),
+        callerEnv: ctx.env,
+        engine,
+        ...(settings.scratch ? { scratch: settings.scratch } : {}),
+      };
+      return DoctorReportSchema.parse(await runDoctor(deps, options, context.signal));
+    },
   };
 }

@@ -4,6 +4,7 @@ export * from './provider.js';
 export * from './substrate.js';
 export type * from './umbel.js';
 export { createUmbel, DEFAULT_STARTUP_TIMEOUT_MS } from './engine.js';
+export * from './doctor/index.js';
 export { resolveHome, statePaths, sessionName, type StatePaths, type WorkerPaths } from './paths.js';
 export { BASE_ENV_ALLOWLIST, resolveWorkerEnv, resolveExplicitEnv, finalizeWorkerEnv, UMBEL_WORKER_ENV } from './env.js';
 export { HOOK_SINK_SCRIPT, HOOK_SINK_VERSION, installHookSink, hookCommandFor, shellQuote } from './hook-sink.js';

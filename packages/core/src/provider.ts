@@ -265,6 +265,12 @@ export interface ProviderV1 {
   /** The CLI versions this provider was verified against (newest last). Optional. */
   readonly verifiedVersions?: readonly string[];
   /**
+   * When the CLI fires its `session` hook: at startup (the default), or only once the first prompt
+   * is submitted (Codex). `doctor` checks the session payload without a model call only in the
+   * first case. Optional.
+   */
+  readonly sessionHook?: 'startup' | 'first-prompt';
+  /**
    * The absolute path of the CLI's executable, found exactly as `doBuildLaunch` finds it; throws a
    * typed error naming where it looked when there is none. Never runs it. Optional.
    */

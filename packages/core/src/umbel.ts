@@ -35,6 +35,7 @@ import type {
   WaitOptions,
   WorkerStatus,
 } from './schemas.js';
+import type { DoctorOptions, DoctorReport, ScratchHostFactory } from './doctor/index.js';
 import type { AttachCommand, Substrate } from './substrate.js';
 
 export type { ActionsResult, CaptureResult, DiffResult, KeysResult, KillResult, LogEntry, PruneResult, ReadResult, SendResult };
@@ -85,6 +86,11 @@ export interface UmbelSettings {
    * transcript (default 5 s). Then it completes with the stop payload's message, or ends `unknown`.
    */
   readonly stopSettleMs?: number;
+  /**
+   * Hosts for scratch state roots (`doctor`'s scratch worker runs under its own root, never this
+   * one). Without it, `doctor` checks binaries and configuration only.
+   */
+  readonly scratch?: ScratchHostFactory;
 }
 
 /**
@@ -140,4 +146,10 @@ export interface Umbel {
   diff(options: DiffOptions): Promise<DiffResult>;
   /** Warm pools. */
   readonly pool: UmbelPools;
+  /**
+   * Check that the installed CLIs still behave as umbel expects (binary, version, login, billing,
+   * endpoint, and a scratch worker's hooks; with `turn`, one small model request). Touches none of
+   * this engine's workers. Cancelling tears the scratch worker down.
+   */
+  doctor(options?: DoctorOptions, context?: CallContext): Promise<DoctorReport>;
 }

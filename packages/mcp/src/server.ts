@@ -16,6 +16,8 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CaptureOptionsSchema,
+  DoctorOptionsSchema,
+  DoctorReportSchema,
   KeysOptionsSchema,
   KillOptionsSchema,
   PruneOptionsSchema,
@@ -75,6 +77,7 @@ export const TOOL_NAMES = [
   'umbel_logs',
   'umbel_prune',
   'umbel_help',
+  'umbel_doctor',
   ...POOL_TOOL_NAMES,
 ] as const;
 /** One tool name. */
@@ -395,6 +398,17 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
       readOnly: true,
     },
     async (input) => helpFor(input.topic, providers),
+  );
+
+  tool(
+    'umbel_doctor',
+    {
+      title: 'Check the installed CLIs',
+      description: `Check that the installed agent CLIs (${idList(providers)}) still behave as umbel expects: for each provider (default: every one whose binary is found) a checklist of pass/fail/skip items with one fix hint per failure — the binary and its version against the verified ones (newer is said, not failed), signed in, billing (subscription or api), custom endpoint, and a scratch worker (private temp cwd and state root, torn down after) that must reach its prompt and fire umbel's session hook with a readable payload. No model call unless turn: true, which makes ONE small model request on the user's account. ok is true when every checked provider passes.`,
+      input: DoctorOptionsSchema,
+      output: DoctorReportSchema,
+    },
+    (input, extra) => engine.doctor(input, { signal: extra.signal }),
   );
 
   registerPoolTools(tool, engine);

@@ -40,7 +40,8 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     binary: { name: 'codex', install: 'npm install -g @openai/codex', ...(settings.bin ? { configured: settings.bin } : {}) },
     env: { inherit: CODEX_INHERIT_ENV },
     flags: { model: '--model', permissionModes: CODEX_PERMISSION_MODES, unattended: 'bypassPermissions', extraArgs: settings.extraArgs ?? [] },
-    hooks: { events: CODEX_HOOK_EVENTS, install: (context) => installCodexHome(context, settings.userHome) },
+    // SessionStart fires at the first submit, not at launch (reference codex.md §6.3)
+    hooks: { events: CODEX_HOOK_EVENTS, sessionAt: 'first-prompt', install: (context) => installCodexHome(context, settings.userHome) },
     screens: {
       fatal: CODEX_FATAL,
       signIn: CODEX_SIGN_IN,

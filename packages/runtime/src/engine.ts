@@ -27,6 +27,12 @@ export async function createDefaultUmbel(options: DefaultUmbelOptions = {}): Pro
   const loaded = options.providers ?? (await loadProviders({ env, cwd }));
   const { createTmuxSubstrate } = await import('@umbel/tmux');
   const home = resolveHome(env);
-  const local = createUmbel({ home, env, substrate: createTmuxSubstrate({ home, env }), providers: loaded.providers.map((p) => p.provider) });
+  // doctor's scratch roots get their own tmux server (never the user's socket override) and end it.
+  const { UMBEL_TMUX_SOCKET: _socket, ...scratchEnv } = env;
+  const scratch = (scratchHome: string) => {
+    const substrate = createTmuxSubstrate({ home: scratchHome, env: scratchEnv });
+    return { substrate, dispose: () => substrate.killServer() };
+  };
+  const local = createUmbel({ home, env, substrate: createTmuxSubstrate({ home, env }), providers: loaded.providers.map((p) => p.provider), scratch });
   return createFleet({ local, hosts: loaded.config.config.hosts ?? {}, env, home });
 }

@@ -3,11 +3,13 @@
  * launch (its `doFindBinary`, then `<binary> --version` run directly — never through a shell —
  * with a short timeout) and the CLI versions it was verified against. One schema for `--json`.
  */
-import { spawn } from 'node:child_process';
-import { UmbelError } from '@umbel/core';
+import { probeVersion, UmbelError, VERSION_TIMEOUT_MS } from '@umbel/core';
 import { z } from 'zod';
 import type { RuntimeEnv } from './env.js';
 import type { LoadedProvider, LoadedProviders } from './loaded.js';
+
+/** The probe moved to @umbel/core (`umbel doctor` runs it too); re-exported for this package's users. */
+export { probeVersion, VERSION_TIMEOUT_MS };
 
 /** The binary of one provider: found (with its `--version` output), not found (where it looked), or unknown. */
 export const BinaryReportSchema = z.discriminatedUnion('status', [
@@ -46,48 +48,6 @@ export const ProvidersReportSchema = z.object({
 export type BinaryReport = z.infer<typeof BinaryReportSchema>;
 export type ProviderReport = z.infer<typeof ProviderReportSchema>;
 export type ProvidersReport = z.infer<typeof ProvidersReportSchema>;
-
-/** Default bound of one `--version` run. */
-export const VERSION_TIMEOUT_MS = 5_000;
-
-/** Run `path --version` (no shell, its own process group, killed at the deadline); the first output line. */
-export function probeVersion(path: string, env: RuntimeEnv, timeoutMs = VERSION_TIMEOUT_MS): Promise<{ version?: string; versionError?: string }> {
-  return new Promise((resolve) => {
-    const clean = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
-    const child = spawn(path, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'], env: clean, detached: true, shell: false });
-    let out = '';
-    let err = '';
-    let timedOut = false;
-    const cap = (text: string, chunk: Buffer) => (text.length < 64 * 1024 ? text + chunk.toString('utf8') : text);
-    child.stdout.on('data', (chunk: Buffer) => (out = cap(out, chunk)));
-    child.stderr.on('data', (chunk: Buffer) => (err = cap(err, chunk)));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, timeoutMs);
-    const firstLine = (text: string) =>
-      text
-        .split(/\r?\n/)
-        .find((l) => l.trim() !== '')
-        ?.trim()
-        .slice(0, 200);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      resolve({ versionError: `could not run it: ${error.message}` });
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (timedOut) return resolve({ versionError: `\`--version\` did not answer within ${timeoutMs} ms` });
-      const line = firstLine(out) ?? firstLine(err);
-      if (code !== 0) return resolve({ versionError: `\`--version\` ${signal ? `was killed by ${signal}` : `exited ${code}`}${line ? `: ${line}` : ''}` });
-      resolve(line === undefined ? { versionError: '`--version` printed nothing' } : { version: line });
-    });
-  });
-}
 
 async function binaryOf(entry: LoadedProvider, env: RuntimeEnv, timeoutMs: number): Promise<BinaryReport> {
   const { provider } = entry;

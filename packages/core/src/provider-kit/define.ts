@@ -84,6 +84,7 @@ export function defineProvider(facts: ProviderFacts): ProviderV1 {
     capabilities: capabilitiesOf(facts.flags ?? {}),
     inheritEnv: [...(env?.inherit ?? [])],
     verifiedVersions: [...facts.verifiedVersions],
+    ...(facts.hooks.sessionAt ? { sessionHook: facts.hooks.sessionAt } : {}),
     ...(input ? { input } : {}),
     ...(facts.validate ? { doValidate: facts.validate } : {}),
     ...(env?.reconcile ? { doReconcileEnv: env.reconcile } : {}),

@@ -91,6 +91,8 @@ export interface LaunchParts {
 export interface HookFacts {
   /** CLI event name → neutral kind. Must include a `prompt` and a `stop` kind. */
   readonly events: Readonly<Record<string, HookKind>>;
+  /** When the `session` hook fires: at startup (default) or at the first submitted prompt (ProviderV1's `sessionHook`). */
+  readonly sessionAt?: 'startup' | 'first-prompt';
   /** Write what installs them (settings files, a shared home). May read the caller's config; must not launch. */
   install(context: HookInstallContext): LaunchParts | Promise<LaunchParts>;
 }
