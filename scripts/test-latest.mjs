@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readPinsFile, versionOverrideVar } from '../test-fixtures/real/clis.mjs';
-import { exitCode, namePattern, parseArgs, renderJson, renderTable, scenariosFromReport, selectFiles, USAGE, UsageError } from './lib/latest.mjs';
+import { exitCode, firstLine, namePattern, parseArgs, renderJson, renderTable, scenariosFromReport, selectFiles, USAGE, UsageError } from './lib/latest.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const realDir = join(root, 'tests', 'real');
@@ -35,10 +35,6 @@ function latestOf(pkg) {
   const v = JSON.parse(r.stdout || 'null');
   if (typeof v !== 'string') throw new Error(`npm view ${pkg} dist-tags.latest answered ${r.stdout.trim() || 'nothing'}`);
   return v;
-}
-
-function firstLine(text) {
-  return (text ?? '').split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
 }
 
 /** Install <id>@<version> into the cache with the shared installer; throws on failure. */

@@ -101,7 +101,8 @@ export function namePattern(id) {
   return `\\b${letters.join('')}\\b`;
 }
 
-function firstLine(text) {
+/** The first non-blank line of a text, trimmed ('' when none). */
+export function firstLine(text) {
   return (
     (text ?? '')
       .split('\n')
