@@ -117,7 +117,7 @@ function fileOf(path, dir) {
 
 /**
  * Scenarios out of vitest's JSON report: one per test that ran (`describe › test`), a file that did
- * not load as one failed scenario; tests left out by `-t` are only counted (`skipped`).
+ * not load or whose hooks failed as one failed scenario; tests left out by `-t` are only counted (`skipped`).
  * @param {any} report the parsed report, or undefined when vitest wrote none
  * @param {string} dir the real tier's folder, stripped from file paths
  */
@@ -141,6 +141,10 @@ export function scenariosFromReport(report, dir) {
       if (typeof t.duration === 'number') s.durationMs = Math.round(t.duration);
       if (t.status === 'failed') s.failure = firstLine((t.failureMessages ?? []).join('\n'));
       scenarios.push(s);
+    }
+    // a hook (beforeAll/afterAll) failed: vitest fails the file but may fail none of its tests
+    if (suite.status === 'failed' && !tests.some((t) => t.status === 'failed')) {
+      scenarios.push({ file, name: '(the file failed outside its tests)', status: 'failed', failure: firstLine(suite.message) });
     }
   }
   return { scenarios, skipped };

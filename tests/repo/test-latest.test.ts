@@ -134,6 +134,23 @@ describe('scenariosFromReport', () => {
     });
   });
 
+  it('fails a file whose hooks failed while its tests were left out (vitest marks them skipped)', () => {
+    const hookFailed = {
+      testResults: [
+        {
+          name: '/repo/tests/real/gemini.test.ts',
+          status: 'failed',
+          message: 'Error: The real gemini CLI is not installed\n  at beforeAll',
+          assertionResults: [{ ancestorTitles: ['real gemini'], title: 'answers', status: 'skipped' }],
+        },
+      ],
+    };
+    expect(scenariosFromReport(hookFailed, '/repo/tests/real')).toEqual({
+      scenarios: [{ file: 'gemini.test.ts', name: '(the file failed outside its tests)', status: 'failed', failure: 'Error: The real gemini CLI is not installed' }],
+      skipped: 1,
+    });
+  });
+
   it('fails a run whose report is missing', () => {
     expect(scenariosFromReport(undefined, '/repo/tests/real')).toEqual({
       scenarios: [{ file: '(vitest)', name: '(no report: vitest did not finish)', status: 'failed' }],
