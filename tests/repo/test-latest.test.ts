@@ -146,7 +146,9 @@ describe('scenariosFromReport', () => {
       ],
     };
     expect(scenariosFromReport(hookFailed, '/repo/tests/real')).toEqual({
-      scenarios: [{ file: 'gemini.test.ts', name: '(the file failed outside its tests)', status: 'failed', failure: 'Error: The real gemini CLI is not installed' }],
+      scenarios: [
+        { file: 'gemini.test.ts', name: '(the file failed outside its tests)', status: 'failed', failure: 'Error: The real gemini CLI is not installed' },
+      ],
       skipped: 1,
     });
   });
