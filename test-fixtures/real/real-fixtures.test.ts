@@ -45,7 +45,7 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
 describe('pins.json', () => {
   it('pins the four CLIs at the versions the references verified', () => {
     expect(readPinsFile()).toEqual({
-      claude: { package: '@anthropic-ai/claude-code', version: '2.1.328' },
+      claude: { package: '@anthropic-ai/claude-code', version: '2.1.332' },
       codex: { package: '@openai/codex', version: '0.169.0' },
       gemini: { package: '@google/gemini-cli', version: '0.61.0' },
       opencode: { package: 'opencode-ai', version: '1.18.33' },
@@ -94,7 +94,7 @@ describe('realCliPath', () => {
   it('throws a clear error naming `pnpm install:real-clis` when the cache lacks the pinned version', () => {
     process.env.UMBEL_REAL_CLI_CACHE = scratch('umbel-empty-cache-');
     expect(() => realCliPath('claude')).toThrow(/pnpm install:real-clis/);
-    expect(() => realCliPath('claude')).toThrow(/@anthropic-ai\/claude-code@2\.1\.328/);
+    expect(() => realCliPath('claude')).toThrow(/@anthropic-ai\/claude-code@2\.1\.332/);
     expect(() => realCliPath('nope')).toThrow(/unknown real CLI id "nope"/);
   });
 

@@ -18,7 +18,7 @@ import { CLAUDE_PROMPT, readClaudeMessages, readClaudeTurn } from './transcript.
 import { CLAUDE_TOOLS } from './tools.js';
 
 /** Claude Code releases these facts were verified on (oldest first; the last is the pinned real CLI). */
-export const CLAUDE_VERIFIED_VERSIONS = ['2.1.328'] as const;
+export const CLAUDE_VERIFIED_VERSIONS = ['2.1.328', '2.1.332'] as const;
 
 /** Options of a Claude provider instance. */
 export interface ClaudeSettings {
