@@ -46,7 +46,7 @@ describe('pins.json', () => {
   it('pins the four CLIs at the versions the references verified', () => {
     expect(readPinsFile()).toEqual({
       claude: { package: '@anthropic-ai/claude-code', version: '2.1.332' },
-      codex: { package: '@openai/codex', version: '0.169.0' },
+      codex: { package: '@openai/codex', version: '0.171.0' },
       gemini: { package: '@google/gemini-cli', version: '0.61.0' },
       opencode: { package: 'opencode-ai', version: '1.18.33' },
     });

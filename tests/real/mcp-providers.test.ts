@@ -1,4 +1,4 @@
-// The MCP face with the real codex 0.169.0 and the real gemini 0.61.0: the built `umbel-mcp`
+// The MCP face with the real pinned codex and gemini (test-fixtures/real/pins.json): the built `umbel-mcp`
 // bin, driven by the MCP SDK's stdio client, against the local mock model servers — spawn →
 // send → wait → read → kill. Fails (never skips) when a pinned CLI or the build is missing.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
