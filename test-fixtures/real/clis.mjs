@@ -1,6 +1,7 @@
 // Where the pinned real CLIs live once `pnpm install:real-clis` has installed them.
 //
-// The pins (test-fixtures/real/pins.json) are the single source of truth: one folder per
+// The pins (test-fixtures/real/pins.json) are the single source of truth (for one run,
+// `UMBEL_REAL_<ID>_VERSION` replaces one CLI's version: see readPins): one folder per
 // package@version under the cache root, outside the repository:
 //
 //   $UMBEL_REAL_CLI_CACHE (default ~/.cache/umbel-real-clis)/
@@ -59,11 +60,37 @@ export function opencodePlatformPackage(platform = process.platform, arch = proc
 }
 
 /**
- * Read the pins.
+ * Read pins.json as committed, ignoring every override.
  * @returns {Record<string, {package: string, version: string}>}
  */
-export function readPins() {
+export function readPinsFile() {
   return JSON.parse(readFileSync(PINS_FILE, 'utf8'));
+}
+
+/** The env variable that overrides the version of one CLI, e.g. `UMBEL_REAL_CLAUDE_VERSION`. */
+export function versionOverrideVar(id) {
+  return `UMBEL_REAL_${id.toUpperCase()}_VERSION`;
+}
+
+const VERSION_RE = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
+
+/**
+ * The pins the real tier uses: pins.json, where `UMBEL_REAL_<ID>_VERSION` (e.g.
+ * `UMBEL_REAL_CLAUDE_VERSION=2.1.332`) replaces that CLI's version. `pnpm test:latest` sets it to
+ * run the tier on the newest release, installed next to the pinned one; unset, nothing changes.
+ * @param {NodeJS.ProcessEnv} [env] default `process.env`
+ * @returns {Record<string, {package: string, version: string}>}
+ */
+export function readPins(env = process.env) {
+  const pins = readPinsFile();
+  for (const [id, pin] of Object.entries(pins)) {
+    const raw = env[versionOverrideVar(id)];
+    if (raw === undefined || raw.trim() === '') continue;
+    const version = raw.trim();
+    if (!VERSION_RE.test(version)) throw new Error(`${versionOverrideVar(id)}=${JSON.stringify(raw)} is not a version like 1.2.3`);
+    pins[id] = { ...pin, version };
+  }
+  return pins;
 }
 
 /** Cache root: `$UMBEL_REAL_CLI_CACHE`, else `~/.cache/umbel-real-clis` (always absolute). */

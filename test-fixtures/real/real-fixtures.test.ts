@@ -7,7 +7,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { CLI_IDS, EXPECTED_VERSION_OUTPUT, MARKER, opencodePlatformPackage, pinInfo, readPins, realCliPath } from './clis.mjs';
+import {
+  CLI_IDS,
+  EXPECTED_VERSION_OUTPUT,
+  MARKER,
+  opencodePlatformPackage,
+  pinInfo,
+  readPins,
+  readPinsFile,
+  realCliPath,
+  versionOverrideVar,
+} from './clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { MOCK_API_KEY, approvedKeySuffix, claudeEnv, seedClaudeConfig } from './seed-claude.mjs';
 import { startProcess } from './umbel-helpers.mjs';
@@ -34,9 +44,9 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
 
 describe('pins.json', () => {
   it('pins the four CLIs at the versions the references verified', () => {
-    expect(readPins()).toEqual({
-      claude: { package: '@anthropic-ai/claude-code', version: '2.1.328' },
-      codex: { package: '@openai/codex', version: '0.169.0' },
+    expect(readPinsFile()).toEqual({
+      claude: { package: '@anthropic-ai/claude-code', version: '2.1.332' },
+      codex: { package: '@openai/codex', version: '0.171.0' },
       gemini: { package: '@google/gemini-cli', version: '0.61.0' },
       opencode: { package: 'opencode-ai', version: '1.18.33' },
     });
@@ -52,11 +62,39 @@ describe('pins.json', () => {
   });
 });
 
+describe('UMBEL_REAL_<ID>_VERSION (how `pnpm test:latest` points the real tier at another release)', () => {
+  it("replaces only that CLI's version; unset or blank changes nothing", () => {
+    expect(versionOverrideVar('claude')).toBe('UMBEL_REAL_CLAUDE_VERSION');
+    expect(readPins({})).toEqual(readPinsFile());
+    expect(readPins({ UMBEL_REAL_CODEX_VERSION: '  ' })).toEqual(readPinsFile());
+    const pins = readPins({ UMBEL_REAL_CODEX_VERSION: '0.999.1' });
+    expect(pins.codex).toEqual({ package: '@openai/codex', version: '0.999.1' });
+    expect(pins.claude).toEqual(readPinsFile().claude);
+  });
+
+  it('rejects a value that is not a version', () => {
+    expect(() => readPins({ UMBEL_REAL_GEMINI_VERSION: 'latest' })).toThrow(/UMBEL_REAL_GEMINI_VERSION="latest" is not a version/);
+  });
+
+  it('moves the install folder and realCliPath to that version, next to the pinned one', () => {
+    process.env.UMBEL_REAL_CLI_CACHE = scratch('umbel-override-cache-');
+    const saved = process.env.UMBEL_REAL_CLAUDE_VERSION;
+    process.env.UMBEL_REAL_CLAUDE_VERSION = '2.1.999';
+    try {
+      expect(pinInfo('claude').dir).toBe(join(process.env.UMBEL_REAL_CLI_CACHE, 'anthropic-ai__claude-code@2.1.999'));
+      expect(() => realCliPath('claude')).toThrow(/@anthropic-ai\/claude-code@2\.1\.999/);
+    } finally {
+      if (saved === undefined) delete process.env.UMBEL_REAL_CLAUDE_VERSION;
+      else process.env.UMBEL_REAL_CLAUDE_VERSION = saved;
+    }
+  });
+});
+
 describe('realCliPath', () => {
   it('throws a clear error naming `pnpm install:real-clis` when the cache lacks the pinned version', () => {
     process.env.UMBEL_REAL_CLI_CACHE = scratch('umbel-empty-cache-');
     expect(() => realCliPath('claude')).toThrow(/pnpm install:real-clis/);
-    expect(() => realCliPath('claude')).toThrow(/@anthropic-ai\/claude-code@2\.1\.328/);
+    expect(() => realCliPath('claude')).toThrow(/@anthropic-ai\/claude-code@2\.1\.332/);
     expect(() => realCliPath('nope')).toThrow(/unknown real CLI id "nope"/);
   });
 

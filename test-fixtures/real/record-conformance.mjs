@@ -21,9 +21,10 @@ import { codexMockConfig, testEnv } from './umbel-helpers.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const load = (pkg) => import(join(ROOT, 'packages', pkg, 'dist', 'index.js'));
-const { createUmbel, sessionName } = await load('core');
+const { OWN_EVENT_SCHEMAS, createUmbel, sessionName } = await load('core');
 const { createTmuxSubstrate } = await load('tmux');
-const OWN = new Set(['sent', 'send-failed', 'ready', 'keys', 'ended', 'dead', 'exit']);
+// umbel's own event kinds (sent, ready, snapshot, …) are not the CLI's hooks: the engine's own list
+const OWN = new Set(Object.keys(OWN_EVENT_SCHEMAS));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** The world of one provider: its mock, umbel's env, spawn options and prompts per scenario. */

@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessInfo, UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { readPins } from '../../test-fixtures/real/clis.mjs';
 import { assertBuilt, cleanUp, environOf, REPO_ROOT, runGeminiPrint, testEnv, umbelRunner, workerProcesses } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 const KEY = 'real-gemini-mock-key-not-a-secret';
@@ -81,7 +83,7 @@ beforeAll(async () => {
 
 afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], close: [mock], remove: [scratch] }), T);
 
-describe('real gemini 0.61.0 with --provider gemini (umbel runs with CI=true)', () => {
+describe(`real gemini ${readPins().gemini.version} with --provider gemini (umbel runs with CI=true)`, () => {
   it(
     'answers exactly, turn after turn; multi-line arrives byte-exact; the worker is interactive',
     async () => {

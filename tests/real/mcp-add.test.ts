@@ -58,76 +58,92 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe(`docs/mcp.md's commands against the real CLIs (${['claude', 'codex', 'gemini'].map((id) => `${id} ${readPins()[id].version}`).join(', ')})`, () => {
-  it('Claude Code: every documented `claude mcp add` / `add-json` works, and `claude mcp list` shows umbel Connected', { timeout: 300_000 }, async () => {
-    const claude = shellQuote(realCliPath('claude'));
-    const lines = documented('claude');
-    const adds = lines.filter((l) => /^claude mcp add(-json)? /.test(l));
-    expect(adds.length, 'docs/mcp.md documents claude mcp add').toBeGreaterThanOrEqual(3);
-    expect(lines).toContain('claude mcp list');
-    for (const add of adds) {
+describe("docs/mcp.md's commands against the real CLIs", () => {
+  it(
+    `Claude Code ${readPins().claude.version}: every documented \`claude mcp add\` / \`add-json\` works, and \`claude mcp list\` shows umbel Connected`,
+    { timeout: 300_000 },
+    async () => {
+      const claude = shellQuote(realCliPath('claude'));
+      const lines = documented('claude');
+      const adds = lines.filter((l) => /^claude mcp add(-json)? /.test(l));
+      expect(adds.length, 'docs/mcp.md documents claude mcp add').toBeGreaterThanOrEqual(3);
+      expect(lines).toContain('claude mcp list');
+      for (const add of adds) {
+        const user = scratchUser((home) => ({
+          CLAUDE_CONFIG_DIR: join(home, '.claude'),
+          DISABLE_AUTOUPDATER: '1',
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', // nothing listens: no model service is ever reached
+        }));
+        const added = await user.sh(add, 'claude', claude);
+        expect(added.code, `${add}\n${added.stdout}${added.stderr}`).toBe(0);
+        const listed = await user.sh('claude mcp list', 'claude', claude);
+        expect(listed.stdout, `${add}\n${listed.stderr}`).toContain(`umbel: node ${MCP_BIN} - ✔ Connected`);
+        const got = await user.sh('claude mcp get umbel', 'claude', claude);
+        if (add.includes('UMBEL_HOME=')) expect(got.stdout, add).toContain(`UMBEL_HOME=${user.home}/.local/state/umbel`);
+        if (add.includes('"timeout":600000')) expect(got.stdout, add).toContain('Timeout: 600000ms');
+        if (add.includes('-s user')) expect(got.stdout, add).toContain('User config');
+      }
+      // The pitfall the page warns about: a name after -e is read as one more KEY=VALUE.
       const user = scratchUser((home) => ({
         CLAUDE_CONFIG_DIR: join(home, '.claude'),
         DISABLE_AUTOUPDATER: '1',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', // nothing listens: no model service is ever reached
       }));
-      const added = await user.sh(add, 'claude', claude);
-      expect(added.code, `${add}\n${added.stdout}${added.stderr}`).toBe(0);
-      const listed = await user.sh('claude mcp list', 'claude', claude);
-      expect(listed.stdout, `${add}\n${listed.stderr}`).toContain(`umbel: node ${MCP_BIN} - ✔ Connected`);
-      const got = await user.sh('claude mcp get umbel', 'claude', claude);
-      if (add.includes('UMBEL_HOME=')) expect(got.stdout, add).toContain(`UMBEL_HOME=${user.home}/.local/state/umbel`);
-      if (add.includes('"timeout":600000')) expect(got.stdout, add).toContain('Timeout: 600000ms');
-      if (add.includes('-s user')) expect(got.stdout, add).toContain('User config');
-    }
-    // The pitfall the page warns about: a name after -e is read as one more KEY=VALUE.
-    const user = scratchUser((home) => ({ CLAUDE_CONFIG_DIR: join(home, '.claude'), DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }));
-    const wrong = await user.sh('claude mcp add -s user -e UMBEL_HOME=/x umbel -- npx -y @umbel/mcp', 'claude', claude);
-    expect(wrong.code).not.toBe(0);
-    expect(wrong.stdout + wrong.stderr).toContain('Invalid environment variable format: umbel');
-  });
+      const wrong = await user.sh('claude mcp add -s user -e UMBEL_HOME=/x umbel -- npx -y @umbel/mcp', 'claude', claude);
+      expect(wrong.code).not.toBe(0);
+      expect(wrong.stdout + wrong.stderr).toContain('Invalid environment variable format: umbel');
+    },
+  );
 
-  it('Codex: the documented `codex mcp add` writes the server into CODEX_HOME, `codex mcp list` shows it enabled', { timeout: 300_000 }, async () => {
-    const codex = shellQuote(realCliPath('codex'));
-    const lines = documented('codex');
-    const adds = lines.filter((l) => l.startsWith('codex mcp add '));
-    expect(adds.length).toBeGreaterThanOrEqual(1);
-    expect(lines).toContain('codex mcp list');
-    for (const add of adds) {
-      const user = scratchUser((home) => ({ CODEX_HOME: join(home, '.codex') }));
-      mkdirSync(join(user.home, '.codex'));
-      const added = await user.sh(add, 'codex', codex);
-      expect(added.code, `${add}\n${added.stdout}${added.stderr}`).toBe(0);
-      const listed = await user.sh('codex mcp list', 'codex', codex);
-      expect(listed.stdout, listed.stderr).toMatch(new RegExp(`^umbel\\s+node\\s+${MCP_BIN.replaceAll('/', '\\/')}\\s.*enabled`, 'm'));
-      const config = readFileSync(join(user.home, '.codex', 'config.toml'), 'utf8');
-      expect(config).toContain('[mcp_servers.umbel]');
-      if (add.includes('UMBEL_HOME=')) expect(config).toContain(`UMBEL_HOME = "${user.home}/.local/state/umbel"`);
-    }
-  });
+  it(
+    `Codex ${readPins().codex.version}: the documented \`codex mcp add\` writes the server into CODEX_HOME, \`codex mcp list\` shows it enabled`,
+    { timeout: 300_000 },
+    async () => {
+      const codex = shellQuote(realCliPath('codex'));
+      const lines = documented('codex');
+      const adds = lines.filter((l) => l.startsWith('codex mcp add '));
+      expect(adds.length).toBeGreaterThanOrEqual(1);
+      expect(lines).toContain('codex mcp list');
+      for (const add of adds) {
+        const user = scratchUser((home) => ({ CODEX_HOME: join(home, '.codex') }));
+        mkdirSync(join(user.home, '.codex'));
+        const added = await user.sh(add, 'codex', codex);
+        expect(added.code, `${add}\n${added.stdout}${added.stderr}`).toBe(0);
+        const listed = await user.sh('codex mcp list', 'codex', codex);
+        expect(listed.stdout, listed.stderr).toMatch(new RegExp(`^umbel\\s+node\\s+${MCP_BIN.replaceAll('/', '\\/')}\\s.*enabled`, 'm'));
+        const config = readFileSync(join(user.home, '.codex', 'config.toml'), 'utf8');
+        expect(config).toContain('[mcp_servers.umbel]');
+        if (add.includes('UMBEL_HOME=')) expect(config).toContain(`UMBEL_HOME = "${user.home}/.local/state/umbel"`);
+      }
+    },
+  );
 
-  it('Gemini CLI: the documented `gemini mcp add` works, `gemini mcp list` shows umbel Connected (trusted folder)', { timeout: 300_000 }, async () => {
-    const gemini = `${shellQuote(process.execPath)} ${shellQuote(realCliPath('gemini'))}`;
-    const lines = documented('gemini');
-    const adds = lines.filter((l) => l.startsWith('gemini mcp add '));
-    expect(adds.length).toBeGreaterThanOrEqual(1);
-    expect(lines).toContain('gemini mcp list');
-    for (const add of adds) {
-      const user = scratchUser((home) => ({ GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'mock-key', GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:9' }));
-      const added = await user.sh(add, 'gemini', gemini);
-      expect(added.code, `${add}\n${added.stdout}${added.stderr}`).toBe(0);
-      const settings = JSON.parse(readFileSync(join(user.home, '.gemini', 'settings.json'), 'utf8'));
-      expect(settings.mcpServers.umbel).toMatchObject({ command: 'node', args: [MCP_BIN] });
-      if (add.includes('UMBEL_HOME=')) expect(settings.mcpServers.umbel.env).toEqual({ UMBEL_HOME: `${user.home}/.local/state/umbel` });
-      // an untrusted folder disables every MCP server (what the page says); a trusted one connects
-      const untrusted = await user.sh('gemini mcp list', 'gemini', gemini);
-      expect(untrusted.stdout + untrusted.stderr).toContain('Disabled');
-      const trusted = await runCommand('/bin/sh', ['-c', `${gemini} mcp list`], {
-        cwd: user.project,
-        env: { ...user.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' },
-      });
-      expect(trusted.stdout + trusted.stderr).toContain(`umbel: node ${MCP_BIN} (stdio) - Connected`);
-    }
-  });
+  it(
+    `Gemini CLI ${readPins().gemini.version}: the documented \`gemini mcp add\` works, \`gemini mcp list\` shows umbel Connected (trusted folder)`,
+    { timeout: 300_000 },
+    async () => {
+      const gemini = `${shellQuote(process.execPath)} ${shellQuote(realCliPath('gemini'))}`;
+      const lines = documented('gemini');
+      const adds = lines.filter((l) => l.startsWith('gemini mcp add '));
+      expect(adds.length).toBeGreaterThanOrEqual(1);
+      expect(lines).toContain('gemini mcp list');
+      for (const add of adds) {
+        const user = scratchUser((home) => ({ GEMINI_CLI_HOME: home, GEMINI_API_KEY: 'mock-key', GOOGLE_GEMINI_BASE_URL: 'http://127.0.0.1:9' }));
+        const added = await user.sh(add, 'gemini', gemini);
+        expect(added.code, `${add}\n${added.stdout}${added.stderr}`).toBe(0);
+        const settings = JSON.parse(readFileSync(join(user.home, '.gemini', 'settings.json'), 'utf8'));
+        expect(settings.mcpServers.umbel).toMatchObject({ command: 'node', args: [MCP_BIN] });
+        if (add.includes('UMBEL_HOME=')) expect(settings.mcpServers.umbel.env).toEqual({ UMBEL_HOME: `${user.home}/.local/state/umbel` });
+        // an untrusted folder disables every MCP server (what the page says); a trusted one connects
+        const untrusted = await user.sh('gemini mcp list', 'gemini', gemini);
+        expect(untrusted.stdout + untrusted.stderr).toContain('Disabled');
+        const trusted = await runCommand('/bin/sh', ['-c', `${gemini} mcp list`], {
+          cwd: user.project,
+          env: { ...user.env, GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+        });
+        expect(trusted.stdout + trusted.stderr).toContain(`umbel: node ${MCP_BIN} (stdio) - Connected`);
+      }
+    },
+  );
 });

@@ -1,4 +1,4 @@
-// The MCP face with the real codex 0.169.0 and the real gemini 0.61.0: the built `umbel-mcp`
+// The MCP face with the real pinned codex and gemini (test-fixtures/real/pins.json): the built `umbel-mcp`
 // bin, driven by the MCP SDK's stdio client, against the local mock model servers — spawn →
 // send → wait → read → kill. Fails (never skips) when a pinned CLI or the build is missing.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startGeminiMock } from '../../test-fixtures/mock-servers/gemini.mjs';
 import { startResponsesMock } from '../../test-fixtures/mock-servers/openai-responses.mjs';
-import { realCliPath } from '../../test-fixtures/real/clis.mjs';
+import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
 import { assertBuilt, cleanUp, codexMockConfig, connectUmbelMcp, testEnv } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
@@ -52,9 +52,9 @@ async function world(provider: string, startMock: () => Promise<Json>): Promise<
 
 afterAll(() => cleanUp({ disconnect: clients, reap: roots, close: mocks, remove: roots }), T);
 
-describe('the MCP face on the real codex and gemini', () => {
+describe('the MCP face on the real CLIs', () => {
   it(
-    'codex 0.169.0: spawn → send → wait → read → kill',
+    `codex ${readPins().codex.version}: spawn → send → wait → read → kill`,
     async () => {
       const codex = realCliPath('codex');
       const { root, mock } = await world('codex', startResponsesMock);
@@ -83,7 +83,7 @@ describe('the MCP face on the real codex and gemini', () => {
   );
 
   it(
-    'gemini 0.61.0: spawn → send → wait → read → kill',
+    `gemini ${readPins().gemini.version}: spawn → send → wait → read → kill`,
     async () => {
       const gemini = realCliPath('gemini');
       const { root, mock } = await world('gemini', startGeminiMock);

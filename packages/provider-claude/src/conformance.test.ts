@@ -6,7 +6,7 @@ import { claude } from './index.js';
 const transcript = (name: string): string => readFileSync(new URL(`./__fixtures__/transcripts/${name}.jsonl`, import.meta.url), 'utf8');
 const screen = (name: string): string => readFileSync(new URL(`./__fixtures__/screens/${name}.txt`, import.meta.url), 'utf8');
 const session: HookEvent = { kind: 'session', at: 1n, payload: { session_id: 's' } };
-// Recorded from the real 2.1.328 against the Anthropic mock (test-fixtures/real/record-conformance.mjs).
+// Recorded from the real 2.1.332 against the Anthropic mock (test-fixtures/real/record-conformance.mjs).
 const recorded = JSON.parse(readFileSync(new URL('./__fixtures__/conformance.json', import.meta.url), 'utf8')) as ProviderRecording;
 // The answer scenario starts behind the workspace trust dialog (its recorded screens): Down, then Enter.
 const recording: ProviderRecording = {

@@ -1,5 +1,5 @@
 /**
- * Claude Code's facts (reference claude-code.md; verified on 2.1.328): env, flags, hooks and the
+ * Claude Code's facts (reference claude-code.md; verified on 2.1.328 and 2.1.332): env, flags, hooks and the
  * settings file that installs them, screens, prompt rules and hook payload fields. The transcript
  * reader is ./transcript.ts.
  */

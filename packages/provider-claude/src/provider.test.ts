@@ -17,7 +17,7 @@ describe('createClaude', () => {
       permissionModes: ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions', 'manual'],
     });
     expect(provider.input).toEqual({ alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0, clearKeys: ['Escape', 'Escape'] });
-    expect(provider.verifiedVersions).toEqual(['2.1.328']);
+    expect(provider.verifiedVersions).toEqual(['2.1.328', '2.1.332']);
     expect(provider.description).toContain('Claude Code');
     for (const member of [
       'doValidate',

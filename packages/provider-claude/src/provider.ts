@@ -17,8 +17,8 @@ import { CLAUDE_DIALOG_FACTS, CLAUDE_FATAL_FACTS, CLAUDE_INPUT_BOX, CLAUDE_PERMI
 import { CLAUDE_PROMPT, readClaudeMessages, readClaudeTurn } from './transcript.js';
 import { CLAUDE_TOOLS } from './tools.js';
 
-/** Claude Code releases these facts were verified on. */
-export const CLAUDE_VERIFIED_VERSIONS = ['2.1.328'] as const;
+/** Claude Code releases these facts were verified on (oldest first; the last is the pinned real CLI). */
+export const CLAUDE_VERIFIED_VERSIONS = ['2.1.328', '2.1.332'] as const;
 
 /** Options of a Claude provider instance. */
 export interface ClaudeSettings {

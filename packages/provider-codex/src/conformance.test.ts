@@ -4,7 +4,7 @@ import { type ProviderRecording, testProvider } from '@umbel/core/testing';
 import { codex } from './index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
-// Recorded from the real 0.169.0 against the Responses mock (test-fixtures/real/record-conformance.mjs).
+// Recorded from the real 0.171.0 against the Responses mock (test-fixtures/real/record-conformance.mjs).
 const recorded = JSON.parse(fixture('conformance.json')) as ProviderRecording;
 // The answer scenario starts behind the folder-trust dialog (its recorded screen): Enter trusts.
 const recording: ProviderRecording = {

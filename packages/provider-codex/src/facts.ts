@@ -1,5 +1,5 @@
 /**
- * Codex's facts (reference codex.md; verified on 0.169.0): env, permission modes, hook events,
+ * Codex's facts (reference codex.md; verified on 0.169.0 and 0.171.0): env, permission modes, hook events,
  * screens, prompt rules and hook payload fields. The managed CODEX_HOME that installs the hooks is
  * ./codex-home.ts; the rollout reader is ./rollout.ts.
  */

@@ -17,8 +17,8 @@ import {
 import { readCodexMessages, readCodexTurn } from './rollout.js';
 import { CODEX_TOOLS } from './tools.js';
 
-/** Codex CLI releases these facts were verified on. */
-export const CODEX_VERIFIED_VERSIONS = ['0.169.0'] as const;
+/** Codex CLI releases these facts were verified on (oldest first; the last is the pinned real CLI). */
+export const CODEX_VERIFIED_VERSIONS = ['0.169.0', '0.171.0'] as const;
 
 /** Settings of `createCodex`. */
 export interface CodexSettings {

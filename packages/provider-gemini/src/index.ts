@@ -2,7 +2,7 @@
  * @umbel/provider-gemini: Google Gemini CLI (`gemini`) as an umbel provider, written on
  * `@umbel/core/provider-kit`: its CLI's facts, its worker home and its chat reader.
  */
-export { createGemini, gemini, GEMINI_CLI_VERIFIED_VERSION, VERSION, type GeminiSettings } from './provider.js';
+export { createGemini, GEMINI_CLI_VERIFIED_VERSION, GEMINI_VERIFIED_VERSIONS, gemini, type GeminiSettings, VERSION } from './provider.js';
 export {
   API_KEY_ENTRY_TEXT,
   APPROVAL_RE,

@@ -27,8 +27,10 @@ import { GEMINI_TOOLS } from './tools.js';
 
 /** Version of this package. */
 export const VERSION = '0.1.0';
-/** The Gemini CLI release these facts were verified on. */
-export const GEMINI_CLI_VERIFIED_VERSION = '0.61.0';
+/** Gemini CLI releases these facts were verified on (oldest first; the last is the pinned real CLI). */
+export const GEMINI_VERIFIED_VERSIONS = ['0.61.0'] as const;
+/** @deprecated The newest of {@link GEMINI_VERIFIED_VERSIONS}; use that list. */
+export const GEMINI_CLI_VERIFIED_VERSION: string = GEMINI_VERIFIED_VERSIONS[GEMINI_VERIFIED_VERSIONS.length - 1]!;
 
 /** Settings of {@link createGemini}. */
 export interface GeminiSettings {
@@ -55,7 +57,7 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
     id: settings.providerId ?? 'gemini',
     displayName: 'Gemini CLI',
     description: "Google's Gemini CLI (`gemini`), on your Google login or a Gemini API key",
-    verifiedVersions: [GEMINI_CLI_VERIFIED_VERSION],
+    verifiedVersions: GEMINI_VERIFIED_VERSIONS,
     binary: { name: 'gemini', install: 'npm install -g @google/gemini-cli', ...(settings.bin ? { configured: settings.bin } : {}) },
     env: { inherit: GEMINI_INHERIT_ENV, unset: GEMINI_UNSET_ENV, set: { GEMINI_CLI_NO_RELAUNCH: 'true' } },
     flags: {

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CODEX_VERIFIED_VERSIONS, createCodex } from './index.js';
+
+// test-fixtures/real/pins.json: the release the real-CLI tier runs (pnpm test:real); a pin is bumped
+// only after that release passed it (pnpm test:latest, docs/testing.md), together with this list.
+const pins = JSON.parse(readFileSync(new URL('../../../test-fixtures/real/pins.json', import.meta.url), 'utf8')) as Record<string, { version: string }>;
+const numbers = (v: string) => v.split(/[.-]/).slice(0, 3).map(Number);
+const older = (a: string, b: string) => {
+  const [x, y] = [numbers(a), numbers(b)];
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] ?? 0) < (y[i] ?? 0);
+  return false;
+};
+
+describe('verified versions', () => {
+  it('the provider declares CODEX_VERIFIED_VERSIONS, oldest first, each once', () => {
+    expect(createCodex().verifiedVersions).toEqual([...CODEX_VERIFIED_VERSIONS]);
+    expect(CODEX_VERIFIED_VERSIONS.length).toBeGreaterThan(0);
+    for (let i = 1; i < CODEX_VERIFIED_VERSIONS.length; i++) expect(older(CODEX_VERIFIED_VERSIONS[i - 1]!, CODEX_VERIFIED_VERSIONS[i]!)).toBe(true);
+  });
+
+  it('the newest verified version is the pinned real codex (test-fixtures/real/pins.json)', () => {
+    expect(CODEX_VERIFIED_VERSIONS.at(-1)).toBe(pins.codex?.version);
+  });
+});
