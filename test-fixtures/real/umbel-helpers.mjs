@@ -38,7 +38,9 @@ export const UMBEL_BIN = join(BUILD_ROOT, 'packages/umbel/bin/umbel.js');
 export const UMBEL_MCP_BIN = join(BUILD_ROOT, 'packages/mcp/bin/umbel-mcp.js');
 
 /** dist files the umbel bin loads (one per package on its import path). */
-const CLI_DIST = ['core', 'tmux', 'provider-claude', 'provider-codex', 'provider-gemini', 'runtime', 'cli'].map((p) => join(BUILD_ROOT, 'packages', p, 'dist/index.js'));
+const CLI_DIST = ['core', 'tmux', 'provider-claude', 'provider-codex', 'provider-gemini', 'runtime', 'cli'].map((p) =>
+  join(BUILD_ROOT, 'packages', p, 'dist/index.js'),
+);
 
 /**
  * Throw a loud error when the packages the `umbel` bin needs are not built (the real tier never

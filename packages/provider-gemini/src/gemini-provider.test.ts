@@ -333,13 +333,12 @@ describe('doPreparePrompt (§6)', () => {
     expect(() => prepareGeminiPrompt('  /clear now')).toThrow(/slash command/);
   });
   it("the refusal's hint names both ways out: a word before it, or --command to run it on purpose", () => {
-    const error = (() => {
-      try {
-        prepareGeminiPrompt('/about the moon');
-      } catch (e) {
-        return e as UsageError;
-      }
-    })();
+    let error: UsageError | undefined;
+    try {
+      prepareGeminiPrompt('/about the moon');
+    } catch (e) {
+      error = e as UsageError;
+    }
     expect(error?.hint).toBe(
       "put a word before it, e.g. 'Please: /about the moon', or send it with --command (command: true over MCP) to run it as gemini's command",
     );

@@ -167,6 +167,8 @@ function fleetEngine(ctx: FleetContext): Umbel {
     provider: (id) => local.provider(id),
     // Pools are local: their workers live on this machine (a --host call never claims from one).
     pool: local.pool,
+    // doctor checks this machine's CLIs (a host's umbel has its own doctor).
+    doctor: (input, context) => local.doctor(input, context),
     spawn: (input, context) => fleetSpawn(ctx, input, context),
     async send(input, context) {
       const place = await placeOf(ctx, input?.name);
