@@ -216,11 +216,22 @@ function offersTool(body, name) {
 }
 
 /**
- * What kind of Messages request this is: 'classifier' | 'title' | 'tool-result' | 'main'.
+ * Claude Code's plan-usage probe, sent at startup by a subscription session (claude.ai login or
+ * CLAUDE_CODE_OAUTH_TOKEN) to read the unified rate-limit headers: `max_tokens: 1`, one user
+ * message "quota", no system prompt, no tools, not streamed.
+ */
+function isQuotaProbe(body) {
+  const msgs = Array.isArray(body?.messages) ? body.messages : [];
+  return body?.max_tokens === 1 && msgs.length === 1 && msgs[0]?.role === 'user' && msgs[0]?.content === 'quota' && body?.system === undefined;
+}
+
+/**
+ * What kind of Messages request this is: 'classifier' | 'title' | 'quota' | 'tool-result' | 'main'.
  * @param {any} body
  */
 export function classifyRequest(body) {
   if (systemText(body).includes(CLASSIFIER_MARKER)) return 'classifier';
+  if (isQuotaProbe(body)) return 'quota';
   const noTools = !Array.isArray(body?.tools) || body.tools.length === 0;
   if (noTools && (findPrompt(body) ?? '').startsWith('<session>')) return 'title';
   if (findToolResult(body) !== undefined) return 'tool-result';
@@ -273,7 +284,8 @@ function queuedPlan(reply) {
  *
  * Replies: `queue()`d replies first (main and tool follow-up requests only, in order), else the
  * directives of the prompt. Title side-requests get {@link MOCK_TITLE}; auto-mode classifier
- * requests get `<block>no` (or a block when `classifier: 'block'`).
+ * requests get `<block>no` (or a block when `classifier: 'block'`); the startup plan-usage probe
+ * (`quota`) gets a one-word answer (and the plan usage headers, like every answer).
  *
  * Plan usage (`quota`, as the QUOTA directive writes it: `{'5h': {percent, resetsInSeconds}}`), once
  * set, is reported on every Messages answer through the unified headers ({@link quotaHeaders}).
@@ -339,6 +351,8 @@ export async function startAnthropicMock({ logFile, port = 0, classifier = 'allo
             : '<block>no</block>',
         delayMs: 0,
       };
+    } else if (kind === 'quota') {
+      p = { kind: 'text', text: 'ok', delayMs: 0 };
     } else if (kind === 'title') {
       // 2.1.328 asks for `output_config.format: {type:"json_schema", schema:{title:string}}`.
       const wantsJson = body?.output_config?.format?.type === 'json_schema';

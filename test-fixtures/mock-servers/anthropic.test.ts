@@ -500,6 +500,18 @@ describe('anthropic mock: account errors and plan usage', () => {
     expect(unifiedOf(await post(mock, '/v1/messages', userBody('ECHO after')))).toEqual({});
   });
 
+  it('answers Claude\'s startup quota probe (max_tokens 1, "quota") with the plan usage, without using a queued reply', async () => {
+    mock.setQuota({ '5h': { percent: 7, resetsInSeconds: 600 } });
+    mock.queue('ECHO kept for the real turn');
+    const probe = await post(mock, '/v1/messages?beta=true', { model: 'claude-opus-5-5', max_tokens: 1, messages: [{ role: 'user', content: 'quota' }] });
+    expect(probe.status).toBe(200);
+    expect(probe.headers.get('anthropic-ratelimit-unified-5h-utilization')).toBe('0.07');
+    expect((await probe.json()).content).toEqual([{ type: 'text', text: 'ok' }]);
+    expect(mock.requests().at(-1)?.kind).toBe('quota');
+    expect((await stream(mock, 'ECHO directive')).text).toBe('kept for the real turn');
+    mock.setQuota(null);
+  });
+
   it('queue(): a queued error takes account options, an error type and extra headers', async () => {
     mock.queue({
       status: 429,

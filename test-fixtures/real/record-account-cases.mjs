@@ -1,0 +1,175 @@
+// The cases record-account.mjs records. Each: `name` (the fixture file's base name), `runner`
+// (<cli>-tui | <cli>-print | codex-exec), `about` (one line), and the runner's inputs. Prompts use the
+// mock directives (test-fixtures/lib/directives.mjs): FAIL <status> [xN] [retry-after=] [reset=]
+// [limit=usage|weekly] [type=] <msg>, QUOTA 5h=<pct>[@<s>] 7d=<pct>[@<s>] <rest>.
+
+/** Real-world error texts the mocks answer with (the vendors' own wording). */
+const TEXT = {
+  anthropic429: 'This request would exceed the rate limit for your organization of 50 requests per minute.',
+  anthropicUsage: 'You have reached your usage limit.',
+  anthropic401: 'invalid x-api-key',
+  anthropicExpired: 'OAuth token has expired. Please obtain a new token or refresh your existing token.',
+  anthropicRevoked: 'OAuth token has been revoked. Please obtain a new token.',
+  anthropic403: 'Request not allowed',
+  anthropicCredit: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
+};
+
+const claudeTurn = (name, auth, prompt, about, extra = {}) => ({ name: `claude-${name}`, runner: 'claude-tui', auth, prompts: [prompt], about, ...extra });
+const claudeAuth = (auth, about, extra = {}) => ({ name: `claude-auth-${auth}`, runner: 'claude-tui', auth, prompts: ['ECHO billed how?'], about, ...extra });
+const claudeP = (name, auth, prompt, format, about, extra = {}) => ({
+  name: `claude-p-${name}`,
+  runner: 'claude-print',
+  auth,
+  prompt,
+  format,
+  about,
+  ...extra,
+});
+
+export const CASES = [
+  // --- Claude Code: how each auth world starts and bills
+  claudeAuth('api-key', 'ANTHROPIC_API_KEY, approved in .claude.json: banner "API Usage Billing"'),
+  claudeAuth('api-key-ask', 'ANTHROPIC_API_KEY not approved: the "Detected a custom API key" dialog; answered No (its default)', { answer: 'no' }),
+  claudeAuth('api-key-ask-yes', 'ANTHROPIC_API_KEY not approved, answered Yes (Up, Enter): approval stored, API billing', {
+    auth: 'api-key-ask',
+    answer: 'yes',
+  }),
+  claudeAuth('auth-token', 'ANTHROPIC_AUTH_TOKEN (a gateway bearer): no dialog, API billing'),
+  claudeAuth('oauth-token', 'CLAUDE_CODE_OAUTH_TOKEN (claude setup-token): subscription auth without a stored login'),
+  claudeAuth('claude-ai', 'a claude.ai (Max) login in <config>/.credentials.json: banner "Claude Max"'),
+  claudeAuth('claude-ai+key', 'a claude.ai login AND ANTHROPIC_API_KEY: the dialog; No keeps the subscription', { answer: 'no' }),
+  claudeAuth('claude-ai+key-yes', 'a claude.ai login AND ANTHROPIC_API_KEY, answered Yes: the key wins, API billing', { auth: 'claude-ai+key', answer: 'yes' }),
+  claudeAuth('none', 'no credential at all (onboarding seeded): "Not logged in · run /login", StopFailure authentication_failed'),
+  // --- Claude Code: account errors in the TUI (CLAUDE_CODE_MAX_RETRIES=2)
+  claudeTurn(
+    '429',
+    'api-key',
+    `FAIL 429 ${TEXT.anthropic429}`,
+    'HTTP 429 rate_limit_error, no retry-after: retried with backoff, then StopFailure rate_limit',
+    { midScreenMs: [300, 900] },
+  ),
+  claudeTurn(
+    '429-retry-after',
+    'api-key',
+    `FAIL 429 retry-after=3 reset=60 ${TEXT.anthropic429}`,
+    '429 with retry-after: 3 and the API rate-limit headers: each retry waits retry-after',
+    { midScreenMs: [1500, 4500] },
+  ),
+  claudeTurn('429-retry-after-long', 'api-key', `FAIL 429 retry-after=3600 ${TEXT.anthropic429}`, '429 with retry-after: 3600 (> 60 s): no retry at all'),
+  claudeTurn(
+    'usage-limit-api-key',
+    'api-key',
+    `FAIL 429 limit=usage reset=7200 ${TEXT.anthropicUsage}`,
+    'a plan usage-limit 429 (unified headers) to an API-key session',
+  ),
+  claudeTurn(
+    'usage-limit',
+    'claude-ai',
+    `FAIL 429 limit=usage reset=7200 ${TEXT.anthropicUsage}`,
+    'the 5-hour plan limit on a claude.ai (Max) login: "You\'ve hit your 5-hour limit · resets …"',
+  ),
+  claudeTurn(
+    'weekly-limit',
+    'claude-ai',
+    `FAIL 429 limit=weekly reset=259200 ${TEXT.anthropicUsage}`,
+    'the weekly plan limit resetting in 3 days: the /rate-limit-options dialog (then Enter = 1. Stop and wait)',
+    {
+      afterKeys: ['Enter'],
+    },
+  ),
+  claudeTurn(
+    'weekly-limit-soon',
+    'claude-ai',
+    `FAIL 429 limit=weekly reset=3600 ${TEXT.anthropicUsage}`,
+    'the weekly plan limit resetting within 24 h: automatic continue, like the 5-hour one',
+  ),
+  claudeTurn(
+    'usage-limit-resume',
+    'claude-ai',
+    `FAIL 429 x1 limit=usage reset=40 ECHO resumed after the reset`,
+    'a 5-hour limit resetting in 40 s: StopFailure, then Claude continues by itself at the reset (a Stop with no new prompt)',
+    {
+      followMs: 180_000,
+    },
+  ),
+  claudeTurn('429-subscriber', 'claude-ai', `FAIL 429 ${TEXT.anthropic429}`, 'a plain 429 (no unified headers) on a claude.ai login'),
+  claudeTurn('401', 'api-key', `FAIL 401 ${TEXT.anthropic401}`, 'HTTP 401 authentication_error to an API key: retried, StopFailure authentication_failed'),
+  claudeTurn(
+    '401-oauth-expired',
+    'claude-ai',
+    `FAIL 401 ${TEXT.anthropicExpired}`,
+    'HTTP 401 "OAuth token has expired" on a claude.ai login (the refresh cannot reach the console offline)',
+  ),
+  claudeTurn('403', 'api-key', `FAIL 403 ${TEXT.anthropic403}`, 'HTTP 403 permission_error: not retried, StopFailure authentication_failed'),
+  claudeTurn('403-oauth-revoked', 'claude-ai', `FAIL 403 ${TEXT.anthropicRevoked}`, 'HTTP 403 "OAuth token has been revoked" on a claude.ai login'),
+  claudeTurn(
+    'credit-low',
+    'api-key',
+    `FAIL 400 ${TEXT.anthropicCredit}`,
+    'HTTP 400 "credit balance is too low" (API billing out of credit): StopFailure billing_error',
+  ),
+  // --- Claude Code: statusLine input
+  claudeTurn(
+    'statusline',
+    'claude-ai',
+    'QUOTA 5h=42@3600 7d=13@86400 ECHO with usage',
+    'statusLine command input with rate_limits (claude.ai login, unified headers on every answer); 2 turns + idle',
+    {
+      prompts: ['QUOTA 5h=42@3600 7d=13@86400 ECHO with usage', 'QUOTA 5h=43@3600 7d=13@86400 ECHO second turn'],
+      statusLine: 'UMBEL-STATUSLINE',
+      idleMs: 8000,
+    },
+  ),
+  claudeTurn(
+    'statusline-api-key',
+    'api-key',
+    'QUOTA 5h=42@3600 7d=13@86400 ECHO with usage',
+    'statusLine input of an API-key session: no rate_limits even when the headers come',
+    { statusLine: 'UMBEL-STATUSLINE' },
+  ),
+  claudeTurn(
+    'statusline-user',
+    'claude-ai',
+    'QUOTA 5h=42@3600 ECHO with usage',
+    'a user statusLine in <config>/settings.json and another in --settings: only the --settings one runs',
+    {
+      statusLine: 'UMBEL-STATUSLINE',
+      userStatusLine: 'USER-STATUSLINE',
+    },
+  ),
+  // --- claude -p (the -p face's contract)
+  claudeP(
+    '429-stream-json',
+    'api-key',
+    `FAIL 429 ${TEXT.anthropic429}`,
+    'stream-json',
+    'api_retry events (error rate_limit, retry_delay_ms), the synthetic assistant, the result',
+  ),
+  claudeP('429-retry-after-stream-json', 'api-key', `FAIL 429 retry-after=3 ${TEXT.anthropic429}`, 'stream-json', 'retry_delay_ms follows retry-after'),
+  claudeP(
+    '429-default-retries-stream-json',
+    'api-key',
+    `FAIL 429 ${TEXT.anthropic429}`,
+    'stream-json',
+    'the default 10 retries: how long a 429 takes to be reported',
+    { maxRetries: null },
+  ),
+  claudeP('usage-limit-json', 'claude-ai', `FAIL 429 limit=usage reset=7200 ${TEXT.anthropicUsage}`, 'json', 'result of a plan usage limit'),
+  claudeP(
+    'usage-limit-stream-json',
+    'claude-ai',
+    `FAIL 429 limit=usage reset=7200 ${TEXT.anthropicUsage}`,
+    'stream-json',
+    'rate_limit_event with resetsAt, then the result',
+  ),
+  claudeP(
+    'quota-stream-json',
+    'claude-ai',
+    'QUOTA 5h=42@3600 7d=13@86400 ECHO with usage',
+    'stream-json',
+    'rate_limit_event of a normal answer with plan usage',
+  ),
+  claudeP('401-json', 'api-key', `FAIL 401 ${TEXT.anthropic401}`, 'json', 'result of a 401'),
+  claudeP('403-json', 'api-key', `FAIL 403 ${TEXT.anthropic403}`, 'json', 'result of a 403'),
+  claudeP('none-json', 'none', 'ECHO hi', 'json', 'result with no credential at all'),
+];
