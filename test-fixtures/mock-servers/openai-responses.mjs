@@ -25,6 +25,10 @@
 //   FAIL 401|403 [type=<code>] <msg>              invalid_api_key / invalid_request_error
 //   QUOTA 5h=<pct>[@<s>] 7d=<pct>[@<s>] <rest>    from then on every answer carries the
 //                  x-codex-{primary,secondary}-* usage headers (also setQuota())
+//
+// For a (fake) ChatGPT login Codex also asks the ChatGPT backend (`chatgpt_base_url` = this mock +
+// `/backend-api/`): GET …/wham/accounts/check (workspace routing; see accountsCheck) and
+// GET …/wham/usage (the plan usage, see whamUsage). Other backend routes get the 404 answer.
 import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -328,6 +332,25 @@ export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE
       body = undefined;
     }
     const entry = { at: new Date().toISOString(), method: req.method, path: url.pathname, headers: req.headers, body };
+    if (req.method === 'GET' && /\/wham\/accounts\/check\/?$/.test(url.pathname)) {
+      record({ ...entry, kind: 'accounts-check' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(accountsCheck(req.headers['chatgpt-account-id'], 'https://chatgpt.com')));
+      return;
+    }
+    if (req.method === 'POST' && /\/oauth\/token\/?$/.test(url.pathname)) {
+      // the ChatGPT login's token refresh (CODEX_REFRESH_TOKEN_URL_OVERRIDE = this route): refused, as for an expired login
+      record({ ...entry, kind: 'token-refresh' });
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'refresh_token_expired', message: 'Your refresh token has expired. Please sign in again.' } }));
+      return;
+    }
+    if (req.method === 'GET' && /\/wham\/usage\/?$/.test(url.pathname)) {
+      record({ ...entry, kind: 'usage' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(whamUsage(planUsage)));
+      return;
+    }
     if (req.method === 'GET' && /\/models\/?$/.test(url.pathname)) {
       record({ ...entry, kind: 'models' });
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -404,6 +427,40 @@ export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE
       for (const s of sockets) s.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * The ChatGPT backend's `GET /backend-api/wham/accounts/check` answer for one (fake) account, as
+ * Codex's own tests mock it: what its TUI asks at the start of a ChatGPT login ("workspace routing
+ * discovery"; without an answer the TUI exits with `account/read failed`). The backend origin is
+ * the mock itself.
+ */
+export function accountsCheck(accountId, origin) {
+  const id = String(accountId || 'acct-umbel-mock');
+  return { accounts: [{ id, plan_type: 'plus', workspace_backend_origin: origin, account_routing_override: 'NO_CONSTRAINT' }], account_ordering: [id] };
+}
+
+/**
+ * The ChatGPT backend's `GET /backend-api/wham/usage` answer (what Codex's `/status` shows as
+ * Limits for a ChatGPT login) for a plan usage state: primary = 5 h, secondary = weekly.
+ */
+export function whamUsage(windows, now = Date.now() / 1000) {
+  const win = (name) => {
+    const w = windows?.[name];
+    if (!w) return null;
+    return {
+      used_percent: w.percent,
+      limit_window_seconds: PLAN_WINDOWS[name][1] * 60,
+      reset_after_seconds: Math.max(0, Math.round(w.resetsAt - now)),
+      reset_at: w.resetsAt,
+    };
+  };
+  const limitReached = Object.values(windows ?? {}).some((w) => w.percent >= 100);
+  return {
+    plan_type: 'plus',
+    rate_limit: { allowed: !limitReached, limit_reached: limitReached, primary_window: win('5h'), secondary_window: win('7d') },
+    credits: { has_credits: false, unlimited: false, balance: '0' },
   };
 }
 

@@ -227,6 +227,32 @@ describe('OpenAI Responses mock', () => {
     await after.text();
   });
 
+  it('serves the ChatGPT backend routes a ChatGPT login asks: wham/accounts/check, wham/usage (the plan usage), a refused oauth/token refresh', async () => {
+    const origin = mock.url.replace(/\/v1$/, '');
+    const check = await fetch(`${origin}/backend-api/wham/accounts/check`, { headers: { 'chatgpt-account-id': 'acct-x' } });
+    expect(check.status).toBe(200);
+    expect(await check.json()).toEqual({
+      accounts: [{ id: 'acct-x', plan_type: 'plus', workspace_backend_origin: 'https://chatgpt.com', account_routing_override: 'NO_CONSTRAINT' }],
+      account_ordering: ['acct-x'],
+    });
+    const none = await (await fetch(`${origin}/backend-api/wham/usage`)).json();
+    expect(none.rate_limit).toEqual({ allowed: true, limit_reached: false, primary_window: null, secondary_window: null });
+    (mock as Mock & { setQuota: (q: unknown) => void }).setQuota({ '5h': { percent: 100, resetsInSeconds: 600 } });
+    const used = await (await fetch(`${origin}/backend-api/wham/usage`)).json();
+    expect(used).toMatchObject({
+      plan_type: 'plus',
+      rate_limit: { allowed: false, limit_reached: true, primary_window: { used_percent: 100, limit_window_seconds: 18000 } },
+    });
+    expect(used.rate_limit.primary_window.reset_after_seconds).toBeLessThanOrEqual(600);
+    const refresh = await fetch(`${origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"grant_type":"refresh_token"}',
+    });
+    expect(refresh.status).toBe(401);
+    expect((await refresh.json()).error.code).toBe('refresh_token_expired');
+  });
+
   it('queue(): a queued error plan takes account options and extra headers', async () => {
     mock.queue({ kind: 'error', status: 429, message: 'queued', account: { retryAfter: '5' }, headers: { 'x-extra': 'yes' } });
     const res = await post({ input: [user('ECHO directive')], tools });

@@ -11,8 +11,25 @@ const TEXT = {
   anthropicExpired: 'OAuth token has expired. Please obtain a new token or refresh your existing token.',
   anthropicRevoked: 'OAuth token has been revoked. Please obtain a new token.',
   anthropic403: 'Request not allowed',
+  openai429: 'Rate limit reached for requests. Please try again in 20s.',
+  openaiQuota: 'You exceeded your current quota, please check your plan and billing details.',
+  openaiUsage: 'The usage limit has been reached',
+  openai401: 'Incorrect API key provided: sk-umbel-mock. You can find your API key at https://platform.openai.com/account/api-keys.',
+  openai403: 'Country, region, or territory not supported',
   anthropicCredit: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
 };
+
+const codexTurn = (name, auth, prompt, about, extra = {}) => ({ name: `codex-${name}`, runner: 'codex-tui', auth, prompts: [prompt], about, ...extra });
+const codexAuth = (auth, about, extra = {}) => ({
+  name: `codex-auth-${auth}`,
+  runner: 'codex-tui',
+  auth,
+  prompts: ['ECHO billed how?'],
+  status: true,
+  about,
+  ...extra,
+});
+const codexExec = (name, auth, prompt, about) => ({ name: `codex-exec-${name}`, runner: 'codex-exec', auth, prompt, about });
 
 const claudeTurn = (name, auth, prompt, about, extra = {}) => ({ name: `claude-${name}`, runner: 'claude-tui', auth, prompts: [prompt], about, ...extra });
 const claudeAuth = (auth, about, extra = {}) => ({ name: `claude-auth-${auth}`, runner: 'claude-tui', auth, prompts: ['ECHO billed how?'], about, ...extra });
@@ -137,6 +154,58 @@ export const CASES = [
       userStatusLine: 'USER-STATUSLINE',
     },
   ),
+  // --- Codex: how each auth world starts and bills (/status shown)
+  codexAuth('provider-key', 'a custom model provider with env_key (MOCK_API_KEY): no login, API billing'),
+  codexAuth('apikey', 'the built-in openai provider with auth.json auth_mode "apikey" (codex login --with-api-key)'),
+  codexAuth('chatgpt', 'the built-in openai provider with a (fake) ChatGPT Plus login in auth.json: the subscription path'),
+  codexAuth('codex-api-key', 'the built-in provider, no auth.json, CODEX_API_KEY set'),
+  codexAuth('openai-api-key', 'the built-in provider, no auth.json, OPENAI_API_KEY set', { prompts: [] }),
+  codexAuth('none', 'the built-in provider, no auth.json, no key: the sign-in screen', { prompts: [] }),
+  // --- Codex: account errors in the TUI (provider retries at their defaults)
+  codexTurn('429', 'provider-key', `FAIL 429 ${TEXT.openai429}`, 'HTTP 429 rate_limit_exceeded, no retry-after: not retried'),
+  codexTurn(
+    '429-retry-after',
+    'provider-key',
+    `FAIL 429 retry-after=2 reset=20 ${TEXT.openai429}`,
+    '429 with retry-after: 2: reconnects 5 times, retry-after apart',
+    { midScreenMs: [3000] },
+  ),
+  codexTurn(
+    '429-insufficient-quota',
+    'provider-key',
+    `FAIL 429 type=insufficient_quota ${TEXT.openaiQuota}`,
+    'HTTP 429 insufficient_quota (an API account out of credit)',
+  ),
+  codexTurn(
+    'usage-limit',
+    'provider-key',
+    `FAIL 429 limit=usage reset=7200 ${TEXT.openaiUsage}`,
+    'a ChatGPT plan usage limit (usage_limit_reached + x-codex-* headers) through a custom provider',
+    { status: true },
+  ),
+  codexTurn('usage-limit-chatgpt', 'chatgpt', `FAIL 429 limit=usage reset=7200 ${TEXT.openaiUsage}`, 'the plan usage limit on a ChatGPT login', {
+    status: true,
+  }),
+  codexTurn('weekly-limit-chatgpt', 'chatgpt', `FAIL 429 limit=weekly reset=259200 ${TEXT.openaiUsage}`, 'the weekly plan limit on a ChatGPT login'),
+  codexTurn('401', 'provider-key', `FAIL 401 ${TEXT.openai401}`, 'HTTP 401 invalid_api_key: reconnects 5 times'),
+  codexTurn(
+    '401-chatgpt',
+    'chatgpt',
+    `FAIL 401 Your authentication token has expired. Please try signing in again.`,
+    'HTTP 401 on a ChatGPT login: Codex refreshes the token (CODEX_REFRESH_TOKEN_URL_OVERRIDE = the mock, which refuses: refresh_token_expired)',
+  ),
+  codexTurn('403', 'provider-key', `FAIL 403 type=unsupported_country_region_territory ${TEXT.openai403}`, 'HTTP 403: reconnects 5 times'),
+  codexTurn(
+    'quota',
+    'provider-key',
+    'QUOTA 5h=42@3600 7d=13@86400 ECHO with usage',
+    'plan usage headers on a normal answer: token_count.rate_limits in the rollout, /status Limits',
+    { status: true },
+  ),
+  // --- codex exec --json
+  codexExec('429', 'provider-key', `FAIL 429 ${TEXT.openai429}`, 'exec --json on a 429'),
+  codexExec('usage-limit', 'provider-key', `FAIL 429 limit=usage reset=7200 ${TEXT.openaiUsage}`, 'exec --json on a plan usage limit'),
+  codexExec('401', 'provider-key', `FAIL 401 ${TEXT.openai401}`, 'exec --json on a 401'),
   // --- claude -p (the -p face's contract)
   claudeP(
     '429-stream-json',
