@@ -112,7 +112,13 @@ export async function claudeTurn(host, world, prompt, { timeoutMs = 300_000, mid
   await host.keys('Enter');
   const submitted = Date.now();
   const mid = midScreenMs.map((ms) => sleep(ms).then(async () => ({ afterMs: Date.now() - submitted, screen: tidyScreen(await host.screen(60)) })));
-  const ups = await waitFor('UserPromptSubmit', () => world.records('UserPromptSubmit').find((r) => r.input.prompt === prompt), 20_000);
+  const upsOf = () => world.records('UserPromptSubmit').find((r) => r.input.prompt === prompt);
+  // An Enter can be lost while the TUI is still settling (claude-code.md §2.6): press it once more.
+  let ups = await waitFor('UserPromptSubmit', upsOf, 5_000).catch(() => undefined);
+  if (!ups) {
+    await host.keys('Enter');
+    ups = await waitFor('UserPromptSubmit', upsOf, 30_000);
+  }
   const startedAt = ups.at;
   const end = await waitFor(
     'Stop/StopFailure',

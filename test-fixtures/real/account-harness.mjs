@@ -99,7 +99,7 @@ export function makeWorld(prefix) {
         .filter((r) => kind === undefined || r.kind === kind);
     },
     remove() {
-      rmSync(root, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     },
   };
 }

@@ -16,6 +16,10 @@ const TEXT = {
   openaiUsage: 'The usage limit has been reached',
   openai401: 'Incorrect API key provided: sk-umbel-mock. You can find your API key at https://platform.openai.com/account/api-keys.',
   openai403: 'Country, region, or territory not supported',
+  gemini429: 'You exceeded your current quota, please check your plan and billing details.',
+  gemini401: 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+  geminiBadKey: 'API key not valid. Please pass a valid API key.',
+  gemini403: 'Permission denied: Consumer has been suspended.',
   anthropicCredit: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.',
 };
 
@@ -30,6 +34,27 @@ const codexAuth = (auth, about, extra = {}) => ({
   ...extra,
 });
 const codexExec = (name, auth, prompt, about) => ({ name: `codex-exec-${name}`, runner: 'codex-exec', auth, prompt, about });
+
+const geminiTurn = (name, auth, prompt, about, extra = {}) => ({
+  name: `gemini-${name}`,
+  runner: 'gemini-tui',
+  auth,
+  prompts: [prompt],
+  maxAttempts: 3,
+  about,
+  ...extra,
+});
+const geminiAuth = (auth, about, extra = {}) => ({ name: `gemini-auth-${auth}`, runner: 'gemini-tui', auth, prompts: ['ECHO billed how?'], about, ...extra });
+const geminiP = (name, auth, prompt, format, about, extra = {}) => ({
+  name: `gemini-p-${name}`,
+  runner: 'gemini-print',
+  auth,
+  prompt,
+  format,
+  maxAttempts: 3,
+  about,
+  ...extra,
+});
 
 const claudeTurn = (name, auth, prompt, about, extra = {}) => ({ name: `claude-${name}`, runner: 'claude-tui', auth, prompts: [prompt], about, ...extra });
 const claudeAuth = (auth, about, extra = {}) => ({ name: `claude-auth-${auth}`, runner: 'claude-tui', auth, prompts: ['ECHO billed how?'], about, ...extra });
@@ -206,6 +231,46 @@ export const CASES = [
   codexExec('429', 'provider-key', `FAIL 429 ${TEXT.openai429}`, 'exec --json on a 429'),
   codexExec('usage-limit', 'provider-key', `FAIL 429 limit=usage reset=7200 ${TEXT.openaiUsage}`, 'exec --json on a plan usage limit'),
   codexExec('401', 'provider-key', `FAIL 401 ${TEXT.openai401}`, 'exec --json on a 401'),
+  // --- Gemini CLI: how each auth world starts and bills
+  geminiAuth('api-key', 'selectedType gemini-api-key + GEMINI_API_KEY: "Authenticated with gemini-api-key"'),
+  geminiAuth('api-key-missing', 'selectedType gemini-api-key but no GEMINI_API_KEY'),
+  geminiAuth('unset', 'no selectedType; GEMINI_API_KEY and GOOGLE_GEMINI_BASE_URL in the env'),
+  geminiAuth('vertex', 'no selectedType; GOOGLE_GENAI_USE_VERTEXAI=true + GOOGLE_API_KEY (Vertex AI, Google Cloud billing)'),
+  geminiAuth('google', 'selectedType oauth-personal (Sign in with Google) with no cached login'),
+  // --- Gemini CLI: account errors in the TUI (general.maxAttempts 3)
+  geminiTurn('429', 'api-key', `FAIL 429 ${TEXT.gemini429}`, 'HTTP 429 RESOURCE_EXHAUSTED, no details: retried with backoff (maxAttempts 3)', {
+    midScreenMs: [2000],
+  }),
+  geminiTurn(
+    '429-retry-info',
+    'api-key',
+    `FAIL 429 reset=2 retry-after=2 ${TEXT.gemini429} Please retry in 2s.`,
+    '429 with RetryInfo retryDelay 2s (+ a retry-after header): a retryable quota error',
+  ),
+  geminiTurn(
+    'usage-limit',
+    'api-key',
+    `FAIL 429 limit=usage ${TEXT.gemini429}`,
+    'a per-day quota (QuotaFailure GenerateRequestsPerDay…): the terminal quota error',
+  ),
+  geminiTurn('401', 'api-key', `FAIL 401 ${TEXT.gemini401}`, 'HTTP 401 UNAUTHENTICATED: not retried'),
+  geminiTurn(
+    '400-bad-key',
+    'api-key',
+    `FAIL 400 type=API_KEY_INVALID ${TEXT.geminiBadKey}`,
+    'what the Gemini API answers a bad key: 400 INVALID_ARGUMENT, ErrorInfo API_KEY_INVALID',
+  ),
+  geminiTurn('403', 'api-key', `FAIL 403 ${TEXT.gemini403}`, 'HTTP 403 PERMISSION_DENIED: not retried'),
+  // --- gemini -p
+  geminiP('429-json', 'api-key', `FAIL 429 ${TEXT.gemini429}`, 'json', '-o json on a 429 (error JSON on stderr, exit 429 & 255)'),
+  geminiP('429-default-retries-json', 'api-key', `FAIL 429 ${TEXT.gemini429}`, 'json', 'the default 10 attempts: how long a 429 takes to be reported', {
+    maxAttempts: undefined,
+  }),
+  geminiP('usage-limit-json', 'api-key', `FAIL 429 limit=usage ${TEXT.gemini429}`, 'json', '-o json on the per-day quota'),
+  geminiP('usage-limit-stream-json', 'api-key', `FAIL 429 limit=usage ${TEXT.gemini429}`, 'stream-json', '-o stream-json on the per-day quota'),
+  geminiP('401-json', 'api-key', `FAIL 401 ${TEXT.gemini401}`, 'json', '-o json on a 401'),
+  geminiP('403-json', 'api-key', `FAIL 403 ${TEXT.gemini403}`, 'json', '-o json on a 403'),
+  geminiP('api-key-missing-json', 'api-key-missing', 'ECHO hi', 'json', '-o json with selectedType gemini-api-key and no key'),
   // --- claude -p (the -p face's contract)
   claudeP(
     '429-stream-json',
