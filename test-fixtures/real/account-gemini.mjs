@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseJsonl, sleep, tidyScreen, waitFor } from './account-harness.mjs';
 
 const HOOK_EVENTS = ['SessionStart', 'BeforeAgent', 'AfterAgent', 'Notification', 'SessionEnd'];
-const READY = /Type your message|How would you like to authenticate|Enter Gemini API Key|Waiting for auth|Sign in with Google|Authentication|authenticate/;
+const READY = /Type your message|How would you like to authenticate|Enter Gemini API Key|Enter the authorization code|Waiting for auth/;
 
 /** settings.json + trustedFolders.json + env of one auth world. */
 function geminiWorld(world, { auth, baseUrl, maxAttempts }) {
@@ -86,7 +86,7 @@ export async function geminiTuiCase({ gemini, mock, c, makeWorld, tmuxHost }) {
     const ready = /Type your message/.test(out.startupScreen);
     for (const prompt of ready ? (c.prompts ?? []) : []) out.turns.push(await geminiTurn(host, world, prompt, c));
     out.errorReports = countReports(env.TMPDIR);
-    out.requests = mock.requests().map((r) => ({ time: r.time, method: r.method, path: r.path, kind: r.kind, prompt: r.prompt }));
+    out.requests = mock.requests().map((r) => ({ time: r.time, method: r.method, path: r.path, model: r.model, kind: r.kind, prompt: r.prompt }));
     return { out, scrub: [[world.root, '<root>']] };
   } finally {
     await host.stop().catch(() => undefined);
@@ -107,24 +107,40 @@ function countReports(dir) {
   return { count: files.length, ...(sample ? { first: sample } : {}) };
 }
 
-/** One turn: paste, wait 200 ms, Enter; then AfterAgent (or idle after `c.idleAfterMs`). */
+/**
+ * One turn: paste, wait 250 ms, Enter (again when no BeforeAgent follows: the fast-Enter trap,
+ * gemini.md §6); then AfterAgent. A dialog matching `c.dialog` is answered with `c.dialogKeys`; with
+ * no AfterAgent after `c.cancelAfterMs` the screen is kept and Escape cancels the turn.
+ */
 async function geminiTurn(host, world, prompt, c) {
   const before = world.records().length;
   await host.paste(prompt);
   await sleep(250);
   await host.keys('Enter');
   const submitted = Date.now();
+  const began = () => world.records().slice(before).find((r) => r.kind === 'BeforeAgent');
+  if (!(await waitFor('BeforeAgent', began, 3_000).catch(() => undefined))) {
+    await host.keys('Enter');
+    await waitFor('BeforeAgent', began, 20_000).catch(() => undefined);
+  }
   const mid = (c.midScreenMs ?? []).map((ms) => sleep(ms).then(async () => ({ afterMs: Date.now() - submitted, screen: tidyScreen(await host.screen(60)) })));
-  await waitFor('BeforeAgent', () => world.records('BeforeAgent').slice(-1)[0]?.input.prompt?.startsWith(prompt.slice(0, 20)), 20_000).catch(() => undefined);
-  const after = await waitFor(
-    'AfterAgent',
-    () =>
-      world
-        .records()
-        .slice(before)
-        .find((r) => r.kind === 'AfterAgent'),
-    c.timeoutMs ?? 300_000,
-  ).catch(() => undefined);
+  const ended = () => world.records().slice(before).find((r) => r.kind === 'AfterAgent');
+  const extra = {};
+  if (c.dialog) {
+    await waitFor('the dialog', async () => new RegExp(c.dialog).test(await host.screen()), 60_000);
+    extra.dialogScreen = tidyScreen(await host.screen());
+    for (const k of c.dialogKeys ?? []) {
+      await host.keys(k);
+      await sleep(300);
+    }
+  }
+  let after = await waitFor('AfterAgent', ended, c.cancelAfterMs ?? c.timeoutMs ?? 300_000).catch(() => undefined);
+  if (!after && c.cancelAfterMs) {
+    extra.stillWorkingAfterMs = Date.now() - submitted;
+    extra.stillWorkingScreen = tidyScreen(await host.screen(60));
+    await host.keys('Escape');
+    after = await waitFor('AfterAgent after Escape', ended, 30_000).catch(() => undefined);
+  }
   await sleep(1000);
   const hooks = world.records().slice(before);
   const path = hooks.find((h) => h.input?.transcript_path)?.input.transcript_path;
@@ -132,11 +148,10 @@ async function geminiTurn(host, world, prompt, c) {
     prompt,
     elapsedMs: (after?.at ?? Date.now()) - submitted,
     afterAgent: Boolean(after),
+    ...extra,
     ...(mid.length > 0 ? { midScreens: await Promise.all(mid) } : {}),
     hooks: hooks.filter((h) => h.kind !== 'SessionStart').map((h) => ({ event: h.kind, payload: h.input })),
-    chat: path
-      ? chatRecords(path).filter((r) => r.type === 'user' || r.type === 'gemini' || r.type === 'error' || r.type === 'info' || r.type === 'warning')
-      : [],
+    chat: path ? chatRecords(path).filter((r) => r.type === 'user' || r.type === 'gemini' || r.type === 'error' || r.type === 'info' || r.type === 'warning') : [],
     screen: tidyScreen(await host.screen()),
   };
 }
@@ -172,7 +187,7 @@ export async function geminiPrintCase({ gemini, mock, c, makeWorld }) {
       stderr: r.stderr,
       ...(stderrJson ? { stderrJson } : {}),
     };
-    out.requests = mock.requests().map((q) => ({ time: q.time, method: q.method, path: q.path, kind: q.kind }));
+    out.requests = mock.requests().map((q) => ({ time: q.time, method: q.method, path: q.path, model: q.model, kind: q.kind }));
     return { out, scrub: [[world.root, '<root>']] };
   } finally {
     world.remove();
