@@ -99,7 +99,10 @@ export function makeWorld(prefix) {
         .filter((r) => kind === undefined || r.kind === kind);
     },
     remove() {
-      rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+      const rm = () => rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+      rm();
+      // a CLI killed a moment ago may still write its exit files (TMPDIR sockets, SessionEnd hooks)
+      setTimeout(rm, 1500).unref();
     },
   };
 }

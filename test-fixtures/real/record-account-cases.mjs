@@ -238,21 +238,21 @@ export const CASES = [
   geminiAuth('vertex', 'no selectedType; GOOGLE_GENAI_USE_VERTEXAI=true + GOOGLE_API_KEY (Vertex AI, Google Cloud billing)'),
   geminiAuth('google', 'selectedType oauth-personal (Sign in with Google) with no cached login'),
   // --- Gemini CLI: account errors in the TUI (general.maxAttempts 3)
-  geminiTurn('429', 'api-key', `FAIL 429 ${TEXT.gemini429}`, 'HTTP 429 RESOURCE_EXHAUSTED, no details: retried with backoff (maxAttempts 3)', {
+  geminiTurn('429', 'api-key', `FAIL 429 ${TEXT.gemini429}`, 'HTTP 429 RESOURCE_EXHAUSTED, no details: the TUI keeps retrying (no error shown) until Escape', {
     midScreenMs: [2000],
+    cancelAfterMs: 60_000,
   }),
-  geminiTurn(
-    '429-retry-info',
-    'api-key',
-    `FAIL 429 reset=2 retry-after=2 ${TEXT.gemini429} Please retry in 2s.`,
-    '429 with RetryInfo retryDelay 2s (+ a retry-after header): a retryable quota error',
-  ),
-  geminiTurn(
-    'usage-limit',
-    'api-key',
-    `FAIL 429 limit=usage ${TEXT.gemini429}`,
-    'a per-day quota (QuotaFailure GenerateRequestsPerDay…): the terminal quota error',
-  ),
+  geminiTurn('429-retry-info', 'api-key', `FAIL 429 reset=2 retry-after=2 ${TEXT.gemini429} Please retry in 2s.`, '429 with RetryInfo retryDelay 2s (+ a retry-after header): retried until Escape', {
+    cancelAfterMs: 60_000,
+  }),
+  geminiTurn('usage-limit', 'api-key', `FAIL 429 limit=usage ${TEXT.gemini429}`, 'a per-day quota (QuotaFailure GenerateRequestsPerDay…): the "Usage limit reached for <model>" dialog; 2. Stop', {
+    dialog: 'Usage limit reached for',
+    dialogKeys: ['Down', 'Enter'],
+  }),
+  geminiTurn('usage-limit-keep-trying', 'api-key', 'FAIL 429 x1 limit=usage ECHO answered after Keep trying', 'the daily-quota dialog answered 1. Keep trying (Enter): the request is sent again', {
+    dialog: 'Usage limit reached for',
+    dialogKeys: ['Enter'],
+  }),
   geminiTurn('401', 'api-key', `FAIL 401 ${TEXT.gemini401}`, 'HTTP 401 UNAUTHENTICATED: not retried'),
   geminiTurn(
     '400-bad-key',
