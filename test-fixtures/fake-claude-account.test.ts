@@ -67,7 +67,7 @@ function print(auth: string, args: string[], env: Record<string, string> = {}) {
 /** The fake answers without any credential unless told to be as strict as the real one. */
 const STRICT = { FAKE_CLAUDE_AUTH: 'strict' };
 
-const ACCOUNT_FIELDS = ['subtype', 'is_error', 'result', 'api_error_status', 'api_error_type', 'terminal_reason', 'stop_reason'];
+const ACCOUNT_FIELDS = ['subtype', 'is_error', 'result', 'api_error_status', 'api_error_type', 'api_error', 'terminal_reason', 'stop_reason'];
 const pick = (o: Json, keys: string[]) => Object.fromEntries(keys.map((k) => [k, o?.[k]]));
 
 describe('fake claude -p on account errors, like the real one', () => {

@@ -215,6 +215,7 @@ export async function runPrint(opts, env, cwd, paths) {
       is_error: true,
       api_error_status: r.status,
       ...(r.apiErrorType != null ? { api_error_type: r.apiErrorType } : {}),
+      ...(r.usageLimit ? { api_error: 'usage_limit_reached' } : {}),
       result: r.text,
       type: 'result',
       duration_ms: durationMs,

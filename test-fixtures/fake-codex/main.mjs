@@ -9,7 +9,9 @@
 // `features.daemon_auto_start = false` or --no-daemon), hooks with the §6.3 payloads, notify (with
 // the turn-1 title-thread double fire), the rollout JSONL of §7, the §5.3 screens, the paste-burst
 // rule of §8, `/` and `!` handling, the §9 approval prompt, the §10 exit trailer and `codex exec`
-// (§4).
+// (§4), and account trouble like the real 0.169.0 (account.mjs: task_complete.error
+// {message, codex_error_info} for 429 / plan limits / 401 / 403, QUOTA → token_count.rate_limits,
+// the "Approaching rate limits" dialog, the /status Account line; test-fixtures/real/ACCOUNT-FACTS.md).
 //
 // Knobs (env, or a `[fake_codex]` table in config.toml; env wins):
 //   FAKE_CODEX_SIGNED_OUT=1|auto  sign-in screen (1: always; auto: built-in provider and no auth.json)

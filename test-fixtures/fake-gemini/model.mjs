@@ -2,7 +2,9 @@
 // `$GOOGLE_GEMINI_BASE_URL/v1beta/models/<m>:streamGenerateContent?alt=sse` (reference gemini.md §1.2),
 // so test-fixtures/mock-servers/gemini.mjs answers both. Without a base URL the fake starts that mock
 // in-process. 429/499/5xx are retried (general.maxAttempts, default 10) with a short backoff
-// (FAKE_GEMINI_RETRY_MS, default 200; the real one waits ~5 s, 11 s, 22 s, 30 s …).
+// (FAKE_GEMINI_RETRY_MS, default 200; the real one waits ~5 s, 11 s, 22 s, 30 s …). Errors are
+// classified like the real one's (classifyError: a daily quota is terminal, a 429 retryable; the TUI
+// then keeps retrying it, test-fixtures/real/ACCOUNT-FACTS.md §3).
 import { startGeminiMock } from '../mock-servers/gemini.mjs';
 
 let local;

@@ -118,13 +118,21 @@ async function geminiTurn(host, world, prompt, c) {
   await sleep(250);
   await host.keys('Enter');
   const submitted = Date.now();
-  const began = () => world.records().slice(before).find((r) => r.kind === 'BeforeAgent');
+  const began = () =>
+    world
+      .records()
+      .slice(before)
+      .find((r) => r.kind === 'BeforeAgent');
   if (!(await waitFor('BeforeAgent', began, 3_000).catch(() => undefined))) {
     await host.keys('Enter');
     await waitFor('BeforeAgent', began, 20_000).catch(() => undefined);
   }
   const mid = (c.midScreenMs ?? []).map((ms) => sleep(ms).then(async () => ({ afterMs: Date.now() - submitted, screen: tidyScreen(await host.screen(60)) })));
-  const ended = () => world.records().slice(before).find((r) => r.kind === 'AfterAgent');
+  const ended = () =>
+    world
+      .records()
+      .slice(before)
+      .find((r) => r.kind === 'AfterAgent');
   const extra = {};
   if (c.dialog) {
     await waitFor('the dialog', async () => new RegExp(c.dialog).test(await host.screen()), 60_000);
@@ -151,7 +159,9 @@ async function geminiTurn(host, world, prompt, c) {
     ...extra,
     ...(mid.length > 0 ? { midScreens: await Promise.all(mid) } : {}),
     hooks: hooks.filter((h) => h.kind !== 'SessionStart').map((h) => ({ event: h.kind, payload: h.input })),
-    chat: path ? chatRecords(path).filter((r) => r.type === 'user' || r.type === 'gemini' || r.type === 'error' || r.type === 'info' || r.type === 'warning') : [],
+    chat: path
+      ? chatRecords(path).filter((r) => r.type === 'user' || r.type === 'gemini' || r.type === 'error' || r.type === 'info' || r.type === 'warning')
+      : [],
     screen: tidyScreen(await host.screen()),
   };
 }

@@ -99,7 +99,13 @@ export function makeWorld(prefix) {
         .filter((r) => kind === undefined || r.kind === kind);
     },
     remove() {
-      const rm = () => rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+      const rm = () => {
+        try {
+          rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+        } catch {
+          // files still being written: the second pass below gets them
+        }
+      };
       rm();
       // a CLI killed a moment ago may still write its exit files (TMPDIR sockets, SessionEnd hooks)
       setTimeout(rm, 1500).unref();

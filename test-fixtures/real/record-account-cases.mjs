@@ -242,17 +242,35 @@ export const CASES = [
     midScreenMs: [2000],
     cancelAfterMs: 60_000,
   }),
-  geminiTurn('429-retry-info', 'api-key', `FAIL 429 reset=2 retry-after=2 ${TEXT.gemini429} Please retry in 2s.`, '429 with RetryInfo retryDelay 2s (+ a retry-after header): retried until Escape', {
-    cancelAfterMs: 60_000,
-  }),
-  geminiTurn('usage-limit', 'api-key', `FAIL 429 limit=usage ${TEXT.gemini429}`, 'a per-day quota (QuotaFailure GenerateRequestsPerDay…): the "Usage limit reached for <model>" dialog; 2. Stop', {
-    dialog: 'Usage limit reached for',
-    dialogKeys: ['Down', 'Enter'],
-  }),
-  geminiTurn('usage-limit-keep-trying', 'api-key', 'FAIL 429 x1 limit=usage ECHO answered after Keep trying', 'the daily-quota dialog answered 1. Keep trying (Enter): the request is sent again', {
-    dialog: 'Usage limit reached for',
-    dialogKeys: ['Enter'],
-  }),
+  geminiTurn(
+    '429-retry-info',
+    'api-key',
+    `FAIL 429 reset=2 retry-after=2 ${TEXT.gemini429} Please retry in 2s.`,
+    '429 with RetryInfo retryDelay 2s (+ a retry-after header): retried until Escape',
+    {
+      cancelAfterMs: 60_000,
+    },
+  ),
+  geminiTurn(
+    'usage-limit',
+    'api-key',
+    `FAIL 429 limit=usage ${TEXT.gemini429}`,
+    'a per-day quota (QuotaFailure GenerateRequestsPerDay…): the "Usage limit reached for <model>" dialog; 2. Stop',
+    {
+      dialog: 'Usage limit reached for',
+      dialogKeys: ['Down', 'Enter'],
+    },
+  ),
+  geminiTurn(
+    'usage-limit-keep-trying',
+    'api-key',
+    'FAIL 429 x1 limit=usage ECHO answered after Keep trying',
+    'the daily-quota dialog answered 1. Keep trying (Enter): the request is sent again',
+    {
+      dialog: 'Usage limit reached for',
+      dialogKeys: ['Enter'],
+    },
+  ),
   geminiTurn('401', 'api-key', `FAIL 401 ${TEXT.gemini401}`, 'HTTP 401 UNAUTHENTICATED: not retried'),
   geminiTurn(
     '400-bad-key',
