@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// One project per package (packages/*/vitest.config.ts), the shared fixtures, the repository
+// One project per package (packages/*/vitest.config.ts) and per example (examples/*), the shared fixtures, the repository
 // guards (tests/repo) and the real-CLI tier (tests/real).
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'test-fixtures', 'tests/repo', 'tests/real'],
+    projects: ['packages/*', 'examples/*', 'test-fixtures', 'tests/repo', 'tests/real'],
   },
 });

@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CLI_IDS, EXPECTED_VERSION_OUTPUT, MARKER, cacheRoot, pinInfo, readInstalled, readPins } from '../test-fixtures/real/clis.mjs';
+import { CLI_IDS, EXPECTED_VERSION_OUTPUT, MARKER, cacheRoot, opencodePlatformPackage, pinInfo, readInstalled, readPins } from '../test-fixtures/real/clis.mjs';
 
 const EXIT_USAGE = 2;
 const EXIT_REGISTRY = 3;
@@ -41,7 +41,7 @@ function parseArgs(argv) {
     } else if (a === '--force') {
       force = true;
     } else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: install-real-clis [--only claude|codex|gemini]... [--force]\n');
+      process.stdout.write('usage: install-real-clis [--only claude|codex|gemini|opencode]... [--force]\n');
       process.exit(0);
     } else {
       usage(`unknown argument ${a}`);
@@ -53,7 +53,7 @@ function parseArgs(argv) {
 }
 
 function usage(msg) {
-  process.stderr.write(`install-real-clis: ${msg}\nusage: install-real-clis [--only claude|codex|gemini]... [--force]\n`);
+  process.stderr.write(`install-real-clis: ${msg}\nusage: install-real-clis [--only claude|codex|gemini|opencode]... [--force]\n`);
   process.exit(EXIT_USAGE);
 }
 
@@ -144,8 +144,27 @@ function resolveBinaries(id, dir, pkg) {
     const bin = declaredBin(dir, pkg, 'codex');
     return { bin, native: findCodexNative(dir) };
   }
+  if (id === 'opencode') {
+    // opencode-ai's bin is a placeholder its (skipped) postinstall would overwrite; the native
+    // binary is the platform package's bin/opencode.
+    const bin = join(dir, 'node_modules', opencodePlatformPackage(), 'bin', 'opencode');
+    if (!existsSync(bin)) throw new Error(`${bin} is missing (the platform package did not install)`);
+    return { bin, native: bin };
+  }
   // gemini: one esbuild bundle (bundle/gemini.js) with a node shebang.
   return { bin: declaredBin(dir, pkg, 'gemini') };
+}
+
+/**
+ * What `npm install` gets for one CLI. opencode: its postinstall only copies (or, when missing,
+ * npm-installs) the platform binary, and npm would fetch every platform's optional binary package;
+ * so scripts are off, optional dependencies omitted, and this host's platform package named.
+ */
+function installSpecs(id, info) {
+  if (id === 'opencode') {
+    return { flags: ['--ignore-scripts', '--omit=optional'], specs: [`${info.package}@${info.version}`, `${opencodePlatformPackage()}@${info.version}`] };
+  }
+  return { flags: [], specs: [`${info.package}@${info.version}`] };
 }
 
 /** Run `<bin> --version` in a scratch home and return the first stdout line. */
@@ -163,6 +182,12 @@ function versionOf(bin, dir) {
       CODEX_HOME: join(home, 'codex'),
       GEMINI_CLI_HOME: home,
       GEMINI_CLI_NO_RELAUNCH: 'true',
+      XDG_CONFIG_HOME: join(home, 'xdg-config'),
+      XDG_DATA_HOME: join(home, 'xdg-data'),
+      XDG_CACHE_HOME: join(home, 'xdg-cache'),
+      XDG_STATE_HOME: join(home, 'xdg-state'),
+      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      OPENCODE_DISABLE_MODELS_FETCH: '1',
     };
     mkdirSync(env.CODEX_HOME, { recursive: true });
     const r = spawnSync(bin, ['--version'], { encoding: 'utf8', env, timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -197,11 +222,13 @@ function install(id, force) {
     join(info.dir, 'package.json'),
     `${JSON.stringify({ name: `umbel-real-cli-${id}`, private: true, description: `umbel real-CLI cache: ${info.package}@${info.version}` }, null, 2)}\n`,
   );
-  log(`${id}: npm install ${info.package}@${info.version} into ${info.dir} (this can take a while) …`);
+  const { flags, specs } = installSpecs(id, info);
+  log(`${id}: npm install ${[...flags, ...specs].join(' ')} into ${info.dir} (this can take a while) …`);
   const r = spawnSync(
     'npm',
-    ['install', '--save-exact', '--no-audit', '--no-fund', '--loglevel=warn', '--fetch-retries=2', `${info.package}@${info.version}`],
-    { cwd: info.dir, stdio: ['ignore', 'inherit', 'inherit'], timeout: 30 * 60_000 },
+    ['install', '--save-exact', '--no-audit', '--no-fund', '--loglevel=warn', '--fetch-retries=2', ...flags, ...specs],
+    // npm's own stdout ("added N packages") goes to stderr: stdout carries only the JSON answer
+    { cwd: info.dir, stdio: ['ignore', 2, 'inherit'], timeout: 30 * 60_000 },
   );
   if (r.error || r.status !== 0) {
     loud(

@@ -5,12 +5,13 @@
  * /work/shared/reference/claude-code.md. Waits are event-driven (polling a condition with a generous
  * deadline); nothing asserts on timing.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { privateTmux } from './lib/private-tmux.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FAKE = join(here, 'bin', 'claude');
@@ -148,15 +149,11 @@ function runPrint(world: World, args: string[], env: Record<string, string> = {}
 
 /** A private tmux server for one test; killed in afterEach. */
 class Tmux {
-  readonly socket = `fake-claude-test-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private readonly server = privateTmux('fake-claude-test');
   private started = false;
 
   run(...args: string[]): string {
-    return execFileSync('tmux', ['-L', this.socket, '-f', '/dev/null', ...args], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/', TERM: 'xterm-256color', LANG: 'C.UTF-8' },
-      timeout: 10_000,
-    });
+    return this.server.run(...args);
   }
 
   /** Start the fake TUI as the pane's direct command (remain-on-exit on, set before it starts). */
@@ -183,7 +180,7 @@ class Tmux {
   }
 
   paste(text: string): void {
-    execFileSync('tmux', ['-L', this.socket, '-f', '/dev/null', 'load-buffer', '-b', 'p', '-'], { input: text, env: { PATH: process.env.PATH ?? '' } });
+    this.server.run({ input: text }, 'load-buffer', '-b', 'p', '-');
     this.run('paste-buffer', '-p', '-d', '-b', 'p', '-t', 'w');
   }
 
@@ -205,30 +202,12 @@ class Tmux {
     return { dead: d === '1', status: s ?? '' };
   }
 
-  /** Kill the server, then wait until the fake is gone (its SIGHUP path still runs SessionEnd hooks). */
+  /**
+   * Kill the server, then wait until the fake is gone (its SIGHUP path still runs SessionEnd hooks);
+   * whatever of the panes' processes outlives WAIT_MS is SIGKILLed. The socket goes too.
+   */
   async kill(): Promise<void> {
-    if (!this.started) return;
-    let pid = 0;
-    try {
-      pid = Number(this.run('display', '-p', '-t', 'w', '#{pane_pid}').trim());
-    } catch {
-      // no pane
-    }
-    try {
-      this.run('kill-server');
-    } catch {
-      // already gone
-    }
-    if (pid > 0) {
-      await waitFor('the fake to exit', () => {
-        try {
-          process.kill(pid, 0);
-          return false;
-        } catch {
-          return true;
-        }
-      });
-    }
+    await this.server.dispose({ graceMs: WAIT_MS });
   }
 }
 

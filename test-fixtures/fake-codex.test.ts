@@ -4,18 +4,20 @@
  * /work/shared/reference/codex.md. Waits poll a condition with a generous deadline; nothing asserts
  * on timing.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { privateTmux } from './lib/private-tmux.mjs';
 import { codexMockConfig } from './real/umbel-helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FAKE = join(here, 'bin', 'codex');
-const SOCKET = `fake-codex-test-${process.pid}`;
+/** One private server for the file: every call, the paste and the cleanup go through it. */
+const server = privateTmux('fake-codex-test');
 const WAIT_MS = 30_000;
 
 type Json = Record<string, any>;
@@ -72,18 +74,12 @@ async function waitFor<T>(what: string, probe: () => T | undefined | false, time
   }
 }
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-L', SOCKET, '-f', '/dev/null', ...args], {
-    encoding: 'utf8',
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/', TERM: 'xterm-256color', LANG: 'C.UTF-8' },
-  });
-}
+const tmux = (...args: string[]): string => server.run(...args);
 const screen = (s: string) => tmux('capture-pane', '-p', '-t', s);
 /** The screen plus history: after exit the trailer can scroll out of the visible screen. */
 const scrollback = (s: string) => tmux('capture-pane', '-p', '-S', '-200', '-t', s);
 function paste(s: string, text: string) {
-  execFileSync('tmux', ['-L', SOCKET, '-f', '/dev/null', 'load-buffer', '-b', `b-${s}`, '-'], { input: text });
+  server.run({ input: text }, 'load-buffer', '-b', `b-${s}`, '-');
   tmux('paste-buffer', '-p', '-d', '-b', `b-${s}`, '-t', s);
 }
 
@@ -194,7 +190,7 @@ describe('fake codex TUI in tmux', () => {
     sessions.length = 0;
   });
   afterEach(() => {
-    for (const s of sessions) spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', 'kill-session', '-t', s]);
+    for (const s of sessions) server.attempt('kill-session', '-t', s);
     for (const pid of daemons.splice(0)) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -202,9 +198,7 @@ describe('fake codex TUI in tmux', () => {
     }
     if (env) rmSync(env.dir, { recursive: true, force: true });
   });
-  afterAll(() => {
-    spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', 'kill-server']);
-  });
+  afterAll(() => server.dispose());
 
   const launch = (name: string, args: string[] = [], extraEnv: string[] = []) => {
     sessions.push(name);
@@ -250,14 +244,21 @@ describe('fake codex TUI in tmux', () => {
   });
 
   it('typed text + Enter in one burst becomes a newline; a second Enter submits (§8)', async () => {
+    // The burst rule is about time: an Enter within the window after a typed burst is a newline. The
+    // window is named here (not the fake's 20 ms default): on a loaded machine the fake may process the
+    // Enter of the burst later than 20 ms after its text, and on a fast one the second Enter below
+    // would land inside a 20 ms window unless the test waited for it to pass.
+    const windowMs = 400;
     env = setup();
-    launch('b');
+    launch('b', [], [`FAKE_CODEX_BURST_WINDOW_MS=${windowMs}`]);
     await waitFor('status line', () => readyLine(env)('b'));
     // one tmux invocation: the text and the Enter arrive together, as a burst
     tmux('send-keys', '-t', 'b', '-l', 'ECHO typed burst', ';', 'send-keys', '-t', 'b', 'Enter');
     // still in the composer, over two lines, right above the status line: not submitted
     await waitFor('newline in composer', () => /› ECHO typed burst\n\n {2}mock-model default/.test(screen('b')));
     expect(hooksOf(env, 'UserPromptSubmit')).toHaveLength(0);
+    // The burst is on screen, so it has been processed: once the window has passed, Enter submits.
+    await new Promise((resolve) => setTimeout(resolve, 2 * windowMs));
     tmux('send-keys', '-t', 'b', 'Enter');
     const stops = await waitFor('Stop', () => (hooksOf(env, 'Stop').length > 0 ? hooksOf(env, 'Stop') : false));
     expect(stops[0]?.payload.last_assistant_message).toBe('typed burst');

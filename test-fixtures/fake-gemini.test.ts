@@ -4,18 +4,20 @@
  * test-fixtures tests only). Facts: /work/shared/reference/gemini.md. Waits are event-driven (a
  * condition polled with a generous deadline); nothing asserts on timing.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { privateTmux } from './lib/private-tmux.mjs';
 // @ts-expect-error plain ESM fixture without types
 import { startGeminiMock } from './mock-servers/gemini.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FAKE = join(here, 'bin', 'gemini');
-const SOCKET = `fake-gemini-test-${process.pid}`;
+/** One private server for the file (its own env, never the runner's): every call and the cleanup use it. */
+const server = privateTmux('fake-gemini-test');
 const WAIT_MS = 30_000;
 type Json = Record<string, any>;
 
@@ -29,7 +31,7 @@ beforeAll(async () => {
   mock = await startGeminiMock();
 });
 afterAll(async () => {
-  spawnSync('tmux', ['-L', SOCKET, 'kill-server'], { stdio: 'ignore' });
+  await server.dispose();
   await mock.close();
 });
 
@@ -51,7 +53,7 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
-  spawnSync('tmux', ['-L', SOCKET, 'kill-session', '-t', 'w'], { stdio: 'ignore' });
+  server.attempt('kill-session', '-t', 'w');
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -72,7 +74,7 @@ function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const tmux = (...args: string[]) => server.run(...args);
 
 /** Start the fake in a pane; the command records its exit status in the pane. */
 function launch(env: Record<string, string>, options: { exec?: boolean; stderrFile?: string } = {}) {
@@ -83,7 +85,7 @@ function launch(env: Record<string, string>, options: { exec?: boolean; stderrFi
   const cmd = options.exec
     ? `exec env -i ${assigns} ${FAKE}`
     : `env -i ${assigns} sh -c '${FAKE}${options.stderrFile ? ` 2>${options.stderrFile}` : ''}; echo $? > ${join(dir, 'exit-status')}; echo __EXIT__=$?'`;
-  spawnSync('tmux', ['-L', SOCKET, '-f', '/dev/null', 'new-session', '-d', '-s', 'w', '-x', '200', '-y', '50', '-c', work], { stdio: 'ignore' });
+  tmux('new-session', '-d', '-s', 'w', '-x', '200', '-y', '50', '-c', work);
   tmux('set', '-g', 'remain-on-exit', 'on');
   tmux('respawn-pane', '-k', '-t', 'w', cmd);
 }

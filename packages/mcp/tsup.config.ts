@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', bin: 'src/bin.ts', 'default-umbel': 'src/default-umbel.ts' },
+  entry: { index: 'src/index.ts', bin: 'src/bin.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',

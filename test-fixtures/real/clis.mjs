@@ -7,6 +7,8 @@
 //     anthropic-ai__claude-code@2.1.328/
 //       package.json, node_modules/…          (a private npm project holding only that CLI)
 //       .umbel-complete.json                  (marker, written last: {id, package, version, bin, native?, versionOutput})
+//     opencode-ai@1.18.33/
+//       node_modules/opencode-linux-x64/bin/opencode   (the native binary; opencode-ai's postinstall is skipped)
 //
 // A folder without its marker is an interrupted install and is reinstalled from scratch.
 // Dependency-free on purpose (plain Node ESM), so scripts and tests can both import it.
@@ -24,7 +26,7 @@ export const PINS_FILE = join(here, 'pins.json');
 export const MARKER = '.umbel-complete.json';
 
 /** The CLI ids that have a pin. */
-export const CLI_IDS = /** @type {const} */ (['claude', 'codex', 'gemini']);
+export const CLI_IDS = /** @type {const} */ (['claude', 'codex', 'gemini', 'opencode']);
 
 /**
  * What `<bin> --version` must print (first line, trimmed) for each pinned CLI.
@@ -34,7 +36,27 @@ export const EXPECTED_VERSION_OUTPUT = {
   claude: (v) => `${v} (Claude Code)`,
   codex: (v) => `codex-cli ${v}`,
   gemini: (v) => v,
+  opencode: (v) => v,
 };
+
+const OPENCODE_PLATFORMS = { linux: 'linux', darwin: 'darwin', win32: 'windows' };
+const OPENCODE_ARCHES = { x64: 'x64', arm64: 'arm64' };
+
+/**
+ * The npm package that ships opencode's native binary (`bin/opencode`) for a host, e.g.
+ * `opencode-linux-x64`. `opencode-ai` itself only holds a placeholder that its postinstall replaces
+ * (by copying this binary, or by running `npm install` of it when it is missing), so the installer
+ * skips that postinstall and launches the platform package's binary directly.
+ * @param {string} [platform] default `process.platform`
+ * @param {string} [arch] default `process.arch`
+ * @returns {string}
+ */
+export function opencodePlatformPackage(platform = process.platform, arch = process.arch) {
+  const p = OPENCODE_PLATFORMS[platform];
+  const a = OPENCODE_ARCHES[arch];
+  if (!p || !a) throw new Error(`no opencode binary package for ${platform}-${arch}`);
+  return `opencode-${p}-${a}`;
+}
 
 /**
  * Read the pins.
@@ -90,7 +112,7 @@ export function readInstalled(id) {
 }
 
 /**
- * Absolute path of the pinned real CLI binary `id` ('claude' | 'codex' | 'gemini').
+ * Absolute path of the pinned real CLI binary `id` ('claude' | 'codex' | 'gemini' | 'opencode').
  * Throws a clear error when the pinned version is not installed in the cache.
  * @param {string} id
  * @returns {string}

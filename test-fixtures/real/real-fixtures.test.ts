@@ -1,11 +1,13 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { MARKER, pinInfo, readPins, realCliPath } from './clis.mjs';
+import { CLI_IDS, EXPECTED_VERSION_OUTPUT, MARKER, opencodePlatformPackage, pinInfo, readPins, realCliPath } from './clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { MOCK_API_KEY, approvedKeySuffix, claudeEnv, seedClaudeConfig } from './seed-claude.mjs';
 import { startProcess } from './umbel-helpers.mjs';
@@ -31,12 +33,22 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
 }
 
 describe('pins.json', () => {
-  it('pins the three CLIs at the versions the references verified', () => {
+  it('pins the four CLIs at the versions the references verified', () => {
     expect(readPins()).toEqual({
       claude: { package: '@anthropic-ai/claude-code', version: '2.1.328' },
       codex: { package: '@openai/codex', version: '0.169.0' },
       gemini: { package: '@google/gemini-cli', version: '0.61.0' },
+      opencode: { package: 'opencode-ai', version: '1.18.33' },
     });
+    expect(CLI_IDS).toEqual(['claude', 'codex', 'gemini', 'opencode']);
+    expect(EXPECTED_VERSION_OUTPUT.opencode('1.18.33')).toBe('1.18.33');
+  });
+
+  it('names the native opencode platform package of each host (the binary lives there, not in opencode-ai)', () => {
+    expect(opencodePlatformPackage('linux', 'x64')).toBe('opencode-linux-x64');
+    expect(opencodePlatformPackage('linux', 'arm64')).toBe('opencode-linux-arm64');
+    expect(opencodePlatformPackage('darwin', 'arm64')).toBe('opencode-darwin-arm64');
+    expect(() => opencodePlatformPackage('sunos', 'x64')).toThrow(/no opencode binary package for sunos-x64/);
   });
 });
 
@@ -156,5 +168,104 @@ describe('seedClaudeConfig / claudeEnv', () => {
       CLAUDE_CODE_MAX_RETRIES: '1',
     });
     expect(claudeEnv({ configDir: '/c', baseUrl: 'u', nonessentialTraffic: false }).CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC).toBe('1');
+  });
+});
+
+describe('install-real-clis.mjs --only opencode (against a local stand-in registry)', () => {
+  /** A tarball `package/<files>` as npm packs it, with its integrity fields. */
+  function tarball(root: string, name: string, files: Record<string, string>) {
+    const src = join(root, `src-${name}`);
+    for (const [rel, text] of Object.entries(files)) {
+      const file = join(src, 'package', rel);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, text, { mode: 0o755 });
+    }
+    const tgz = join(root, `${name}.tgz`);
+    execFileSync('tar', ['-czf', tgz, '-C', src, 'package']);
+    const data = readFileSync(tgz);
+    return {
+      data,
+      shasum: createHash('sha1').update(data).digest('hex'),
+      integrity: `sha512-${createHash('sha512').update(data).digest('base64')}`,
+    };
+  }
+
+  it('installs opencode-ai without its postinstall and launches the platform package binary', async () => {
+    const root = scratch('umbel-oc-registry-');
+    const platformPkg = opencodePlatformPackage(process.platform, process.arch);
+    const other = platformPkg === 'opencode-linux-x64' ? 'opencode-linux-arm64' : 'opencode-linux-x64';
+    const version = '1.18.33';
+    const manifests: Record<string, Record<string, unknown>> = {
+      'opencode-ai': {
+        name: 'opencode-ai',
+        version,
+        bin: { opencode: './bin/opencode.exe' },
+        scripts: { postinstall: 'node ./postinstall.mjs' },
+        optionalDependencies: { [platformPkg]: version, [other]: version, 'opencode-linux-x64-baseline': version },
+      },
+      [platformPkg]: { name: platformPkg, version },
+      [other]: { name: other, version },
+      'opencode-linux-x64-baseline': { name: 'opencode-linux-x64-baseline', version },
+    };
+    const files: Record<string, Record<string, string>> = {
+      'opencode-ai': {
+        'bin/opencode.exe': '#!/bin/sh\necho "placeholder: postinstall was not run" >&2\nexit 1\n',
+        'postinstall.mjs': `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(join(root, 'POSTINSTALL-RAN'))}, 'yes');\n`,
+      },
+      [platformPkg]: { 'bin/opencode': `#!/bin/sh\necho ${version}\n` },
+      [other]: { 'bin/opencode': '#!/bin/sh\necho wrong platform\n' },
+      'opencode-linux-x64-baseline': { 'bin/opencode': '#!/bin/sh\necho baseline\n' },
+    };
+    // built once: a tarball rebuilt per request could differ (file mtimes) from the integrity announced
+    const tarballs = Object.fromEntries(Object.keys(manifests).map((name) => [name, tarball(root, name, files[name] ?? {})]));
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      const url = decodeURIComponent(req.url ?? '/');
+      hits.push(url);
+      const tgz = /^\/([^/]+)\/-\/[^/]+\.tgz$/.exec(url);
+      const name = tgz ? tgz[1] : url.slice(1);
+      const manifest = name ? manifests[name] : undefined;
+      if (!manifest || !name) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end('{"error":"not found"}');
+        return;
+      }
+      const t = tarballs[name] as ReturnType<typeof tarball>;
+      if (tgz) {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        res.end(t.data);
+        return;
+      }
+      const dist = { tarball: `http://127.0.0.1:${port}/${name}/-/${name}-${version}.tgz`, shasum: t.shasum, integrity: t.integrity };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ name, 'dist-tags': { latest: version }, versions: { [version]: { ...manifest, dist } } }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const addr = server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : 0;
+    try {
+      const cache = join(root, 'cache');
+      const r = await run(process.execPath, [INSTALL_SCRIPT, '--only', 'opencode'], {
+        PATH: process.env.PATH,
+        HOME: join(root, 'home'),
+        UMBEL_REAL_CLI_CACHE: cache,
+        npm_config_registry: `http://127.0.0.1:${port}/`,
+        npm_config_cache: join(root, 'npm-cache'),
+        npm_config_userconfig: join(root, 'npmrc'),
+      });
+      expect(r.stderr).toContain('opencode: ok (1.18.33)');
+      expect(r.code).toBe(0);
+      process.env.UMBEL_REAL_CLI_CACHE = cache;
+      const bin = realCliPath('opencode');
+      expect(bin).toBe(join(pinInfo('opencode').dir, 'node_modules', platformPkg, 'bin', 'opencode'));
+      expect(JSON.parse(r.stdout)).toEqual({ opencode: bin });
+      expect(existsSync(join(root, 'POSTINSTALL-RAN'))).toBe(false);
+      // only the two packages it needs were downloaded: no other platform's binary
+      expect(hits.filter((h) => h.endsWith('.tgz')).sort()).toEqual(
+        [`/opencode-ai/-/opencode-ai-${version}.tgz`, `/${platformPkg}/-/${platformPkg}-${version}.tgz`].sort(),
+      );
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });

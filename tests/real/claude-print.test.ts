@@ -17,7 +17,23 @@ type Result = { code: number; stdout: string; stderr: string };
 type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: () => Promise<void> };
 
 /** Every key a script reads from `claude -p --output-format json`. */
-const SCRIPT_KEYS = ['type', 'subtype', 'is_error', 'result', 'session_id', 'duration_ms', 'num_turns', 'usage', 'total_cost_usd'] as const;
+const SCRIPT_KEYS = [
+  'type',
+  'subtype',
+  'is_error',
+  'result',
+  'session_id',
+  'duration_ms',
+  'duration_api_ms',
+  'num_turns',
+  'usage',
+  'modelUsage',
+  'total_cost_usd',
+  'permission_denials',
+  'terminal_reason',
+  'stop_reason',
+  'api_error_status',
+] as const;
 
 let claude: string;
 let root: string;
@@ -129,6 +145,9 @@ describe(`umbel -p vs the real claude -p ${readPins().claude.version} (same mock
       expect(typeof u.usage[k], `umbel usage.${k}`).toBe('number');
     }
     expect(u).toMatchObject({ provider: 'claude', turn: 1 });
+    // read from the worker's transcript: the same stop reason, no API error, the same model
+    expect({ stop_reason: u.stop_reason, api_error_status: u.api_error_status }).toEqual({ stop_reason: r.stop_reason, api_error_status: null });
+    expect(Object.keys(u.modelUsage)).toEqual(Object.keys(r.modelUsage));
     await noAnonymousWorkerLeft();
   });
 
@@ -175,6 +194,11 @@ describe(`umbel -p vs the real claude -p ${readPins().claude.version} (same mock
     expect({ is_error: u.is_error, subtype: u.subtype }).toEqual({ is_error: r.is_error, subtype: r.subtype });
     expect(u.result).toBe(r.result);
     expect(keyTypes(u)).toEqual(keyTypes(r));
+    expect({ api_error_status: u.api_error_status, api_error_type: u.api_error_type, stop_reason: u.stop_reason }).toEqual({
+      api_error_status: r.api_error_status,
+      api_error_type: r.api_error_type,
+      stop_reason: r.stop_reason,
+    });
 
     // Text mode: the error text on stdout, exit 1, in both.
     const realText = await claudeP(['-p', prompt], { maxRetries: 0 });

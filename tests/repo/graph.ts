@@ -1,6 +1,6 @@
 /** Package-graph and bare-tmux checks as pure functions over file contents (tested on planted violations). */
 import { builtinModules } from 'node:module';
-import { FLOORS, ONLY } from './floors.js';
+import { FLOORS, LIBRARY_ONLY, ONLY } from './floors.js';
 
 /** One package as the checks see it. */
 export interface PackageInfo {
@@ -61,6 +61,13 @@ export function checkGraph(packages: readonly PackageInfo[], rootDevDependencies
         }
         if (targetFloor !== undefined && ONLY[pkg.name] && !ONLY[pkg.name]?.includes(target)) {
           problems.push(`${file.path}: imports '${spec}' — ${pkg.name} may only import ${ONLY[pkg.name]?.join(', ')}`);
+          continue;
+        }
+        const library = LIBRARY_ONLY[pkg.name];
+        if (targetFloor !== undefined && library && !isTest && !library.bins.includes(file.path) && !library.only.includes(target)) {
+          problems.push(
+            `${file.path}: imports '${spec}' — the library part of ${pkg.name} may only import ${library.only.join(', ')} (only its bins compose more)`,
+          );
           continue;
         }
         const declared = pkg.dependencies.includes(target) || (isTest && (pkg.devDependencies.includes(target) || rootDevDependencies.includes(target)));

@@ -328,3 +328,42 @@ describe("the user's own CODEX_HOME", () => {
     T,
   );
 });
+
+describe('evidence verbs and CLI commands on the fake codex', () => {
+  it(
+    'actions: the shell command of a tool turn; diff: a broken .git only costs the snapshot, never the send',
+    async () => {
+      expect((await umbel(['spawn', 'ev', ...codexArgs])).code).toBe(0);
+      await umbel(['send', 'ev', 'TOOL echo from codex']);
+      expect(await umbel(['wait', 'ev', '--timeout', '90s'])).toMatchObject({ code: 0, stdout: 'TOOL-RESULT: from codex\n' });
+      const actions = JSON.parse((await umbel(['actions', 'ev', '--json'])).stdout);
+      expect(actions).toMatchObject({
+        provider: 'codex',
+        toolsUsed: { exec_command: 1 },
+        shellCommands: ['echo from codex'],
+        errors: [],
+        finalMessage: 'TOOL-RESULT: from codex',
+      });
+      // the project's .git is an empty directory, not a repository
+      const diff = JSON.parse((await umbel(['diff', 'ev', '--json'])).stdout);
+      expect(diff).toMatchObject({ method: 'transcript', files: [] });
+      expect(diff.note).toMatch(/^the snapshot of turn 1 failed \(git rev-parse failed: .*not a git repository/);
+    },
+    T,
+  );
+
+  it(
+    'a prompt starting with / is text; --command runs it, with no model turn',
+    async () => {
+      await umbel(['spawn', 'cmd', ...codexArgs]);
+      expect((await umbel(['send', 'cmd', '/status please'])).stdout).toBe('1\n');
+      expect((await umbel(['wait', 'cmd', '--timeout', '90s'])).stdout).toBe('MOCK-REPLY: /status please\n');
+      const ran = await umbel(['send', 'cmd', '--command', '/status', '--json']);
+      expect(JSON.parse(ran.stdout)).toEqual({ worker: 'cmd', turn: 2, command: true, modelTurn: false });
+      expect((await umbel(['capture', 'cmd'])).stdout).toContain('Session:');
+      expect((await umbel(['send', 'cmd', 'ECHO after the command'])).stdout).toBe('3\n');
+      expect((await umbel(['wait', 'cmd', '--timeout', '90s'])).stdout).toBe('after the command\n');
+    },
+    T,
+  );
+});

@@ -442,3 +442,35 @@ describe('umbel -p --provider gemini (fake gemini)', () => {
     T,
   );
 });
+
+describe('evidence verbs and CLI commands on the fake gemini', () => {
+  it(
+    'actions: the shell command of a tool turn',
+    async () => {
+      expect((await umbel(['spawn', 'ev', ...g, '--unattended'])).code).toBe(0);
+      await umbel(['send', 'ev', 'TOOL echo from gemini']);
+      expect(await umbel(['wait', 'ev', '--timeout', '120s'])).toMatchObject({ code: 0, stdout: 'TOOL-RESULT: from gemini\n' });
+      const actions = JSON.parse((await umbel(['actions', 'ev', '--json'])).stdout);
+      expect(actions).toMatchObject({ provider: 'gemini', toolsUsed: { run_shell_command: 1 }, shellCommands: ['echo from gemini'], errors: [] });
+    },
+    T,
+  );
+
+  it(
+    'a slash command is refused as a prompt (gemini trims a leading space away); --command runs it, with no model turn',
+    async () => {
+      await umbel(['spawn', 'cmd', ...g]);
+      const refused = await umbel(['send', 'cmd', '/about']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("gemini would run '/about' as a slash command");
+      const before = promptsReceived().length;
+      const ran = await umbel(['send', 'cmd', '--command', '/about', '--json']);
+      expect(JSON.parse(ran.stdout)).toEqual({ worker: 'cmd', turn: 1, command: true, modelTurn: false });
+      expect((await umbel(['capture', 'cmd'])).stdout).toContain('About Gemini CLI');
+      expect(promptsReceived().length).toBe(before);
+      expect((await umbel(['send', 'cmd', '! is text when pasted'])).stdout).toBe('2\n');
+      expect((await umbel(['wait', 'cmd', '--timeout', '120s'])).stdout).toBe('MOCK-REPLY: ! is text when pasted\n');
+    },
+    T,
+  );
+});

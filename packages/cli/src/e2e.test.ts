@@ -3,6 +3,7 @@
  * (UMBEL_CLAUDE_BIN) through the tmux substrate and the Claude provider. Needs `pnpm build`
  * (the root `pnpm test` builds first).
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -152,10 +153,30 @@ describe('supervisor verbs on the fake claude', () => {
     await umbel(['send', 'crash', 'EXIT 3']);
     const dead = await umbel(['wait', 'crash', '--json']);
     expect(dead.code).toBe(125);
-    expect(JSON.parse(dead.stdout)).toMatchObject({ reason: 'dead', exit: { status: 3 } });
+    const outcome = JSON.parse(dead.stdout);
+    expect(outcome).toMatchObject({ reason: 'dead', exit: { status: 3 } });
+    // The evidence is what the CLI showed: no tmux "Pane is dead" line, no blank rows.
+    expect(outcome.paneTail).toContain('EXIT 3');
+    expect(outcome.paneTail).not.toContain('Pane is dead');
+    expect(outcome.paneTail).not.toMatch(/^\s*$/m);
+    const shown = await umbel(['capture', 'crash']);
+    expect(shown.stdout).toContain('EXIT 3');
+    expect(shown.stdout).not.toContain('Pane is dead');
     await umbel(['spawn', 'sig', ...cfg()]);
     await umbel(['send', 'sig', 'KILLSELF SIGKILL']);
     expect(JSON.parse((await umbel(['wait', 'sig', '--json'])).stdout)).toMatchObject({ reason: 'dead', exit: { signal: 'SIGKILL' } });
+  });
+
+  it("a CLI that dies at startup: the spawn's message carries what it printed last", async () => {
+    const broken = join(scratch, 'broken-claude');
+    await writeFile(broken, '#!/bin/sh\necho "claude: starting"\necho\necho "Error: settings.json: unexpected token at line 3" >&2\nexit 1\n', { mode: 0o755 });
+    const r = await umbel(['spawn', 'broken', '--json'], { env: { UMBEL_CLAUDE_BIN: broken } });
+    expect(r.code).toBe(1);
+    const { error } = JSON.parse(r.stdout);
+    expect(error.code).toBe('UMBEL_SPAWN_FAILED');
+    expect(error.message).toContain('exited during startup (process exited 1)');
+    expect(error.message).toContain('claude: starting | Error: settings.json: unexpected token at line 3');
+    expect(error.message).not.toContain('Pane is dead');
   });
 
   it('timeout is 124 with the pane tail; SIGINT during a wait is 130 and the worker lives on', async () => {
@@ -261,5 +282,38 @@ describe('umbel -p on the fake claude', () => {
     expect(await readdir(join(home, 'workers'))).not.toContain(anon);
     expect(processesOf({ argsIncludes: [`workers/${anon}`] })).toEqual([]);
     expect((await umbel(['capture', anon as string])).code).toBe(1);
+  });
+});
+
+describe('evidence verbs and CLI commands on the fake claude', () => {
+  it('actions and diff: what a Bash tool turn ran and changed, in a git work tree', async () => {
+    const repo = join(scratch, 'repo');
+    const repoConfig = join(scratch, 'claude-config-repo');
+    await mkdir(repo, { recursive: true });
+    await seed(repoConfig, [repo]);
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    await writeFile(join(repo, 'kept.txt'), 'kept\n');
+    expect((await umbel(['spawn', 'ev', '--cwd', repo, ...cfg(repoConfig)])).code).toBe(0);
+    await umbel(['send', 'ev', 'TOOL echo made by claude > made.txt']);
+    expect((await umbel(['wait', 'ev'])).code).toBe(0);
+    const actions = JSON.parse((await umbel(['actions', 'ev', '--json'])).stdout);
+    expect(actions).toMatchObject({ provider: 'claude', turns: [1], toolsUsed: { Bash: 1 }, shellCommands: ['echo made by claude > made.txt'], errors: [] });
+    expect((await umbel(['actions', 'ev'])).stdout).toContain('  $ echo made by claude > made.txt');
+    const diff = await umbel(['diff', 'ev']);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain('+++ b/made.txt');
+    expect(diff.stdout).toContain('+made by claude');
+    expect(diff.stdout).not.toContain('kept.txt');
+  });
+
+  it('a prompt starting with / is text; --command runs it, with no model turn', async () => {
+    await umbel(['spawn', 'cmd', ...cfg()]);
+    expect((await umbel(['send', 'cmd', '/notacommand please'])).stdout).toBe('1\n');
+    expect((await umbel(['wait', 'cmd'])).stdout).toContain('/notacommand please');
+    const ran = await umbel(['send', 'cmd', '--command', '/notacommand', '--json']);
+    expect(JSON.parse(ran.stdout)).toEqual({ worker: 'cmd', turn: 2, command: true, modelTurn: false });
+    expect((await umbel(['capture', 'cmd'])).stdout).toContain('Unknown command: /notacommand');
+    expect((await umbel(['send', 'cmd', 'ECHO still fine'])).stdout).toBe('3\n');
+    expect((await umbel(['wait', 'cmd'])).stdout).toBe('still fine\n');
   });
 });

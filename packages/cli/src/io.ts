@@ -7,6 +7,20 @@ export interface Out {
   readonly isTTY?: boolean;
 }
 
+/**
+ * What interrupts a command: a signal (SIGHUP: its terminal closed), or `SIGPIPE` when its stdout
+ * or stderr can no longer be written (the reader went away: EPIPE; the terminal is gone: EIO).
+ */
+export type Interrupt = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGPIPE';
+
+/** Exit code of a command ended by an interrupt (128 + the signal's number, as a shell reports it). */
+export const INTERRUPT_EXIT_CODES: Readonly<Record<Interrupt, number>> = { SIGHUP: 129, SIGINT: 130, SIGPIPE: 141, SIGTERM: 143 };
+
+/** The exit code for an aborted signal's reason (130 when the reason is not an interrupt). */
+export function interruptExitCode(signal: AbortSignal): number {
+  return INTERRUPT_EXIT_CODES[signal.reason as Interrupt] ?? 130;
+}
+
 /** Everything `run()` needs from the outside world. */
 export interface CliIo {
   readonly stdout: Out;
@@ -17,6 +31,15 @@ export interface CliIo {
   readonly cwd: string;
   /** Builds the engine (default: tmux + the three providers), loaded only when a verb needs it. */
   createEngine(env: Readonly<Record<string, string | undefined>>): Umbel | Promise<Umbel>;
-  /** Registers a handler for SIGINT/SIGTERM; returns an unregister function. */
-  onSignal(handler: (signal: 'SIGINT' | 'SIGTERM') => void): () => void;
+  /**
+   * Registers a handler for interrupts; returns an unregister function. The handler gets every
+   * one: the first aborts the command, a later signal hurries its cleanup.
+   */
+  onSignal(handler: (signal: Interrupt) => void): () => void;
+  /**
+   * Start `umbel ARGS…` as a short-lived detached process (a session of its own, stdout and stderr
+   * ignored, `stdin` written to its stdin pipe and closed); resolves once the input is handed over.
+   * Absent where no such process can be started (in-process tests).
+   */
+  spawnDetached?(args: readonly string[], stdin: string): Promise<void>;
 }

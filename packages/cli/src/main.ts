@@ -1,17 +1,30 @@
 /**
- * The bin's entry: a light module. `--version` answers without loading yargs or the engine, and
- * SIGINT/SIGTERM are taken over before anything slow is loaded.
+ * The bin's entry: a light module. `--version` answers without loading yargs or the engine, a plain
+ * `-p` runs without yargs, and interrupts (signals, a closed stdout/stderr) are taken over before
+ * anything slow is loaded.
  */
-import { captureSignals, processIo } from './process-io.js';
+import { INTERRUPT_EXIT_CODES } from './io.js';
+import { plainPrintArgs } from './print-argv.js';
+import { captureSignals, flushOutput, outputBroken, processIo } from './process-io.js';
 import { VERSION } from './version.js';
+
+const INTERRUPTED = new Set<number>(Object.values(INTERRUPT_EXIT_CODES));
 
 /** Run with the real process; returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   captureSignals();
+  let code: number;
   if (argv.length === 1 && argv[0] === '--version') {
     process.stdout.write(`umbel ${VERSION}\n`);
-    return 0;
+    code = 0;
+  } else {
+    // A plain `umbel -p …` skips loading the parser (yargs): a large share of a warm call's start.
+    const plain = plainPrintArgs(argv);
+    if (plain) code = await (await import('./print-main.js')).runPlainPrint(plain, processIo());
+    else code = await (await import('./run.js')).run(argv, processIo());
   }
-  const { run } = await import('./run.js');
-  return run(argv, processIo());
+  await flushOutput();
+  // Output that did not reach its reader is a failure (like a pipe's SIGPIPE), unless a signal
+  // ended the command first.
+  return outputBroken() && !INTERRUPTED.has(code) ? INTERRUPT_EXIT_CODES.SIGPIPE : code;
 }

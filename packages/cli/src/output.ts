@@ -1,5 +1,5 @@
 /** Formatting helpers shared by the verbs. */
-import { errorExitCode, UmbelError, type WorkerStatus } from '@umbel/core';
+import { errorExitCode, type LogEntry, UmbelError, type WorkerStatus } from '@umbel/core';
 import type { Out } from './io.js';
 
 /** Print one JSON value as a line. */
@@ -22,6 +22,20 @@ export function reportError(error: unknown, io: { stdout: Out; stderr: Out }, js
   if (json) printJson(io.stdout, { error: { code: 'UMBEL_INTERNAL', message: error instanceof Error ? error.message : String(error) } });
   io.stderr.write(`umbel: internal error (this is a bug, please report it):\n${message}\n`);
   return code;
+}
+
+/**
+ * One `logs` line per event: time, kind, summary. Line breaks and other control characters in the
+ * summary (a multi-line answer) are escaped (`\n`, `\t`, `\u001b`), so each event stays one line.
+ */
+export function logLine(entry: LogEntry): string {
+  return `${entry.at}  ${entry.kind.padEnd(12)}  ${oneLine(entry.summary)}\n`;
+}
+
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function ago(iso: string | undefined, now: number): string {
@@ -47,9 +61,18 @@ function shortenPath(path: string, max: number): string {
 /** An aligned table of workers. */
 export function statusTable(workers: readonly WorkerStatus[], now = Date.now()): string {
   if (workers.length === 0) return 'No workers.\n';
-  const rows = [['NAME', 'PROVIDER', 'STATE', 'TURN', 'CWD', 'CREATED', 'LAST ACTIVITY']];
+  const rows = [['NAME', 'PROVIDER', 'STATE', 'TURN', 'MODEL', 'CWD', 'CREATED', 'LAST ACTIVITY']];
   for (const w of workers)
-    rows.push([w.name, w.provider, stateText(w), `${w.completedTurn}/${w.turn}`, shortenPath(w.cwd, 32), ago(w.createdAt, now), ago(w.lastActivityAt, now)]);
+    rows.push([
+      w.name,
+      w.provider,
+      stateText(w),
+      `${w.completedTurn}/${w.turn}`,
+      w.model ?? '—',
+      shortenPath(w.cwd, 32),
+      ago(w.createdAt, now),
+      ago(w.lastActivityAt, now),
+    ]);
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
   return `${rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')).join('\n')}\n`;
 }

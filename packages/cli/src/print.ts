@@ -1,72 +1,87 @@
 /**
  * `umbel -p`: a drop-in for `claude -p` that runs the prompt through the interactive TUI.
  * Same output formats (text, json, stream-json) and exit behaviour as `claude -p`; umbel's own
- * outcomes map to their exit codes (timeout 124, dead 125, needs-input 126, aborted 130).
+ * outcomes map to their exit codes (timeout 124, dead 125, needs-input 126, interrupts 129/130/141/143).
+ * The anonymous worker is removed on every path: the answer, an error, a timeout, any interrupt; a
+ * second signal removes it at once and exits.
  */
 import { randomUUID } from 'node:crypto';
-import { OUTCOME_EXIT_CODES, type Outcome, type Umbel, UmbelError, UsageError, WorkerNotFoundError } from '@umbel/core';
-import type { CliIo } from './io.js';
+import { type Outcome, type Umbel, UmbelError, UsageError, type WaitOptions, type WorkerStatus } from '@umbel/core';
+import { type Args, num, str } from './args.js';
+import { type CliIo, interruptExitCode } from './io.js';
 import { printJson } from './output.js';
-import { type Args, describeOutcome, envFromArgs } from './verbs.js';
+import { claimForPrint, type PrintClaim, spawnFromArgs } from './pool.js';
+import { errorResultObject, printExitCode, resultObject } from './print-result.js';
+import { describeOutcome } from './verbs.js';
+
+export { printExitCode, resultObject } from './print-result.js';
 
 const FORMATS = ['text', 'json', 'stream-json'] as const;
 type Format = (typeof FORMATS)[number];
 
-function str(value: unknown): string | undefined {
-  return value === undefined || value === null ? undefined : String(value);
+/** How long the teardown after a second signal may take before `-p` exits anyway. */
+export const HURRY_MS = 10_000;
+
+/** The worker of one run and its removal: one kill per worker, shared by every path that asks. */
+interface Hold {
+  readonly name: string | undefined;
+  readonly anonymous: boolean;
+  /** `remove`: how this worker is removed (a pool worker is released), instead of a kill. */
+  take(name: string, anonymous: boolean, remove?: () => Promise<void>): void;
+  remove(): Promise<void>;
 }
 
-/** Claude's usage field names from umbel's. */
-function claudeUsage(usage: Outcome['usage']): Record<string, number> {
-  const names: Record<string, string> = {
-    inputTokens: 'input_tokens',
-    outputTokens: 'output_tokens',
-    cacheReadTokens: 'cache_read_input_tokens',
-    cacheCreationTokens: 'cache_creation_input_tokens',
+function hold(engine: Umbel): Hold {
+  let name: string | undefined;
+  let anonymous = false;
+  let removal: Promise<void> | undefined;
+  let remover: (() => Promise<void>) | undefined;
+  const kill = async (worker: string): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await engine.kill({ name: worker, purge: true });
+        return;
+      } catch (error) {
+        const gone = UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND';
+        if (gone || attempt >= 3) return;
+      }
+    }
   };
-  const out: Record<string, number> = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
-  for (const [k, v] of Object.entries(usage ?? {})) if (typeof v === 'number' && k !== 'costUsd') out[names[k] ?? k] = v;
-  return out;
-}
-
-/** The `claude -p --output-format json` result object for an outcome (plus umbel's fields). */
-export function resultObject(outcome: Outcome, extra: { durationMs: number; sessionId?: string }): Record<string, unknown> {
-  const isError = outcome.reason !== 'completed';
-  const result = outcome.reason === 'provider-error' ? (outcome.message ?? '') : (outcome.result ?? (isError ? (outcome.message ?? '') : ''));
   return {
-    type: 'result',
-    subtype: outcome.reason === 'completed' || outcome.reason === 'provider-error' ? 'success' : 'error_during_execution',
-    is_error: isError,
-    duration_ms: extra.durationMs,
-    duration_api_ms: 0,
-    num_turns: outcome.numTurns ?? 1,
-    result,
-    session_id: outcome.sessionId ?? extra.sessionId ?? '',
-    total_cost_usd: outcome.usage?.costUsd ?? 0,
-    usage: claudeUsage(outcome.usage),
-    permission_denials: [],
-    terminal_reason: outcome.reason === 'completed' ? 'completed' : outcome.reason === 'provider-error' ? 'api_error' : outcome.reason,
-    uuid: randomUUID(),
-    worker: outcome.worker,
-    provider: outcome.provider,
-    turn: outcome.turn,
-    umbel: {
-      reason: outcome.reason,
-      exit_code: printExitCode(outcome),
-      ...(outcome.message ? { message: outcome.message } : {}),
-      ...(outcome.attempts ? { attempts: outcome.attempts } : {}),
-      ...(outcome.transcriptPath ? { transcript_path: outcome.transcriptPath } : {}),
+    get name() {
+      return name;
+    },
+    get anonymous() {
+      return anonymous;
+    },
+    take(worker, anon, remove) {
+      name = worker;
+      anonymous = anon;
+      remover = remove;
+    },
+    remove() {
+      if (!anonymous || name === undefined) return Promise.resolve();
+      removal ??= remover ? remover().catch(() => kill(name as string)) : kill(name);
+      return removal;
     },
   };
 }
 
-/** Exit code of `umbel -p` for an outcome: claude's 1 for a model error, umbel's codes otherwise. */
-export function printExitCode(outcome: Outcome): number {
-  return outcome.reason === 'provider-error' ? 1 : OUTCOME_EXIT_CODES[outcome.reason];
+interface PrintRun {
+  readonly args: Args;
+  readonly io: CliIo;
+  readonly engine: Umbel;
+  readonly signal: AbortSignal;
+  readonly format: Format;
+  readonly prompt: string;
+  readonly wait: Omit<WaitOptions, 'name' | 'turn'>;
+  readonly hold: Hold;
+  /** The pool this call matched (a warm worker, or a cold start because the pool was empty). */
+  pooled?: PrintClaim;
 }
 
-/** Run print mode. Returns the exit code. */
-export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: AbortSignal): Promise<number> {
+/** Run print mode. Returns the exit code. `hurry` fires on a second signal. */
+export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: AbortSignal, hurry?: AbortSignal): Promise<number> {
   const format = (str(args.outputFormat) ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--output-format must be one of ${FORMATS.join(', ')} (got '${format}')`);
   if (format === 'stream-json' && args.verbose !== true) {
@@ -74,6 +89,44 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
     return 1;
   }
   if (args.name !== undefined && args.resume !== undefined) throw new UsageError('use --name or --resume, not both');
+  if (args.pool !== undefined && (args.name !== undefined || args.resume !== undefined)) {
+    throw new UsageError('--pool takes a fresh worker from a pool; --name and --resume keep one', { hint: 'use one or the other' });
+  }
+  const wait = {
+    timeout: str(args.timeout) ?? '30m',
+    idleTimeout: str(args.idleTimeout),
+    check: str(args.check),
+    schema: str(args.schema),
+    retries: num(args.retries, 'retries'),
+    checkTimeout: str(args.checkTimeout),
+  };
+  const prompt = await promptOf(args, io);
+  const run: PrintRun = { args, io, engine, signal, format, prompt, wait, hold: hold(engine) };
+  const main = printRun(run);
+  if (!hurry) return main;
+  // A second signal: remove the worker now (or, while spawn is still cleaning up after the first,
+  // let it finish), within HURRY_MS, then exit.
+  const hurried = new Promise<number>((resolve) => {
+    const go = () => {
+      const work = run.hold.name !== undefined ? run.hold.remove() : main.then(noop, noop);
+      void within(work, HURRY_MS).then(() => resolve(interruptExitCode(signal)));
+    };
+    if (hurry.aborted) go();
+    else hurry.addEventListener('abort', go, { once: true });
+  });
+  return Promise.race([main, hurried]);
+}
+
+function noop(): void {}
+
+async function within(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work.then(noop, noop), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+/** The prompt: the argument, piped stdin, or both (`"<arg>\n<stdin>"`), as claude -p takes it. */
+async function promptOf(args: Args, io: CliIo): Promise<string> {
   const arg = str(args.prompt);
   const piped = await io.readStdin();
   const stdinText = piped && piped.length > 0 ? piped : undefined;
@@ -83,115 +136,119 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
       hint: 'umbel -p "PROMPT", or echo PROMPT | umbel -p',
     });
   }
+  return prompt;
+}
 
+async function printRun(run: PrintRun): Promise<number> {
+  const { io, signal } = run;
   const started = Date.now();
-  let worker: string | undefined;
-  let anonymous = false;
-  const resume = str(args.resume);
-  const named = str(args.name);
   try {
-    if (resume !== undefined) {
-      worker = (await engine.status(resume)).name;
-    } else {
-      let reuse = false;
-      if (named !== undefined) {
-        try {
-          const existing = await engine.status(named);
-          reuse = existing.alive;
-          if (!existing.alive) throw new UsageError(`worker '${named}' exists but is ${existing.state}; kill it with --purge or pick another name`);
-        } catch (error) {
-          if (!(error instanceof WorkerNotFoundError || (UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND'))) throw error;
-        }
-      }
-      if (reuse) worker = named;
-      else {
-        anonymous = named === undefined;
-        const status = await engine.spawn(
-          {
-            name: named,
-            provider: str(args.provider) ?? 'claude',
-            cwd: str(args.cwd) ?? io.cwd,
-            model: str(args.model),
-            env: envFromArgs(args.env),
-            permissionMode: str(args.permissionMode),
-            allowedTools: str(args.allowedTools),
-            appendSystemPrompt: str(args.appendSystemPrompt),
-            unattended: args.unattended === true,
-          },
-          { signal },
-        );
-        worker = status.name;
-      }
-    }
-    if (signal.aborted) return abortCode(signal);
-    const name: string = worker as string;
-    const { turn } = await engine.send({ name, prompt }, { signal });
-    // Read the status after the prompt was accepted: some CLIs (codex) report their session id
-    // only in the first prompt's hook payload. Only stream-json prints it before the answer; the
-    // other formats take the session id from the outcome.
-    const status = format === 'stream-json' ? await engine.status(name) : undefined;
-    if (status) {
-      printJson(io.stdout, {
-        type: 'system',
-        subtype: 'init',
-        cwd: status.cwd,
-        session_id: status.sessionId ?? '',
-        tools: [],
-        mcp_servers: [],
-        model: status.model ?? 'default',
-        permissionMode: str(args.permissionMode) ?? 'default',
-        apiKeySource: 'none',
-        output_style: 'default',
-        uuid: randomUUID(),
-        worker: status.name,
-        provider: status.provider,
-      });
-    }
-    const outcome = await engine.wait(
-      {
-        name,
-        turn,
-        timeout: str(args.timeout) ?? '30m',
-        check: str(args.check),
-        schema: str(args.schema),
-        retries: args.retries === undefined ? undefined : Number(args.retries),
-      },
-      {
-        signal,
-        onProgress:
-          format === 'stream-json'
-            ? (p) => {
-                for (const m of p.messages ?? [])
-                  printJson(io.stdout, {
-                    type: m.type,
-                    message: m.message,
-                    parent_tool_use_id: null,
-                    session_id: status?.sessionId ?? '',
-                    uuid: m.uuid ?? randomUUID(),
-                  });
-              }
-            : undefined,
-      },
-    );
-    const code = outcome.reason === 'aborted' ? abortCode(signal) : printExitCode(outcome);
-    if (format === 'text') {
-      if (outcome.reason === 'completed') io.stdout.write(`${outcome.result ?? ''}\n`);
-      else if (outcome.reason === 'provider-error') io.stdout.write(`${outcome.message ?? 'API Error'}\n`);
-      else io.stderr.write(describeOutcome(outcome));
-    } else {
-      printJson(io.stdout, resultObject(outcome, { durationMs: Date.now() - started, sessionId: status?.sessionId }));
-      if (outcome.reason !== 'completed' && outcome.reason !== 'provider-error') io.stderr.write(describeOutcome(outcome));
-    }
+    if (signal.aborted) return interruptExitCode(signal);
+    await acquire(run);
+    if (signal.aborted) return interruptExitCode(signal);
+    const { outcome, status } = await turn(run, run.hold.name as string);
+    const code = outcome.reason === 'aborted' ? interruptExitCode(signal) : printExitCode(outcome);
+    report(run, outcome, { durationMs: Date.now() - started, sessionId: status?.sessionId, exitCode: code });
     return code;
   } catch (error) {
-    if (UmbelError.isInstance(error) && error.code === 'UMBEL_ABORTED') return abortCode(signal);
+    // Whatever failed after an interrupt failed because of it: the interrupt is the story.
+    if (signal.aborted || (UmbelError.isInstance(error) && error.code === 'UMBEL_ABORTED')) return interruptExitCode(signal);
+    if (run.format !== 'text') {
+      printJson(io.stdout, errorResultObject(error, { durationMs: Date.now() - started, worker: run.hold.name, provider: str(run.args.provider) }));
+    }
     throw error;
   } finally {
-    // Teardown runs after the answer is printed: never on the critical path of the output.
-    if (anonymous && worker) await engine.kill({ name: worker, purge: true }).catch(() => undefined);
+    // Teardown runs after the answer is printed: never on the critical path of the output. The
+    // pool's refill is started first, so the replacement spawns while this worker is removed.
+    await run.pooled?.refill();
+    await run.hold.remove();
   }
 }
 
-function abortCode(signal: AbortSignal): number {
-  return signal.reason === 'SIGTERM' ? 143 : 130;
+/** Take the worker: `--resume`'s, a live `--name`d one, a warm pool worker, or a new one (anonymous without --name). */
+async function acquire(run: PrintRun): Promise<void> {
+  const { args, io, engine, signal, hold } = run;
+  const resume = str(args.resume);
+  const named = str(args.name);
+  if (resume !== undefined) return hold.take((await engine.status(resume)).name, false);
+  if (named !== undefined) {
+    try {
+      const existing = await engine.status(named);
+      if (!existing.alive) throw new UsageError(`worker '${named}' exists but is ${existing.state}; kill it with --purge or pick another name`);
+      return hold.take(named, false);
+    } catch (error) {
+      if (!(UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND')) throw error;
+    }
+  }
+  if (named === undefined) {
+    run.pooled = await claimForPrint(args, io, engine);
+    const { worker, pool } = run.pooled?.claim ?? {};
+    if (worker && pool) return hold.take(worker, true, () => engine.pool.release({ pool, worker }));
+  }
+  const status = await engine.spawn({ ...spawnFromArgs(args, io.cwd), name: named }, { signal });
+  hold.take(status.name, named === undefined);
+}
+
+/** Send the prompt and wait for its turn; stream-json prints the init line and messages live. */
+async function turn(run: PrintRun, name: string): Promise<{ outcome: Outcome; status?: WorkerStatus }> {
+  const { io, engine, signal, format } = run;
+  const { turn } = await engine.send({ name, prompt: run.prompt }, { signal });
+  // Read the status after the prompt was accepted: some CLIs (codex) report their session id
+  // only in the first prompt's hook payload. Only stream-json prints it before the answer; the
+  // other formats take the session id from the outcome.
+  const status = format === 'stream-json' ? await engine.status(name) : undefined;
+  if (status) printJson(io.stdout, initLine(status, str(run.args.permissionMode)));
+  const outcome = await engine.wait(
+    { name, turn, ...run.wait },
+    {
+      signal,
+      onProgress: status
+        ? (p) => {
+            for (const m of p.messages ?? [])
+              printJson(io.stdout, {
+                type: m.type,
+                message: m.message,
+                parent_tool_use_id: null,
+                session_id: status.sessionId ?? '',
+                uuid: m.uuid ?? randomUUID(),
+              });
+          }
+        : undefined,
+    },
+  );
+  return { outcome, status };
+}
+
+function initLine(status: WorkerStatus, permissionMode: string | undefined): Record<string, unknown> {
+  return {
+    type: 'system',
+    subtype: 'init',
+    cwd: status.cwd,
+    session_id: status.sessionId ?? '',
+    tools: [],
+    mcp_servers: [],
+    model: status.model ?? 'default',
+    permissionMode: permissionMode ?? 'default',
+    apiKeySource: 'none',
+    output_style: 'default',
+    uuid: randomUUID(),
+    worker: status.name,
+    provider: status.provider,
+  };
+}
+
+/** Print the outcome; for an anonymous worker, say that it is removed (not that it keeps running). */
+function report(run: PrintRun, outcome: Outcome, extra: { durationMs: number; sessionId?: string; exitCode: number }): void {
+  const { io, format } = run;
+  const removed = run.hold.anonymous;
+  const shown: Outcome =
+    removed && outcome.reason === 'aborted' ? { ...outcome, message: `cancelled; umbel -p removes its worker ${outcome.worker}` } : outcome;
+  if (format === 'text') {
+    if (shown.reason === 'completed') io.stdout.write(`${shown.result ?? ''}\n`);
+    else if (shown.reason === 'provider-error') io.stdout.write(`${shown.message ?? 'API Error'}\n`);
+    else io.stderr.write(describeOutcome(shown, { removed }));
+    return;
+  }
+  printJson(io.stdout, resultObject(shown, extra));
+  if (shown.reason !== 'completed' && shown.reason !== 'provider-error') io.stderr.write(describeOutcome(shown, { removed }));
 }

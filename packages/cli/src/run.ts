@@ -3,206 +3,143 @@
  * `process.exit` lives in ./cli.ts.
  */
 import { UsageError } from '@umbel/core';
-import yargs, { type Argv } from 'yargs';
-import type { CliIo } from './io.js';
+import type { Args } from './args.js';
+import { checkBooleanValues, checkRepeats, checkVerbWord, missingArgument, type Protected, protectDashDash, unknownVerb } from './argv.js';
+import { type CliIo, type Interrupt, interruptExitCode } from './io.js';
 import { reportError } from './output.js';
-import { runPrint } from './print.js';
-import { type Args, runVerb } from './verbs.js';
-import { VERSION } from './version.js';
+import { type ProviderHelp, parser } from './parser.js';
+import { runPool } from './pool.js';
+import { HURRY_MS, runPrint } from './print.js';
+import { providerHelp, runProviders } from './providers.js';
+import { runVerb } from './verbs.js';
 
-const EXIT_CODES_HELP = `Exit codes:
-  0    success (wait: the turn completed)
-  1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error)
-  2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME)
-  122  wait: provider-error     123  wait: idle          124  wait: timeout
-  125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen)
-  127  wait: guardrail-halted   130  aborted (SIGINT)`;
-
-function spawnOptions(y: Argv): Argv {
-  return y
-    .option('provider', { type: 'string', describe: 'Agent CLI: claude, codex or gemini', default: undefined })
-    .option('cwd', { type: 'string', describe: "Worker's working directory (must exist; default: here)" })
-    .option('model', { type: 'string', describe: "Model, passed to the CLI's --model" })
-    .option('env', { type: 'string', nargs: 1, describe: 'NAME (value taken from your env, never put on argv) or NAME=VALUE; repeatable' })
-    .option('permission-mode', { type: 'string', describe: "The CLI's permission mode (claude: default, acceptEdits, plan, auto, dontAsk, bypassPermissions)" })
-    .option('allowed-tools', { type: 'string', describe: "Tools allowed without asking, in the CLI's syntax (claude: 'Bash(git:*) Edit')" })
-    .option('append-system-prompt', { type: 'string', describe: 'Text appended to the system prompt (claude)' })
-    .option('unattended', { type: 'boolean', describe: "Never stop for permission prompts (the CLI's own bypass mode)" });
-}
-
-function guardOptions(y: Argv): Argv {
-  return y
-    .option('check', {
-      type: 'string',
-      describe:
-        'Guardrail: shell command run in the worker cwd after the turn (answer on stdin and in $UMBEL_ANSWER_FILE); exit 0 accepts, otherwise its output is fed back and the turn retried',
-    })
-    .option('schema', { type: 'string', describe: 'Guardrail: JSON Schema file the answer (JSON, a ```json block is fine) must match' })
-    .option('retries', { type: 'number', describe: 'Guardrail: feedback rounds before halting (default 2)' })
-    .option('check-timeout', { type: 'string', describe: 'Guardrail: time limit of one check run (default 5m)' });
-}
-
-function parser(argv: readonly string[]): Argv {
-  return yargs([...argv])
-    .scriptName('umbel')
-    .usage(
-      `umbel — drive Claude Code, Codex and Gemini CLI through their interactive TUIs.
-
-Usage:
-  umbel -p [PROMPT] [options]        one prompt, printed like \`claude -p\`
-  umbel <verb> [args] [options]      supervise workers (spawn → send → wait → read → kill)`,
-    )
-    .command('$0 [prompt]', false, (y) =>
-      guardOptions(spawnOptions(y))
-        .positional('prompt', { type: 'string', describe: 'The prompt (stdin is appended when piped)' })
-        .option('output-format', { type: 'string', describe: 'text, json or stream-json (like claude -p)' })
-        .option('verbose', { type: 'boolean', describe: 'Required with --output-format stream-json (as in claude -p)' })
-        .option('timeout', { type: 'string', describe: 'Give up after this long (default 30m): exit 124' })
-        .option('name', { type: 'string', describe: 'Use (or create) this named worker and keep it for later turns' })
-        .option('resume', { type: 'string', describe: 'Send into this existing worker' }),
-    )
-    .command('spawn [name]', 'Start a worker and wait until its CLI is ready; prints its name', (y) =>
-      spawnOptions(y)
-        .positional('name', { type: 'string', describe: 'Worker name (a-z, 0-9, -); anonymous when omitted' })
-        .option('name', { type: 'string', describe: 'Worker name (same as the positional)' })
-        .option('startup-timeout', { type: 'string', describe: 'How long to wait for the ready prompt (default 60s)' })
-        .option('json', { type: 'boolean', describe: 'Print the worker status as JSON' }),
-    )
-    .command('send <name> [prompt]', 'Deliver a prompt (exactly as given) and confirm it was submitted; prints the turn number. Does not wait.', (y) =>
-      y
-        .positional('name', { type: 'string' })
-        .positional('prompt', { type: 'string', describe: "The prompt; '-' or omitted with piped stdin reads stdin" })
-        .option('json', { type: 'boolean' }),
-    )
-    .command('wait <name>', 'Wait for a turn to end; prints the answer (the exit code tells the outcome)', (y) =>
-      guardOptions(
-        y
-          .positional('name', { type: 'string' })
-          .option('turn', { type: 'number', describe: 'Turn to wait for (default: the latest sent)' })
-          .option('timeout', { type: 'string', describe: 'Give up after this long (default 30m)' })
-          .option('idle-timeout', { type: 'string', describe: 'Return idle (123) when nothing moves for this long' })
-          .option('json', { type: 'boolean', describe: 'Print the whole Outcome as JSON' }),
-      ),
-    )
-    .command('keys <name> <keys..>', "Press keys in the worker's terminal (Enter, Escape, Up, Down, Tab, C-c, 1, …), e.g. to answer a permission prompt", (y) =>
-      y.positional('name', { type: 'string' }).positional('keys', { type: 'string', array: true }).option('json', { type: 'boolean' }),
-    )
-    .command('status [name]', 'Show one worker, or all of them', (y) => y.positional('name', { type: 'string' }).option('json', { type: 'boolean' }))
-    .command('ls', 'List every worker (tombstones included)', (y) => y.option('json', { type: 'boolean' }))
-    .command('read <name>', 'Print the answer of a turn, from the transcript', (y) =>
-      y
-        .positional('name', { type: 'string' })
-        .option('turn', { type: 'number', describe: 'Turn (default: the latest completed)' })
-        .option('section', { type: 'string', describe: "Only this markdown section: '## Findings' (that level) or 'Findings' (any level)" })
-        .option('head', { type: 'number', describe: 'Only the first ~N tokens (4 characters each), cut at a line boundary' })
-        .option('tail', { type: 'number', describe: 'Only the last ~N tokens; with --head, both ends' })
-        .option('json', { type: 'boolean' }),
-    )
-    .command('kill <name>', 'End a worker; its state stays as a tombstone unless --purge', (y) =>
-      y.positional('name', { type: 'string' }).option('purge', { type: 'boolean', describe: 'Also remove its state' }).option('json', { type: 'boolean' }),
-    )
-    .command('prune', 'Remove dead workers (and orphan sessions)', (y) =>
-      y.option('older-than', { type: 'string', describe: 'Only those dead for at least this long' }).option('json', { type: 'boolean' }),
-    )
-    .command('attach <name>', "Watch a worker's terminal (detach with Ctrl-b d)", (y) => y.positional('name', { type: 'string' }))
-    .command('capture <name>', "Print the worker's screen (for people; answers come from `read`)", (y) =>
-      y.positional('name', { type: 'string' }).option('lines', { type: 'number', describe: 'Lines (default 100)' }).option('json', { type: 'boolean' }),
-    )
-    .command('logs <name>', "Print the worker's event log", (y) =>
-      y
-        .positional('name', { type: 'string' })
-        .option('follow', { alias: 'f', type: 'boolean', describe: 'Keep printing new events until Ctrl-C' })
-        .option('json', { type: 'boolean' }),
-    )
-    .command('run [file]', 'Run a workflow YAML', (y) =>
-      y
-        .positional('file', { type: 'string' })
-        .option('var', { type: 'string', nargs: 1, describe: 'K=V for {{ vars.K }}; repeatable' })
-        .option('json', { type: 'boolean', describe: 'Print one summary object' })
-        .option('keep-workers', { type: 'boolean', describe: "Don't kill the run's workers at the end" })
-        .option('resume', { type: 'string', describe: 'Continue a failed run from its first unfinished step' }),
-    )
-    .command('mcp', 'Serve the supervisor verbs as MCP tools on stdio')
-    .option('print', { alias: 'p', type: 'boolean', describe: 'Print mode: run one prompt like `claude -p`' })
-    .version('version', 'Show the version', `umbel ${VERSION}`)
-    .help('help')
-    .alias('help', 'h')
-    .epilogue(
-      `${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN.\nDocs: docs/cli.md`,
-    )
-    .strict()
-    .exitProcess(false)
-    .wrap(Math.min(110, process.stdout.columns || 100));
+interface Parsed {
+  args?: Args;
+  output: string;
+  error?: Error;
 }
 
 /** Parse argv; yargs prints nothing itself (help/version text comes back as `output`). */
-function parseArgs(argv: readonly string[]): Promise<{ args?: Args; output: string; error?: Error }> {
+function parseArgs(words: Protected, help: ProviderHelp | undefined): Promise<Parsed> {
   return new Promise((resolve) => {
-    parser(argv).parse([...argv], {}, (error: Error | undefined, args: unknown, output: string) => {
-      resolve({ args: args as Args, output, error: error ?? undefined });
+    parser(words.argv, help).parse([...words.argv], {}, (error: Error | undefined, args: unknown, output: string) => {
+      resolve({ args: words.restore(args as Args), output, error: error ? new Error(words.restore(error.message)) : undefined });
     });
   });
+}
+
+/** Parse and apply the argv rules; throws a UsageError for bad input. Help/version: `output`. */
+async function parse(argv: readonly string[], io: CliIo): Promise<{ args?: Args; output?: string }> {
+  const words = protectDashDash(argv);
+  checkBooleanValues(words.options);
+  checkVerbWord(words.options);
+  // Only a help text names the loaded providers: load them for it (never tmux), not for every parse.
+  const wantsHelp = words.options.some((w) => w === '--help' || w === '-h' || w.startsWith('--help='));
+  const parsed = await parseArgs(words, wantsHelp ? await providerHelp(io) : undefined);
+  if (parsed.error) {
+    const verb = words.options[0] ?? '';
+    const missing = missingArgument(verb, parsed.error.message);
+    if (missing) throw missing;
+    const message = parsed.error.message.replace(/^Unknown arguments?: /, 'unknown option or argument: ');
+    throw new UsageError(message, { hint: "run 'umbel --help' (or 'umbel <verb> --help')" });
+  }
+  if (parsed.output) return { output: parsed.output };
+  const args = parsed.args as Args;
+  checkRepeats(args);
+  return { args };
 }
 
 /** Run the CLI. Returns the exit code. */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv.length === 0) {
-    const { output } = await parseArgs(['--help']);
+    const { output } = await parse(['--help'], io);
     io.stderr.write(`${output}\n`);
     return 2;
   }
-  const parsed = await parseArgs(argv);
-  const json = argv.includes('--json');
-  if (parsed.error) {
-    const message = parsed.error.message.replace(/^Unknown arguments?: /, 'unknown option or verb: ');
-    return reportError(new UsageError(message, { hint: "run 'umbel --help' (or 'umbel <verb> --help')" }), io, json);
+  const json = protectDashDash(argv).options.includes('--json');
+  let parsed: { args?: Args; output?: string };
+  try {
+    parsed = await parse(argv, io);
+  } catch (error) {
+    return reportError(error, io, json);
   }
-  if (parsed.output) {
+  if (parsed.output !== undefined) {
     io.stdout.write(`${parsed.output}\n`);
     return 0;
   }
   const args = parsed.args as Args;
-  const verb = args._[0] === undefined ? undefined : String(args._[0]);
+  // The first interrupt aborts the command; a later signal hurries its cleanup.
   const controller = new AbortController();
-  const off = io.onSignal((signal) => controller.abort(signal));
+  const hurry = new AbortController();
+  const off = io.onSignal((signal: Interrupt) => {
+    if (!controller.signal.aborted) controller.abort(signal);
+    else if (signal !== 'SIGPIPE' && !hurry.signal.aborted) hurry.abort(signal);
+  });
   try {
-    if (verb === undefined) {
-      if (args.print !== true) {
-        return reportError(
-          new UsageError(`'${String(args.prompt)}' is not a verb; to run a prompt use umbel -p "PROMPT"`, { hint: "run 'umbel --help'" }),
-          io,
-          json,
-        );
-      }
-      return await runPrint(args, io, await io.createEngine(io.env), controller.signal);
-    }
-    if (args.print === true) return reportError(new UsageError(`-p cannot be combined with the verb '${verb}'`), io, json);
-    if (verb === 'mcp') {
-      const { runMcpServer } = await import('@umbel/mcp');
-      await runMcpServer({ engine: await io.createEngine(io.env) });
-      return 0;
-    }
-    if (verb === 'run') {
-      const { runWorkflowCommand } = await import('@umbel/workflow');
-      const vars = args.var === undefined ? [] : (Array.isArray(args.var) ? args.var : [args.var]).map(String);
-      return await runWorkflowCommand({
-        engine: await io.createEngine(io.env),
-        file: args.file === undefined ? undefined : String(args.file),
-        resume: args.resume === undefined ? undefined : String(args.resume),
-        vars,
-        env: io.env,
-        json,
-        keepWorkers: args.keepWorkers === true,
-        isTTY: io.stderr.isTTY === true,
-        stdout: io.stdout,
-        stderr: io.stderr,
-        signal: controller.signal,
-      });
-    }
-    return await runVerb(verb, args, io, await io.createEngine(io.env), controller.signal);
+    return await dispatch(args, io, json, controller.signal, hurry.signal);
   } catch (error) {
     return reportError(error, io, json);
   } finally {
     off();
+  }
+}
+
+async function dispatch(args: Args, io: CliIo, json: boolean, signal: AbortSignal, hurry: AbortSignal): Promise<number> {
+  const verb = args._[0] === undefined ? undefined : String(args._[0]);
+  if (verb === undefined) {
+    if (args.print !== true) {
+      if (args.prompt === undefined) throw new UsageError('no verb given: umbel <verb> …, or umbel -p "PROMPT"', { hint: "run 'umbel --help'" });
+      throw unknownVerb(String(args.prompt));
+    }
+    return await runPrint(args, io, await io.createEngine(io.env), signal, hurry);
+  }
+  if (args.print === true) throw new UsageError(`-p cannot be combined with the verb '${verb}'`, { hint: 'umbel -p "PROMPT", or umbel <verb> …' });
+  return unlessHurried(runCommand(verb, args, io, json, signal), hurry, signal);
+}
+
+async function runCommand(verb: string, args: Args, io: CliIo, json: boolean, signal: AbortSignal): Promise<number> {
+  if (verb === 'providers') return await runProviders(io, json);
+  if (verb === 'mcp') {
+    const { runMcpServer } = await import('@umbel/mcp');
+    await runMcpServer({ engine: await io.createEngine(io.env) });
+    return 0;
+  }
+  if (verb === 'run') {
+    const { runWorkflowCommand } = await import('@umbel/workflow');
+    const vars = args.var === undefined ? [] : (Array.isArray(args.var) ? args.var : [args.var]).map(String);
+    return await runWorkflowCommand({
+      engine: await io.createEngine(io.env),
+      file: args.file === undefined ? undefined : String(args.file),
+      resume: args.resume === undefined ? undefined : String(args.resume),
+      vars,
+      env: io.env,
+      json,
+      keepWorkers: args.keepWorkers === true,
+      isTTY: io.stderr.isTTY === true,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      signal,
+    });
+  }
+  if (verb === 'pool') return await runPool(args, io, await io.createEngine(io.env), signal);
+  return await runVerb(verb, args, io, await io.createEngine(io.env), signal);
+}
+
+/** `work`'s code; after a second signal, what it reaches within HURRY_MS, else the interrupt's code. */
+async function unlessHurried(work: Promise<number>, hurry: AbortSignal, signal: AbortSignal): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  let go: (() => void) | undefined;
+  const hurried = new Promise<number>((resolve) => {
+    go = () => {
+      timer = setTimeout(() => resolve(interruptExitCode(signal)), HURRY_MS);
+    };
+    if (hurry.aborted) go();
+    else hurry.addEventListener('abort', go, { once: true });
+  });
+  try {
+    return await Promise.race([work, hurried]);
+  } finally {
+    clearTimeout(timer);
+    if (go) hurry.removeEventListener('abort', go);
   }
 }

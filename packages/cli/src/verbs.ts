@@ -1,34 +1,18 @@
-/** The supervisor verbs: spawn, send, wait, keys, status, ls, read, kill, prune, attach, capture, logs. */
+/** The supervisor verbs: spawn, send, wait, keys, status, ls, read, actions, diff, kill, prune, attach, capture, logs. */
 import { spawnSync } from 'node:child_process';
-import { EnvArgsSchema, formatMs, type Outcome, type Umbel, usageFromZod, UsageError } from '@umbel/core';
-import type { CliIo } from './io.js';
-import { printJson, statusTable } from './output.js';
+import { formatMs, type Outcome, type Umbel, UsageError } from '@umbel/core';
+import { type Args, envFromArgs, num, signedNum, str, turnOrAll } from './args.js';
+import { actionsText, diffText } from './evidence.js';
+import { type CliIo, interruptExitCode } from './io.js';
+import { logLine, printJson, statusTable } from './output.js';
 
-/** Parsed argv as yargs hands it over (loosely typed; every value is validated by core's schemas). */
-export type Args = Record<string, unknown> & { _: (string | number)[] };
+export { type Args, envFromArgs } from './args.js';
 
-/** `--env` values (repeatable) → the EnvMap of core. */
-export function envFromArgs(value: unknown): Record<string, string | { fromEnv: string }> | undefined {
-  if (value === undefined) return undefined;
-  const list = (Array.isArray(value) ? value : [value]).map(String);
-  const parsed = EnvArgsSchema.safeParse(list);
-  if (!parsed.success) throw usageFromZod(parsed.error, '--env');
-  return parsed.data;
-}
-
-function str(value: unknown): string | undefined {
-  return value === undefined || value === null ? undefined : String(value);
-}
-
-function num(value: unknown, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${flag} must be a whole number, got '${String(value)}'`);
-  return n;
-}
-
-/** Human text of an outcome that is not `completed`, for stderr. */
-export function describeOutcome(outcome: Outcome): string {
+/**
+ * Human text of an outcome that is not `completed`, for stderr. `removed`: the worker does not
+ * outlive the call (`umbel -p` without --name), so no hint to answer it or inspect it later.
+ */
+export function describeOutcome(outcome: Outcome, options: { removed?: boolean } = {}): string {
   const head: Record<string, string> = {
     'needs-input': `worker '${outcome.worker}' is waiting for input`,
     'provider-error': `worker '${outcome.worker}' hit a provider error`,
@@ -37,6 +21,9 @@ export function describeOutcome(outcome: Outcome): string {
     dead: `worker '${outcome.worker}' is dead`,
     aborted: `wait aborted`,
     'guardrail-halted': `worker '${outcome.worker}' was halted by its guardrail`,
+    file: `the file appeared`,
+    pattern: `the screen matched`,
+    unknown: `worker '${outcome.worker}' ended turn ${outcome.turn} without an answer`,
     completed: 'completed',
   };
   const lines = [`umbel: ${head[outcome.reason]}${outcome.message ? ` — ${outcome.message}` : ''}`];
@@ -47,9 +34,23 @@ export function describeOutcome(outcome: Outcome): string {
         `  attempt ${a.attempt} (turn ${a.turn}): ${a.accepted ? 'accepted' : a.reason === 'completed' ? `rejected${a.checkExitCode !== undefined ? ` (check exit ${a.checkExitCode ?? 'timeout'})` : ''}${a.schemaErrors?.length ? ` (${a.schemaErrors.length} schema errors)` : ''}` : a.reason}`,
       );
   }
-  if (outcome.reason === 'needs-input') lines.push(`  answer it with: umbel keys ${outcome.worker} <key>…   or inspect: umbel capture ${outcome.worker}`);
+  if (options.removed) {
+    lines.push(`  umbel -p removes its worker ${outcome.worker}; keep one with --name NAME to answer or inspect it later`);
+    if (outcome.reason === 'needs-input') lines.push('  or let it run unattended: --allowed-tools, --permission-mode, --unattended');
+  } else if (outcome.reason === 'needs-input')
+    lines.push(`  answer it with: umbel keys ${outcome.worker} <key>…   or inspect: umbel capture ${outcome.worker}`);
   if (outcome.paneTail) lines.push('--- last screen ---', outcome.paneTail.replace(/\s+$/, ''));
   return `${lines.join('\n')}\n`;
+}
+
+/** `spawn NAME` or `spawn --name NAME` (both is fine when they agree). */
+function spawnName(args: Args): string | undefined {
+  const positional = str(args.worker);
+  const flag = str(args.name);
+  if (positional !== undefined && flag !== undefined && positional !== flag) {
+    throw new UsageError(`two names given: '${positional}' and --name '${flag}'`, { hint: 'umbel spawn NAME, or umbel spawn --name NAME' });
+  }
+  return positional ?? flag;
 }
 
 /** A one-line live progress display on a terminal. */
@@ -84,7 +85,7 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
     case 'spawn': {
       const status = await engine.spawn(
         {
-          name: str(args.name ?? args.worker),
+          name: spawnName(args),
           provider: str(args.provider) ?? 'claude',
           cwd: str(args.cwd) ?? io.cwd,
           model: str(args.model),
@@ -108,8 +109,10 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         if (piped === undefined) throw new UsageError('send needs a prompt: umbel send NAME "PROMPT", or pipe it on stdin');
         prompt = piped;
       }
-      const result = await engine.send({ name: String(args.name), prompt }, { signal });
+      const result = await engine.send({ name: String(args.name), prompt, ...(args.command === true ? { command: true } : {}) }, { signal });
       if (json) printJson(io.stdout, result);
+      else if (result.command && !result.modelTurn)
+        io.stderr.write(`umbel: ran as ${result.worker}'s own command; it started no model turn (nothing to wait for)\n`);
       else io.stdout.write(`${result.turn}\n`);
       return 0;
     }
@@ -127,6 +130,9 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
             schema: str(args.schema),
             retries: num(args.retries, 'retries'),
             checkTimeout: str(args.checkTimeout),
+            until: str(args.until) as 'stop' | undefined,
+            file: str(args.file),
+            pattern: str(args.pattern),
           },
           { signal, onProgress: live ? (p) => live.update(p) : undefined },
         );
@@ -134,7 +140,10 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         live?.stop();
       }
       if (json) printJson(io.stdout, outcome);
-      else if (outcome.reason === 'completed') {
+      else if (outcome.reason === 'file' || outcome.reason === 'pattern') {
+        io.stdout.write(`${outcome.match ?? ''}\n`);
+        if (outcome.message) io.stderr.write(`umbel: ${outcome.message}\n`);
+      } else if (outcome.reason === 'completed') {
         io.stdout.write(`${outcome.result ?? ''}\n`);
         if (outcome.message) io.stderr.write(`umbel: ${outcome.message}\n`);
       } else io.stderr.write(describeOutcome(outcome));
@@ -176,6 +185,8 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
                 ? `${status.exit.signal ?? (status.exit.status !== undefined ? `status ${status.exit.status}` : 'unknown')}${status.exit.by ? ` (by ${status.exit.by})` : ''}`
                 : undefined,
             ],
+            ['corrupt', status.corrupt ? `${status.corrupt.reason} (${status.corrupt.path})` : undefined],
+            ...(status.problems ?? []).map((p): [string, unknown] => ['problem', `${p.message} (${p.file})`]),
           ];
           io.stdout.write(
             rows
@@ -205,6 +216,27 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         if (result.elidedTokens) io.stderr.write(`umbel: about ${result.elidedTokens} tokens of the answer left out\n`);
         if (!result.complete)
           io.stderr.write(`umbel: the transcript does not show turn ${result.turn} as ended yet; this is the answer the stop hook reported\n`);
+      }
+      return 0;
+    }
+    case 'actions': {
+      const result = await engine.actions({ name: String(args.name), turn: turnOrAll(args.turn) });
+      io.stdout.write(json ? `${JSON.stringify(result)}\n` : actionsText(result));
+      return 0;
+    }
+    case 'diff': {
+      const result = await engine.diff({
+        name: String(args.name),
+        turn: num(args.turn, 'turn'),
+        ...(args.text === true ? { text: true } : {}),
+        from: signedNum(args.from, 'from'),
+        to: signedNum(args.to, 'to'),
+      });
+      if (json) printJson(io.stdout, result);
+      else {
+        const text = diffText(result);
+        io.stdout.write(text.stdout);
+        io.stderr.write(text.stderr);
       }
       return 0;
     }
@@ -240,7 +272,7 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         const entries = await engine.logs(String(args.name));
         for (const entry of entries.slice(seen)) {
           if (json) printJson(io.stdout, entry);
-          else io.stdout.write(`${entry.at}  ${entry.kind.padEnd(12)}  ${entry.summary}\n`);
+          else io.stdout.write(logLine(entry));
         }
         seen = entries.length;
       };
@@ -250,7 +282,7 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
         await new Promise((r) => setTimeout(r, 300));
         await flush();
       }
-      return 130;
+      return interruptExitCode(signal);
     }
     default:
       throw new UsageError(`unknown verb '${verb}'`);

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUmbel } from './engine.js';
-import { deathFacts, interpretEvents, readEvents, type StoredEvent } from './events.js';
+import { deathFacts } from './death.js';
+import { readEventDir } from './event-store.js';
+import { deathOf, ledgerEvents } from './ledger.js';
 import type { PaneState, Substrate } from './substrate.js';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from './testing/index.js';
 
@@ -146,19 +148,20 @@ describe('events', () => {
     const dir = join(home, 'events');
     await rm(dir, { recursive: true, force: true });
     await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
-    await writeFile(join(dir, '100-1-prompt.json'), '{"n":1}\n');
-    await writeFile(join(dir, '200-1-stop.json'), '{"n":2}\n');
-    expect((await readEvents(dir)).map((e) => e.payload)).toEqual([{ n: 1 }, { n: 2 }]);
+    await writeFile(join(dir, '1764000000000000100-1-prompt.json'), '{"n":1}\n');
+    await writeFile(join(dir, '1764000000000000200-1-stop.json'), '{"n":2}\n');
+    expect(readEventDir(dir).events.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 2 }]);
     // A rewrite cannot happen in practice (files arrive by rename); it shows the first read is kept.
-    await writeFile(join(dir, '100-1-prompt.json'), '{"n":"changed"}\n');
-    await rm(join(dir, '200-1-stop.json'));
-    await writeFile(join(dir, '300-1-stop.json'), '{"n":3}\n');
-    expect((await readEvents(dir)).map((e) => e.payload)).toEqual([{ n: 1 }, { n: 3 }]);
+    await writeFile(join(dir, '1764000000000000100-1-prompt.json'), '{"n":"changed"}\n');
+    await rm(join(dir, '1764000000000000200-1-stop.json'));
+    await writeFile(join(dir, '1764000000000000300-1-stop.json'), '{"n":3}\n');
+    expect(readEventDir(dir).events.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 3 }]);
     expect(await readdir(dir)).toHaveLength(2);
   });
 
   it('tells how a worker died: its exit record first, then the host, and a kill by umbel', () => {
-    const ev = (kind: string, payload: unknown, at = 1n): StoredEvent => ({ file: `${at}-1-${kind}.json`, at, kind, payload });
+    const ev = (kind: string, payload: unknown, at = 1n) => ({ file: `${at}-1-${kind}.json`, at, kind, payload });
+    const interpretEvents = (raws: ReturnType<typeof ev>[]) => ({ death: deathOf(ledgerEvents(undefined, '/x', raws, [])) });
     const gone = { exists: false, dead: true };
     const held = { exists: true, dead: true, exitStatus: 1 };
     expect(deathFacts(interpretEvents([ev('exit', { signal: 'SIGKILL' })]), held)).toEqual({ signal: 'SIGKILL', byKill: false, cause: 'killed by SIGKILL' });

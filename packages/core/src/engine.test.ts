@@ -125,7 +125,14 @@ describe('outcomes', () => {
     const dead = await umbel.wait({ name: 'w1', timeout: '10s' });
     expect(dead).toMatchObject({ reason: 'dead', exitCode: 125, exit: { status: 3 } });
     expect(dead.message).toContain('process exited 3');
-    expect(dead.paneTail).toContain('Pane is dead');
+    // Evidence is what the CLI showed, its last non-blank lines: never the host's blank rows or status line.
+    expect(dead.paneTail?.split('\n').slice(-2)).toEqual(['> DIE 3', 'mock-cli: exiting with status 3']);
+    expect(dead.paneTail).not.toMatch(/^\s*$/m);
+    await umbel.kill({ name: 'w1' });
+    const saved = await umbel.capture({ name: 'w1' });
+    expect(saved).toMatchObject({ live: false });
+    expect(saved.text.split('\n').at(-1)).toBe('mock-cli: exiting with status 3');
+    expect(saved.text).not.toMatch(/^\s*$/m);
     await umbel.spawn({ name: 'w2', provider: 'mock', cwd: work });
     await umbel.send({ name: 'w2', prompt: 'HANG' });
     const pending = umbel.wait({ name: 'w2', timeout: '30s' });
@@ -168,6 +175,9 @@ describe('startup', () => {
     expect(await code(umbel.spawn({ name: 'fatal', provider: 'mock', cwd: work, env: { MOCK_CLI_FATAL: 'broken config' } }))).toBe('UMBEL_SPAWN_FAILED');
     const early = await umbel.spawn({ name: 'early', provider: 'mock', cwd: work, env: { MOCK_CLI_EXIT_AT_START: '7' } }).catch((e) => e);
     expect(early.message).toContain('exited during startup (process exited 7)');
+    // …and says what the CLI printed last, for every face (MCP and --json show the message, not the screen).
+    expect(early.message).toContain('mock-cli: exiting with status 7');
+    expect(early.paneTail).not.toMatch(/^\s*$/m);
     expect(await readdir(join(home, 'workers'))).toEqual(['trusting']);
   });
 });

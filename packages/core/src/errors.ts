@@ -14,13 +14,20 @@ export const UmbelErrorCode = {
   ProviderInvalid: 'UMBEL_PROVIDER_INVALID',
   OptionUnsupported: 'UMBEL_OPTION_UNSUPPORTED',
   CwdMissing: 'UMBEL_CWD_MISSING',
+  HomeMismatch: 'UMBEL_HOME_MISMATCH',
   WorkerExists: 'UMBEL_WORKER_EXISTS',
   WorkerNotFound: 'UMBEL_WORKER_NOT_FOUND',
   WorkerDead: 'UMBEL_WORKER_DEAD',
   SpawnFailed: 'UMBEL_SPAWN_FAILED',
   NotSignedIn: 'UMBEL_NOT_SIGNED_IN',
   SendNotSubmitted: 'UMBEL_SEND_NOT_SUBMITTED',
+  SendBusy: 'UMBEL_SEND_BUSY',
+  TurnNotSubmitted: 'UMBEL_TURN_NOT_SUBMITTED',
   TranscriptUnavailable: 'UMBEL_TRANSCRIPT_UNAVAILABLE',
+  WorkerCorrupt: 'UMBEL_WORKER_CORRUPT',
+  WorkerVanished: 'UMBEL_WORKER_VANISHED',
+  ProviderFailed: 'UMBEL_PROVIDER_FAILED',
+  StateUnwritable: 'UMBEL_STATE_UNWRITABLE',
   TurnNotFound: 'UMBEL_TURN_NOT_FOUND',
   TmuxUnavailable: 'UMBEL_TMUX_UNAVAILABLE',
   TmuxTimeout: 'UMBEL_TMUX_TIMEOUT',
@@ -29,6 +36,10 @@ export const UmbelErrorCode = {
   WorkflowFailed: 'UMBEL_WORKFLOW_FAILED',
   CheckInvalid: 'UMBEL_CHECK_INVALID',
   Aborted: 'UMBEL_ABORTED',
+  PoolNotFound: 'UMBEL_POOL_NOT_FOUND',
+  PoolExists: 'UMBEL_POOL_EXISTS',
+  PoolMismatch: 'UMBEL_POOL_MISMATCH',
+  PoolCorrupt: 'UMBEL_POOL_CORRUPT',
   Internal: 'UMBEL_INTERNAL',
 } as const;
 export type UmbelErrorCode = (typeof UmbelErrorCode)[keyof typeof UmbelErrorCode];
@@ -83,6 +94,24 @@ export class EnvUnresolvedError extends UsageError {
     });
     this.name = 'EnvUnresolvedError';
     this.variable = variable;
+  }
+}
+
+/**
+ * The engine was given one state root and a substrate bound to another: its workers would run on
+ * a host the engine never looks at (orphans). Exit 2.
+ */
+export class HomeMismatchError extends UsageError {
+  readonly home: string;
+  readonly substrateHome: string;
+  constructor(home: string, substrateHome: string) {
+    super(`the engine's home ${home} is not the state root its substrate serves (${substrateHome})`, {
+      code: UmbelErrorCode.HomeMismatch,
+      hint: "give createTmuxSubstrate and createUmbel the same home, or leave createUmbel's home out: it takes the substrate's",
+    });
+    this.name = 'HomeMismatchError';
+    this.home = home;
+    this.substrateHome = substrateHome;
   }
 }
 
@@ -193,6 +222,113 @@ export class SendNotSubmittedError extends UmbelError {
   }
 }
 
+/** Another send to the worker holds its send lock for too long. The worker is untouched. Exit 1. */
+export class SendBusyError extends UmbelError {
+  readonly worker: string;
+  constructor(worker: string, waitedMs: number) {
+    super({
+      name: 'SendBusyError',
+      code: UmbelErrorCode.SendBusy,
+      message: `another send to '${worker}' held its send lock for ${Math.round(waitedMs / 1000)}s; nothing was typed`,
+      hint: `sends to one worker run one at a time: wait for the other one, then send again`,
+    });
+    this.worker = worker;
+  }
+}
+
+/** The turn asked for was closed as never submitted (its send failed). Exit 1. */
+export class TurnNotSubmittedError extends UmbelError {
+  readonly worker: string;
+  readonly turn: number;
+  constructor(worker: string, turn: number, why: string) {
+    super({
+      name: 'TurnNotSubmittedError',
+      code: UmbelErrorCode.TurnNotSubmitted,
+      message: `turn ${turn} of '${worker}' was not submitted (${why}); it has no answer`,
+      hint: `send the prompt again: it gets a turn of its own`,
+    });
+    this.worker = worker;
+    this.turn = turn;
+  }
+}
+
+/** A worker's state files cannot be trusted (unreadable meta.json, or one naming another worker). Exit 1. */
+export class WorkerCorruptError extends UmbelError {
+  readonly worker: string;
+  readonly path: string;
+  readonly reason: string;
+  constructor(worker: string, reason: string, path: string) {
+    super({
+      name: 'WorkerCorruptError',
+      code: UmbelErrorCode.WorkerCorrupt,
+      message: `worker '${worker}' cannot be used: ${reason} (${path})`,
+      hint: `'umbel kill ${worker} --purge' ends its session and removes its state`,
+    });
+    this.worker = worker;
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+/** The worker's state directory disappeared while an operation was using it. Exit 1. */
+export class WorkerVanishedError extends UmbelError {
+  readonly worker: string;
+  constructor(worker: string, what: string) {
+    super({
+      name: 'WorkerVanishedError',
+      code: UmbelErrorCode.WorkerVanished,
+      message: `the state of worker '${worker}' was removed ${what} (by kill --purge, prune or by hand)`,
+      hint: "run 'umbel ls' to see the workers",
+    });
+    this.worker = worker;
+  }
+}
+
+/** A provider method threw: a defect of the provider (or its CLI changed), never a stack trace. Exit 1. */
+export class ProviderFailedError extends UmbelError {
+  readonly provider: string;
+  readonly method: string;
+  constructor(provider: string, method: string, cause: unknown) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super({
+      name: 'ProviderFailedError',
+      code: UmbelErrorCode.ProviderFailed,
+      message: `provider '${provider}' failed in ${method}: ${detail}`,
+      hint: `this is a defect of the provider package (or its CLI changed); 'umbel doctor --provider ${provider}' checks the installation`,
+      cause,
+    });
+    this.provider = provider;
+    this.method = method;
+  }
+}
+
+/** The state root cannot be written (full disk, read-only, no permission). Exit 1. */
+export class StateUnwritableError extends UmbelError {
+  readonly path: string;
+  readonly errno: string;
+  constructor(path: string, errno: string, cause?: unknown) {
+    const why: Record<string, string> = {
+      ENOSPC: 'no space left',
+      EDQUOT: 'disk quota exceeded',
+      EROFS: 'read-only file system',
+      EACCES: 'permission denied',
+      EPERM: 'operation not permitted',
+    };
+    super({
+      name: 'StateUnwritableError',
+      code: UmbelErrorCode.StateUnwritable,
+      message: `${why[errno] ?? errno} on the state root (${path})`,
+      hint:
+        errno === 'ENOSPC' || errno === 'EDQUOT'
+          ? 'free some space (umbel prune removes dead workers), then try again'
+          : 'set UMBEL_HOME to a writable directory',
+      cause,
+    });
+    this.path = path;
+    this.errno = errno;
+  }
+}
+
 /** No transcript could be found or read for a turn. Exit 1. */
 export class TranscriptUnavailableError extends UmbelError {
   constructor(message: string) {
@@ -239,6 +375,54 @@ export class AbortedError extends UmbelError {
   }
 }
 
+/** No pool of that name. Exit 1. */
+export class PoolNotFoundError extends UmbelError {
+  readonly pool: string;
+  constructor(pool: string) {
+    super({ name: 'PoolNotFoundError', code: UmbelErrorCode.PoolNotFound, message: `no pool '${pool}'`, hint: "list them with 'umbel pool status'" });
+    this.pool = pool;
+  }
+}
+
+/** A pool of that name exists with other options. Exit 1. */
+export class PoolExistsError extends UmbelError {
+  readonly pool: string;
+  constructor(pool: string, differences: readonly string[]) {
+    super({
+      name: 'PoolExistsError',
+      code: UmbelErrorCode.PoolExists,
+      message: `pool '${pool}' already exists with other options (${differences.join('; ')})`,
+      hint: `stop it first ('umbel pool stop ${pool}'), or pick another --name`,
+    });
+    this.pool = pool;
+  }
+}
+
+/** The pool asked for was started with other options than the call's. Exit 2. */
+export class PoolMismatchError extends UsageError {
+  readonly pool: string;
+  constructor(pool: string, differences: readonly string[]) {
+    super(`pool '${pool}' does not match these options (${differences.join('; ')})`, {
+      code: UmbelErrorCode.PoolMismatch,
+      hint: "use the pool's options, another pool, or --pool none for a cold start",
+    });
+    this.name = 'PoolMismatchError';
+    this.pool = pool;
+  }
+}
+
+/** A pool's state files cannot be used. Exit 1. */
+export class PoolCorruptError extends UmbelError {
+  constructor(path: string, reason: string) {
+    super({
+      name: 'PoolCorruptError',
+      code: UmbelErrorCode.PoolCorrupt,
+      message: `pool state ${path} cannot be used (${reason})`,
+      hint: "remove it with 'umbel pool stop NAME'",
+    });
+  }
+}
+
 /** Wrap a zod error into a UsageError without leaking zod's raw shape. */
 export function usageFromZod(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, what: string): UsageError {
   const issues = error.issues.map((issue) => ({
@@ -262,9 +446,11 @@ export function errorExitCode(error: unknown): number {
     case UmbelErrorCode.ProviderInvalid:
     case UmbelErrorCode.OptionUnsupported:
     case UmbelErrorCode.CwdMissing:
+    case UmbelErrorCode.HomeMismatch:
     case UmbelErrorCode.TurnNotFound:
     case UmbelErrorCode.WorkflowInvalid:
     case UmbelErrorCode.CheckInvalid:
+    case UmbelErrorCode.PoolMismatch:
       return 2;
     case UmbelErrorCode.NotSignedIn:
       return 126;

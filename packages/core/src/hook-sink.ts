@@ -3,18 +3,20 @@
  * `umbel-hook <kind>` with the payload on stdin. It writes the payload verbatim and atomically as
  * one event file `<ns>-<pid>-<kind>.json` into `$UMBEL_EVENTS_DIR` and prints nothing (codex parses
  * a hook's stdout as JSON and treats empty output as "continue"; an optional second argument is
- * printed verbatim for CLIs that want an answer). No jq, no node: it must run anywhere sh runs.
+ * printed verbatim for CLIs that want an answer). Event files are private (umask 077: a prompt or an
+ * answer in a payload is nobody else's business). No jq, no node: it must run anywhere sh runs.
  */
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './fs-atomic.js';
 
 /** Version marker inside the script; bump when the script changes. */
-export const HOOK_SINK_VERSION = 1;
+export const HOOK_SINK_VERSION = 2;
 
 /** The script text. */
 export const HOOK_SINK_SCRIPT = `#!/bin/sh
 # umbel hook sink v${HOOK_SINK_VERSION} — written by @umbel/core; do not edit (it is rewritten).
 # Usage: umbel-hook KIND [STDOUT]   (hook payload on stdin)
+umask 077
 kind=\${1:-event}
 case "$kind" in ''|*[!a-z-]*) kind=event ;; esac
 dir=\${UMBEL_EVENTS_DIR:-}

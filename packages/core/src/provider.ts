@@ -76,6 +76,12 @@ export interface ProviderV1LaunchOptions {
   readonly hookSinkPath: string;
 }
 
+/** Input to `doValidate`: the spawn's choices (before any I/O) and whether umbel runs as root. */
+export interface ProviderV1ValidateOptions {
+  readonly spawn: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>;
+  readonly isRoot: boolean;
+}
+
 /** A file a provider needs on disk before launch. */
 export interface ProviderV1File {
   readonly path: string;
@@ -139,6 +145,52 @@ export interface ProviderV1Message {
   readonly uuid?: string;
 }
 
+/** A tool call as the transcript shows it (a `tool_use` block of {@link ProviderV1Message}s). */
+export interface ProviderV1ToolCall {
+  readonly name: string;
+  readonly input: unknown;
+}
+
+/**
+ * What one tool call did to files and the shell, in neutral terms (for `actions` and `diff`).
+ * Paths as the call names them (absolute, or relative to the worker cwd). All optional: a tool
+ * that does none of these (a web search, a todo list) is `{}`.
+ */
+export interface ProviderV1ToolUse {
+  readonly read?: readonly string[];
+  /** Existing files changed in place. */
+  readonly edited?: readonly string[];
+  /** Files created or overwritten whole. */
+  readonly written?: readonly string[];
+  /** A shell command the call runs. */
+  readonly command?: string;
+}
+
+/** A tool's result as the transcript shows it (a `tool_result` block). */
+export interface ProviderV1ToolResult {
+  /** The tool that produced it, when its call was seen. */
+  readonly name?: string;
+  /** The result as text. */
+  readonly content: string;
+  /** The block's own `is_error` flag. */
+  readonly isError: boolean;
+}
+
+/**
+ * Token usage of one turn in umbel's neutral names, as the CLI counts them (e.g. OpenAI's input
+ * count includes cached input, Anthropic's does not). Every field is optional: report what the
+ * transcript records.
+ */
+export interface ProviderV1Usage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly cacheReadTokens?: number;
+  readonly cacheCreationTokens?: number;
+  /** Thinking / reasoning output, when the CLI counts it apart. */
+  readonly reasoningTokens?: number;
+  readonly costUsd?: number;
+}
+
 /** What the transcript says about one turn. */
 export type ProviderV1TurnRead =
   | { readonly status: 'missing' }
@@ -146,12 +198,28 @@ export type ProviderV1TurnRead =
   | {
       readonly status: 'completed';
       readonly answer: string;
+      /**
+       * Legacy usage record: Claude's field names (`input_tokens`, `output_tokens`,
+       * `cache_read_input_tokens`, `cache_creation_input_tokens`, `cost_usd`) are mapped, any other
+       * name passes through as it is. Prefer {@link tokenUsage}; when both are given it wins.
+       */
       readonly usage?: Record<string, number>;
+      /** Usage in umbel's neutral shape (mapped once by the engine, never per provider). */
+      readonly tokenUsage?: ProviderV1Usage;
       readonly numTurns?: number;
       readonly sessionId?: string;
       readonly model?: string;
+      /** Why the model's last message of the turn ended (`end_turn`, …), when the transcript says. */
+      readonly stopReason?: string;
     }
-  | { readonly status: 'failed'; readonly message: string }
+  | {
+      readonly status: 'failed';
+      readonly message: string;
+      /** The failed API call's HTTP status and error type (`500`, `api_error`), when the transcript records them. */
+      readonly apiErrorStatus?: number;
+      readonly apiErrorType?: string;
+      readonly stopReason?: string;
+    }
   | { readonly status: 'interrupted'; readonly message?: string };
 
 /** How prompts are delivered. */
@@ -164,6 +232,13 @@ export interface ProviderV1InputSpec {
   readonly maxSubmitRetries?: number;
   /** Always paste (true), or type short single lines literally (false). Default true. */
   readonly alwaysPaste?: boolean;
+  /**
+   * Keys that clear a non-empty input box, pressed one at a time after a prompt that was never
+   * submitted (e.g. `['Escape', 'Escape']`). The engine presses the next one only while
+   * {@link ProviderV1.doReadInputBox} still reads text, so a key that means something else on an
+   * empty box (quit, rewind) is never pressed there. Without `doReadInputBox` nothing is pressed.
+   */
+  readonly clearKeys?: readonly string[];
 }
 
 /** Capabilities the engine checks before any I/O. */
@@ -187,11 +262,15 @@ export interface ProviderV1 {
   /** Configuration variables inherited from the caller, named one by one (never a prefix). */
   readonly inheritEnv: readonly string[];
   readonly input?: ProviderV1InputSpec;
+  /** The CLI versions this provider was verified against (newest last). Optional. */
+  readonly verifiedVersions?: readonly string[];
+  /**
+   * The absolute path of the CLI's executable, found exactly as `doBuildLaunch` finds it; throws a
+   * typed error naming where it looked when there is none. Never runs it. Optional.
+   */
+  doFindBinary?(callerEnv: Readonly<Record<string, string | undefined>>): Promise<string>;
   /** Pure checks of the options and env; throw a UsageError subclass to refuse before any I/O. */
-  doValidate?(options: {
-    readonly spawn: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>;
-    readonly isRoot: boolean;
-  }): void;
+  doValidate?(options: ProviderV1ValidateOptions): void;
   /** Adjust the final env (e.g. drop a key another one supersedes). Pure. */
   doReconcileEnv?(env: Readonly<Record<string, string>>): Record<string, string>;
   /** Build the command, reserved env and files. May read the caller's config; must not launch. */
@@ -215,6 +294,29 @@ export interface ProviderV1 {
    * sent at once reach it and the outcome's pane tail shows it. Pure. Optional.
    */
   doDetectInputPrompt?(screen: string): boolean;
+  /**
+   * The text in the CLI's input box on this screen: `''` when the box is empty, undefined when the
+   * screen shows no input box (a dialog, still starting). Used only to clear an unsubmitted prompt
+   * (see {@link ProviderV1InputSpec.clearKeys}); never to read answers. Pure. Optional.
+   */
+  doReadInputBox?(screen: string): string | undefined;
+  /**
+   * What a tool call of this CLI does (files read/edited/written, a shell command), from its name
+   * and input as {@link doReadMessages} reports them. Used by `actions` and by `diff` outside git.
+   * Without it, `actions` counts tools but lists no files or commands. Pure. Optional.
+   */
+  doClassifyTool?(call: ProviderV1ToolCall): ProviderV1ToolUse;
+  /**
+   * Whether a tool result reports a failure, and the error text to show. Without it (or when it
+   * returns undefined) a result is an error only when its block says `is_error`. Pure. Optional.
+   */
+  doReadToolError?(result: ProviderV1ToolResult): string | undefined;
+  /**
+   * One line of help text for people and models choosing a provider (what the CLI is, what it
+   * needs: "Google's Gemini CLI; needs GEMINI_API_KEY"). Shown by `umbel providers`, `--help` and
+   * the MCP tool descriptions. Optional: the display name stands in.
+   */
+  readonly description?: string;
 }
 
 /** Any provider version this engine understands. */

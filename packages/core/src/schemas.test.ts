@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { DurationSchema, EnvArgsSchema, parseDuration, SpawnOptionsSchema, WorkerNameSchema } from './schemas.js';
-import { interpretEvents, type StoredEvent } from './events.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  DurationSchema,
+  EnvArgsSchema,
+  type Outcome,
+  type OutcomeReason,
+  OutcomeSchema,
+  parseDuration,
+  SpawnOptionsSchema,
+  WorkerNameSchema,
+} from './schemas.js';
 import { resolveWorkerEnv } from './env.js';
 
 describe('schemas', () => {
@@ -39,45 +47,22 @@ describe('env resolution', () => {
   });
 });
 
-describe('turn assignment', () => {
-  const ev = (at: number, kind: string, payload: unknown = {}): StoredEvent => ({ at: BigInt(at), kind, payload, file: `${at}-1-${kind}.json` });
-  it("is FIFO: a queued prompt does not steal the running turn's stop", () => {
-    const history = interpretEvents([
-      ev(1, 'session'),
-      ev(2, 'sent', { turn: 1, prompt: 'a' }),
-      ev(3, 'prompt'),
-      ev(4, 'sent', { turn: 2, prompt: 'b' }),
-      ev(5, 'prompt'),
-      ev(6, 'stop'),
-      ev(7, 'stop'),
-    ]);
-    expect(history.turns.map((t) => [t.turn, t.promptEvent?.at, t.endEvent?.at])).toEqual([
-      [1, 3n, 6n],
-      [2, 5n, 7n],
-    ]);
-  });
-  it('ignores stops of turns umbel did not send, and keeps input events with the running turn', () => {
-    const history = interpretEvents([ev(1, 'stop'), ev(2, 'sent', { turn: 1, prompt: 'a' }), ev(3, 'permission'), ev(4, 'exit', { status: 0 })]);
-    expect(history.turns[0]?.endEvent).toBeUndefined();
-    expect(history.turns[0]?.inputEvents).toHaveLength(1);
-    expect(history.exit?.payload).toEqual({ status: 0 });
-  });
-});
+describe('Outcome: a discriminated union on reason, one schema', () => {
+  const completed = { worker: 'w1', provider: 'mock', turn: 1, reason: 'completed', exitCode: 0, result: 'the answer', durationMs: 5 } as const;
 
-describe('turns ended without a hook', () => {
-  const ev = (at: number, kind: string, payload: unknown = {}): StoredEvent => ({ at: BigInt(at), kind, payload, file: `${at}-1-${kind}.json` });
-  it("an 'ended' event closes its turn even when written after the next turn's stop", () => {
-    const history = interpretEvents([
-      ev(1, 'sent', { turn: 1, prompt: 'a' }),
-      ev(2, 'prompt'),
-      ev(3, 'sent', { turn: 2, prompt: 'b' }),
-      ev(4, 'prompt'),
-      ev(5, 'stop'),
-      ev(6, 'ended', { turn: 1, reason: 'interrupted' }),
-    ]);
-    expect(history.turns.map((t) => [t.turn, t.endEvent?.kind])).toEqual([
-      [1, 'ended'],
-      [2, 'stop'],
-    ]);
+  it('completed narrows to a string result; the other reasons keep it optional', () => {
+    const o: Outcome = OutcomeSchema.parse(completed) as Outcome;
+    if (o.reason === 'completed') {
+      const answer: string = o.result;
+      expect(answer).toBe('the answer');
+    }
+    expectTypeOf<Extract<Outcome, { reason: 'completed' }>['result']>().toEqualTypeOf<string>();
+    expectTypeOf<Exclude<Outcome, { reason: 'completed' }>['result']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Outcome['reason']>().toEqualTypeOf<OutcomeReason>();
+  });
+
+  it('the one schema is an object whose shape names every field (MCP registers it as an output schema)', () => {
+    expect(Object.keys(OutcomeSchema.shape)).toEqual(expect.arrayContaining(['worker', 'reason', 'exitCode', 'result', 'paneTail']));
+    expect(OutcomeSchema.safeParse({ ...completed, reason: 'timeout', exitCode: 124, result: undefined }).success).toBe(true);
   });
 });

@@ -86,7 +86,7 @@ export const SpawnOptionsSchema = z
       .string()
       .min(1)
       .optional()
-      .describe("The CLI's permission mode, where it has one (claude: default, acceptEdits, plan, auto, dontAsk, bypassPermissions)"),
+      .describe("The CLI's permission mode, where it has one (claude: default, manual, acceptEdits, plan, auto, dontAsk, bypassPermissions)"),
     allowedTools: z.string().min(1).optional().describe("Tools allowed without asking, in the CLI's own syntax (claude: 'Bash(git:*) Edit')"),
     appendSystemPrompt: z.string().optional().describe('Text appended to the system prompt, where the CLI supports it'),
     unattended: z.boolean().default(false).describe("Never stop for permission prompts (maps to the CLI's own bypass mode)"),
@@ -100,19 +100,62 @@ export type SpawnOptionsParsed = z.output<typeof SpawnOptionsSchema>;
 export const SendOptionsSchema = z
   .object({
     name: WorkerNameSchema,
-    prompt: z.string().min(1, 'the prompt is empty').describe('The prompt text, delivered exactly as given'),
+    prompt: z
+      .string()
+      .refine((p) => p.trim() !== '', 'the prompt is empty (or only whitespace): nothing would be submitted')
+      .describe('The prompt text, delivered exactly as given'),
+    command: z
+      .boolean()
+      .optional()
+      .describe(
+        "Run the text as the CLI's own command (/compact, !ls) on purpose: no leading space is added, and no turn waits for an answer unless the command starts a model turn (then result.modelTurn is true)",
+      ),
   })
   .strict();
 export type SendOptions = z.input<typeof SendOptionsSchema>;
+
+/** Named keys `keys` accepts (tmux's names), besides single characters. */
+export const KEY_NAMES = [
+  'Enter',
+  'Escape',
+  'Tab',
+  'BTab',
+  'BSpace',
+  'Space',
+  'Up',
+  'Down',
+  'Left',
+  'Right',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'PPage',
+  'NPage',
+  'Insert',
+  'Delete',
+  'IC',
+  'DC',
+  ...Array.from({ length: 12 }, (_, i) => `F${i + 1}`),
+] as const;
+const KEY_RE = new RegExp(`^(?:[CMS]-)*(?:${KEY_NAMES.join('|')}|[^\\s])$`, 'u');
+const KEYS_HELP = `${KEY_NAMES.slice(0, 20).join(', ')}, F1-F12, a single character (y, 1), or C-/M-/S- before one of them (C-c)`;
+
+/** One key name: a tmux key name, a single character, or either with C-/M-/S- modifiers. */
+export const KeyNameSchema = z.string().refine((key) => KEY_RE.test(key), { error: (issue) => `unknown key '${String(issue.input)}' (use ${KEYS_HELP})` });
 
 /** Options of `keys`: press keys in the worker's terminal (answer a dialog, interrupt). */
 export const KeysOptionsSchema = z
   .object({
     name: WorkerNameSchema,
-    keys: z.array(z.string().min(1)).min(1).describe('Key names as tmux knows them: Enter, Escape, Up, Down, Tab, C-c, or a single character such as 1'),
+    keys: z.array(KeyNameSchema).min(1).describe(`Keys to press, in order: ${KEYS_HELP}`),
   })
   .strict();
 export type KeysOptions = z.input<typeof KeysOptionsSchema>;
+
+/** What ends a wait (upstream's `--until`). */
+export const WaitUntilSchema = z.enum(['stop', 'file', 'pattern']);
+export type WaitUntil = z.infer<typeof WaitUntilSchema>;
 
 /** Options of `wait`. */
 export const WaitOptionsSchema = z
@@ -129,10 +172,46 @@ export const WaitOptionsSchema = z
     schema: z.string().min(1).optional().describe('Guardrail: path of a JSON Schema file the answer (JSON) must validate against'),
     retries: z.number().int().nonnegative().default(2).describe('Guardrail: feedback rounds before halting (default 2)'),
     checkTimeout: DurationSchema.default(5 * 60_000).describe('Guardrail: time limit for one check run (default 5m)'),
+    until: WaitUntilSchema.default('stop').describe(
+      'What ends the wait: stop (the turn ends, default), file (a file exists: file), pattern (a regex matches the screen: pattern)',
+    ),
+    file: z.string().min(1).optional().describe('until file: the path to wait for, relative to the worker cwd'),
+    pattern: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("until pattern: a JavaScript regular expression tested against the worker's screen (^ and $ match at line ends)"),
   })
   .strict();
 export type WaitOptions = z.input<typeof WaitOptionsSchema>;
 export type WaitOptionsParsed = z.output<typeof WaitOptionsSchema>;
+
+/**
+ * The rules across the wait fields (WaitOptionsSchema stays a plain object so faces can pick and
+ * extend it): `file` belongs to until=file and `pattern` to until=pattern, each required there; a
+ * pattern must compile; a guardrail (check/schema) judges an answer, so it goes with until=stop.
+ */
+export function refineWaitOptions(value: { until?: WaitUntil; file?: string; pattern?: string; check?: string; schema?: string }, ctx: z.RefinementCtx): void {
+  const until = value.until ?? 'stop';
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (until === 'file' && value.file === undefined) issue('file', 'until file needs file: the path to wait for');
+  if (until !== 'file' && value.file !== undefined) issue('file', `file is only used with until file (until is ${until})`);
+  if (until === 'pattern' && value.pattern === undefined) issue('pattern', 'until pattern needs pattern: the regular expression to look for');
+  if (until !== 'pattern' && value.pattern !== undefined) issue('pattern', `pattern is only used with until pattern (until is ${until})`);
+  if (value.pattern !== undefined) {
+    try {
+      new RegExp(value.pattern, 'm');
+    } catch (error) {
+      issue('pattern', `not a valid regular expression: ${(error as Error).message}`);
+    }
+  }
+  if (until !== 'stop' && (value.check !== undefined || value.schema !== undefined)) {
+    issue(value.check !== undefined ? 'check' : 'schema', `a guardrail (check/schema) judges the turn's answer, so it needs until stop (until is ${until})`);
+  }
+}
+
+/** WaitOptionsSchema with the rules of {@link refineWaitOptions}: what the engine parses a wait with. */
+export const WaitOptionsCheckedSchema = WaitOptionsSchema.superRefine(refineWaitOptions);
 
 /** Options of `read`. */
 export const ReadOptionsSchema = z
@@ -150,6 +229,47 @@ export const ReadOptionsSchema = z
   })
   .strict();
 export type ReadOptions = z.input<typeof ReadOptionsSchema>;
+
+/** A turn number, or `all` (every turn the worker was sent). */
+export const TurnOrAllSchema = z.union([z.number().int().positive(), z.literal('all')]);
+
+/** Options of `actions`: what a worker did in a turn, from its transcript. */
+export const ActionsOptionsSchema = z
+  .object({
+    name: WorkerNameSchema,
+    turn: TurnOrAllSchema.optional().describe("Turn to report (default: the latest sent), or 'all' for every turn"),
+  })
+  .strict();
+export type ActionsOptions = z.input<typeof ActionsOptionsSchema>;
+
+/** Options of `diff`: the file changes a turn made, or (text) how two turns' answers differ. */
+export const DiffOptionsSchema = z
+  .object({
+    name: WorkerNameSchema,
+    turn: z.number().int().positive().optional().describe('Turn whose file changes to show (default: the latest sent); with text, the newer answer'),
+    text: z.boolean().optional().describe("Diff two turns' answers instead of files (the earlier umbel's diff)"),
+    from: z
+      .number()
+      .int()
+      .refine((n) => n !== 0, 'from is a turn number (1, 2, …) or counts back from the latest completed turn (-1, -2, …)')
+      .optional()
+      .describe('text: the older turn (default: the completed turn before the newer one); negative counts back from the latest completed (-1 = latest)'),
+    to: z
+      .number()
+      .int()
+      .refine((n) => n !== 0, 'to is a turn number (1, 2, …) or counts back from the latest completed turn (-1, -2, …)')
+      .optional()
+      .describe('text: the newer turn (default: the latest completed, or turn); negative counts back from the latest completed'),
+    full: z.boolean().optional().describe('The whole patch, never shortened (MCP shortens patches over ~2000 tokens otherwise)'),
+  })
+  .strict()
+  .superRefine((value, ctx) => {
+    if (!value.text && (value.from !== undefined || value.to !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: [value.from !== undefined ? 'from' : 'to'], message: 'from/to pick the answers of a text diff: add text' });
+    }
+    if (value.turn !== undefined && value.to !== undefined) ctx.addIssue({ code: 'custom', path: ['to'], message: 'give the newer turn once: turn or to' });
+  });
+export type DiffOptions = z.input<typeof DiffOptionsSchema>;
 
 /** Options of `kill`. */
 export const KillOptionsSchema = z
@@ -180,12 +300,31 @@ export type CaptureOptions = z.input<typeof CaptureOptionsSchema>;
 // --- outcomes ---
 
 /** Why a wait ended. */
-export const OutcomeReasonSchema = z.enum(['completed', 'needs-input', 'provider-error', 'idle', 'timeout', 'dead', 'aborted', 'guardrail-halted']);
+export const OutcomeReasonSchema = z.enum([
+  'completed',
+  'file',
+  'pattern',
+  'needs-input',
+  'provider-error',
+  'idle',
+  'timeout',
+  'dead',
+  'aborted',
+  'guardrail-halted',
+  'unknown',
+]);
 export type OutcomeReason = z.infer<typeof OutcomeReasonSchema>;
 
-/** Exit code of each outcome (upstream-compatible where upstream had one). */
+/**
+ * Exit code of each outcome (upstream-compatible where upstream had one). `file` and `pattern` are
+ * 0 like `completed`, as upstream's were: the condition the caller waited for was met (the reason
+ * tells which).
+ */
 export const OUTCOME_EXIT_CODES: Readonly<Record<OutcomeReason, number>> = {
   completed: 0,
+  file: 0,
+  pattern: 0,
+  unknown: 121,
   'provider-error': 122,
   idle: 123,
   timeout: 124,
@@ -239,9 +378,25 @@ export const OutcomeSchema = z.object({
   paneTail: z.string().optional().describe('Last screen lines, as evidence (never the source of an answer)'),
   usage: UsageSchema.optional(),
   numTurns: z.number().int().optional().describe('Model round trips in this turn (tool calls included), when known'),
+  model: z.string().optional().describe('The model that answered, from the transcript, when known'),
+  stopReason: z.string().optional().describe("Why the model's last message ended (end_turn, tool_use, …), from the transcript, when known"),
+  apiErrorStatus: z.number().int().optional().describe('provider-error: the HTTP status of the failed API call, when the transcript records it'),
+  apiErrorType: z.string().optional().describe('provider-error: the API error type (api_error, overloaded_error, …), when recorded'),
   attempts: z.array(AttemptSchema).optional(),
+  match: z.string().optional().describe('until file: the path that appeared; until pattern: the screen line that matched'),
 });
-export type Outcome = z.infer<typeof OutcomeSchema>;
+/** The fields of an outcome as the schema has them (one object: MCP registers it as an output schema). */
+type OutcomeFields = z.infer<typeof OutcomeSchema>;
+/** A turn that completed: its answer, from the transcript, is always there. */
+export type CompletedOutcome = Omit<OutcomeFields, 'reason' | 'result'> & { reason: 'completed'; result: string };
+/** A turn that did not complete (or not yet): why, in `reason`, and the evidence. */
+export type UnfinishedOutcome = Omit<OutcomeFields, 'reason'> & { reason: Exclude<OutcomeReason, 'completed'> };
+/**
+ * The result of a wait, discriminated on `reason`: after `reason === 'completed'`, `result` is a
+ * string. The wire shape is `OutcomeSchema` (the engine never builds a completed outcome without
+ * its answer: an answer found nowhere ends `unknown`).
+ */
+export type Outcome = CompletedOutcome | UnfinishedOutcome;
 
 // --- worker state ---
 
@@ -262,11 +417,12 @@ export const WorkerMetaSchema = z.object({
   transcriptPath: z.string().optional(),
   providerFiles: z.array(z.string()).default([]).describe('Files the provider wrote outside the worker dir, removed on kill'),
   envNames: z.array(z.string()).default([]).describe('Names (never values) of the variables passed to the worker'),
+  readyBy: z.string().optional().describe('ISO time by which spawn gives up reaching the ready prompt (a worker without a ready event is starting until then)'),
 });
 export type WorkerMeta = z.infer<typeof WorkerMetaSchema>;
 
 /** Derived state of a worker (never stored). */
-export const WorkerStateSchema = z.enum(['starting', 'ready', 'busy', 'needs-input', 'exited', 'dead', 'killed']);
+export const WorkerStateSchema = z.enum(['starting', 'ready', 'busy', 'needs-input', 'exited', 'dead', 'killed', 'corrupt']);
 export type WorkerState = z.infer<typeof WorkerStateSchema>;
 
 /** What `status` reports about one worker. */
@@ -286,6 +442,14 @@ export const WorkerStatusSchema = z.object({
   needsInput: z.object({ kind: z.string(), message: z.string().optional(), tool: z.string().optional() }).optional(),
   exit: z.object({ status: z.number().int().optional(), signal: z.string().optional(), at: z.string().optional(), by: z.string().optional() }).optional(),
   anonymous: z.boolean(),
+  corrupt: z
+    .object({ reason: z.string(), path: z.string() })
+    .optional()
+    .describe('Set when state is corrupt: why its state files cannot be used, and which file'),
+  problems: z
+    .array(z.object({ file: z.string(), message: z.string() }))
+    .optional()
+    .describe('State files that were skipped (a malformed event file, an event the provider could not read)'),
 });
 export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
 
@@ -299,6 +463,12 @@ export type WorkerRef = z.infer<typeof WorkerRefSchema>;
 export const SendResultSchema = z.object({
   worker: WorkerNameSchema,
   turn: z.number().int().positive().describe('The turn this prompt opened (1-based, monotonic per worker); pass it to wait/read to be explicit'),
+  queued: z.boolean().optional().describe('True when the worker was busy: the CLI queued the prompt and starts it after the running turn'),
+  command: z.boolean().optional().describe('The text was run as a CLI command (send with command: true)'),
+  modelTurn: z
+    .boolean()
+    .optional()
+    .describe('For a command: true when it started a model turn (wait/read that turn); false when it ran in the CLI alone (nothing to wait for)'),
 });
 export type SendResult = z.infer<typeof SendResultSchema>;
 
@@ -318,6 +488,55 @@ export const ReadResultSchema = z.object({
   transcriptPath: z.string().optional(),
 });
 export type ReadResult = z.infer<typeof ReadResultSchema>;
+
+/** What a worker did, from its transcript (`actions`). Paths are absolute (relative ones resolved against the worker cwd). */
+export const ActionsResultSchema = z.object({
+  worker: WorkerNameSchema,
+  provider: z.string(),
+  cwd: z.string().describe("The worker's working directory"),
+  turns: z.array(z.number().int().positive()).describe('The turns reported, oldest first'),
+  turnCount: z.number().int().nonnegative().describe('How many turns are reported'),
+  complete: z.boolean().describe('False when a reported turn is still running (or its transcript lags): more may come'),
+  toolsUsed: z.record(z.string(), z.number().int().positive()).describe('Tool name → number of calls, in first-seen order'),
+  toolCalls: z.number().int().nonnegative().describe('Tool calls in all'),
+  filesRead: z.array(z.string()).describe('Files read, deduplicated, first-seen order'),
+  filesEdited: z.array(z.string()).describe('Existing files changed in place'),
+  filesWritten: z.array(z.string()).describe('Files created or overwritten whole'),
+  shellCommands: z.array(z.string()).describe('Shell commands run, in order'),
+  errors: z.array(z.string()).describe('Tool calls that failed (and a failed turn), each cut at 300 characters'),
+  finalMessage: z.string().optional().describe("The last turn's final answer, when it has one"),
+  classified: z.boolean().describe('False when the provider does not classify its tools: only toolsUsed is filled'),
+  note: z.string().optional().describe('Why nothing could be read (no turn sent yet, no transcript yet)'),
+  transcriptPath: z.string().optional(),
+});
+export type ActionsResult = z.infer<typeof ActionsResultSchema>;
+
+/** One file in a diff. */
+export const DiffFileSchema = z.object({
+  path: z.string().describe('git: relative to the repository root; transcript: absolute'),
+  status: z.enum(['added', 'modified', 'deleted', 'renamed', 'type-changed', 'written', 'edited']),
+  from: z.string().optional().describe('renamed: the old path'),
+});
+export type DiffFile = z.infer<typeof DiffFileSchema>;
+
+/** Result of `diff`. */
+export const DiffResultSchema = z.object({
+  worker: WorkerNameSchema,
+  kind: z.enum(['files', 'text']),
+  turn: z.number().int().nonnegative().describe('files: the turn; text: the newer turn (0 when there is none yet)'),
+  fromTurn: z.number().int().positive().optional().describe('text: the older turn'),
+  method: z
+    .enum(['git', 'transcript'])
+    .optional()
+    .describe('files: git (the work tree against its snapshot when the turn was sent) or transcript (the files the transcript says were written, no content)'),
+  base: z.string().optional().describe('git: the tree snapshotted when the turn was sent'),
+  target: z.string().optional().describe("git: the tree of the next turn's snapshot, or 'worktree' (now)"),
+  files: z.array(DiffFileSchema),
+  patch: z.string().describe('A unified diff ("" when nothing changed or the method gives none)'),
+  elidedTokens: z.number().int().positive().optional().describe('About this many tokens of the patch were left out (MCP shortens long patches unless full)'),
+  note: z.string().optional().describe('Why there is no (git) diff, or that nothing changed'),
+});
+export type DiffResult = z.infer<typeof DiffResultSchema>;
 
 /** Result of `kill`. */
 export const KillResultSchema = z.object({
@@ -342,3 +561,134 @@ export type CaptureResult = z.infer<typeof CaptureResultSchema>;
 /** One line of `logs`. */
 export const LogEntrySchema = z.object({ at: z.string(), kind: z.string(), summary: z.string() });
 export type LogEntry = z.infer<typeof LogEntrySchema>;
+
+// --- warm pools (see ./pool.ts) ---
+
+/** Pool name: like a worker name, but at most 40 characters (its workers are `<pool>-<6 characters>`). */
+export const PoolNameSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a pool name is 1-40 characters of a-z, 0-9 and -, starting with a letter or digit')
+  .describe('Pool name: ^[a-z0-9][a-z0-9-]{0,39}$');
+export type PoolName = z.infer<typeof PoolNameSchema>;
+
+/** Most workers one pool keeps warm. */
+export const POOL_MAX_SIZE = 32;
+
+const PoolSpawnFields = SpawnOptionsSchema.omit({ name: true });
+
+/** Options of `pool start`: the spawn options its workers get, the pool's size and name. */
+export const PoolStartOptionsSchema = PoolSpawnFields.extend({
+  name: PoolNameSchema.optional().describe('Pool name; default <provider>-<8 hex>, one per set of matching options'),
+  size: z
+    .number()
+    .int()
+    .min(1)
+    .max(POOL_MAX_SIZE)
+    .optional()
+    .describe(`How many idle workers the pool keeps at their ready prompt (1-${POOL_MAX_SIZE}; default 2 for a new pool, else its current size)`),
+}).strict();
+export type PoolStartOptions = z.input<typeof PoolStartOptionsSchema>;
+export type PoolStartOptionsParsed = z.output<typeof PoolStartOptionsSchema>;
+
+/** Options of `pool claim`: the spawn options a call would use; a pool whose workers have exactly these. */
+export const PoolClaimOptionsSchema = PoolSpawnFields.omit({ startupTimeout: true })
+  .extend({ pool: PoolNameSchema.optional().describe('Claim from this pool only (default: any pool whose options match)') })
+  .strict();
+export type PoolClaimOptions = z.input<typeof PoolClaimOptionsSchema>;
+export type PoolClaimOptionsParsed = z.output<typeof PoolClaimOptionsSchema>;
+
+/** Options of `pool refill`: the pool, and the explicit env its workers get (values are never stored, so the caller brings them). */
+export const PoolRefillOptionsSchema = z
+  .object({
+    name: PoolNameSchema,
+    env: EnvMapSchema.optional(),
+  })
+  .strict();
+export type PoolRefillOptions = z.input<typeof PoolRefillOptionsSchema>;
+
+/** A pool reference (`pool status`, `pool stop`): one pool, or every pool when omitted. */
+export const PoolRefSchema = z.object({ name: PoolNameSchema.optional().describe('Pool name; every pool when omitted') }).strict();
+export type PoolRef = z.infer<typeof PoolRefSchema>;
+
+/** A claimed pool worker, as `pool release` takes it back. */
+export const PoolReleaseSchema = z.object({ pool: PoolNameSchema, worker: WorkerNameSchema }).strict();
+export type PoolRelease = z.infer<typeof PoolReleaseSchema>;
+
+/**
+ * `pools/<name>/pool.json`: what the pool's workers are started with. Env values are never stored:
+ * only the names given with --env and `envDigest`, an HMAC (keyed by the state root's private
+ * `pools/.key`) of the complete worker environment, so a claim can tell an equal environment from
+ * a different one without the values ever being on disk in a form that can be read back or guessed.
+ */
+export const PoolRecordSchema = z.object({
+  version: z.literal(1),
+  name: PoolNameSchema,
+  provider: z.string(),
+  cwd: z.string(),
+  model: z.string().optional(),
+  permissionMode: z.string().optional(),
+  allowedTools: z.string().optional(),
+  appendSystemPrompt: z.string().optional(),
+  unattended: z.boolean(),
+  startupTimeout: z.number().int().positive().optional(),
+  size: z.number().int().min(1).max(POOL_MAX_SIZE),
+  envNames: z.array(z.string()).describe('Names (never values) of the explicit --env variables'),
+  envDigest: z.string().regex(/^[0-9a-f]{64}$/),
+  createdAt: z.string(),
+});
+export type PoolRecord = z.infer<typeof PoolRecordSchema>;
+
+/** A pool worker's state: spawning, idle at its ready prompt, claimed by a call, or dead (never claimed; the next refill replaces it). */
+export const PoolWorkerStateSchema = z.enum(['starting', 'ready', 'claimed', 'dead']);
+export type PoolWorkerState = z.infer<typeof PoolWorkerStateSchema>;
+
+/** One worker of a pool. */
+export const PoolWorkerSchema = z.object({
+  worker: WorkerNameSchema,
+  state: PoolWorkerStateSchema,
+  claimedBy: z.number().int().positive().optional().describe('Pid of the process that claimed it'),
+  reason: z.string().optional().describe('Why it is dead'),
+});
+export type PoolWorker = z.infer<typeof PoolWorkerSchema>;
+
+/** What `pool status` reports about one pool. */
+export const PoolStatusSchema = z.object({
+  name: PoolNameSchema,
+  provider: z.string(),
+  cwd: z.string(),
+  model: z.string().optional(),
+  permissionMode: z.string().optional(),
+  allowedTools: z.string().optional(),
+  unattended: z.boolean(),
+  envNames: z.array(z.string()),
+  size: z.number().int().positive(),
+  createdAt: z.string(),
+  workers: z.array(PoolWorkerSchema),
+  counts: z.object({ starting: z.number().int(), ready: z.number().int(), claimed: z.number().int(), dead: z.number().int() }),
+  refilling: z.boolean().describe('A refill is running (it spawns until the pool is full, then exits)'),
+  lastError: z.string().optional().describe('Why the last refill could not start a worker'),
+});
+export type PoolStatus = z.infer<typeof PoolStatusSchema>;
+
+/** Result of `pool claim`: a warm worker, or why there is none (the caller then starts one cold). */
+export const PoolClaimResultSchema = z.object({
+  worker: WorkerNameSchema.optional().describe('The claimed worker: ready, never used; release it after its one call'),
+  pool: PoolNameSchema.optional().describe('The pool that matched (also when it had no idle worker)'),
+  reason: z.enum(['claimed', 'empty', 'no-match']).describe('claimed; empty: a pool matched but had no idle worker; no-match: no pool has these options'),
+  refill: z.boolean().describe('The matching pool is short and no refill is running: start one after the call, off its critical path'),
+});
+export type PoolClaimResult = z.infer<typeof PoolClaimResultSchema>;
+
+/** Result of `pool refill`. */
+export const PoolRefillResultSchema = z.object({
+  pool: PoolNameSchema,
+  started: z.array(WorkerNameSchema).describe('Workers this refill started'),
+  removed: z.array(WorkerNameSchema).describe('Dead, used or surplus workers it removed'),
+  busy: z.boolean().describe('Another refill of this pool was running: it fills the pool, this one did nothing'),
+  error: z.string().optional().describe('Why a worker could not be started'),
+});
+export type PoolRefillResult = z.infer<typeof PoolRefillResultSchema>;
+
+/** Result of `pool stop`. */
+export const PoolStopResultSchema = z.object({ pool: PoolNameSchema, removed: z.array(WorkerNameSchema) });
+export type PoolStopResult = z.infer<typeof PoolStopResultSchema>;

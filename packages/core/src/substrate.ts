@@ -54,6 +54,12 @@ export interface AttachCommand {
 export interface Substrate {
   /** Short id of the implementation, e.g. tmux. */
   readonly substrateId: string;
+  /**
+   * Optional: the state root this host is bound to (absolute), when it is bound to one (tmux
+   * derives its socket and launch wrapper from it). `createUmbel` takes its home from it when given
+   * none, and refuses another one (`HomeMismatchError`).
+   */
+  readonly home?: string;
   /** Start a session running `argv`. Resolves once the host has created it. */
   launch(options: SubstrateLaunchOptions): Promise<void>;
   /** Liveness of one session. `exists:false` only when the host answered that it is gone. */

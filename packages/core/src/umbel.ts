@@ -4,8 +4,12 @@
  */
 import type { Provider, ProviderV1Message } from './provider.js';
 import type {
+  ActionsOptions,
+  ActionsResult,
   CaptureOptions,
   CaptureResult,
+  DiffOptions,
+  DiffResult,
   KeysResult,
   KillResult,
   LogEntry,
@@ -15,6 +19,14 @@ import type {
   KeysOptions,
   KillOptions,
   Outcome,
+  PoolClaimOptions,
+  PoolClaimResult,
+  PoolRefillOptions,
+  PoolRefillResult,
+  PoolRelease,
+  PoolStartOptions,
+  PoolStatus,
+  PoolStopResult,
   PruneOptions,
   ReadOptions,
   SendOptions,
@@ -24,7 +36,7 @@ import type {
 } from './schemas.js';
 import type { AttachCommand, Substrate } from './substrate.js';
 
-export type { CaptureResult, KeysResult, KillResult, LogEntry, PruneResult, ReadResult, SendResult };
+export type { ActionsResult, CaptureResult, DiffResult, KeysResult, KillResult, LogEntry, PruneResult, ReadResult, SendResult };
 
 /** Progress reported while a wait is pending. */
 export interface WaitProgress {
@@ -57,12 +69,40 @@ export type JsonSchemaValidator = (schema: unknown, value: unknown) => readonly 
 export interface UmbelSettings {
   readonly substrate: Substrate;
   readonly providers: readonly Provider[];
-  /** State root; default from `UMBEL_HOME`, else `$XDG_STATE_HOME/umbel`, else `~/.local/state/umbel`. */
+  /**
+   * State root; default: the root the substrate serves (`createTmuxSubstrate({ home })`), else
+   * `UMBEL_HOME`, else `$XDG_STATE_HOME/umbel`, else `~/.local/state/umbel`. A substrate bound to
+   * another root is refused (`HomeMismatchError`).
+   */
   readonly home?: string;
   /** umbel's own environment (default `process.env`): source of inherited and `--env NAME` values. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Overrides for the JSON Schema validator used by `wait --schema`. */
   readonly validateJsonSchema?: JsonSchemaValidator;
+  /**
+   * How long a wait holds a turn whose stop hook fired for its final message to reach the
+   * transcript (default 5 s). Then it completes with the stop payload's message, or ends `unknown`.
+   */
+  readonly stopSettleMs?: number;
+}
+
+/**
+ * Warm pools (./pool.ts): N idle workers kept at their ready prompt, so a one-shot call skips the
+ * CLI's startup. No daemon: a pool is its workers and its state files under `pools/`.
+ */
+export interface UmbelPools {
+  /** Create the pool (or resize a matching one) and spawn until it is full. */
+  start(options: PoolStartOptions, context?: CallContext): Promise<PoolStatus>;
+  /** Every pool, or the one named, with each worker's state. */
+  status(name?: string): Promise<PoolStatus[]>;
+  /** Remove the pool (every one when no name): its workers, in use or not, and its files. */
+  stop(name?: string): Promise<PoolStopResult[]>;
+  /** Atomically take an idle worker of a matching pool (two callers never get the same one). */
+  claim(options: PoolClaimOptions): Promise<PoolClaimResult>;
+  /** Remove a claimed worker after its call (a pool worker is never used twice). */
+  release(claim: PoolRelease): Promise<void>;
+  /** Replace dead, used and missing workers until the pool is full (one refill at a time per pool). */
+  refill(options: PoolRefillOptions, context?: CallContext): Promise<PoolRefillResult>;
 }
 
 /** The engine. */
@@ -71,9 +111,11 @@ export interface Umbel {
   readonly providerIds: readonly string[];
   provider(id: string): Provider;
   spawn(options: SpawnOptions, context?: CallContext): Promise<WorkerStatus>;
+  /** Deliver a prompt (or, with `command: true`, run the CLI's own command) and confirm it was taken. */
   send(options: SendOptions, context?: CallContext): Promise<SendResult>;
   /** Press keys in the worker's terminal (e.g. answer a permission dialog); a pending needs-input counts as answered. */
   keys(options: KeysOptions): Promise<KeysResult>;
+  /** Wait for a turn to end (or, with `until`, for a file to appear or the screen to match). */
   wait(options: WaitOptions, context?: WaitContext): Promise<Outcome>;
   read(options: ReadOptions): Promise<ReadResult>;
   status(name: string): Promise<WorkerStatus>;
@@ -85,4 +127,10 @@ export interface Umbel {
   /** Transcript messages of a turn (for stream output). */
   messages(name: string, turn?: number): Promise<readonly ProviderV1Message[]>;
   attachCommand(name: string): Promise<AttachCommand>;
+  /** What the worker did in a turn (default the latest sent), or in every turn (`turn: 'all'`), from its transcript. */
+  actions(options: ActionsOptions): Promise<ActionsResult>;
+  /** The file changes a turn made in the worker's cwd (git snapshot, else the transcript's list), or (`text`) how two answers differ. */
+  diff(options: DiffOptions): Promise<DiffResult>;
+  /** Warm pools. */
+  readonly pool: UmbelPools;
 }

@@ -42,3 +42,44 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   await Promise.all(workers);
   return out;
 }
+
+/** `70000` → `1m10s`, `1500` → `1.5s`, `5400000` → `1h30m`: exact enough to read back. */
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${Math.round(ms / 100) / 10}s`;
+  const parts: string[] = [];
+  let rest = Math.round(ms / 1000);
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
+    const n = Math.floor(rest / size);
+    rest -= n * size;
+    if (n > 0) parts.push(`${n}${unit}`);
+  }
+  return parts.slice(0, 2).join('');
+}
+
+/** setTimeout caps a delay at 2^31-1 ms (~24.8 days) and fires at once beyond it; this re-arms until `ms` passed. */
+export function longTimeout(fn: () => void, ms: number): () => void {
+  const MAX = 2 ** 31 - 1;
+  const until = Date.now() + Math.max(0, ms);
+  let timer: NodeJS.Timeout;
+  const arm = () => {
+    const left = until - Date.now();
+    timer = setTimeout(left > MAX ? arm : fn, Math.min(Math.max(0, left), MAX));
+  };
+  arm();
+  return () => clearTimeout(timer);
+}
+
+/** The last `n` lines that are not blank, with trailing blank lines dropped (evidence of what a CLI showed). */
+export function lastNonBlankLines(text: string, n: number): string {
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .slice(-n)
+    .join('\n');
+}

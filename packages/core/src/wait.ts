@@ -1,326 +1,294 @@
 /**
- * wait: event-driven on the worker's events dir (and its transcript), ending in one Outcome.
- * A turn is completed only once the provider's transcript shows it ended (Claude fires Stop
- * before the final message lands); a hard deadline that an unresponsive substrate cannot hold.
+ * wait: the I/O shell around {@link decideWait}. It wakes on the worker's events dir and its
+ * transcript (never on a poll of the screen), re-reads the ledger, asks the decision what next,
+ * and carries out what it says: return an outcome, record a turn's end, capture evidence. A
+ * liveness monitor runs beside it; a hard deadline holds even when the host stops answering.
  */
-import { readFile } from 'node:fs/promises';
-import type { EngineInternals } from './engine.js';
-import { TurnNotFoundError } from './errors.js';
-import { deathFacts, interpretEvents, pendingInputEvent, readEvents, type StoredEvent, stopFacts, writeEvent } from './events.js';
-import type { ProviderV1Message, ProviderV1TurnRead } from './provider.js';
-import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type WaitOptionsParsed } from './schemas.js';
+import { msOf } from './clock.js';
+import type { EngineContext } from './context.js';
+import { deathFacts } from './death.js';
+import { TurnNotFoundError, TurnNotSubmittedError, WorkerVanishedError } from './errors.js';
+import { loadWorker, usableWorker } from './ledger.js';
+import type { TurnView, UsableView } from './ledger-types.js';
+import { startMonitor, type Monitor } from './monitor.js';
+import { writeOwnEvent } from './own-events.js';
+import type { ProviderV1Message } from './provider.js';
+import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type UnfinishedOutcome, type WaitOptionsParsed } from './schemas.js';
 import type { PaneState } from './substrate.js';
+import { readMessages, readTurn, type TurnRead } from './turn-read.js';
 import type { WaitContext } from './umbel.js';
-import { tailLines } from './util.js';
-import { watchDir } from './watch.js';
+import { outcomeUsage } from './usage.js';
+import { formatMs, lastNonBlankLines, longTimeout } from './util.js';
+import { decideWait, type WaitDecision } from './wait-decision.js';
+import { watchDir, type DirWatcher } from './watch.js';
 
-/** How long a stop is held for the transcript to show the end of the turn. */
-export const STOP_SETTLE_MS = 5000;
-/** How long `wait` looks for a provider's permission prompt on screen after its hook fired. */
-export const INPUT_PROMPT_SETTLE_MS = 3000;
-const LIVENESS_EVERY_MS = 500;
-/** The first liveness probe of a wait. */
-const MONITOR_FIRST_MS = 200;
-const SIGN_IN_EVERY_MS = 2000;
 const HARD_DEADLINE_GRACE_MS = 2000;
 
 /** Options of one wait (the guardrail fields are ignored here). */
 export type TurnWaitOptions = Pick<WaitOptionsParsed, 'name' | 'turn' | 'timeout' | 'idleTimeout'>;
 
-/** Wait for one turn of a worker to end. Never throws for an outcome; throws for bad input. */
-export async function waitForTurn(x: EngineInternals, options: TurnWaitOptions, context: WaitContext = {}): Promise<Outcome> {
-  const started = Date.now();
-  const { meta, provider, history: initial } = await x.loadWorker(options.name);
-  const latest = initial.turns.length;
-  const turnNo = options.turn ?? latest;
-  if (turnNo === 0 || turnNo > latest) throw new TurnNotFoundError(meta.name, options.turn ?? 0, latest);
-  const wp = x.paths.worker(meta.name);
-  const session = meta.substrateSession;
-  const deadline = started + options.timeout;
-  const signal = context.signal;
+/** The turn a wait is for: the one asked, else the latest sent. */
+function pickTurn(view: UsableView, asked: number | undefined): TurnView {
+  const latest = view.turns.reduce((max, t) => Math.max(max, t.turn), 0);
+  const n = asked ?? latest;
+  const turn = view.turns.find((t) => t.turn === n);
+  if (!turn) throw new TurnNotFoundError(view.name, asked ?? 0, latest);
+  if (turn.notSubmitted) throw new TurnNotSubmittedError(view.name, n, turn.notSubmitted.message ?? turn.notSubmitted.reason);
+  return turn;
+}
 
-  let sessionId = meta.sessionId;
-  let transcriptPath = meta.transcriptPath;
-  let lastScreen = '';
-  const base = () => ({
-    worker: meta.name,
-    provider: meta.provider,
-    turn: turnNo,
-    durationMs: Date.now() - started,
-    ...(sessionId ? { sessionId } : {}),
-    ...(transcriptPath ? { transcriptPath } : {}),
-  });
-  const outcome = (reason: OutcomeReason, extra: Partial<Outcome> = {}): Outcome => ({ ...base(), reason, exitCode: OUTCOME_EXIT_CODES[reason], ...extra });
+/** The state one wait keeps between looks. */
+interface WaitState {
+  view: UsableView;
+  transcriptPath?: string;
+  sessionId?: string;
+  stopSeenAt?: number;
+  inputSeenAt?: number;
+  lastChangeAt: number;
+  fingerprint: string;
+  emitted: number;
+  activity?: string;
+}
 
-  const watcher = await watchDir(wp.events);
-  let hardTimer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const hard = new Promise<Outcome>((resolve) => {
-    hardTimer = setTimeout(
-      () =>
-        resolve(
-          outcome('timeout', {
-            message: `no answer within ${Math.round(options.timeout / 1000)}s (the terminal host stopped answering)`,
-            paneTail: lastScreen ? tailLines(lastScreen, 30) : undefined,
-          }),
-        ),
-      Math.max(0, deadline - Date.now()) + HARD_DEADLINE_GRACE_MS,
-    );
-  });
-  const aborted = new Promise<Outcome>((resolve) => {
-    if (!signal) return;
-    onAbort = () => resolve(outcome('aborted', { message: 'the wait was cancelled; the worker keeps running' }));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** Fields of an outcome beside its reason (and the exit code the reason gives). */
+type OutcomeExtra = Partial<Omit<UnfinishedOutcome, 'reason' | 'exitCode'>>;
 
+/** Builds the outcome of one wait: a completed one cannot be built without its answer. */
+interface OutcomeBuilder {
+  (reason: 'completed', extra: OutcomeExtra & { result: string }): Outcome;
+  (reason: Exclude<OutcomeReason, 'completed'>, extra?: OutcomeExtra): Outcome;
+}
+
+/** Wait for one turn of a worker to end. Returns an outcome; throws only for bad input or vanished state. */
+export async function waitForTurn(ctx: EngineContext, options: TurnWaitOptions, context: WaitContext = {}): Promise<Outcome> {
+  const started = ctx.now();
+  const first = usableWorker(ctx, options.name);
+  const turnNo = pickTurn(first, options.turn).turn;
+  const state: WaitState = { view: first, lastChangeAt: started, fingerprint: '', emitted: 0, ...first.transcript };
+  const outcome: OutcomeBuilder = (reason: OutcomeReason, extra: OutcomeExtra = {}) =>
+    ({
+      worker: first.name,
+      provider: first.meta.provider,
+      turn: turnNo,
+      durationMs: ctx.now() - started,
+      ...(state.sessionId ? { sessionId: state.sessionId } : {}),
+      ...(state.transcriptPath ? { transcriptPath: state.transcriptPath } : {}),
+      reason,
+      exitCode: OUTCOME_EXIT_CODES[reason],
+      ...extra,
+    }) as Outcome;
+
+  const watcher = await watchDir(first.paths.events);
+  const monitor = startMonitor({
+    substrate: ctx.substrate,
+    session: first.session,
+    provider: first.provider,
+    watchScreen: options.idleTimeout !== undefined,
+    wake: () => watcher.poke(),
+  });
+  const stops: (() => void)[] = [];
+  const race = [
+    new Promise<Outcome>((resolve) => {
+      stops.push(
+        longTimeout(() => {
+          const screen = monitor.screen();
+          resolve(
+            outcome('timeout', {
+              message: `no answer within ${formatMs(options.timeout)} (the terminal host stopped answering)`,
+              ...(screen ? { paneTail: lastNonBlankLines(screen, 30) } : {}),
+            }),
+          );
+        }, options.timeout + HARD_DEADLINE_GRACE_MS),
+      );
+    }),
+    new Promise<Outcome>((resolve) => {
+      const signal = context.signal;
+      if (!signal) return;
+      const onAbort = () => resolve(outcome('aborted', { message: 'the wait was cancelled; the worker keeps running' }));
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      stops.push(() => signal.removeEventListener('abort', onAbort));
+    }),
+  ];
   let finished = false;
-  let lastChangeAt = Date.now();
-  // The host is asked about liveness and the sign-in screen beside the loop, never in its way: a
-  // slow or unanswered tmux call cannot delay reacting to an event. It reports what it finds here.
-  let finding: { dead: PaneState } | { signIn: string; screen: string } | { error: unknown } | undefined;
-  let monitorTimer: NodeJS.Timeout | undefined;
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      monitorTimer = setTimeout(resolve, ms);
-    });
-  const monitor = async (): Promise<void> => {
-    let lastSignIn = 0;
-    // Not at once: most waits end on their events first, and starting a tmux client costs the
-    // process a few ms of its own. A death the launch wrapper records is an event anyway.
-    await pause(MONITOR_FIRST_MS);
-    while (!finished) {
-      try {
-        const pane = await x.substrate.inspect(session);
-        if (finished) return;
-        if (!pane.exists || pane.dead) {
-          finding = { dead: pane };
-          return watcher.poke();
-        }
-        const now = Date.now();
-        if (now - lastSignIn >= SIGN_IN_EVERY_MS || options.idleTimeout !== undefined) {
-          lastSignIn = now;
-          const screen = await x.substrate.capture(session, { lines: 40 }).catch(() => lastScreen);
-          if (finished) return;
-          if (screen !== lastScreen) {
-            lastScreen = screen;
-            lastChangeAt = Date.now();
-          }
-          const line = provider.doDetectSignIn?.(screen);
-          if (line) {
-            finding = { signIn: line, screen };
-            return watcher.poke();
-          }
-        }
-      } catch (error) {
-        finding = { error };
-        return watcher.poke();
-      }
-      await pause(LIVENESS_EVERY_MS);
-    }
-  };
-
-  const loop = async (): Promise<Outcome> => {
-    let stopSeenAt: number | undefined;
-    let inputSeenAt: number | undefined;
-    let emitted = 0;
-    let lastFingerprint = '';
-    let lastActivity: string | undefined;
-    void monitor();
-    for (;;) {
-      if (finished) return outcome('aborted', { message: 'superseded' });
-      if (signal?.aborted) return outcome('aborted', { message: 'the wait was cancelled; the worker keeps running' });
-      // A finding counts only once the events were read after it (a turn may end as its CLI exits).
-      const news = finding;
-      const events = await readEvents(wp.events);
-      const history = interpretEvents(events);
-      const turn = history.turns[turnNo - 1];
-      if (!turn) throw new TurnNotFoundError(meta.name, turnNo, history.turns.length);
-      const found = x.transcriptOf(meta, history, provider);
-      sessionId = found.sessionId ?? sessionId;
-      transcriptPath = found.path ?? transcriptPath;
-      if (transcriptPath) watcher.add(transcriptPath);
-      const content = transcriptPath ? await readFile(transcriptPath, 'utf8').catch(() => undefined) : undefined;
-      const keyOf = (event: StoredEvent | undefined) => (event ? provider.doParseEvent(event).turnKey : undefined);
-      const turnKey = keyOf(turn.promptEvent) ?? keyOf(turn.endEvent);
-      const readOptions =
-        content !== undefined && transcriptPath
-          ? { content, transcriptPath, turnKey, prompt: turn.prompt, ordinal: turnNo, ...stopFacts(provider, turn) }
-          : undefined;
-      let read: ProviderV1TurnRead = { status: 'missing' };
-      if (readOptions) {
-        try {
-          read = provider.doReadTurn(readOptions);
-        } catch {
-          read = { status: 'missing' };
-        }
-      }
-
-      // progress
-      const activityEvent = turn.activityEvents[turn.activityEvents.length - 1];
-      const activity = (read.status === 'running' ? read.activity : undefined) ?? (activityEvent ? provider.doParseEvent(activityEvent).activity : undefined);
-      let fresh: readonly ProviderV1Message[] = [];
-      if (context.onProgress && readOptions && provider.doReadMessages) {
-        try {
-          const all = provider.doReadMessages(readOptions);
-          fresh = all.slice(emitted);
-          emitted = all.length;
-        } catch {
-          fresh = [];
-        }
-      }
-      if (context.onProgress && (fresh.length || activity !== lastActivity)) {
-        context.onProgress({ worker: meta.name, turn: turnNo, elapsedMs: Date.now() - started, activity, messages: fresh });
-      }
-      lastActivity = activity;
-      const fingerprint = `${events.length}:${content?.length ?? -1}`;
-      if (fingerprint !== lastFingerprint) {
-        lastFingerprint = fingerprint;
-        lastChangeAt = Date.now();
-      }
-
-      const completed = (r: Extract<ProviderV1TurnRead, { status: 'completed' }>, message?: string) =>
-        outcome('completed', {
-          result: r.answer,
-          ...(r.usage ? { usage: mapUsage(r.usage) } : {}),
-          ...(r.numTurns !== undefined ? { numTurns: r.numTurns } : {}),
-          ...(r.sessionId ? { sessionId: r.sessionId } : {}),
-          ...(message ? { message } : {}),
-        });
-
-      // the turn ended by a hook
-      const end = turn.endEvent;
-      if (end?.kind === 'stop-failure') {
-        const info = provider.doParseEvent(end);
-        return outcome('provider-error', {
-          message: info.error ?? info.lastMessage ?? 'the provider reported an error',
-          ...(read.status === 'failed' ? { message: read.message } : {}),
-        });
-      }
-      if (end?.kind === 'interrupt') return outcome('idle', { message: 'the turn was interrupted; the worker waits for input' });
-      if (end?.kind === 'stop') {
-        if (read.status === 'completed') return completed(read);
-        if (read.status === 'failed') return outcome('provider-error', { message: read.message });
-        stopSeenAt ??= Date.now();
-        if (Date.now() - stopSeenAt >= STOP_SETTLE_MS) {
-          const info = provider.doParseEvent(end);
-          return outcome('completed', {
-            result: info.lastMessage ?? '',
-            message: `the worker stopped, but its final message was not in the transcript within ${STOP_SETTLE_MS / 1000}s; the answer comes from the stop hook`,
-          });
-        }
-        await watcher.next(50);
-        continue;
-      }
-      // the transcript alone (CLIs whose errors and interrupts fire no hook): record the end, so
-      // the next turn's hooks are not taken for this one's
-      if (read.status === 'completed' || read.status === 'failed' || read.status === 'interrupted') {
-        await writeEvent(wp.events, 'ended', { turn: turnNo, reason: read.status }).catch(() => undefined);
-      }
-      if (read.status === 'completed') return completed(read);
-      if (read.status === 'failed') return outcome('provider-error', { message: read.message });
-      if (read.status === 'interrupted') return outcome('idle', { message: read.message ?? 'the turn was interrupted; the worker waits for input' });
-
-      // needs input: the newest input event, unless answered (keys pressed, or activity) since
-      const lastInput = pendingInputEvent(turn, events);
-      if (lastInput) {
-        const info = provider.doParseEvent(lastInput);
-        if (info.needsInput) {
-          const screen = await x.substrate.capture(session, { lines: 30 }).catch(() => lastScreen);
-          // The hook can fire before the prompt is drawn: keys sent then would be lost.
-          if (info.needsInput.kind === 'permission' && provider.doDetectInputPrompt && !provider.doDetectInputPrompt(screen)) {
-            inputSeenAt ??= Date.now();
-            if (Date.now() < Math.min(inputSeenAt + INPUT_PROMPT_SETTLE_MS, deadline)) {
-              await watcher.next(50);
-              continue;
-            }
-          }
-          return outcome('needs-input', {
-            inputKind: info.needsInput.kind,
-            message: info.needsInput.message ?? `${provider.displayName} is waiting for ${info.needsInput.kind}`,
-            ...(info.needsInput.tool ? { tool: info.needsInput.tool } : {}),
-            paneTail: tailLines(screen, 30),
-          });
-        }
-      }
-
-      // death: the launch wrapper's exit record, or the monitor's finding; sign-in; idle; deadline
-      const now = Date.now();
-      // (the pane stays for evidence: remain-on-exit; the record carries the status or signal)
-      if (history.exit) return await deadOutcome({ exists: true, dead: true });
-      if (news && 'dead' in news) return await deadOutcome(news.dead);
-      if (news && 'signIn' in news)
-        return outcome('needs-input', {
-          inputKind: 'sign-in',
-          message: `${provider.displayName} shows its sign-in screen: ${news.signIn.trim()}`,
-          paneTail: tailLines(news.screen, 30),
-        });
-      if (news && 'error' in news) throw news.error;
-      if (options.idleTimeout !== undefined && now - lastChangeAt >= options.idleTimeout) {
-        return outcome('idle', {
-          message: `no activity for ${Math.round((now - lastChangeAt) / 100) / 10}s (events, transcript and screen all still)`,
-          paneTail: tailLines(lastScreen, 30),
-        });
-      }
-      if (now >= deadline) {
-        const screen = await x.substrate.capture(session, { lines: 30 }).catch(() => lastScreen);
-        return outcome('timeout', { message: `turn ${turnNo} did not end within ${formatMs(options.timeout)}`, paneTail: tailLines(screen, 30) });
-      }
-      await watcher.next(Math.min(LIVENESS_EVERY_MS, Math.max(1, deadline - now)));
-    }
-  };
-
-  const deadOutcome = async (pane: PaneState): Promise<Outcome> => {
-    const events = await readEvents(wp.events);
-    const history = interpretEvents(events);
-    const { status, signal: sig, byKill: killed, cause } = deathFacts(history, pane);
-    const screen = pane.exists ? await x.substrate.capture(session, { lines: 30 }).catch(() => lastScreen) : lastScreen;
-    if (!history.dead) {
-      await writeEvent(wp.events, 'dead', {
-        by: 'wait',
-        at: new Date().toISOString(),
-        status,
-        signal: sig,
-        paneTail: screen ? tailLines(screen, 40) : undefined,
-      }).catch(() => undefined);
-    }
-    return outcome('dead', {
-      message: killed
-        ? `worker '${meta.name}' was killed before completing turn ${turnNo}`
-        : `worker '${meta.name}' died before completing turn ${turnNo} (${cause})`,
-      exit: { ...(status !== undefined ? { status } : {}), ...(sig ? { signal: sig } : {}) },
-      ...(screen ? { paneTail: tailLines(screen, 30) } : {}),
-    });
-  };
-
   try {
-    return await Promise.race([loop(), hard, aborted]);
+    const loop = runLoop(ctx, { options, context, started, turnNo, state, watcher, monitor, outcome, finished: () => finished });
+    loop.catch(() => undefined); // a loop that fails after a deadline or a cancel won the race is moot
+    return await Promise.race([loop, ...race]);
   } finally {
     finished = true;
-    if (monitorTimer) clearTimeout(monitorTimer);
-    if (hardTimer) clearTimeout(hardTimer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    for (const stop of stops) stop();
+    monitor.stop();
     await watcher.close();
   }
 }
 
-function mapUsage(usage: Record<string, number>): Outcome['usage'] {
-  const out: Record<string, number> = {};
-  const names: Record<string, string> = {
-    input_tokens: 'inputTokens',
-    output_tokens: 'outputTokens',
-    cache_read_input_tokens: 'cacheReadTokens',
-    cache_creation_input_tokens: 'cacheCreationTokens',
-    cost_usd: 'costUsd',
-  };
-  for (const [key, value] of Object.entries(usage)) out[names[key] ?? key] = value;
-  return out;
+interface LoopDeps {
+  readonly options: TurnWaitOptions;
+  readonly context: WaitContext;
+  readonly started: number;
+  readonly turnNo: number;
+  readonly state: WaitState;
+  readonly watcher: DirWatcher;
+  readonly monitor: Monitor;
+  readonly outcome: OutcomeBuilder;
+  readonly finished: () => boolean;
 }
 
-/** `90000` → `1.5m`. */
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${ms}ms`;
-  if (ms < 60_000) return `${Math.round(ms / 100) / 10}s`;
-  if (ms < 3_600_000) return `${Math.round(ms / 6000) / 10}m`;
-  return `${Math.round(ms / 360_000) / 10}h`;
+async function runLoop(ctx: EngineContext, deps: LoopDeps): Promise<Outcome> {
+  const { options, state, watcher, monitor } = deps;
+  const deadline = deps.started + options.timeout;
+  for (;;) {
+    if (deps.finished()) return deps.outcome('aborted', { message: 'superseded' });
+    const finding = monitor.finding(); // read before the events: a turn may end as its CLI exits
+    const view = reload(ctx, state.view);
+    state.view = view;
+    const turn = pickTurn(view, deps.turnNo);
+    state.transcriptPath = view.transcript.path ?? state.transcriptPath;
+    state.sessionId = view.transcript.sessionId ?? state.sessionId;
+    if (state.transcriptPath) watcher.add(state.transcriptPath);
+    const transcript = await readTurn(view, turn, state.transcriptPath);
+    const { read } = transcript;
+    track(deps, view, turn, transcript);
+    let screen: string | undefined;
+    for (;;) {
+      const now = ctx.now();
+      const decision = decideWait({
+        view,
+        turn,
+        read,
+        now,
+        deadline,
+        timeoutMs: options.timeout,
+        ...(options.idleTimeout !== undefined ? { idleTimeoutMs: options.idleTimeout } : {}),
+        lastChangeAt: Math.max(state.lastChangeAt, monitor.screenChangedAt()),
+        lastStateChangeAt: state.lastChangeAt,
+        ...(state.stopSeenAt !== undefined ? { stopSeenAt: state.stopSeenAt } : {}),
+        ...(state.inputSeenAt !== undefined ? { inputSeenAt: state.inputSeenAt } : {}),
+        stopSettleMs: ctx.stopSettleMs,
+        ...(finding ? { finding } : {}),
+        ...(screen !== undefined ? { screen } : {}),
+      });
+      if (decision.kind === 'need-screen') {
+        screen = await captureOr(ctx, view.session, monitor.screen(), 30);
+        continue;
+      }
+      const done = await carryOut(ctx, deps, view, turn, decision, screen);
+      if (done) return done;
+      if (decision.kind === 'hold' && decision.mark === 'stop') state.stopSeenAt ??= now;
+      if (decision.kind === 'hold' && decision.mark === 'input') state.inputSeenAt ??= now;
+      await watcher.next(decision.kind === 'hold' || decision.kind === 'sleep' ? decision.ms : 50);
+      break;
+    }
+  }
+}
+
+/** The ledger again (each event file is read once per process); vanished state is an error of its own. */
+function reload(ctx: EngineContext, previous: UsableView): UsableView {
+  const view = loadWorker(ctx, previous.name);
+  // (a removal in progress shows the directory without its meta.json for a moment)
+  if (!view || view.corrupt?.reason === 'meta.json is missing') throw new WorkerVanishedError(previous.name, 'while waiting for its turn');
+  return view.meta && view.provider ? (view as UsableView) : usableWorker(ctx, previous.name);
+}
+
+/** Progress for the caller and the activity fingerprint for the idle timeout. */
+function track(deps: LoopDeps, view: UsableView, turn: TurnView, transcript: TurnRead): void {
+  const { state, context } = deps;
+  const { read, options: readOptions } = transcript;
+  const fingerprint = `${view.events.length}:${transcript.size}`;
+  if (fingerprint !== state.fingerprint) {
+    // The first look dates the last change from the files themselves (a turn may have ended long ago).
+    const filesChangedAt = Math.max(view.lastEventAt !== undefined ? msOf(view.lastEventAt) : 0, transcript.mtimeMs ?? 0);
+    state.lastChangeAt = state.fingerprint === '' && filesChangedAt > 0 ? Math.min(Date.now(), filesChangedAt) : Date.now();
+    state.fingerprint = fingerprint;
+  }
+  if (!context.onProgress) return;
+  const latest = turn.activity[turn.activity.length - 1];
+  const activity = (read.status === 'running' ? read.activity : undefined) ?? latest?.info.activity;
+  let fresh: readonly ProviderV1Message[] = [];
+  const all = readMessages(view, readOptions);
+  if (all.length > state.emitted) {
+    fresh = all.slice(state.emitted);
+    state.emitted = all.length;
+  }
+  if (fresh.length || activity !== state.activity) {
+    context.onProgress({ worker: view.name, turn: turn.turn, elapsedMs: Date.now() - deps.started, ...(activity ? { activity } : {}), messages: fresh });
+  }
+  state.activity = activity;
+}
+
+async function captureOr(ctx: EngineContext, session: string, fallback: string, lines: number): Promise<string> {
+  return ctx.substrate.capture(session, { lines }).catch(() => fallback);
+}
+
+/** Do what the decision says; the outcome when it is one. */
+async function carryOut(
+  ctx: EngineContext,
+  deps: LoopDeps,
+  view: UsableView,
+  turn: TurnView,
+  decision: WaitDecision,
+  screen: string | undefined,
+): Promise<Outcome | undefined> {
+  const ended = async (reason: string) => {
+    if (!turn.end) await writeOwnEvent(view.paths.events, 'ended', { turn: turn.turn, reason }).catch(() => undefined);
+  };
+  switch (decision.kind) {
+    case 'completed': {
+      await ended('completed');
+      const r = decision.read;
+      const usage = outcomeUsage(r);
+      return deps.outcome('completed', {
+        result: r.answer,
+        ...(usage ? { usage } : {}),
+        ...(r.numTurns !== undefined ? { numTurns: r.numTurns } : {}),
+        ...(r.sessionId ? { sessionId: r.sessionId } : {}),
+        ...(r.model ? { model: r.model } : {}),
+        ...(r.stopReason ? { stopReason: r.stopReason } : {}),
+        ...(decision.message ? { message: decision.message } : {}),
+      });
+    }
+    case 'completed-from-stop':
+      return deps.outcome('completed', { result: decision.answer, message: decision.message });
+    case 'outcome': {
+      if (decision.recordEnded) await ended(decision.recordEnded);
+      const evidence = decision.withScreen ? (screen ?? (await captureOr(ctx, view.session, deps.monitor.screen(), 30))) : undefined;
+      const hostError = decision.reason === 'timeout' ? deps.monitor.hostError() : undefined;
+      const message =
+        hostError && decision.fields.message
+          ? `${decision.fields.message}; the terminal host did not answer: ${(hostError as Error).message}`
+          : decision.fields.message;
+      return deps.outcome(decision.reason, {
+        ...decision.fields,
+        ...(message ? { message } : {}),
+        ...(evidence ? { paneTail: lastNonBlankLines(evidence, 30) } : {}),
+      });
+    }
+    case 'dead':
+      return deadOutcome(ctx, deps, view, turn, decision.pane);
+    default:
+      return undefined;
+  }
+}
+
+async function deadOutcome(ctx: EngineContext, deps: LoopDeps, view: UsableView, turn: TurnView, pane: PaneState): Promise<Outcome> {
+  const now = reload(ctx, view);
+  const facts = deathFacts(now, pane);
+  const screen = pane.exists ? await captureOr(ctx, view.session, deps.monitor.screen(), 30) : deps.monitor.screen();
+  if (!now.death.dead) {
+    await writeOwnEvent(view.paths.events, 'dead', {
+      by: 'wait',
+      at: new Date().toISOString(),
+      ...(facts.status !== undefined ? { status: facts.status } : {}),
+      ...(facts.signal ? { signal: facts.signal } : {}),
+      ...(screen ? { paneTail: lastNonBlankLines(screen, 40) } : {}),
+    }).catch(() => undefined);
+  }
+  return deps.outcome('dead', {
+    message: facts.byKill
+      ? `worker '${view.name}' was killed before completing turn ${turn.turn}`
+      : `worker '${view.name}' died before completing turn ${turn.turn} (${facts.cause})`,
+    exit: { ...(facts.status !== undefined ? { status: facts.status } : {}), ...(facts.signal ? { signal: facts.signal } : {}) },
+    ...(screen ? { paneTail: lastNonBlankLines(screen, 30) } : {}),
+  });
 }

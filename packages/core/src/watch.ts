@@ -8,7 +8,7 @@
  * Starting a watch costs no scan of the dir. Where `fs.watch` is refused (no inotify watches left,
  * an unsupported file system), chokidar watches instead.
  */
-import { type FSWatcher, watch as fsWatch } from 'node:fs';
+import { existsSync, type FSWatcher, watch as fsWatch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /** A change-notification handle. */
@@ -19,6 +19,8 @@ export interface DirWatcher {
   add(path: string): void;
   /** Wake the waiter as if something changed (news from elsewhere, e.g. a liveness probe). */
   poke(): void;
+  /** Whether chokidar had to stand in for `fs.watch` (for tests). */
+  usesFallback(): boolean;
   close(): Promise<void>;
 }
 
@@ -28,49 +30,17 @@ export interface WatchDirOptions {
   readonly native?: boolean;
 }
 
-/** Watch `dir` (depth 0). Resolves once the watch is in place, so no later change is missed. */
-export async function watchDir(dir: string, options: WatchDirOptions = {}): Promise<DirWatcher> {
+/** "Something changed" since the last look, and a way to sleep until it does. */
+function changeGate() {
   let dirty = false;
   let wake: (() => void) | undefined;
-  let closed = false;
-  const onChange = () => {
-    dirty = true;
-    wake?.();
-  };
-  const native: FSWatcher[] = [];
-  /** File names watched per directory (added files). */
-  const filesByDir = new Map<string, Set<string>>();
-  let fallback: { add(path: string): unknown; close(): Promise<void> } | undefined;
-
-  const watchNative = (path: string, filter?: Set<string>): boolean => {
-    if (options.native === false) return false;
-    try {
-      const watcher = fsWatch(path, { persistent: false }, (_event, name) => {
-        if (!filter || name === null || filter.has(String(name))) onChange();
-      });
-      watcher.on('error', onChange);
-      native.push(watcher);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const watchFallback = async (path: string): Promise<void> => {
-    if (!fallback) {
-      // Loaded only when needed, so commands that never wait (status, --help) do not pay for it.
-      const { watch } = await import('chokidar');
-      const watcher = watch([], { ignoreInitial: true, depth: 0, atomic: false });
-      watcher.on('all', onChange).on('raw', onChange);
-      watcher.on('error', () => undefined);
-      fallback = watcher;
-    }
-    fallback.add(path);
-  };
-
-  if (!watchNative(dir)) await watchFallback(dir);
-
   return {
-    next(timeoutMs) {
+    mark() {
+      dirty = true;
+      wake?.();
+    },
+    release: () => wake?.(),
+    next(timeoutMs: number): Promise<boolean> {
       if (dirty) {
         dirty = false;
         return Promise.resolve(true);
@@ -91,6 +61,86 @@ export async function watchDir(dir: string, options: WatchDirOptions = {}): Prom
         };
       });
     },
+  };
+}
+
+/** Watch `dir` (depth 0). Resolves once the watch is in place, so no later change is missed. */
+export async function watchDir(dir: string, options: WatchDirOptions = {}): Promise<DirWatcher> {
+  const gate = changeGate();
+  let closed = false;
+  const onChange = gate.mark;
+  const native: FSWatcher[] = [];
+  /** File names watched per directory (added files). */
+  const filesByDir = new Map<string, Set<string>>();
+  let fallback: { add(path: string): unknown; close(): Promise<void> } | undefined;
+
+  /** Directories whose watch waits for them to be created (watched through an ancestor meanwhile). */
+  const pendingDirs = new Map<string, Set<string>>();
+  const watchNative = (path: string, filter?: Set<string>, onEvent?: () => void): boolean => {
+    if (options.native === false) return false;
+    try {
+      const watcher = fsWatch(path, { persistent: false }, (_event, name) => {
+        onEvent?.();
+        if (!filter || name === null || filter.has(String(name))) onChange();
+      });
+      watcher.on('error', onChange);
+      native.push(watcher);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const ancestors = new Set<string>();
+  /** Watch the nearest existing ancestor of `dir` (depth 0: it sees the next level appear). */
+  const watchAncestor = (dir: string): boolean => {
+    let ancestor = dirname(dir);
+    while (ancestor !== dirname(ancestor) && !existsSync(ancestor)) ancestor = dirname(ancestor);
+    if (ancestors.has(ancestor)) return true;
+    if (!watchNative(ancestor, undefined, () => retryPending())) return false;
+    ancestors.add(ancestor);
+    return true;
+  };
+  /** Attach the watches of directories that now exist; follow the others one level down. */
+  const retryPending = (): void => {
+    for (const [dir, names] of pendingDirs) {
+      if (closed) return;
+      if (!existsSync(dir)) {
+        if (!watchAncestor(dir)) for (const name of names) void watchFallback(`${dir}/${name}`);
+        continue;
+      }
+      pendingDirs.delete(dir);
+      if (watchNative(dir, names))
+        onChange(); // a line may have landed before the watch did
+      else for (const name of names) void watchFallback(`${dir}/${name}`);
+    }
+  };
+  /**
+   * A directory that does not exist yet (a CLI creates its transcript's directory with the first
+   * line) is watched through its nearest existing ancestor, natively, until it appears: no need to
+   * load chokidar for that, on the critical path of a wait.
+   */
+  const watchMissing = (dir: string, names: Set<string>): boolean => {
+    if (options.native === false || existsSync(dir) || !watchAncestor(dir)) return false;
+    pendingDirs.set(dir, names);
+    retryPending(); // created meanwhile
+    return true;
+  };
+  const watchFallback = async (path: string): Promise<void> => {
+    if (!fallback) {
+      // Loaded only when needed, so commands that never wait (status, --help) do not pay for it.
+      const { watch } = await import('chokidar');
+      const watcher = watch([], { ignoreInitial: true, depth: 0, atomic: false });
+      watcher.on('all', onChange).on('raw', onChange);
+      watcher.on('error', () => undefined);
+      fallback = watcher;
+    }
+    fallback.add(path);
+  };
+
+  if (!watchNative(dir)) await watchFallback(dir);
+
+  return {
+    next: (timeoutMs) => gate.next(timeoutMs),
     poke: onChange,
     add(path) {
       if (closed) return;
@@ -102,11 +152,12 @@ export async function watchDir(dir: string, options: WatchDirOptions = {}): Prom
       }
       const names = new Set([basename(path)]);
       filesByDir.set(parent, names);
-      if (!watchNative(parent, names)) void watchFallback(path);
+      if (!watchNative(parent, names) && !watchMissing(parent, names)) void watchFallback(path);
     },
+    usesFallback: () => fallback !== undefined,
     async close() {
       closed = true;
-      wake?.();
+      gate.release();
       for (const watcher of native.splice(0)) watcher.close();
       await fallback?.close();
     },

@@ -1,17 +1,28 @@
 /**
  * The `umbel-mcp` executable (built to dist/bin.js; bin/umbel-mcp.js imports it): the default
- * engine (tmux + claude, codex, gemini) from this process's own environment, served over stdio.
- * Exits when stdin closes or on SIGTERM/SIGINT. Diagnostics go to stderr only.
+ * engine of @umbel/runtime (tmux + the built-in providers + the provider packages of the config
+ * file and UMBEL_PROVIDERS) from this process's own environment, served over stdio. Exits when
+ * stdin closes or on SIGTERM/SIGINT. Diagnostics go to stderr only. `--help` and `--version`
+ * answer before the engine or the server are loaded. A config file or provider package that
+ * cannot be loaded is a usage error (exit 2) before the server starts.
  */
-import { UmbelError } from '@umbel/core';
-import { createDefaultUmbel } from './default-umbel.js';
-import { runMcpServer } from './run.js';
+import { binArgs } from './bin-args.js';
 
 /** Hard limit between "stop" and process exit, in case something keeps the loop alive. */
 const EXIT_DEADLINE_MS = 2_000;
 
+const early = binArgs(process.argv.slice(2));
+if (early) {
+  if (early.stdout) process.stdout.write(early.stdout);
+  if (early.stderr) process.stderr.write(early.stderr);
+  process.exit(early.code);
+}
+
+const { UmbelError, errorExitCode } = await import('@umbel/core');
 try {
-  const engine = createDefaultUmbel(process.env);
+  const { createDefaultUmbel } = await import('@umbel/runtime');
+  const { runMcpServer } = await import('./run.js');
+  const engine = await createDefaultUmbel({ env: process.env, cwd: process.cwd() });
   await runMcpServer({ engine });
   setTimeout(() => process.exit(0), EXIT_DEADLINE_MS).unref();
   process.exit(0);
@@ -22,5 +33,5 @@ try {
       ? (error.stack ?? error.message)
       : String(error);
   process.stderr.write(`umbel-mcp: ${text}\n`);
-  process.exit(1);
+  process.exit(errorExitCode(error));
 }

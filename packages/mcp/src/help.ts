@@ -3,6 +3,7 @@
  * that drives umbel over MCP. Every fact here follows docs/mcp.md, docs/cli.md, docs/workflows.md
  * and docs/providers/; change them together.
  */
+import type { ProviderSummary } from './provider-text.js';
 
 /** The help topics, in the order the index lists them. */
 export const HELP_TOPICS = ['lifecycle', 'workflow', 'providers'] as const;
@@ -13,7 +14,8 @@ export type HelpTopic = (typeof HELP_TOPICS)[number];
 export const HELP_SUMMARIES: Readonly<Record<HelpTopic, string>> = {
   lifecycle: 'spawn → send → wait → read → kill, every wait outcome and what to do next, and the inspection tools.',
   workflow: '`umbel run workflow.yaml`: workers on their own providers, steps, order, templates and check/schema guardrails.',
-  providers: 'claude, codex and gemini: how to pick one with `provider`, and which environment each needs to reach its API.',
+  providers:
+    'the providers loaded in this server (claude, codex, gemini and provider packages): how to pick one with `provider`, and which environment each needs.',
 };
 
 const LIFECYCLE = `# umbel lifecycle
@@ -47,6 +49,10 @@ Only bad input or a missing worker is an error; every reason below is a normal r
 - \`umbel_list\` \`{}\`: every worker under this umbel home, live ones and tombstones.
 - \`umbel_capture\` \`{name, lines?}\`: the terminal screen (default 100 lines), or the last one saved for a dead or killed worker. Evidence only: answers come from umbel_read.
 - \`umbel_logs\` \`{name}\`: the worker's events with times; the first place to look after \`dead\`.
+- \`umbel_actions\` \`{name, turn?}\`: what a turn did, from the transcript: tools × calls, files read / edited / written, shell commands, failed tool calls, the final message (\`turn: "all"\` for every turn).
+- \`umbel_diff\` \`{name, turn?}\`: the file changes of a turn (git: a patch against a snapshot taken at send; elsewhere the files the transcript says were written); \`text: true\` diffs two answers (\`from\`/\`to\`).
+- \`umbel_send\` with \`command: true\`: run the CLI's own command (\`/compact\`); a prompt starting with / or ! is otherwise sent as text.
+- \`umbel_wait\` with \`until: "file", file\` or \`until: "pattern", pattern\`: end the wait when a file appears or the screen matches (reasons \`file\`, \`pattern\`).
 - \`umbel_keys\` \`{name, keys}\`: press tmux keys (\`Enter\`, \`Escape\`, \`Up\`, \`Down\`, \`Tab\`, \`C-c\`, \`1\` …).
 - \`umbel_prune\` \`{olderThan?}\`: remove the state of dead and killed workers; never a live one.
 
@@ -114,9 +120,9 @@ Fields are umbel_spawn's: \`provider\` (\`claude\` default, \`codex\`, \`gemini\
 Exit 0 when every step was accepted; otherwise the failing step's outcome code (127 guardrail-halted, 124 timeout, 123 idle, 125 dead, 126 needs-input, 122 provider-error, 130 aborted; 1 for an error); 2 for an invalid file (nothing spawned). \`--json\` prints one summary object. The run folder is \`$UMBEL_HOME/runs/<run-id>/\` (\`status.json\`, \`outputs/\`); \`umbel run --resume RUN_ID\` continues from the first unfinished step. Full reference: docs/workflows.md.
 `;
 
-const PROVIDERS = `# Providers
+const PROVIDERS_TITLE = '# Providers\n\n';
 
-Pick one with \`provider\` in umbel_spawn (and in a workflow's workers): \`{"provider": "claude"}\` (the default), \`{"provider": "codex"}\` or \`{"provider": "gemini"}\`. Later tools route by the recorded provider. An option a provider lacks is refused (\`UMBEL_OPTION_UNSUPPORTED\`).
+const PROVIDERS = `Pick one with \`provider\` in umbel_spawn (and in a workflow's workers): \`{"provider": "claude"}\` (the default), \`{"provider": "codex"}\` or \`{"provider": "gemini"}\`. Later tools route by the recorded provider. An option a provider lacks is refused (\`UMBEL_OPTION_UNSUPPORTED\`).
 
 ## What a worker's environment holds
 
@@ -150,7 +156,19 @@ A worker on a sign-in screen makes spawn fail with \`UMBEL_NOT_SIGNED_IN\`: umbe
 Details: docs/providers/codex.md and docs/providers/gemini.md in the umbel repository.
 `;
 
-const TEXTS: Readonly<Record<HelpTopic, string>> = { lifecycle: LIFECYCLE, workflow: WORKFLOW, providers: PROVIDERS };
+const TEXTS: Readonly<Record<HelpTopic, string>> = { lifecycle: LIFECYCLE, workflow: WORKFLOW, providers: PROVIDERS_TITLE + PROVIDERS };
+
+/** The providers topic, opening with the providers this server actually has. */
+function providersText(loaded: readonly ProviderSummary[]): string {
+  const lines = loaded.map((p) => `- \`${p.id}\` (${p.displayName})${p.description ? `: ${p.description}` : ''}`);
+  return `${PROVIDERS_TITLE}## Loaded in this server
+
+${lines.join('\n')}
+
+Provider packages (\`umbel-provider-*\`) come from \`UMBEL_PROVIDERS\` and the \`providers\` list of the config file (\`~/.config/umbel/config.json\`), read when the server starts; \`umbel providers\` shows where each came from and which CLI binary it found. The built-in ones:
+
+${PROVIDERS}`;
+}
 
 /** The answer of `umbel_help`. */
 export interface HelpAnswer {
@@ -172,13 +190,17 @@ function topicList(): string {
   return HELP_TOPICS.map((topic) => `- \`${topic}\`: ${HELP_SUMMARIES[topic]}`).join('\n');
 }
 
-/** The help for `topic` (matched case-insensitively), the index when absent, or a not-found answer. */
-export function helpFor(topic?: string): HelpAnswer {
+/**
+ * The help for `topic` (matched case-insensitively), the index when absent, or a not-found answer.
+ * `providers`: the engine's providers, listed first by the providers topic.
+ */
+export function helpFor(topic?: string, providers?: readonly ProviderSummary[]): HelpAnswer {
   if (topic === undefined || topic.trim() === '') {
     const text = `# umbel help\n\nCall umbel_help with {"topic": "<name>"} for one of:\n\n${topicList()}\n`;
     return { found: true, text, topics: HELP_TOPICS };
   }
   const key = topic.trim().toLowerCase();
+  if (key === 'providers' && providers) return { topic: key, found: true, text: providersText(providers), topics: HELP_TOPICS };
   if (isHelpTopic(key)) return { topic: key, found: true, text: TEXTS[key], topics: HELP_TOPICS };
   return { topic, found: false, text: `Help topic '${topic}' not found. Available topics:\n\n${topicList()}\n`, topics: HELP_TOPICS };
 }

@@ -1,5 +1,5 @@
 /**
- * The MCP face with every provider: the default engine (tmux + the three providers) served in
+ * The MCP face with every provider: the default engine of @umbel/runtime (tmux + the providers) served in
  * process over the SDK's in-memory transport, driving the fake codex and the fake gemini from
  * test-fixtures through spawn → send → wait → read → kill. (Claude is covered over stdio in
  * stdio.test.ts and against the real binary in tests/real.)
@@ -11,8 +11,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDefaultUmbel } from '@umbel/runtime';
 import { codexMockConfig, testEnv } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { createDefaultUmbel } from './default-umbel.js';
 import { createMcpServer } from './server.js';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -29,7 +29,7 @@ afterAll(async () => {
 }, T);
 
 async function connect(env: Record<string, string>): Promise<Client> {
-  const engine = createDefaultUmbel(env);
+  const engine = await createDefaultUmbel({ env, cwd: scratch });
   const server = createMcpServer(engine, { log: () => undefined });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

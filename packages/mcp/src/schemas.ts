@@ -4,7 +4,9 @@
  * tool's shorter default timeout. Outputs are core's result schemas (one schema per concept).
  */
 import {
+  ActionsResultSchema,
   CaptureResultSchema,
+  DiffResultSchema,
   DurationSchema,
   KeysResultSchema,
   KillResultSchema,
@@ -34,18 +36,24 @@ export { WorkerRefSchema };
 /** Input of tools that take nothing: list. */
 export const EmptyInputSchema = z.object({}).strict();
 
-/** Input of `umbel_wait`: core's WaitOptionsSchema with an MCP-sized default timeout. */
+/**
+ * Input of `umbel_wait`: core's WaitOptionsSchema with an MCP-sized default timeout (it bounds the
+ * whole call, guardrail retries included) and `full` (the answer is shortened otherwise).
+ */
 export function mcpWaitOptionsSchema(defaultTimeoutMs: number = MCP_WAIT_TIMEOUT_MS) {
   return WaitOptionsSchema.extend({
     timeout: DurationSchema.default(defaultTimeoutMs).describe(
-      `Return outcome timeout after this long (default ${Math.round(defaultTimeoutMs / 1000)}s, below common MCP client request timeouts); on timeout the worker keeps going, so call umbel_wait again. A longer value only helps if your client's request timeout is longer.`,
+      `Return outcome timeout after this long (default ${Math.round(defaultTimeoutMs / 1000)}s, below common MCP client request timeouts), guardrail retries included; on timeout the worker keeps going, so call umbel_wait again as next says. A longer value only helps if your client's request timeout is longer.`,
     ),
+    full: z.boolean().optional().describe('The whole answer, never shortened (answers over ~2000 tokens come back as head and tail otherwise)'),
   });
 }
 
 /** What to do after each outcome (a one-line hint in the wait result). */
 export const NEXT_STEP = {
   completed: 'Done: result holds the answer (umbel_read returns it again). Send the next prompt or kill the worker.',
+  file: 'The file appeared (match holds its path); the turn may still be running: umbel_wait again for its answer, or umbel_actions / umbel_diff to see what it did.',
+  pattern: 'The screen matched (match holds the line); the turn may still be running: umbel_wait again for its answer, or umbel_capture to look.',
   'needs-input': 'The worker is blocked on a prompt: inspect it with umbel_capture, answer with umbel_keys (then umbel_wait again), or umbel_kill it.',
   'provider-error': 'The model API failed for this turn; the worker is alive. Retry with umbel_send, or check umbel_logs.',
   idle: 'The turn stopped without an answer; inspect with umbel_capture, then umbel_send or umbel_keys.',
@@ -53,12 +61,28 @@ export const NEXT_STEP = {
   dead: 'The CLI process ended: check umbel_logs and umbel_capture for the cause, then spawn a new worker.',
   aborted: 'The wait was cancelled; the worker keeps running. Call umbel_wait again when ready.',
   'guardrail-halted': 'The check kept rejecting the answer; see attempts. Fix the task, send again, or kill the worker.',
+  unknown: 'The turn ended without an answer anywhere (transcript or stop hook); see message, inspect with umbel_capture and umbel_logs, then send again.',
 } as const satisfies Record<z.infer<typeof OutcomeSchema>['reason'], string>;
 
 /** Output of `umbel_wait`: the Outcome plus a next-step hint. */
 export const WaitOutputSchema = OutcomeSchema.extend({
   next: z.string().describe('What to do next, for this outcome'),
+  elidedTokens: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('About this many tokens of result were left out (an answer over ~2000 tokens); umbel_read with full=true returns it whole'),
 });
+
+/** Input of `umbel_actions` (core's schema). */
+export { ActionsOptionsSchema as ActionsInputSchema } from '@umbel/core';
+/** Output of `umbel_actions`. */
+export const ActionsOutputSchema = ActionsResultSchema;
+/** Input of `umbel_diff` (core's schema). */
+export { DiffOptionsSchema as DiffInputSchema } from '@umbel/core';
+/** Output of `umbel_diff`. */
+export const DiffOutputSchema = DiffResultSchema;
 
 /** Output of `umbel_send`. */
 export const SendOutputSchema = SendResultSchema;

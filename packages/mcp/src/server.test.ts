@@ -9,8 +9,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
+  ActionsOptionsSchema,
   CaptureOptionsSchema,
   createUmbel,
+  DiffOptionsSchema,
   KeysOptionsSchema,
   KillOptionsSchema,
   type Outcome,
@@ -115,13 +117,15 @@ describe('tools/list and instructions', () => {
     expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
     const byName = new Map<string, Tool>(tools.map((t) => [t.name, t]));
     const expected: Record<string, readonly string[]> = {
-      umbel_spawn: Object.keys(SpawnOptionsSchema.shape),
+      umbel_spawn: [...Object.keys(SpawnOptionsSchema.shape), 'pool'],
       umbel_send: Object.keys(SendOptionsSchema.shape),
-      umbel_wait: Object.keys(WaitOptionsSchema.shape),
+      umbel_wait: [...Object.keys(WaitOptionsSchema.shape), 'full'],
       umbel_keys: Object.keys(KeysOptionsSchema.shape),
       umbel_status: ['name'],
       umbel_list: [],
       umbel_read: Object.keys(ReadOptionsSchema.shape),
+      umbel_actions: Object.keys(ActionsOptionsSchema.shape),
+      umbel_diff: Object.keys(DiffOptionsSchema.shape),
       umbel_kill: Object.keys(KillOptionsSchema.shape),
       umbel_capture: Object.keys(CaptureOptionsSchema.shape),
       umbel_logs: ['name'],

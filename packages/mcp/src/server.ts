@@ -21,8 +21,8 @@ import {
   PruneOptionsSchema,
   ReadOptionsSchema,
   SendOptionsSchema,
-  SpawnOptionsSchema,
   shapeAnswer,
+  type Outcome,
   type Umbel,
   UmbelError,
   UmbelErrorCode,
@@ -32,9 +32,16 @@ import {
 } from '@umbel/core';
 import type { z } from 'zod';
 import { helpFor } from './help.js';
+import { idList, providerSummaries, spawnInputSchema } from './provider-text.js';
+import { POOL_TOOL_NAMES, type PoolToolContext, registerPoolTools, SpawnInputSchema, spawnFromInput } from './pool-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { forMcp } from './mcp-text.js';
 import {
+  ActionsInputSchema,
+  ActionsOutputSchema,
   CaptureOutputSchema,
+  DiffInputSchema,
+  DiffOutputSchema,
   EmptyInputSchema,
   HelpInputSchema,
   HelpOutputSchema,
@@ -61,11 +68,14 @@ export const TOOL_NAMES = [
   'umbel_status',
   'umbel_list',
   'umbel_read',
+  'umbel_actions',
+  'umbel_diff',
   'umbel_kill',
   'umbel_capture',
   'umbel_logs',
   'umbel_prune',
   'umbel_help',
+  ...POOL_TOOL_NAMES,
 ] as const;
 /** One tool name. */
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -90,6 +100,12 @@ export const MCP_PACKAGE_VERSION: string = (createRequire(import.meta.url)('../p
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type AnyObjectSchema = z.ZodObject;
+/** How a tool is registered (what ./pool-tools.ts is handed). */
+export type RegisterTool = <I extends AnyObjectSchema, O extends AnyObjectSchema>(
+  name: ToolName,
+  config: { title: string; description: string; input: I; output: O; readOnly?: boolean; destructive?: boolean },
+  run: (input: z.output<I>, extra: Extra) => Promise<DeepReadonly<z.input<O>>>,
+) => void;
 type DeepReadonly<T> = T extends readonly (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
 /**
@@ -99,6 +115,7 @@ type DeepReadonly<T> = T extends readonly (infer U)[] ? readonly DeepReadonly<U>
 export function createMcpServer(engine: Umbel, settings: McpServerSettings = {}): McpServer {
   const log = settings.log ?? ((line: string) => process.stderr.write(`umbel-mcp: ${line}\n`));
   const progressIntervalMs = settings.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+  const providers = providerSummaries(engine);
   const server = new McpServer(
     { name: settings.name ?? 'umbel', version: MCP_PACKAGE_VERSION },
     { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
@@ -131,6 +148,15 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
       await pause(10);
     }
   });
+
+  // Background work (a pool's refill after a claim) is drained like a call: cancelled, then awaited.
+  const pools: PoolToolContext = {
+    closing: closing.signal,
+    background(work) {
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work));
+    },
+  };
 
   /** Register one tool: parse input with `input`, run, validate output, map errors. */
   function tool<I extends AnyObjectSchema, O extends AnyObjectSchema>(
@@ -175,19 +201,19 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     'umbel_spawn',
     {
       title: 'Spawn a worker',
-      description:
-        'Start an interactive agent CLI (claude, codex or gemini) as a named worker and wait until it is ready for a prompt. Returns its status. env values are literals or {"fromEnv": "NAME"} (read from this server\'s environment; an unset variable is an error, nothing is started).',
-      input: SpawnOptionsSchema,
+      description: `Start an interactive agent CLI (${idList(providers)}) as a named worker and wait until it is ready for a prompt. Returns its status. env values are literals or {"fromEnv": "NAME"} (read from this server's environment; an unset variable is an error, nothing is started).`,
+      input: spawnInputSchema(providers).extend({ pool: SpawnInputSchema.shape.pool }).strict(),
       output: WorkerStatusSchema,
     },
-    (input, extra) => engine.spawn(input, { signal: extra.signal }),
+    (input, extra) => spawnFromInput(engine, input, extra.signal, pools),
   );
 
   tool(
     'umbel_send',
     {
       title: 'Send a prompt',
-      description: 'Type a prompt into a worker and submit it. Does NOT wait for the answer: it returns the turn number at once; follow with umbel_wait.',
+      description:
+        "Type a prompt into a worker and submit it. Does NOT wait for the answer: it returns the turn number at once; follow with umbel_wait. A prompt starting with / or ! reaches the model as text; to run the CLI's own command on purpose (/compact, /clear, !git status) pass command: true — then modelTurn says whether there is a turn to wait for.",
       input: SendOptionsSchema,
       output: SendOutputSchema,
     },
@@ -200,7 +226,7 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     {
       title: 'Wait for a turn',
       description:
-        'Wait until a turn ends and return its outcome: reason completed | needs-input | provider-error | idle | timeout | dead | aborted | guardrail-halted, with result (the answer) when completed and a `next` hint. A timeout or a dead worker is a normal result, not an error: on timeout call umbel_wait again. Sends progress notifications when the request carries a progressToken. Optional guardrail: check/schema/retries.',
+        "Wait until a turn ends and return its outcome: reason completed | needs-input | provider-error | idle | timeout | dead | aborted | guardrail-halted | unknown (until file/pattern: file | pattern), with result (the answer) when completed and a `next` hint. A timeout or a dead worker is a normal result, not an error: on timeout do what next says. An answer over ~2000 tokens comes back as head and tail (elidedTokens; umbel_read with full=true has it whole). until: file (file appears, relative to the worker cwd) or pattern (regex on the worker's screen) end the wait on their own. Sends progress notifications when the request carries a progressToken. Optional guardrail: check/schema/retries (timeout bounds all attempts).",
       input: waitInput,
       output: WaitOutputSchema,
       readOnly: true,
@@ -210,8 +236,9 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
       const heartbeat = progress ? setInterval(() => progress.beat(), progressIntervalMs) : undefined;
       heartbeat?.unref();
       try {
-        const outcome = await engine.wait(input, { signal: extra.signal, ...(progress ? { onProgress: (p) => progress.report(p) } : {}) });
-        return { ...outcome, next: NEXT_STEP[outcome.reason] };
+        const { full, ...options } = input;
+        const outcome = await engine.wait(options, { signal: extra.signal, ...(progress ? { onProgress: (p) => progress.report(p) } : {}) });
+        return waitResult(outcome, options, full === true);
       } finally {
         if (heartbeat) clearInterval(heartbeat);
       }
@@ -273,6 +300,43 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
   );
 
   tool(
+    'umbel_actions',
+    {
+      title: 'What a worker did',
+      description:
+        "What a worker did in a turn (default: the latest sent; turn: 'all' for every turn), from its transcript: toolsUsed (name → calls), filesRead / filesEdited / filesWritten (absolute, deduplicated, first-seen order), shellCommands, errors (failed tool calls), finalMessage, turnCount. complete is false while a turn still runs.",
+      input: ActionsInputSchema,
+      output: ActionsOutputSchema,
+      readOnly: true,
+    },
+    async (input) => {
+      const actions = await engine.actions(input);
+      if (actions.finalMessage === undefined) return actions;
+      const last = actions.turns[actions.turns.length - 1];
+      const shaped = shapeAnswer(actions.finalMessage, { auto: true, hint: readHint(actions.worker, last) });
+      return shaped.elidedTokens ? { ...actions, finalMessage: shaped.text } : actions;
+    },
+  );
+
+  tool(
+    'umbel_diff',
+    {
+      title: 'What a turn changed',
+      description:
+        "The file changes a turn made in the worker's cwd (default: the latest sent): in a git work tree a unified diff against a snapshot taken when the turn was sent (files + patch; the user's index and stash are never touched); elsewhere (method transcript) the files the transcript says were written, with note saying why. text: true diffs two turns' answers instead (from/to: turn numbers, or -1, -2 … back from the latest completed). A patch over ~2000 tokens comes back as head and tail unless full.",
+      input: DiffInputSchema,
+      output: DiffOutputSchema,
+      readOnly: true,
+    },
+    async (input) => {
+      const diff = await engine.diff(input);
+      if (input.full === true) return diff;
+      const shaped = shapeAnswer(diff.patch, { auto: true, hint: 'call umbel_diff with full=true to see all' });
+      return shaped.elidedTokens ? { ...diff, patch: shaped.text, elidedTokens: shaped.elidedTokens } : diff;
+    },
+  );
+
+  tool(
     'umbel_kill',
     {
       title: 'Kill a worker',
@@ -325,15 +389,15 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     'umbel_help',
     {
       title: 'Help',
-      description:
-        'How to use umbel, as markdown: topic lifecycle (spawn → send → wait → read → kill and what to do after each outcome), workflow (umbel run workflow.yaml) or providers (claude, codex, gemini and the env each needs). No topic: the index.',
+      description: `How to use umbel, as markdown: topic lifecycle (spawn → send → wait → read → kill and what to do after each outcome), workflow (umbel run workflow.yaml) or providers (${providers.map((p) => p.id).join(', ')}: what each is and the env each needs). No topic: the index.`,
       input: HelpInputSchema,
       output: HelpOutputSchema,
       readOnly: true,
     },
-    async (input) => helpFor(input.topic),
+    async (input) => helpFor(input.topic, providers),
   );
 
+  registerPoolTools(tool, engine);
   return server;
 }
 
@@ -349,12 +413,56 @@ export async function drainMcpServer(server: McpServer, graceMs: number): Promis
 
 // --- internal ---
 
+/** How to get a whole answer back. */
+function readHint(worker: string, turn: number | undefined): string {
+  return `call umbel_read with ${JSON.stringify({ name: worker, ...(turn ? { turn } : {}), full: true })} to see all`;
+}
+
+/** What to call after a wait, with the input that goes on from here. */
+function nextFor(outcome: Outcome, options: { name: string; retries?: number; until?: string; file?: string; pattern?: string }): string {
+  if (outcome.reason !== 'timeout') return NEXT_STEP[outcome.reason];
+  const again: Record<string, unknown> = { name: options.name, turn: outcome.turn };
+  if (options.until && options.until !== 'stop') Object.assign(again, { until: options.until, file: options.file, pattern: options.pattern });
+  const attempts = outcome.attempts?.length ?? 0;
+  if (attempts > 0) {
+    again.retries = Math.max(0, (options.retries ?? 2) - (attempts - 1));
+    return `Still running (guardrail attempt ${attempts}, turn ${outcome.turn}): call umbel_wait again with ${JSON.stringify(again)} plus the same check/schema to go on.`;
+  }
+  return `Still working: call umbel_wait again with ${JSON.stringify(again)} to keep waiting (the worker keeps going).`;
+}
+
+/** The wait's result for an MCP client: long answers shortened (unless full), hints in MCP terms. */
+function waitResult(outcome: Outcome, options: Parameters<typeof nextFor>[1], full: boolean) {
+  const hint = readHint(outcome.worker, outcome.turn);
+  const shorten = (text: string) => (full ? { text } : shapeAnswer(text, { auto: true, hint }));
+  const result = outcome.result === undefined ? undefined : shorten(outcome.result);
+  const attempts = outcome.attempts?.map((a) => {
+    if (a.answer === undefined) return a;
+    const shaped = full ? { text: a.answer } : shapeAnswer(a.answer, { auto: true, hint: readHint(outcome.worker, a.turn) });
+    return { ...a, answer: shaped.text };
+  });
+  return {
+    ...outcome,
+    ...(result ? { result: result.text } : {}),
+    ...(result && 'elidedTokens' in result && result.elidedTokens ? { elidedTokens: result.elidedTokens } : {}),
+    ...(attempts ? { attempts } : {}),
+    ...(outcome.message !== undefined ? { message: forMcp(outcome.message) } : {}),
+    next: nextFor(outcome, options),
+  };
+}
+
 /** Map any thrown value to an `isError` tool result with a machine-readable code. */
 function errorResult(error: unknown, tool: string, log: (line: string) => void): CallToolResult {
   let body: { code: string; name: string; message: string; hint?: string; issues?: readonly { path: string; message: string }[] };
   if (UmbelError.isInstance(error)) {
     const issues = (error as { issues?: readonly { path: string; message: string }[] }).issues;
-    body = { ...error.toJSON(), ...(issues?.length ? { issues } : {}) };
+    const json = error.toJSON();
+    body = {
+      ...json,
+      message: forMcp(json.message),
+      ...(json.hint !== undefined ? { hint: forMcp(json.hint) } : {}),
+      ...(issues?.length ? { issues: issues.map((i) => ({ ...i, message: forMcp(i.message) })) } : {}),
+    };
   } else {
     const message = error instanceof Error ? error.message : String(error);
     log(`${tool}: internal error: ${error instanceof Error && error.stack ? error.stack : message}`);

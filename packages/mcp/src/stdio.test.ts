@@ -9,7 +9,7 @@
  */
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,7 @@ const BIN = join(PACKAGE_DIR, 'bin', 'umbel-mcp.js');
 const FAKE_CLAUDE = join(ROOT, 'test-fixtures', 'bin', 'claude');
 const ANTHROPIC_MOCK = join(ROOT, 'test-fixtures', 'mock-servers', 'anthropic.mjs');
 /** Packages whose dist the bin loads. */
-const BUILT = ['core', 'tmux', 'provider-claude', 'provider-codex', 'provider-gemini', 'mcp'];
+const BUILT = ['core', 'tmux', 'provider-claude', 'provider-codex', 'provider-gemini', 'runtime', 'mcp'];
 /** How long the server may take to exit after stdin closes or SIGTERM (upstream's regression bound). */
 const EXIT_WITHIN_MS = 5_000;
 
@@ -238,6 +238,40 @@ describe('the built bin over raw stdio', () => {
     expect(await exitWithin(server, EXIT_WITHIN_MS)).toEqual({ code: 0, signal: null });
     const ids = server.lines.map((line) => (JSON.parse(line) as { id?: number }).id);
     expect(ids).toEqual(expect.arrayContaining([1, 2, 3]));
+  });
+
+  it('--help and --version print and exit 0 without starting a server; other arguments are a usage error', async () => {
+    const { root, userHome } = await scratch('umbel-mcp-help-');
+    const fresh = join(root, 'fresh-state');
+    const env = serverEnv({ UMBEL_HOME: fresh, HOME: userHome });
+    // stdin stays open: a server that started would wait on it, and the run would not end.
+    const bin = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+        child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+        const timer = setTimeout(() => child.kill('SIGKILL'), EXIT_WITHIN_MS);
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          child.stdin.destroy();
+          resolve({ code, stdout, stderr });
+        });
+      });
+    for (const flag of ['--help', '-h']) {
+      const help = await bin([flag]);
+      expect(help.code, flag).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: umbel-mcp\b/);
+      for (const word of ['UMBEL_HOME', 'UMBEL_CLAUDE_BIN', 'stdio', 'umbel_spawn']) expect(help.stdout).toContain(word);
+    }
+    const pkg = JSON.parse(await readFile(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) expect(await bin([flag])).toEqual({ code: 0, stdout: `umbel-mcp ${pkg.version}\n`, stderr: '' });
+    const bad = await bin(['--bogus']);
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toContain("umbel-mcp: unknown argument '--bogus'");
+    // Nothing was started: no state root was made.
+    expect(existsSync(fresh)).toBe(false);
   });
 
   it('exits on SIGTERM', async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_CHILD_MARKERS, CLAUDE_INHERIT_ENV, CLAUDE_RESERVED_ENV, reconcileClaudeEnv } from './env.js';
+import { CLAUDE_CHILD_MARKERS, CLAUDE_INHERIT_ENV, CLAUDE_RESERVED_ENV } from './facts.js';
+import { claude } from './provider.js';
+
+const reconcileClaudeEnv = (env: Record<string, string>) => claude.doReconcileEnv?.(env);
 
 describe('CLAUDE_INHERIT_ENV', () => {
   it('names variables one by one: no prefix wildcard, no duplicates', () => {

@@ -1,6 +1,8 @@
 import type { HookEvent } from '@umbel/core';
 import { describe, expect, it } from 'vitest';
-import { parseClaudeEvent } from './events.js';
+import { claude } from './provider.js';
+
+const parseClaudeEvent = (event: HookEvent) => claude.doParseEvent(event);
 
 const base = { session_id: 'sid-1', transcript_path: '/cfg/projects/-w/sid-1.jsonl', cwd: '/w' };
 const event = (kind: string, payload: unknown): HookEvent => ({ kind, at: 1n, payload });

@@ -1,29 +1,19 @@
 /**
- * @umbel/provider-claude: the umbel provider for Anthropic Claude Code (`claude`).
+ * @umbel/provider-claude: the umbel provider for Anthropic Claude Code (`claude`), written on
+ * `@umbel/core/provider-kit`: its CLI's facts and its transcript reader.
  */
-export { createClaude, claude } from './provider.js';
-export { buildClaudeLaunch, CLAUDE_SETTINGS_FILE, type ClaudeSettings } from './launch.js';
-export { CLAUDE_CHILD_MARKERS, CLAUDE_INHERIT_ENV, CLAUDE_RESERVED_ENV, reconcileClaudeEnv } from './env.js';
-export { parseClaudeEvent } from './events.js';
+export { CLAUDE_VERIFIED_VERSIONS, type ClaudeSettings, claude, createClaude } from './provider.js';
 export {
-  ClaudeNotFoundError,
-  claudeConfigDir,
-  claudeTranscriptPath,
+  CLAUDE_CHILD_MARKERS,
+  CLAUDE_HOOK_EVENTS,
+  CLAUDE_INHERIT_ENV,
+  CLAUDE_PERMISSION_MODES,
+  CLAUDE_RESERVED_ENV,
+  CLAUDE_SETTINGS_FILE,
   encodeClaudeProjectDir,
-  findOnPath,
-  resolveClaudeBinary,
-} from './paths.js';
-export { prepareClaudePrompt } from './prompt.js';
-export { buildClaudeSettings, CLAUDE_HOOK_EVENTS, splitAllowedTools, type ClaudeSettingsFileOptions } from './settings.js';
-export {
-  CLAUDE_DIALOGS,
-  detectClaudeDialog,
-  detectClaudeFatal,
-  detectClaudeSignIn,
-  detectClaudeStartup,
-  hasClaudeInputBox,
-  hasClaudePermissionDialog,
-} from './startup.js';
+  splitAllowedTools,
+} from './facts.js';
+export { CLAUDE_DIALOGS } from './screens.js';
 export {
   findClaudeTurn,
   parseClaudeTranscript,
@@ -32,12 +22,4 @@ export {
   type ClaudeTranscriptEntry,
   type ClaudeTurnSlice,
 } from './transcript.js';
-export {
-  CLAUDE_PERMISSION_MODES,
-  effectivePermissionMode,
-  isClaudePermissionMode,
-  validateClaudeOptions,
-  type ClaudePermissionMode,
-  type ClaudeValidateOptions,
-} from './validate.js';
 export { VERSION } from './version.js';

@@ -2,10 +2,15 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { HOOK_KINDS, type HookKind, type ProviderV1LaunchOptions, UmbelError, UmbelErrorCode } from '@umbel/core';
+import { ExecutableNotFoundError } from '@umbel/core/provider-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildClaudeLaunch, CLAUDE_SETTINGS_FILE } from './launch.js';
-import { ClaudeNotFoundError, encodeClaudeProjectDir, resolveClaudeBinary } from './paths.js';
-import { splitAllowedTools } from './settings.js';
+import { CLAUDE_SETTINGS_FILE, encodeClaudeProjectDir, splitAllowedTools } from './facts.js';
+import { type ClaudeSettings, createClaude } from './provider.js';
+
+const buildClaudeLaunch = (options: ProviderV1LaunchOptions, settings: ClaudeSettings = {}) => createClaude(settings).doBuildLaunch(options);
+const resolveClaudeBinary = (env: Record<string, string | undefined>, binary?: string) =>
+  createClaude(binary ? { binary } : {}).doFindBinary?.(env) ?? Promise.reject(new Error('no doFindBinary'));
+const ClaudeNotFoundError = ExecutableNotFoundError;
 
 let root: string;
 let binDir: string;

@@ -16,7 +16,9 @@ describe('createClaude', () => {
       appendSystemPrompt: true,
       permissionModes: ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions', 'manual'],
     });
-    expect(provider.input).toEqual({ alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0 });
+    expect(provider.input).toEqual({ alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0, clearKeys: ['Escape', 'Escape'] });
+    expect(provider.verifiedVersions).toEqual(['2.1.328']);
+    expect(provider.description).toContain('Claude Code');
     for (const member of [
       'doValidate',
       'doReconcileEnv',
@@ -27,6 +29,9 @@ describe('createClaude', () => {
       'doReadTurn',
       'doReadMessages',
       'doDetectSignIn',
+      'doDetectInputPrompt',
+      'doReadInputBox',
+      'doFindBinary',
     ] as const) {
       expect(typeof provider[member]).toBe('function');
     }
@@ -36,7 +41,7 @@ describe('createClaude', () => {
     expect(claude.providerId).toBe('claude');
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
     expect(VERSION).toBe(manifest.version);
-    for (const name of ['readClaudeTurn', 'encodeClaudeProjectDir', 'parseClaudeEvent', 'detectClaudeStartup', 'reconcileClaudeEnv', 'prepareClaudePrompt']) {
+    for (const name of ['readClaudeTurn', 'readClaudeMessages', 'encodeClaudeProjectDir', 'splitAllowedTools']) {
       expect(typeof (pkg as Record<string, unknown>)[name]).toBe('function');
     }
   });

@@ -1,47 +1,80 @@
+/** The Claude Code provider: its facts compiled by the provider kit. */
 import type { ProviderV1 } from '@umbel/core';
-import { CLAUDE_INHERIT_ENV, reconcileClaudeEnv } from './env.js';
-import { parseClaudeEvent } from './events.js';
-import { buildClaudeLaunch, type ClaudeSettings } from './launch.js';
-import { prepareClaudePrompt } from './prompt.js';
-import { detectClaudeSignIn, detectClaudeStartup, hasClaudePermissionDialog } from './startup.js';
-import { readClaudeMessages, readClaudeTurn } from './transcript.js';
-import { CLAUDE_PERMISSION_MODES, validateClaudeOptions } from './validate.js';
+import { defineProvider, modeFlags } from '@umbel/core/provider-kit';
+import {
+  CLAUDE_CHILD_MARKERS,
+  CLAUDE_HOOK_EVENTS,
+  CLAUDE_INHERIT_ENV,
+  CLAUDE_PERMISSION_MODES,
+  CLAUDE_RESERVED_ENV,
+  installClaudeHooks,
+  predictClaudeTranscript,
+  reconcileClaudeEnv,
+  validateClaudeOptions,
+} from './facts.js';
+import { CLAUDE_PAYLOAD } from './payload.js';
+import { CLAUDE_DIALOG_FACTS, CLAUDE_FATAL_FACTS, CLAUDE_INPUT_BOX, CLAUDE_PERMISSION_PROMPT, CLAUDE_SIGN_IN } from './screens.js';
+import { CLAUDE_PROMPT, readClaudeMessages, readClaudeTurn } from './transcript.js';
+import { CLAUDE_TOOLS } from './tools.js';
+
+/** Claude Code releases these facts were verified on. */
+export const CLAUDE_VERIFIED_VERSIONS = ['2.1.328'] as const;
+
+/** Options of a Claude provider instance. */
+export interface ClaudeSettings {
+  /** Binary to launch (a path, or a name looked up on PATH). `UMBEL_CLAUDE_BIN` wins over it. */
+  readonly binary?: string;
+  /** Extra arguments appended after umbel's own (never put secrets here: argv is visible). */
+  readonly extraArgs?: readonly string[];
+  /** Extra env for every worker (e.g. `{ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }`); the reserved env wins. */
+  readonly env?: Readonly<Record<string, string>>;
+}
 
 /**
  * Create the Claude Code provider (spec v1). Pure except `doBuildLaunch`, which looks the binary up
- * on disk (it never launches anything).
+ * and writes nothing itself (the engine writes the settings file it returns).
  *
  * @example
  * ```ts
  * import { createUmbel } from '@umbel/core';
  * import { createClaude } from '@umbel/provider-claude';
- * const umbel = createUmbel({ providers: [createClaude()] });
+ * const umbel = createUmbel({ substrate, providers: [createClaude()] });
  * ```
  */
 export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
-  return {
-    specificationVersion: 'umbel-provider-v1',
-    providerId: 'claude',
+  const provider = defineProvider({
+    id: 'claude',
     displayName: 'Claude Code',
-    capabilities: {
-      unattended: true,
-      allowedTools: true,
-      appendSystemPrompt: true,
-      permissionModes: CLAUDE_PERMISSION_MODES,
+    description: "Anthropic's Claude Code (`claude`), on your Claude subscription login",
+    verifiedVersions: CLAUDE_VERIFIED_VERSIONS,
+    binary: { name: 'claude', install: 'npm install -g @anthropic-ai/claude-code', ...(settings.binary ? { configured: settings.binary } : {}) },
+    env: { inherit: CLAUDE_INHERIT_ENV, hostMarkers: CLAUDE_CHILD_MARKERS, set: { ...settings.env, ...CLAUDE_RESERVED_ENV }, reconcile: reconcileClaudeEnv },
+    flags: {
+      sessionId: '--session-id',
+      model: '--model',
+      permissionModes: modeFlags('--permission-mode', CLAUDE_PERMISSION_MODES),
+      unattended: 'bypassPermissions',
+      allowedTools: '--allowedTools',
+      appendSystemPrompt: '--append-system-prompt',
+      extraArgs: settings.extraArgs ?? [],
     },
-    inheritEnv: CLAUDE_INHERIT_ENV,
+    hooks: { events: CLAUDE_HOOK_EVENTS, install: installClaudeHooks },
+    screens: {
+      fatal: CLAUDE_FATAL_FACTS,
+      signIn: CLAUDE_SIGN_IN,
+      dialogs: CLAUDE_DIALOG_FACTS,
+      ready: { hook: 'session', inputBox: true },
+      inputPrompt: CLAUDE_PERMISSION_PROMPT,
+      inputBox: CLAUDE_INPUT_BOX,
+    },
     input: { alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0 },
-    doValidate: (options) => validateClaudeOptions(options),
-    doReconcileEnv: (env) => reconcileClaudeEnv(env),
-    doBuildLaunch: (options) => buildClaudeLaunch(options, settings),
-    doDetectStartup: (input) => detectClaudeStartup(input),
-    doPreparePrompt: (prompt) => prepareClaudePrompt(prompt),
-    doParseEvent: (event) => parseClaudeEvent(event),
-    doReadTurn: (options) => readClaudeTurn(options),
-    doReadMessages: (options) => readClaudeMessages(options),
-    doDetectSignIn: (screen) => detectClaudeSignIn(screen),
-    doDetectInputPrompt: (screen) => hasClaudePermissionDialog(screen),
-  };
+    prompt: CLAUDE_PROMPT,
+    payload: CLAUDE_PAYLOAD,
+    transcript: { read: readClaudeTurn, messages: readClaudeMessages, predict: predictClaudeTranscript },
+    validate: validateClaudeOptions,
+  });
+  // how its tool calls touch files and the shell (actions, diff)
+  return { ...provider, ...CLAUDE_TOOLS };
 }
 
 /** The default Claude Code provider instance (`createClaude()`). */

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { HookEvent } from '@umbel/core';
 import { describe, expect, it } from 'vitest';
 import { claude } from './provider.js';
-import { CLAUDE_DIALOGS, detectClaudeSignIn, detectClaudeStartup, hasClaudeInputBox } from './startup.js';
+import { CLAUDE_DIALOGS } from './screens.js';
+
+const detectClaudeStartup = (input: { screen: string; events: readonly HookEvent[] }) => claude.doDetectStartup(input);
+const detectClaudeSignIn = (text: string) => claude.doDetectSignIn?.(text);
+const readClaudeInputBox = (text: string) => claude.doReadInputBox?.(text);
+/** The input box is drawn: the rule above, the ❯ line, a rule below. */
+const hasClaudeInputBox = (text: string) => readClaudeInputBox(text) !== undefined;
 
 const screen = (name: string): string => readFileSync(new URL(`./__fixtures__/screens/${name}.txt`, import.meta.url), 'utf8');
 const session: HookEvent = { kind: 'session', at: 1n, payload: { session_id: 's', source: 'startup' } };
@@ -42,6 +48,12 @@ describe('detectClaudeStartup: sign-in', () => {
       state: 'sign-in',
       line: 'Choose the text style that looks best with your terminal',
     });
+  });
+
+  it('reports the input box of a CLI that is not logged in (status line "Not logged in · run /login", real 2.1.328) as sign-in, not ready', () => {
+    const state = detect('sign-in-not-logged-in');
+    expect(state.state).toBe('sign-in');
+    expect(state.state === 'sign-in' && state.line).toContain('Not logged in · run /login');
   });
 
   it('doDetectSignIn finds the same lines and nothing on a ready screen', () => {
@@ -107,5 +119,21 @@ describe('the permission prompt on screen (doDetectInputPrompt)', () => {
     expect(claude.doDetectInputPrompt?.(screen('ready'))).toBe(false);
     expect(claude.doDetectInputPrompt?.(screen('early-input'))).toBe(false);
     expect(claude.doDetectInputPrompt?.('● Bash(touch created-by-bash.txt)\n  ⎿  Waiting…\n')).toBe(false);
+  });
+});
+
+describe('readClaudeInputBox', () => {
+  const box = (...body: string[]) => ['● done', '', '─'.repeat(40), ...body, '─'.repeat(40), '  ⏵⏵ auto mode on'].join('\n');
+  it('reads the text of the box, one or more lines', () => {
+    expect(readClaudeInputBox(box('❯ ECHO never'))).toBe('ECHO never');
+    expect(readClaudeInputBox(box('❯ first line', '  second line'))).toBe('first line\nsecond line');
+    expect(readClaudeInputBox(box('❯ [Pasted text #1 +3 lines]'))).toBe('[Pasted text #1 +3 lines]');
+  });
+  it('is empty for an empty box or one that shows only a hint, undefined without a box', () => {
+    expect(readClaudeInputBox(box('❯ '))).toBe('');
+    expect(readClaudeInputBox(box('❯ Press up to edit queued messages'))).toBe('');
+    expect(readClaudeInputBox(screen('ready'))).toBe('');
+    expect(readClaudeInputBox(screen('permission-dialog'))).toBeUndefined();
+    expect(readClaudeInputBox('')).toBeUndefined();
   });
 });

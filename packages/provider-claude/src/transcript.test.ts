@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ProviderV1ReadTurnOptions } from '@umbel/core';
 import { describe, expect, it } from 'vitest';
+import { claude } from './provider.js';
 import { parseClaudeTranscript, readClaudeMessages, readClaudeTurn } from './transcript.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/transcripts/${name}.jsonl`, import.meta.url), 'utf8');
@@ -19,14 +20,15 @@ describe('parseClaudeTranscript', () => {
 });
 
 describe('readClaudeTurn', () => {
-  it('text turn: answer, usage, numTurns, model, session', () => {
+  it('text turn: answer, usage, numTurns, model, session, stop reason', () => {
     expect(read('text-turn', { turnKey: 'p-text-1' })).toEqual({
       status: 'completed',
       answer: 'first answer',
-      usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 100 },
+      tokenUsage: { inputTokens: 10, outputTokens: 5, cacheCreationTokens: 0, cacheReadTokens: 100 },
       numTurns: 1,
       sessionId: SID,
       model: 'claude-opus-5-5',
+      stopReason: 'end_turn',
     });
   });
 
@@ -42,7 +44,10 @@ describe('readClaudeTurn', () => {
     const turn = read('multi-block', { turnKey: 'p-multi-1' });
     expect(turn).toMatchObject({ status: 'completed', answer: 'TOOL-RESULT: multi-block', numTurns: 2 });
     // msg_B1's usage is copied on both of its entries: counted once.
-    expect(turn.status === 'completed' && turn.usage).toEqual({
+    expect(turn.status === 'completed' && turn.tokenUsage).toEqual({ inputTokens: 50, outputTokens: 13, cacheCreationTokens: 0, cacheReadTokens: 200 });
+    // Through the provider, the legacy record (Claude's names) comes with it, for engines that read only that.
+    const viaProvider = claude.doReadTurn({ content: fixture('multi-block'), transcriptPath: '/t', ordinal: 1, stopSeen: true, turnKey: 'p-multi-1' });
+    expect(viaProvider.status === 'completed' && viaProvider.usage).toEqual({
       input_tokens: 50,
       output_tokens: 13,
       cache_creation_input_tokens: 0,
@@ -93,6 +98,8 @@ describe('readClaudeTurn', () => {
     const turn = read('api-error', { turnKey: 'p-err-1' });
     expect(turn.status).toBe('failed');
     expect(turn.status === 'failed' && turn.message).toMatch(/^API Error: 500 boom\. This is a server-side issue/);
+    // what `claude -p` prints as api_error_status / api_error_type / stop_reason
+    expect(turn).toMatchObject({ apiErrorStatus: 500, apiErrorType: 'api_error', stopReason: 'stop_sequence' });
   });
 
   it('interrupt → interrupted', () => {

@@ -2,9 +2,12 @@
  * Reading Claude Code's transcript JSONL (claude-code.md §4). All functions are pure: the engine
  * reads the file and passes its text.
  */
-import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead } from '@umbel/core';
-import { prepareClaudePrompt } from './prompt.js';
-import { asRecord, describeToolCall, stringField } from './util.js';
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
+import { asRecord, jsonLines, preparePrompt, type PromptFacts, stringField } from '@umbel/core/provider-kit';
+import { describeToolCall } from './payload.js';
+
+/** A prompt starting with `/` is a slash command, with `!` a shell command, even pasted; one leading space defeats both (§5). */
+export const CLAUDE_PROMPT: PromptFacts = { escapeLeading: ['/', '!'] };
 
 /** One parsed transcript line, with its position. */
 export interface ClaudeTranscriptEntry {
@@ -14,23 +17,17 @@ export interface ClaudeTranscriptEntry {
 
 /** Parse transcript text line by line; lines that are not JSON objects (partial writes) are skipped. */
 export function parseClaudeTranscript(content: string): ClaudeTranscriptEntry[] {
-  const entries: ClaudeTranscriptEntry[] = [];
-  for (const line of content.split('\n')) {
-    if (line.trim() === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const data = asRecord(parsed);
-    if (data) entries.push({ index: entries.length, data });
-  }
-  return entries;
+  return jsonLines(content).map(({ value }, index) => ({ index, data: value }));
 }
 
 const INTERRUPT_PREFIX = '[Request interrupted by user';
-const USAGE_KEYS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
+/** Claude's usage fields → the neutral ones. */
+const USAGE_KEYS = {
+  input_tokens: 'inputTokens',
+  output_tokens: 'outputTokens',
+  cache_creation_input_tokens: 'cacheCreationTokens',
+  cache_read_input_tokens: 'cacheReadTokens',
+} as const satisfies Record<string, keyof ProviderV1Usage>;
 
 function messageOf(entry: ClaudeTranscriptEntry): Record<string, unknown> | undefined {
   return asRecord(entry.data.message);
@@ -95,7 +92,7 @@ function normalizePrompt(text: string): string {
 
 function promptMatches(entry: ClaudeTranscriptEntry, prompt: string): boolean {
   const text = normalizePrompt(textOf(messageOf(entry)));
-  return text === normalizePrompt(prompt) || text === normalizePrompt(prepareClaudePrompt(prompt));
+  return text === normalizePrompt(prompt) || text === normalizePrompt(preparePrompt(CLAUDE_PROMPT, prompt));
 }
 
 /** The entries of one turn: its prompt entry and everything up to the next human prompt with another promptId. */
@@ -177,6 +174,24 @@ function isSynthetic(group: AssistantGroup): boolean {
   return isApiError(group) || group.entries.every((entry) => messageOf(entry)?.model === '<synthetic>');
 }
 
+/** The `stop_reason` of an API message (its last entry carries it). */
+function stopReasonOf(group: AssistantGroup): string | undefined {
+  return stringField(messageOf(group.entries.at(-1) as ClaudeTranscriptEntry), 'stop_reason');
+}
+
+/** What Claude Code's synthetic API-error message records: `apiErrorStatus`, `apiErrorType`, its `stop_reason`. */
+function apiErrorOf(group: AssistantGroup): { apiErrorStatus?: number; apiErrorType?: string; stopReason?: string } {
+  const entry = group.entries.find((e) => e.data.isApiErrorMessage === true)?.data;
+  const status = entry?.apiErrorStatus;
+  const type = entry === undefined ? undefined : stringField(entry, 'apiErrorType');
+  const stopReason = stopReasonOf(group);
+  return {
+    ...(typeof status === 'number' && Number.isInteger(status) ? { apiErrorStatus: status } : {}),
+    ...(type === undefined ? {} : { apiErrorType: type }),
+    ...(stopReason === undefined ? {} : { stopReason }),
+  };
+}
+
 function lastToolUse(body: readonly ClaudeTranscriptEntry[]): string | undefined {
   let activity: string | undefined;
   for (const entry of body) {
@@ -203,7 +218,7 @@ export function readClaudeTurn(options: ProviderV1ReadTurnOptions): ProviderV1Tu
   const last = groups.at(-1);
   if (last !== undefined && isApiError(last)) {
     const error = last.entries.map((entry) => stringField(entry.data, 'error')).find((value) => value !== undefined);
-    return { status: 'failed', message: groupText(last) || (error === undefined ? 'API error' : `API error: ${error}`) };
+    return { status: 'failed', message: groupText(last) || (error === undefined ? 'API error' : `API error: ${error}`), ...apiErrorOf(last) };
   }
   const ended =
     turn.body.some((entry) => entry.data.type === 'system' && entry.data.subtype === 'turn_duration') ||
@@ -216,7 +231,7 @@ export function readClaudeTurn(options: ProviderV1ReadTurnOptions): ProviderV1Tu
       stringField(messageOf(last.entries.at(-1) as ClaudeTranscriptEntry), 'stop_reason') !== 'tool_use' &&
       groupText(last) === options.stopMessage);
   if (ended) {
-    const usage: Record<string, number> = {};
+    const usage: { -readonly [K in keyof ProviderV1Usage]: number } = {};
     let numTurns = 0;
     let model: string | undefined;
     for (const group of groups) {
@@ -225,16 +240,18 @@ export function readClaudeTurn(options: ProviderV1ReadTurnOptions): ProviderV1Tu
       const message = messageOf(group.entries.at(-1) as ClaudeTranscriptEntry);
       model = stringField(message, 'model') ?? model;
       const groupUsage = asRecord(message?.usage);
-      for (const key of USAGE_KEYS) {
+      for (const [key, name] of Object.entries(USAGE_KEYS)) {
         const value = groupUsage?.[key];
-        if (typeof value === 'number' && Number.isFinite(value)) usage[key] = (usage[key] ?? 0) + value;
+        if (typeof value === 'number' && Number.isFinite(value)) usage[name] = (usage[name] ?? 0) + value;
       }
     }
     const sessionId = stringField(turn.start.data, 'sessionId');
+    const stopReason = last === undefined ? undefined : stopReasonOf(last);
     return {
       status: 'completed',
       answer: last === undefined ? '' : groupText(last),
-      ...(Object.keys(usage).length > 0 ? { usage } : {}),
+      ...(stopReason === undefined ? {} : { stopReason }),
+      ...(Object.keys(usage).length > 0 ? { tokenUsage: usage } : {}),
       numTurns,
       ...(sessionId === undefined ? {} : { sessionId }),
       ...(model === undefined ? {} : { model }),

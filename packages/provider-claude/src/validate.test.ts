@@ -1,6 +1,14 @@
-import { OptionUnsupportedError, UmbelErrorCode, UsageError } from '@umbel/core';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createUmbel, OptionUnsupportedError, type ProviderV1ValidateOptions, UmbelErrorCode } from '@umbel/core';
+import { createMemorySubstrate } from '@umbel/core/testing';
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_PERMISSION_MODES, effectivePermissionMode, validateClaudeOptions } from './validate.js';
+import { CLAUDE_PERMISSION_MODES } from './facts.js';
+import { claude } from './provider.js';
+
+const validateClaudeOptions = (options: { spawn: Omit<ProviderV1ValidateOptions['spawn'], 'cwd' | 'callerEnv'>; isRoot: boolean }) =>
+  claude.doValidate?.({ spawn: { cwd: '/w', callerEnv: {}, ...options.spawn }, isRoot: options.isRoot });
 
 const spawn = (over: { permissionMode?: string; unattended?: boolean; env?: Record<string, string> } = {}) => ({
   unattended: over.unattended ?? false,
@@ -43,23 +51,26 @@ describe('validateClaudeOptions: bypass mode as root', () => {
   });
 });
 
-describe('validateClaudeOptions: permission modes', () => {
+describe('permission modes', () => {
   it('accepts every documented mode', () => {
+    expect(claude.capabilities.permissionModes).toEqual(CLAUDE_PERMISSION_MODES);
     for (const mode of CLAUDE_PERMISSION_MODES) {
       expect(() => validateClaudeOptions({ spawn: spawn({ permissionMode: mode }), isRoot: false })).not.toThrow();
     }
   });
 
-  it('refuses an unknown mode with a UsageError listing the valid ones', () => {
-    const error = thrown(() => validateClaudeOptions({ spawn: spawn({ permissionMode: 'yolo' }), isRoot: false }));
-    expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toContain("'yolo'");
-    for (const mode of CLAUDE_PERMISSION_MODES) expect((error as Error).message).toContain(mode);
-  });
-
-  it('maps unattended to bypassPermissions unless a mode is explicit', () => {
-    expect(effectivePermissionMode({ unattended: true })).toBe('bypassPermissions');
-    expect(effectivePermissionMode({ unattended: true, permissionMode: 'plan' })).toBe('plan');
-    expect(effectivePermissionMode({ unattended: false })).toBeUndefined();
+  it('an unknown mode is refused before any I/O, with the valid ones listed (the engine checks the capabilities)', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'umbel-claude-modes-'));
+    try {
+      const substrate = createMemorySubstrate();
+      const umbel = createUmbel({ substrate, providers: [claude], home, env: { PATH: '/nonexistent' } });
+      const error = await umbel.spawn({ name: 'm', provider: 'claude', cwd: home, permissionMode: 'yolo' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OptionUnsupportedError);
+      expect((error as Error).message).toContain('--permission-mode yolo');
+      for (const mode of CLAUDE_PERMISSION_MODES) expect((error as Error).message).toContain(mode);
+      expect(substrate.launches).toHaveLength(0);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });

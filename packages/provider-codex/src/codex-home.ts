@@ -14,22 +14,19 @@
  * through a temp file + rename; files that would not change are not written. So two spawns with
  * different cwds both end up trusted, and a reader never sees a half-written file.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { type HookKind, SpawnFailedError } from '@umbel/core';
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { HookKind } from '@umbel/core';
+import { type HookInstallContext, type LaunchParts, readTextIfExists, symlinkIfAbsent, withDirLock, writeIfChanged } from '@umbel/core/provider-kit';
+import { CODEX_HOOK_EVENTS } from './facts.js';
 import { readTomlScalar, tomlString, upsertTomlKey } from './toml-edit.js';
 
-/** Codex hook events umbel installs, with the neutral kind each one reports. */
-export const CODEX_HOOK_EVENTS = [
-  { event: 'SessionStart', snake: 'session_start', kind: 'session' },
-  { event: 'UserPromptSubmit', snake: 'user_prompt_submit', kind: 'prompt' },
-  { event: 'PreToolUse', snake: 'pre_tool_use', kind: 'tool' },
-  { event: 'PermissionRequest', snake: 'permission_request', kind: 'permission' },
-  { event: 'Stop', snake: 'stop', kind: 'stop' },
-  { event: 'Interrupt', snake: 'interrupt', kind: 'interrupt' },
-  { event: 'SessionEnd', snake: 'session_end', kind: 'session-end' },
-] as const satisfies readonly { event: string; snake: string; kind: HookKind }[];
+/** A codex event's name in its config keys: `UserPromptSubmit` → `user_prompt_submit`. */
+export function snakeCase(event: string): string {
+  return event.replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
+}
 
 /** Hook timeout umbel asks for (seconds). Codex clamps Interrupt and SessionEnd to 3 s. */
 export const HOOK_TIMEOUT_SECONDS = 30;
@@ -88,7 +85,8 @@ export interface CodexHookEntry {
 
 /** The hooks umbel installs in `<home>/hooks.json`. Pure. */
 export function codexHooks(home: string, hookCommand: (kind: HookKind) => string): CodexHookEntry[] {
-  return CODEX_HOOK_EVENTS.map(({ event, snake, kind }) => {
+  return Object.entries(CODEX_HOOK_EVENTS).map(([event, kind]) => {
+    const snake = snakeCase(event);
     const timeout = effectiveTimeout(snake, HOOK_TIMEOUT_SECONDS);
     const command = hookCommand(kind);
     return { event, kind, command, timeout, stateKey: `${home}/hooks.json:${snake}:0:0`, trustedHash: codexHookHash(snake, { command, timeout }) };
@@ -141,74 +139,6 @@ export function configuredEnvKey(configText: string): string | undefined {
   return key && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : undefined;
 }
 
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-async function writeIfChanged(path: string, content: string): Promise<boolean> {
-  if ((await readText(path)) === content) return false;
-  const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-  await writeFile(tmp, content, { mode: 0o600 });
-  try {
-    await rename(tmp, path);
-  } catch (error) {
-    await rm(tmp, { force: true });
-    throw error;
-  }
-  return true;
-}
-
-async function withLock<T>(lockDir: string, fn: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
-    try {
-      await mkdir(lockDir);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      try {
-        const st = await stat(lockDir);
-        if (Date.now() - st.mtimeMs > 30_000) {
-          await rm(lockDir, { recursive: true, force: true });
-          continue;
-        }
-      } catch {
-        continue;
-      }
-      if (Date.now() > deadline)
-        throw new SpawnFailedError(`timed out waiting for the codex home lock ${lockDir}`, { hint: `remove ${lockDir} if no umbel spawn is running` });
-      await new Promise((r) => setTimeout(r, delay));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    await rm(lockDir, { recursive: true, force: true });
-  }
-}
-
-async function linkIfAbsent(target: string, path: string): Promise<void> {
-  try {
-    await lstat(path);
-    return; // already there (a link, or a file codex wrote after `codex login`)
-  } catch {}
-  try {
-    await stat(target);
-  } catch {
-    return;
-  }
-  try {
-    await symlink(target, path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-}
-
 /** Inputs of `prepareCodexHome`. */
 export interface PrepareCodexHomeOptions {
   readonly home: string;
@@ -229,16 +159,34 @@ export async function prepareCodexHome(options: PrepareCodexHomeOptions): Promis
   const { home, userHome, cwd } = options;
   await mkdir(home, { recursive: true, mode: 0o700 });
   const hooks = codexHooks(home, options.hookCommand);
-  return withLock(`${home}.lock`, async () => {
+  return withDirLock(`${home}.lock`, async () => {
     await writeIfChanged(join(home, 'hooks.json'), renderHooksJson(hooks));
     const configPath = join(home, 'config.toml');
-    const current = (await readText(configPath)) ?? (userHome !== home ? await readText(join(userHome, 'config.toml')) : undefined) ?? '';
+    const userConfig = userHome !== home ? await readTextIfExists(join(userHome, 'config.toml')) : undefined;
+    const current = (await readTextIfExists(configPath)) ?? userConfig ?? '';
     const configText = renderManagedConfig(current, { home, trust: [cwd], hooks, userHome });
     await writeIfChanged(configPath, configText);
     if (userHome !== home) {
-      await linkIfAbsent(join(userHome, 'auth.json'), join(home, 'auth.json'));
-      await linkIfAbsent(join(userHome, 'AGENTS.md'), join(home, 'AGENTS.md'));
+      await symlinkIfAbsent(join(userHome, 'auth.json'), join(home, 'auth.json'));
+      await symlinkIfAbsent(join(userHome, 'AGENTS.md'), join(home, 'AGENTS.md'));
     }
     return { home, configText, hooks };
   });
+}
+
+/**
+ * Install the hooks: prepare the managed home `<sharedDir>/home` from the user's own (`userHome`,
+ * else `$CODEX_HOME`, else `~/.codex`) and run codex in it. The key of a custom model provider
+ * (`env_key`) is configuration too: it is passed by name, unless the caller set it explicitly.
+ */
+export async function installCodexHome({ launch }: HookInstallContext, userHomeSetting?: string): Promise<LaunchParts> {
+  const callerHome = launch.callerEnv.HOME ?? homedir();
+  const userHome = resolve(userHomeSetting ?? launch.callerEnv.CODEX_HOME ?? join(callerHome, '.codex'));
+  const home = join(launch.sharedDir, 'home');
+  const prepared = await prepareCodexHome({ home, userHome, cwd: launch.cwd, hookCommand: (kind) => launch.hookCommand(kind) });
+  const env: Record<string, string> = { CODEX_HOME: home };
+  const envKey = configuredEnvKey(prepared.configText);
+  const value = envKey ? launch.callerEnv[envKey] : undefined;
+  if (envKey && value !== undefined && launch.env[envKey] === undefined && envKey !== 'CODEX_HOME') env[envKey] = value;
+  return { env };
 }

@@ -1,18 +1,20 @@
 /**
- * @umbel/provider-codex — umbel's provider for OpenAI Codex (`codex`, verified on 0.169.0).
+ * @umbel/provider-codex — umbel's provider for OpenAI Codex (`codex`, verified on 0.169.0), written on
+ * `@umbel/core/provider-kit`: its CLI's facts, its managed CODEX_HOME and its rollout reader.
  */
+export { CODEX_VERIFIED_VERSIONS, type CodexSettings, codex, createCodex } from './provider.js';
 export {
-  codex,
-  createCodex,
+  CODEX_COMPOSER,
+  CODEX_DIALOGS,
+  CODEX_HOOK_EVENTS,
   CODEX_INHERIT_ENV,
   CODEX_PERMISSION_MODES,
-  prepareCodexPrompt,
-  resolveCodexBin,
-  validateCodexOptions,
-  type CodexSettings,
-} from './provider.js';
+  CODEX_PLACEHOLDERS,
+  CODEX_SIGN_IN,
+  CODEX_STATUS_LINE,
+  TITLE_PROMPT_PREFIX,
+} from './facts.js';
 export {
-  CODEX_HOOK_EVENTS,
   HOOK_TIMEOUT_SECONDS,
   codexHookHash,
   codexHooks,
@@ -37,9 +39,7 @@ export {
   type ReadCodexTurnOptions,
   type RolloutRecord,
 } from './rollout.js';
-export { CODEX_COMPOSER, CODEX_DIALOGS, CODEX_SIGN_IN, CODEX_STATUS_LINE, detectCodexApproval, detectCodexSignIn, detectCodexStartup } from './screens.js';
-export { parseCodexEvent, TITLE_PROMPT_PREFIX } from './events.js';
 export { parseTomlKey, readTomlScalar, tomlString, upsertTomlKey } from './toml-edit.js';
 
-/** Codex CLI version this provider was verified against. */
-export const VERSION = '0.169.0';
+/** Version of @umbel/provider-codex (kept equal to package.json by a unit test). The CLI releases it was verified on are CODEX_VERIFIED_VERSIONS. */
+export const VERSION = '0.1.0';

@@ -1,13 +1,28 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HookKind, ProviderV1LaunchOptions } from '@umbel/core';
+import type { HookEvent, HookKind, ProviderV1LaunchOptions } from '@umbel/core';
+import { createUmbel } from '@umbel/core';
+import { createMemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codexHookHash, codexHooks, configuredEnvKey, renderManagedConfig } from './codex-home.js';
-import { parseCodexEvent } from './events.js';
-import { CODEX_INHERIT_ENV, codex, createCodex, prepareCodexPrompt } from './provider.js';
-import { detectCodexSignIn, detectCodexStartup } from './screens.js';
+import { CODEX_INHERIT_ENV } from './facts.js';
+import { codex, createCodex } from './provider.js';
+
+const parseCodexEvent = (event: HookEvent) => codex.doParseEvent(event);
+const prepareCodexPrompt = (prompt: string) => codex.doPreparePrompt?.(prompt);
+const detectCodexSignIn = (screen: string) => codex.doDetectSignIn?.(screen);
+const detectCodexStartup = (screen: string) => codex.doDetectStartup({ screen, events: [] });
+import { VERSION } from './index.js';
 import { readTomlScalar, upsertTomlKey } from './toml-edit.js';
+
+describe('package', () => {
+  it('exports VERSION equal to its package.json (the CLI bundles this package and reports it)', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(VERSION).toBe(manifest.version);
+  });
+});
 
 const fixture = (name: string) => readFile(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
 const hookCommand = (kind: HookKind) => `'/state/hooks/umbel-hook' ${kind}`;
@@ -180,14 +195,30 @@ describe('doBuildLaunch and the shared CODEX_HOME', () => {
     expect(await readlink(join(home, 'auth.json'))).toBe('/elsewhere/auth.json');
   });
 
-  it('refuses options codex does not have', () => {
-    expect(() => codex.doValidate?.({ spawn: { cwd: '/', unattended: false, env: {}, callerEnv: {}, allowedTools: 'Bash' }, isRoot: false })).toThrow(
-      /allowed-tools/,
+  it('takes UMBEL_CODEX_BIN over the settings binary (the one rule)', async () => {
+    const launch = await createCodex({ bin: join(dir, 'nowhere', 'codex') }).doBuildLaunch(
+      options({ callerEnv: { ...options().callerEnv, UMBEL_CODEX_BIN: join(dir, 'bin', 'codex') } }),
     );
-    expect(() => codex.doValidate?.({ spawn: { cwd: '/', unattended: false, env: {}, callerEnv: {}, permissionMode: 'acceptEdits' }, isRoot: false })).toThrow(
-      /permission-mode/,
-    );
-    expect(() => codex.doValidate?.({ spawn: { cwd: '/', unattended: false, env: {}, callerEnv: {}, permissionMode: 'never' }, isRoot: false })).not.toThrow();
+    expect(launch.argv[0]).toBe(join(dir, 'bin', 'codex'));
+    await expect(createCodex({ bin: join(dir, 'nowhere', 'codex') }).doBuildLaunch(options())).rejects.toThrow(/from the provider settings/);
+  });
+
+  it('refuses options codex does not have, before any I/O (the engine checks the capabilities)', async () => {
+    expect(codex.capabilities).toEqual({
+      unattended: true,
+      allowedTools: false,
+      appendSystemPrompt: false,
+      permissionModes: ['default', 'on-request', 'never', 'bypassPermissions'],
+    });
+    const substrate = createMemorySubstrate();
+    const umbel = createUmbel({ substrate, providers: [codex], home: join(dir, 'state'), env: { PATH: '/nonexistent' } });
+    const spawn = (extra: Record<string, unknown>) => umbel.spawn({ name: 'o', provider: 'codex', cwd: dir, ...extra }).catch((e: unknown) => e);
+    expect(await spawn({ allowedTools: 'Bash' })).toMatchObject({ code: 'UMBEL_OPTION_UNSUPPORTED', message: expect.stringContaining('--allowed-tools') });
+    expect(await spawn({ appendSystemPrompt: 'x' })).toMatchObject({ code: 'UMBEL_OPTION_UNSUPPORTED' });
+    expect(await spawn({ permissionMode: 'acceptEdits' })).toMatchObject({ code: 'UMBEL_OPTION_UNSUPPORTED', message: expect.stringContaining('on-request') });
+    expect(substrate.launches).toHaveLength(0);
+    // an accepted mode passes the checks (and fails later: no codex on this PATH)
+    expect(await spawn({ permissionMode: 'never' })).toMatchObject({ code: 'UMBEL_SPAWN_FAILED', message: expect.stringContaining('not found on PATH') });
   });
 });
 
@@ -243,7 +274,6 @@ describe('prompts and events', () => {
     expect(prepareCodexPrompt('!ls')).toBe(' !ls');
     expect(prepareCodexPrompt('a\r\nb\rc')).toBe('a\nb\nc');
     expect(prepareCodexPrompt('plain')).toBe('plain');
-    expect(() => prepareCodexPrompt('  \n')).toThrow(/empty/);
   });
 
   const ev = (kind: string, payload: unknown) => ({ kind, at: 0n, payload });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { codex } from './provider.js';
 import { codexTurns, parseRollout, readCodexMessages, readCodexTurn } from './rollout.js';
 
 // Recorded from the real codex 0.169.0 against test-fixtures/mock-servers/openai-responses.mjs:
@@ -18,7 +19,7 @@ describe('readCodexTurn on a real 0.169.0 rollout', () => {
   it('reads a completed turn by turn id (the UserPromptSubmit/Stop turn_id)', () => {
     const r = readCodexTurn({ content: real, turnKey: turnIds[0], ordinal: 1, stopSeen: true });
     expect(r).toMatchObject({ status: 'completed', answer: 'first answer', sessionId: '01a2294c-9e44-7922-a62f-8ba67cfeae4d', model: 'mock-model' });
-    if (r.status === 'completed') expect(r.usage?.output_tokens).toBe(3);
+    if (r.status === 'completed') expect(r.tokenUsage?.outputTokens).toBe(3);
   });
 
   it('reads a tool turn', () => {
@@ -115,9 +116,18 @@ describe('shell turns and messages', () => {
     expect(JSON.stringify(msgs)).not.toContain('TOOL echo hi');
   });
 
-  it('names usage as Claude does (cached input is cache_read_input_tokens), with no total', () => {
+  it('reports usage in the neutral names (cached input is cacheReadTokens), with no total', () => {
     const r = readCodexTurn({ content: real, turnKey: turnIds[0] });
     if (r.status !== 'completed') throw new Error(`expected completed, got ${r.status}`);
-    expect(r.usage).toEqual({ input_tokens: 13124, output_tokens: 3, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, reasoning_output_tokens: 0 });
+    expect(r.tokenUsage).toEqual({ inputTokens: 13124, outputTokens: 3, cacheReadTokens: 0, cacheCreationTokens: 0, reasoningTokens: 0 });
+    // the provider adds the legacy record in Claude's names, for engines that read only that
+    const legacy = codex.doReadTurn({ content: real, transcriptPath: '/r.jsonl', turnKey: turnIds[0], ordinal: 1, stopSeen: true });
+    expect(legacy.status === 'completed' && legacy.usage).toEqual({
+      input_tokens: 13124,
+      output_tokens: 3,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      reasoningTokens: 0,
+    });
   });
 });

@@ -11,7 +11,8 @@
  *   not, so once Stop has fired the final message counts;
  * - the hidden title turn writes nothing here, `!cmd` turns have no user prompt and a null answer.
  */
-import type { ProviderV1Message, ProviderV1TurnRead } from '@umbel/core';
+import type { ProviderV1Message, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
+import { jsonLines } from '@umbel/core/provider-kit';
 
 /** One rollout line. */
 export interface RolloutRecord {
@@ -24,21 +25,10 @@ export interface RolloutRecord {
 /** Parse the rollout text, skipping blank and malformed lines (the last one may be partial). */
 export function parseRollout(content: string): RolloutRecord[] {
   const out: RolloutRecord[] = [];
-  for (const line of content.split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const r = JSON.parse(line) as unknown;
-      if (r && typeof r === 'object' && typeof (r as { type?: unknown }).type === 'string') {
-        const rec = r as { type: string; payload?: unknown };
-        out.push({
-          ...(r as object),
-          type: rec.type,
-          payload: rec.payload && typeof rec.payload === 'object' ? (rec.payload as Record<string, unknown>) : {},
-        } as RolloutRecord);
-      }
-    } catch {
-      // partial or foreign line
-    }
+  for (const { value } of jsonLines(content)) {
+    if (typeof value.type !== 'string') continue;
+    const payload = value.payload && typeof value.payload === 'object' ? (value.payload as Record<string, unknown>) : {};
+    out.push({ ...value, type: value.type, payload } as RolloutRecord);
   }
   return out;
 }
@@ -144,29 +134,25 @@ function activityOf(turn: CodexTurn): string | undefined {
   return undefined;
 }
 
-/**
- * Codex's usage names → the Claude (Anthropic) names umbel's outputs use, so `umbel -p --output-format
- * json` reports cached input where a `claude -p` consumer looks for it. `total_tokens` is dropped
- * (Claude reports none); other numeric fields (e.g. `reasoning_output_tokens`) pass through.
- */
-export const CODEX_USAGE_NAMES: Readonly<Record<string, string | null>> = {
-  cached_input_tokens: 'cache_read_input_tokens',
-  cache_write_input_tokens: 'cache_creation_input_tokens',
-  total_tokens: null,
+/** Codex's usage names → the neutral ones (`total_tokens` has none: it is dropped; `input_tokens` counts cached input too). */
+export const CODEX_USAGE_NAMES: Readonly<Record<string, keyof ProviderV1Usage>> = {
+  input_tokens: 'inputTokens',
+  output_tokens: 'outputTokens',
+  cached_input_tokens: 'cacheReadTokens',
+  cache_write_input_tokens: 'cacheCreationTokens',
+  reasoning_output_tokens: 'reasoningTokens',
 };
 
-function usageOf(turn: CodexTurn): Record<string, number> | undefined {
-  let usage: Record<string, number> | undefined;
+function usageOf(turn: CodexTurn): ProviderV1Usage | undefined {
+  let usage: { -readonly [K in keyof ProviderV1Usage]: number } | undefined;
   for (const r of turn.records) {
-    if (r.type === 'token_usage_record') {
-      const u = (r.payload.turn_token_usage ?? r.payload.usage) as Record<string, unknown> | undefined;
-      if (!u) continue;
-      usage = {};
-      for (const [key, value] of Object.entries(u)) {
-        if (typeof value !== 'number') continue;
-        const name = Object.hasOwn(CODEX_USAGE_NAMES, key) ? CODEX_USAGE_NAMES[key] : key;
-        if (name) usage[name] = value;
-      }
+    if (r.type !== 'token_usage_record') continue;
+    const u = (r.payload.turn_token_usage ?? r.payload.usage) as Record<string, unknown> | undefined;
+    if (!u) continue;
+    usage = {};
+    for (const [key, value] of Object.entries(u)) {
+      const name = CODEX_USAGE_NAMES[key];
+      if (name && typeof value === 'number') usage[name] = value;
     }
   }
   return usage;
@@ -210,11 +196,12 @@ export function readCodexTurn(options: ReadCodexTurnOptions): ProviderV1TurnRead
     const error = turn.end.payload.error as { message?: unknown } | undefined;
     if (error) return { status: 'failed', message: str(error.message) ?? 'codex reported an error' };
     const answer = str(turn.end.payload.last_agent_message) ?? lastAssistantText(turn).text ?? '';
-    return { status: 'completed', answer, numTurns: calls + 1, ...(usage ? { usage } : {}), ...extras };
+    return { status: 'completed', answer, numTurns: calls + 1, ...(usage ? { tokenUsage: usage } : {}), ...extras };
   }
   if (options.stopSeen) {
     const last = lastAssistantText(turn);
-    if (last.text !== undefined && last.final) return { status: 'completed', answer: last.text, numTurns: calls + 1, ...(usage ? { usage } : {}), ...extras };
+    if (last.text !== undefined && last.final)
+      return { status: 'completed', answer: last.text, numTurns: calls + 1, ...(usage ? { tokenUsage: usage } : {}), ...extras };
   }
   const activity = activityOf(turn);
   return { status: 'running', ...(activity ? { activity } : {}) };

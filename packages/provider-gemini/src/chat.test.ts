@@ -94,7 +94,8 @@ describe('readGeminiTurn on a real 0.61.0 chat', () => {
   it('matches an @file prompt by what was typed (displayContent), with usage and model', () => {
     const r = read('ECHO see @existing.txt now', accepted.at);
     expect(r).toMatchObject({ status: 'completed', answer: 'see @existing.txt now', model: 'gemini-3.8-flash' });
-    expect(r.status === 'completed' && r.usage?.total).toBe(13);
+    // the neutral names, once: input 7 is inputTokens (a legacy record said input: 7 beside input_tokens: 0)
+    expect(r.status === 'completed' && r.tokenUsage).toEqual({ inputTokens: 7, outputTokens: 6, cacheReadTokens: 0, reasoningTokens: 0 });
   });
 
   it("does not pin the next turn's API error on the turn before it", () => {
@@ -142,7 +143,7 @@ describe('readGeminiTurn on synthetic records', () => {
       '{"id":"g3","type":"gemini","content":""}',
     ];
     const r = readGeminiTurn(lines.join('\n'), { prompt: 'go', stopSeen: true });
-    expect(r).toMatchObject({ status: 'completed', answer: 'step one\nstep two', numTurns: 3, usage: { input: 1, output: 2, total: 3 } });
+    expect(r).toMatchObject({ status: 'completed', answer: 'step one\nstep two', numTurns: 3, tokenUsage: { inputTokens: 1, outputTokens: 2 } });
   });
 
   it('returns the stream messages of a tool turn', () => {

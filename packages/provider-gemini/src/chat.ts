@@ -7,7 +7,8 @@
  * chat and drop the aborted prompt) and `{"$rewindTo": id}` truncations. Facts: reference
  * gemini.md §5.
  */
-import type { ProviderV1Message, ProviderV1TurnRead } from '@umbel/core';
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
+import { jsonLines } from '@umbel/core/provider-kit';
 
 /** One Gemini content part (only the fields umbel reads). */
 export interface GeminiPart {
@@ -104,17 +105,7 @@ export function replayGeminiChat(content: string): GeminiChat {
   let inRewrite = false;
   let sessionId: string | undefined;
   const current = () => order.map((id) => byId.get(id)).filter((m): m is GeminiChatMessage => m !== undefined);
-  const lines = content.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]?.trim();
-    if (!line) continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (!isRecord(record)) continue;
+  for (const { line: i, value: record } of jsonLines(content)) {
     if ('$rewindTo' in record) {
       const target = record.$rewindTo;
       const at = typeof target === 'string' ? order.indexOf(target) : -1;
@@ -282,9 +273,23 @@ function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): TurnSlice | G
   return { ...base, prompt: messages[position] as GeminiChatMessage, after: sliceAfter(chat, position, own) };
 }
 
-function addTokens(total: Record<string, number>, tokens: GeminiChatMessage['tokens']): void {
+/**
+ * Gemini's token counts → the neutral ones: `input` (the prompt, cached included), `output`, `cached`,
+ * `thoughts`; `tool` (tool-use prompt tokens) and `total` have no neutral name and are left out.
+ */
+const TOKEN_NAMES: Readonly<Record<string, keyof ProviderV1Usage>> = {
+  input: 'inputTokens',
+  output: 'outputTokens',
+  cached: 'cacheReadTokens',
+  thoughts: 'reasoningTokens',
+};
+
+function addTokens(total: { -readonly [K in keyof ProviderV1Usage]: number }, tokens: GeminiChatMessage['tokens']): void {
   if (!tokens) return;
-  for (const [k, v] of Object.entries(tokens)) if (typeof v === 'number') total[k] = (total[k] ?? 0) + v;
+  for (const [k, v] of Object.entries(tokens)) {
+    const name = TOKEN_NAMES[k];
+    if (name && typeof v === 'number') total[name] = (total[name] ?? 0) + v;
+  }
 }
 
 /**
@@ -304,7 +309,7 @@ export function readGeminiTurn(content: string, options: ReadGeminiTurnOptions):
     return { status: 'interrupted', message: DROPPED };
   }
   const texts: string[] = [];
-  const usage: Record<string, number> = {};
+  const usage: { -readonly [K in keyof ProviderV1Usage]: number } = {};
   let model: string | undefined;
   let steps = 0;
   let error: string | undefined;
@@ -331,7 +336,7 @@ export function readGeminiTurn(content: string, options: ReadGeminiTurnOptions):
   return {
     status: 'completed',
     answer: texts.join('\n'),
-    ...(Object.keys(usage).length > 0 ? { usage } : {}),
+    ...(Object.keys(usage).length > 0 ? { tokenUsage: usage } : {}),
     numTurns: steps,
     ...(found.sessionId ? { sessionId: found.sessionId } : {}),
     ...(model ? { model } : {}),
@@ -384,4 +389,17 @@ export function readGeminiMessages(content: string, options: ReadGeminiTurnOptio
     }
   }
   return out;
+}
+
+function isIsoTime(text: string | undefined): text is string {
+  return typeof text === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(text) && !Number.isNaN(Date.parse(text));
+}
+
+/** The engine's read options as the chat reader takes them: the BeforeAgent timestamp (the turn key) is when the prompt was accepted. */
+export function chatOptions(options: ProviderV1ReadTurnOptions): ReadGeminiTurnOptions {
+  return {
+    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
+    ...(isIsoTime(options.turnKey) ? { acceptedAt: options.turnKey } : {}),
+    stopSeen: options.stopSeen,
+  };
 }

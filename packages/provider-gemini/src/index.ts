@@ -1,16 +1,24 @@
+/**
+ * @umbel/provider-gemini: Google Gemini CLI (`gemini`) as an umbel provider, written on
+ * `@umbel/core/provider-kit`: its CLI's facts, its worker home and its chat reader.
+ */
+export { createGemini, gemini, GEMINI_CLI_VERIFIED_VERSION, VERSION, type GeminiSettings } from './provider.js';
 export {
-  createGemini,
-  gemini,
+  API_KEY_ENTRY_TEXT,
+  APPROVAL_RE,
   GEMINI_APPROVAL_MODES,
-  GEMINI_CLI_VERIFIED_VERSION,
+  GEMINI_HOOK_EVENTS,
   GEMINI_INHERIT_ENV,
+  GEMINI_INPUT_BOX,
   GEMINI_UNSET_ENV,
-  resolveGeminiBin,
-  userGeminiHome,
-  VERSION,
-} from './gemini-provider.js';
-export type { GeminiSettings } from './gemini-provider.js';
+  NO_RESPONSE_TEXT,
+  SIGN_IN_TEXT,
+  TRUST_TEXT,
+} from './facts.js';
+export { userGeminiHome } from './home.js';
+export { buildWorkerSettings, chooseAuthType, deepMerge, GeminiAuthType, HOOK_TIMEOUT_MS, type WorkerSettingsInput } from './settings.js';
 export {
+  chatOptions,
   contentText,
   isRealPrompt,
   normalizePrompt,
@@ -20,27 +28,3 @@ export {
   userText,
 } from './chat.js';
 export type { GeminiChat, GeminiChatPrompt, GeminiChatMessage, GeminiPart, ReadGeminiTurnOptions } from './chat.js';
-export { NO_RESPONSE_TEXT, parseGeminiEvent } from './events.js';
-export { prepareGeminiPrompt } from './prompt.js';
-export {
-  API_KEY_ENTRY_TEXT,
-  APPROVAL_RE,
-  BUSY_RE,
-  detectGeminiApproval,
-  detectGeminiSignIn,
-  detectGeminiStartup,
-  READY_TEXT,
-  SIGN_IN_TEXT,
-  TRUST_TEXT,
-} from './screens.js';
-export {
-  buildWorkerSettings,
-  chooseAuthType,
-  deepMerge,
-  GEMINI_HOOK_EVENTS,
-  GeminiAuthType,
-  HOOK_TIMEOUT_MS,
-  parseUserSettings,
-  stripJsonComments,
-} from './settings.js';
-export type { GeminiHookEvent, WorkerSettingsInput } from './settings.js';

@@ -10,18 +10,7 @@
  * still run). The user's files are only read, never written.
  */
 import type { HookKind } from '@umbel/core';
-import { UsageError } from '@umbel/core';
-
-/** Gemini hook events umbel listens to, and the neutral kind each one becomes. */
-export const GEMINI_HOOK_EVENTS = {
-  SessionStart: 'session',
-  BeforeAgent: 'prompt',
-  AfterAgent: 'stop',
-  Notification: 'notify',
-  BeforeTool: 'tool',
-  SessionEnd: 'session-end',
-} as const satisfies Record<string, HookKind>;
-export type GeminiHookEvent = keyof typeof GEMINI_HOOK_EVENTS;
+import { GEMINI_HOOK_EVENTS } from './facts.js';
 
 /** Timeout of umbel's hook commands (ms); the sink writes one file and exits. */
 export const HOOK_TIMEOUT_MS = 10_000;
@@ -31,66 +20,6 @@ type JsonObject = { [key: string]: Json };
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Remove `//` and `/* *\/` comments (outside strings) and trailing commas: settings.json is JSONC. */
-export function stripJsonComments(text: string): string {
-  let out = '';
-  let i = 0;
-  let inString = false;
-  while (i < text.length) {
-    const c = text[i] as string;
-    const next = text[i + 1];
-    if (inString) {
-      out += c;
-      if (c === '\\') {
-        out += next ?? '';
-        i += 2;
-        continue;
-      }
-      if (c === '"') inString = false;
-      i += 1;
-      continue;
-    }
-    if (c === '"') {
-      inString = true;
-      out += c;
-      i += 1;
-      continue;
-    }
-    if (c === '/' && next === '/') {
-      while (i < text.length && text[i] !== '\n') i += 1;
-      continue;
-    }
-    if (c === '/' && next === '*') {
-      i += 2;
-      while (i < text.length && !(text[i] === '*' && text[i + 1] === '/')) i += 1;
-      i += 2;
-      continue;
-    }
-    out += c;
-    i += 1;
-  }
-  return out.replace(/,(\s*[}\]])/g, '$1');
-}
-
-/**
- * Parse the user's settings.json (JSONC). Empty text is `{}`.
- * @throws UsageError when the file is not a JSON object (the CLI itself would refuse to start).
- */
-export function parseUserSettings(text: string, path: string): JsonObject {
-  if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(stripJsonComments(text));
-  } catch (error) {
-    throw new UsageError(`cannot read Gemini settings ${path}: ${(error as Error).message}`, {
-      hint: 'fix the file (gemini itself refuses to start with it), then spawn again',
-      cause: error,
-    });
-  }
-  if (!isObject(value)) throw new UsageError(`cannot read Gemini settings ${path}: not a JSON object`);
-  return value;
 }
 
 /** Auth types of `security.auth.selectedType`. */

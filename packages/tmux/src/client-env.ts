@@ -4,7 +4,23 @@
  * environment beyond these names may reach tmux (upstream #93).
  */
 
-const ALLOWED = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'LANGUAGE', 'TMPDIR', 'TMUX_TMPDIR', 'TERM', 'COLORTERM']);
+const ALLOWED = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LANGUAGE',
+  'TMPDIR',
+  'TMUX_TMPDIR',
+  'TERM',
+  'COLORTERM',
+  // The knobs of the test suite's fault-injection tmux (test-fixtures/bin/tmux-stall); inert otherwise.
+  'UMBEL_TMUX_STALL',
+  'UMBEL_TMUX_STALL_DIR',
+  'UMBEL_TMUX_STALL_SECONDS',
+  'UMBEL_TMUX_STALL_REAL',
+]);
 
 /** PATH used when the caller's environment has none. */
 export const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
@@ -13,7 +29,8 @@ export const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
 export const DEFAULT_TERM = 'xterm-256color';
 
 /**
- * Reduce `env` to PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TMPDIR, TMUX_TMPDIR, TERM and COLORTERM.
+ * Reduce `env` to PATH, HOME, USER, LOGNAME, LANG, LANGUAGE, LC_*, TMPDIR, TMUX_TMPDIR, TERM, COLORTERM
+ * and the four UMBEL_TMUX_STALL* knobs of the test suite's stalling tmux.
  * TERM defaults to `xterm-256color`, PATH to {@link FALLBACK_PATH}.
  */
 export function tmuxClientEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {

@@ -18,3 +18,6 @@ export const PANE_TERMINAL_VARIABLES = ['TERM', 'TERM_PROGRAM', 'TERM_PROGRAM_VE
 
 /** Default of `maxConcurrentCalls`: the most tmux clients one substrate runs at once. */
 export const TMUX_MAX_CONCURRENT_CALLS = 8;
+
+/** Default of `timeoutRetries`: how many more times an unanswered read or idempotent call is tried. */
+export const TMUX_TIMEOUT_RETRIES = 2;

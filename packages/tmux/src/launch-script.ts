@@ -35,7 +35,8 @@ _umbel_record() {
   esac
   _umbel_name="$_umbel_ns-$$-exit.json"
   _umbel_tmp="$_umbel_exitdir/.$_umbel_name.tmp"
-  if printf '%s\\n' "$1" > "$_umbel_tmp" 2>/dev/null; then
+  # private like every state file, without changing the umask the CLI runs with
+  if (umask 077; printf '%s\\n' "$1" > "$_umbel_tmp") 2>/dev/null; then
     mv -f "$_umbel_tmp" "$_umbel_exitdir/$_umbel_name" 2>/dev/null || rm -f "$_umbel_tmp" 2>/dev/null
   else
     rm -f "$_umbel_tmp" 2>/dev/null

@@ -104,6 +104,7 @@ describe('secrecy of the worker environment', () => {
         'HOME',
         'UMBEL_TEST_PASSED_CANARY',
         'UMBEL_TEST_EMPTY',
+        'UMBEL_TMUX_SESSION',
         'TERM',
         'TERM_PROGRAM',
         'TERM_PROGRAM_VERSION',
@@ -117,6 +118,9 @@ describe('secrecy of the worker environment', () => {
       ]);
       expect(Object.keys(seen).filter((name) => !allowed.has(name))).toEqual([]);
       expect(seen['TMUX']).toBeTruthy();
+      // The substrate's own mark (for kill and processTree), handed over like the rest.
+      // Named by the server's socket path, as tmux gives it to the pane in $TMUX, and the session.
+      expect(seen['UMBEL_TMUX_SESSION']).toBe(`${seen['TMUX']?.split(',')[0]}/umbel-secret`);
     } finally {
       sampling = false;
       await sampler;

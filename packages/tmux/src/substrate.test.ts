@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { UmbelErrorCode } from '@umbel/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alive, baseEnv, exitRecords, makeRig, tempDir, until, type Rig } from './__fixtures__/harness.js';
-import { LAUNCH_SCRIPT } from './index.js';
+import { createTmuxSubstrate, LAUNCH_SCRIPT } from './index.js';
 
 const rigs: Rig[] = [];
 const dirs: string[] = [];
@@ -108,6 +108,8 @@ describe('launch, inspect, list, capture, typing', () => {
   it('refuses a duplicate session and leaves no env buffer behind', async () => {
     const r = await rig();
     await shLaunch(r, 'umbel-dup', 'exec sleep 1000');
+    // The first launch's buffer is the wrapper's to delete, once it has read it.
+    await until(() => r.tmux('list-buffers').stdout === '');
     await expect(shLaunch(r, 'umbel-dup', 'exec sleep 1000', { env: { SECRET_X: 'v' } })).rejects.toMatchObject({ code: UmbelErrorCode.TmuxFailed });
     expect(r.tmux('list-buffers').stdout).toBe('');
   });
@@ -121,11 +123,29 @@ describe('launch, inspect, list, capture, typing', () => {
     expect(await r.substrate.list()).toEqual([]);
   });
 
+  it('createTmuxSubstrate refuses settings without a usable home with a typed usage error', () => {
+    for (const settings of [{}, { home: '' }, { home: '   ' }, { home: 42 }, undefined, null]) {
+      let error: unknown;
+      try {
+        createTmuxSubstrate(settings as never);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, JSON.stringify(settings)).toMatchObject({ code: UmbelErrorCode.Usage, message: expect.stringContaining('home') });
+    }
+  });
+
+  it('exposes the state root it serves, absolute, so an engine can take its home from it', async () => {
+    const r = await rig();
+    expect(r.substrate.home).toBe(r.home);
+    expect(createTmuxSubstrate({ home: 'relative/state', env: r.env }).home).toBe(join(process.cwd(), 'relative/state'));
+  });
+
   it('attachCommand targets the private socket with a minimal env', async () => {
     const r = await rig({ env: baseEnv({ ANTHROPIC_API_KEY: 'sk-should-not-appear' }) });
     const cmd = r.substrate.attachCommand('umbel-a');
     expect(cmd.file).toBe('tmux');
-    expect(cmd.args).toEqual(['-L', r.substrate.socket, 'attach', '-t', '=umbel-a']);
+    expect(cmd.args).toEqual(['-u', '-L', r.substrate.socket, 'attach', '-t', '=umbel-a']);
     expect(Object.keys(cmd.env)).not.toContain('ANTHROPIC_API_KEY');
   });
 });
@@ -146,6 +166,20 @@ describe('death evidence', () => {
     expect(records[0]?.body).toEqual({ status: 3 });
     expect(records[0]?.name).toMatch(/^\d+-\d+-exit\.json$/);
     expect((await readdir(events)).filter((name) => name.startsWith('.'))).toEqual([]);
+    // private like every state file, whatever the umask the CLI ran with
+    expect(((await stat(join(events, records[0]?.name as string))).mode & 0o777).toString(8)).toBe('600');
+  });
+
+  it('a dead pane\'s capture is what the CLI showed: no tmux "Pane is dead" line, nothing scrolled off', async () => {
+    const r = await rig();
+    await shLaunch(r, 'umbel-said', 'echo first line; echo Error: config broken; exit 1');
+    await until(async () => (await r.substrate.inspect('umbel-said')).dead || undefined);
+    const screen = await r.substrate.capture('umbel-said');
+    // tmux 3.3a writes its status line at the bottom of a dead pane and scrolls the screen up by one
+    // line to make room: the first line the CLI printed left the visible screen.
+    expect(screen).not.toContain('Pane is dead');
+    expect(screen.split('\n').slice(0, 2)).toEqual(['first line', 'Error: config broken']);
+    expect(await r.substrate.capture('umbel-said', { lines: 10 })).not.toContain('Pane is dead');
   });
 
   it('inspectAll answers for every session in one call, as inspect does for each', async () => {
@@ -249,6 +283,19 @@ describe('kill', () => {
     expect(await r.substrate.list()).toEqual([]);
   });
 
+  it('killServer ends every session of this socket at once and no other socket; it is idempotent', async () => {
+    const r = await rig();
+    const other = await rig();
+    await shLaunch(r, 'umbel-ks1', 'exec sleep 1000');
+    await shLaunch(r, 'umbel-ks2', 'exec sleep 1000');
+    await shLaunch(other, 'umbel-ks3', 'exec sleep 1000');
+    expect((await r.substrate.list()).sort()).toEqual(['umbel-ks1', 'umbel-ks2']);
+    await r.substrate.killServer();
+    expect(await r.substrate.list()).toEqual([]);
+    await r.substrate.killServer();
+    expect(await other.substrate.list()).toEqual(['umbel-ks3']);
+  });
+
   it('kills only the named session (exact match, not a prefix)', async () => {
     const r = await rig();
     await shLaunch(r, 'umbel-k', 'exec sleep 1000');
@@ -326,5 +373,28 @@ describe('pasteText', () => {
     const body = received.slice(start + open.length, received.indexOf(close));
     expect(Buffer.from(body).equals(Buffer.from(text))).toBe(true);
     expect(r.tmux('list-buffers').stdout).toBe('');
+  });
+});
+
+describe('a caller without a UTF-8 locale', () => {
+  it('still reads liveness, exit status and the screen exactly (tmux is told the client speaks UTF-8)', async () => {
+    const env = baseEnv();
+    for (const name of Object.keys(env)) if (name === 'LANG' || name === 'LANGUAGE' || name.startsWith('LC_')) delete env[name];
+    const r = await rig({ env: { ...env, LANG: 'C' } });
+    await shLaunch(r, 'umbel-c-locale', `printf '❯ ready ─── ünï\\n'; exec sleep 1000`, { env: { LANG: 'C.UTF-8' } });
+    const screen = await until(async () => {
+      const text = await r.substrate.capture('umbel-c-locale');
+      return text.includes('ready') ? text : undefined;
+    });
+    expect(screen).toContain('❯ ready ─── ünï');
+    const events = join(r.home, 'events-c');
+    await mkdir(events);
+    await shLaunch(r, 'umbel-c-exit', 'exit 4', { exitRecordDir: events });
+    const state = await until(async () => {
+      const s = await r.substrate.inspect('umbel-c-exit');
+      return s.dead ? s : undefined;
+    });
+    expect(state).toMatchObject({ exists: true, dead: true, exitStatus: 4 });
+    expect((await r.substrate.inspectAll()).get('umbel-c-exit')).toMatchObject({ dead: true, exitStatus: 4 });
   });
 });

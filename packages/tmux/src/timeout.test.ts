@@ -52,6 +52,12 @@ describe('a missing tmux', () => {
     await expect(substrate.inspect('umbel-x')).rejects.toMatchObject({ code: UmbelErrorCode.TmuxUnavailable });
     const explicit = createTmuxSubstrate({ home: root, tmuxBin: join(root, 'no-such-tmux') });
     await expect(explicit.list()).rejects.toMatchObject({ code: UmbelErrorCode.TmuxUnavailable });
+    // UMBEL_TMUX_BIN names the executable when the tmuxBin setting does not.
+    const viaEnv = createTmuxSubstrate({ home: root, env: baseEnv({ UMBEL_TMUX_BIN: join(root, 'env-tmux') }) });
+    await expect(viaEnv.list()).rejects.toMatchObject({ code: UmbelErrorCode.TmuxUnavailable, message: expect.stringContaining('env-tmux') });
+    expect(viaEnv.attachCommand('umbel-a').file).toBe(join(root, 'env-tmux'));
+    const both = createTmuxSubstrate({ home: root, tmuxBin: join(root, 'set-tmux'), env: baseEnv({ UMBEL_TMUX_BIN: join(root, 'env-tmux') }) });
+    await expect(both.list()).rejects.toMatchObject({ message: expect.stringContaining('set-tmux') });
   });
 });
 

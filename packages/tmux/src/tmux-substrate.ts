@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import {
   CwdMissingError,
   SubstrateError,
@@ -11,24 +12,41 @@ import {
   type SubstrateLaunchOptions,
 } from '@umbel/core';
 import { tmuxClientEnv } from './client-env.js';
-import { DEFAULT_HEIGHT, DEFAULT_WIDTH, FIELD_SEPARATOR, TMUX_CALL_TIMEOUT_MS, TMUX_HISTORY_LIMIT, TMUX_MAX_CONCURRENT_CALLS } from './constants.js';
+import {
+  DEFAULT_HEIGHT,
+  DEFAULT_WIDTH,
+  FIELD_SEPARATOR,
+  TMUX_CALL_TIMEOUT_MS,
+  TMUX_HISTORY_LIMIT,
+  TMUX_MAX_CONCURRENT_CALLS,
+  TMUX_TIMEOUT_RETRIES,
+} from './constants.js';
 import { renderEnvExports } from './env-exports.js';
 import { ensureLaunchScript } from './launch-script.js';
-import { descendantsOf, isRunning, readProcessTable, type ProcessEntry } from './proc-tree.js';
+import { descendantsOf, readProcessTable, type ProcessEntry } from './proc-tree.js';
 import { resolveTmuxBinary, runTmux, type TmuxResult } from './run-tmux.js';
+import { processesMarked, SESSION_MARK_VARIABLE, sessionMark } from './session-mark.js';
 import { normalizeSignal } from './signals.js';
 import { resolveSocketName } from './socket.js';
+import { terminate, unionByPid } from './terminate.js';
 
 /** Settings of {@link createTmuxSubstrate}. */
 export interface TmuxSubstrateSettings {
   /** umbel's state root; the socket name derives from it, and `hooks/launch.sh` lives under it. */
   readonly home: string;
-  /** umbel's own environment (default `process.env`): PATH, UMBEL_TMUX_SOCKET, TMUX_TMPDIR, TERM, … */
+  /** umbel's own environment (default `process.env`): PATH, UMBEL_TMUX_SOCKET, UMBEL_TMUX_BIN, TMUX_TMPDIR, TERM, … */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** tmux executable: a path, or a name looked up on `env.PATH` (default `tmux`). */
+  /** tmux executable: a path, or a name looked up on `env.PATH` (default `env.UMBEL_TMUX_BIN`, else `tmux`). */
   readonly tmuxBin?: string;
   /** Bound of every tmux call in ms (default {@link TMUX_CALL_TIMEOUT_MS}). */
   readonly callTimeoutMs?: number;
+  /**
+   * How many more times a call that only reads or is idempotent (inspect, inspectAll, capture, list,
+   * processTree, kill) is tried when tmux does not answer within `callTimeoutMs` (default
+   * {@link TMUX_TIMEOUT_RETRIES}). Calls that type, paste or launch are never repeated: a late answer
+   * may mean tmux did act.
+   */
+  readonly timeoutRetries?: number;
   /**
    * Most tmux clients this substrate runs at once (default {@link TMUX_MAX_CONCURRENT_CALLS}); more
    * calls queue. Many workers starting together on a small machine would otherwise start so many
@@ -57,23 +75,35 @@ function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
 /** The tmux implementation of `Substrate`, plus the socket it talks to. */
 export interface TmuxSubstrate extends Substrate {
   readonly substrateId: 'tmux';
+  /** The state root this substrate serves (absolute): its socket and launch wrapper derive from it. */
+  readonly home: string;
   /** The private socket name (`tmux -L <socket>`). */
   readonly socket: string;
   inspectAll(): Promise<ReadonlyMap<string, PaneState>>;
+  /**
+   * End this socket's tmux server, every session on it at once — never any other server. For fault
+   * injection (a user's `tmux kill-server` on umbel's socket) and for tearing a test root down.
+   */
+  killServer(): Promise<void>;
 }
 
 /** How long `inspect()` waits for tmux to record the status of a pane it already reports dead. */
 const DEAD_STATUS_SETTLE_MS = 1000;
 
-/** Grace between SIGTERM and SIGKILL in `kill()`. */
-const KILL_GRACE_MS = 1000;
+/** How many times `kill()` looks again for marked processes forked while it ended the others. */
+const KILL_SWEEPS = 3;
 
 /** Session names tmux keeps verbatim (no `:` `.`, no format `#`, no leading `-`). */
 const SESSION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,199}$/;
 
-/** tmux's answers that mean "there is no such session" (or no server at all). */
+/**
+ * tmux's answers that mean "there is no such session" (or no server at all). tmux 3.3a, found by
+ * racing kills and reads against kill-session/kill-server: `no current target` (the server has no
+ * session left, so it cannot even find a default: printed for any command, target or not), `server
+ * exited unexpectedly` and `lost server` (it went away while answering), `no server running on …`.
+ */
 const ABSENT =
-  /no server running|can't find session|can't find window|can't find pane|session not found|error connecting to .*\((?:No such file or directory|Connection refused)\)/i;
+  /no server running|no current target|server exited unexpectedly|lost server|can't find session|can't find window|can't find pane|session not found|error connecting to .*\((?:No such file or directory|Connection refused)\)/i;
 
 /** The `list-panes` fields of a liveness probe. */
 const PANE_FORMAT = ['#{pane_dead}', '#{pane_dead_status}', '#{pane_dead_signal}', '#{pane_pid}'].join(FIELD_SEPARATOR);
@@ -140,33 +170,61 @@ function uniqueSuffix(): string {
   return randomBytes(6).toString('hex');
 }
 
+/** The absolute state root of the settings, or a UsageError saying what is missing (never a raw TypeError). */
+function homeOf(settings: TmuxSubstrateSettings | undefined): string {
+  const home: unknown = (settings as { home?: unknown } | null | undefined)?.home;
+  if (typeof home !== 'string' || home.trim() === '') {
+    const got = home === undefined ? 'no home' : `home ${JSON.stringify(home) ?? String(home)}`;
+    throw new UsageError(`createTmuxSubstrate needs { home }: umbel's state root, a directory path (got ${got})`, {
+      hint: "pass the same home to createUmbel, or leave createUmbel's home out: it takes the substrate's",
+    });
+  }
+  return resolve(home);
+}
+
 /**
  * Create the tmux substrate for one umbel state root. Every call runs `tmux -L <socket> -f /dev/null …`
  * with an argv array and a minimal client environment, bounded by `callTimeoutMs`.
  */
 export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstrate {
+  const home = homeOf(settings);
   const env = settings.env ?? process.env;
-  const home = settings.home;
   const socket = resolveSocketName(home, env);
   const clientEnv = tmuxClientEnv(env);
-  const tmuxBin = settings.tmuxBin ?? 'tmux';
+  const tmuxBin = settings.tmuxBin ?? (env['UMBEL_TMUX_BIN'] || 'tmux');
   const timeoutMs = settings.callTimeoutMs ?? TMUX_CALL_TIMEOUT_MS;
+  const retrySetting = settings.timeoutRetries ?? TMUX_TIMEOUT_RETRIES;
+  const retries = Number.isFinite(retrySetting) ? Math.max(0, Math.floor(retrySetting)) : TMUX_TIMEOUT_RETRIES;
 
-  /** Run one invocation made of one or more commands (each an argv), chained with `;`. */
+  /**
+   * Run one invocation made of one or more commands (each an argv), chained with `;`. With `retry`
+   * (reads and idempotent commands only), an unanswered attempt is repeated up to `retries` times,
+   * each attempt in its own concurrency slot and with its own bound.
+   */
   const slot = limiter(Math.max(1, settings.maxConcurrentCalls ?? TMUX_MAX_CONCURRENT_CALLS));
-  const call = (commands: readonly (readonly string[])[], input?: string): Promise<TmuxResult> => {
+  const call = async (commands: readonly (readonly string[])[], options: { input?: string; retry?: boolean } = {}): Promise<TmuxResult> => {
     const bin = resolveTmuxBinary(tmuxBin, clientEnv['PATH']);
-    const args: string[] = ['-L', socket, '-f', '/dev/null'];
+    // -u: the client speaks UTF-8 whatever the caller's locale, so screens (❯, ─) and our field
+    // separator are never mangled into '_' by a C locale.
+    const args: string[] = ['-u', '-L', socket, '-f', '/dev/null'];
     commands.forEach((command, index) => {
       if (index > 0) args.push(';');
       for (const arg of command) args.push(escapeTmuxArgument(arg));
     });
-    return slot(() => runTmux({ bin, args, env: clientEnv, timeoutMs, ...(input === undefined ? {} : { input }) }));
+    const input = options.input;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await slot(() => runTmux({ bin, args, env: clientEnv, timeoutMs, ...(input === undefined ? {} : { input }) }));
+      } catch (error) {
+        const unanswered = error instanceof SubstrateError && error.code === UmbelErrorCode.TmuxTimeout;
+        if (!unanswered || !options.retry || attempt >= retries) throw error;
+      }
+    }
   };
 
   const deleteBuffer = async (buffer: string): Promise<void> => {
     try {
-      await call([['delete-buffer', '-b', buffer]]);
+      await call([['delete-buffer', '-b', buffer]], { retry: true });
     } catch {
       /* best effort: the original error matters more */
     }
@@ -174,7 +232,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
 
   /** Live pane pids of the session (all windows); undefined when the session is absent. */
   const livePanePids = async (session: string): Promise<number[] | undefined> => {
-    const result = await call([['list-panes', '-s', '-t', windowTarget(session), '-F', `#{pane_dead}${FIELD_SEPARATOR}#{pane_pid}`]]);
+    const result = await call([['list-panes', '-s', '-t', windowTarget(session), '-F', `#{pane_dead}${FIELD_SEPARATOR}#{pane_pid}`]], { retry: true });
     if (result.code !== 0) {
       if (isAbsent(result)) return undefined;
       throw failed('list-panes', result);
@@ -188,10 +246,17 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
     return pids;
   };
 
+  /** The live panes' process trees. */
   const treeOf = async (session: string): Promise<ProcessEntry[]> => {
     const roots = await livePanePids(session);
     if (!roots || roots.length === 0) return [];
     return descendantsOf(await readProcessTable(), roots);
+  };
+
+  /** The live panes' trees, then every other process that still carries the session's mark. */
+  const sessionProcesses = async (session: string): Promise<ProcessEntry[]> => {
+    const tree = await treeOf(session);
+    return unionByPid(tree, await processesMarked(sessionMark(clientEnv, socket, session)));
   };
 
   /**
@@ -201,7 +266,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
    */
   const probe = async (session: string, nudge: boolean): Promise<PaneState> => {
     const listPanes = ['list-panes', '-s', '-t', windowTarget(session), '-F', PANE_FORMAT];
-    const result = await call(nudge ? [['run-shell', 'true'], listPanes] : [listPanes]);
+    const result = await call(nudge ? [['run-shell', 'true'], listPanes] : [listPanes], { retry: true });
     if (result.code !== 0) {
       if (isAbsent(result)) return { exists: false, dead: true };
       throw failed('list-panes', result);
@@ -213,6 +278,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
 
   const substrate: TmuxSubstrate = {
     substrateId: 'tmux',
+    home,
     socket,
 
     async launch(options: SubstrateLaunchOptions): Promise<void> {
@@ -231,6 +297,10 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
           [
             ['load-buffer', '-b', buffer, '-'],
             ['set-option', '-g', 'remain-on-exit', 'on'],
+            // tmux draws "Pane is dead (status N, <time>)" at the bottom of a dead pane and scrolls the
+            // screen up a line for it: the CLI's first line leaves the screen and evidence gets a tmux
+            // line no CLI printed. An empty format draws nothing (-q: a tmux without the option ignores it).
+            ['set-option', '-gq', 'remain-on-exit-format', ''],
             ['set-option', '-g', 'history-limit', String(TMUX_HISTORY_LIMIT)],
             [
               'new-session',
@@ -252,7 +322,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
               ...options.argv,
             ],
           ],
-          renderEnvExports(options.env),
+          { input: renderEnvExports({ ...options.env, [SESSION_MARK_VARIABLE]: sessionMark(clientEnv, socket, options.session) }) },
         );
       } catch (error) {
         await deleteBuffer(buffer);
@@ -296,7 +366,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
     async inspectAll(): Promise<ReadonlyMap<string, PaneState>> {
       // One `list-panes -a` for every session; the first pane of each session speaks for it (as in
       // inspect). A dead pane without a status yet gets inspect's bounded settle.
-      const result = await call([['list-panes', '-a', '-F', `#{session_name}${FIELD_SEPARATOR}${PANE_FORMAT}`]]);
+      const result = await call([['list-panes', '-a', '-F', `#{session_name}${FIELD_SEPARATOR}${PANE_FORMAT}`]], { retry: true });
       if (result.code !== 0) {
         if (isAbsent(result)) return new Map();
         throw failed('list-panes -a', result);
@@ -322,7 +392,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
       const lines = options?.lines ?? 0;
       const command = ['capture-pane', '-p', '-J', '-t', windowTarget(session)];
       if (lines > 0) command.push('-S', `-${Math.floor(lines)}`);
-      const result = await call([command]);
+      const result = await call([command], { retry: true });
       if (result.code !== 0) {
         if (isAbsent(result)) {
           throw new SubstrateError({ code: UmbelErrorCode.TmuxFailed, message: `no tmux session '${session}' to capture`, stderr: result.stderr });
@@ -343,7 +413,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
             ['load-buffer', '-b', buffer, '-'],
             ['paste-buffer', '-p', '-d', '-b', buffer, '-t', windowTarget(session)],
           ],
-          text,
+          { input: text },
         );
       } catch (error) {
         await deleteBuffer(buffer);
@@ -371,14 +441,29 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
 
     async kill(session: string): Promise<void> {
       checkSession(session);
-      const tree = await treeOf(session);
-      const result = await call([['kill-session', '-t', `=${session}`]]);
-      if (result.code !== 0 && !isAbsent(result)) throw failed('kill-session', result);
-      await terminate(tree);
+      const mark = sessionMark(clientEnv, socket, session);
+      // The panes' trees first (tmux may not answer: the marked processes are ended all the same).
+      const panes = await treeOf(session).catch(() => [] as ProcessEntry[]);
+      const marked = await processesMarked(mark);
+      let failure: unknown;
+      try {
+        const result = await call([['kill-session', '-t', `=${session}`]], { retry: true });
+        if (result.code !== 0 && !isAbsent(result)) failure = failed('kill-session', result);
+      } catch (error) {
+        failure = error;
+      }
+      await terminate(unionByPid(panes, marked));
+      // What was forked while the rest was ended still carries the mark: a few more sweeps.
+      for (let sweep = 0; sweep < KILL_SWEEPS; sweep += 1) {
+        const left = await processesMarked(mark);
+        if (left.length === 0) break;
+        await terminate(left);
+      }
+      if (failure !== undefined) throw failure;
     },
 
     async list(): Promise<string[]> {
-      const result = await call([['list-sessions', '-F', '#{session_name}']]);
+      const result = await call([['list-sessions', '-F', '#{session_name}']], { retry: true });
       if (result.code !== 0) {
         if (isAbsent(result)) return [];
         throw failed('list-sessions', result);
@@ -386,56 +471,20 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
       return result.stdout.split('\n').filter((line) => line !== '');
     },
 
+    async killServer(): Promise<void> {
+      const result = await call([['kill-server']], { retry: true });
+      if (result.code !== 0 && !isAbsent(result)) throw failed('kill-server', result);
+    },
+
     async processTree(session: string): Promise<number[]> {
       checkSession(session);
-      return (await treeOf(session)).map((entry) => entry.pid);
+      return (await sessionProcesses(session)).map((entry) => entry.pid);
     },
 
     attachCommand(session: string): AttachCommand {
       checkSession(session);
-      return { file: tmuxBin, args: ['-L', socket, 'attach', '-t', `=${session}`], env: { ...clientEnv } };
+      return { file: tmuxBin, args: ['-u', '-L', socket, 'attach', '-t', `=${session}`], env: { ...clientEnv } };
     },
   };
   return substrate;
-}
-
-/** SIGTERM every process of `tree` still running; SIGKILL what survives the grace; wait until gone. */
-async function terminate(tree: readonly ProcessEntry[]): Promise<void> {
-  const signalAll = async (signal: NodeJS.Signals): Promise<ProcessEntry[]> => {
-    const alive: ProcessEntry[] = [];
-    for (const entry of tree) {
-      if (!(await isRunning(entry))) continue;
-      alive.push(entry);
-      try {
-        process.kill(entry.pid, signal);
-      } catch {
-        /* gone meanwhile */
-      }
-    }
-    return alive;
-  };
-  const waitGone = async (entries: readonly ProcessEntry[], ms: number): Promise<ProcessEntry[]> => {
-    const deadline = Date.now() + ms;
-    let left = [...entries];
-    while (left.length > 0) {
-      const still: ProcessEntry[] = [];
-      for (const entry of left) if (await isRunning(entry)) still.push(entry);
-      left = still;
-      if (left.length === 0 || Date.now() >= deadline) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    return left;
-  };
-  if (tree.length === 0) return;
-  const termed = await signalAll('SIGTERM');
-  const survivors = await waitGone(termed, KILL_GRACE_MS);
-  if (survivors.length === 0) return;
-  for (const entry of survivors) {
-    try {
-      if (await isRunning(entry)) process.kill(entry.pid, 'SIGKILL');
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  await waitGone(survivors, KILL_GRACE_MS);
 }

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseProcStat, descendantsOf } from './proc-tree.js';
-import { resolveSocketName } from './socket.js';
+import { canonicalPath, resolveSocketName } from './socket.js';
 import { escapeTmuxArgument, normalizeSignal, renderEnvExports, socketNameFor, tmuxClientEnv, TMUX_CALL_TIMEOUT_MS } from './index.js';
 
 describe('renderEnvExports', () => {
@@ -59,6 +60,12 @@ describe('tmuxClientEnv', () => {
       SHELL: '/bin/bash',
       CLAUDE_CODE_CHILD_SESSION: '1',
       UNDEF: undefined,
+      UMBEL_TMUX_STALL: 'list-panes:1',
+      UMBEL_TMUX_STALL_DIR: '/s',
+      UMBEL_TMUX_STALL_SECONDS: '9',
+      UMBEL_TMUX_STALL_REAL: '/usr/bin/tmux',
+      UMBEL_TMUX_STALLS: 'not a knob',
+      UMBEL_TMUX_SOCKET: 'not for tmux',
     });
     expect(env).toEqual({
       PATH: '/bin',
@@ -73,6 +80,10 @@ describe('tmuxClientEnv', () => {
       TMUX_TMPDIR: '/tt',
       COLORTERM: 'truecolor',
       TERM: 'screen',
+      UMBEL_TMUX_STALL: 'list-panes:1',
+      UMBEL_TMUX_STALL_DIR: '/s',
+      UMBEL_TMUX_STALL_SECONDS: '9',
+      UMBEL_TMUX_STALL_REAL: '/usr/bin/tmux',
     });
   });
 
@@ -97,6 +108,37 @@ describe('socketNameFor', () => {
       } finally {
         await rm(link, { force: true });
       }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is the same for a root before and after it exists, also under a symlink whose target is missing', async () => {
+    const dir = realpathSync(await mkdtemp(join(tmpdir(), 'umbel-sock-')));
+    try {
+      // macOS-like: an existing symlinked parent, the root below it not created yet.
+      await mkdir(join(dir, 'real'));
+      await symlink(join(dir, 'real'), join(dir, 'via'));
+      const under = join(dir, 'via', 'state', 'umbel');
+      const before = socketNameFor(under);
+      await mkdir(join(dir, 'real', 'state', 'umbel'), { recursive: true });
+      expect(socketNameFor(under)).toBe(before);
+      expect(before).toBe(socketNameFor(join(dir, 'real', 'state', 'umbel')));
+      // A dangling symlink (relative target) on the way: the target is followed although missing.
+      await symlink('later/../later2', join(dir, 'dangling'));
+      const dangling = join(dir, 'dangling', 'umbel');
+      const early = socketNameFor(dangling);
+      await mkdir(join(dir, 'later2', 'umbel'), { recursive: true });
+      await mkdir(join(dir, 'later'));
+      expect(socketNameFor(dangling)).toBe(early);
+      expect(early).toBe(socketNameFor(join(dir, 'later2', 'umbel')));
+      // `..` after a symlink is physical, as realpath takes it.
+      expect(canonicalPath(join(dir, 'via', '..', 'x'))).toBe(join(dir, 'x'));
+      expect(canonicalPath(join(dir, 'via', 'state', '..', 'y'))).toBe(join(dir, 'real', 'y'));
+      // A loop does not hang: the rest is appended as written.
+      await symlink(join(dir, 'loop-b'), join(dir, 'loop-a'));
+      await symlink(join(dir, 'loop-a'), join(dir, 'loop-b'));
+      expect(canonicalPath(join(dir, 'loop-a', 'z'))).toMatch(/loop-[ab]\/z$/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

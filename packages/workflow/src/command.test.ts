@@ -108,6 +108,46 @@ describe('runWorkflowCommand', () => {
   });
 });
 
+describe('runWorkflowCommand: every problem at once', () => {
+  it('schema, references, vars and the engine/disk checks are reported together, exit 2, nothing spawned', async () => {
+    const path = await file(
+      'many.yaml',
+      [
+        'workers:',
+        '  w: {provider: mock, cwd: no-such-dir}',
+        '  x: {provider: nope}',
+        'steps:',
+        '  - {id: a, worker: w, prompt: "{{ vars.missing }}", timeout: 10}',
+        '  - {id: b, worker: x, prompt: "{{ steps.ghost.output }}"}',
+        '  - {id: c, worker: nobody, prompt: hi, schema: absent.json}',
+        '',
+      ].join('\n'),
+    );
+    const stderr = sink();
+    expect(await runWorkflowCommand({ engine, file: path, env, stdout: sink(), stderr })).toBe(2);
+    const text = stderr.text();
+    expect(text).toContain('umbel: invalid workflow (7 problems): ');
+    expect(text).toContain(`${path}:2:`); // the missing cwd
+    expect(text).toContain("worker 'w': working directory does not exist");
+    expect(text).toContain("worker 'x': unknown provider 'nope'");
+    expect(text).toContain("no value for var 'missing'");
+    expect(text).toContain('timeout: 10 has no unit; write 10s or 10ms');
+    expect(text).toContain("{{ steps.ghost.output }} refers to step 'ghost', which does not exist");
+    expect(text).toContain("step 'c' uses worker 'nobody'");
+    expect(text).toContain("step 'c': cannot read the schema file");
+    const json = sink();
+    expect(await runWorkflowCommand({ engine, file: path, env, json: true, stdout: json, stderr: sink() })).toBe(2);
+    const body = JSON.parse(json.text()) as { error: { code: string; issues: { path: string; message: string }[] } };
+    expect(body.error.code).toBe('UMBEL_WORKFLOW_INVALID');
+    expect(body.error.issues).toHaveLength(7);
+    expect(body.error.issues[0]).toEqual({
+      path: 'workers.w.cwd',
+      message: expect.stringMatching(/many\.yaml:2:\d+: worker 'w': working directory does not exist/),
+    });
+    expect(substrate.launches).toEqual([]);
+  });
+});
+
 describe('helpers', () => {
   it('parseVarArgs: K=V, later wins, = in values kept', () => {
     expect(parseVarArgs(['a=1', 'b=x=y', 'a=2'])).toEqual({ a: '2', b: 'x=y' });

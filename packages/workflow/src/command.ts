@@ -2,12 +2,12 @@
  * `umbel run FILE [--var K=V]… [--json] [--keep-workers] [--resume RUN_ID]` — parse, run, print.
  * The CLI wires argv to `runWorkflowCommand` and exits with the code it returns.
  */
-import { readFile } from 'node:fs/promises';
 import { type Umbel, UmbelError, UsageError } from '@umbel/core';
 import { exitCodeOfError } from './exit-code.js';
-import { parseWorkflow } from './parse.js';
+import { loadWorkflow } from './preflight.js';
 import { renderProgressLine, type WorkflowEvent } from './progress.js';
 import { resumeWorkflow, runWorkflow, type WorkflowSummary } from './run.js';
+import { readWorkflowFile } from './source.js';
 
 /** Something text can be written to (process.stdout, a test buffer). */
 export interface TextSink {
@@ -89,13 +89,9 @@ export async function runWorkflowCommand(options: RunWorkflowCommandOptions): Pr
       });
     } else {
       if (options.file === undefined) throw new UsageError('umbel run needs a workflow file (or --resume RUN_ID)');
-      let text: string;
-      try {
-        text = await readFile(options.file, 'utf8');
-      } catch (error) {
-        throw new UsageError(`cannot read workflow file ${options.file}: ${(error as Error).message}`);
-      }
-      const workflow = parseWorkflow(text, { file: options.file });
+      const text = await readWorkflowFile(options.file);
+      // The file, its vars and env, and the engine and disk checks: every problem in one error.
+      const workflow = await loadWorkflow(engine, text, { file: options.file, vars, env: options.env });
       summary = await runWorkflow(engine, workflow, {
         vars,
         env: options.env,
@@ -112,7 +108,11 @@ export async function runWorkflowCommand(options: RunWorkflowCommandOptions): Pr
   } catch (error) {
     const code = exitCodeOfError(error);
     if (json) {
-      const body = UmbelError.isInstance(error) ? error.toJSON() : { code: 'UMBEL_INTERNAL', message: error instanceof Error ? error.message : String(error) };
+      // A usage error carries every validation problem in `issues` (the message lists the first 100).
+      const issues = error instanceof UsageError && error.issues.length > 0 ? { issues: error.issues } : {};
+      const body = UmbelError.isInstance(error)
+        ? { ...error.toJSON(), ...issues }
+        : { code: 'UMBEL_INTERNAL', message: error instanceof Error ? error.message : String(error) };
       stdout.write(`${JSON.stringify({ ok: false, exitCode: code, error: body })}\n`);
     }
     if (UmbelError.isInstance(error)) {

@@ -193,3 +193,89 @@ describe('parseWorkflow: every validation error names line:column and the proble
     expect(() => checkBindings(wf, { vars: { branch: 'b', ok: '' }, env: { HOME_X: '/h', API_KEY: 'k' } })).not.toThrow();
   });
 });
+
+describe('parseWorkflow: every problem in one pass', () => {
+  /** The WorkflowInvalidError itself. */
+  function error(fn: () => unknown): Error & { issues: { path: string; message: string }[] } {
+    invalid(fn);
+    try {
+      fn();
+    } catch (e) {
+      return e as Error & { issues: { path: string; message: string }[] };
+    }
+    throw new Error('unreachable');
+  }
+
+  it('schema issues, unknown workers and needs, template references and a cycle, all in one error', () => {
+    const text = [
+      'workers: {w: {}, v: {}}',
+      'steps:',
+      '  - {id: a, worker: w, prompt: x, timeout: soon}',
+      '  - {id: b, worker: nobody, prompt: x}',
+      '  - {id: c, worker: v, prompt: x, needs: [ghost]}',
+      '  - {id: d, worker: v, prompt: "{{ steps.zz.output }}"}',
+      '  - {id: e, worker: w, prompt: x, needs: [f]}',
+      '  - {id: f, worker: v, prompt: x, needs: [e]}',
+    ].join('\n');
+    const e = error(() => parse(text));
+    expect(e.message).toContain('invalid workflow (5 problems): ');
+    expect(e.message).toContain(`${loc(text, 'soon')}: timeout: 'soon' is not a duration`);
+    expect(e.message).toContain(`${loc(text, 'nobody')}: step 'b' uses worker 'nobody'`);
+    expect(e.message).toContain(`${loc(text, 'ghost')}: step 'c' needs 'ghost', which is not a step id`);
+    expect(e.message).toContain(`${loc(text, '{{ steps.zz')}: {{ steps.zz.output }} refers to step 'zz', which does not exist`);
+    expect(e.message).toMatch(/steps form a cycle: e → f → e/);
+    expect(e.issues).toHaveLength(5);
+    // The message lists them in file order, one per line.
+    expect(e.message.split('\n').map((l) => /wf\.yaml:(\d+):/.exec(l)?.[1])).toEqual(['3', '4', '5', '6', '7']);
+  });
+
+  it('a step that fails the schema still has its references checked', () => {
+    const text = 'workers: {w: {}}\nsteps:\n  - {id: a, worker: w, prompt: "{{ steps.nope.output }}", retries: many}\n';
+    const message = invalid(() => parse(text));
+    expect(message).toContain('retries: ');
+    expect(message).toContain("{{ steps.nope.output }} refers to step 'nope', which does not exist");
+  });
+
+  it('two separate cycles are both named', () => {
+    const text =
+      'workers: {w: {}, v: {}, x: {}, y: {}}\nsteps:\n  - {id: a, worker: w, prompt: x, needs: [b]}\n  - {id: b, worker: v, prompt: x, needs: [a]}\n  - {id: c, worker: x, prompt: x, needs: [d]}\n  - {id: d, worker: y, prompt: x, needs: [c]}\n';
+    const message = invalid(() => parse(text));
+    expect(message).toContain('steps form a cycle: a → b → a');
+    expect(message).toContain('steps form a cycle: c → d → c');
+  });
+
+  it('with vars and env given, missing bindings join the other problems', () => {
+    const text = 'workers: {w: {}}\nsteps:\n  - {id: a, worker: w, prompt: "{{ vars.branch }}", timeout: soon}\n';
+    const message = invalid(() => parse(text, { vars: {}, env: {} }));
+    expect(message).toContain('invalid workflow (2 problems)');
+    expect(message).toContain("no value for var 'branch'");
+  });
+
+  it('the message lists the first 100 problems and says how many more; the issues list has them all', () => {
+    const steps = Array.from({ length: 150 }, (_, i) => `  - {id: s${i}, worker: nobody, prompt: x}`).join('\n');
+    const e = error(() => parse(`workers: {w: {}}\nsteps:\n${steps}\n`));
+    expect(e.issues).toHaveLength(150);
+    const lines = e.message.split('\n');
+    expect(lines).toHaveLength(101);
+    expect(lines[0]).toMatch(/^invalid workflow \(150 problems\): wf\.yaml:3:/);
+    expect(lines[100]).toBe('… and 50 more problems');
+  });
+});
+
+describe('parseWorkflow: durations are strings with a unit', () => {
+  it('a bare number is refused with a hint, for every duration field', () => {
+    const text = 'workers: {w: {}}\nsteps:\n  - {id: a, worker: w, prompt: x, timeout: 10, idleTimeout: 0, checkTimeout: 2.5}\n';
+    const message = invalid(() => parse(text));
+    expect(message).toContain(`${loc(text, '10')}: timeout: 10 has no unit; write 10s or 10ms`);
+    expect(message).toContain(`${loc(text, '0, checkTimeout')}: idleTimeout: 0 has no unit; write 0s or 0ms`);
+    expect(message).toContain(`${loc(text, '2.5')}: checkTimeout: 2.5 has no unit; write 2.5s or 2.5ms`);
+  });
+
+  it('other non-strings say what a duration is; strings keep working', () => {
+    expect(invalid(() => parse('workers: {w: {}}\nsteps: [{id: a, worker: w, prompt: x, timeout: [1]}]\n'))).toContain(
+      'timeout: a duration is a string such as 500ms, 30s, 5m or 1.5h',
+    );
+    const wf = parse('workers: {w: {}}\nsteps: [{id: a, worker: w, prompt: x, timeout: 10s, idleTimeout: 500ms}]\n');
+    expect(wf.spec.steps[0]).toMatchObject({ timeout: 10_000, idleTimeout: 500, checkTimeout: 300_000 });
+  });
+});

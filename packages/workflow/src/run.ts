@@ -5,25 +5,18 @@
  * `<home>/runs/<run-id>/` holds the YAML as run, `status.json` (atomic) and the outputs.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { isAbsolute, join, resolve as resolvePath } from 'node:path';
-import {
-  ajvValidator,
-  type Attempt,
-  type Outcome,
-  type Umbel,
-  UmbelError,
-  UmbelErrorCode,
-  UsageError,
-  WorkerNotFoundError,
-  writeFileAtomic,
-} from '@umbel/core';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join, resolve as resolvePath } from 'node:path';
+import { type Attempt, type Outcome, type Umbel, UmbelError, UmbelErrorCode, UsageError, WorkerNotFoundError, writeFileAtomic } from '@umbel/core';
 import { describeError, exitCodeOfError } from './exit-code.js';
-import { dependencies } from './graph.js';
-import { checkBindings, IssueList, parseWorkflow, type Workflow } from './parse.js';
+import { dependencies, topologicalOrder } from './graph.js';
+import { IssueList } from './issues.js';
+import { readOutputFile } from './output-file.js';
+import { addBindingIssues, type Workflow } from './parse.js';
+import { addPreflightIssues, loadWorkflow, workerCwdOf } from './preflight.js';
 import type { StepEvent, WorkflowEvent } from './progress.js';
 import { RunIdSchema, type WorkflowStep } from './schema.js';
-import { renderTemplate } from './template.js';
+import { renderTemplate, type TemplateContext } from './template.js';
 
 /** Options of `runWorkflow` and `resumeWorkflow`. */
 export interface RunWorkflowOptions {
@@ -130,55 +123,20 @@ function checkRunId(runId: string): string {
   return parsed.data;
 }
 
-/**
- * Checks that need the engine or the disk, before anything is spawned: providers known, worker
- * cwds exist, schema files readable JSON. Located like parse errors.
- */
-async function preflight(engine: Umbel, workflow: Workflow): Promise<void> {
+/** Bindings and preflight in one pass, before anything is spawned. @throws WorkflowInvalidError */
+async function checkBeforeRun(
+  engine: Umbel,
+  workflow: Workflow,
+  bindings: { vars: Record<string, string>; env: Readonly<Record<string, string | undefined>> },
+) {
   const issues = new IssueList(workflow.file, workflow.locate);
-  const used = new Set(workflow.spec.steps.map((s) => s.worker));
-  for (const [key, worker] of Object.entries(workflow.spec.workers)) {
-    if (!used.has(key)) continue;
-    if (!engine.providerIds.includes(worker.provider)) {
-      issues.add(['workers', key, 'provider'], `worker '${key}': unknown provider '${worker.provider}' (known: ${engine.providerIds.join(', ') || 'none'})`);
-    }
-    const cwd = workerCwd(workflow, key);
-    const isDir = await stat(cwd).then(
-      (s) => s.isDirectory(),
-      () => false,
-    );
-    if (!isDir) issues.add(['workers', key, worker.cwd ? 'cwd' : 'provider'], `worker '${key}': working directory does not exist: ${cwd}`);
-  }
-  for (const [i, step] of workflow.spec.steps.entries()) {
-    if (!step.schema) continue;
-    const path = resolvePath(workflow.dir, step.schema);
-    let text: string | undefined;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch {
-      issues.add(['steps', i, 'schema'], `step '${step.id}': cannot read the schema file ${path}`);
-    }
-    if (text !== undefined) {
-      let schema: unknown;
-      try {
-        schema = JSON.parse(text);
-      } catch (error) {
-        issues.add(['steps', i, 'schema'], `step '${step.id}': the schema file ${path} is not JSON (${(error as Error).message})`);
-        continue;
-      }
-      try {
-        ajvValidator(schema, null);
-      } catch (error) {
-        issues.add(['steps', i, 'schema'], `step '${step.id}': the schema file ${path} is not a usable JSON Schema (${(error as Error).message})`);
-      }
-    }
-  }
+  addBindingIssues(workflow, bindings, issues);
+  await addPreflightIssues(engine, workflow.spec, workflow.dir, issues);
   issues.throwIfAny();
 }
 
 function workerCwd(workflow: Workflow, key: string): string {
-  const cwd = workflow.spec.workers[key]?.cwd;
-  return cwd === undefined ? workflow.dir : isAbsolute(cwd) ? cwd : resolvePath(workflow.dir, cwd);
+  return workerCwdOf(workflow.dir, workflow.spec.workers[key]?.cwd);
 }
 
 /**
@@ -188,8 +146,7 @@ function workerCwd(workflow: Workflow, key: string): string {
 export async function runWorkflow(engine: Umbel, workflow: Workflow, options: RunWorkflowOptions = {}): Promise<WorkflowSummary> {
   const vars = { ...(options.vars ?? {}) };
   const env = options.env ?? process.env;
-  checkBindings(workflow, { vars, env });
-  await preflight(engine, workflow);
+  await checkBeforeRun(engine, workflow, { vars, env });
   const runId = checkRunId(options.runId ?? newRunId());
   const runDir = runDirOf(engine.home, runId);
   await mkdir(join(engine.home, 'runs'), { recursive: true });
@@ -235,18 +192,17 @@ export async function resumeWorkflow(engine: Umbel, runId: string, options: Omit
     throw new UsageError(`no run '${runId}' to resume (${runDir} has no status.json and workflow.yaml)`);
   }
   if (state.version !== 1 || !Array.isArray(state.steps)) throw new UsageError(`run '${runId}': status.json is not a run status this version understands`);
-  const workflow = parseWorkflow(text, { ...(state.file !== undefined ? { file: state.file } : {}), dir: state.dir });
   const vars = { ...state.vars, ...(options.vars ?? {}) };
   const env = options.env ?? process.env;
-  checkBindings(workflow, { vars, env });
-  await preflight(engine, workflow);
+  const workflow = await loadWorkflow(engine, text, { ...(state.file !== undefined ? { file: state.file } : {}), dir: state.dir, vars, env });
   state.vars = vars;
   state.status = 'running';
   delete state.failedStep;
   delete state.exitCode;
   state.resumedAt = [...(state.resumedAt ?? []), new Date().toISOString()];
+  const before = new Map(state.steps.map((r) => [r.id, r]));
   state.steps = workflow.spec.steps.map((s) => {
-    const old = state.steps.find((r) => r.id === s.id);
+    const old = before.get(s.id);
     if (old?.status === 'accepted') return old;
     return { id: s.id, worker: s.worker, workerName: state.workers[s.worker] ?? `${runId}-${s.worker}`, status: 'pending' };
   });
@@ -281,12 +237,20 @@ async function execute(
     }
   };
 
+  // status.json: one write at a time; calls made while a write waits join it (it serialises the
+  // state when it starts), so a burst of changes costs one write, not one each.
   let writing: Promise<void> = Promise.resolve();
+  let queued: Promise<void> | undefined;
   const persist = (): Promise<void> => {
     state.updatedAt = new Date().toISOString();
-    const text = `${JSON.stringify(state, null, 2)}\n`;
-    writing = writing.then(() => writeFileAtomic(join(runDir, 'status.json'), text));
-    return writing;
+    if (queued) return queued;
+    const write = writing.then(() => {
+      queued = undefined;
+      return writeFileAtomic(join(runDir, 'status.json'), `${JSON.stringify(state, null, 2)}\n`);
+    });
+    queued = write;
+    writing = write.catch(() => undefined);
+    return write;
   };
   await persist();
   emit({ kind: 'run', runId, state: 'started', elapsedMs: 0, resumed, runDir });
@@ -342,7 +306,14 @@ async function execute(
 
   const deps = dependencies(spec);
   const byId = new Map(spec.steps.map((s) => [s.id, s]));
-  const recOf = (id: string): StepRecord => state.steps.find((r) => r.id === id) as StepRecord;
+  const records = new Map(state.steps.map((r) => [r.id, r]));
+  const recOf = (id: string): StepRecord => records.get(id) as StepRecord;
+  // What templates see of accepted steps, kept up to date as steps are accepted.
+  const accepted: Record<string, TemplateContext['steps'][string]> = {};
+  const accept = (r: StepRecord): void => {
+    accepted[r.id] = { ...(r.output !== undefined ? { output: r.output } : {}), outputs: r.outputs ?? {} };
+  };
+  for (const r of state.steps) if (r.status === 'accepted') accept(r);
   const running = new Map<string, Promise<boolean>>();
 
   const fail = (rec: StepRecord, f: Omit<Failure, 'step'>): void => {
@@ -408,11 +379,7 @@ async function execute(
       if (controller.signal.aborted)
         return await finishWithError(new UmbelError({ code: UmbelErrorCode.Aborted, message: 'aborted before the prompt was sent' }));
       const rendered = renderTemplate(step.prompt, {
-        steps: Object.fromEntries(
-          state.steps
-            .filter((r) => r.status === 'accepted')
-            .map((r) => [r.id, { ...(r.output !== undefined ? { output: r.output } : {}), outputs: r.outputs ?? {} }]),
-        ),
+        steps: accepted,
         vars: state.vars,
         env: options.env,
       });
@@ -431,6 +398,7 @@ async function execute(
           retries: step.retries,
           checkTimeout: step.checkTimeout,
           ...(step.idleTimeout !== undefined ? { idleTimeout: step.idleTimeout } : {}),
+          ...(step.until !== 'stop' ? { until: step.until, file: step.file, pattern: step.pattern } : {}),
           ...(step.check !== undefined ? { check: step.check } : {}),
           ...(step.schema !== undefined ? { schema: resolvePath(workflow.dir, step.schema) } : {}),
         },
@@ -453,7 +421,7 @@ async function execute(
               attempt: 1,
               turn: outcome.turn,
               reason: outcome.reason,
-              accepted: outcome.reason === 'completed',
+              accepted: conditionMet(outcome.reason),
               durationMs: outcome.durationMs,
               ...(outcome.result !== undefined ? { answer: outcome.result } : {}),
             },
@@ -461,7 +429,7 @@ async function execute(
       rec.endedAt = new Date().toISOString();
       rec.elapsedMs = Date.now() - started;
       const attempts = rec.attempts.length;
-      if (outcome.reason !== 'completed') {
+      if (!conditionMet(outcome.reason)) {
         const cancelled = outcome.reason === 'aborted' && failure !== undefined;
         rec.status = cancelled ? 'cancelled' : 'failed';
         if (cancelled) emit(stepEvent(rec, { state: 'cancelled', elapsedMs: rec.elapsedMs }));
@@ -485,19 +453,13 @@ async function execute(
       const outputs: Record<string, string> = {};
       for (const [key, source] of Object.entries(step.outputs)) {
         if (source === 'answer') outputs[key] = answer;
-        else {
-          const path = resolvePath(workerCwd(workflow, step.worker), source.slice('file:'.length));
-          try {
-            outputs[key] = await readFile(path, 'utf8');
-          } catch {
-            throw new UmbelError({ code: UmbelErrorCode.WorkflowFailed, message: `step '${step.id}': output '${key}' — cannot read ${path}` });
-          }
-        }
-        await writeFileAtomic(join(runDir, 'outputs', step.id, key), outputs[key] as string);
+        else outputs[key] = await readOutputFile(workerCwd(workflow, step.worker), source.slice('file:'.length), { step: step.id, key });
       }
+      for (const [key, text] of Object.entries(outputs)) await writeFileAtomic(join(runDir, 'outputs', step.id, key), text);
       rec.output = answer;
       rec.outputs = outputs;
       rec.status = 'accepted';
+      accept(rec);
       emit(stepEvent(rec, { state: 'done', attempt: attempts, turn: outcome.turn, elapsedMs: rec.elapsedMs }));
       await persist();
       return true;
@@ -506,7 +468,9 @@ async function execute(
     }
   };
 
-  await Promise.all(spec.steps.map((s) => runStep(s)));
+  // Start steps in topological order: each step's dependencies are started before it, so
+  // runStep never recurses through a chain (a 10,000-step file listed in reverse included).
+  await Promise.all(topologicalOrder(deps).order.map((id) => runStep(byId.get(id) as WorkflowStep)));
   await Promise.allSettled([...workerPromises.values()]);
   options.signal?.removeEventListener('abort', onAbort);
 
@@ -570,4 +534,9 @@ async function execute(
         .map((r) => [r.id, { ...(r.output !== undefined ? { output: r.output } : {}), outputs: r.outputs ?? {} }]),
     ),
   };
+}
+
+/** The step's wait ended as asked: the turn completed, or (`until: file|pattern`) the file appeared or the screen matched. */
+function conditionMet(reason: string): boolean {
+  return reason === 'completed' || reason === 'file' || reason === 'pattern';
 }

@@ -3,7 +3,8 @@
  * what `umbel spawn` flags and the MCP `spawn` tool mean, and a step's guardrail fields mean what
  * `umbel wait` flags mean. One schema per concept; types are inferred, never written twice.
  */
-import { SpawnOptionsSchema, WaitOptionsSchema } from '@umbel/core';
+import { isAbsolute, normalize, sep } from 'node:path';
+import { DurationSchema, refineWaitOptions, SpawnOptionsSchema, WaitOptionsSchema } from '@umbel/core';
 import { z } from 'zod';
 
 /** Longest worker key, so that `<run-id>-<worker>` stays a valid worker name (63 chars). */
@@ -49,18 +50,60 @@ export const WorkflowWorkerSchema = SpawnOptionsSchema.pick({
   .strict();
 export type WorkflowWorker = z.output<typeof WorkflowWorkerSchema>;
 
-/** One output of a step: `answer` (the accepted answer) or `file:<path relative to the worker cwd>`. */
+/** Whether a relative path stays inside the directory it is relative to (no absolute path, no `..` out of it). */
+export function staysInside(path: string): boolean {
+  if (isAbsolute(path)) return false;
+  const normal = normalize(path);
+  return normal !== '..' && !normal.startsWith(`..${sep}`);
+}
+
+/**
+ * One output of a step: `answer` (the accepted answer) or `file:<path relative to the worker cwd>`.
+ * The path may not leave the cwd; at run time the file's real path (symlinks resolved) must be
+ * inside the cwd's real path too.
+ */
 export const OutputSourceSchema = z
   .string()
-  .refine((value) => value === 'answer' || (value.startsWith('file:') && value.length > 'file:'.length), {
-    message: 'an output is "answer" or "file:<path relative to the worker cwd>"',
+  .superRefine((value, ctx) => {
+    if (value === 'answer') return;
+    const path = value.startsWith('file:') ? value.slice('file:'.length) : '';
+    if (path === '') ctx.addIssue({ code: 'custom', message: 'an output is "answer" or "file:<path relative to the worker cwd>"' });
+    else if (!staysInside(path)) {
+      ctx.addIssue({ code: 'custom', message: `a file output is a path inside the worker's cwd (no absolute path, no '..' out of it): '${path}'` });
+    }
   })
   .describe('"answer", or "file:<path relative to the worker cwd>"');
 
 /**
- * A step: a prompt sent to a worker, then `wait` with the step's guardrail fields (timeout,
- * idleTimeout, check, schema, retries, checkTimeout — the `umbel wait` options). `schema` is
- * relative to the workflow file's directory; `check` runs in the worker's cwd.
+ * A duration as the YAML face takes it: a string with its unit (`500ms`, `30s`, `5m`, `1.5h`),
+ * then core's DurationSchema. A bare number is refused with a hint, because in YAML `timeout: 10`
+ * looks like seconds while the library reads numbers as milliseconds.
+ */
+const DurationTextSchema = z
+  .string({
+    error: (issue) =>
+      typeof issue.input === 'number' && Number.isFinite(issue.input) && issue.input >= 0
+        ? `${issue.input} has no unit; write ${issue.input}s or ${issue.input}ms`
+        : 'a duration is a string such as 500ms, 30s, 5m or 1.5h',
+  })
+  .transform((text, ctx) => {
+    const parsed = DurationSchema.safeParse(text);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+    return z.NEVER;
+  });
+
+const wait = WaitOptionsSchema.shape;
+/** A duration field of a step: core's field (its default and description), written as text. */
+function durationField(field: typeof wait.timeout | typeof wait.checkTimeout) {
+  return DurationTextSchema.default(field.parse(undefined)).describe(field.description ?? '');
+}
+
+/**
+ * A step: a prompt sent to a worker, then `wait` with the step's wait fields (timeout,
+ * idleTimeout, check, schema, retries, checkTimeout, until, file, pattern — the `umbel wait`
+ * options, with its rules). `schema` is relative to the workflow file's directory; `check` runs in
+ * the worker's cwd, and so is `file` relative to it; durations are strings with a unit.
  */
 export const WorkflowStepSchema = WaitOptionsSchema.pick({
   timeout: true,
@@ -69,6 +112,9 @@ export const WorkflowStepSchema = WaitOptionsSchema.pick({
   schema: true,
   retries: true,
   checkTimeout: true,
+  until: true,
+  file: true,
+  pattern: true,
 })
   .extend({
     id: StepIdSchema,
@@ -80,8 +126,12 @@ export const WorkflowStepSchema = WaitOptionsSchema.pick({
     needs: z.array(StepIdSchema).default([]).describe('Steps that must be accepted before this one starts'),
     outputs: z.record(OutputKeySchema, OutputSourceSchema).default({}).describe('Named outputs: KEY → "answer" | "file:<path>"'),
     schema: z.string().min(1).optional().describe("Guardrail: JSON Schema file, relative to the workflow file's directory"),
+    timeout: durationField(wait.timeout),
+    idleTimeout: DurationTextSchema.optional().describe(wait.idleTimeout.description ?? ''),
+    checkTimeout: durationField(wait.checkTimeout),
   })
-  .strict();
+  .strict()
+  .superRefine(refineWaitOptions);
 export type WorkflowStep = z.output<typeof WorkflowStepSchema>;
 
 /** A workflow file. */

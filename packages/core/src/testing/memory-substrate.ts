@@ -9,12 +9,30 @@
  * Env knobs: MOCK_CLI_SIGN_IN=1, MOCK_CLI_TRUST=1 (dialog, key y), MOCK_CLI_FATAL=<msg>,
  * MOCK_CLI_EXIT_AT_START=<n>, MOCK_CLI_DROP_ENTERS=<n>, MOCK_CLI_LATE_MS=<ms>, MOCK_CLI_NO_PROMPT_HOOK=1,
  * MOCK_CLI_FIX=<text> (the reply to a guardrail feedback prompt), MOCK_CLI_PROMPT_LATE_MS=<ms> (the
- * permission prompt is drawn, and takes keys, that long after its hook fired).
+ * permission prompt is drawn, and takes keys, that long after its hook fired), MOCK_CLI_START_MS=<ms>
+ * (startup takes that long before the ready screen). Prompt `MUTE` ends its turn with a stop hook that
+ * carries no message and a transcript that holds no answer. Key `C-u` clears the input box.
+ *
+ * Tool calls: `TOOLS <action> | <action> …` runs each action in the worker cwd, records it in the
+ * transcript as a tool call and its result, then answers `done`: `write P TEXT` (Write, creates the
+ * file), `edit P OLD->NEW` (Edit; a missing file or text is an error result), `read P` (Read; a
+ * missing file is an error result), `run CMD` (Bash, not executed), `fail CMD` (Bash with an error
+ * result), `delete P` (Bash `rm P`, removes the file).
+ * Commands: a prompt starting with `/` or `!` is the CLI's own command, like the real CLIs'
+ * (a leading space makes it text): `/turn TEXT` starts a model turn for TEXT (like a custom command
+ * that expands to a prompt); any other `/x` or `!x` runs in the CLI alone — no hook, no transcript.
+ * mock-cli prints `mock-cli: exiting with status <n>` when it exits on its own (DIE, EXIT_AT_START).
+ * With `replay`, every launch plays that recorded scenario of a real provider instead (./replay.ts).
  */
 import { spawn } from 'node:child_process';
-import { appendFile, mkdir, rename, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { AttachCommand, PaneState, Substrate, SubstrateLaunchOptions } from '../substrate.js';
+import type { RecordedScenario } from './recording.js';
+import { type ReplaySession, startReplay } from './replay.js';
+
+/** Rows of a dead pane's screen (the CLI's lines, then blank rows, as tmux shows a dead pane). */
+const DEAD_SCREEN_ROWS = 24;
 
 interface MockSession {
   readonly options: SubstrateLaunchOptions;
@@ -54,9 +72,29 @@ function runHook(command: string | undefined, payload: unknown, env: Readonly<Re
   });
 }
 
+/** Settings of {@link createMemorySubstrate}. */
+export interface MemorySubstrateSettings {
+  /** Play this recorded scenario (a provider's own fixtures) in every launched session instead of the mock CLI. */
+  readonly replay?: RecordedScenario;
+}
+
+/** Write the exit record the tmux launch wrapper writes (`<ns>-<pid>-exit.json`), unless the dir is gone. */
+async function writeExitRecord(dir: string, how: { status?: number; signal?: string }): Promise<void> {
+  try {
+    if (!(await stat(dir)).isDirectory()) return;
+    const ns = BigInt(Date.now()) * 1_000_000n;
+    const tmp = join(dir, `.exit-${ns}`);
+    await writeFile(tmp, JSON.stringify(how.signal ? { signal: how.signal } : { status: how.status ?? 0 }));
+    await rename(tmp, join(dir, `${ns}-4242-exit.json`));
+  } catch {
+    // dir gone (purged): write nothing
+  }
+}
+
 /** Create a memory substrate. */
-export function createMemorySubstrate(): MemorySubstrate {
+export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): MemorySubstrate {
   const sessions = new Map<string, MockSession>();
+  const replays = new Map<string, ReplaySession>();
   const launches: SubstrateLaunchOptions[] = [];
   const self: MemorySubstrate = {
     substrateId: 'memory',
@@ -65,6 +103,10 @@ export function createMemorySubstrate(): MemorySubstrate {
     async launch(options) {
       await gate();
       launches.push(options);
+      if (settings.replay) {
+        replays.set(options.session, startReplay(options, settings.replay));
+        return;
+      }
       const s: MockSession = {
         options,
         screen: ['mock-cli starting…'],
@@ -78,7 +120,7 @@ export function createMemorySubstrate(): MemorySubstrate {
       };
       sessions.set(options.session, s);
       const env = options.env;
-      later(s, 20, async () => {
+      later(s, 20 + Number(env.MOCK_CLI_START_MS ?? 0), async () => {
         if (env.MOCK_CLI_EXIT_AT_START) return exit(s, { status: Number(env.MOCK_CLI_EXIT_AT_START) });
         if (env.MOCK_CLI_FATAL) {
           s.screen = [`FATAL: ${env.MOCK_CLI_FATAL}`];
@@ -98,37 +140,57 @@ export function createMemorySubstrate(): MemorySubstrate {
     },
     async inspect(session) {
       await gate();
+      const replay = replays.get(session);
+      if (replay) return replay.pane();
       const s = sessions.get(session);
       return s ? paneOf(s) : ({ exists: false, dead: true } satisfies PaneState);
     },
     async inspectAll() {
       await gate();
-      return new Map([...sessions].map(([name, s]) => [name, paneOf(s)]));
+      return new Map([...[...sessions].map(([name, s]) => [name, paneOf(s)] as const), ...[...replays].map(([name, r]) => [name, r.pane()] as const)]);
     },
     async capture(session, options = {}) {
       await gate();
+      const replay = replays.get(session);
+      // like tmux's capture-pane -S -N: the whole visible screen (plus history, of which a replay has none)
+      if (replay) return replay.screen();
       const s = sessions.get(session);
       if (!s) throw new Error(`no session ${session}`);
-      const lines = [...s.screen, `mock> ${s.input}`];
+      // A dead pane keeps the CLI's last screen, its rows below blank (as a terminal host shows it).
+      const lines = s.alive ? [...s.screen, `mock> ${s.input}`] : [...s.screen, ...Array<string>(Math.max(0, DEAD_SCREEN_ROWS - s.screen.length)).fill('')];
       return lines.slice(-(options.lines ?? 100)).join('\n');
     },
     async pasteText(session, text) {
       await gate();
+      if (replayInput(session, text)) return;
       const s = mustLive(session);
       s.input += text;
     },
     async typeText(session, text) {
       await gate();
+      if (replayInput(session, text)) return;
       const s = mustLive(session);
       s.input += text;
     },
     async sendKeys(session, keys) {
       await gate();
+      const replay = liveReplay(session);
+      if (replay) {
+        for (const key of keys) await replay.press(key);
+        return;
+      }
       const s = mustLive(session);
       for (const key of keys) await press(s, key);
     },
     async kill(session) {
       await gate();
+      const replay = replays.get(session);
+      if (replay) {
+        if (replay.pane().exists && !replay.pane().dead) await writeExitRecord(replay.options.exitRecordDir, { signal: 'SIGHUP' });
+        replay.stop();
+        replays.delete(session);
+        return;
+      }
       const s = sessions.get(session);
       if (!s) return;
       for (const t of s.timers) clearTimeout(t);
@@ -137,9 +199,10 @@ export function createMemorySubstrate(): MemorySubstrate {
     },
     async list() {
       await gate();
-      return [...sessions.keys()];
+      return [...sessions.keys(), ...replays.keys()];
     },
     async processTree(session) {
+      if (replays.has(session)) return replays.get(session)?.pane().dead ? [] : [4243];
       const s = sessions.get(session);
       return s?.alive ? [4242] : [];
     },
@@ -151,6 +214,18 @@ export function createMemorySubstrate(): MemorySubstrate {
       if (s) await exit(s, how);
     },
   };
+
+  function liveReplay(session: string): ReplaySession | undefined {
+    const replay = replays.get(session);
+    if (replay?.pane().dead) throw new Error(`session ${session} is not alive`);
+    return replay;
+  }
+
+  function replayInput(session: string, text: string): boolean {
+    const replay = liveReplay(session);
+    replay?.input(text);
+    return replay !== undefined;
+  }
 
   async function gate(): Promise<void> {
     if (self.hang) await new Promise(() => undefined);
@@ -206,17 +281,9 @@ export function createMemorySubstrate(): MemorySubstrate {
     s.timers.clear();
     if (how.signal) s.signal = how.signal;
     else s.exitStatus = how.status ?? 0;
-    s.screen.push(`Pane is dead (${how.signal ? `signal ${how.signal}` : `status ${how.status ?? 0}`})`);
-    try {
-      if ((await stat(s.options.exitRecordDir)).isDirectory()) {
-        const ns = BigInt(Date.now()) * 1_000_000n;
-        const tmp = join(s.options.exitRecordDir, `.exit-${ns}`);
-        await writeFile(tmp, JSON.stringify(how.signal ? { signal: how.signal } : { status: how.status ?? 0 }));
-        await rename(tmp, join(s.options.exitRecordDir, `${ns}-4242-exit.json`));
-      }
-    } catch {
-      // dir gone (purged): write nothing
-    }
+    // What a CLI prints when it exits on its own; a signal ends it without a word.
+    if (!how.signal) s.screen.push('', `mock-cli: exiting with status ${how.status ?? 0}`);
+    await writeExitRecord(s.options.exitRecordDir, how);
   }
 
   async function press(s: MockSession, key: string): Promise<void> {
@@ -231,6 +298,10 @@ export function createMemorySubstrate(): MemorySubstrate {
       const go = s.pendingApproval;
       s.pendingApproval = undefined;
       go();
+      return;
+    }
+    if (key === 'C-u') {
+      s.input = '';
       return;
     }
     if (key === 'Escape' && s.busy) {
@@ -249,7 +320,22 @@ export function createMemorySubstrate(): MemorySubstrate {
     await submit(s, prompt);
   }
 
-  async function submit(s: MockSession, prompt: string): Promise<void> {
+  /** A `/x` or `!x` prompt: the CLI's own command. Only `/turn TEXT` makes a model turn. */
+  async function command(s: MockSession, text: string): Promise<boolean> {
+    const turn = /^\/turn ([\s\S]+)$/.exec(text);
+    if (turn) {
+      await submit(s, turn[1] as string, true);
+      return true;
+    }
+    s.screen.push(`ran command ${text.split('\n')[0]}`);
+    return true;
+  }
+
+  async function submit(s: MockSession, prompt: string, expanded = false): Promise<void> {
+    if (!expanded && (prompt.startsWith('/') || prompt.startsWith('!'))) {
+      await command(s, prompt);
+      return;
+    }
     const key = `k${++s.turnCounter}`;
     const path = transcriptPath(s);
     const env = s.options.env;
@@ -267,6 +353,12 @@ export function createMemorySubstrate(): MemorySubstrate {
         return;
       }
       if (/^HANG\b/.test(text)) return;
+      if (/^MUTE\b/.test(text)) {
+        await appendFile(path, `${JSON.stringify({ type: 'end', key })}\n`);
+        s.busy = false;
+        await runHook(h.stop, { key, transcript_path: path }, env);
+        return;
+      }
       if ((m = /^DIE (\d+)/.exec(text))) return exit(s, { status: Number(m[1]) });
       if ((m = /^SIGNAL (\w+)/.exec(text))) return exit(s, { signal: m[1] as string });
       if ((m = /^FAIL ([\s\S]*)$/.exec(text))) {
@@ -294,6 +386,10 @@ export function createMemorySubstrate(): MemorySubstrate {
         if (late) later(s, late, show);
         return;
       }
+      if ((m = /^TOOLS ([\s\S]*)$/.exec(text))) {
+        for (const [i, action] of (m[1] as string).split(' | ').entries()) await tool(s, path, key, `${key}-t${i}`, action.trim());
+        return answer('done');
+      }
       if (env.MOCK_CLI_FIX !== undefined && text.startsWith('Your previous answer was rejected')) return answer(env.MOCK_CLI_FIX);
       const reply = (m = /^ECHO ([\s\S]*)$/.exec(text)) ? (m[1] as string) : `MOCK-REPLY: ${text}`;
       await answer(reply);
@@ -310,6 +406,42 @@ export function createMemorySubstrate(): MemorySubstrate {
       if (late) later(s, late, write);
     };
     await act(prompt);
+  }
+
+  /** One action of a `TOOLS` prompt: do it in the worker cwd and record the call and its result. */
+  async function tool(s: MockSession, transcript: string, key: string, id: string, action: string): Promise<void> {
+    const [verb = '', ...words] = action.split(' ');
+    const arg = words.join(' ');
+    const file = (p: string) => resolve(s.options.cwd, p);
+    const record = async (name: string, input: Record<string, unknown>, result: string, isError = false) => {
+      await appendFile(transcript, `${JSON.stringify({ type: 'tool', key, id, name, input })}\n`);
+      await appendFile(transcript, `${JSON.stringify({ type: 'tool-result', key, id, content: result, ...(isError ? { isError } : {}) })}\n`);
+    };
+    if (verb === 'write') {
+      const [p = '', ...text] = words;
+      await mkdir(dirname(file(p)), { recursive: true });
+      await writeFile(file(p), text.join(' '));
+      return record('Write', { file_path: p, content: text.join(' ') }, `wrote ${p}`);
+    }
+    if (verb === 'edit') {
+      const [p = '', ...rest] = words;
+      const [from = '', to = ''] = rest.join(' ').split('->');
+      const before = await readFile(file(p), 'utf8').catch(() => undefined);
+      if (before === undefined || !before.includes(from)) return record('Edit', { file_path: p, old_string: from, new_string: to }, `cannot edit ${p}`, true);
+      await writeFile(file(p), before.replace(from, to));
+      return record('Edit', { file_path: p, old_string: from, new_string: to }, `edited ${p}`);
+    }
+    if (verb === 'read') {
+      const text = await readFile(file(arg), 'utf8').catch(() => undefined);
+      return record('Read', { file_path: arg }, text ?? `no such file: ${arg}`, text === undefined);
+    }
+    if (verb === 'run') return record('Bash', { command: arg }, `ran ${arg}`);
+    if (verb === 'fail') return record('Bash', { command: arg }, 'exit 1', true);
+    if (verb === 'delete') {
+      await rm(file(arg), { force: true });
+      return record('Bash', { command: `rm ${arg}` }, '');
+    }
+    return record(verb || 'Unknown', { text: arg }, `unknown action ${action}`, true);
   }
 
   return self;

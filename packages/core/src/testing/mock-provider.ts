@@ -10,6 +10,8 @@ import type {
   ProviderV1LaunchOptions,
   ProviderV1ReadTurnOptions,
   ProviderV1StartupState,
+  ProviderV1ToolCall,
+  ProviderV1ToolUse,
   ProviderV1TurnRead,
 } from '../provider.js';
 
@@ -17,7 +19,8 @@ import type {
 export type MockTranscriptLine =
   | { type: 'user'; key: string; text: string }
   | { type: 'assistant'; key: string; text: string }
-  | { type: 'tool'; key: string; name: string }
+  | { type: 'tool'; key: string; name: string; id?: string; input?: unknown }
+  | { type: 'tool-result'; key: string; id: string; content: string; isError?: boolean }
   | { type: 'end'; key: string }
   | { type: 'error'; key: string; message: string };
 
@@ -46,6 +49,17 @@ export function readMockTurn(options: ProviderV1ReadTurnOptions): ProviderV1Turn
   return { status: 'running', ...(tool?.type === 'tool' ? { activity: tool.name } : {}) };
 }
 
+/** What a mock-cli tool call does (its tools are named like Claude Code's). Pure. */
+export function classifyMockTool(call: ProviderV1ToolCall): ProviderV1ToolUse {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  const path = typeof input.file_path === 'string' ? [input.file_path] : [];
+  if (call.name === 'Read') return { read: path };
+  if (call.name === 'Write') return { written: path };
+  if (call.name === 'Edit') return { edited: path };
+  if (call.name === 'Bash' && typeof input.command === 'string') return { command: input.command };
+  return {};
+}
+
 /** Settings of the mock provider. */
 export interface MockProviderSettings {
   readonly providerId?: string;
@@ -67,7 +81,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
     displayName: 'Mock CLI',
     capabilities: { unattended: settings.unattended ?? true, allowedTools: false, appendSystemPrompt: false, permissionModes: ['default', 'bypass'] },
     inheritEnv: settings.inheritEnv ?? ['MOCK_API_KEY'],
-    input: { confirmTimeoutMs: 400, maxSubmitRetries: 2 },
+    input: { confirmTimeoutMs: 400, maxSubmitRetries: 2, clearKeys: ['C-u'] },
     calls,
     async doBuildLaunch(options: ProviderV1LaunchOptions) {
       calls.push({ method: 'doBuildLaunch', args: { ...options, hookCommand: undefined } });
@@ -95,8 +109,9 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
       if (/^mock> /m.test(screen) && events.some((e) => e.kind === 'session')) return { state: 'ready' };
       return { state: 'starting' };
     },
+    // mock-cli runs `/x` and `!x` as its own commands; a leading space makes them text.
     doPreparePrompt(prompt) {
-      return prompt;
+      return prompt.startsWith('/') || prompt.startsWith('!') ? ` ${prompt}` : prompt;
     },
     doParseEvent(event: HookEvent): ProviderV1EventInfo {
       const p = (event.payload ?? {}) as Record<string, unknown>;
@@ -124,6 +139,16 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
           const line = JSON.parse(raw) as MockTranscriptLine;
           if (key && line.key !== key) continue;
           if (line.type === 'assistant') out.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: line.text }] } });
+          if (line.type === 'tool' && line.id !== undefined) {
+            out.push({
+              type: 'assistant',
+              message: { role: 'assistant', content: [{ type: 'tool_use', id: line.id, name: line.name, input: line.input ?? {} }] },
+            });
+          }
+          if (line.type === 'tool-result') {
+            const block = { type: 'tool_result', tool_use_id: line.id, content: line.content, ...(line.isError ? { is_error: true } : {}) };
+            out.push({ type: 'user', message: { role: 'user', content: [block] } });
+          }
         } catch {
           // partial
         }
@@ -133,8 +158,13 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
     doDetectSignIn(screen) {
       return /Please sign in/.test(screen) ? 'Please sign in' : undefined;
     },
+    doReadInputBox(screen) {
+      const line = screen.split('\n').findLast((l) => l.startsWith('mock> '));
+      return line === undefined ? undefined : line.slice('mock> '.length);
+    },
     doDetectInputPrompt(screen) {
       return /Allow \S+\? 1\. Yes/.test(screen);
     },
+    doClassifyTool: classifyMockTool,
   };
 }

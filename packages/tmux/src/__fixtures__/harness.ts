@@ -3,6 +3,7 @@
  * kills that socket's server, and helpers to read /proc. Never touches the default tmux socket.
  */
 import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,8 +61,12 @@ export async function makeRig(options: { env?: Record<string, string | undefined
         /* a test may have broken the server on purpose */
       }
       tmux('kill-server');
+      // Last resort (a test may plant a defect in kill): nothing marked with this socket outlives it.
+      await reapMarked(substrate.socket);
       await rm(home, { recursive: true, force: true });
+      // tmux leaves the socket file behind: ours goes (the whole dir when it is the rig's own).
       if (ownTmp) await rm(ownTmp, { recursive: true, force: true });
+      else await rm(join(env['TMUX_TMPDIR'] ?? '/tmp', `tmux-${process.getuid?.() ?? ''}`, substrate.socket), { force: true });
     },
   };
 }
@@ -105,3 +110,47 @@ export async function exitRecords(dir: string): Promise<{ name: string; body: un
   const names = (await readdir(dir)).filter((name) => name.endsWith('-exit.json')).sort();
   return Promise.all(names.map(async (name) => ({ name, body: JSON.parse(await readFile(join(dir, name), 'utf8')) as unknown })));
 }
+
+/** Pids of every running process whose environ holds an `UMBEL_TMUX_SESSION` value accepted by `match`. */
+async function pidsMarkedWhere(match: (value: string) => boolean): Promise<number[]> {
+  const out: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const entries = (await readFile(`/proc/${name}/environ`, 'utf8')).split('\0');
+      const hit = entries.some((entry) => entry.startsWith('UMBEL_TMUX_SESSION=') && match(entry.slice('UMBEL_TMUX_SESSION='.length)));
+      if (hit && (await alive(Number(name)))) out.push(Number(name));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/** SIGKILL every process marked with a session of the socket named `socket` (the test's own). */
+export async function reapMarked(socket: string): Promise<void> {
+  for (const pid of await pidsMarkedWhere((value) => value.includes(`/${socket}/`))) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+}
+
+/**
+ * Pids of every process whose environ holds `UMBEL_TMUX_SESSION=<mark>` (read here, independently of
+ * the substrate's own scan, so a bug there cannot hide a survivor). Zombies are not counted.
+ */
+export function markedPids(mark: string): Promise<number[]> {
+  return pidsMarkedWhere((value) => value === mark);
+}
+
+/** The session mark of `session` on this rig's server: its socket's path (as tmux spells it in $TMUX), `/`, the session. */
+export function markOf(rig: Rig, session: string): string {
+  const dir = join(realpathSync(rig.env['TMUX_TMPDIR'] ?? '/tmp'), `tmux-${process.getuid?.() ?? 'user'}`);
+  return `${dir}/${rig.substrate.socket}/${session}`;
+}
+
+/** The fault-injection tmux of the test suite (test-fixtures/bin/tmux-stall). */
+export const STALL_SHIM = join(import.meta.dirname, '..', '..', '..', '..', 'test-fixtures', 'bin', 'tmux-stall');

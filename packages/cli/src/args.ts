@@ -1,0 +1,40 @@
+/** Reading parsed argv values: every value is validated here or by core's schemas. */
+import { EnvArgsSchema, usageFromZod, UsageError } from '@umbel/core';
+
+/** Parsed argv as yargs hands it over (loosely typed). */
+export type Args = Record<string, unknown> & { _: (string | number)[] };
+
+/** `--env` values (repeatable) → the EnvMap of core. */
+export function envFromArgs(value: unknown): Record<string, string | { fromEnv: string }> | undefined {
+  if (value === undefined) return undefined;
+  const list = (Array.isArray(value) ? value : [value]).map(String);
+  const parsed = EnvArgsSchema.safeParse(list);
+  if (!parsed.success) throw usageFromZod(parsed.error, '--env');
+  return parsed.data;
+}
+
+/** A string value, or undefined. */
+export function str(value: unknown): string | undefined {
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+/** A whole-number flag (declared as a string, so the message can quote what was typed). */
+export function num(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^\d+$/.test(text.trim())) throw new UsageError(`--${flag} must be a whole number, got '${text}'`);
+  return Number(text);
+}
+
+/** A whole number that may be negative (`--from -1`: one back from the latest). */
+export function signedNum(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`--${flag} must be a whole number (negative counts back from the latest), got '${text}'`);
+  return Number(text);
+}
+
+/** `--turn N` or `--turn all`. */
+export function turnOrAll(value: unknown): number | 'all' | undefined {
+  return value !== undefined && String(value).trim() === 'all' ? 'all' : num(value, 'turn');
+}

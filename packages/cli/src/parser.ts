@@ -1,0 +1,303 @@
+/** The yargs definition of the command line: verbs, their positionals and options, the help text. */
+import yargs, { type Argv } from 'yargs';
+import { poolOptions } from './pool.js';
+import { VERSION } from './version.js';
+
+/** Where the documentation lives (packages ship no docs/ folder; the repository has it). */
+export const DOCS_URL = 'https://github.com/umbel-dev/umbel/blob/main/docs/cli.md';
+
+const EXIT_CODES_HELP = `Exit codes:
+  0    success (wait: the turn completed, or --until's file appeared / pattern matched)
+  1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error)
+  2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME)
+  121  wait: unknown (the turn ended, but no answer anywhere)
+  122  wait: provider-error     123  wait: idle          124  wait: timeout
+  125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen)
+  127  wait: guardrail-halted   129  SIGHUP (terminal closed)   130  aborted (SIGINT)
+  141  stdout/stderr closed by its reader                  143  SIGTERM`;
+
+/** Flags that take no value: `--flag=VALUE` with anything but true/false is a usage error. */
+export const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
+  'print',
+  'verbose',
+  'unattended',
+  'json',
+  'purge',
+  'follow',
+  'keep-workers',
+  'help',
+  'version',
+  'command',
+  'text',
+]);
+
+/** Flags that may be given more than once (each adds a value); every other flag takes one. */
+export const REPEATABLE_FLAGS: ReadonlySet<string> = new Set(['env', 'var']);
+
+/** The verbs and their positionals, in yargs' syntax (`<required>`, `[optional]`, `..` variadic). */
+export const COMMANDS = {
+  spawn: 'spawn [worker]',
+  send: 'send <name> [prompt]',
+  wait: 'wait <name>',
+  keys: 'keys <name> <keys..>',
+  status: 'status [name]',
+  ls: 'ls',
+  read: 'read <name>',
+  actions: 'actions <name>',
+  diff: 'diff <name>',
+  kill: 'kill <name>',
+  prune: 'prune',
+  attach: 'attach <name>',
+  capture: 'capture <name>',
+  logs: 'logs <name>',
+  run: 'run [file]',
+  mcp: 'mcp',
+  providers: 'providers',
+  pool: 'pool <action> [pool]',
+} as const;
+
+export type Verb = keyof typeof COMMANDS;
+export const VERBS = Object.keys(COMMANDS) as Verb[];
+
+/** The providers the help names: the ones the runtime loaded (or the built-ins, with the problem, when loading failed). */
+export interface ProviderHelp {
+  readonly providers: readonly { readonly id: string; readonly summary: string }[];
+  /** Why provider packages could not be loaded (the help still answers). */
+  readonly problem?: string;
+}
+
+const BUILT_IN_HELP: ProviderHelp = {
+  providers: [
+    { id: 'claude', summary: 'Claude Code' },
+    { id: 'codex', summary: 'OpenAI Codex' },
+    { id: 'gemini', summary: 'Gemini CLI' },
+  ],
+};
+
+const PERMISSION_MODES = 'claude: default (= manual), manual, acceptEdits, plan, auto, dontAsk, bypassPermissions';
+
+function spawnOptions(y: Argv, help: ProviderHelp): Argv {
+  const ids = help.providers.map((p) => p.id).join(', ');
+  return y
+    .option('provider', { type: 'string', describe: `Agent CLI (default claude): ${ids}`, default: undefined })
+    .option('cwd', { type: 'string', describe: "Worker's working directory (must exist; default: here)" })
+    .option('model', { type: 'string', describe: "Model, passed to the CLI's --model" })
+    .option('env', { type: 'string', nargs: 1, describe: 'NAME (value taken from your env, never put on argv) or NAME=VALUE; repeatable' })
+    .option('permission-mode', { type: 'string', describe: `The CLI's permission mode (${PERMISSION_MODES})` })
+    .option('allowed-tools', { type: 'string', describe: "Tools allowed without asking, in the CLI's syntax (claude: 'Bash(git:*) Edit')" })
+    .option('append-system-prompt', { type: 'string', describe: 'Text appended to the system prompt (claude)' })
+    .option('unattended', { type: 'boolean', describe: "Never stop for permission prompts (the CLI's own bypass mode)" });
+}
+
+function waitOptions(y: Argv, what: string): Argv {
+  return y
+    .option('timeout', { type: 'string', describe: `Give up after this long (default 30m): exit 124` })
+    .option('idle-timeout', { type: 'string', describe: `Return idle (123) when ${what} shows no activity for this long` })
+    .option('check', {
+      type: 'string',
+      describe:
+        'Guardrail: shell command run in the worker cwd after the turn (answer on stdin and in $UMBEL_ANSWER_FILE); exit 0 accepts, otherwise its output is fed back and the turn retried',
+    })
+    .option('schema', { type: 'string', describe: 'Guardrail: JSON Schema file the answer (JSON, a ```json block is fine) must match' })
+    .option('retries', { type: 'string', describe: 'Guardrail: feedback rounds before halting (default 2)' })
+    .option('check-timeout', { type: 'string', describe: 'Guardrail: time limit of one check run (default 5m)' });
+}
+
+/** A verb's builder: its own options, without the top-level-only -p and --version in its help. */
+function verb(build: (y: Argv) => Argv): (y: Argv) => Argv {
+  return (y) => build(y).hide('print').hide('version');
+}
+
+const name = (y: Argv) => y.positional('name', { type: 'string', describe: 'Worker name' });
+const json =
+  (describe = 'Print JSON') =>
+  (y: Argv) =>
+    y.option('json', { type: 'boolean', describe });
+
+function printCommand(y: Argv, help: ProviderHelp): Argv {
+  return waitOptions(spawnOptions(y, help), 'the worker')
+    .positional('prompt', { type: 'string', describe: 'The prompt (stdin is appended when piped)' })
+    .option('output-format', { type: 'string', describe: 'text, json or stream-json (like claude -p)' })
+    .option('verbose', { type: 'boolean', describe: 'Required with --output-format stream-json (as in claude -p)' })
+    .option('name', { type: 'string', describe: 'Use (or create) this named worker and keep it for later turns' })
+    .option('resume', { type: 'string', describe: 'Send into this existing worker' })
+    .option('pool', { type: 'string', describe: "Take a warm worker from this pool, or 'none' for a cold start (default: any matching pool)" });
+}
+
+function verbs(y: Argv, help: ProviderHelp): Argv {
+  return y
+    .command(
+      COMMANDS.spawn,
+      'Start a worker and wait until its CLI is ready; prints its name',
+      verb((v) =>
+        json('Print the worker status as JSON')(spawnOptions(v, help))
+          .positional('worker', { type: 'string', describe: 'Worker name (a-z, 0-9, -); anonymous when omitted' })
+          .option('name', { type: 'string', describe: 'Worker name (instead of the positional)' })
+          .option('startup-timeout', { type: 'string', describe: 'How long to wait for the ready prompt (default 60s)' }),
+      ),
+    )
+    .command(
+      COMMANDS.send,
+      'Deliver a prompt (exactly as given) and confirm it was submitted; prints the turn number. Does not wait.',
+      verb((v) =>
+        json()(name(v))
+          .positional('prompt', {
+            type: 'string',
+            describe: "The prompt; '-' or omitted with piped stdin reads stdin; after -- it may start with -",
+          })
+          .option('command', {
+            type: 'boolean',
+            describe:
+              "Run the text as the CLI's own command on purpose (/compact, !git status): sent as typed, never escaped; prints a turn only when the command starts a model turn",
+          }),
+      ),
+    )
+    .command(
+      COMMANDS.wait,
+      'Wait for a turn to end; prints the answer (the exit code tells the outcome)',
+      verb((v) =>
+        json('Print the whole Outcome as JSON')(waitOptions(name(v), 'the worker'))
+          .option('turn', {
+            type: 'string',
+            describe: 'Turn to wait for (default: the latest sent)',
+          })
+          .option('until', {
+            type: 'string',
+            describe:
+              'What ends the wait: stop (the turn ends; default), file (--file exists), pattern (--pattern matches the screen); file/pattern exit 0 like a completed turn',
+          })
+          .option('file', { type: 'string', describe: "--until file: the path to wait for (relative to the worker's cwd)" })
+          .option('pattern', {
+            type: 'string',
+            describe: "--until pattern: a JavaScript regular expression tested against the worker's screen (^/$ match at line ends)",
+          }),
+      ),
+    )
+    .command(
+      COMMANDS.keys,
+      "Press keys in the worker's terminal (Enter, Escape, Up, Down, Tab, C-c, 1, …), e.g. to answer a permission prompt",
+      verb((v) => json()(name(v)).positional('keys', { type: 'string', array: true, describe: 'Key names or characters' })),
+    )
+    .command(
+      COMMANDS.status,
+      'Show one worker, or all of them',
+      verb((v) => json()(v.positional('name', { type: 'string', describe: 'Worker name' }))),
+    )
+    .command(COMMANDS.ls, 'List every worker (tombstones included)', verb(json()))
+    .command(
+      COMMANDS.read,
+      'Print the answer of a turn, from the transcript',
+      verb((v) =>
+        json()(name(v))
+          .option('turn', { type: 'string', describe: 'Turn (default: the latest completed)' })
+          .option('section', { type: 'string', describe: "Only this markdown section: '## Findings' (that level) or 'Findings' (any level)" })
+          .option('head', { type: 'string', describe: 'Only the first ~N tokens (4 characters each), cut at a line boundary' })
+          .option('tail', { type: 'string', describe: 'Only the last ~N tokens; with --head, both ends' }),
+      ),
+    )
+    .command(
+      COMMANDS.actions,
+      'What the worker did in a turn, from its transcript: tools, files read/edited/written, shell commands, errors, final message',
+      verb((v) => json('Print the manifest as JSON')(name(v)).option('turn', { type: 'string', describe: "Turn (default: the latest sent), or 'all'" })),
+    )
+    .command(
+      COMMANDS.diff,
+      "The file changes a turn made in the worker's cwd (git: against a snapshot taken when the turn was sent; else the files the transcript says were written)",
+      verb((v) =>
+        json()(name(v))
+          .option('turn', { type: 'string', describe: 'Turn (default: the latest sent); with --text, the newer answer' })
+          .option('text', { type: 'boolean', describe: "Diff two turns' answers instead (the earlier umbel's diff)" })
+          .option('from', {
+            type: 'string',
+            describe: '--text: the older turn (default: the completed one before); -1, -2 … count back from the latest completed',
+          })
+          .option('to', { type: 'string', describe: '--text: the newer turn (default: the latest completed); negative counts back' }),
+      ),
+    )
+    .command(
+      COMMANDS.kill,
+      'End a worker; its state stays as a tombstone unless --purge',
+      verb((v) => json()(name(v)).option('purge', { type: 'boolean', describe: 'Also remove its state' })),
+    )
+    .command(
+      COMMANDS.prune,
+      'Remove dead workers (and orphan sessions)',
+      verb((v) => json()(v).option('older-than', { type: 'string', describe: 'Only those dead for at least this long' })),
+    )
+    .command(COMMANDS.attach, "Watch a worker's terminal (detach with Ctrl-b d)", verb(name))
+    .command(
+      COMMANDS.capture,
+      "Print the worker's screen (for people; answers come from `read`)",
+      verb((v) => json()(name(v)).option('lines', { type: 'string', describe: 'Lines (default 100)' })),
+    )
+    .command(
+      COMMANDS.logs,
+      "Print the worker's event log, one line per event",
+      verb((v) => json('Print JSON lines')(name(v)).option('follow', { alias: 'f', type: 'boolean', describe: 'Keep printing new events until Ctrl-C' })),
+    )
+    .command(
+      COMMANDS.run,
+      'Run a workflow YAML',
+      verb((v) =>
+        json('Print one summary object')(v)
+          .positional('file', { type: 'string', describe: 'The workflow file' })
+          .option('var', { type: 'string', nargs: 1, describe: 'K=V for {{ vars.K }}; repeatable' })
+          .option('keep-workers', { type: 'boolean', describe: "Don't kill the run's workers at the end" })
+          .option('resume', { type: 'string', describe: 'Continue a failed run from its first unfinished step' }),
+      ),
+    )
+    .command(
+      COMMANDS.pool,
+      'Keep warm workers for `umbel -p`: pool start [--size N] [spawn options], pool status [NAME], pool stop [NAME]',
+      verb((v) => json()(poolOptions(spawnOptions(v, help)))),
+    )
+    .command(
+      COMMANDS.mcp,
+      'Serve the supervisor verbs as MCP tools on stdio',
+      verb((v) => v),
+    )
+    .command(
+      COMMANDS.providers,
+      'List the providers (built-in and loaded packages): origin, version, the CLI binary found, versions verified',
+      verb(json('Print one JSON report')),
+    );
+}
+
+/** The epilogue's list of providers, one line each. */
+function providersHelp(help: ProviderHelp): string {
+  const width = Math.max(...help.providers.map((p) => p.id.length));
+  const lines = help.providers.map((p) => `  ${p.id.padEnd(width)}   ${p.summary}`);
+  if (help.problem) lines.push(`  (provider packages not loaded: ${help.problem})`);
+  return `Providers (umbel providers for details):\n${lines.join('\n')}`;
+}
+
+/**
+ * The parser. yargs prints nothing itself: help and version text come back as `output`. `help`
+ * names the providers in the help text (default: the built-ins).
+ */
+export function parser(argv: readonly string[], help: ProviderHelp = BUILT_IN_HELP): Argv {
+  return verbs(
+    yargs([...argv])
+      .scriptName('umbel')
+      .usage(
+        `umbel — drive Claude Code, Codex and Gemini CLI through their interactive TUIs.
+
+Usage:
+  umbel -p [PROMPT] [options]        one prompt, printed like \`claude -p\`
+  umbel <verb> [args] [options]      supervise workers (spawn → send → wait → read → kill)
+  --                                 ends the options: what follows is text (a prompt starting with -)`,
+      )
+      .command('$0 [prompt]', false, (y) => printCommand(y, help)),
+    help,
+  )
+    .option('print', { alias: 'p', type: 'boolean', describe: 'Print mode: run one prompt like `claude -p`' })
+    .version('version', 'Show the version', `umbel ${VERSION}`)
+    .help('help')
+    .alias('help', 'h')
+    .epilogue(
+      `${providersHelp(help)}\n\n${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_TMUX_BIN, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN,\nUMBEL_PROVIDERS (provider packages: names or paths, comma-separated), UMBEL_CONFIG (default ~/.config/umbel/config.json).\nDocs: ${DOCS_URL}`,
+    )
+    .strict()
+    .exitProcess(false)
+    .wrap(Math.min(110, process.stdout.columns || 100));
+}

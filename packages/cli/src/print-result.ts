@@ -1,0 +1,102 @@
+/** The `claude -p --output-format json` result objects `umbel -p` prints (plus umbel's fields). */
+import { randomUUID } from 'node:crypto';
+import { errorExitCode, OUTCOME_EXIT_CODES, type Outcome, UmbelError } from '@umbel/core';
+
+/** Claude's usage field names from umbel's. */
+function claudeUsage(usage: Outcome['usage']): Record<string, number> {
+  const names: Record<string, string> = {
+    inputTokens: 'input_tokens',
+    outputTokens: 'output_tokens',
+    cacheReadTokens: 'cache_read_input_tokens',
+    cacheCreationTokens: 'cache_creation_input_tokens',
+  };
+  const out: Record<string, number> = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  for (const [k, v] of Object.entries(usage ?? {})) if (typeof v === 'number' && k !== 'costUsd') out[names[k] ?? k] = v;
+  return out;
+}
+
+/** Claude's `modelUsage`: the answering model with its token counts (no cost or context window: the transcript has none). */
+function modelUsage(outcome: Outcome): Record<string, Record<string, number>> {
+  if (!outcome.model) return {};
+  const u = outcome.usage ?? {};
+  return {
+    [outcome.model]: {
+      inputTokens: u.inputTokens ?? 0,
+      outputTokens: u.outputTokens ?? 0,
+      cacheReadInputTokens: u.cacheReadTokens ?? 0,
+      cacheCreationInputTokens: u.cacheCreationTokens ?? 0,
+    },
+  };
+}
+
+/** Exit code of `umbel -p` for an outcome: claude's 1 for a model error, umbel's codes otherwise. */
+export function printExitCode(outcome: Outcome): number {
+  return outcome.reason === 'provider-error' ? 1 : OUTCOME_EXIT_CODES[outcome.reason];
+}
+
+/** The result object for an outcome. `exitCode` overrides the outcome's (an interrupt's code). */
+export function resultObject(outcome: Outcome, extra: { durationMs: number; sessionId?: string; exitCode?: number }): Record<string, unknown> {
+  const isError = outcome.reason !== 'completed';
+  const result = outcome.reason === 'provider-error' ? (outcome.message ?? '') : (outcome.result ?? (isError ? (outcome.message ?? '') : ''));
+  return {
+    type: 'result',
+    subtype: outcome.reason === 'completed' || outcome.reason === 'provider-error' ? 'success' : 'error_during_execution',
+    is_error: isError,
+    duration_ms: extra.durationMs,
+    duration_api_ms: 0,
+    num_turns: outcome.numTurns ?? 1,
+    result,
+    session_id: outcome.sessionId ?? extra.sessionId ?? '',
+    total_cost_usd: outcome.usage?.costUsd ?? 0,
+    usage: claudeUsage(outcome.usage),
+    modelUsage: modelUsage(outcome),
+    permission_denials: [],
+    terminal_reason: outcome.reason === 'completed' ? 'completed' : outcome.reason === 'provider-error' ? 'api_error' : outcome.reason,
+    stop_reason: outcome.stopReason ?? null,
+    api_error_status: outcome.apiErrorStatus ?? null,
+    ...(outcome.apiErrorType ? { api_error_type: outcome.apiErrorType } : {}),
+    uuid: randomUUID(),
+    worker: outcome.worker,
+    provider: outcome.provider,
+    turn: outcome.turn,
+    umbel: {
+      reason: outcome.reason,
+      exit_code: extra.exitCode ?? printExitCode(outcome),
+      ...(outcome.message ? { message: outcome.message } : {}),
+      ...(outcome.attempts ? { attempts: outcome.attempts } : {}),
+      ...(outcome.transcriptPath ? { transcript_path: outcome.transcriptPath } : {}),
+    },
+  };
+}
+
+/**
+ * The result object for a run that failed before it had an outcome (spawn failed, no such worker,
+ * the prompt was not submitted): `is_error`, the message as `result`, and under `umbel` the
+ * reason `error` with the error's code, message and hint.
+ */
+export function errorResultObject(error: unknown, extra: { durationMs: number; worker?: string; provider?: string }): Record<string, unknown> {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = UmbelError.isInstance(error) ? error.code : 'UMBEL_INTERNAL';
+  const hint = UmbelError.isInstance(error) ? error.hint : undefined;
+  return {
+    type: 'result',
+    subtype: 'error_during_execution',
+    is_error: true,
+    duration_ms: extra.durationMs,
+    duration_api_ms: 0,
+    num_turns: 0,
+    result: message,
+    session_id: '',
+    total_cost_usd: 0,
+    usage: claudeUsage(undefined),
+    modelUsage: {},
+    permission_denials: [],
+    terminal_reason: 'error',
+    stop_reason: null,
+    api_error_status: null,
+    uuid: randomUUID(),
+    ...(extra.worker ? { worker: extra.worker } : {}),
+    ...(extra.provider ? { provider: extra.provider } : {}),
+    umbel: { reason: 'error', exit_code: errorExitCode(error), code, message, ...(hint ? { hint } : {}) },
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * The worker ledger: load a worker's state files once into a typed view. Its meta.json is
+ * validated (and must name this directory and its session), umbel's own events are parsed with
+ * their schemas, each hook event is read by the worker's provider exactly once, behind one guard,
+ * and everything that could not be used is a problem naming its file. Nothing here throws for bad
+ * state; operations decide what a corrupt or half-readable worker means for them.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import type { EngineContext } from './context.js';
+import { ProviderUnknownError, WorkerCorruptError, WorkerNotFoundError } from './errors.js';
+import { readEventDir, type RawEvent, type StateProblem } from './event-store.js';
+import type { DeathRecord, LedgerEvent, UsableView, WorkerView } from './ledger-types.js';
+import { isOwnKind, parseOwnEvent } from './own-events.js';
+import { sessionName } from './paths.js';
+import type { Provider, ProviderV1EventInfo } from './provider.js';
+import { type WorkerMeta, WorkerMetaSchema } from './schemas.js';
+import { assignTurns } from './turns.js';
+
+type MetaRead = { meta: WorkerMeta } | { corrupt: string; raw?: Record<string, unknown> };
+
+/** Read and check meta.json of the worker in directory `name`. */
+function readMeta(path: string, name: string): MetaRead | undefined {
+  let text: string;
+  try {
+    // Small file: a synchronous read is far cheaper than the promise API's thread-pool round trips.
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return (error as { code?: string }).code === 'ENOENT' ? undefined : { corrupt: `meta.json cannot be read (${(error as Error).message})` };
+  }
+  if (text.trim() === '') return { corrupt: 'meta.json is empty' };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { corrupt: 'meta.json is not JSON (half-written or overwritten)' };
+  }
+  const raw = json !== null && typeof json === 'object' ? (json as Record<string, unknown>) : undefined;
+  const parsed = WorkerMetaSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { corrupt: `meta.json does not match its schema (${issue?.path.join('.') || 'root'}: ${issue?.message ?? 'invalid'})`, raw };
+  }
+  const meta = parsed.data;
+  if (meta.name !== name) return { corrupt: `meta.json names worker '${meta.name}', not '${name}'`, raw };
+  if (meta.substrateSession !== sessionName(name)) return { corrupt: `meta.json names session '${meta.substrateSession}', not '${sessionName(name)}'`, raw };
+  return { meta };
+}
+
+/** Provider readings, per provider and file: an event file never changes, so each is read once. */
+const readings = new WeakMap<Provider, Map<string, { info: ProviderV1EventInfo; problem?: string }>>();
+
+function interpret(provider: Provider | undefined, dir: string, raw: RawEvent): { info: ProviderV1EventInfo; problem?: string } {
+  if (!provider) return { info: {} };
+  let known = readings.get(provider);
+  if (!known) readings.set(provider, (known = new Map()));
+  const key = `${dir}/${raw.file}`;
+  const cached = known.get(key);
+  if (cached) return cached;
+  let result: { info: ProviderV1EventInfo; problem?: string };
+  try {
+    result = { info: provider.doParseEvent({ kind: raw.kind, at: raw.at, payload: raw.payload }) ?? {} };
+  } catch (error) {
+    result = { info: {}, problem: `provider '${provider.providerId}' failed in doParseEvent: ${(error as Error)?.message ?? String(error)}` };
+  }
+  if (known.size > 50_000) known.clear();
+  known.set(key, result);
+  return result;
+}
+
+/** Type raw events: own ones by their schemas, hook ones by the provider (once each). Exported for tests. */
+export function ledgerEvents(provider: Provider | undefined, dir: string, raws: readonly RawEvent[], problems: StateProblem[]): LedgerEvent[] {
+  const out: LedgerEvent[] = [];
+  for (const raw of raws) {
+    const file = `${dir}/${raw.file}`;
+    if (isOwnKind(raw.kind)) {
+      const parsed = parseOwnEvent(raw.kind, raw.payload);
+      if ('problem' in parsed) problems.push({ file, message: parsed.problem });
+      else out.push({ ...raw, own: parsed.event, info: {} });
+      continue;
+    }
+    const { info, problem } = interpret(provider, dir, raw);
+    if (problem) problems.push({ file, message: problem });
+    out.push({ ...raw, info });
+  }
+  return out;
+}
+
+/** The exit and death records among the events. */
+export function deathOf(events: readonly LedgerEvent[]): DeathRecord {
+  let exit: DeathRecord['exit'];
+  let dead: DeathRecord['dead'];
+  for (const event of events) {
+    if (!exit && event.own?.kind === 'exit') exit = { ...event.own.data, at: event.at };
+    if (!dead && event.own?.kind === 'dead') dead = { ...event.own.data, at: event.at };
+  }
+  return { ...(exit ? { exit } : {}), ...(dead ? { dead } : {}) };
+}
+
+/** The newest event that names a transcript wins (a /clear switches files); meta holds the first known. */
+function transcriptOf(meta: WorkerMeta | undefined, events: readonly LedgerEvent[]): WorkerView['transcript'] {
+  let path = meta?.transcriptPath;
+  let sessionId = meta?.sessionId;
+  for (const event of events) {
+    if (event.own) continue;
+    if (event.info.transcriptPath) path = event.info.transcriptPath;
+    if (event.info.sessionId) sessionId = event.info.sessionId;
+  }
+  return { ...(path ? { path } : {}), ...(sessionId ? { sessionId } : {}) };
+}
+
+function shownOf(read: MetaRead | undefined, dir: string): WorkerView['shown'] {
+  if (read && 'meta' in read) return read.meta;
+  const raw = read && 'raw' in read ? (read.raw ?? {}) : {};
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  let createdAt = str(raw.createdAt);
+  if (!createdAt) {
+    try {
+      createdAt = statSync(dir).mtime.toISOString();
+    } catch {
+      createdAt = new Date(0).toISOString();
+    }
+  }
+  return { provider: str(raw.provider) ?? 'unknown', cwd: str(raw.cwd) ?? '', createdAt, anonymous: raw.anonymous === true, model: str(raw.model) };
+}
+
+/** Load the worker in directory `name`; undefined when there is no such directory. */
+export function loadWorker(ctx: EngineContext, name: string): WorkerView | undefined {
+  const paths = ctx.paths.worker(name);
+  const read = readMeta(paths.meta, name);
+  const events = readEventDir(paths.events);
+  if (!read && !events.exists && !dirExists(paths.dir)) return undefined;
+  const meta = read && 'meta' in read ? read.meta : undefined;
+  const problems: StateProblem[] = [...events.problems];
+  const corrupt = meta ? undefined : { reason: read && 'corrupt' in read ? read.corrupt : 'meta.json is missing', path: paths.meta };
+  const provider = meta ? ctx.providers.find(meta.provider) : undefined;
+  if (meta && !provider)
+    problems.push({ file: paths.meta, message: `provider '${meta.provider}' is not loaded (known: ${ctx.providers.ids.join(', ') || 'none'})` });
+  const typed = ledgerEvents(provider, paths.events, events.events, problems);
+  const ready = typed.find((e) => e.own?.kind === 'ready');
+  return {
+    name,
+    paths,
+    session: sessionName(name),
+    ...(meta ? { meta } : {}),
+    ...(corrupt ? { corrupt } : {}),
+    shown: shownOf(read, paths.dir),
+    ...(provider ? { provider } : {}),
+    events: typed,
+    turns: assignTurns(typed),
+    problems,
+    ...(ready ? { readyAt: ready.at } : {}),
+    sessionSeen: typed.some((e) => e.kind === 'session'),
+    death: deathOf(typed),
+    transcript: transcriptOf(meta, typed),
+    ...(typed.length ? { lastEventAt: typed[typed.length - 1]?.at } : {}),
+  };
+}
+
+function dirExists(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Load a worker that must exist. */
+export function requireWorker(ctx: EngineContext, name: string): WorkerView {
+  const view = loadWorker(ctx, name);
+  if (!view) throw new WorkerNotFoundError(name);
+  return view;
+}
+
+/** Load a worker an operation will act on: it must exist, be readable and have its provider loaded. */
+export function usableWorker(ctx: EngineContext, name: string): UsableView {
+  const view = requireWorker(ctx, name);
+  if (!view.meta) throw new WorkerCorruptError(name, view.corrupt?.reason ?? 'meta.json is unusable', view.corrupt?.path ?? view.paths.meta);
+  if (!view.provider) throw new ProviderUnknownError(view.meta.provider, ctx.providers.ids);
+  return view as UsableView;
+}
+
+/** The names of every worker directory under the state root, sorted (claims in progress excluded). */
+export function workerNames(ctx: EngineContext): string[] {
+  try {
+    return readdirSync(ctx.paths.workersDir)
+      .filter((n) => !n.startsWith('.'))
+      .sort();
+  } catch {
+    return [];
+  }
+}

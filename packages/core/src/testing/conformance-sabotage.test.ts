@@ -1,0 +1,74 @@
+/**
+ * The conformance suite must FAIL a broken provider: a child vitest runs it on the mock provider
+ * and on four sabotaged copies of it (__fixtures__/sabotaged-providers.ts), all replaying the same
+ * recording, and this test reads which tests failed.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+type Result = { status: string; title: string; ancestorTitles: string[] };
+const here = import.meta.dirname;
+let results: Map<string, Result[]>;
+let scratch: string;
+
+/** The child's environment: ours without the markers of this vitest run. */
+function childEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !/^VITEST|^TINYPOOL/.test(e[0])));
+}
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'umbel-sabotage-'));
+  const out = join(scratch, 'report.json');
+  const cli = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
+  const config = join(here, '__fixtures__', 'vitest.sabotage.config.ts');
+  await new Promise<void>((resolve) => {
+    // the child exits 1 (some suites fail: that is the point); the report says which
+    execFile(process.execPath, [cli, 'run', '--config', config, '--reporter=json', `--outputFile=${out}`], { cwd: here, env: childEnv() }, () => resolve());
+  });
+  const report = JSON.parse(await readFile(out, 'utf8')) as { testResults: { assertionResults: Result[] }[] };
+  results = new Map();
+  for (const result of report.testResults.flatMap((f) => f.assertionResults)) {
+    const suite = result.ancestorTitles[0]?.replace('provider conformance: ', '') ?? '';
+    results.set(suite, [...(results.get(suite) ?? []), result]);
+  }
+}, 300_000);
+afterAll(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+const failed = (suite: string) => (results.get(suite) ?? []).filter((r) => r.status === 'failed').map((r) => r.title);
+const FAILS = {
+  ready: 'spawn reaches ready on its recorded startup (answering its dialogs), with no env value on the launch argv',
+  answer: 'send → prompt accepted → stop → the answer, read from the transcript (not from the stop hook), with neutral usage',
+  permission: 'a permission request is needs-input (126)',
+  apiError: 'an API error is provider-error (122)',
+  launch: 'builds a launch without env values on argv or in its files, with hooks wired to the sink',
+};
+
+describe('the conformance suite fails a sabotaged provider (and passes the real mock)', () => {
+  it('passes the mock provider itself: every test runs, none fails, none is skipped', () => {
+    const control = results.get('control') ?? [];
+    expect(control.length).toBeGreaterThanOrEqual(12);
+    expect(control.filter((r) => r.status !== 'passed').map((r) => `${r.status}: ${r.title}`)).toEqual([]);
+  });
+
+  it('fails a provider that never becomes ready', () => {
+    expect(failed('never-ready')).toEqual(expect.arrayContaining([FAILS.ready, FAILS.answer, FAILS.permission, FAILS.apiError]));
+  });
+
+  it('fails a provider that never parses an event (no transcript location, no needs-input)', () => {
+    expect(failed('never-parses')).toEqual(expect.arrayContaining([FAILS.answer, FAILS.permission]));
+  });
+
+  it('fails a provider that never reads an answer (the stop payload is no substitute)', () => {
+    expect(failed('never-reads')).toEqual(expect.arrayContaining([FAILS.answer]));
+  });
+
+  it('fails a provider whose launch puts a secret on argv, in the shape and the behaviour tests', () => {
+    expect(failed('secret-on-argv')).toEqual(expect.arrayContaining([FAILS.launch, FAILS.ready]));
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { ledgerEvents } from './ledger.js';
+import { assignTurns } from './turns.js';
+
+const ev = (at: number, kind: string, payload: unknown = {}) => ({ at: BigInt(at), kind, payload, file: `${at}-1-${kind}.json` });
+const turnsOf = (raws: ReturnType<typeof ev>[]) => assignTurns(ledgerEvents(undefined, '/events', raws, []));
+
+describe('turn assignment', () => {
+  it("is FIFO: a queued prompt does not steal the running turn's stop", () => {
+    const turns = turnsOf([
+      ev(1, 'session'),
+      ev(2, 'sent', { turn: 1, prompt: 'a' }),
+      ev(3, 'prompt'),
+      ev(4, 'sent', { turn: 2, prompt: 'b' }),
+      ev(5, 'prompt'),
+      ev(6, 'stop'),
+      ev(7, 'stop'),
+    ]);
+    expect(turns.map((t) => [t.turn, t.accepted?.at, t.end?.at])).toEqual([
+      [1, 3n, 6n],
+      [2, 5n, 7n],
+    ]);
+  });
+
+  it('ignores stops of turns umbel did not send, and keeps input events with the running turn', () => {
+    const turns = turnsOf([ev(1, 'stop'), ev(2, 'sent', { turn: 1, prompt: 'a' }), ev(3, 'permission'), ev(4, 'exit', { status: 0 })]);
+    expect(turns[0]?.end).toBeUndefined();
+    expect(turns[0]?.inputs).toHaveLength(1);
+    expect(turns[0]?.pendingInput?.at).toBe(3n);
+  });
+
+  it("an 'ended' event closes its turn even when written after the next turn's stop", () => {
+    const turns = turnsOf([
+      ev(1, 'sent', { turn: 1, prompt: 'a' }),
+      ev(2, 'prompt'),
+      ev(3, 'sent', { turn: 2, prompt: 'b' }),
+      ev(4, 'prompt'),
+      ev(5, 'stop'),
+      ev(6, 'ended', { turn: 1, reason: 'interrupted' }),
+    ]);
+    expect(turns.map((t) => [t.turn, t.end?.kind])).toEqual([
+      [1, 'ended'],
+      [2, 'stop'],
+    ]);
+  });
+
+  it('a turn closed as not submitted takes no event: the next turn gets its own prompt and stop', () => {
+    const turns = turnsOf([
+      ev(1, 'sent', { turn: 1, prompt: 'never' }),
+      ev(2, 'send-failed', { turn: 1, reason: 'not-submitted' }),
+      ev(3, 'sent', { turn: 2, prompt: 'b' }),
+      ev(4, 'prompt'),
+      ev(5, 'stop'),
+    ]);
+    expect(turns.map((t) => [t.turn, t.notSubmitted?.reason, t.accepted?.at, t.end?.at])).toEqual([
+      [1, 'not-submitted', undefined, undefined],
+      [2, undefined, 4n, 5n],
+    ]);
+  });
+
+  it('a pending input counts as answered once keys were pressed, a tool ran or a prompt was accepted after it', () => {
+    for (const answer of ['keys', 'tool', 'prompt']) {
+      const payload = answer === 'keys' ? { keys: ['1'] } : {};
+      const turns = turnsOf([ev(1, 'sent', { turn: 1, prompt: 'a' }), ev(2, 'prompt'), ev(3, 'permission'), ev(4, answer, payload)]);
+      expect(turns[0]?.pendingInput, answer).toBeUndefined();
+    }
+  });
+});

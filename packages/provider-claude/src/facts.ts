@@ -1,0 +1,131 @@
+/**
+ * Claude Code's facts (reference claude-code.md; verified on 2.1.328): env, flags, hooks and the
+ * settings file that installs them, screens, prompt rules and hook payload fields. The transcript
+ * reader is ./transcript.ts.
+ */
+import { join } from 'node:path';
+import { type HookKind, OptionUnsupportedError, type ProviderV1ValidateOptions } from '@umbel/core';
+import type { HookInstallContext, LaunchParts } from '@umbel/core/provider-kit';
+
+/** Configuration variables a worker inherits, named one by one (never `CLAUDE_*`: see the markers). */
+export const CLAUDE_INHERIT_ENV = [
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'ANTHROPIC_BASE_URL',
+  'ANTHROPIC_MODEL',
+  'ANTHROPIC_SMALL_FAST_MODEL',
+  'ANTHROPIC_DEFAULT_OPUS_MODEL',
+  'ANTHROPIC_DEFAULT_SONNET_MODEL',
+  'ANTHROPIC_DEFAULT_HAIKU_MODEL',
+  'ANTHROPIC_CUSTOM_HEADERS',
+  'CLAUDE_CONFIG_DIR',
+  'CLAUDE_CODE_OAUTH_TOKEN',
+  'CLAUDE_CODE_USE_BEDROCK',
+  'CLAUDE_CODE_USE_VERTEX',
+  'API_TIMEOUT_MS',
+  'CLAUDE_CODE_MAX_RETRIES',
+  'AWS_REGION',
+  'AWS_PROFILE',
+  'CLOUD_ML_REGION',
+  'ANTHROPIC_VERTEX_PROJECT_ID',
+  'DISABLE_TELEMETRY',
+] as const;
+
+/** Markers a running Claude Code exports to its children (§3, §8); inheriting `CLAUDE_CODE_CHILD_SESSION` turns the transcript off. */
+export const CLAUDE_CHILD_MARKERS = [
+  'CLAUDECODE',
+  'CLAUDE_CODE_CHILD_SESSION',
+  'CLAUDE_CODE_ENTRYPOINT',
+  'CLAUDE_CODE_SESSION_ID',
+  'CLAUDE_PID',
+  'CLAUDE_CODE_SESSION_ATTENDED',
+  'CLAUDE_CODE_EXECPATH',
+  'CLAUDE_CODE_MESSAGING_SOCKET',
+  'CLAUDE_CODE_MESSAGING_TOKEN',
+  'CLAUDE_CODE_CHILD_NOTES_DIR',
+  'CLAUDE_EFFORT',
+  'CLAUDE_PROJECT_DIR',
+  'CLAUDE_ENV_FILE',
+] as const;
+
+/** Always set: an auto-update must never replace the binary under a fleet. */
+export const CLAUDE_RESERVED_ENV: Readonly<Record<string, string>> = Object.freeze({ DISABLE_AUTOUPDATER: '1' });
+
+/** `--permission-mode` values (§6.1; `default` = `manual`). */
+export const CLAUDE_PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions', 'manual'] as const;
+
+/** Claude Code hook events umbel listens to, and the neutral kind each is delivered as. */
+export const CLAUDE_HOOK_EVENTS = {
+  SessionStart: 'session',
+  UserPromptSubmit: 'prompt',
+  Stop: 'stop',
+  StopFailure: 'stop-failure',
+  PermissionRequest: 'permission',
+  Notification: 'notify',
+  SessionEnd: 'session-end',
+  PreToolUse: 'tool',
+} as const satisfies Record<string, HookKind>;
+
+/** The settings file written into the worker directory. */
+export const CLAUDE_SETTINGS_FILE = 'claude-settings.json';
+
+/** With both, Claude Code sends both headers and stops on its "custom API key" dialog (upstream.md §2.5): the token wins. */
+export function reconcileClaudeEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+  const result: Record<string, string> = { ...env };
+  if (result.ANTHROPIC_AUTH_TOKEN) delete result.ANTHROPIC_API_KEY;
+  return result;
+}
+
+/** Bypass mode as root without `IS_SANDBOX=1`: Claude Code exits "cannot be used with root/sudo privileges". umbel never sets it. */
+export function validateClaudeOptions({ spawn, isRoot }: ProviderV1ValidateOptions): void {
+  const mode = spawn.permissionMode ?? (spawn.unattended ? 'bypassPermissions' : undefined);
+  if (mode !== 'bypassPermissions' || !isRoot || spawn.env.IS_SANDBOX === '1') return;
+  const option = spawn.permissionMode === undefined ? 'unattended mode (--permission-mode bypassPermissions)' : 'permission mode bypassPermissions';
+  throw new OptionUnsupportedError(
+    'claude',
+    `${option} when running as root`,
+    'Claude Code refuses bypass mode as root unless IS_SANDBOX=1 is set in its environment. ' +
+      'If this machine is a disposable sandbox, pass --env IS_SANDBOX=1 yourself (umbel never sets it for you); ' +
+      'otherwise run umbel as a non-root user or choose another --permission-mode',
+  );
+}
+
+/** Split `--allowedTools` into rules on commas and whitespace outside parentheses (`Bash(git diff:*) Edit,Read`). */
+export function splitAllowedTools(value: string): string[] {
+  const rules: string[] = [];
+  let current = '';
+  let depth = 0;
+  for (const char of value) {
+    if (char === '(') depth += 1;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === ',' || /\s/.test(char))) {
+      if (current !== '') rules.push(current);
+      current = '';
+    } else current += char;
+  }
+  if (current !== '') rules.push(current);
+  return rules;
+}
+
+/** The `--settings` file: umbel's hooks, the allowed tools, the bypass consent pre-accepted when bypassing. */
+export function installClaudeHooks({ launch, hooks, permissionMode }: HookInstallContext): LaunchParts {
+  const settings: Record<string, unknown> = {
+    hooks: Object.fromEntries(hooks.map((h) => [h.event, [{ matcher: '*', hooks: [{ type: 'command', command: h.command }] }]])),
+  };
+  const allow = launch.allowedTools === undefined ? [] : splitAllowedTools(launch.allowedTools);
+  if (allow.length > 0) settings.permissions = { allow };
+  if (permissionMode === 'bypassPermissions') settings.skipDangerousModePermissionPrompt = true;
+  const path = join(launch.workerDir, CLAUDE_SETTINGS_FILE);
+  return { args: ['--settings', path], files: [{ path, content: `${JSON.stringify(settings, null, 2)}\n`, mode: 0o600 }] };
+}
+
+/** Claude Code's project directory name for a cwd: every character outside `[A-Za-z0-9]` becomes `-` (§2.1). */
+export function encodeClaudeProjectDir(cwd: string): string {
+  return cwd.replace(/[^A-Za-z0-9]/g, '-');
+}
+
+/** Where the transcript will be: `<CLAUDE_CONFIG_DIR or HOME/.claude>/projects/<enc-cwd>/<session>.jsonl` (hooks name it too). */
+export function predictClaudeTranscript(launch: { readonly env: Readonly<Record<string, string>>; readonly cwd: string; readonly sessionId: string }) {
+  const config = launch.env.CLAUDE_CONFIG_DIR || (launch.env.HOME ? join(launch.env.HOME, '.claude') : undefined);
+  return config === undefined ? undefined : join(config, 'projects', encodeClaudeProjectDir(launch.cwd), `${launch.sessionId}.jsonl`);
+}

@@ -1,0 +1,57 @@
+/** What Claude Code hook payloads say (claude-code.md §3): the field map and the few readings it needs code for. */
+import type { HookEvent, ProviderV1EventInfo } from '@umbel/core';
+import { asRecord, oneLine, type PayloadFacts, stringField } from '@umbel/core/provider-kit';
+
+type NeedsInput = NonNullable<ProviderV1EventInfo['needsInput']>;
+
+/** The most telling argument of a tool call (command, file path, pattern, url, …). */
+function toolArgument(input: unknown): string | undefined {
+  const record = asRecord(input);
+  for (const key of ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt']) {
+    const value = stringField(record, key);
+    if (value !== undefined) return oneLine(value);
+  }
+  return undefined;
+}
+
+/** A tool call as Claude Code draws it: `Bash(ls -la)`, `Read(/a/b.ts)`, or the bare name. */
+export function describeToolCall(name: string, input: unknown): string {
+  const argument = toolArgument(input);
+  return argument === undefined ? name : `${name}(${argument})`;
+}
+
+const NOTIFICATION_KINDS: Readonly<Record<string, NeedsInput['kind']>> = {
+  permission_prompt: 'permission',
+  worker_permission_prompt: 'permission',
+  idle_prompt: 'idle',
+  elicitation_dialog: 'question',
+};
+
+function needsInput(event: HookEvent, payload: Record<string, unknown>): NeedsInput | undefined {
+  if (event.kind === 'permission') {
+    const tool = stringField(payload, 'tool_name');
+    if (tool === undefined) return { kind: 'permission' };
+    const argument = toolArgument(payload.tool_input);
+    return { kind: 'permission', tool, message: argument === undefined ? tool : `${tool}: ${argument}` };
+  }
+  const type = stringField(payload, 'notification_type');
+  const kind = type === undefined ? undefined : NOTIFICATION_KINDS[type];
+  if (kind === undefined) return undefined;
+  const message = stringField(payload, 'message');
+  const tool = type === 'worker_permission_prompt' && message ? /needs permission for (\S+)/.exec(message)?.[1] : undefined;
+  return { kind, ...(tool ? { tool } : {}), ...(message !== undefined ? { message } : {}) };
+}
+
+/** The payload field map of Claude Code's hooks. */
+export const CLAUDE_PAYLOAD: PayloadFacts = {
+  sessionId: 'session_id',
+  transcriptPath: 'transcript_path',
+  turnKey: 'prompt_id',
+  lastMessage: { stop: 'last_assistant_message' },
+  error: { fields: ['last_assistant_message', 'error'], fallback: 'Claude Code reported an API error' },
+  needsInput,
+  activity: (payload) => {
+    const tool = stringField(payload, 'tool_name');
+    return tool === undefined ? undefined : oneLine(describeToolCall(tool, payload.tool_input), 120);
+  },
+};

@@ -1,0 +1,81 @@
+/**
+ * What Codex's tool calls do, for `umbel actions` / `umbel diff` (spec members `doClassifyTool`,
+ * `doReadToolError`). Codex runs commands through a shell tool — `exec_command {cmd, workdir?}`
+ * (0.169), `shell {command: argv[], workdir?}` and `shell_command {command}` (older) — and changes
+ * files with `apply_patch`, as a tool of its own (`{input}` holding the patch) or through the shell
+ * (`["apply_patch", "<patch>"]`). The patch's `*** Add File:` lines are files written, `*** Update
+ * File:` (and `*** Delete File:`) files edited, `*** Move to:` files written. A command's result says
+ * `Process exited with code N` (or, older, JSON with `metadata.exit_code`); non-zero is an error.
+ * Pure.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import type { ProviderV1ToolCall, ProviderV1ToolResult, ProviderV1ToolUse } from '@umbel/core';
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** The files a Codex patch adds, changes and moves to. */
+export function patchPaths(patch: string, workdir?: string): Required<Pick<ProviderV1ToolUse, 'edited' | 'written'>> {
+  const at = (p: string) => (workdir && !isAbsolute(p) ? resolve(workdir, p) : p);
+  const edited: string[] = [];
+  const written: string[] = [];
+  for (const line of patch.split('\n')) {
+    const m = /^\*\*\* (Add File|Update File|Delete File|Move to): (.+?)\s*$/.exec(line);
+    if (!m) continue;
+    const path = at(m[2] as string);
+    if (m[1] === 'Add File' || m[1] === 'Move to') written.push(path);
+    else edited.push(path);
+  }
+  return { edited, written };
+}
+
+/** A shell argv as one command line (`bash -lc CMD` → CMD). */
+function commandLine(argv: readonly unknown[]): string {
+  const words = argv.filter((w): w is string => typeof w === 'string');
+  if (words.length >= 3 && /(^|\/)(ba|z|da)?sh$/.test(words[0] as string) && /^-\w*c$/.test(words[1] as string)) return words.slice(2).join(' ');
+  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** Classify one Codex tool call. */
+export function classifyCodexTool(call: ProviderV1ToolCall): ProviderV1ToolUse {
+  const input = call.input !== null && typeof call.input === 'object' ? (call.input as Record<string, unknown>) : {};
+  const workdir = str(input.workdir);
+  if (call.name === 'apply_patch') {
+    const patch = typeof call.input === 'string' ? call.input : (str(input.input) ?? str(input.patch) ?? '');
+    return patchPaths(patch, workdir);
+  }
+  if (call.name === 'exec_command' || call.name === 'shell_command') {
+    const command = str(input.cmd) ?? str(input.command);
+    return command ? { command } : {};
+  }
+  if (call.name === 'shell' || call.name === 'local_shell' || call.name === 'container.exec') {
+    const argv = Array.isArray(input.command) ? input.command : [];
+    if (argv[0] === 'apply_patch' && typeof argv[1] === 'string') return patchPaths(argv[1], workdir);
+    const command = typeof input.command === 'string' ? input.command : commandLine(argv);
+    return command ? { command } : {};
+  }
+  return {};
+}
+
+/** The error a Codex tool result reports: a command's non-zero exit (with the output's tail). */
+export function readCodexToolError(result: ProviderV1ToolResult): string | undefined {
+  if (result.isError) return result.content;
+  const exited = /^Process exited with code (\d+)$/m.exec(result.content);
+  if (exited && exited[1] !== '0') {
+    const output = /^Output:\n([\s\S]*)$/m.exec(result.content)?.[1]?.trim();
+    return `exit ${exited[1]}${output ? `: ${output.slice(-240)}` : ''}`;
+  }
+  if (result.content.startsWith('{')) {
+    try {
+      const json = JSON.parse(result.content) as { output?: unknown; metadata?: { exit_code?: unknown } };
+      const code = json.metadata?.exit_code;
+      if (typeof code === 'number' && code !== 0)
+        return `exit ${code}${typeof json.output === 'string' && json.output.trim() ? `: ${json.output.trim().slice(-240)}` : ''}`;
+    } catch {
+      // not JSON after all: not an error by itself
+    }
+  }
+  return undefined;
+}
+
+/** The tool members of the Codex provider. */
+export const CODEX_TOOLS = { doClassifyTool: classifyCodexTool, doReadToolError: readCodexToolError } as const;

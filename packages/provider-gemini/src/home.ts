@@ -1,0 +1,63 @@
+/**
+ * The worker's own Gemini home (`<workerDir>/gemini-home`, passed as `GEMINI_CLI_HOME`): its
+ * `.gemini/settings.json` is the user's settings plus umbel's hooks (written by the engine from the
+ * launch's files); every other entry of the user's `~/.gemini` is a symlink (credentials, GEMINI.md,
+ * commands, extensions, trusted folders, history…), except `projects.json` (per worker, so a stale
+ * lock of another process never stalls this one) and `tmp`, which points at the user's
+ * `~/.gemini/tmp` when it exists (chats then show up in the user's `gemini --resume`) or else at a
+ * directory shared by umbel's workers (so a chat outlives its worker). The user's files are only read.
+ */
+import { mkdir, readdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { type HookInstallContext, type LaunchParts, readJsonObject, symlinkIfAbsent } from '@umbel/core/provider-kit';
+import { buildWorkerSettings } from './settings.js';
+
+/** Entries of the user's `~/.gemini` that are not shared with a worker's home. */
+const NOT_LINKED = new Set(['settings.json', 'projects.json', 'tmp']);
+
+/** The user's own Gemini home (the directory holding `.gemini`). */
+export function userGeminiHome(callerEnv: Readonly<Record<string, string | undefined>>): string {
+  return callerEnv.GEMINI_CLI_HOME || callerEnv.HOME || homedir();
+}
+
+async function linkUserEntries(userDotGemini: string, workerDotGemini: string, sharedDir: string): Promise<void> {
+  await mkdir(workerDotGemini, { recursive: true, mode: 0o700 });
+  const entries = await readdir(userDotGemini).catch(() => [] as string[]);
+  for (const name of entries) {
+    if (NOT_LINKED.has(name) || name.endsWith('.lock') || name.endsWith('.tmp')) continue;
+    await symlinkIfAbsent(join(userDotGemini, name), join(workerDotGemini, name));
+  }
+  if (entries.includes('tmp')) {
+    await symlinkIfAbsent(join(userDotGemini, 'tmp'), join(workerDotGemini, 'tmp'));
+    return;
+  }
+  const sharedTmp = join(sharedDir, 'tmp');
+  await mkdir(sharedTmp, { recursive: true, mode: 0o700 });
+  await symlinkIfAbsent(sharedTmp, join(workerDotGemini, 'tmp'));
+}
+
+/** Options of {@link installGeminiHome} from the provider's settings. */
+export interface GeminiHomeOptions {
+  readonly trustWorkspace: boolean;
+  readonly settingsOverrides?: Readonly<Record<string, unknown>>;
+}
+
+/** Install the hooks: prepare the worker home and return its settings file and env. */
+export async function installGeminiHome({ launch }: HookInstallContext, options: GeminiHomeOptions): Promise<LaunchParts> {
+  const userDotGemini = join(userGeminiHome(launch.callerEnv), '.gemini');
+  const user = await readJsonObject(join(userDotGemini, 'settings.json'), 'Gemini settings');
+  const home = join(launch.workerDir, 'gemini-home');
+  const dotGemini = join(home, '.gemini');
+  await linkUserEntries(userDotGemini, dotGemini, launch.sharedDir);
+  const settings = buildWorkerSettings({
+    user,
+    hookCommand: (kind) => launch.hookCommand(kind),
+    env: launch.env,
+    ...(options.settingsOverrides ? { overrides: options.settingsOverrides } : {}),
+  });
+  return {
+    env: { GEMINI_CLI_HOME: home, ...(options.trustWorkspace ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}) },
+    files: [{ path: join(dotGemini, 'settings.json'), content: `${JSON.stringify(settings, null, 2)}\n`, mode: 0o600 }],
+  };
+}

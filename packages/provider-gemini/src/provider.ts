@@ -1,0 +1,94 @@
+/**
+ * The Gemini CLI provider: its facts compiled by the provider kit.
+ *
+ * Launch: `gemini --session-id <uuid> [--model M] [--approval-mode …]` with a per-worker
+ * `GEMINI_CLI_HOME` (./home.ts), `GEMINI_CLI_NO_RELAUNCH=true` (one process, so killing the pane
+ * leaves no orphan), `GEMINI_CLI_TRUST_WORKSPACE=true` (the worker's cwd is trusted for this run
+ * only), and `CI`/`GITHUB_ACTIONS` removed (either one forces headless mode even on a terminal).
+ */
+import type { ProviderV1 } from '@umbel/core';
+import { defineProvider, modeFlags } from '@umbel/core/provider-kit';
+import { chatOptions, readGeminiMessages, readGeminiTurn } from './chat.js';
+import {
+  APPROVAL_RE,
+  GEMINI_APPROVAL_MODES,
+  GEMINI_FATAL,
+  GEMINI_HOOK_EVENTS,
+  GEMINI_INHERIT_ENV,
+  GEMINI_INPUT_BOX,
+  GEMINI_PAYLOAD,
+  GEMINI_PROMPT,
+  GEMINI_SIGN_IN,
+  GEMINI_UNSET_ENV,
+  TRUST_TEXT,
+} from './facts.js';
+import { installGeminiHome } from './home.js';
+import { GEMINI_TOOLS } from './tools.js';
+
+/** Version of this package. */
+export const VERSION = '0.1.0';
+/** The Gemini CLI release these facts were verified on. */
+export const GEMINI_CLI_VERIFIED_VERSION = '0.61.0';
+
+/** Settings of {@link createGemini}. */
+export interface GeminiSettings {
+  /** The `gemini` executable (a path or a name on PATH). `UMBEL_<ID>_BIN` (`UMBEL_GEMINI_BIN`) wins over it. */
+  readonly bin?: string;
+  /** Extra arguments appended to every launch. */
+  readonly args?: readonly string[];
+  /** Trust the worker's cwd for the run (`GEMINI_CLI_TRUST_WORKSPACE=true`). Default true. */
+  readonly trustWorkspace?: boolean;
+  /** Settings deep-merged last into the worker's settings (e.g. `{model:{disableLoopDetection:true}}`). */
+  readonly settingsOverrides?: Readonly<Record<string, unknown>>;
+  /** Provider id (default `gemini`), to register a second configuration. */
+  readonly providerId?: string;
+}
+
+/**
+ * Create the Gemini CLI provider.
+ * @example
+ * const engine = createUmbel({ substrate, providers: [createGemini()] });
+ */
+export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
+  const home = { trustWorkspace: settings.trustWorkspace !== false, ...(settings.settingsOverrides ? { settingsOverrides: settings.settingsOverrides } : {}) };
+  const provider = defineProvider({
+    id: settings.providerId ?? 'gemini',
+    displayName: 'Gemini CLI',
+    description: "Google's Gemini CLI (`gemini`), on your Google login or a Gemini API key",
+    verifiedVersions: [GEMINI_CLI_VERIFIED_VERSION],
+    binary: { name: 'gemini', install: 'npm install -g @google/gemini-cli', ...(settings.bin ? { configured: settings.bin } : {}) },
+    env: { inherit: GEMINI_INHERIT_ENV, unset: GEMINI_UNSET_ENV, set: { GEMINI_CLI_NO_RELAUNCH: 'true' } },
+    flags: {
+      sessionId: '--session-id',
+      model: '--model',
+      permissionModes: modeFlags('--approval-mode', GEMINI_APPROVAL_MODES, ['default']),
+      unattended: 'yolo',
+      extraArgs: settings.args ?? [],
+    },
+    hooks: { events: GEMINI_HOOK_EVENTS, install: (context) => installGeminiHome(context, home) },
+    screens: {
+      fatal: GEMINI_FATAL,
+      signIn: GEMINI_SIGN_IN,
+      // "● 1. Trust folder" is preselected; Enter trusts the worker's folder.
+      dialogs: [{ id: 'trust-folder', match: TRUST_TEXT, keys: ['Enter'] }],
+      // The input box is drawn before the config is initialized; a prompt then is queued or, on the
+      // real 0.61.0, mangled. SessionStart fires right after the initialization: only it means ready.
+      ready: { hook: 'session' },
+      inputPrompt: APPROVAL_RE,
+      inputBox: GEMINI_INPUT_BOX,
+    },
+    // An Enter within ~45 ms of a paste becomes a newline (§6): wait, then confirm by BeforeAgent.
+    input: { submitDelayMs: 150, confirmTimeoutMs: 1000, maxSubmitRetries: 3, alwaysPaste: true },
+    prompt: GEMINI_PROMPT,
+    payload: GEMINI_PAYLOAD,
+    transcript: {
+      read: (options) => readGeminiTurn(options.content, chatOptions(options)),
+      messages: (options) => readGeminiMessages(options.content, chatOptions(options)),
+    },
+  });
+  // how its tool calls touch files and the shell (actions, diff)
+  return { ...provider, ...GEMINI_TOOLS };
+}
+
+/** The default Gemini CLI provider. */
+export const gemini: ProviderV1 = createGemini();

@@ -1,0 +1,91 @@
+/**
+ * umbel's config file: `$UMBEL_CONFIG`, else `$XDG_CONFIG_HOME/umbel/config.json`, else
+ * `~/.config/umbel/config.json`. One schema ({@link UmbelConfigSchema}); a missing file is an empty
+ * config, an unreadable or invalid one a {@link ConfigInvalidError} (a usage error, exit 2).
+ */
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { UsageError } from '@umbel/core';
+import { z } from 'zod';
+import type { RuntimeEnv } from './env.js';
+
+/** A remote host umbel may reach over SSH (validated and exposed; used by a later feature). */
+export const HostSchema = z
+  .object({
+    ssh: z.string().min(1).describe('ssh destination: host, user@host or an ~/.ssh/config alias'),
+    sshArgs: z.array(z.string()).optional().describe('extra ssh arguments, e.g. ["-p", "2222"]'),
+    umbel: z.string().min(1).optional().describe('the umbel command on that host (default: umbel)'),
+  })
+  .strict();
+
+/** The config file. Unknown keys are refused (a typo must not be ignored), `$schema` excepted. */
+export const UmbelConfigSchema = z
+  .object({
+    $schema: z.string().optional(),
+    providers: z.array(z.string().min(1)).optional().describe('provider packages to load: package names, or paths (absolute, or relative to this file)'),
+    hosts: z
+      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'a host name is letters, digits, _ . -'), HostSchema)
+      .optional()
+      .describe('named SSH hosts'),
+  })
+  .strict();
+
+export type UmbelConfig = z.infer<typeof UmbelConfigSchema>;
+export type HostConfig = z.infer<typeof HostSchema>;
+
+/** A config as read. */
+export interface LoadedConfig {
+  /** The file's path (whether or not it exists). */
+  readonly path: string;
+  readonly exists: boolean;
+  readonly config: UmbelConfig;
+}
+
+/** The config file cannot be read or is invalid. Exit 2. */
+export class ConfigInvalidError extends UsageError {
+  readonly path: string;
+  constructor(path: string, problem: string, options: { issues?: readonly { path: string; message: string }[]; cause?: unknown } = {}) {
+    super(`umbel config ${path}: ${problem}`, {
+      hint: 'fix or remove the file (set UMBEL_CONFIG to use another one); see docs/cli.md#the-config-file',
+      ...options,
+    });
+    this.name = 'ConfigInvalidError';
+    this.path = path;
+  }
+}
+
+/** Where the config file is for this environment. Pure. */
+export function configPath(env: RuntimeEnv, cwd: string): string {
+  if (env.UMBEL_CONFIG) return resolve(cwd, env.UMBEL_CONFIG);
+  const xdg = env.XDG_CONFIG_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.config');
+  return join(base, 'umbel', 'config.json');
+}
+
+/** Read and validate the config file. */
+export async function loadConfig(options: { readonly env: RuntimeEnv; readonly cwd: string }): Promise<LoadedConfig> {
+  const path = configPath(options.env, options.cwd);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { path, exists: false, config: {} };
+    throw new ConfigInvalidError(path, `cannot read it (${code === 'EISDIR' ? 'it is a directory' : (code ?? String(error))})`, { cause: error });
+  }
+  if (text.trim() === '') throw new ConfigInvalidError(path, 'the file is empty (write {} for an empty config)');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigInvalidError(path, `not valid JSON (${(error as Error).message})`, { cause: error });
+  }
+  const parsed = UmbelConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+    const list = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+    throw new ConfigInvalidError(path, `invalid: ${list}`, { issues });
+  }
+  return { path, exists: true, config: parsed.data };
+}

@@ -1,0 +1,36 @@
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDefaultUmbel } from './engine.js';
+
+let scratch: string;
+beforeAll(async () => {
+  scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-runtime-engine-')));
+  await writeFile(
+    join(scratch, 'extra.mjs'),
+    `export default { specificationVersion: 'umbel-provider-v1', providerId: 'extra', displayName: 'Extra', inheritEnv: [],
+      capabilities: { unattended: false, allowedTools: false, appendSystemPrompt: false, permissionModes: [] },
+      async doBuildLaunch() { return { argv: ['/bin/true'] }; }, doDetectStartup() { return { state: 'starting' }; },
+      doParseEvent() { return {}; }, doReadTurn() { return { status: 'missing' }; } };\n`,
+  );
+});
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+describe('createDefaultUmbel', () => {
+  it('serves the built-ins and the loaded providers, on the state root of its env', async () => {
+    const engine = await createDefaultUmbel({ env: { HOME: scratch, UMBEL_HOME: join(scratch, 'state'), UMBEL_PROVIDERS: './extra.mjs' }, cwd: scratch });
+    expect(engine.providerIds).toEqual(['claude', 'codex', 'gemini', 'extra']);
+    expect(engine.provider('extra').displayName).toBe('Extra');
+    expect(engine.home).toBe(join(scratch, 'state'));
+  });
+
+  it('refuses to start with a provider package it cannot load', async () => {
+    await expect(createDefaultUmbel({ env: { HOME: scratch, UMBEL_PROVIDERS: './missing.mjs' }, cwd: scratch })).rejects.toMatchObject({
+      name: 'ProviderLoadError',
+      code: 'UMBEL_PROVIDER_INVALID',
+    });
+  });
+});

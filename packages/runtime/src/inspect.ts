@@ -1,0 +1,130 @@
+/**
+ * What `umbel providers` reports: each provider's id, names, origin, the CLI binary it would
+ * launch (its `doFindBinary`, then `<binary> --version` run directly — never through a shell —
+ * with a short timeout) and the CLI versions it was verified against. One schema for `--json`.
+ */
+import { spawn } from 'node:child_process';
+import { UmbelError } from '@umbel/core';
+import { z } from 'zod';
+import type { RuntimeEnv } from './env.js';
+import type { LoadedProvider, LoadedProviders } from './loaded.js';
+
+/** The binary of one provider: found (with its `--version` output), not found (where it looked), or unknown. */
+export const BinaryReportSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('found'),
+    path: z.string(),
+    /** First line of `<path> --version`. */
+    version: z.string().optional(),
+    /** Why there is no version (timed out, exit code, no output). */
+    versionError: z.string().optional(),
+  }),
+  z.object({ status: z.literal('not-found'), message: z.string(), hint: z.string().optional() }),
+  z.object({ status: z.literal('unknown'), message: z.string() }),
+]);
+
+export const ProviderReportSchema = z.object({
+  id: z.string(),
+  displayName: z.string(),
+  description: z.string().optional(),
+  source: z.enum(['built-in', 'config', 'env']),
+  /** As written in UMBEL_PROVIDERS or the config file. */
+  specifier: z.string().optional(),
+  packageName: z.string().optional(),
+  packageVersion: z.string().optional(),
+  /** The module file it was imported from. */
+  module: z.string().optional(),
+  binary: BinaryReportSchema,
+  verifiedVersions: z.array(z.string()),
+});
+
+export const ProvidersReportSchema = z.object({
+  config: z.object({ path: z.string(), exists: z.boolean() }),
+  providers: z.array(ProviderReportSchema),
+});
+
+export type BinaryReport = z.infer<typeof BinaryReportSchema>;
+export type ProviderReport = z.infer<typeof ProviderReportSchema>;
+export type ProvidersReport = z.infer<typeof ProvidersReportSchema>;
+
+/** Default bound of one `--version` run. */
+export const VERSION_TIMEOUT_MS = 5_000;
+
+/** Run `path --version` (no shell, its own process group, killed at the deadline); the first output line. */
+export function probeVersion(path: string, env: RuntimeEnv, timeoutMs = VERSION_TIMEOUT_MS): Promise<{ version?: string; versionError?: string }> {
+  return new Promise((resolve) => {
+    const clean = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+    const child = spawn(path, ['--version'], { stdio: ['ignore', 'pipe', 'pipe'], env: clean, detached: true, shell: false });
+    let out = '';
+    let err = '';
+    let timedOut = false;
+    const cap = (text: string, chunk: Buffer) => (text.length < 64 * 1024 ? text + chunk.toString('utf8') : text);
+    child.stdout.on('data', (chunk: Buffer) => (out = cap(out, chunk)));
+    child.stderr.on('data', (chunk: Buffer) => (err = cap(err, chunk)));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, timeoutMs);
+    const firstLine = (text: string) =>
+      text
+        .split(/\r?\n/)
+        .find((l) => l.trim() !== '')
+        ?.trim()
+        .slice(0, 200);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ versionError: `could not run it: ${error.message}` });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (timedOut) return resolve({ versionError: `\`--version\` did not answer within ${timeoutMs} ms` });
+      const line = firstLine(out) ?? firstLine(err);
+      if (code !== 0) return resolve({ versionError: `\`--version\` ${signal ? `was killed by ${signal}` : `exited ${code}`}${line ? `: ${line}` : ''}` });
+      resolve(line === undefined ? { versionError: '`--version` printed nothing' } : { version: line });
+    });
+  });
+}
+
+async function binaryOf(entry: LoadedProvider, env: RuntimeEnv, timeoutMs: number): Promise<BinaryReport> {
+  const { provider } = entry;
+  if (typeof provider.doFindBinary !== 'function') return { status: 'unknown', message: 'the provider does not say how it finds its CLI (no doFindBinary)' };
+  let path: string;
+  try {
+    path = await provider.doFindBinary(env);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = UmbelError.isInstance(error) ? error.hint : undefined;
+    return { status: 'not-found', message, ...(hint ? { hint } : {}) };
+  }
+  return { status: 'found', path, ...(await probeVersion(path, env, timeoutMs)) };
+}
+
+/** The report of every loaded provider (binaries probed in parallel). */
+export async function inspectProviders(
+  loaded: LoadedProviders,
+  options: { readonly env: RuntimeEnv; readonly versionTimeoutMs?: number },
+): Promise<ProvidersReport> {
+  const timeoutMs = options.versionTimeoutMs ?? VERSION_TIMEOUT_MS;
+  const providers = await Promise.all(
+    loaded.providers.map(async (entry): Promise<ProviderReport> => {
+      const { provider } = entry;
+      return {
+        id: provider.providerId,
+        displayName: provider.displayName,
+        ...(provider.description ? { description: provider.description } : {}),
+        source: entry.source,
+        ...(entry.specifier !== undefined ? { specifier: entry.specifier } : {}),
+        ...(entry.packageName !== undefined ? { packageName: entry.packageName } : {}),
+        ...(entry.packageVersion !== undefined ? { packageVersion: entry.packageVersion } : {}),
+        ...(entry.module !== undefined ? { module: entry.module } : {}),
+        binary: await binaryOf(entry, options.env, timeoutMs),
+        verifiedVersions: [...(provider.verifiedVersions ?? [])],
+      };
+    }),
+  );
+  return ProvidersReportSchema.parse({ config: { path: loaded.config.path, exists: loaded.config.exists }, providers });
+}

@@ -1,0 +1,216 @@
+/**
+ * Loading provider packages named in the config file (`providers`) and in `UMBEL_PROVIDERS`
+ * (comma-separated), after the built-ins. A name is looked up from the cwd upward, then from where
+ * umbel itself is installed, then in npm's global install; a path is absolute or relative (to the
+ * cwd for UMBEL_PROVIDERS, to the config file's directory for the config). The module provides its
+ * provider as its default export, a named `provider` export, or a `providers` array. Anything else
+ * is a {@link ProviderLoadError} (a usage error, exit 2) naming the package, its source and why.
+ */
+import { dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type ProviderV1, UmbelErrorCode, UsageError } from '@umbel/core';
+import { z } from 'zod';
+import { builtInProviders } from './builtins.js';
+import { type LoadedConfig, loadConfig } from './config.js';
+import type { RuntimeEnv } from './env.js';
+import { globalNodeModules } from './global-dir.js';
+import type { LoadedProvider, LoadedProviders, ProviderSource } from './loaded.js';
+import { ancestors, isPathSpecifier, ResolveFailure, type ResolvedModule, resolveName, resolvePath, type SearchPlace } from './resolve.js';
+
+export type { LoadedProvider, LoadedProviders, ProviderSource } from './loaded.js';
+
+/** The specification version this umbel implements. */
+const SPEC_V1 = 'umbel-provider-v1';
+
+const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'expected a function');
+const optionalFn = fn.optional();
+
+/** What a loaded module's provider must look like (the required members of ProviderV1, and the types of the optional ones). */
+export const ProviderShapeSchema = z.object({
+  specificationVersion: z.literal(SPEC_V1),
+  providerId: z.string().regex(/^[a-z][a-z0-9-]*$/, 'expected a kebab-case id (a-z, 0-9, -)'),
+  displayName: z.string().min(1),
+  description: z.string().optional(),
+  capabilities: z.object({
+    unattended: z.boolean(),
+    allowedTools: z.boolean(),
+    appendSystemPrompt: z.boolean(),
+    permissionModes: z.array(z.string()),
+  }),
+  inheritEnv: z.array(z.string()),
+  verifiedVersions: z.array(z.string()).optional(),
+  doBuildLaunch: fn,
+  doDetectStartup: fn,
+  doParseEvent: fn,
+  doReadTurn: fn,
+  doValidate: optionalFn,
+  doReconcileEnv: optionalFn,
+  doPreparePrompt: optionalFn,
+  doReadMessages: optionalFn,
+  doDetectSignIn: optionalFn,
+  doDetectInputPrompt: optionalFn,
+  doReadInputBox: optionalFn,
+  doFindBinary: optionalFn,
+});
+
+/** Where a loaded (not built-in) provider came from. */
+type ExtraSource = Exclude<ProviderSource, 'built-in'>;
+
+/** A provider package could not be loaded. Exit 2. */
+export class ProviderLoadError extends UsageError {
+  /** The entry as written. */
+  readonly specifier: string;
+  readonly source: ExtraSource;
+  /** Why, without the package and the source. */
+  readonly reason: string;
+  constructor(specifier: string, source: ExtraSource, sourceLabel: string, reason: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(`cannot load provider package '${specifier}' (from ${sourceLabel}): ${reason}`, {
+      code: UmbelErrorCode.ProviderInvalid,
+      hint: options.hint ?? `fix or remove '${specifier}' in ${sourceLabel}; run 'umbel providers' to see what is loaded`,
+      cause: options.cause,
+    });
+    this.name = 'ProviderLoadError';
+    this.specifier = specifier;
+    this.source = source;
+    this.reason = reason;
+  }
+}
+
+/** One entry to load. */
+interface Request {
+  readonly specifier: string;
+  readonly source: ExtraSource;
+  /** "UMBEL_PROVIDERS" or "the config file /path". */
+  readonly label: string;
+  /** Base directory of a relative path. */
+  readonly base: string;
+}
+
+/** Options of {@link loadProviders}. */
+export interface LoadProvidersOptions {
+  readonly env: RuntimeEnv;
+  /** Where a relative UMBEL_PROVIDERS path and a package lookup start. */
+  readonly cwd: string;
+  /** The config file, already read (default: read it from the env). */
+  readonly config?: LoadedConfig;
+}
+
+/** The entries of the config file, then those of UMBEL_PROVIDERS. */
+function requestsOf(config: LoadedConfig, options: LoadProvidersOptions): Request[] {
+  const fromConfig = (config.config.providers ?? []).map((specifier) => ({
+    specifier,
+    source: 'config' as const,
+    label: `the config file ${config.path}`,
+    base: dirname(config.path),
+  }));
+  const fromEnv = (options.env.UMBEL_PROVIDERS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((specifier) => ({ specifier, source: 'env' as const, label: 'UMBEL_PROVIDERS', base: options.cwd }));
+  return [...fromConfig, ...fromEnv];
+}
+
+/** The built-in providers, then those of the config file, then those of UMBEL_PROVIDERS. */
+export async function loadProviders(options: LoadProvidersOptions): Promise<LoadedProviders> {
+  const config = options.config ?? (await loadConfig(options));
+  const requests = requestsOf(config, options);
+  const providers: LoadedProvider[] = builtInProviders();
+  if (requests.length === 0) return { providers, config };
+  const places = await searchPlaces(options);
+  for (const request of requests) {
+    const resolved = await resolveRequest(request, places);
+    for (const provider of await importProviders(request, resolved)) {
+      if (providers.some((p) => p.provider === provider)) continue; // the same module listed twice
+      const clash = providers.find((p) => p.provider.providerId === provider.providerId);
+      if (clash) throw shadowError(request, provider.providerId, clash);
+      providers.push({ provider, source: request.source, specifier: request.specifier, ...packageOf(resolved), module: resolved.file });
+    }
+  }
+  return { providers, config };
+}
+
+/** Where package names are looked up, in order. */
+async function searchPlaces(options: LoadProvidersOptions): Promise<SearchPlace[]> {
+  const umbelDir = dirname(fileURLToPath(import.meta.url));
+  const globalDir = await globalNodeModules({ env: options.env });
+  return [
+    { label: `from ${options.cwd} upward`, dirs: ancestors(options.cwd) },
+    { label: `from umbel's install (${umbelDir}) upward`, dirs: ancestors(umbelDir) },
+    { label: `in the global install (${globalDir})`, dirs: [globalDir], isNodeModules: true },
+  ];
+}
+
+async function resolveRequest(request: Request, places: readonly SearchPlace[]): Promise<ResolvedModule> {
+  try {
+    return isPathSpecifier(request.specifier) ? await resolvePath(request.specifier, request.base) : await resolveName(request.specifier, places);
+  } catch (error) {
+    if (!(error instanceof ResolveFailure)) throw error;
+    const hint = isPathSpecifier(request.specifier)
+      ? `check the path in ${request.label}`
+      : `install it where umbel finds it (npm install ${request.specifier} in this project, or npm install -g ${request.specifier}), or give its path`;
+    throw new ProviderLoadError(request.specifier, request.source, request.label, error.reason, { hint });
+  }
+}
+
+function packageOf(resolved: ResolvedModule): { packageName?: string; packageVersion?: string } {
+  return {
+    ...(resolved.packageName !== undefined ? { packageName: resolved.packageName } : {}),
+    ...(resolved.packageVersion !== undefined ? { packageVersion: resolved.packageVersion } : {}),
+  };
+}
+
+const looksLikeProvider = (value: unknown): boolean =>
+  value !== null && typeof value === 'object' && ('specificationVersion' in value || 'providerId' in value);
+
+/** Import the module and pick its providers: `default`, `provider`, `providers` (exactly these). */
+async function importProviders(request: Request, resolved: ResolvedModule): Promise<ProviderV1[]> {
+  const fail = (reason: string, cause?: unknown) => new ProviderLoadError(request.specifier, request.source, request.label, reason, { cause });
+  let ns: Record<string, unknown>;
+  try {
+    ns = (await import(pathToFileURL(resolved.file).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw fail(`importing ${resolved.file} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, error);
+  }
+  const candidates: [string, unknown][] = [];
+  // A CommonJS module's default is its whole `module.exports`: it counts only when it is a provider itself.
+  if (looksLikeProvider(ns.default)) candidates.push(['the default export', ns.default]);
+  if (ns.provider !== undefined) candidates.push(["the export 'provider'", ns.provider]);
+  if (ns.providers !== undefined) {
+    if (!Array.isArray(ns.providers)) throw fail("its export 'providers' is not an array");
+    for (const [i, p] of ns.providers.entries()) candidates.push([`providers[${i}]`, p]);
+  }
+  if (candidates.length === 0) throw fail("it exports no provider (expected a default export, a named export 'provider', or an array 'providers')");
+  const out: ProviderV1[] = [];
+  for (const [where, value] of candidates) {
+    if (out.includes(value as ProviderV1)) continue;
+    out.push(checkShape(value, where, fail));
+  }
+  return out;
+}
+
+function checkShape(value: unknown, where: string, fail: (reason: string) => ProviderLoadError): ProviderV1 {
+  const spec = (value as { specificationVersion?: unknown } | null)?.specificationVersion;
+  if (value !== null && typeof value === 'object' && spec !== SPEC_V1) {
+    const id = (value as { providerId?: unknown }).providerId;
+    const named = typeof id === 'string' ? ` (provider '${id}')` : '';
+    const version = spec === undefined ? '(none)' : `'${String(spec)}'`;
+    throw fail(`${where}${named} implements specification ${version}; this umbel understands '${SPEC_V1}'`);
+  }
+  const parsed = ProviderShapeSchema.safeParse(value);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(value)'}: ${i.message}`).join('; ');
+    throw fail(`${where} is not a valid provider: ${issues}`);
+  }
+  return value as ProviderV1;
+}
+
+function shadowError(request: Request, id: string, clash: LoadedProvider): ProviderLoadError {
+  const owner =
+    clash.source === 'built-in'
+      ? `the built-in provider '${id}' (${clash.packageName})`
+      : `provider '${id}' from ${clash.specifier} (${clash.source === 'env' ? 'UMBEL_PROVIDERS' : 'the config file'})`;
+  return new ProviderLoadError(request.specifier, request.source, request.label, `its provider '${id}' would shadow ${owner}`, {
+    hint: 'a provider id names one provider: remove one of the two packages, or give yours its own id',
+  });
+}
