@@ -10,9 +10,10 @@ const EXIT_CODES_HELP = `Exit codes:
   0    success (wait: the turn completed, or --until's file appeared / pattern matched)
   1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error)
   2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME)
+  3    --billing subscription refused a worker that would bill the API (UMBEL_BILLING_REFUSED)
   121  wait: unknown (the turn ended, but no answer anywhere)
   122  wait: provider-error     123  wait: idle          124  wait: timeout
-  125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen)
+  125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen; API keys are never inherited)
   127  wait: guardrail-halted   129  SIGHUP (terminal closed)   130  aborted (SIGINT)
   141  stdout/stderr closed by its reader                  143  SIGTERM`;
 
@@ -86,7 +87,11 @@ function spawnOptions(y: Argv, help: ProviderHelp): Argv {
     .option('permission-mode', { type: 'string', describe: `The CLI's permission mode (${PERMISSION_MODES})` })
     .option('allowed-tools', { type: 'string', describe: "Tools allowed without asking, in the CLI's syntax (claude: 'Bash(git:*) Edit')" })
     .option('append-system-prompt', { type: 'string', describe: 'Text appended to the system prompt (claude)' })
-    .option('unattended', { type: 'boolean', describe: "Never stop for permission prompts (the CLI's own bypass mode)" });
+    .option('unattended', { type: 'boolean', describe: "Never stop for permission prompts (the CLI's own bypass mode)" })
+    .option('billing', {
+      type: 'string',
+      describe: 'subscription: refuse (exit 3, nothing left) a worker that would bill the API instead of your plan login; any (default)',
+    });
 }
 
 function waitOptions(y: Argv, what: string): Argv {

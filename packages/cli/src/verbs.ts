@@ -5,6 +5,7 @@ import { type Args, envFromArgs, num, signedNum, str, turnOrAll } from './args.j
 import { actionsText, diffText } from './evidence.js';
 import { type CliIo, interruptExitCode } from './io.js';
 import { logLine, printJson, statusTable } from './output.js';
+import { billingFromArgs } from './pool.js';
 
 export { type Args, envFromArgs } from './args.js';
 
@@ -95,6 +96,7 @@ export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel
           appendSystemPrompt: str(args.appendSystemPrompt),
           unattended: args.unattended === true,
           startupTimeout: str(args.startupTimeout),
+          billing: billingFromArgs(args),
         },
         { signal },
       );

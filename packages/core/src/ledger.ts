@@ -10,7 +10,7 @@ import type { EngineContext } from './context.js';
 import { ProviderUnknownError, WorkerCorruptError, WorkerNotFoundError } from './errors.js';
 import { readEventDir, type RawEvent, type StateProblem } from './event-store.js';
 import type { DeathRecord, LedgerEvent, UsableView, WorkerView } from './ledger-types.js';
-import { isOwnKind, parseOwnEvent } from './own-events.js';
+import { isOwnKind, type OwnEvent, parseOwnEvent } from './own-events.js';
 import { sessionName } from './paths.js';
 import type { Provider, ProviderV1EventInfo } from './provider.js';
 import { type WorkerMeta, WorkerMetaSchema } from './schemas.js';
@@ -149,11 +149,19 @@ export function loadWorker(ctx: EngineContext, name: string): WorkerView | undef
     turns: assignTurns(typed),
     problems,
     ...(ready ? { readyAt: ready.at } : {}),
+    ...billingOf(ready?.own),
     sessionSeen: typed.some((e) => e.kind === 'session'),
     death: deathOf(typed),
     transcript: transcriptOf(meta, typed),
     ...(typed.length ? { lastEventAt: typed[typed.length - 1]?.at } : {}),
   };
+}
+
+/** The billing spawn recorded in the `ready` event (older workers have none). */
+function billingOf(own: OwnEvent | undefined): Pick<WorkerView, 'billing'> {
+  if (own?.kind !== 'ready' || own.data.billing === undefined) return {};
+  const { billing, billingEvidence, endpoint } = own.data;
+  return { billing: { billing, ...(billingEvidence ? { evidence: billingEvidence } : {}), ...(endpoint ? { endpoint } : {}) } };
 }
 
 function dirExists(path: string): boolean {

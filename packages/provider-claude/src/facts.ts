@@ -7,10 +7,27 @@ import { join } from 'node:path';
 import { type HookKind, OptionUnsupportedError, type ProviderV1ValidateOptions } from '@umbel/core';
 import type { HookInstallContext, LaunchParts } from '@umbel/core/provider-kit';
 
-/** Configuration variables a worker inherits, named one by one (never `CLAUDE_*`: see the markers). */
-export const CLAUDE_INHERIT_ENV = [
+/**
+ * Variables that switch Claude Code from the subscription login to API or cloud billing
+ * (ACCOUNT-FACTS.md §1.1): never inherited; a worker gets one only when the caller passes it by name.
+ */
+export const CLAUDE_API_BILLING_ENV = [
   'ANTHROPIC_API_KEY',
   'ANTHROPIC_AUTH_TOKEN',
+  'CLAUDE_CODE_USE_BEDROCK',
+  'CLAUDE_CODE_USE_VERTEX',
+  'CLAUDE_CODE_USE_FOUNDRY',
+  'CLAUDE_CODE_USE_ANTHROPIC_AWS',
+  'CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD',
+  'CLAUDE_CODE_USE_MANTLE',
+  'CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR',
+] as const;
+
+/** Variables naming the endpoint Claude Code calls (status shows it, credentials removed). */
+export const CLAUDE_ENDPOINT_ENV = ['ANTHROPIC_BASE_URL'] as const;
+
+/** Configuration variables a worker inherits, named one by one (never `CLAUDE_*`: see the markers; never the API-billing ones). */
+export const CLAUDE_INHERIT_ENV = [
   'ANTHROPIC_BASE_URL',
   'ANTHROPIC_MODEL',
   'ANTHROPIC_SMALL_FAST_MODEL',
@@ -20,8 +37,6 @@ export const CLAUDE_INHERIT_ENV = [
   'ANTHROPIC_CUSTOM_HEADERS',
   'CLAUDE_CONFIG_DIR',
   'CLAUDE_CODE_OAUTH_TOKEN',
-  'CLAUDE_CODE_USE_BEDROCK',
-  'CLAUDE_CODE_USE_VERTEX',
   'API_TIMEOUT_MS',
   'CLAUDE_CODE_MAX_RETRIES',
   'AWS_REGION',

@@ -289,6 +289,7 @@ async function execute(
             provider: w.provider,
             cwd: workerCwd(workflow, key),
             unattended: w.unattended,
+            billing: w.billing,
             ...(w.model !== undefined ? { model: w.model } : {}),
             ...(w.env !== undefined ? { env: w.env } : {}),
             ...(w.permissionMode !== undefined ? { permissionMode: w.permissionMode } : {}),

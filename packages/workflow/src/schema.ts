@@ -32,7 +32,7 @@ export const OutputKeySchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,62}$/
 
 /**
  * A worker: the spawn options of `umbel spawn` / MCP `spawn` (provider, model, env,
- * unattended, permissionMode, allowedTools), except that `cwd` is relative to the workflow
+ * unattended, permissionMode, allowedTools, billing), except that `cwd` is relative to the workflow
  * file's directory (default: that directory) and the name comes from the run.
  */
 export const WorkflowWorkerSchema = SpawnOptionsSchema.pick({
@@ -43,6 +43,7 @@ export const WorkflowWorkerSchema = SpawnOptionsSchema.pick({
   unattended: true,
   permissionMode: true,
   allowedTools: true,
+  billing: true,
 })
   .extend({
     cwd: z.string().min(1).optional().describe("Working directory, relative to the workflow file's directory (default: that directory)"),
