@@ -89,7 +89,7 @@ function withBilling(ctx: EngineContext, outcome: Outcome): Outcome {
   const view = loadWorker(ctx, outcome.worker);
   if (!view) return outcome;
   const { billing, billingEvidence } = billingFields(view);
-  return { ...outcome, billing, ...(billingEvidence ? { billingEvidence } : {}) };
+  return { ...outcome, billing, ...(billingEvidence ? { billingEvidence } : {}), ...(view.quota ? { quota: view.quota } : {}) };
 }
 
 /** Create an engine. */

@@ -216,11 +216,12 @@ export class NotSignedInError extends UmbelError {
 export class BillingRefusedError extends UmbelError {
   readonly worker: string;
   readonly evidence: string | undefined;
-  constructor(worker: string, evidence: string | undefined) {
+  /** @param removed false for a worker the call did not start (it is left as it was) */
+  constructor(worker: string, evidence: string | undefined, removed = true) {
     super({
       name: 'BillingRefusedError',
       code: UmbelErrorCode.BillingRefused,
-      message: `worker '${worker}' would bill the API, not your subscription${evidence ? ` (${evidence})` : ''}: refused by --billing subscription; it was removed`,
+      message: `worker '${worker}' would bill the API, not your subscription${evidence ? ` (${evidence})` : ''}: refused by --billing subscription${removed ? '; it was removed' : ', before any prompt'}`,
       hint: 'drop the API key / cloud variable from --env (umbel never inherits them) and sign in to the CLI, or use --billing any to allow API billing',
     });
     this.worker = worker;

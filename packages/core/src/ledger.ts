@@ -12,8 +12,9 @@ import { readEventDir, type RawEvent, type StateProblem } from './event-store.js
 import type { DeathRecord, LedgerEvent, UsableView, WorkerView } from './ledger-types.js';
 import { isOwnKind, type OwnEvent, parseOwnEvent } from './own-events.js';
 import { sessionName } from './paths.js';
-import type { Provider, ProviderV1EventInfo } from './provider.js';
-import { type WorkerMeta, WorkerMetaSchema } from './schemas.js';
+import type { Provider, ProviderV1EventInfo, ProviderV1QuotaWindow } from './provider.js';
+import { type QuotaWindow, type WorkerMeta, WorkerMetaSchema } from './schemas.js';
+import { isoOf } from './clock.js';
 import { assignTurns } from './turns.js';
 
 type MetaRead = { meta: WorkerMeta } | { corrupt: string; raw?: Record<string, unknown> };
@@ -150,6 +151,7 @@ export function loadWorker(ctx: EngineContext, name: string): WorkerView | undef
     problems,
     ...(ready ? { readyAt: ready.at } : {}),
     ...billingOf(ready?.own),
+    ...quotaOf(typed),
     sessionSeen: typed.some((e) => e.kind === 'session'),
     death: deathOf(typed),
     transcript: transcriptOf(meta, typed),
@@ -162,6 +164,28 @@ function billingOf(own: OwnEvent | undefined): Pick<WorkerView, 'billing'> {
   if (own?.kind !== 'ready' || own.data.billing === undefined) return {};
   const { billing, billingEvidence, endpoint } = own.data;
   return { billing: { billing, ...(billingEvidence ? { evidence: billingEvidence } : {}), ...(endpoint ? { endpoint } : {}) } };
+}
+
+const isoOfSeconds = (s: number | undefined) => (s === undefined || !Number.isFinite(s) ? undefined : new Date(s * 1000).toISOString());
+
+function windowOf(w: ProviderV1QuotaWindow | undefined): QuotaWindow | undefined {
+  if (!w || !Number.isFinite(w.usedPercent)) return undefined;
+  const resetsAt = isoOfSeconds(w.resetsAt);
+  return { usedPercent: w.usedPercent, ...(resetsAt ? { resetsAt } : {}) };
+}
+
+/** The newest quota any event reported (Claude: its statusLine input), in the status shape. */
+function quotaOf(typed: readonly LedgerEvent[]): Pick<WorkerView, 'quota'> {
+  for (let i = typed.length - 1; i >= 0; i--) {
+    const event = typed[i] as LedgerEvent;
+    const q = event.info.quota;
+    if (!q) continue;
+    const fiveHour = windowOf(q.fiveHour);
+    const sevenDay = windowOf(q.sevenDay);
+    if (!fiveHour && !sevenDay) continue;
+    return { quota: { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}), at: isoOf(event.at) } };
+  }
+  return {};
 }
 
 function dirExists(path: string): boolean {

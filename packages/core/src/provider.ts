@@ -44,6 +44,21 @@ export interface ProviderV1EventInfo {
   readonly lastMessage?: string;
   /** Short description of current activity (e.g. the tool being run). */
   readonly activity?: string;
+  /** Plan usage the CLI reported (Claude's statusLine `rate_limits`): percent used, reset in epoch seconds. */
+  readonly quota?: ProviderV1Quota;
+}
+
+/** One usage window of a plan. */
+export interface ProviderV1QuotaWindow {
+  readonly usedPercent: number;
+  /** Epoch seconds. */
+  readonly resetsAt?: number;
+}
+
+/** Plan usage as a CLI reports it. */
+export interface ProviderV1Quota {
+  readonly fiveHour?: ProviderV1QuotaWindow;
+  readonly sevenDay?: ProviderV1QuotaWindow;
 }
 
 /** Options the engine passes to `doBuildLaunch`. */

@@ -93,6 +93,7 @@ export const QuotaWindowSchema = z.object({
   usedPercent: z.number().min(0).describe('Percent of the window used (0-100)'),
   resetsAt: z.string().optional().describe('ISO time the window resets'),
 });
+export type QuotaWindow = z.infer<typeof QuotaWindowSchema>;
 export const QuotaSchema = z
   .object({ fiveHour: QuotaWindowSchema.optional(), sevenDay: QuotaWindowSchema.optional(), at: z.string().describe('ISO time the CLI reported it') })
   .describe('Plan usage the CLI last reported (absent when it reports none: API keys never get it)');

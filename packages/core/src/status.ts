@@ -76,6 +76,7 @@ export function deriveStatus(view: WorkerView, pane: PaneState, now: number): Wo
     ...(view.corrupt ? { corrupt: view.corrupt } : {}),
     ...(view.problems.length ? { problems: view.problems.map((p) => ({ ...p })) } : {}),
     ...billingFields(view),
+    ...(view.quota ? { quota: view.quota } : {}),
   };
 }
 
