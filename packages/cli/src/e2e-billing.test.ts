@@ -37,6 +37,12 @@ async function config(name: string): Promise<string[]> {
   return ['--env', `CLAUDE_CONFIG_DIR=${dir}`];
 }
 
+/** A claude.ai (Max) login as `claude auth login` stores it without a keychain (the fake reads it like the real one). */
+async function writeClaudeAiLogin(dir: string): Promise<void> {
+  const claudeAiOauth = { accessToken: 'sk-ant-oat01-umbel-mock-0000', refreshToken: 'r', expiresAt: 4102444800000, subscriptionType: 'max' };
+  await writeFile(join(dir, '.credentials.json'), JSON.stringify({ claudeAiOauth }), { mode: 0o600 });
+}
+
 const keyResponses = async (name: string) => JSON.parse(await readFile(join(scratch, `config-${name}`, '.claude.json'), 'utf8')).customApiKeyResponses;
 const claudeProcesses = (worker: string) => processesOf({ argsIncludes: ['fake-claude'], envIncludes: [`UMBEL_WORKER=${worker}`] });
 
@@ -98,12 +104,70 @@ describe('billing on the fake claude (caller env has ANTHROPIC_API_KEY)', () => 
       expect(refused.stderr).toContain('ANTHROPIC_API_KEY passed to the worker');
       expect((await umbel(['status', 'guarded'])).code).toBe(1);
       expect(await keyResponses('guarded')).toBeUndefined();
-      const p = await umbel(['-p', 'ECHO never', '--output-format', 'json', '--pool', 'none', ...cfg, '--env', 'ANTHROPIC_API_KEY', '--billing', 'subscription']);
+      const p = await umbel([
+        '-p',
+        'ECHO never',
+        '--output-format',
+        'json',
+        '--pool',
+        'none',
+        ...cfg,
+        '--env',
+        'ANTHROPIC_API_KEY',
+        '--billing',
+        'subscription',
+      ]);
       expect(p.code).toBe(3);
       expect(JSON.parse(p.stdout)).toMatchObject({ is_error: true, umbel: { reason: 'error', code: 'UMBEL_BILLING_REFUSED', exit_code: 3 } });
       expect(JSON.parse((await umbel(['ls', '--json'])).stdout)).toEqual([]);
       const bad = await umbel(['spawn', 'bad', ...cfg, '--billing', 'free']);
       expect(bad.code).toBe(2);
+    },
+    T,
+  );
+
+  it(
+    "a claude.ai login: billing subscription (the guard lets it through), quota from the statusLine in status --json and the outcome, and the user's own statusLine still gets its input",
+    async () => {
+      const cfg = await config('plan');
+      const dir = join(scratch, 'config-plan');
+      await writeClaudeAiLogin(dir);
+      const userLog = join(scratch, 'user-statusline.jsonl');
+      await writeFile(join(dir, 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: `cat >> '${userLog}'; echo; echo MY-STATUS` } }));
+      const spawned = await umbel(['spawn', 'plan', ...cfg, '--billing', 'subscription', '--json']);
+      expect(spawned.code).toBe(0);
+      expect(JSON.parse(spawned.stdout)).toMatchObject({ billing: 'subscription', billingEvidence: 'banner "Claude Max"' });
+      expect(JSON.parse(spawned.stdout).quota).toBeUndefined();
+      const before = Math.floor(Date.now() / 1000);
+      await umbel(['send', 'plan', 'QUOTA 5h=42@3600 7d=13@86400 ECHO with usage']);
+      const outcome = JSON.parse((await umbel(['wait', 'plan', '--json', '--timeout', '120s'])).stdout);
+      expect(outcome).toMatchObject({ reason: 'completed', result: 'with usage', billing: 'subscription' });
+      // the statusLine runs after the Stop: poll status until its input arrived
+      let status: { quota?: { fiveHour?: { usedPercent: number; resetsAt?: string }; sevenDay?: { usedPercent: number } } } = {};
+      for (let i = 0; i < 200 && !status.quota; i++) {
+        status = JSON.parse((await umbel(['status', 'plan', '--json'])).stdout);
+        if (!status.quota) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status.quota).toMatchObject({ fiveHour: { usedPercent: 42 }, sevenDay: { usedPercent: 13 } });
+      expect(Date.parse(status.quota?.fiveHour?.resetsAt ?? '') / 1000).toBeGreaterThanOrEqual(before + 3600);
+      const inputs = (await readFile(userLog, 'utf8')).split('\n').filter((l) => l.trim().startsWith('{'));
+      expect(inputs.length).toBeGreaterThanOrEqual(2);
+      expect(JSON.parse(inputs[inputs.length - 1] as string).rate_limits.five_hour.used_percentage).toBe(42);
+      expect((await umbel(['capture', 'plan'])).stdout).toContain('MY-STATUS');
+      expect((await umbel(['kill', 'plan', '--purge'])).code).toBe(0);
+    },
+    T,
+  );
+
+  it(
+    'the endpoint is shown, without credentials',
+    async () => {
+      const cfg = await config('endpoint');
+      const r = await umbel(['spawn', 'ep', ...cfg, '--env', 'ANTHROPIC_BASE_URL=http://user:secret@127.0.0.1:9/gw?key=k', '--json']);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout).endpoint).toBe('http://127.0.0.1:9/gw');
+      expect((await umbel(['status', 'ep'])).stdout).not.toContain('secret');
+      expect((await umbel(['kill', 'ep', '--purge'])).code).toBe(0);
     },
     T,
   );

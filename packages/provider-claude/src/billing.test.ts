@@ -36,3 +36,21 @@ describe('claude billing (ACCOUNT-FACTS §1.1)', () => {
     expect(claude.billing?.endpointEnv).toEqual(['ANTHROPIC_BASE_URL']);
   });
 });
+
+describe('claude quota: the statusLine input (ACCOUNT-FACTS §1.4)', () => {
+  const statusline = (payload: unknown) => claude.doParseEvent({ kind: 'statusline', at: 1n, payload });
+
+  it('reads rate_limits (used %, reset in epoch s) from the recorded input; nothing else of it counts', () => {
+    const real = JSON.parse(readFileSync(new URL('../../../test-fixtures/real/recorded/account/claude-statusline.json', import.meta.url), 'utf8'));
+    const input = real.statusLine.inputs[1].input;
+    expect(statusline(input)).toEqual({
+      quota: {
+        fiveHour: { usedPercent: 42, resetsAt: input.rate_limits.five_hour.resets_at },
+        sevenDay: { usedPercent: 13, resetsAt: input.rate_limits.seven_day.resets_at },
+      },
+    });
+    // the startup call (no rate_limits yet) and an API-key session's: no quota, and no turn key / session
+    expect(statusline(real.statusLine.inputs[0].input)).toEqual({});
+    expect(statusline({ session_id: 's', prompt_id: 'p', rate_limits: { five_hour: { used_percentage: 'x' } } })).toEqual({});
+  });
+});
