@@ -289,7 +289,7 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
   );
 
   it(
-    'no key passed: spawn refuses the sign-in screen with 126 (the caller\'s GEMINI_API_KEY is not inherited) naming --env GEMINI_API_KEY; a signed-out CLI likewise',
+    "no key passed: spawn refuses the sign-in screen with 126 (the caller's GEMINI_API_KEY is not inherited) naming --env GEMINI_API_KEY; a signed-out CLI likewise",
     async () => {
       const noKey = await umbel(['spawn', 'nokey', '--provider', 'gemini']);
       expect(noKey.code).toBe(126);
@@ -297,7 +297,11 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
       expect(noKey.stderr).toContain('--env GEMINI_API_KEY');
       const withKey = await umbel(['spawn', 'withkey', ...g, '--json']);
       expect(withKey.code).toBe(0);
-      expect(JSON.parse(withKey.stdout)).toMatchObject({ billing: 'api', billingEvidence: 'security.auth.selectedType "gemini-api-key"', endpoint: new URL(mock.url).toString() });
+      expect(JSON.parse(withKey.stdout)).toMatchObject({
+        billing: 'api',
+        billingEvidence: 'security.auth.selectedType "gemini-api-key"',
+        endpoint: new URL(mock.url).toString(),
+      });
       expect((await umbel(['kill', 'withkey'])).code).toBe(0);
       const guarded = await umbel(['spawn', 'guarded', ...g, '--billing', 'subscription']);
       expect(guarded.code).toBe(3);

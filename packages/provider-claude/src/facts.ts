@@ -148,7 +148,7 @@ export function userStatusLine(launch: HookInstallContext['launch']): Record<str
 export function statusLineScript(sinkPath: string, userCommand: string | undefined): string {
   return [
     '#!/bin/sh',
-    '# umbel: deliver the statusLine input, then run the user\'s own statusLine command with it',
+    "# umbel: deliver the statusLine input, then run the user's own statusLine command with it",
     'input=$(cat)',
     `printf '%s\n' "$input" | ${shellQuote(sinkPath)} ${CLAUDE_STATUSLINE_KIND}`,
     ...(userCommand ? [`printf '%s\n' "$input" | exec /bin/sh -c ${shellQuote(userCommand)}`] : []),
