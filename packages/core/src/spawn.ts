@@ -101,7 +101,10 @@ export interface SpawnPlan {
 export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Promise<SpawnPlan> {
   const provider = ctx.providers.get(options.provider);
   checkCapabilities(provider, options);
-  const env = resolveWorkerEnv({ callerEnv: ctx.env, inherit: provider.inheritEnv, explicit: options.env });
+  // What bills the API is never inherited, whatever a (hand-written) provider lists.
+  const billsApi = new Set(provider.billing?.apiEnv ?? []);
+  const inherit = provider.inheritEnv.filter((name) => !billsApi.has(name));
+  const env = resolveWorkerEnv({ callerEnv: ctx.env, inherit, explicit: options.env });
   const cwd = await realCwd(options.cwd);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const { model, permissionMode, allowedTools, appendSystemPrompt, unattended } = options;
