@@ -124,14 +124,17 @@ export function loadSettings(paths, cwd, settingsArg) {
 
 /** Merge the fields the fake uses from the settings sources (later wins; lists concatenate). */
 export function mergeSettings(sources) {
-  const merged = { hooks: {}, allow: [], defaultMode: undefined, skipDangerousModePermissionPrompt: false };
+  const merged = { hooks: {}, allow: [], defaultMode: undefined, skipDangerousModePermissionPrompt: false, statusLine: undefined };
   for (const s of sources) {
+    // statusLine: the highest-precedence source that sets one wins (--settings over the user's own).
+    if (s.statusLine && typeof s.statusLine === 'object' && typeof s.statusLine.command === 'string') merged.statusLine = s.statusLine;
     for (const [event, groups] of Object.entries(s.hooks ?? {})) {
       if (Array.isArray(groups)) merged.hooks[event] = [...(merged.hooks[event] ?? []), ...groups];
     }
     if (Array.isArray(s.permissions?.allow)) merged.allow.push(...s.permissions.allow.map(String));
     if (typeof s.permissions?.defaultMode === 'string') merged.defaultMode = s.permissions.defaultMode;
     if (s.skipDangerousModePermissionPrompt === true) merged.skipDangerousModePermissionPrompt = true;
+    if (s.disableAllHooks === true) merged.disableAllHooks = true;
   }
   return merged;
 }

@@ -3,6 +3,7 @@
 // §4 (transcript entries), §6 (permissions), §7 (error texts).
 import { spawn } from 'node:child_process';
 import { plan, toolResultReply } from '../lib/directives.mjs';
+import { accountErrorWords, applyQuota, errorKindOf, isRetried, notLoggedIn } from './account.mjs';
 import { anthropicId, usage } from './transcript.mjs';
 
 /** The rejection text of a denied permission dialog (§4). */
@@ -31,21 +32,6 @@ export function sleep(ms, signal) {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** Statuses the real CLI retries (§1). */
-function isRetryable(status) {
-  return status === 401 || status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
-/** `error` field of StopFailure / transcript by status (§3). */
-export function errorKind(status) {
-  if (status === 401 || status === 403) return 'authentication_failed';
-  if (status === 429) return 'rate_limit';
-  if (status === 400) return 'invalid_request';
-  if (status === 404) return 'model_not_found';
-  if (status >= 500) return 'server_error';
-  return 'unknown';
 }
 
 /** Anthropic error `type` by status. */
@@ -207,6 +193,8 @@ export async function runTurn(ctx, t) {
     await sleep(60_000);
   }
 
+  if (ctx.world?.blocked) return noLoginOutcome(ctx, result);
+
   let outputShown = false;
   const assistantEntry = (msgId, requestId, block, stopReason, u) =>
     tr.base({
@@ -223,43 +211,21 @@ export async function runTurn(ctx, t) {
       return { ...result, outcome: 'interrupted', afterOutput: outputShown };
     }
     const apiStart = Date.now();
+    if (p.quota) {
+      ctx.planUsage = applyQuota(ctx.planUsage, p.quota);
+      if (ctx.world?.subscriber) io.rateLimit?.(rateLimitInfo(ctx, 'allowed'));
+    }
     if (p.kind === 'error') {
-      const attempts = isRetryable(p.status) ? 1 + ctx.maxRetries : 1;
+      const attempts = isRetried(p, ctx.world ?? {}) ? 1 + ctx.maxRetries : 1;
       const failures = Math.min(p.times, attempts);
       for (let a = 1; a < failures + (p.times < attempts ? 1 : 0); a++) {
-        io.retry?.({ attempt: a, max: ctx.maxRetries, status: p.status, error: errorKind(p.status) });
+        io.retry?.({ attempt: a, max: ctx.maxRetries, status: p.status, error: errorKindOf(p) });
       }
       result.apiCalls += failures;
       if (p.times < attempts) return respond({ ...plan(p.rest), delayMs: 0 });
       result.turns++;
-      const text = apiErrorText(p.status, p.message, ctx.model, ctx.env);
-      const entry = tr.base({
-        type: 'assistant',
-        message: {
-          id: anthropicId('msg'),
-          type: 'message',
-          role: 'assistant',
-          model: '<synthetic>',
-          content: [{ type: 'text', text }],
-          stop_reason: 'stop_sequence',
-          stop_sequence: '',
-          usage: usage('', ''),
-        },
-        isApiErrorMessage: true,
-        error: errorKind(p.status),
-        apiErrorStatus: p.status,
-        apiErrorType: apiErrorType(p.status),
-      });
       result.apiMs += Date.now() - apiStart;
-      return {
-        ...result,
-        outcome: 'error',
-        text,
-        status: p.status,
-        errorKind: errorKind(p.status),
-        apiErrorType: apiErrorType(p.status),
-        finalEntries: [entry],
-      };
+      return errorOutcome(ctx, p, result, io);
     }
     result.apiCalls++;
     result.turns++;
@@ -408,6 +374,95 @@ export async function runTurn(ctx, t) {
   };
 
   return respond(plan(modelPrompt));
+}
+
+/** The synthetic assistant entry of a failed turn (model `<synthetic>`), with `extra` fields. */
+function syntheticEntry(ctx, text, extra) {
+  return ctx.transcript.base({
+    type: 'assistant',
+    message: {
+      id: anthropicId('msg'),
+      type: 'message',
+      role: 'assistant',
+      model: '<synthetic>',
+      content: [{ type: 'text', text }],
+      stop_reason: 'stop_sequence',
+      stop_sequence: '',
+      usage: usage('', ''),
+    },
+    ...extra,
+    isApiErrorMessage: true,
+  });
+}
+
+/** A turn sent with no usable credential: StopFailure authentication_failed, nothing sent (real 2.1.328). */
+function noLoginOutcome(ctx, result) {
+  const words = notLoggedIn(ctx.world);
+  const entry = syntheticEntry(ctx, words.text, { error: 'authentication_failed' });
+  return {
+    ...result,
+    outcome: 'error',
+    text: words.text,
+    screenText: words.screen,
+    status: null,
+    errorKind: 'authentication_failed',
+    apiErrorType: null,
+    finalEntries: [entry],
+  };
+}
+
+/** The `rate_limit_info` of the session's plan usage (-p stream-json `rate_limit_event`). */
+function rateLimitInfo(ctx, status, limit) {
+  const windows = {};
+  for (const [key, w] of Object.entries(ctx.planUsage ?? {}))
+    windows[key] = { utilization: w.used_percentage / 100, resetsAt: w.resets_at, status: key === limit?.key ? 'rejected' : 'allowed' };
+  const claim = limit?.key ?? Object.entries(ctx.planUsage ?? {}).sort((a, b) => b[1].used_percentage - a[1].used_percentage)[0]?.[0];
+  return {
+    status,
+    resetsAt: limit?.resetsAt ?? ctx.planUsage?.[claim]?.resets_at,
+    rateLimitType: claim,
+    ...(limit ? { overageStatus: 'rejected', overageDisabledReason: 'org_level_disabled' } : {}),
+    isUsingOverage: false,
+    unifiedWindows: windows,
+  };
+}
+
+/** The outcome of a failed API call: texts, error kind, the synthetic transcript entry (§4, §7). */
+function errorOutcome(ctx, p, result, io) {
+  const words = accountErrorWords(p, ctx.world ?? {}, { tui: Boolean(ctx.tui), usage: ctx.planUsage });
+  const text = words?.text ?? apiErrorText(p.status, p.message, ctx.model, ctx.env);
+  const kind = errorKindOf(p);
+  const type = p.account?.type ?? apiErrorType(p.status);
+  const extra = { error: kind, apiErrorStatus: p.status, apiErrorType: type };
+  if (words?.limit) {
+    const { info } = words.limit;
+    ctx.planUsage = { ...ctx.planUsage, [words.limit.key]: { used_percentage: 100, resets_at: words.limit.resetsAt } };
+    extra.apiError = 'usage_limit_reached';
+    extra.apiErrorParams = { rate_limit_info: info };
+    extra.quotaLimits = {
+      status: 'rejected',
+      resetsAt: info.resetsAt,
+      unifiedRateLimitFallbackAvailable: false,
+      rateLimitType: info.rateLimitType,
+      overageStatus: 'rejected',
+      overageDisabledReason: info.overageDisabledReason,
+      isUsingOverage: false,
+    };
+    io.rateLimit?.(rateLimitInfo(ctx, 'rejected', words.limit));
+  }
+  const entry = syntheticEntry(ctx, text, { requestId: anthropicId('req'), ...extra });
+  return {
+    ...result,
+    outcome: 'error',
+    text,
+    screenText: words?.screen ?? text,
+    usageLimit: words?.limit,
+    resetWhen: words?.when,
+    status: p.status,
+    errorKind: kind,
+    apiErrorType: type,
+    finalEntries: [entry],
+  };
 }
 
 /** allow | ask | deny for a Bash command under the session's mode and rules (§6). */

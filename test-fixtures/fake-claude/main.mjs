@@ -3,12 +3,27 @@
 // directives; behaviour follows /work/shared/reference/claude-code.md (sections cited per module).
 import { realpathSync } from 'node:fs';
 import { parseArgs } from './args.mjs';
-import { configPaths, FakeExit, VERSION } from './config.mjs';
+import { authStatusJson, authStatusText, authWorld } from './account.mjs';
+import { configPaths, FakeExit, readJson, VERSION } from './config.mjs';
 import { runPrint } from './print-mode.mjs';
 import { checkRootBypass } from './session.mjs';
 
+/** `claude auth status [--json|--text]` (real 2.1.328: JSON by default, exit 1 when not logged in). */
+function authCommand(args, env) {
+  const paths = configPaths(env);
+  if (args[0] !== 'status') {
+    process.stdout.write('Usage: claude auth [options] [command]\n\nManage authentication\n\nCommands:\n  status [options]  Show authentication status\n');
+    return args[0] === undefined || args[0] === '--help' || args[0] === '-h' ? 0 : 1;
+  }
+  const world = authWorld({ env, paths, global: readJson(paths.globalFile, {}) ?? {}, print: true });
+  if (args.includes('--text')) process.stdout.write(`${authStatusText(world, env)}\n`);
+  else process.stdout.write(`${JSON.stringify(authStatusJson(world, paths, env), null, 2)}\n`);
+  return world.method === 'none' ? 1 : 0;
+}
+
 async function main() {
   const env = process.env;
+  if (process.argv[2] === 'auth') return authCommand(process.argv.slice(3), env);
   const opts = parseArgs(process.argv.slice(2));
   if (opts.version) {
     process.stdout.write(`${env.FAKE_CLAUDE_VERSION || VERSION} (Claude Code)\n`);

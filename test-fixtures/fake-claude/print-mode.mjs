@@ -91,7 +91,7 @@ export async function runPrint(opts, env, cwd, paths) {
     model: ctx.model,
     permissionMode: ctx.permissionMode,
     slash_commands: ['clear', 'compact', 'context', 'cost', 'init'],
-    apiKeySource: env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
+    apiKeySource: ctx.world.method === 'api_key' ? 'ANTHROPIC_API_KEY' : 'none',
     claude_code_version: VERSION,
     output_style: 'default',
     agents: [],
@@ -136,6 +136,9 @@ export async function runPrint(opts, env, cwd, paths) {
               },
         ),
       );
+    },
+    rateLimit: (info) => {
+      pending.push(emit({ type: 'rate_limit_event', rate_limit_info: info, uuid: uuid(), session_id: ctx.sessionId }));
     },
     retry: ({ attempt, max, status, error }) => {
       pending.push(
@@ -211,7 +214,8 @@ export async function runPrint(opts, env, cwd, paths) {
       terminal_reason: 'api_error',
       is_error: true,
       api_error_status: r.status,
-      api_error_type: r.apiErrorType,
+      ...(r.apiErrorType != null ? { api_error_type: r.apiErrorType } : {}),
+      ...(r.usageLimit ? { api_error: 'usage_limit_reached' } : {}),
       result: r.text,
       type: 'result',
       duration_ms: durationMs,

@@ -1,7 +1,8 @@
 // Session context shared by the TUI and print mode: settings, permission mode, session id,
 // transcript, hook runner and the env markers the real CLI hands to hooks and Bash children (§3, §8).
 import { existsSync, readFileSync } from 'node:fs';
-import { FakeExit, findTranscript, isUuid, loadSettings, mergeSettings, newestSession, resolveModel, transcriptPathFor, uuid } from './config.mjs';
+import { authWorld, defaultModelFor } from './account.mjs';
+import { FakeExit, findTranscript, isUuid, loadSettings, mergeSettings, newestSession, readJson, resolveModel, transcriptPathFor, uuid } from './config.mjs';
 import { HookRunner } from './hooks.mjs';
 import { Transcript } from './transcript.mjs';
 
@@ -81,6 +82,8 @@ export function createContext({ opts, env, cwd, paths, tui }) {
   const transcript = new Transcript({ path, enabled: !transcriptOff, sessionId, cwd, entrypoint });
   if (resumed) transcript.parent = lastUuid(path);
 
+  // Which credential bills the session (account.mjs); the TUI recomputes it after the key dialog.
+  const world = authWorld({ env, paths, global: readJson(paths.globalFile, {}) ?? {}, print: !tui });
   const ctx = {
     opts,
     env,
@@ -88,13 +91,15 @@ export function createContext({ opts, env, cwd, paths, tui }) {
     paths,
     tui,
     settings,
+    world,
+    planUsage: {},
     permissionMode: mode,
     sessionId,
     source,
     transcript,
     transcriptOff,
     entrypoint,
-    model: resolveModel(opts.model, env),
+    model: resolveModel(opts.model ?? defaultModelFor(world, opts, env), env),
     allowRules: [...settings.allow, ...opts.allowedTools],
     denyRules: [...opts.disallowedTools],
     maxRetries: /^\d+$/.test(env.CLAUDE_CODE_MAX_RETRIES ?? '') ? Number(env.CLAUDE_CODE_MAX_RETRIES) : 10,

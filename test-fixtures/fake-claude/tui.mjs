@@ -5,8 +5,10 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { AUTO_CONTINUE_PROMPT, authWorld, BOTH_WARNING, displayName, resetWording } from './account.mjs';
 import { isTrusted, keyTail, readJson, SessionRegistry, transcriptPathFor, updateGlobalConfig, uuid, VERSION } from './config.mjs';
 import { common, finishTurn, runTurn } from './engine.mjs';
+import { StatusLine } from './statusline.mjs';
 import { KeyDecoder } from './keys.mjs';
 import { block, frame, truncate } from './screen.mjs';
 import { createContext } from './session.mjs';
@@ -26,6 +28,11 @@ const NOTICE_MS = 800;
 /** Shell-quote one argument for the "Resume this session with:" line. */
 function shq(a) {
   return /^[A-Za-z0-9_\-./=:@%+,]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `left`, then `right` at the right edge of a `width`-wide line (two spaces at least between). */
+function rightAligned(left, right, width) {
+  return `${left}${' '.repeat(Math.max(2, width - left.length - right.length - 1))}${right}`;
 }
 
 /** A choice list rendered as `❯ label` / `  label`. */
@@ -153,7 +160,13 @@ class Tui {
     if (this.notice && this.notice.until > Date.now()) footer = `  ${this.notice.text}`;
     else if (this.busy) footer = `  ${name} · esc to interrupt`;
     else footer = `  ${name}${this.fullFooter ? suffix : ''}`;
-    lines.push(footer);
+    if (this.autoContinue)
+      lines.push(
+        `  ⚠ Usage limit reached · limit resets ${this.autoContinue.when.short}`,
+        `    Continuing automatically at ${this.autoContinue.when.short} · Esc to cancel`,
+      );
+    for (const l of this.statusLine?.lines ?? []) lines.push(`  ${l}`);
+    lines.push(this.ctx.world.blocked ? rightAligned(footer, 'Not logged in · run /login', w) : footer);
     if (this.ctx.transcriptOff) lines.push(`  ${this.ctx.transcriptOff}`);
     return lines;
   }
@@ -191,12 +204,14 @@ class Tui {
     process.exit(err?.code ?? 70);
   }
 
+  /** The banner: the model, and how the session bills ("API Usage Billing", "Claude Max", …). */
   banner() {
-    const modelName = this.ctx.model;
+    const world = this.ctx.world;
     this.history.push({ kind: 'line', text: ` ▐▛███▜▌   Claude Code v${VERSION}` });
-    this.history.push({ kind: 'line', text: `▝▜█████▛▘  ${modelName} · API Usage Billing` });
+    this.history.push({ kind: 'line', text: `▝▜█████▛▘  ${displayName(this.ctx.model)} · ${world.label}` });
     this.history.push({ kind: 'line', text: `  ▘▘ ▝▝    ${this.cwd}` });
     this.history.push({ kind: 'line', text: '' });
+    if (world.bothWarning) for (const text of [...BOTH_WARNING, '']) this.history.push({ kind: 'line', text });
   }
 
   async startup() {
@@ -271,8 +286,8 @@ class Tui {
       const current = readJson(this.paths.globalFile, {}) ?? {};
       const approved = current.customApiKeyResponses?.approved ?? [];
       const rejected = current.customApiKeyResponses?.rejected ?? [];
-      if (rejected.includes(tail) && !approved.includes(tail)) return this.signIn();
-      if (!approved.includes(tail)) {
+      // A rejected key is not asked about again; it is simply not used (real 2.1.328).
+      if (!approved.includes(tail) && !rejected.includes(tail)) {
         const pick = await this.choose(
           (w, idx) => [
             '─'.repeat(w),
@@ -295,8 +310,10 @@ class Tui {
           c.customApiKeyResponses.rejected ??= [];
           (pick === 0 ? c.customApiKeyResponses.approved : c.customApiKeyResponses.rejected).push(tail);
         });
-        if (pick !== 0) return this.signIn();
+        // No (the default) does not sign in: the session starts without the key ("Not logged in"
+        // unless a subscription login exists), as the real one does.
       }
+      this.ctx.world = authWorld({ env, paths: this.paths, global: readJson(this.paths.globalFile, {}) ?? {} });
     }
 
     // §2.3 bypass consent unless skipDangerousModePermissionPrompt.
@@ -348,7 +365,7 @@ class Tui {
     });
   }
 
-  /** Sign-in screen (knob FAKE_CLAUDE_SIGN_IN=1, or a rejected key): stays there. */
+  /** Sign-in screen (knob FAKE_CLAUDE_SIGN_IN=1): stays there. */
   signIn() {
     let idx = 0;
     const options = [
@@ -399,6 +416,8 @@ class Tui {
       { ...common(ctx, 'SessionStart'), source: ctx.source, model: ctx.model },
       { CLAUDE_ENV_FILE: join(this.paths.root, 'session-env', ctx.sessionId, 'env.sh') },
     );
+    this.statusLine = new StatusLine(ctx, () => this.scheduleRender());
+    this.statusLine.refresh();
     if (this.opts.prompt !== undefined && this.opts.prompt !== '') this.submit(this.opts.prompt);
   }
 
@@ -473,6 +492,7 @@ class Tui {
       }
       case 'escape':
         if (this.busy) return this.interrupt();
+        if (this.autoContinue && this.segments.length === 0) return this.cancelAutoContinue();
         if (this.escArmedUntil > Date.now()) {
           this.escArmedUntil = 0;
           if (this.segments.length > 0) this.segments = [];
@@ -510,6 +530,7 @@ class Tui {
 
   setMode(mode) {
     this.ctx.permissionMode = mode;
+    this.statusLine?.refresh();
     this.scheduleRender();
   }
 
@@ -622,8 +643,10 @@ class Tui {
       ctx.transcript.write({ type: 'queue-operation', operation: 'dequeue', timestamp: new Date().toISOString(), sessionId: ctx.sessionId });
     }
     const histIndex = this.history.length;
-    this.history.push({ kind: 'block', text: item.display, first: item.bash ? '! ' : '❯ ', rest: '  ' });
-    this.history.push({ kind: 'line', text: '' });
+    if (!item.autoContinue) {
+      this.history.push({ kind: 'block', text: item.display, first: item.bash ? '! ' : '❯ ', rest: '  ' });
+      this.history.push({ kind: 'line', text: '' });
+    }
     this.scheduleRender();
 
     let userEntries;
@@ -648,6 +671,24 @@ class Tui {
       ];
     } else if (item.upsFired) {
       await item.upsFired;
+    } else if (item.autoContinue) {
+      // The automatic continue's prompt: a meta user entry from the system (real 2.1.328).
+      userEntries = [
+        ctx.transcript.base({
+          promptId,
+          type: 'user',
+          message: { role: 'user', content: item.text },
+          isMeta: true,
+          permissionMode: ctx.permissionMode,
+          origin: { kind: 'auto-continuation' },
+          promptSource: 'system',
+          queueSkipSlashCommands: true,
+          turnOrigin: 'auto_continuation',
+          turnPosition: { promptIndex: ctx.promptIndex, turnIndex: ctx.promptIndex },
+          queuePriority: 'later',
+        }),
+      ];
+      await ctx.hooks.fire({ ...common(ctx, 'UserPromptSubmit', promptId), permission_mode: ctx.permissionMode, prompt: item.text });
     } else {
       await ctx.hooks.fire({ ...common(ctx, 'UserPromptSubmit', promptId), permission_mode: ctx.permissionMode, prompt: item.text });
     }
@@ -693,11 +734,11 @@ class Tui {
       this.history.push({ kind: 'line', text: '' });
       this.history.push({ kind: 'line', text: `✻ Worked for ${Math.round((Date.now() - this.busy.started) / 1000)}s` });
     } else if (r.outcome === 'error') {
-      this.history.push({ kind: 'block', text: r.text, first: '  ⎿  ', rest: '     ' });
+      this.history.push({ kind: 'block', text: r.screenText ?? r.text, first: '  ⎿  ', rest: '     ' });
     } else if (r.outcome === 'interrupted') {
       if (toolItem && r.denied) toolItem.sub = 'Interrupted · What should Claude do instead?';
       else this.history.push({ kind: 'line', text: '  ⎿  Interrupted · What should Claude do instead?' });
-      if (!r.afterOutput && !item.bash) {
+      if (!r.afterOutput && !item.bash && !item.autoContinue) {
         // §4 rule 5: interrupted before any output → the prompt goes back into the box
         this.history.splice(histIndex, 2);
         if (this.segments.length === 0) this.segments = [{ type: 'text', text: item.text }];
@@ -705,12 +746,82 @@ class Tui {
     }
     this.history.push({ kind: 'line', text: '' });
     this.scheduleRender();
+    if (r.outcome === 'completed') ctx.lastUsage = r.usage;
     await finishTurn(ctx, r, { tui: true, lastPrompt: item.text });
     this.busy = null;
+    if (r.usageLimit) this.onUsageLimit(r, promptId);
     if (!this.exiting) {
       this.registry.set('idle');
       this.armIdleNotification();
     }
+    this.statusLine?.refresh(promptId);
+    this.scheduleRender();
+  }
+
+  /** A notice line in the history and a `system/informational` transcript entry (real 2.1.328). */
+  inform(text) {
+    this.history.push({ kind: 'block', text, first: '● ', rest: '  ' }, { kind: 'line', text: '' });
+    this.ctx.transcript.write(this.ctx.transcript.base({ type: 'system', subtype: 'informational', content: text, isMeta: false, level: 'notice' }));
+  }
+
+  /**
+   * After a subscription's usage limit: a reset within 24 h arms the automatic continue (the real
+   * one's "Usage limit reached · continuing automatically at …"); a later one opens the
+   * /rate-limit-options dialog.
+   */
+  onUsageLimit(r, promptId) {
+    const { resetsAt } = r.usageLimit;
+    if (resetsAt * 1000 - Date.now() > 86_400_000) return this.rateLimitOptions(r, promptId);
+    this.armAutoContinue(resetsAt, promptId);
+  }
+
+  armAutoContinue(resetsAt, promptId) {
+    const when = resetWording(resetsAt);
+    this.inform(`Usage limit reached · continuing automatically at ${when.short} · esc to cancel`);
+    this.clearTimer(this.autoContinue?.timer);
+    const timer = this.setTimer(() => this.fireAutoContinue(promptId), Math.max(0, resetsAt * 1000 - Date.now()));
+    this.autoContinue = { when, timer };
+    this.scheduleRender();
+  }
+
+  cancelAutoContinue() {
+    this.clearTimer(this.autoContinue?.timer);
+    this.autoContinue = null;
+    this.inform('Automatic continue cancelled · /rate-limit-options to re-arm');
+    this.scheduleRender();
+  }
+
+  /** At the reset: Notification(quota_auto_resume_fired), then a system prompt continues the task. */
+  async fireAutoContinue(promptId) {
+    this.autoContinue = null;
+    if (this.exiting) return;
+    await this.ctx.hooks.fire({
+      ...common(this.ctx, 'Notification', promptId),
+      message: 'Usage limit reset — Claude is continuing your task',
+      notification_type: 'quota_auto_resume_fired',
+    });
+    this.inform('Usage limit reset · Continuing automatically');
+    this.queue.push({ text: AUTO_CONTINUE_PROMPT, display: AUTO_CONTINUE_PROMPT, pasted: [], bash: false, promptId: uuid(), autoContinue: true });
+    this.pump();
+  }
+
+  /** The dialog the real one opens when the limit resets more than a day away. */
+  async rateLimitOptions(r, promptId) {
+    this.history.push({ kind: 'line', text: '❯ /rate-limit-options' }, { kind: 'line', text: '' });
+    const when = resetWording(r.usageLimit.resetsAt);
+    const pick = await this.choose(
+      (w, idx) => [
+        '─'.repeat(w),
+        '  What do you want to do?',
+        '',
+        ...choices(['1. Stop and wait for limit to reset', `2. Wait here, then continue automatically at ${when.short}`, '3. Upgrade your plan'], idx, '  '),
+        '',
+        '  Enter to confirm · Esc to cancel',
+      ],
+      3,
+      0,
+    );
+    if (pick === 1) this.armAutoContinue(r.usageLimit.resetsAt, promptId);
     this.scheduleRender();
   }
 
@@ -826,6 +937,7 @@ class Tui {
     this.busy?.abort.abort();
     for (const t of this.timers) clearTimeout(t);
     clearInterval(this.spinTimer);
+    this.statusLine?.stop();
     if (this.ctx && this.state === 'repl') {
       await this.ctx.hooks.fire({ ...common(this.ctx, 'SessionEnd', this.lastPromptId), reason });
       await this.ctx.transcript.flush();

@@ -9,7 +9,9 @@
 // `features.daemon_auto_start = false` or --no-daemon), hooks with the §6.3 payloads, notify (with
 // the turn-1 title-thread double fire), the rollout JSONL of §7, the §5.3 screens, the paste-burst
 // rule of §8, `/` and `!` handling, the §9 approval prompt, the §10 exit trailer and `codex exec`
-// (§4).
+// (§4), and account trouble like the real 0.169.0 (account.mjs: task_complete.error
+// {message, codex_error_info} for 429 / plan limits / 401 / 403, QUOTA → token_count.rate_limits,
+// the "Approaching rate limits" dialog, the /status Account line; test-fixtures/real/ACCOUNT-FACTS.md).
 //
 // Knobs (env, or a `[fake_codex]` table in config.toml; env wins):
 //   FAKE_CODEX_SIGNED_OUT=1|auto  sign-in screen (1: always; auto: built-in provider and no auth.json)
@@ -23,6 +25,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { toolResultReply } from '../lib/directives.mjs';
 import { planReply } from '../mock-servers/openai-responses.mjs';
+import { accountError, applyQuota, nudgeDialog, rateLimitsRecord, statusAccountLines } from './account.mjs';
 import { parseOverrideValue, parseToml } from './toml.mjs';
 
 const VERSION = '0.169.0';
@@ -367,6 +370,8 @@ class Session {
     this.tokens = { input: 0, output: 0 };
     this.failures = new Map();
     this.hookLog = [];
+    /** Plan usage the "server" reported (QUOTA, plan limits): {primary?, secondary?} (account.mjs). */
+    this.rateLimits = {};
   }
 
   async hook(event, extra, { turnId, toolName } = {}) {
@@ -544,6 +549,7 @@ class Session {
     const interruptHook = () => this.hook('Interrupt', {}, { turnId });
 
     let p = planReply(prompt);
+    if (p.quota) this.rateLimits = applyQuota(this.rateLimits, p.quota);
     ui.busy?.();
     if (first && this.client === 'codex-tui') this.titleThread(prompt);
     for (;;) {
@@ -556,7 +562,10 @@ class Session {
       const n = (this.failures.get(prompt) ?? 0) + 1;
       this.failures.set(prompt, n);
       if (n <= p.times) {
-        const err = this.apiError(p.status, p.message);
+        const err = accountError(p, this) ?? this.apiError(p.status, p.message);
+        if (err.limits) this.rateLimits = err.limits;
+        const rateLimits = rateLimitsRecord(this.rateLimits);
+        if (rateLimits) this.rollout.event({ type: 'token_count', info: null, rate_limits: rateLimits });
         this.rollout.event({
           type: 'task_complete',
           root_turn_id: turnId,
@@ -568,7 +577,7 @@ class Session {
           duration_ms: Date.now() - startedAt,
           time_to_first_token_ms: null,
         });
-        return { status: 'error', message: err.message, turnId };
+        return { status: 'error', message: err.message, turnId, nudge: Boolean(err.nudge) };
       }
       p = { ...planReply(p.rest || 'recovered'), delayMs: 0 };
     }
@@ -695,7 +704,7 @@ class Session {
     this.rollout.event({
       type: 'token_count',
       info: { total_token_usage: total, last_token_usage: usage, last_usage_includes_reasoning: false, model_context_window: 258400 },
-      rate_limits: null,
+      rate_limits: rateLimitsRecord(this.rateLimits),
     });
     await this.hook('Stop', { stop_hook_active: false, last_assistant_message: answer }, { turnId });
     this.rollout.event({
@@ -1085,6 +1094,13 @@ async function runTui(ctx) {
 
   function chooseDialog(k) {
     const d = dialog;
+    if (d.kind === 'rate-limit-nudge') {
+      if (k === 0) sess.model = 'gpt-6-luna';
+      dialog = undefined;
+      mode = 'main';
+      render();
+      return;
+    }
     if (d.kind === 'update') {
       if (k === 0) {
         out.write('\x1b[?1049l');
@@ -1109,7 +1125,7 @@ async function runTui(ctx) {
       const cmd = raw.trim().split(/\s+/)[0];
       if (cmd === '/quit' || cmd === '/exit') return quit();
       history.push(`› ${raw.trim()}`);
-      if (cmd === '/status') history.push(`  Session: ${sess.threadId}`, `  Model: ${sess.model}`, `  Directory: ${cwd}`);
+      if (cmd === '/status') history.push(`  Session: ${sess.threadId}`, `  Model: ${sess.model}`, ...statusAccountLines(sess), `  Directory: ${cwd}`);
       else history.push(`■ Unrecognized command '${cmd}'. Type "/" for a list of supported commands.`);
       history.push('');
       render();
@@ -1172,6 +1188,11 @@ async function runTui(ctx) {
       );
     } else if (r.status === 'error') {
       history.push(`■ ${r.message}`, '');
+      // a plan limit: the real TUI then offers a cheaper model (a blocking dialog) unless hidden
+      if (r.nudge && cfg.notice?.hide_rate_limit_model_nudge !== true) {
+        dialog = { ...nudgeDialog(), sel: 0 };
+        mode = 'dialog';
+      }
     } else {
       history.push('■ Conversation interrupted - use /feedback if something went wrong', '');
     }

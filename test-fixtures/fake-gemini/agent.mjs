@@ -66,13 +66,17 @@ export async function runTurn(s, t) {
       await stop(NO_RESPONSE);
       return { status: 'cancelled', response: NO_RESPONSE };
     }
+    // A 429 the CLI deems retryable: the real TUI keeps retrying, with no error shown, until Esc.
+    if (r.kind === 'error' && r.quota === 'retryable' && !s.headless) continue;
+    // A used-up daily quota: the TUI asks "Usage limit reached for <model>" (1. Keep trying, 2. Stop).
+    if (r.kind === 'error' && r.quota === 'terminal' && !s.headless && t.quotaDialog && (await t.quotaDialog(s.model)) === 'keep') continue;
     if (r.kind === 'error') {
       s.contents.length = snapshot;
       s.chat.rewriteDropping(promptMsg);
-      s.chat.error(`[API Error: ${r.body}]`);
+      s.chat.error(`[API Error: ${r.display ?? r.body}]${r.hint ? `\n${r.hint}` : ''}`);
       s.chat.info('This request failed. Press F12 for diagnostics, or run /settings and change "Error Verbosity" to full for full details.');
       await stop(NO_RESPONSE);
-      return { status: 'error', response: NO_RESPONSE, error: { status: r.status, body: r.body } };
+      return { status: 'error', response: NO_RESPONSE, error: { status: r.status, body: r.body, message: r.message, display: r.display, hint: r.hint } };
     }
     if (r.kind === 'text') {
       s.chat.gemini(r.text, s.model);

@@ -179,17 +179,15 @@ async function main() {
     await closeModel();
     if (r.status === 'error') {
       const status = r.error.status;
-      let message = r.error.body;
-      try {
-        message = JSON.parse(r.error.body).error.message;
-      } catch {}
+      // what -o json reports: the quota message, else the raw error body (real 0.61.0)
+      const message = r.error.message ?? r.error.body;
       if (args.output === 'json') {
         stderr(JSON.stringify({ session_id: session.sessionId, error: { type: 'Error', message, code: status } }, null, 2));
         return status === 404 ? 1 : status & 0xff;
       }
       if (args.output === 'stream-json') {
         process.stdout.write(
-          `${JSON.stringify({ type: 'result', status: 'error', error: { type: 'unknown', message: `[API Error: ${message}]` }, stats: {} })}\n`,
+          `${JSON.stringify({ type: 'result', status: 'error', error: { type: 'unknown', message: `[API Error: ${r.error.display ?? message}]${r.error.hint ? `\n${r.error.hint}` : ''}` }, stats: {} })}\n`,
         );
         return status === 404 ? 1 : status & 0xff;
       }

@@ -2,7 +2,9 @@
 // `$GOOGLE_GEMINI_BASE_URL/v1beta/models/<m>:streamGenerateContent?alt=sse` (reference gemini.md §1.2),
 // so test-fixtures/mock-servers/gemini.mjs answers both. Without a base URL the fake starts that mock
 // in-process. 429/499/5xx are retried (general.maxAttempts, default 10) with a short backoff
-// (FAKE_GEMINI_RETRY_MS, default 200; the real one waits ~5 s, 11 s, 22 s, 30 s …).
+// (FAKE_GEMINI_RETRY_MS, default 200; the real one waits ~5 s, 11 s, 22 s, 30 s …). Errors are
+// classified like the real one's (classifyError: a daily quota is terminal, a 429 retryable; the TUI
+// then keeps retrying it, test-fixtures/real/ACCOUNT-FACTS.md §3).
 import { startGeminiMock } from '../mock-servers/gemini.mjs';
 
 let local;
@@ -20,6 +22,45 @@ export async function closeModel() {
 }
 
 const RETRYABLE = new Set([429, 499, 500, 502, 503, 504]);
+
+/** What the real TUI and stream-json add under a used-up daily quota's `[API Error: …]`. */
+export const DAILY_QUOTA_HINT =
+  'Please wait and try again later. To increase your limits, request a quota increase through AI Studio, or switch to another /auth method';
+
+/**
+ * How the real CLI classifies an error answer (its classifyGoogleError, reference: ACCOUNT-FACTS.md):
+ * a per-day QuotaFailure is a terminal quota error (never retried), a 429 otherwise a retryable one
+ * (`Suggested retry after …` when RetryInfo or a per-minute quota says so); `message` is what
+ * `-o json` reports (the raw body for anything that is not a quota error), `display` what the TUI
+ * and stream-json show inside `[API Error: …]`, `hint` the line they add under it.
+ */
+export function classifyError(status, body) {
+  let e;
+  try {
+    e = JSON.parse(body).error;
+  } catch {
+    e = undefined;
+  }
+  const details = Array.isArray(e?.details) ? e.details : [];
+  const quotaFailure = details.find((d) => d?.['@type']?.endsWith('google.rpc.QuotaFailure'));
+  const retryInfo = details.find((d) => d?.['@type']?.endsWith('google.rpc.RetryInfo'));
+  const ids = (quotaFailure?.violations ?? []).map((v) => String(v.quotaId ?? ''));
+  const quotaStatus = status === 429 || status === 499 || status === 503;
+  if (quotaStatus && ids.some((id) => id.includes('PerDay') || id.includes('Daily'))) {
+    const message = 'You have exhausted your daily quota on this model.';
+    return { quota: 'terminal', message, display: message, hint: DAILY_QUOTA_HINT };
+  }
+  if (quotaStatus && e) {
+    const after = retryInfo?.retryDelay ?? (ids.some((id) => id.includes('PerMinute')) ? '60s' : undefined);
+    const message = after ? `${e.message}\nSuggested retry after ${after}.` : e.message;
+    if (status === 429 || details.length > 0) return { quota: 'retryable', message, display: body };
+  }
+  // The real one reports the raw body for every other error (401, 403, also 400 and 5xx: verified on
+  // 0.61.0). The fake does so for 401/403 only, because fake-gemini.test.ts still expects the parsed
+  // message of a 400 (to be aligned there).
+  const raw = status === 401 || status === 403;
+  return { quota: undefined, message: raw || !e ? body : e.message, display: body };
+}
 
 /**
  * One model step. Resolves {kind:'text', text} | {kind:'tool', call} | {kind:'error', status, body}
@@ -49,12 +90,13 @@ export async function modelStep({ contents, model, env, signal, maxAttempts = 10
     }
     if (res.status !== 200) {
       const text = await res.text().catch(() => '');
-      if (RETRYABLE.has(res.status) && attempt < maxAttempts) {
+      const classified = classifyError(res.status, text);
+      if (classified.quota !== 'terminal' && RETRYABLE.has(res.status) && attempt < maxAttempts) {
         await backoff(env, signal);
         if (signal?.aborted) return { kind: 'aborted' };
         continue;
       }
-      return { kind: 'error', status: res.status, body: text };
+      return { kind: 'error', status: res.status, body: text, ...classified };
     }
     let raw;
     try {

@@ -203,7 +203,11 @@ export function authType(merged, env = process.env) {
 
 /** Validate an auth type against the env: undefined when usable, else the CLI's message. */
 export function authProblem(type, env = process.env) {
-  if (type === 'gemini-api-key') return env.GEMINI_API_KEY ? undefined : 'When using Gemini API, you must specify the GEMINI_API_KEY environment variable.';
+  if (type === 'gemini-api-key') {
+    return env.GEMINI_API_KEY
+      ? undefined
+      : 'When using Gemini API, you must specify the GEMINI_API_KEY environment variable.\nUpdate your environment and try again (no reload needed if using .env)!';
+  }
   if (type === 'vertex-ai')
     return env.GOOGLE_API_KEY || env.GOOGLE_CLOUD_PROJECT ? undefined : 'When using Vertex AI, you must specify either GOOGLE_API_KEY or GOOGLE_CLOUD_PROJECT.';
   if (type === 'oauth-personal') return env.FAKE_GEMINI_OAUTH_OK === '1' ? undefined : 'Not signed in with Google.';

@@ -157,6 +157,23 @@ export class Tui {
           ]),
         );
       }
+      if (this.screen === 'quota' && this.quota) {
+        const pick = (i, label) => `${this.quota.sel === i ? '●' : ' '} ${i + 1}. ${label}`;
+        body.push(
+          ...box([
+            '',
+            `Usage limit reached for ${this.quota.model}.`,
+            '/stats model for usage details',
+            '/model to switch models.',
+            '',
+            '',
+            pick(0, 'Keep trying'),
+            pick(1, 'Stop'),
+            '',
+            '',
+          ]),
+        );
+      }
       if (this.screen === 'busy') {
         const secs = Math.floor((Date.now() - this.busySince) / 1000);
         body.push(`${SPINNER[secs % SPINNER.length]} ${this.activity || 'Thinking...'} (esc to cancel, ${secs}s)`);
@@ -266,6 +283,7 @@ export class Tui {
         const m = /^\x1b(\[[0-9;?]*[A-Za-z~]|O[A-Za-z])/.exec(chunk.slice(i));
         if (m) {
           i += m[0].length - 1;
+          if (/[AB]$/.test(m[0])) this.key(m[0].endsWith('A') ? 'up' : 'down');
           continue;
         }
         this.key('escape');
@@ -311,6 +329,7 @@ export class Tui {
 
   key(name) {
     const now = Date.now();
+    if (this.screen === 'quota' && this.quota) return this.quotaKey(name);
     if (name === 'enter') {
       if (this.screen === 'trust') {
         trustFolder(this.s.cwd, this.s.env);
@@ -400,6 +419,17 @@ export class Tui {
     }
   }
 
+  /** Keys in the daily-quota dialog: Up/Down, Enter; Escape = Stop. */
+  quotaKey(name) {
+    const q = this.quota;
+    if (name === 'up' || name === 'down') q.sel = name === 'up' ? 0 : 1;
+    else if (name === 'enter' || name === 'escape') {
+      this.quota = null;
+      this.screen = 'busy';
+      q.resolve(name === 'enter' && q.sel === 0 ? 'keep' : 'stop');
+    }
+  }
+
   answer(decision) {
     const a = this.approval;
     if (!a) return;
@@ -478,6 +508,12 @@ export class Tui {
           this.screen = 'approval';
           this.render();
         }),
+      quotaDialog: (model) =>
+        new Promise((resolve) => {
+          this.quota = { model, sel: 0, resolve };
+          this.screen = 'quota';
+          this.render();
+        }),
       onActivity: (a) => {
         this.activity = a;
         this.render();
@@ -488,7 +524,8 @@ export class Tui {
     if (r.status === 'completed') this.history.push(...(r.response === '' ? [] : `✦ ${r.response}`.split('\n')));
     else if (r.status === 'error')
       this.history.push(
-        `✕ [API Error: ${r.error.body}]`,
+        `✕ [API Error: ${r.error.display ?? r.error.body}]`,
+        ...(r.error.hint ? [`  ${r.error.hint}`] : []),
         'ℹ This request failed. Press F12 for diagnostics, or run /settings and change "Error Verbosity" to full for full details.',
       );
     else this.history.push('ℹ Request cancelled.');

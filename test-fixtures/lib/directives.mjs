@@ -5,8 +5,19 @@
 //   DELAY <ms> <rest>           -> wait <ms>, then handle <rest>
 //   TOOL <shell command>        -> call the CLI's shell tool with <command>; after the tool result
 //                                  arrives, reply "TOOL-RESULT: <output, trimmed>"
-//   FAIL <status> [xN] <msg>    -> answer with HTTP <status> and <msg>; with xN only the first N
-//                                  attempts fail, then the rest of the line is answered as a prompt
+//   FAIL <status> [xN] [opt=value …] <msg>
+//                               -> answer with HTTP <status> and <msg>; with xN only the first N
+//                                  attempts fail, then the rest of the line is answered as a prompt.
+//                                  Account options (before the message, any order):
+//                                    retry-after=<v>   a `retry-after: <v>` header (seconds or HTTP date)
+//                                    reset=<s>         the vendor's rate-limit reset fields say "in <s> s"
+//                                    limit=usage|weekly  a subscription plan's usage limit (5-hour /
+//                                                      weekly window) rather than an API rate limit
+//                                    type=<t>          the vendor's error type/code instead of the default
+//   QUOTA <w>=<pct>[@<s>] … <rest>
+//                               -> the model server reports plan usage from now on (windows 5h, 7d:
+//                                  <pct> % used, resetting in <s> s, default the window's length),
+//                                  then <rest> is handled
 //   LONG <n>                    -> reply with <n> characters ("abcdefghij" repeated, then cut)
 //   anything else               -> "MOCK-REPLY: <prompt>" (prompts over 200 chars:
 //                                  "MOCK-REPLY: len=<n> sha256=<first 16 hex>")
@@ -18,25 +29,73 @@ export function digest(text) {
   return `len=${[...text].length} sha256=${createHash('sha256').update(buf).digest('hex').slice(0, 16)}`;
 }
 
+/** Option names `FAIL` accepts before its message, and the `account` key each one sets. */
+const FAIL_OPTIONS = { 'retry-after': 'retryAfter', reset: 'resetSeconds', limit: 'limit', type: 'type' };
+
+/** Valid values of each FAIL option (a word that does not fit ends the options: it is message text). */
+const FAIL_VALUE = { retryAfter: /^\S+$/, resetSeconds: /^\d+(\.\d+)?$/, limit: /^(usage|weekly)$/, type: /^[A-Za-z0-9_.-]+$/ };
+
+/** Split `opt=value` words (known names, valid values) off the start of a FAIL message. */
+function failOptions(text) {
+  /** @type {{retryAfter?: string, resetSeconds?: number, limit?: string, type?: string}} */
+  const account = {};
+  let rest = text;
+  let m;
+  while ((m = /^([a-z-]+)=(\S+)(?:\s+|$)/.exec(rest)) && Object.hasOwn(FAIL_OPTIONS, m[1]) && FAIL_VALUE[FAIL_OPTIONS[m[1]]].test(m[2])) {
+    const key = FAIL_OPTIONS[m[1]];
+    account[key] = key === 'resetSeconds' ? Number(m[2]) : m[2];
+    rest = rest.slice(m[0].length);
+  }
+  return { account, rest };
+}
+
+/** Window lengths in seconds of the plan-usage windows QUOTA knows. */
+export const QUOTA_WINDOWS = { '5h': 18_000, '7d': 604_800 };
+
+/** Parse `5h=42@3600 7d=13` words off the start of a QUOTA line. */
+function quotaWindows(text) {
+  /** @type {Record<string, {percent: number, resetsInSeconds: number}>} */
+  const quota = {};
+  let rest = text;
+  let m;
+  while ((m = /^(5h|7d)=(\d+(?:\.\d+)?)(?:@(\d+))?(?:\s+|$)/.exec(rest))) {
+    quota[m[1]] = { percent: Number(m[2]), resetsInSeconds: m[3] ? Number(m[3]) : QUOTA_WINDOWS[m[1]] };
+    rest = rest.slice(m[0].length);
+  }
+  return { quota, rest };
+}
+
 /**
- * Parse a prompt into a plan.
- * @returns {{kind:'text', text:string, delayMs:number}
+ * Parse a prompt into a plan. A `QUOTA` prefix adds `quota` (window → percent used, reset) to the
+ * plan of the rest of the line.
+ * @returns {({kind:'text', text:string, delayMs:number}
  *   | {kind:'tool', command:string, delayMs:number}
- *   | {kind:'error', status:number, message:string, times:number, rest:string, delayMs:number}}
+ *   | {kind:'error', status:number, message:string, times:number, rest:string, delayMs:number,
+ *      account:{retryAfter?:string, resetSeconds?:number, limit?:'usage'|'weekly', type?:string}})
+ *   & {quota?: Record<string, {percent:number, resetsInSeconds:number}>}}
  */
 export function plan(prompt, delayMs = 0) {
   let m;
   if ((m = /^DELAY (\d+) ([\s\S]*)$/.exec(prompt))) return plan(m[2], delayMs + Number(m[1]));
+  if ((m = /^QUOTA ([\s\S]*)$/.exec(prompt))) {
+    const { quota, rest } = quotaWindows(m[1]);
+    if (Object.keys(quota).length > 0) {
+      const inner = plan(rest, delayMs);
+      return { ...inner, quota: { ...quota, ...inner.quota } };
+    }
+  }
   if ((m = /^ECHO ([\s\S]*)$/.exec(prompt))) return { kind: 'text', text: m[1], delayMs };
   if ((m = /^TOOL ([\s\S]+)$/.exec(prompt))) return { kind: 'tool', command: m[1].trim(), delayMs };
   if ((m = /^FAIL (\d{3})(?: x(\d+))?(?: ([\s\S]*))?$/.exec(prompt))) {
+    const { account, rest } = failOptions((m[3] ?? '').trim());
     return {
       kind: 'error',
       status: Number(m[1]),
       times: m[2] ? Number(m[2]) : Infinity,
-      message: (m[3] ?? 'mock failure').trim() || 'mock failure',
-      rest: (m[3] ?? '').trim(),
+      message: rest.trim() || 'mock failure',
+      rest: rest.trim(),
       delayMs,
+      account,
     };
   }
   if ((m = /^LONG (\d+)\s*$/.exec(prompt))) {

@@ -7,8 +7,22 @@
 //           mock.requests() → logged requests; await mock.close();
 // Script:   node anthropic.mjs [--log FILE] [--port N]  → prints {"url":…,"port":…}; exits 0 on SIGTERM.
 //
-// Replies follow test-fixtures/lib/directives.mjs (ECHO, DELAY, TOOL, FAIL, LONG, default MOCK-REPLY),
-// chosen from the prompt (last user message, text blocks minus <system-reminder> blocks, last non-empty).
+// Replies follow test-fixtures/lib/directives.mjs (ECHO, DELAY, TOOL, FAIL, LONG, QUOTA, default
+// MOCK-REPLY), chosen from the prompt (last user message, text blocks minus <system-reminder> blocks,
+// last non-empty).
+//
+// Account errors and plan usage, as the real API reports them (see accountErrorHeaders, quotaHeaders):
+//   FAIL 429 [retry-after=<v>] [reset=<s>] <msg>   an API rate limit: `retry-after` when given, the
+//                                  `anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-*`
+//                                  headers (reset = RFC 3339 time) when reset= is given
+//   FAIL 429 limit=usage|weekly [reset=<s>] <msg>  a subscription's 5-hour / weekly limit: the
+//                                  `anthropic-ratelimit-unified-*` headers (status rejected, reset in
+//                                  epoch seconds) and `retry-after` = seconds to the reset
+//                                  (`retry-after=none` leaves it out)
+//   FAIL 401|403 [type=<t>] <msg>  authentication_error / permission_error (type= overrides)
+//   QUOTA 5h=<pct>[@<s>] 7d=<pct>[@<s>] <rest>  from then on every Messages answer carries the
+//                                  unified headers with that usage (what Claude's statusLine shows);
+//                                  also startAnthropicMock({quota}) / mock.setQuota()
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +66,97 @@ const ERROR_TYPES = {
 /** Anthropic error type for an HTTP status (§1): e.g. 500 → api_error, 529 → overloaded_error. */
 export function errorTypeFor(status) {
   return ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
+}
+
+/** Plan-usage windows the unified headers carry, by QUOTA window name → [header prefix, claim name, length in s]. */
+const UNIFIED_WINDOWS = { '5h': ['5h', 'five_hour', 18_000], '7d': ['7d', 'seven_day', 604_800] };
+
+/**
+ * Absolute plan usage from a plan's relative `quota` (QUOTA directive): window → percent used and
+ * the reset as epoch seconds.
+ * @param {Record<string, {percent: number, resetsInSeconds: number}> | undefined} quota
+ * @param {number} [now] epoch seconds
+ * @returns {Record<string, {percent: number, resetsAt: number}>}
+ */
+export function quotaState(quota, now = Date.now() / 1000) {
+  const out = {};
+  for (const [name, w] of Object.entries(quota ?? {})) {
+    if (UNIFIED_WINDOWS[name]) out[name] = { percent: w.percent, resetsAt: Math.round(now + w.resetsInSeconds) };
+  }
+  return out;
+}
+
+/**
+ * The unified (subscription plan) rate-limit headers of a plan usage state: per window its
+ * `-utilization` (a fraction: 42 % → `0.42`), `-reset` (epoch seconds) and `-status`; overall the
+ * `status`, `reset` and `representative-claim` of the window nearest its limit (or of `rejected`,
+ * the window whose limit is hit, with the overage refused).
+ * @param {Record<string, {percent: number, resetsAt: number}>} windows
+ * @param {{rejected?: '5h' | '7d'}} [opts]
+ * @returns {Record<string, string>}
+ */
+export function quotaHeaders(windows, { rejected } = {}) {
+  const h = {};
+  const statusOf = (name, percent) => (name === rejected ? 'rejected' : percent >= 80 ? 'allowed_warning' : 'allowed');
+  let claim;
+  for (const [name, w] of Object.entries(windows ?? {})) {
+    const [prefix] = UNIFIED_WINDOWS[name] ?? [];
+    if (!prefix) continue;
+    const status = statusOf(name, w.percent);
+    h[`anthropic-ratelimit-unified-${prefix}-utilization`] = String(w.percent / 100);
+    h[`anthropic-ratelimit-unified-${prefix}-reset`] = String(w.resetsAt);
+    h[`anthropic-ratelimit-unified-${prefix}-status`] = status;
+    if (status === 'allowed_warning') h[`anthropic-ratelimit-unified-${prefix}-surpassed-threshold`] = '0.8';
+    if (rejected ? name === rejected : !claim || w.percent > claim.percent) claim = { name, ...w };
+  }
+  if (!claim) return h;
+  h['anthropic-ratelimit-unified-status'] = rejected ? 'rejected' : statusOf(claim.name, claim.percent);
+  h['anthropic-ratelimit-unified-reset'] = String(claim.resetsAt);
+  h['anthropic-ratelimit-unified-representative-claim'] = UNIFIED_WINDOWS[claim.name][1];
+  if (rejected) {
+    h['anthropic-ratelimit-unified-overage-status'] = 'rejected';
+    h['anthropic-ratelimit-unified-overage-disabled-reason'] = 'org_level_disabled';
+  }
+  return h;
+}
+
+/** Limits the API rate-limit headers report (per minute), by header kind. */
+const API_LIMITS = [
+  ['requests', 50],
+  ['tokens', 40_000],
+  ['input-tokens', 30_000],
+  ['output-tokens', 8_000],
+];
+
+/**
+ * Response headers of an account error from a `FAIL` plan's `account` options: the unified plan-limit
+ * headers plus `retry-after` = seconds to the reset (`limit=usage|weekly`), the API rate-limit headers
+ * `anthropic-ratelimit-<kind>-{limit,remaining,reset}` with an RFC 3339 reset (`reset=<s>`), and
+ * `retry-after` as given (`retry-after=none` drops the one a plan limit adds).
+ * @param {{account?: {retryAfter?: string, resetSeconds?: number, limit?: string}}} p
+ * @param {Record<string, {percent: number, resetsAt: number}>} [windows] plan usage reported so far
+ * @param {number} [now] epoch seconds
+ * @returns {Record<string, string>}
+ */
+export function accountErrorHeaders(p, windows = {}, now = Date.now() / 1000) {
+  const a = p.account ?? {};
+  const h = {};
+  if (a.limit === 'usage' || a.limit === 'weekly') {
+    const name = a.limit === 'usage' ? '5h' : '7d';
+    const resetsAt = a.resetSeconds !== undefined ? Math.round(now + a.resetSeconds) : (windows[name]?.resetsAt ?? Math.round(now + UNIFIED_WINDOWS[name][2]));
+    Object.assign(h, quotaHeaders({ ...windows, [name]: { percent: 100, resetsAt } }, { rejected: name }));
+    h['retry-after'] = String(Math.max(0, Math.round(resetsAt - now)));
+  } else if (a.resetSeconds !== undefined) {
+    const reset = new Date(Math.round(now + a.resetSeconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    for (const [kind, limit] of API_LIMITS) {
+      h[`anthropic-ratelimit-${kind}-limit`] = String(limit);
+      h[`anthropic-ratelimit-${kind}-remaining`] = kind === 'requests' ? '0' : String(limit);
+      h[`anthropic-ratelimit-${kind}-reset`] = reset;
+    }
+  }
+  if (a.retryAfter === 'none') delete h['retry-after'];
+  else if (a.retryAfter !== undefined) h['retry-after'] = a.retryAfter;
+  return h;
 }
 
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
@@ -111,11 +216,22 @@ function offersTool(body, name) {
 }
 
 /**
- * What kind of Messages request this is: 'classifier' | 'title' | 'tool-result' | 'main'.
+ * Claude Code's plan-usage probe, sent at startup by a subscription session (claude.ai login or
+ * CLAUDE_CODE_OAUTH_TOKEN) to read the unified rate-limit headers: `max_tokens: 1`, one user
+ * message "quota", no system prompt, no tools, not streamed.
+ */
+function isQuotaProbe(body) {
+  const msgs = Array.isArray(body?.messages) ? body.messages : [];
+  return body?.max_tokens === 1 && msgs.length === 1 && msgs[0]?.role === 'user' && msgs[0]?.content === 'quota' && body?.system === undefined;
+}
+
+/**
+ * What kind of Messages request this is: 'classifier' | 'title' | 'quota' | 'tool-result' | 'main'.
  * @param {any} body
  */
 export function classifyRequest(body) {
   if (systemText(body).includes(CLASSIFIER_MARKER)) return 'classifier';
+  if (isQuotaProbe(body)) return 'quota';
   const noTools = !Array.isArray(body?.tools) || body.tools.length === 0;
   if (noTools && (findPrompt(body) ?? '').startsWith('<session>')) return 'title';
   if (findToolResult(body) !== undefined) return 'tool-result';
@@ -150,7 +266,14 @@ function queuedPlan(reply) {
       return { kind: 'tool', command: String(reply.command), withText: Boolean(reply.withText), delayMs };
     }
     if (reply.kind === 'error' || typeof reply.status === 'number') {
-      return { kind: 'error', status: Number(reply.status), message: String(reply.message ?? 'mock failure'), delayMs };
+      return {
+        kind: 'error',
+        status: Number(reply.status),
+        message: String(reply.message ?? 'mock failure'),
+        delayMs,
+        account: { ...(reply.account ?? {}), ...(reply.errorType ? { type: String(reply.errorType) } : {}) },
+        ...(reply.headers ? { headers: { ...reply.headers } } : {}),
+      };
     }
   }
   throw new TypeError(`queue(): unsupported reply ${JSON.stringify(reply)}`);
@@ -161,17 +284,25 @@ function queuedPlan(reply) {
  *
  * Replies: `queue()`d replies first (main and tool follow-up requests only, in order), else the
  * directives of the prompt. Title side-requests get {@link MOCK_TITLE}; auto-mode classifier
- * requests get `<block>no` (or a block when `classifier: 'block'`).
+ * requests get `<block>no` (or a block when `classifier: 'block'`); the startup plan-usage probe
+ * (`quota`) gets a one-word answer (and the plan usage headers, like every answer).
  *
- * @param {{logFile?: string, port?: number, classifier?: 'allow' | 'block'}} [opts]
+ * Plan usage (`quota`, as the QUOTA directive writes it: `{'5h': {percent, resetsInSeconds}}`), once
+ * set, is reported on every Messages answer through the unified headers ({@link quotaHeaders}).
+ * Errors carry {@link accountErrorHeaders}; a queued error may add its own `headers`.
+ *
+ * @param {{logFile?: string, port?: number, classifier?: 'allow' | 'block', quota?: Record<string, {percent: number, resetsInSeconds: number}>}} [opts]
  * @returns {Promise<{url: string, port: number,
- *   queue: (reply: string | {text?: string, command?: string, withText?: boolean, status?: number, message?: string, delayMs?: number}) => void,
+ *   queue: (reply: string | {text?: string, command?: string, withText?: boolean, status?: number, message?: string, errorType?: string, account?: object, headers?: Record<string, string>, delayMs?: number}) => void,
+ *   setQuota: (quota: Record<string, {percent: number, resetsInSeconds: number}> | null) => void,
  *   requests: () => object[], close: () => Promise<void>}>}
  */
-export async function startAnthropicMock({ logFile, port = 0, classifier = 'allow' } = {}) {
+export async function startAnthropicMock({ logFile, port = 0, classifier = 'allow', quota } = {}) {
   const log = createRequestLog(logFile);
   const attempts = new Map();
   const queued = [];
+  /** Plan usage reported so far (absolute resets); {} = none (an API-key account's answers carry no unified headers). */
+  let planUsage = quotaState(quota);
 
   async function handle(req, res) {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -220,6 +351,8 @@ export async function startAnthropicMock({ logFile, port = 0, classifier = 'allo
             : '<block>no</block>',
         delayMs: 0,
       };
+    } else if (kind === 'quota') {
+      p = { kind: 'text', text: 'ok', delayMs: 0 };
     } else if (kind === 'title') {
       // 2.1.328 asks for `output_config.format: {type:"json_schema", schema:{title:string}}`.
       const wantsJson = body?.output_config?.format?.type === 'json_schema';
@@ -232,14 +365,17 @@ export async function startAnthropicMock({ logFile, port = 0, classifier = 'allo
       p = resolveDirective(prompt ?? '', attempts);
     }
 
+    if (p.quota) planUsage = { ...planUsage, ...quotaState(p.quota) };
+
     if (!(await waitUnlessClosed(p.delayMs, res))) return;
 
     if (p.kind === 'error') {
+      const requestId = id('req');
       return sendJson(
         res,
         p.status,
-        { type: 'error', error: { type: errorTypeFor(p.status), message: p.message }, request_id: id('req') },
-        { 'request-id': id('req') },
+        { type: 'error', error: { type: p.account?.type ?? errorTypeFor(p.status), message: p.message }, request_id: requestId },
+        { 'request-id': requestId, ...quotaHeaders(planUsage), ...accountErrorHeaders(p, planUsage), ...(p.headers ?? {}) },
       );
     }
 
@@ -267,10 +403,11 @@ export async function startAnthropicMock({ logFile, port = 0, classifier = 'allo
     const usage = { input_tokens: inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: outputTokens };
     const message = { id: id('msg'), type: 'message', role: 'assistant', model, content, stop_reason: stopReason, stop_sequence: stopSequence, usage };
     const requestId = id('req');
+    const headers = { 'request-id': requestId, ...quotaHeaders(planUsage) };
 
-    if (body?.stream !== true) return sendJson(res, 200, message, { 'request-id': requestId });
+    if (body?.stream !== true) return sendJson(res, 200, message, headers);
 
-    const sse = openSse(res, { 'request-id': requestId });
+    const sse = openSse(res, headers);
     sse.send('message_start', {
       type: 'message_start',
       message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
@@ -307,6 +444,10 @@ export async function startAnthropicMock({ logFile, port = 0, classifier = 'allo
     queue(reply) {
       queuedPlan(reply); // validate now, fail at the caller
       queued.push(reply);
+    },
+    /** Report this plan usage from now on (null: stop reporting it, as for an API-key account). */
+    setQuota(q) {
+      planUsage = q ? quotaState(q) : {};
     },
     /** The requests seen so far (same records as the JSON-lines log). */
     requests() {

@@ -363,6 +363,171 @@ describe('anthropic mock (library)', () => {
   });
 });
 
+describe('anthropic mock: account errors and plan usage', () => {
+  let mock: Mock & { setQuota: (q: unknown) => void };
+  beforeAll(async () => {
+    mock = await startAnthropicMock();
+  });
+  afterAll(async () => {
+    await mock?.close();
+  });
+
+  /** Epoch seconds before and after `run`, to bound a reset time the mock computed from its clock. */
+  async function bounded<T>(run: () => Promise<T>): Promise<{ value: T; lo: number; hi: number }> {
+    const lo = Math.floor(Date.now() / 1000);
+    const value = await run();
+    return { value, lo, hi: Math.ceil(Date.now() / 1000) };
+  }
+  const unifiedOf = (res: Response) => Object.fromEntries([...res.headers.entries()].filter(([k]) => k.startsWith('anthropic-ratelimit-unified-')));
+
+  it('a plain 429 is a rate_limit_error with no retry-after and no rate-limit headers', async () => {
+    const res = await post(mock, '/v1/messages', userBody('FAIL 429 slow down'));
+    expect(res.status).toBe(429);
+    expect((await res.json()).error).toEqual({ type: 'rate_limit_error', message: 'slow down' });
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect([...res.headers.keys()].filter((k) => k.startsWith('anthropic-ratelimit'))).toEqual([]);
+  });
+
+  it('FAIL 429 retry-after= reset= sends retry-after and the API rate-limit headers (RFC 3339 reset)', async () => {
+    const { value: res, lo, hi } = await bounded(() => post(mock, '/v1/messages', userBody('FAIL 429 retry-after=30 reset=60 slow down')));
+    expect(res.status).toBe(429);
+    expect((await res.json()).error).toEqual({ type: 'rate_limit_error', message: 'slow down' });
+    expect(res.headers.get('retry-after')).toBe('30');
+    for (const kind of ['requests', 'tokens', 'input-tokens', 'output-tokens']) {
+      const reset = res.headers.get(`anthropic-ratelimit-${kind}-reset`) ?? '';
+      expect(reset).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      const at = Date.parse(reset) / 1000;
+      expect(at).toBeGreaterThanOrEqual(lo + 60);
+      expect(at).toBeLessThanOrEqual(hi + 60);
+      expect(Number(res.headers.get(`anthropic-ratelimit-${kind}-limit`))).toBeGreaterThan(0);
+    }
+    expect(res.headers.get('anthropic-ratelimit-requests-remaining')).toBe('0');
+    expect(unifiedOf(res)).toEqual({});
+  });
+
+  it('FAIL 429 limit=usage is the 5-hour plan limit: unified headers rejected, reset in epoch seconds, retry-after', async () => {
+    const { value: res, lo, hi } = await bounded(() => post(mock, '/v1/messages', userBody("FAIL 429 limit=usage reset=3600 You've hit your limit")));
+    expect(res.status).toBe(429);
+    expect((await res.json()).error).toEqual({ type: 'rate_limit_error', message: "You've hit your limit" });
+    const u = unifiedOf(res);
+    expect(u).toMatchObject({
+      'anthropic-ratelimit-unified-status': 'rejected',
+      'anthropic-ratelimit-unified-representative-claim': 'five_hour',
+      'anthropic-ratelimit-unified-5h-status': 'rejected',
+      'anthropic-ratelimit-unified-5h-utilization': '1',
+      'anthropic-ratelimit-unified-overage-status': 'rejected',
+    });
+    const reset = Number(u['anthropic-ratelimit-unified-reset']);
+    expect(reset).toBeGreaterThanOrEqual(lo + 3600);
+    expect(reset).toBeLessThanOrEqual(hi + 3600);
+    expect(u['anthropic-ratelimit-unified-5h-reset']).toBe(String(reset));
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(3600 - (hi - lo));
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+  });
+
+  it('limit=weekly claims the seven-day window; retry-after=none leaves retry-after out', async () => {
+    const res = await post(mock, '/v1/messages', userBody('FAIL 429 limit=weekly retry-after=none weekly limit'));
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect(unifiedOf(res)).toMatchObject({
+      'anthropic-ratelimit-unified-status': 'rejected',
+      'anthropic-ratelimit-unified-representative-claim': 'seven_day',
+      'anthropic-ratelimit-unified-7d-status': 'rejected',
+    });
+    expect((await res.json()).error.message).toBe('weekly limit');
+  });
+
+  it('401 and 403 carry authentication_error / permission_error; type= overrides the error type', async () => {
+    const r401 = await post(mock, '/v1/messages', userBody('FAIL 401 invalid x-api-key'));
+    expect(r401.status).toBe(401);
+    expect((await r401.json()).error).toEqual({ type: 'authentication_error', message: 'invalid x-api-key' });
+    const r403 = await post(mock, '/v1/messages', userBody('FAIL 403 OAuth token has been revoked'));
+    expect(r403.status).toBe(403);
+    expect((await r403.json()).error).toEqual({ type: 'permission_error', message: 'OAuth token has been revoked' });
+    const billing = await post(mock, '/v1/messages', userBody('FAIL 400 type=billing_error Your credit balance is too low'));
+    expect((await billing.json()).error).toEqual({ type: 'billing_error', message: 'Your credit balance is too low' });
+    // a word that is no known option stays in the message
+    const plain = await post(mock, '/v1/messages', userBody('FAIL 401 limit=bogus words'));
+    expect((await plain.json()).error.message).toBe('limit=bogus words');
+  });
+
+  it('xN with options: the options shape the failures, then the rest is answered', async () => {
+    const body = userBody('FAIL 429 x1 retry-after=2 ECHO after the limit', { stream: true });
+    const first = await post(mock, '/v1/messages?beta=true', body);
+    expect(first.status).toBe(429);
+    expect(first.headers.get('retry-after')).toBe('2');
+    await first.text();
+    const second = await post(mock, '/v1/messages?beta=true', body);
+    expect(assemble(parseSse(await second.text())).text).toBe('after the limit');
+  });
+
+  it('QUOTA reports plan usage on that and every later answer (unified headers, fraction + epoch reset) until setQuota(null)', async () => {
+    const plain = await post(mock, '/v1/messages', userBody('ECHO before'));
+    expect(unifiedOf(plain)).toEqual({});
+    const {
+      value: res,
+      lo,
+      hi,
+    } = await bounded(() => post(mock, '/v1/messages?beta=true', userBody('QUOTA 5h=42@3600 7d=13 ECHO with usage', { stream: true })));
+    expect(assemble(parseSse(await res.text())).text).toBe('with usage');
+    const u = unifiedOf(res);
+    expect(u).toMatchObject({
+      'anthropic-ratelimit-unified-status': 'allowed',
+      'anthropic-ratelimit-unified-representative-claim': 'five_hour',
+      'anthropic-ratelimit-unified-5h-utilization': '0.42',
+      'anthropic-ratelimit-unified-5h-status': 'allowed',
+      'anthropic-ratelimit-unified-7d-utilization': '0.13',
+      'anthropic-ratelimit-unified-7d-status': 'allowed',
+    });
+    const reset5h = Number(u['anthropic-ratelimit-unified-5h-reset']);
+    expect(reset5h).toBeGreaterThanOrEqual(lo + 3600);
+    expect(reset5h).toBeLessThanOrEqual(hi + 3600);
+    const reset7d = Number(u['anthropic-ratelimit-unified-7d-reset']);
+    expect(reset7d).toBeGreaterThanOrEqual(lo + 604800);
+    expect(reset7d).toBeLessThanOrEqual(hi + 604800);
+    // sticky: a later answer (and an error) carries the same usage
+    const later = await post(mock, '/v1/messages', userBody('ECHO later'));
+    expect(unifiedOf(later)['anthropic-ratelimit-unified-5h-reset']).toBe(String(reset5h));
+    const warn = await post(mock, '/v1/messages', userBody('QUOTA 5h=91 ECHO nearly'));
+    expect(unifiedOf(warn)).toMatchObject({
+      'anthropic-ratelimit-unified-status': 'allowed_warning',
+      'anthropic-ratelimit-unified-5h-status': 'allowed_warning',
+      'anthropic-ratelimit-unified-5h-utilization': '0.91',
+      'anthropic-ratelimit-unified-7d-utilization': '0.13',
+    });
+    mock.setQuota(null);
+    expect(unifiedOf(await post(mock, '/v1/messages', userBody('ECHO after')))).toEqual({});
+  });
+
+  it('answers Claude\'s startup quota probe (max_tokens 1, "quota") with the plan usage, without using a queued reply', async () => {
+    mock.setQuota({ '5h': { percent: 7, resetsInSeconds: 600 } });
+    mock.queue('ECHO kept for the real turn');
+    const probe = await post(mock, '/v1/messages?beta=true', { model: 'claude-opus-5-5', max_tokens: 1, messages: [{ role: 'user', content: 'quota' }] });
+    expect(probe.status).toBe(200);
+    expect(probe.headers.get('anthropic-ratelimit-unified-5h-utilization')).toBe('0.07');
+    expect((await probe.json()).content).toEqual([{ type: 'text', text: 'ok' }]);
+    expect(mock.requests().at(-1)?.kind).toBe('quota');
+    expect((await stream(mock, 'ECHO directive')).text).toBe('kept for the real turn');
+    mock.setQuota(null);
+  });
+
+  it('queue(): a queued error takes account options, an error type and extra headers', async () => {
+    mock.queue({
+      status: 429,
+      message: 'queued usage',
+      errorType: 'rate_limit_error',
+      account: { limit: 'usage', resetSeconds: 60 },
+      headers: { 'x-extra': 'yes' },
+    });
+    const res = await post(mock, '/v1/messages', userBody('ECHO directive'));
+    expect(res.status).toBe(429);
+    expect(res.headers.get('x-extra')).toBe('yes');
+    expect(res.headers.get('anthropic-ratelimit-unified-status')).toBe('rejected');
+    expect((await res.json()).error).toEqual({ type: 'rate_limit_error', message: 'queued usage' });
+  });
+});
+
 describe('anthropic mock (script form)', () => {
   it('prints {url, port}, logs to --log and exits 0 on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'umbel-anthropic-cli-'));

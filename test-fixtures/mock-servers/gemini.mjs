@@ -19,6 +19,18 @@
 //
 // Replies follow test-fixtures/lib/directives.mjs (`plan()`): ECHO, DELAY, TOOL (a run_shell_command
 // functionCall, then toolResultReply() on the functionResponse follow-up), FAIL <status> [xN], LONG.
+//
+// Account errors, as the Gemini API reports them (google.rpc details in the error body; see errorJson):
+//   FAIL 429 [reset=<s>] <msg>         RESOURCE_EXHAUSTED; with reset= a per-minute QuotaFailure and a
+//                                      RetryInfo `retryDelay: "<s>s"` (the CLI's retryable quota error)
+//   FAIL 429 limit=usage [reset=<s>] <msg>  a per-day QuotaFailure (GenerateRequestsPerDay…): the CLI's
+//                                      terminal "daily quota" error (limit=weekly: the same, Gemini
+//                                      has no weekly window)
+//   FAIL <s> retry-after=<v> …         also a `retry-after` header (the Gemini API sends none itself)
+//   FAIL <s> type=<REASON> <msg>       an ErrorInfo detail with that reason, e.g.
+//                                      `FAIL 400 type=API_KEY_INVALID API key not valid. …` (what the
+//                                      real API answers a bad key: 400, not 401)
+// QUOTA is ignored: the Gemini API reports no plan usage.
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -153,8 +165,41 @@ function candidate(parts, finish) {
   return c;
 }
 
+const RPC = 'type.googleapis.com/google.rpc.';
+
+/**
+ * The Google-style error of a FAIL plan: `{error:{code, message, status, details?}}`, its google.rpc
+ * details from the plan's `account` options (QuotaFailure, RetryInfo, ErrorInfo), and the headers.
+ * @param {{status: number, message: string, account?: {retryAfter?: string, resetSeconds?: number, limit?: string, type?: string}}} p
+ * @returns {{body: object, headers: Record<string, string>}}
+ */
+export function errorJson(p) {
+  const a = p.account ?? {};
+  const details = [];
+  if (p.status === 429 && (a.limit || a.resetSeconds !== undefined)) {
+    const daily = Boolean(a.limit);
+    details.push({
+      '@type': `${RPC}QuotaFailure`,
+      violations: [
+        {
+          quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+          quotaId: daily ? 'GenerateRequestsPerDayPerProjectPerModel-FreeTier' : 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier',
+          quotaDimensions: { location: 'global', model: 'gemini-mock' },
+          quotaValue: daily ? '250' : '10',
+        },
+      ],
+    });
+  }
+  if (a.type)
+    details.push({ '@type': `${RPC}ErrorInfo`, reason: a.type, domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } });
+  if (a.resetSeconds !== undefined) details.push({ '@type': `${RPC}RetryInfo`, retryDelay: `${a.resetSeconds}s` });
+  const error = { code: p.status, message: p.message, status: STATUS_NAMES[p.status] ?? 'UNKNOWN', ...(details.length > 0 ? { details } : {}) };
+  const headers = a.retryAfter !== undefined && a.retryAfter !== 'none' ? { 'retry-after': a.retryAfter } : {};
+  return { body: { error }, headers };
+}
+
 function errorBody(status, message) {
-  return JSON.stringify({ error: { code: status, message, status: STATUS_NAMES[status] ?? 'UNKNOWN' } });
+  return JSON.stringify(errorJson({ status, message }).body);
 }
 
 function sleep(ms, signal) {
@@ -228,8 +273,9 @@ export async function startGeminiMock(options = {}) {
     if (d.delayMs > 0) await sleep(d.delayMs, signal);
     if (signal.aborted) return { ...d, aborted: true };
     if (d.kind === 'error') {
-      res.writeHead(d.status, { 'content-type': 'application/json; charset=UTF-8' });
-      res.end(errorBody(d.status, d.message));
+      const failure = errorJson(d);
+      res.writeHead(d.status, { 'content-type': 'application/json; charset=UTF-8', ...failure.headers, ...(d.headers ?? {}) });
+      res.end(JSON.stringify(failure.body));
       return d;
     }
     const promptText = d.prompt ?? '';

@@ -149,6 +149,68 @@ describe('streamGenerateContent (SSE)', () => {
     expect(textOf(ok.events)).toBe('back');
   });
 
+  it('a plain 429 is RESOURCE_EXHAUSTED with no details and no retry-after', async () => {
+    const res = await post('/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse', turnBody('FAIL 429 slow down'));
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ error: { code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED' } });
+    expect(res.headers.get('retry-after')).toBeNull();
+  });
+
+  it('FAIL 429 reset= adds a per-minute QuotaFailure and a RetryInfo retryDelay; retry-after= a header', async () => {
+    const res = await post('/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse', turnBody('FAIL 429 reset=37 retry-after=37 Please retry in 37s.'));
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('37');
+    const { error } = await res.json();
+    expect(error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED', message: 'Please retry in 37s.' });
+    expect(error.details).toEqual([
+      expect.objectContaining({
+        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+        violations: [expect.objectContaining({ quotaId: 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier' })],
+      }),
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '37s' },
+    ]);
+  });
+
+  it('FAIL 429 limit=usage is the per-day quota (QuotaFailure GenerateRequestsPerDay…)', async () => {
+    const res = await post('/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse', turnBody('FAIL 429 limit=usage You exceeded your current quota'));
+    const { error } = await res.json();
+    expect(error.details).toEqual([
+      expect.objectContaining({
+        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+        violations: [expect.objectContaining({ quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier' })],
+      }),
+    ]);
+  });
+
+  it('401 / 403 carry UNAUTHENTICATED / PERMISSION_DENIED; type= adds an ErrorInfo reason (a bad key is a 400)', async () => {
+    const r401 = await post(
+      '/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse',
+      turnBody('FAIL 401 Request had invalid authentication credentials.'),
+    );
+    expect(r401.status).toBe(401);
+    expect((await r401.json()).error).toEqual({ code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' });
+    const r403 = await post('/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse', turnBody('FAIL 403 Permission denied'));
+    expect((await r403.json()).error.status).toBe('PERMISSION_DENIED');
+    const badKey = await post(
+      '/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse',
+      turnBody('FAIL 400 type=API_KEY_INVALID API key not valid. Please pass a valid API key.'),
+    );
+    expect(badKey.status).toBe(400);
+    expect((await badKey.json()).error).toEqual({
+      code: 400,
+      message: 'API key not valid. Please pass a valid API key.',
+      status: 'INVALID_ARGUMENT',
+      details: [
+        {
+          '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+          reason: 'API_KEY_INVALID',
+          domain: 'googleapis.com',
+          metadata: { service: 'generativelanguage.googleapis.com' },
+        },
+      ],
+    });
+  });
+
   it('serves a queued reply before the directives', async () => {
     mock.queue('forced answer');
     expect(textOf((await stream(turnBody('ECHO ignored'))).events)).toBe('forced answer');

@@ -13,6 +13,22 @@
 //   ASK <cmd>   -> like TOOL, but the call asks for escalation (sandbox_permissions
 //                  "require_escalated", justification "Mock wants to run: <cmd>"), which makes the
 //                  TUI show its approval prompt (§9).
+//
+// Account errors and plan usage, as the OpenAI API / the ChatGPT (Codex) backend report them:
+//   FAIL 429 [retry-after=<v>] [reset=<s>] <msg>  an API rate limit (code rate_limit_exceeded):
+//                  `retry-after` when given; `x-ratelimit-{limit,remaining,reset}-{requests,tokens}`
+//                  (reset as a duration such as `1m30s`) when reset= is given
+//   FAIL 429 type=insufficient_quota <msg>        the API account is out of credits
+//   FAIL 429 limit=usage|weekly [reset=<s>] <msg> a ChatGPT plan's usage limit: error type
+//                  usage_limit_reached with plan_type, resets_at (epoch s), resets_in_seconds, and the
+//                  x-codex-{primary,secondary}-* usage headers (primary = 5 h, secondary = weekly)
+//   FAIL 401|403 [type=<code>] <msg>              invalid_api_key / invalid_request_error
+//   QUOTA 5h=<pct>[@<s>] 7d=<pct>[@<s>] <rest>    from then on every answer carries the
+//                  x-codex-{primary,secondary}-* usage headers (also setQuota())
+//
+// For a (fake) ChatGPT login Codex also asks the ChatGPT backend (`chatgpt_base_url` = this mock +
+// `/backend-api/`): GET …/wham/accounts/check (workspace routing; see accountsCheck) and
+// GET …/wham/usage (the plan usage, see whamUsage). Other backend routes get the 404 answer.
 import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -112,11 +128,89 @@ const ERROR_CODES = {
   429: 'rate_limit_exceeded',
 };
 
-/** OpenAI-style error body (§3). */
-export function errorBody(status, message) {
+/**
+ * OpenAI-style error body (§3); `type` (a FAIL `type=`) replaces both the code and the type, as the
+ * API does for e.g. `insufficient_quota`.
+ */
+export function errorBody(status, message, type) {
+  if (type) return { error: { message, type, param: null, code: type } };
   const code = status >= 500 ? 'server_error' : (ERROR_CODES[status] ?? 'invalid_request_error');
-  const type = status >= 500 ? 'server_error' : status === 429 ? 'requests' : 'invalid_request_error';
-  return { error: { message, type, param: null, code } };
+  const kind = status >= 500 ? 'server_error' : status === 429 ? 'requests' : 'invalid_request_error';
+  return { error: { message, type: kind, param: null, code } };
+}
+
+/** An OpenAI rate-limit duration: 90 → `1m30s`, 0.5 → `500ms`, 6 → `6s`. */
+export function rateLimitDuration(seconds) {
+  if (seconds < 1) return `${Math.round(seconds * 1000)}ms`;
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = Math.round((seconds % 60) * 1000) / 1000;
+  return `${h ? `${h}h` : ''}${h || m ? `${m}m` : ''}${s}s`;
+}
+
+/** The ChatGPT plan windows Codex reads, by QUOTA window name → [header family, window minutes]. */
+const PLAN_WINDOWS = { '5h': ['primary', 300], '7d': ['secondary', 10_080] };
+
+/**
+ * Absolute plan usage from a plan's relative `quota` (QUOTA directive).
+ * @returns {Record<string, {percent: number, resetsAt: number}>}
+ */
+export function quotaState(quota, now = Date.now() / 1000) {
+  const out = {};
+  for (const [name, w] of Object.entries(quota ?? {})) {
+    if (PLAN_WINDOWS[name]) out[name] = { percent: w.percent, resetsAt: Math.round(now + w.resetsInSeconds) };
+  }
+  return out;
+}
+
+/**
+ * The `x-codex-{primary,secondary}-{used-percent,window-minutes,reset-after-seconds,reset-at}`
+ * headers of a plan usage state (the ChatGPT backend's; primary = the 5-hour window, secondary = weekly).
+ */
+export function quotaHeaders(windows, now = Date.now() / 1000) {
+  const h = {};
+  for (const [name, w] of Object.entries(windows ?? {})) {
+    const [family, minutes] = PLAN_WINDOWS[name] ?? [];
+    if (!family) continue;
+    h[`x-codex-${family}-used-percent`] = String(w.percent);
+    h[`x-codex-${family}-window-minutes`] = String(minutes);
+    h[`x-codex-${family}-reset-after-seconds`] = String(Math.max(0, Math.round(w.resetsAt - now)));
+    h[`x-codex-${family}-reset-at`] = String(w.resetsAt);
+  }
+  return h;
+}
+
+/**
+ * Status, headers and body of a FAIL plan (its `account` options applied; see the file header).
+ * @param {{status: number, message: string, account?: {retryAfter?: string, resetSeconds?: number, limit?: string, type?: string}}} p
+ * @param {Record<string, {percent: number, resetsAt: number}>} [windows] plan usage reported so far
+ * @param {number} [now] epoch seconds
+ * @returns {{headers: Record<string, string>, body: object}}
+ */
+export function accountError(p, windows = {}, now = Date.now() / 1000) {
+  const a = p.account ?? {};
+  const headers = {};
+  let body = errorBody(p.status, p.message, a.type);
+  if (a.limit === 'usage' || a.limit === 'weekly') {
+    const name = a.limit === 'usage' ? '5h' : '7d';
+    const resetsAt =
+      a.resetSeconds !== undefined ? Math.round(now + a.resetSeconds) : (windows[name]?.resetsAt ?? Math.round(now + PLAN_WINDOWS[name][1] * 60));
+    Object.assign(headers, quotaHeaders({ ...windows, [name]: { percent: 100, resetsAt } }, now));
+    const inSeconds = Math.max(0, Math.round(resetsAt - now));
+    body = { error: { type: a.type ?? 'usage_limit_reached', message: p.message, plan_type: 'plus', resets_at: resetsAt, resets_in_seconds: inSeconds } };
+  } else if (a.resetSeconds !== undefined) {
+    const reset = rateLimitDuration(a.resetSeconds);
+    Object.assign(headers, {
+      'x-ratelimit-limit-requests': '500',
+      'x-ratelimit-remaining-requests': '0',
+      'x-ratelimit-reset-requests': reset,
+      'x-ratelimit-limit-tokens': '200000',
+      'x-ratelimit-remaining-tokens': '0',
+      'x-ratelimit-reset-tokens': reset,
+    });
+  }
+  if (a.retryAfter !== undefined && a.retryAfter !== 'none') headers['retry-after'] = a.retryAfter;
+  return { headers, body };
 }
 
 /** SSE events of one text answer (§2.3, §3). */
@@ -194,14 +288,18 @@ const sleep = (ms, signal) =>
 
 /**
  * Start the mock.
- * @param {{logFile?: string, port?: number, title?: string}} [options]
- * @returns {Promise<{url: string, port: number, queue(reply: string|object): void, requests(): object[], close(): Promise<void>}>}
+ * @param {{logFile?: string, port?: number, title?: string, quota?: Record<string, {percent: number, resetsInSeconds: number}>}} [options]
+ * @returns {Promise<{url: string, port: number, queue(reply: string|object): void, setQuota(q: object | null): void, requests(): object[], close(): Promise<void>}>}
  *   `url` is the provider base_url (`http://127.0.0.1:<port>/v1`). `queue(reply)` overrides the answer
- *   to the next user turn(s), FIFO: a directive string (as if it were the prompt) or a plan object.
+ *   to the next user turn(s), FIFO: a directive string (as if it were the prompt) or a plan object
+ *   (an error plan may carry `account` options and extra `headers`). `quota` / `setQuota()`: plan
+ *   usage reported on every answer through the x-codex-* headers.
  */
-export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE } = {}) {
+export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE, quota } = {}) {
   const log = [];
   const queued = [];
+  /** Plan usage reported so far (absolute resets); {} = none (an API key's answers carry no x-codex-* headers). */
+  let planUsage = quotaState(quota);
   const failures = new Map();
   const sockets = new Set();
 
@@ -234,6 +332,25 @@ export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE
       body = undefined;
     }
     const entry = { at: new Date().toISOString(), method: req.method, path: url.pathname, headers: req.headers, body };
+    if (req.method === 'GET' && /\/wham\/accounts\/check\/?$/.test(url.pathname)) {
+      record({ ...entry, kind: 'accounts-check' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(accountsCheck(req.headers['chatgpt-account-id'], 'https://chatgpt.com')));
+      return;
+    }
+    if (req.method === 'POST' && /\/oauth\/token\/?$/.test(url.pathname)) {
+      // the ChatGPT login's token refresh (CODEX_REFRESH_TOKEN_URL_OVERRIDE = this route): refused, as for an expired login
+      record({ ...entry, kind: 'token-refresh' });
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'refresh_token_expired', message: 'Your refresh token has expired. Please sign in again.' } }));
+      return;
+    }
+    if (req.method === 'GET' && /\/wham\/usage\/?$/.test(url.pathname)) {
+      record({ ...entry, kind: 'usage' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(whamUsage(planUsage)));
+      return;
+    }
     if (req.method === 'GET' && /\/models\/?$/.test(url.pathname)) {
       record({ ...entry, kind: 'models' });
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -263,6 +380,7 @@ export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE
     if (cls.kind === 'empty') return stream(res, textEvents('MOCK-REPLY: (no prompt)', { inputTokens }));
 
     let p = queued.length > 0 ? queued.shift() : planReply(cls.prompt);
+    if (p.quota) planUsage = { ...planUsage, ...quotaState(p.quota) };
     for (;;) {
       await sleep(p.delayMs ?? 0, abort.signal);
       if (abort.signal.aborted) return;
@@ -270,9 +388,10 @@ export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE
       const key = `${cls.prompt}`;
       const n = (failures.get(key) ?? 0) + 1;
       failures.set(key, n);
-      if (n <= p.times) {
-        res.writeHead(p.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(errorBody(p.status, p.message)));
+      if (n <= (p.times ?? Infinity)) {
+        const failure = accountError(p, planUsage);
+        res.writeHead(p.status, { 'content-type': 'application/json', ...quotaHeaders(planUsage), ...failure.headers, ...(p.headers ?? {}) });
+        res.end(JSON.stringify(failure.body));
         return;
       }
       p = { ...planReply(p.rest || 'recovered'), delayMs: 0 };
@@ -282,7 +401,7 @@ export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE
   }
 
   function stream(res, events) {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...quotaHeaders(planUsage) });
     res.end(sse(events));
   }
 
@@ -297,6 +416,10 @@ export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE
     queue(reply) {
       queued.push(typeof reply === 'string' ? planReply(reply) : reply);
     },
+    /** Report this plan usage (QUOTA form) on every answer from now on; null stops it. */
+    setQuota(q) {
+      planUsage = q ? quotaState(q) : {};
+    },
     requests() {
       return log.slice();
     },
@@ -304,6 +427,40 @@ export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE
       for (const s of sockets) s.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * The ChatGPT backend's `GET /backend-api/wham/accounts/check` answer for one (fake) account, as
+ * Codex's own tests mock it: what its TUI asks at the start of a ChatGPT login ("workspace routing
+ * discovery"; without an answer the TUI exits with `account/read failed`). The backend origin is
+ * the mock itself.
+ */
+export function accountsCheck(accountId, origin) {
+  const id = String(accountId || 'acct-umbel-mock');
+  return { accounts: [{ id, plan_type: 'plus', workspace_backend_origin: origin, account_routing_override: 'NO_CONSTRAINT' }], account_ordering: [id] };
+}
+
+/**
+ * The ChatGPT backend's `GET /backend-api/wham/usage` answer (what Codex's `/status` shows as
+ * Limits for a ChatGPT login) for a plan usage state: primary = 5 h, secondary = weekly.
+ */
+export function whamUsage(windows, now = Date.now() / 1000) {
+  const win = (name) => {
+    const w = windows?.[name];
+    if (!w) return null;
+    return {
+      used_percent: w.percent,
+      limit_window_seconds: PLAN_WINDOWS[name][1] * 60,
+      reset_after_seconds: Math.max(0, Math.round(w.resetsAt - now)),
+      reset_at: w.resetsAt,
+    };
+  };
+  const limitReached = Object.values(windows ?? {}).some((w) => w.percent >= 100);
+  return {
+    plan_type: 'plus',
+    rate_limit: { allowed: !limitReached, limit_reached: limitReached, primary_window: win('5h'), secondary_window: win('7d') },
+    credits: { has_credits: false, unlimited: false, balance: '0' },
   };
 }
 

@@ -153,6 +153,117 @@ describe('OpenAI Responses mock', () => {
     expect(((await five.json()) as { error: { code: string } }).error.code).toBe('server_error');
   });
 
+  it('a plain 429 has no retry-after and no rate-limit headers', async () => {
+    const res = await post({ input: [user('FAIL 429 slow down')], tools });
+    expect(res.status).toBe(429);
+    expect(await res.json()).toEqual({ error: { message: 'slow down', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect([...res.headers.keys()].filter((k) => k.startsWith('x-ratelimit') || k.startsWith('x-codex'))).toEqual([]);
+  });
+
+  it('FAIL 429 retry-after= reset= sends retry-after and the x-ratelimit-* headers (reset as a duration)', async () => {
+    const res = await post({ input: [user('FAIL 429 retry-after=20 reset=90 Rate limit reached')], tools });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('20');
+    expect(res.headers.get('x-ratelimit-reset-requests')).toBe('1m30s');
+    expect(res.headers.get('x-ratelimit-reset-tokens')).toBe('1m30s');
+    expect(res.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    expect(Number(res.headers.get('x-ratelimit-limit-requests'))).toBeGreaterThan(0);
+    expect((await res.json()).error).toMatchObject({ code: 'rate_limit_exceeded', message: 'Rate limit reached' });
+  });
+
+  it('type= replaces the code and type (insufficient_quota, invalid_api_key on 401)', async () => {
+    const quota = await post({ input: [user('FAIL 429 type=insufficient_quota You exceeded your current quota')], tools });
+    expect(await quota.json()).toEqual({
+      error: { message: 'You exceeded your current quota', type: 'insufficient_quota', param: null, code: 'insufficient_quota' },
+    });
+    const r401 = await post({ input: [user('FAIL 401 Incorrect API key provided')], tools });
+    expect(r401.status).toBe(401);
+    expect((await r401.json()).error).toMatchObject({ code: 'invalid_api_key', message: 'Incorrect API key provided' });
+    const r403 = await post({ input: [user('FAIL 403 type=unsupported_country_region_territory Country not supported')], tools });
+    expect(r403.status).toBe(403);
+    expect((await r403.json()).error).toMatchObject({ code: 'unsupported_country_region_territory', type: 'unsupported_country_region_territory' });
+  });
+
+  it('FAIL 429 limit=usage is the ChatGPT plan limit: usage_limit_reached with resets_at and the x-codex-primary-* headers', async () => {
+    const lo = Math.floor(Date.now() / 1000);
+    const res = await post({ input: [user('FAIL 429 limit=usage reset=3600 The usage limit has been reached')], tools });
+    const hi = Math.ceil(Date.now() / 1000);
+    expect(res.status).toBe(429);
+    const body = await res.json();
+    expect(body.error).toMatchObject({ type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus' });
+    expect(body.error.resets_at).toBeGreaterThanOrEqual(lo + 3600);
+    expect(body.error.resets_at).toBeLessThanOrEqual(hi + 3600);
+    expect(body.error.resets_in_seconds).toBeLessThanOrEqual(3600);
+    expect(body.error.resets_in_seconds).toBeGreaterThanOrEqual(3600 - (hi - lo));
+    expect(res.headers.get('x-codex-primary-used-percent')).toBe('100');
+    expect(res.headers.get('x-codex-primary-window-minutes')).toBe('300');
+    expect(res.headers.get('x-codex-primary-reset-at')).toBe(String(body.error.resets_at));
+    expect(res.headers.get('retry-after')).toBeNull();
+    const weekly = await post({ input: [user('FAIL 429 limit=weekly retry-after=60 weekly')], tools });
+    expect(weekly.headers.get('x-codex-secondary-used-percent')).toBe('100');
+    expect(weekly.headers.get('x-codex-secondary-window-minutes')).toBe('10080');
+    expect(weekly.headers.get('retry-after')).toBe('60');
+    expect((await weekly.json()).error.type).toBe('usage_limit_reached');
+  });
+
+  it('QUOTA reports plan usage on that and every later answer through x-codex-* headers, until setQuota(null)', async () => {
+    const before = await post({ input: [user('ECHO before')], tools });
+    expect([...before.headers.keys()].filter((k) => k.startsWith('x-codex'))).toEqual([]);
+    await before.text();
+    const res = await post({ input: [user('QUOTA 5h=42@3600 7d=13 ECHO with usage')], tools });
+    expect(finalText(parseSse(await res.text()))).toBe('with usage');
+    expect(res.headers.get('x-codex-primary-used-percent')).toBe('42');
+    expect(res.headers.get('x-codex-primary-window-minutes')).toBe('300');
+    expect(Number(res.headers.get('x-codex-primary-reset-after-seconds'))).toBeLessThanOrEqual(3600);
+    expect(res.headers.get('x-codex-secondary-used-percent')).toBe('13');
+    expect(res.headers.get('x-codex-secondary-window-minutes')).toBe('10080');
+    const later = await post({ input: [user('ECHO later')], tools });
+    expect(later.headers.get('x-codex-primary-reset-at')).toBe(res.headers.get('x-codex-primary-reset-at'));
+    await later.text();
+    (mock as Mock & { setQuota: (q: unknown) => void }).setQuota(null);
+    const after = await post({ input: [user('ECHO after')], tools });
+    expect(after.headers.get('x-codex-primary-used-percent')).toBeNull();
+    await after.text();
+  });
+
+  it('serves the ChatGPT backend routes a ChatGPT login asks: wham/accounts/check, wham/usage (the plan usage), a refused oauth/token refresh', async () => {
+    const origin = mock.url.replace(/\/v1$/, '');
+    const check = await fetch(`${origin}/backend-api/wham/accounts/check`, { headers: { 'chatgpt-account-id': 'acct-x' } });
+    expect(check.status).toBe(200);
+    expect(await check.json()).toEqual({
+      accounts: [{ id: 'acct-x', plan_type: 'plus', workspace_backend_origin: 'https://chatgpt.com', account_routing_override: 'NO_CONSTRAINT' }],
+      account_ordering: ['acct-x'],
+    });
+    const none = await (await fetch(`${origin}/backend-api/wham/usage`)).json();
+    expect(none.rate_limit).toEqual({ allowed: true, limit_reached: false, primary_window: null, secondary_window: null });
+    (mock as Mock & { setQuota: (q: unknown) => void }).setQuota({ '5h': { percent: 100, resetsInSeconds: 600 } });
+    const used = await (await fetch(`${origin}/backend-api/wham/usage`)).json();
+    expect(used).toMatchObject({
+      plan_type: 'plus',
+      rate_limit: { allowed: false, limit_reached: true, primary_window: { used_percent: 100, limit_window_seconds: 18000 } },
+    });
+    expect(used.rate_limit.primary_window.reset_after_seconds).toBeLessThanOrEqual(600);
+    const refresh = await fetch(`${origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"grant_type":"refresh_token"}',
+    });
+    expect(refresh.status).toBe(401);
+    expect((await refresh.json()).error.code).toBe('refresh_token_expired');
+  });
+
+  it('queue(): a queued error plan takes account options and extra headers', async () => {
+    mock.queue({ kind: 'error', status: 429, message: 'queued', account: { retryAfter: '5' }, headers: { 'x-extra': 'yes' } });
+    const res = await post({ input: [user('ECHO directive')], tools });
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(res.headers.get('x-extra')).toBe('yes');
+    await res.text();
+    const next = await post({ input: [user('ECHO directive')], tools });
+    expect(finalText(parseSse(await next.text()))).toBe('directive');
+  });
+
   it('replies to a long prompt with its digest and to LONG with n characters', async () => {
     const long = 'x'.repeat(1000);
     expect(finalText(parseSse(await (await post({ input: [user(long)], tools })).text()))).toMatch(/^MOCK-REPLY: len=1000 sha256=[0-9a-f]{16}$/);

@@ -53,5 +53,11 @@ export function spawnFromArgs(args: Args, cwd: string): Omit<SpawnOptions, 'name
     allowedTools: str(args.allowedTools),
     appendSystemPrompt: str(args.appendSystemPrompt),
     unattended: args.unattended === true,
+    billing: billingFromArgs(args),
   };
+}
+
+/** `--billing subscription|any` (the schema refuses anything else). */
+export function billingFromArgs(args: Args): SpawnOptions['billing'] {
+  return str(args.billing) as SpawnOptions['billing'];
 }

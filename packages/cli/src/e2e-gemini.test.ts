@@ -57,7 +57,8 @@ let env: Record<string, string>;
 let umbel: UmbelRun;
 let startUmbel: UmbelStart;
 
-const g = ['--provider', 'gemini'];
+/** The key is passed by name: umbel never inherits a variable that bills the API (issue 17). */
+const g = ['--provider', 'gemini', '--env', 'GEMINI_API_KEY'];
 
 /** The user prompts the Gemini API received (wrappers and @file expansions removed by the mock). */
 const promptsReceived = (): string[] =>
@@ -288,11 +289,24 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
   );
 
   it(
-    'no key: spawn refuses the sign-in screen with 126; a signed-out CLI likewise',
+    "no key passed: spawn refuses the sign-in screen with 126 (the caller's GEMINI_API_KEY is not inherited) naming --env GEMINI_API_KEY; a signed-out CLI likewise",
     async () => {
-      const noKey = await umbel(['spawn', 'nokey', ...g], { env: { GEMINI_API_KEY: undefined } });
+      const noKey = await umbel(['spawn', 'nokey', '--provider', 'gemini']);
       expect(noKey.code).toBe(126);
       expect(noKey.stderr).toContain('How would you like to authenticate');
+      expect(noKey.stderr).toContain('--env GEMINI_API_KEY');
+      const withKey = await umbel(['spawn', 'withkey', ...g, '--json']);
+      expect(withKey.code).toBe(0);
+      expect(JSON.parse(withKey.stdout)).toMatchObject({
+        billing: 'api',
+        billingEvidence: 'security.auth.selectedType "gemini-api-key"',
+        endpoint: new URL(mock.url).toString(),
+      });
+      expect((await umbel(['kill', 'withkey'])).code).toBe(0);
+      const guarded = await umbel(['spawn', 'guarded', ...g, '--billing', 'subscription']);
+      expect(guarded.code).toBe(3);
+      expect(guarded.stderr).toContain('GEMINI_API_KEY passed to the worker');
+      expect((await umbel(['status', 'guarded'])).code).toBe(1);
       const out = await umbel(['spawn', 'signedout', ...g, '--env', 'FAKE_GEMINI_SIGNED_OUT=1']);
       expect(out.code).toBe(126);
       expect(out.stderr).toContain('How would you like to authenticate');

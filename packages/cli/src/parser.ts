@@ -12,9 +12,10 @@ const EXIT_CODES_HELP = `Exit codes:
        doctor: a provider failed a check)
   2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME, unknown --host)
   120  the worker's host is unreachable (wait: host-unreachable — the worker may still run there; wait again)
+  3    --billing subscription refused a worker that would bill the API (UMBEL_BILLING_REFUSED)
   121  wait: unknown (the turn ended, but no answer anywhere)
   122  wait: provider-error     123  wait: idle          124  wait: timeout
-  125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen)
+  125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen; API keys are never inherited)
   127  wait: guardrail-halted   129  SIGHUP (terminal closed)   130  aborted (SIGINT)
   141  stdout/stderr closed by its reader                  143  SIGTERM`;
 
@@ -104,6 +105,10 @@ function spawnOptions(y: Argv, help: ProviderHelp): Argv {
       type: 'string',
       describe:
         'Run the worker on this host of the config file (over SSH); later verbs route there by themselves. --cwd is then a path there (default: its home)',
+    })
+    .option('billing', {
+      type: 'string',
+      describe: 'subscription: refuse (exit 3, nothing left) a worker that would bill the API instead of your plan login; any (default)',
     });
 }
 

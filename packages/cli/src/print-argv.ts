@@ -29,6 +29,7 @@ export const PRINT_VALUE_FLAGS: ReadonlySet<string> = new Set([
   'name',
   'resume',
   'pool',
+  'billing',
 ]);
 const PRINT_BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['verbose', 'unattended']);
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

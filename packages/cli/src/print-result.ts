@@ -65,6 +65,9 @@ export function resultObject(outcome: Outcome, extra: { durationMs: number; sess
       ...(outcome.message ? { message: outcome.message } : {}),
       ...(outcome.attempts ? { attempts: outcome.attempts } : {}),
       ...(outcome.transcriptPath ? { transcript_path: outcome.transcriptPath } : {}),
+      ...(outcome.billing ? { billing: outcome.billing } : {}),
+      ...(outcome.billingEvidence ? { billing_evidence: outcome.billingEvidence } : {}),
+      ...(outcome.quota ? { quota: outcome.quota } : {}),
     },
   };
 }

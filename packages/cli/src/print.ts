@@ -6,7 +6,7 @@
  * second signal removes it at once and exits.
  */
 import { randomUUID } from 'node:crypto';
-import { type Outcome, type Umbel, UmbelError, UsageError, type WaitOptions, type WorkerStatus } from '@umbel/core';
+import { BillingRefusedError, type Outcome, type Umbel, UmbelError, UsageError, type WaitOptions, type WorkerStatus } from '@umbel/core';
 import { type Args, num, spawnFromArgs, str } from './args.js';
 import { type CliIo, interruptExitCode } from './io.js';
 import { printJson } from './output.js';
@@ -145,6 +145,7 @@ async function printRun(run: PrintRun): Promise<number> {
   try {
     if (signal.aborted) return interruptExitCode(signal);
     await acquire(run);
+    await guardBilling(run);
     if (signal.aborted) return interruptExitCode(signal);
     const { outcome, status } = await turn(run, run.hold.name as string);
     const code = outcome.reason === 'aborted' ? interruptExitCode(signal) : printExitCode(outcome);
@@ -163,6 +164,16 @@ async function printRun(run: PrintRun): Promise<number> {
     await run.pooled?.refill();
     await run.hold.remove();
   }
+}
+
+/**
+ * `--billing subscription` on a worker -p did not spawn itself (`--resume`, a live `--name`d one, a
+ * warm pool worker): refused before the prompt when it bills the API. A new worker was checked by spawn.
+ */
+async function guardBilling(run: PrintRun): Promise<void> {
+  if (str(run.args.billing) !== 'subscription' || run.hold.name === undefined) return;
+  const status = await run.engine.status(run.hold.name);
+  if (status.billing === 'api') throw new BillingRefusedError(status.name, status.billingEvidence, run.hold.anonymous);
 }
 
 /** Take the worker: `--resume`'s, a live `--name`d one, a warm pool worker, or a new one (anonymous without --name). */

@@ -39,9 +39,10 @@ import {
   WaitOptionsCheckedSchema,
   WorkerNameSchema,
 } from './schemas.js';
+import type { Outcome } from './schemas.js';
 import { sendPrompt } from './send.js';
 import { spawnWorker } from './spawn.js';
-import { listWorkers, statusOf } from './status.js';
+import { billingFields, listWorkers, statusOf } from './status.js';
 import type { Provider } from './provider.js';
 import type { Substrate } from './substrate.js';
 import type { CallContext, Umbel, UmbelPools, UmbelSettings, WaitContext } from './umbel.js';
@@ -86,6 +87,14 @@ function pools(ctx: EngineContext): UmbelPools {
   };
 }
 
+/** Every outcome says how its worker is billed (and the plan usage last reported), from the ledger. */
+function withBilling(ctx: EngineContext, outcome: Outcome): Outcome {
+  const view = loadWorker(ctx, outcome.worker);
+  if (!view) return outcome;
+  const { billing, billingEvidence } = billingFields(view);
+  return { ...outcome, billing, ...(billingEvidence ? { billingEvidence } : {}), ...(view.quota ? { quota: view.quota } : {}) };
+}
+
 /** Create an engine. */
 export function createUmbel(settings: UmbelSettings): Umbel {
   const ctx = createContext(settings);
@@ -108,9 +117,9 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     keys: async (input) => pressKeys(ctx, parse(KeysOptionsSchema, input, 'keys options')),
     async wait(input, context: WaitContext = {}) {
       const options = parse(WaitOptionsCheckedSchema, input, 'wait options');
-      if (options.until !== 'stop') return waitUntil(ctx, options, context);
-      if (!options.check && !options.schema) return waitForTurn(ctx, options, context);
-      return runGuarded(ctx, options, (name, prompt) => send({ name, prompt }, context), context);
+      if (options.until !== 'stop') return withBilling(ctx, await waitUntil(ctx, options, context));
+      if (!options.check && !options.schema) return withBilling(ctx, await waitForTurn(ctx, options, context));
+      return withBilling(ctx, await runGuarded(ctx, options, (name, prompt) => send({ name, prompt }, context), context));
     },
     read: async (input) => readAnswer(ctx, parse(ReadOptionsSchema, input, 'read options')),
     status: async (name) => statusOf(ctx, nameOf(name)),

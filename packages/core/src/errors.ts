@@ -20,6 +20,7 @@ export const UmbelErrorCode = {
   WorkerDead: 'UMBEL_WORKER_DEAD',
   SpawnFailed: 'UMBEL_SPAWN_FAILED',
   NotSignedIn: 'UMBEL_NOT_SIGNED_IN',
+  BillingRefused: 'UMBEL_BILLING_REFUSED',
   SendNotSubmitted: 'UMBEL_SEND_NOT_SUBMITTED',
   SendBusy: 'UMBEL_SEND_BUSY',
   TurnNotSubmitted: 'UMBEL_TURN_NOT_SUBMITTED',
@@ -197,14 +198,38 @@ export class SpawnFailedError extends UmbelError {
 export class NotSignedInError extends UmbelError {
   /** The screen line that identified the sign-in screen. */
   readonly screenLine: string;
-  constructor(provider: string, screenLine: string) {
+  /**
+   * @param apiEnv the variables that bill the API instead (named in the hint: passing one is how a
+   *   caller chooses API billing on purpose; umbel never inherits them).
+   */
+  constructor(provider: string, screenLine: string, apiEnv: readonly string[] = []) {
+    const api = apiEnv.length
+      ? `, or pass ${apiEnv.map((name) => `--env ${name}`).join(' or ')} to bill the API on purpose`
+      : ', or pass an API key with --env';
     super({
       name: 'NotSignedInError',
       code: UmbelErrorCode.NotSignedIn,
       message: `${provider} is not signed in: the CLI shows its sign-in screen ("${screenLine.trim()}")`,
-      hint: `sign in by running the CLI once by hand, or pass an API key with --env`,
+      hint: `sign in to your subscription by running the CLI once by hand${api} (keys in your environment are never inherited)`,
     });
     this.screenLine = screenLine;
+  }
+}
+
+/** `billing: subscription` and the worker would bill the API: refused before its first prompt, nothing left. Exit 3. */
+export class BillingRefusedError extends UmbelError {
+  readonly worker: string;
+  readonly evidence: string | undefined;
+  /** @param removed false for a worker the call did not start (it is left as it was) */
+  constructor(worker: string, evidence: string | undefined, removed = true) {
+    super({
+      name: 'BillingRefusedError',
+      code: UmbelErrorCode.BillingRefused,
+      message: `worker '${worker}' would bill the API, not your subscription${evidence ? ` (${evidence})` : ''}: refused by --billing subscription${removed ? '; it was removed' : ', before any prompt'}`,
+      hint: 'drop the API key / cloud variable from --env (umbel never inherits them) and sign in to the CLI, or use --billing any to allow API billing',
+    });
+    this.worker = worker;
+    this.evidence = evidence;
   }
 }
 
@@ -520,6 +545,8 @@ export function errorExitCode(error: unknown): number {
       return 120;
     case UmbelErrorCode.NotSignedIn:
       return 126;
+    case UmbelErrorCode.BillingRefused:
+      return 3;
     case UmbelErrorCode.WorkerDead:
       return 125;
     case UmbelErrorCode.Aborted:

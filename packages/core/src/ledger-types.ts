@@ -2,7 +2,7 @@
 import type { StateProblem } from './event-store.js';
 import type { OwnEvent } from './own-events.js';
 import type { Provider, ProviderV1EventInfo } from './provider.js';
-import type { WorkerMeta } from './schemas.js';
+import type { BillingKind, Quota, WorkerMeta } from './schemas.js';
 import type { WorkerPaths } from './paths.js';
 
 /** One event, interpreted once: umbel's own (typed payload) or a hook event (its provider's reading). */
@@ -66,6 +66,10 @@ export interface WorkerView {
   readonly problems: readonly StateProblem[];
   /** When spawn saw the ready prompt. */
   readonly readyAt?: bigint;
+  /** How the worker bills and its endpoint, as spawn recorded them in its `ready` event. */
+  readonly billing?: { readonly billing: BillingKind; readonly evidence?: string; readonly endpoint?: string };
+  /** The plan usage the CLI reported last (its provider's reading of the newest event carrying one). */
+  readonly quota?: Quota;
   /** The CLI announced a session (a `session` hook). */
   readonly sessionSeen: boolean;
   readonly death: DeathRecord;

@@ -10,10 +10,11 @@ import type { EngineContext } from './context.js';
 import { ProviderUnknownError, WorkerCorruptError, WorkerNotFoundError } from './errors.js';
 import { readEventDir, type RawEvent, type StateProblem } from './event-store.js';
 import type { DeathRecord, LedgerEvent, UsableView, WorkerView } from './ledger-types.js';
-import { isOwnKind, parseOwnEvent } from './own-events.js';
+import { isOwnKind, type OwnEvent, parseOwnEvent } from './own-events.js';
 import { sessionName } from './paths.js';
-import type { Provider, ProviderV1EventInfo } from './provider.js';
-import { type WorkerMeta, WorkerMetaSchema } from './schemas.js';
+import type { Provider, ProviderV1EventInfo, ProviderV1QuotaWindow } from './provider.js';
+import { type QuotaWindow, type WorkerMeta, WorkerMetaSchema } from './schemas.js';
+import { isoOf } from './clock.js';
 import { assignTurns } from './turns.js';
 
 type MetaRead = { meta: WorkerMeta } | { corrupt: string; raw?: Record<string, unknown> };
@@ -149,11 +150,42 @@ export function loadWorker(ctx: EngineContext, name: string): WorkerView | undef
     turns: assignTurns(typed),
     problems,
     ...(ready ? { readyAt: ready.at } : {}),
+    ...billingOf(ready?.own),
+    ...quotaOf(typed),
     sessionSeen: typed.some((e) => e.kind === 'session'),
     death: deathOf(typed),
     transcript: transcriptOf(meta, typed),
     ...(typed.length ? { lastEventAt: typed[typed.length - 1]?.at } : {}),
   };
+}
+
+/** The billing spawn recorded in the `ready` event (older workers have none). */
+function billingOf(own: OwnEvent | undefined): Pick<WorkerView, 'billing'> {
+  if (own?.kind !== 'ready' || own.data.billing === undefined) return {};
+  const { billing, billingEvidence, endpoint } = own.data;
+  return { billing: { billing, ...(billingEvidence ? { evidence: billingEvidence } : {}), ...(endpoint ? { endpoint } : {}) } };
+}
+
+const isoOfSeconds = (s: number | undefined) => (s === undefined || !Number.isFinite(s) ? undefined : new Date(s * 1000).toISOString());
+
+function windowOf(w: ProviderV1QuotaWindow | undefined): QuotaWindow | undefined {
+  if (!w || !Number.isFinite(w.usedPercent)) return undefined;
+  const resetsAt = isoOfSeconds(w.resetsAt);
+  return { usedPercent: w.usedPercent, ...(resetsAt ? { resetsAt } : {}) };
+}
+
+/** The newest quota any event reported (Claude: its statusLine input), in the status shape. */
+function quotaOf(typed: readonly LedgerEvent[]): Pick<WorkerView, 'quota'> {
+  for (let i = typed.length - 1; i >= 0; i--) {
+    const event = typed[i] as LedgerEvent;
+    const q = event.info.quota;
+    if (!q) continue;
+    const fiveHour = windowOf(q.fiveHour);
+    const sevenDay = windowOf(q.sevenDay);
+    if (!fiveHour && !sevenDay) continue;
+    return { quota: { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}), at: isoOf(event.at) } };
+  }
+  return {};
 }
 
 function dirExists(path: string): boolean {

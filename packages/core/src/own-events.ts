@@ -6,7 +6,7 @@
  * - `sent`: a prompt was delivered; it opens turn `turn`.
  * - `send-failed`: that prompt never got in (refused, never confirmed); the turn is closed as not
  *   submitted, so later hook events are never credited to it.
- * - `ready`: spawn saw the ready prompt (until then the worker is `starting`).
+ * - `ready`: spawn saw the ready prompt (until then the worker is `starting`), and how it bills.
  * - `keys`: keys were pressed (a pending prompt counts as answered).
  * - `ended`: a wait saw a turn end in the transcript alone (no hook fires for it).
  * - `dead`: death evidence saved by a wait or a kill (the last screen, how it ended).
@@ -30,7 +30,14 @@ export const SendFailedEventSchema = z.object({
   reason: z.enum(['not-submitted', 'delivery-failed', 'command']),
   message: z.string().optional(),
 });
-export const ReadyEventSchema = z.object({ at: z.string().optional() });
+export const ReadyEventSchema = z.object({
+  at: z.string().optional(),
+  /** How the worker is billed, as its ready screen, env names and launch showed it. */
+  billing: z.enum(['subscription', 'api', 'unknown']).optional(),
+  billingEvidence: z.string().optional(),
+  /** The endpoint's base URL, when a variable set one (credentials removed). */
+  endpoint: z.string().optional(),
+});
 export const KeysEventSchema = z.object({ keys: z.array(z.string()) });
 export const EndedEventSchema = z.object({ turn: Turn, reason: z.string() });
 export const DeadEventSchema = z.object({

@@ -44,6 +44,21 @@ export interface ProviderV1EventInfo {
   readonly lastMessage?: string;
   /** Short description of current activity (e.g. the tool being run). */
   readonly activity?: string;
+  /** Plan usage the CLI reported (Claude's statusLine `rate_limits`): percent used, reset in epoch seconds. */
+  readonly quota?: ProviderV1Quota;
+}
+
+/** One usage window of a plan. */
+export interface ProviderV1QuotaWindow {
+  readonly usedPercent: number;
+  /** Epoch seconds. */
+  readonly resetsAt?: number;
+}
+
+/** Plan usage as a CLI reports it. */
+export interface ProviderV1Quota {
+  readonly fiveHour?: ProviderV1QuotaWindow;
+  readonly sevenDay?: ProviderV1QuotaWindow;
 }
 
 /** Options the engine passes to `doBuildLaunch`. */
@@ -103,6 +118,37 @@ export interface ProviderV1Launch {
   /** Known up front (e.g. from a fixed `--session-id`). */
   readonly sessionId?: string;
   readonly transcriptPath?: string;
+  /** What the launch's own files say about billing (e.g. Codex's auth.json mode), refined on the ready screen. */
+  readonly billing?: ProviderV1BillingReport;
+  /** The endpoint's base URL the launch's config names (a custom provider's `base_url`), when no variable sets one. */
+  readonly endpoint?: string;
+}
+
+/** How a worker is billed: on the user's plan login, through an API key / cloud account, or not known. */
+export type ProviderV1Billing = 'subscription' | 'api' | 'unknown';
+
+/** A billing verdict and what it rests on (a screen line, an auth mode, a variable's name; never a value). */
+export interface ProviderV1BillingReport {
+  readonly billing: ProviderV1Billing;
+  readonly evidence?: string;
+}
+
+/** The provider's billing facts (ACCOUNT-FACTS.md in test-fixtures/real). */
+export interface ProviderV1BillingSpec {
+  /**
+   * Variables that switch the CLI from the subscription login to API (or cloud) billing. They are
+   * never inherited: a worker gets one only when the caller passes it by name.
+   */
+  readonly apiEnv: readonly string[];
+  /** Variables holding the endpoint's base URL (shown in status; a URL, never a key). First set wins. */
+  readonly endpointEnv?: readonly string[];
+}
+
+/** Input of `doDetectBilling`: the ready screen, the worker env's names, and what the launch said. */
+export interface ProviderV1BillingInput {
+  readonly screen: string;
+  readonly envNames: readonly string[];
+  readonly launch?: ProviderV1BillingReport;
 }
 
 /** What the startup screen shows. */
@@ -261,6 +307,8 @@ export interface ProviderV1 {
   readonly capabilities: ProviderV1Capabilities;
   /** Configuration variables inherited from the caller, named one by one (never a prefix). */
   readonly inheritEnv: readonly string[];
+  /** Billing facts: the variables that bill the API (never inherited). Optional. */
+  readonly billing?: ProviderV1BillingSpec;
   readonly input?: ProviderV1InputSpec;
   /** The CLI versions this provider was verified against (newest last). Optional. */
   readonly verifiedVersions?: readonly string[];
@@ -282,7 +330,14 @@ export interface ProviderV1 {
   /** Build the command, reserved env and files. May read the caller's config; must not launch. */
   doBuildLaunch(options: ProviderV1LaunchOptions): Promise<ProviderV1Launch>;
   /** Classify the startup screen (plus the events seen so far). Pure. */
-  doDetectStartup(input: { readonly screen: string; readonly events: readonly HookEvent[] }): ProviderV1StartupState;
+  doDetectStartup(input: {
+    readonly screen: string;
+    readonly events: readonly HookEvent[];
+    /** Names of the variables in the worker env (a dialog may be answered differently when a key was passed). */
+    readonly envNames?: readonly string[];
+  }): ProviderV1StartupState;
+  /** How the ready worker is billed, from its ready screen, env names and launch. Pure. Optional (unknown). */
+  doDetectBilling?(input: ProviderV1BillingInput): ProviderV1BillingReport;
   /** Text to paste for a prompt (e.g. a leading space so `/x` is not a command). Throw UsageError to refuse. */
   doPreparePrompt?(prompt: string): string;
   /** Extract what a hook payload says. Pure. */

@@ -82,6 +82,31 @@ export const HostNameSchema = z
 
 // --- options of the operations ---
 
+/** How a worker is billed: its plan login (`subscription`), an API key or cloud account (`api`), or not known. */
+export const BillingKindSchema = z.enum(['subscription', 'api', 'unknown']);
+export type BillingKind = z.infer<typeof BillingKindSchema>;
+
+/**
+ * The billing guard of spawn, `-p`, YAML workers and MCP (one field, shared): `subscription`
+ * refuses, before the first prompt, a worker that would bill the API (UMBEL_BILLING_REFUSED, exit 3).
+ */
+export const BillingGuardSchema = z
+  .enum(['subscription', 'any'])
+  .default('any')
+  .describe("'subscription': refuse (and remove) a worker that would bill the API, before its first prompt; 'any' (default): allow either");
+export type BillingGuard = z.output<typeof BillingGuardSchema>;
+
+/** Plan usage a CLI reported (Claude's statusLine `rate_limits`): percent used and reset time per window. */
+export const QuotaWindowSchema = z.object({
+  usedPercent: z.number().min(0).describe('Percent of the window used (0-100)'),
+  resetsAt: z.string().optional().describe('ISO time the window resets'),
+});
+export type QuotaWindow = z.infer<typeof QuotaWindowSchema>;
+export const QuotaSchema = z
+  .object({ fiveHour: QuotaWindowSchema.optional(), sevenDay: QuotaWindowSchema.optional(), at: z.string().describe('ISO time the CLI reported it') })
+  .describe('Plan usage the CLI last reported (absent when it reports none: API keys never get it)');
+export type Quota = z.infer<typeof QuotaSchema>;
+
 /** Options of `spawn`. */
 export const SpawnOptionsSchema = z
   .object({
@@ -102,6 +127,7 @@ export const SpawnOptionsSchema = z
     host: HostNameSchema.optional().describe(
       'Run the worker on this host of the config file (`hosts`), over SSH; every later call routes there by itself. With a host, cwd is a path on that host (default: its home directory)',
     ),
+    billing: BillingGuardSchema,
   })
   .strict();
 export type SpawnOptions = z.input<typeof SpawnOptionsSchema>;
@@ -398,6 +424,9 @@ export const OutcomeSchema = z.object({
   apiErrorType: z.string().optional().describe('provider-error: the API error type (api_error, overloaded_error, …), when recorded'),
   attempts: z.array(AttemptSchema).optional(),
   match: z.string().optional().describe('until file: the path that appeared; until pattern: the screen line that matched'),
+  billing: BillingKindSchema.optional().describe('How the worker is billed (subscription, api, unknown), as spawn found it'),
+  billingEvidence: z.string().optional().describe('What the billing verdict rests on (a banner label, an auth mode, a variable name)'),
+  quota: QuotaSchema.optional(),
 });
 /** The fields of an outcome as the schema has them (one object: MCP registers it as an output schema). */
 type OutcomeFields = z.infer<typeof OutcomeSchema>;
@@ -469,6 +498,10 @@ export const WorkerStatusSchema = z.object({
     .object({ reason: z.string() })
     .optional()
     .describe('Set when state is unreachable: its host did not answer (the worker may be alive there; its state is unknown)'),
+  billing: BillingKindSchema.describe('How the worker is billed: its plan login, an API key / cloud account, or unknown (not ready yet, or no evidence)'),
+  billingEvidence: z.string().optional().describe('What the billing verdict rests on (a banner label, an auth mode, a variable name; never a value)'),
+  endpoint: z.string().optional().describe('The base URL the CLI calls when a variable sets one (ANTHROPIC_BASE_URL, …), credentials removed'),
+  quota: QuotaSchema.optional(),
 });
 export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
 

@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve as resolvePath } from 'node:path';
+import { detectBilling, endpointOf, refuseApiBilling, refuseApiEnv } from './billing.js';
 import type { EngineContext } from './context.js';
 import { finalizeWorkerEnv, resolveWorkerEnv } from './env.js';
 import { CwdMissingError, OptionUnsupportedError, UmbelError, WorkerExistsError, WorkerVanishedError } from './errors.js';
@@ -17,7 +18,7 @@ import { writeOwnEvent } from './own-events.js';
 import { sessionName, type WorkerPaths } from './paths.js';
 import type { Provider, ProviderV1Launch, ProviderV1LaunchOptions } from './provider.js';
 import { guarded, guardedAsync } from './provider-guard.js';
-import type { SpawnOptionsParsed, WorkerMeta, WorkerStatus } from './schemas.js';
+import type { BillingGuard, SpawnOptionsParsed, WorkerMeta, WorkerStatus } from './schemas.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS, awaitReady } from './startup.js';
 import { deriveStatus } from './status.js';
 import type { CallContext } from './umbel.js';
@@ -93,19 +94,24 @@ export interface SpawnPlan {
   readonly choices: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>;
   readonly meta: WorkerMeta;
   readonly startupTimeout: number;
+  readonly billingGuard: BillingGuard;
 }
 
 /** Validate spawn options and resolve them (also what a pool claim matches on). No state is written. */
 export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Promise<SpawnPlan> {
   const provider = ctx.providers.get(options.provider);
   checkCapabilities(provider, options);
-  const env = resolveWorkerEnv({ callerEnv: ctx.env, inherit: provider.inheritEnv, explicit: options.env });
+  // What bills the API is never inherited, whatever a (hand-written) provider lists.
+  const billsApi = new Set(provider.billing?.apiEnv ?? []);
+  const inherit = provider.inheritEnv.filter((name) => !billsApi.has(name));
+  const env = resolveWorkerEnv({ callerEnv: ctx.env, inherit, explicit: options.env });
   const cwd = await realCwd(options.cwd);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const { model, permissionMode, allowedTools, appendSystemPrompt, unattended } = options;
   const choices = { cwd, model, permissionMode, allowedTools, appendSystemPrompt, unattended, env, callerEnv: ctx.env };
   guarded(provider, 'doValidate', () => provider.doValidate?.({ spawn: choices, isRoot }));
   const name = options.name ?? anonymousName();
+  refuseApiEnv(provider, env, options.billing, name);
   const startupTimeout = options.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS;
   const createdAt = new Date(ctx.now());
   const meta: WorkerMeta = {
@@ -125,7 +131,7 @@ export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Pro
     // the launch's own steps (files, hook sink) come on top of the ready wait
     readyBy: new Date(createdAt.getTime() + startupTimeout + 30_000).toISOString(),
   };
-  return { provider, choices, meta, startupTimeout };
+  return { provider, choices, meta, startupTimeout, billingGuard: options.billing };
 }
 
 /** Build the provider's launch and write its files; the meta that records them. */
@@ -180,8 +186,16 @@ export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParse
     const { launch, env, meta } = await prepareLaunch(ctx, p, written);
     launched = true;
     await ctx.substrate.launch({ session, cwd: meta.cwd, argv: launch.argv, env, exitRecordDir: wp.events });
-    await awaitReady(ctx, { name, session, eventsDir: wp.events, provider: p.provider }, p.startupTimeout, context.signal);
-    await writeOwnEvent(wp.events, 'ready', { at: new Date().toISOString() });
+    const screen = await awaitReady(ctx, { name, session, eventsDir: wp.events, provider: p.provider }, p.startupTimeout, context.signal);
+    const billing = detectBilling(p.provider, screen, meta.envNames, launch.billing);
+    refuseApiBilling(billing, p.billingGuard, name);
+    const endpoint = endpointOf(p.provider, env, launch.endpoint);
+    await writeOwnEvent(wp.events, 'ready', {
+      at: new Date().toISOString(),
+      billing: billing.billing,
+      ...(billing.evidence ? { billingEvidence: billing.evidence } : {}),
+      ...(endpoint ? { endpoint } : {}),
+    });
     return await settle(ctx, name, meta);
   } catch (error) {
     if (launched) await ctx.substrate.kill(session).catch(() => undefined);

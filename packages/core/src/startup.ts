@@ -41,13 +41,18 @@ interface Startup {
 function detect(s: Startup, screen: string): ProviderV1StartupState {
   const view = loadWorker(s.ctx, s.name);
   const events = (view?.events ?? []).map((e) => ({ kind: e.kind, at: e.at, payload: e.payload }));
-  return guarded(s.provider, 'doDetectStartup', () => s.provider.doDetectStartup({ screen, events }));
+  const envNames = view?.meta?.envNames ?? [];
+  return guarded(s.provider, 'doDetectStartup', () => s.provider.doDetectStartup({ screen, events, envNames }));
+}
+
+function notSignedIn(provider: Provider, line: string): NotSignedInError {
+  return new NotSignedInError(provider.displayName, line, provider.billing?.apiEnv ?? []);
 }
 
 async function failed(s: Startup, pane: PaneState): Promise<never> {
   const screen = pane.exists ? await s.ctx.substrate.capture(s.session, { lines: 40 }).catch(() => s.lastScreen) : s.lastScreen;
   const startup = screen ? detect(s, screen) : undefined;
-  if (startup?.state === 'sign-in') throw new NotSignedInError(s.provider.displayName, startup.line);
+  if (startup?.state === 'sign-in') throw notSignedIn(s.provider, startup.line);
   if (startup?.state === 'fatal') throw new SpawnFailedError(startup.message, { paneTail: lastNonBlankLines(screen, 20) });
   const view = loadWorker(s.ctx, s.name);
   const how = deathFacts(view ?? { death: {} }, pane).cause;
@@ -115,13 +120,13 @@ async function look(s: Startup): Promise<string> {
   }
 }
 
-/** Wait until the CLI in `session` shows its ready prompt (answering dialogs), or throw why not. */
+/** Wait until the CLI in `session` shows its ready prompt (answering dialogs), or throw why not. Returns the ready screen. */
 export async function awaitReady(
   ctx: EngineContext,
   target: { name: string; session: string; eventsDir: string; provider: Provider },
   timeoutMs: number,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<string> {
   const s: Startup = { ctx, ...target, lastScreen: '' };
   const deadline = Date.now() + timeoutMs;
   const tries = new Map<string, number>();
@@ -142,8 +147,8 @@ export async function awaitReady(
       const screen = await look(s);
       s.lastScreen = screen;
       const startup = detect(s, screen);
-      if (startup.state === 'ready') return;
-      if (startup.state === 'sign-in') throw new NotSignedInError(target.provider.displayName, startup.line);
+      if (startup.state === 'ready') return screen;
+      if (startup.state === 'sign-in') throw notSignedIn(target.provider, startup.line);
       if (startup.state === 'fatal') throw new SpawnFailedError(startup.message, { paneTail: lastNonBlankLines(screen, 20) });
       if (startup.state === 'dialog') {
         await answerDialog(s, startup, screen, tries);

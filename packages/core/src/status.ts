@@ -75,7 +75,15 @@ export function deriveStatus(view: WorkerView, pane: PaneState, now: number): Wo
     anonymous: view.shown.anonymous,
     ...(view.corrupt ? { corrupt: view.corrupt } : {}),
     ...(view.problems.length ? { problems: view.problems.map((p) => ({ ...p })) } : {}),
+    ...billingFields(view),
+    ...(view.quota ? { quota: view.quota } : {}),
   };
+}
+
+/** `billing` (always: `unknown` until spawn recorded it), its evidence and the endpoint. */
+export function billingFields(view: WorkerView): Pick<WorkerStatus, 'billing' | 'billingEvidence' | 'endpoint'> {
+  const b = view.billing;
+  return { billing: b?.billing ?? 'unknown', ...(b?.evidence ? { billingEvidence: b.evidence } : {}), ...(b?.endpoint ? { endpoint: b.endpoint } : {}) };
 }
 
 /** `status NAME`. */

@@ -22,7 +22,7 @@ const LIFECYCLE = `# umbel lifecycle
 
 umbel_spawn → umbel_send → umbel_wait → umbel_read → (umbel_send again, or umbel_kill)
 
-1. \`umbel_spawn\` \`{"name": "w1", "provider": "claude", "cwd": "."}\` starts the CLI in tmux and returns its status once it is ready for a prompt (\`cwd\` is relative to the MCP server's cwd). Optional: \`model\`, \`env\`, \`permissionMode\`, \`allowedTools\`, \`appendSystemPrompt\`, \`unattended\`, \`startupTimeout\`.
+1. \`umbel_spawn\` \`{"name": "w1", "provider": "claude", "cwd": "."}\` starts the CLI in tmux and returns its status once it is ready for a prompt (\`cwd\` is relative to the MCP server's cwd). Optional: \`model\`, \`env\`, \`permissionMode\`, \`allowedTools\`, \`appendSystemPrompt\`, \`unattended\`, \`startupTimeout\`, \`billing\` (\`"subscription"\` refuses a worker that would bill the API). API keys are never inherited: pass them in \`env\` as \`{"fromEnv": "NAME"}\`.
 2. \`umbel_send\` \`{"name": "w1", "prompt": "…"}\` types the prompt and returns \`{worker, turn}\` at once. It does NOT wait: always follow it with umbel_wait.
 3. \`umbel_wait\` \`{"name": "w1"}\` returns the turn's outcome as data, with \`next\` (what to do). Options: \`turn\`, \`timeout\` (default 50s, below common MCP request timeouts), \`idleTimeout\`, and the guardrails \`check\` (shell command, exit 0 accepts), \`schema\` (JSON Schema file), \`retries\` (default 2), \`checkTimeout\`.
 4. \`umbel_read\` \`{"name": "w1"}\` returns the answer of a turn again (default: the latest completed), also after the worker was killed. An answer over ~2000 tokens comes back as head + tail with the middle elided (\`elidedTokens\`); ask for \`full: true\`, a \`section\` ("## Findings"), or \`head\`/\`tail\` (~tokens).
@@ -138,18 +138,18 @@ A worker on a sign-in screen makes spawn fail with \`UMBEL_NOT_SIGNED_IN\`: umbe
 
 ## claude (Claude Code)
 
-- Uses your Claude Code sign-in (subscription). For an API key or gateway it inherits \`ANTHROPIC_API_KEY\`, \`ANTHROPIC_AUTH_TOKEN\`, \`ANTHROPIC_BASE_URL\`, \`ANTHROPIC_MODEL\`, \`CLAUDE_CONFIG_DIR\`, \`CLAUDE_CODE_OAUTH_TOKEN\`, \`CLAUDE_CODE_USE_BEDROCK\`/\`CLAUDE_CODE_USE_VERTEX\` (with \`AWS_REGION\`, \`AWS_PROFILE\`, \`CLOUD_ML_REGION\`, \`ANTHROPIC_VERTEX_PROJECT_ID\`) … — never \`CLAUDE_*\` as a prefix, so a host Claude Code's child-session markers do not leak in.
+- Uses your Claude Code sign-in (subscription). It inherits \`ANTHROPIC_BASE_URL\`, \`ANTHROPIC_MODEL\`, \`CLAUDE_CONFIG_DIR\`, \`CLAUDE_CODE_OAUTH_TOKEN\` (with \`AWS_REGION\`, \`AWS_PROFILE\`, \`CLOUD_ML_REGION\`, \`ANTHROPIC_VERTEX_PROJECT_ID\`) … — never \`CLAUDE_*\` as a prefix, and never what bills the API: \`ANTHROPIC_API_KEY\`, \`ANTHROPIC_AUTH_TOKEN\`, \`CLAUDE_CODE_USE_BEDROCK\`/\`CLAUDE_CODE_USE_VERTEX\` reach a worker only in \`env\` (\`{"fromEnv": "ANTHROPIC_API_KEY"}\`); status reports \`billing\`.
 - \`permissionMode\`: \`default\`, \`acceptEdits\`, \`plan\`, \`auto\`, \`dontAsk\`, \`bypassPermissions\`, \`manual\`; \`allowedTools\` (\`"Bash(git:*) Edit"\`) and \`appendSystemPrompt\` are supported. \`unattended\` maps to \`bypassPermissions\`; as root, Claude Code refuses it unless you pass \`"env": {"IS_SANDBOX": "1"}\`.
 
 ## codex (OpenAI Codex)
 
-- Sign in once yourself (\`codex login\`), or use a custom model provider with an \`env_key\` in \`~/.codex/config.toml\`. It inherits \`CODEX_API_KEY\` and the \`env_key\` your config names; \`OPENAI_API_KEY\`/\`OPENAI_BASE_URL\` are ignored by codex 0.169.0.
+- Sign in once yourself (\`codex login\`), or use a custom model provider with an \`env_key\` in \`~/.codex/config.toml\`. It passes the \`env_key\` your config names (billed as \`api\`); \`CODEX_API_KEY\`/\`OPENAI_API_KEY\` are never inherited (pass them in \`env\`).
 - Workers share a managed \`CODEX_HOME\` (\`<state>/providers/codex/home\`) whose \`config.toml\` is copied once from yours; later edits to yours are not picked up (delete the managed copy to re-copy).
 - \`unattended\` maps to \`--dangerously-bypass-approvals-and-sandbox\` (no sandbox); \`permissionMode\`: \`default\`, \`on-request\`, \`never\`, \`bypassPermissions\`. \`allowedTools\` and \`appendSystemPrompt\` are refused.
 
 ## gemini (Gemini CLI)
 
-- Needs an API key: \`GEMINI_API_KEY\` (Google AI Studio), inherited by name. Vertex AI: \`GOOGLE_GENAI_USE_VERTEXAI=true\` plus \`GOOGLE_API_KEY\` (or \`GOOGLE_CLOUD_PROJECT\` and \`GOOGLE_CLOUD_LOCATION\` with application-default credentials). A custom endpoint: \`GOOGLE_GEMINI_BASE_URL\`. Without a key, spawn fails as not signed in.
+- Needs an API key: \`GEMINI_API_KEY\` (Google AI Studio), never inherited: pass \`env: {"GEMINI_API_KEY": {"fromEnv": "GEMINI_API_KEY"}}\` (billed as \`api\`). Vertex AI: \`GOOGLE_GENAI_USE_VERTEXAI=true\` plus \`GOOGLE_API_KEY\` in \`env\` (or \`GOOGLE_CLOUD_PROJECT\` and \`GOOGLE_CLOUD_LOCATION\` with application-default credentials). A custom endpoint: \`GOOGLE_GEMINI_BASE_URL\`. Without a key, spawn fails as not signed in.
 - \`permissionMode\`: \`default\`, \`auto_edit\`, \`yolo\`, \`plan\`; \`unattended\` maps to \`--approval-mode yolo\`. \`allowedTools\` and \`appendSystemPrompt\` are refused.
 - A prompt starting with \`/name\` is refused (gemini would run a command): put a word in front. Tool approvals come as \`needs-input\`: umbel_keys \`["Enter"]\` allows once, \`["2"]\` for the session, \`["Escape"]\` rejects. Gemini retries 429/5xx for up to about four minutes before the turn fails.
 

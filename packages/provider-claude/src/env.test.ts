@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLAUDE_CHILD_MARKERS, CLAUDE_INHERIT_ENV, CLAUDE_RESERVED_ENV } from './facts.js';
+import { CLAUDE_API_BILLING_ENV, CLAUDE_CHILD_MARKERS, CLAUDE_INHERIT_ENV, CLAUDE_RESERVED_ENV } from './facts.js';
 import { claude } from './provider.js';
 
 const reconcileClaudeEnv = (env: Record<string, string>) => claude.doReconcileEnv?.(env);
@@ -34,10 +34,19 @@ describe('CLAUDE_INHERIT_ENV', () => {
     expect(CLAUDE_CHILD_MARKERS).toContain('CLAUDE_CODE_CHILD_SESSION');
   });
 
+  it('never inherits a variable that bills the API instead of the subscription (issue 17; ACCOUNT-FACTS §1.1)', () => {
+    for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_USE_BEDROCK', 'CLAUDE_CODE_USE_VERTEX', 'CLAUDE_CODE_USE_FOUNDRY']) {
+      expect(CLAUDE_API_BILLING_ENV).toContain(name);
+      expect(CLAUDE_INHERIT_ENV).not.toContain(name);
+      expect(claude.inheritEnv).not.toContain(name);
+    }
+    expect(claude.billing?.apiEnv).toEqual([...CLAUDE_API_BILLING_ENV]);
+    // a subscription token is not API billing: it is still inherited
+    expect(CLAUDE_INHERIT_ENV).toContain('CLAUDE_CODE_OAUTH_TOKEN');
+  });
+
   it('lists the configuration the brief requires', () => {
     for (const name of [
-      'ANTHROPIC_API_KEY',
-      'ANTHROPIC_AUTH_TOKEN',
       'ANTHROPIC_BASE_URL',
       'CLAUDE_CONFIG_DIR',
       'CLAUDE_CODE_OAUTH_TOKEN',
@@ -47,7 +56,7 @@ describe('CLAUDE_INHERIT_ENV', () => {
     ]) {
       expect(CLAUDE_INHERIT_ENV).toContain(name);
     }
-    expect(CLAUDE_INHERIT_ENV).toHaveLength(20);
+    expect(CLAUDE_INHERIT_ENV).toHaveLength(16);
   });
 
   it('reserves DISABLE_AUTOUPDATER=1', () => {

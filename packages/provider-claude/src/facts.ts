@@ -3,14 +3,33 @@
  * settings file that installs them, screens, prompt rules and hook payload fields. The transcript
  * reader is ./transcript.ts.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HookKind, OptionUnsupportedError, type ProviderV1ValidateOptions } from '@umbel/core';
+import { type HookKind, OptionUnsupportedError, type ProviderV1ValidateOptions, shellQuote } from '@umbel/core';
+import { CLAUDE_STATUSLINE_KIND } from './payload.js';
 import type { HookInstallContext, LaunchParts } from '@umbel/core/provider-kit';
 
-/** Configuration variables a worker inherits, named one by one (never `CLAUDE_*`: see the markers). */
-export const CLAUDE_INHERIT_ENV = [
+/**
+ * Variables that switch Claude Code from the subscription login to API or cloud billing
+ * (ACCOUNT-FACTS.md §1.1): never inherited; a worker gets one only when the caller passes it by name.
+ */
+export const CLAUDE_API_BILLING_ENV = [
   'ANTHROPIC_API_KEY',
   'ANTHROPIC_AUTH_TOKEN',
+  'CLAUDE_CODE_USE_BEDROCK',
+  'CLAUDE_CODE_USE_VERTEX',
+  'CLAUDE_CODE_USE_FOUNDRY',
+  'CLAUDE_CODE_USE_ANTHROPIC_AWS',
+  'CLAUDE_CODE_USE_ANTHROPIC_GOOGLE_CLOUD',
+  'CLAUDE_CODE_USE_MANTLE',
+  'CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR',
+] as const;
+
+/** Variables naming the endpoint Claude Code calls (status shows it, credentials removed). */
+export const CLAUDE_ENDPOINT_ENV = ['ANTHROPIC_BASE_URL'] as const;
+
+/** Configuration variables a worker inherits, named one by one (never `CLAUDE_*`: see the markers; never the API-billing ones). */
+export const CLAUDE_INHERIT_ENV = [
   'ANTHROPIC_BASE_URL',
   'ANTHROPIC_MODEL',
   'ANTHROPIC_SMALL_FAST_MODEL',
@@ -20,8 +39,6 @@ export const CLAUDE_INHERIT_ENV = [
   'ANTHROPIC_CUSTOM_HEADERS',
   'CLAUDE_CONFIG_DIR',
   'CLAUDE_CODE_OAUTH_TOKEN',
-  'CLAUDE_CODE_USE_BEDROCK',
-  'CLAUDE_CODE_USE_VERTEX',
   'API_TIMEOUT_MS',
   'CLAUDE_CODE_MAX_RETRIES',
   'AWS_REGION',
@@ -107,16 +124,52 @@ export function splitAllowedTools(value: string): string[] {
   return rules;
 }
 
-/** The `--settings` file: umbel's hooks, the allowed tools, the bypass consent pre-accepted when bypassing. */
+/** The statusLine script written into the worker directory. */
+export const CLAUDE_STATUSLINE_FILE = 'claude-statusline.sh';
+
+/** The user's own `statusLine` (their `<config>/settings.json`), if it runs a command. */
+export function userStatusLine(launch: HookInstallContext['launch']): Record<string, unknown> | undefined {
+  const config = launch.env.CLAUDE_CONFIG_DIR || (launch.callerEnv.HOME ? join(launch.callerEnv.HOME, '.claude') : undefined);
+  if (!config) return undefined;
+  try {
+    const settings = JSON.parse(readFileSync(join(config, 'settings.json'), 'utf8')) as Record<string, unknown>;
+    const line = settings.statusLine as Record<string, unknown> | undefined;
+    return line && typeof line === 'object' && typeof line.command === 'string' && line.command !== '' ? line : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * umbel's statusLine command (a `--settings` statusLine replaces the user's: ACCOUNT-FACTS §1.4):
+ * it hands the input to the hook sink as a `statusline` event (the plan usage), then runs the
+ * user's own command with the same input, so what they see is unchanged.
+ */
+export function statusLineScript(sinkPath: string, userCommand: string | undefined): string {
+  return [
+    '#!/bin/sh',
+    "# umbel: deliver the statusLine input, then run the user's own statusLine command with it",
+    'input=$(cat)',
+    `printf '%s\n' "$input" | ${shellQuote(sinkPath)} ${CLAUDE_STATUSLINE_KIND}`,
+    ...(userCommand ? [`printf '%s\n' "$input" | exec /bin/sh -c ${shellQuote(userCommand)}`] : []),
+    '',
+  ].join('\n');
+}
+
+/** The `--settings` file: umbel's hooks, its statusLine, the allowed tools, the bypass consent pre-accepted when bypassing. */
 export function installClaudeHooks({ launch, hooks, permissionMode }: HookInstallContext): LaunchParts {
+  const user = userStatusLine(launch);
+  const script = join(launch.workerDir, CLAUDE_STATUSLINE_FILE);
   const settings: Record<string, unknown> = {
     hooks: Object.fromEntries(hooks.map((h) => [h.event, [{ matcher: '*', hooks: [{ type: 'command', command: h.command }] }]])),
+    statusLine: { ...user, type: 'command', command: `/bin/sh ${shellQuote(script)}` },
   };
   const allow = launch.allowedTools === undefined ? [] : splitAllowedTools(launch.allowedTools);
   if (allow.length > 0) settings.permissions = { allow };
   if (permissionMode === 'bypassPermissions') settings.skipDangerousModePermissionPrompt = true;
   const path = join(launch.workerDir, CLAUDE_SETTINGS_FILE);
-  return { args: ['--settings', path], files: [{ path, content: `${JSON.stringify(settings, null, 2)}\n`, mode: 0o600 }] };
+  const statusLine = { path: script, content: statusLineScript(launch.hookSinkPath, user?.command as string | undefined), mode: 0o700 };
+  return { args: ['--settings', path], files: [{ path, content: `${JSON.stringify(settings, null, 2)}\n`, mode: 0o600 }, statusLine] };
 }
 
 /** Claude Code's project directory name for a cwd: every character outside `[A-Za-z0-9]` becomes `-` (§2.1). */

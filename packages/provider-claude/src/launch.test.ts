@@ -189,3 +189,24 @@ describe('pure helpers', () => {
     expect(splitAllowedTools(' ,, ')).toEqual([]);
   });
 });
+
+describe('buildClaudeLaunch: the statusLine (quota, issue 17)', () => {
+  it("installs umbel's statusLine in the worker's own settings: the input goes to the hook sink as a statusline event", async () => {
+    const launch = await buildClaudeLaunch(launchOptions({ env: { HOME: '/home/u', CLAUDE_CONFIG_DIR: join(root, 'no-such-config') } }));
+    const script = launch.files?.find((f) => f.path.endsWith('claude-statusline.sh'));
+    expect(script?.path).toBe('/state/workers/w1/provider/claude-statusline.sh');
+    expect(settingsOf(launch).statusLine).toEqual({ type: 'command', command: '/bin/sh /state/workers/w1/provider/claude-statusline.sh' });
+    expect(script?.content).toContain('| /state/hooks/umbel-hook statusline');
+    expect(script?.content).not.toContain('exec /bin/sh -c');
+  });
+
+  it("chains to the user's own statusLine command (and keeps its other fields), so their display is unchanged", async () => {
+    const config = join(root, 'user-config');
+    await mkdir(config, { recursive: true });
+    await writeFile(join(config, 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: "echo 'mine'", padding: 2 } }));
+    const launch = await buildClaudeLaunch(launchOptions({ env: { HOME: '/home/u', CLAUDE_CONFIG_DIR: config } }));
+    expect(settingsOf(launch).statusLine).toMatchObject({ type: 'command', padding: 2, command: expect.stringContaining('claude-statusline.sh') });
+    const script = launch.files?.find((f) => f.path.endsWith('claude-statusline.sh'))?.content ?? '';
+    expect(script).toContain(`exec /bin/sh -c 'echo '\\''mine'\\'''`);
+  });
+});

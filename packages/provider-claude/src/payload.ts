@@ -42,6 +42,25 @@ function needsInput(event: HookEvent, payload: Record<string, unknown>): NeedsIn
   return { kind, ...(tool ? { tool } : {}), ...(message !== undefined ? { message } : {}) };
 }
 
+function quotaWindow(value: unknown): { usedPercent: number; resetsAt?: number } | undefined {
+  const w = asRecord(value);
+  const used = w?.used_percentage;
+  if (typeof used !== 'number' || !Number.isFinite(used)) return undefined;
+  const resets = w?.resets_at;
+  return { usedPercent: used, ...(typeof resets === 'number' && Number.isFinite(resets) ? { resetsAt: resets } : {}) };
+}
+
+/** The statusLine input's `rate_limits` (ACCOUNT-FACTS §1.4): subscriptions only, absent otherwise. */
+export function quotaOfStatusLine(payload: Record<string, unknown>): ProviderV1EventInfo['quota'] {
+  const limits = asRecord(payload.rate_limits);
+  const fiveHour = quotaWindow(limits?.five_hour);
+  const sevenDay = quotaWindow(limits?.seven_day);
+  return fiveHour || sevenDay ? { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}) } : undefined;
+}
+
+/** The event kind umbel's statusLine command delivers the statusLine input as. */
+export const CLAUDE_STATUSLINE_KIND = 'statusline';
+
 /** The payload field map of Claude Code's hooks. */
 export const CLAUDE_PAYLOAD: PayloadFacts = {
   sessionId: 'session_id',
@@ -53,5 +72,11 @@ export const CLAUDE_PAYLOAD: PayloadFacts = {
   activity: (payload) => {
     const tool = stringField(payload, 'tool_name');
     return tool === undefined ? undefined : oneLine(describeToolCall(tool, payload.tool_input), 120);
+  },
+  // The statusLine input is not a hook: only its plan usage counts (its prompt_id must not credit a turn).
+  refine: (event, payload, info) => {
+    if (event.kind !== CLAUDE_STATUSLINE_KIND) return info;
+    const quota = quotaOfStatusLine(payload);
+    return quota ? { quota } : {};
   },
 };

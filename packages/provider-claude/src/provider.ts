@@ -1,8 +1,11 @@
 /** The Claude Code provider: its facts compiled by the provider kit. */
 import type { ProviderV1 } from '@umbel/core';
 import { defineProvider, modeFlags } from '@umbel/core/provider-kit';
+import { detectClaudeBilling } from './billing.js';
 import {
+  CLAUDE_API_BILLING_ENV,
   CLAUDE_CHILD_MARKERS,
+  CLAUDE_ENDPOINT_ENV,
   CLAUDE_HOOK_EVENTS,
   CLAUDE_INHERIT_ENV,
   CLAUDE_PERMISSION_MODES,
@@ -48,6 +51,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     description: "Anthropic's Claude Code (`claude`), on your Claude subscription login",
     verifiedVersions: CLAUDE_VERIFIED_VERSIONS,
     binary: { name: 'claude', install: 'npm install -g @anthropic-ai/claude-code', ...(settings.binary ? { configured: settings.binary } : {}) },
+    billing: { apiEnv: CLAUDE_API_BILLING_ENV, endpointEnv: CLAUDE_ENDPOINT_ENV, detect: detectClaudeBilling },
     env: { inherit: CLAUDE_INHERIT_ENV, hostMarkers: CLAUDE_CHILD_MARKERS, set: { ...settings.env, ...CLAUDE_RESERVED_ENV }, reconcile: reconcileClaudeEnv },
     flags: {
       sessionId: '--session-id',

@@ -20,8 +20,11 @@ const on = (label: string) => cursorOn('❯', label);
 export const CLAUDE_DIALOG_FACTS: readonly DialogFact[] = [
   { id: CLAUDE_DIALOGS.bypass, match: allOf('Bypass Permissions mode', on('No, exit')), keys: ['Down'] },
   { id: CLAUDE_DIALOGS.bypass, match: allOf('Bypass Permissions mode', on('Yes, I accept')), keys: ['Enter'] },
-  { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('No (recommended)')), keys: ['Up'] },
-  { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('Yes')), keys: ['Enter'] },
+  // The key is used only when the caller passed it (it is never inherited); otherwise the dialog's own default, No.
+  { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('No (recommended)')), keys: ['Up'], ifEnv: ['ANTHROPIC_API_KEY'] },
+  { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('Yes')), keys: ['Enter'], ifEnv: ['ANTHROPIC_API_KEY'] },
+  { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('Yes')), keys: ['Down'], unlessEnv: ['ANTHROPIC_API_KEY'] },
+  { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('No (recommended)')), keys: ['Enter'], unlessEnv: ['ANTHROPIC_API_KEY'] },
   { id: CLAUDE_DIALOGS.trust, match: on('Yes, I trust this folder'), keys: ['Enter'] },
   { id: CLAUDE_DIALOGS.trust, match: allOf(on('No, exit'), anyOf('trust this folder', 'Accessing workspace')), keys: ['Down'] },
   // Upstream U2: the default ("No, disable external imports") is the safe answer.

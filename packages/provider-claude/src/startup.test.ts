@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { claude } from './provider.js';
 import { CLAUDE_DIALOGS } from './screens.js';
 
-const detectClaudeStartup = (input: { screen: string; events: readonly HookEvent[] }) => claude.doDetectStartup(input);
+const detectClaudeStartup = (input: { screen: string; events: readonly HookEvent[]; envNames?: readonly string[] }) => claude.doDetectStartup(input);
 const detectClaudeSignIn = (text: string) => claude.doDetectSignIn?.(text);
 const readClaudeInputBox = (text: string) => claude.doReadInputBox?.(text);
 /** The input box is drawn: the rule above, the ❯ line, a rule below. */
@@ -13,7 +13,10 @@ const hasClaudeInputBox = (text: string) => readClaudeInputBox(text) !== undefin
 const screen = (name: string): string => readFileSync(new URL(`./__fixtures__/screens/${name}.txt`, import.meta.url), 'utf8');
 const session: HookEvent = { kind: 'session', at: 1n, payload: { session_id: 's', source: 'startup' } };
 const sent: HookEvent = { kind: 'sent', at: 1n, payload: undefined };
-const detect = (name: string, events: readonly HookEvent[] = [session]) => detectClaudeStartup({ screen: screen(name), events });
+/** Most dialogs are answered the same either way; the API-key one is answered Yes only for a key the caller passed. */
+const KEY_PASSED = ['HOME', 'ANTHROPIC_API_KEY'];
+const detect = (name: string, events: readonly HookEvent[] = [session], envNames: readonly string[] = KEY_PASSED) =>
+  detectClaudeStartup({ screen: screen(name), events, envNames });
 
 describe('detectClaudeStartup: dialogs (§2.3)', () => {
   it.each([
@@ -29,6 +32,15 @@ describe('detectClaudeStartup: dialogs (§2.3)', () => {
   ])('%s → %s %j', (name, id, keys) => {
     expect(detect(name)).toEqual({ state: 'dialog', id, keys });
     expect(detect(name, [])).toEqual({ state: 'dialog', id, keys });
+  });
+
+  it('the API-key dialog without the key passed explicitly: the default No is kept (Enter on No, back to No from Yes), never Yes', () => {
+    // The key can reach Claude Code without umbel passing it (the user's own settings env): umbel never approves it.
+    for (const envNames of [[], ['HOME'], ['ANTHROPIC_AUTH_TOKEN']]) {
+      expect(detect('api-key-no', [session], envNames)).toEqual({ state: 'dialog', id: CLAUDE_DIALOGS.apiKey, keys: ['Enter'] });
+      expect(detect('api-key-yes', [session], envNames)).toEqual({ state: 'dialog', id: CLAUDE_DIALOGS.apiKey, keys: ['Down'] });
+    }
+    expect(detectClaudeStartup({ screen: screen('api-key-no'), events: [session] })).toMatchObject({ keys: ['Enter'] });
   });
 
   it('a dialog wins over an input box drawn behind it', () => {

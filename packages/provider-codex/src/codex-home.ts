@@ -19,6 +19,7 @@ import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { HookKind } from '@umbel/core';
+import type { ProviderV1BillingReport } from '@umbel/core';
 import { type HookInstallContext, type LaunchParts, readTextIfExists, symlinkIfAbsent, withDirLock, writeIfChanged } from '@umbel/core/provider-kit';
 import { CODEX_HOOK_EVENTS } from './facts.js';
 import { readTomlScalar, tomlString, upsertTomlKey } from './toml-edit.js';
@@ -188,5 +189,44 @@ export async function installCodexHome({ launch }: HookInstallContext, userHomeS
   const envKey = configuredEnvKey(prepared.configText);
   const value = envKey ? launch.callerEnv[envKey] : undefined;
   if (envKey && value !== undefined && launch.env[envKey] === undefined && envKey !== 'CODEX_HOME') env[envKey] = value;
-  return { env };
+  const endpoint = codexEndpoint(prepared.configText);
+  return { env, billing: codexBilling(prepared.configText, await readTextIfExists(join(home, 'auth.json'))), ...(endpoint ? { endpoint } : {}) };
+}
+
+/** The base URL the config sends requests to: the selected custom provider's `base_url`, else `openai_base_url`. */
+export function codexEndpoint(configText: string): string | undefined {
+  const provider = readTomlScalar(configText, [], 'model_provider');
+  const custom = provider && provider !== 'openai' ? readTomlScalar(configText, ['model_providers', provider], 'base_url') : undefined;
+  return custom || readTomlScalar(configText, [], 'openai_base_url') || undefined;
+}
+
+/**
+ * How the worker bills (ACCOUNT-FACTS §2.1): a custom model provider bills its own API (its key is
+ * that config's only working path, so it is kept and reported `api`); the built-in one bills what
+ * auth.json's `auth_mode` says (`chatgpt`: the plan; `apikey`: the API). No auth.json: the TUI
+ * shows its sign-in screen (CODEX_API_KEY is only read by `codex exec`).
+ */
+export function codexBilling(configText: string, authText: string | undefined): ProviderV1BillingReport {
+  const provider = readTomlScalar(configText, [], 'model_provider');
+  if (provider && provider !== 'openai') {
+    const key = configuredEnvKey(configText);
+    return { billing: 'api', evidence: `model_provider "${provider}"${key ? ` (env_key ${key})` : ''}: a custom provider bills its own API` };
+  }
+  const mode = authModeOf(authText);
+  if (mode === 'chatgpt') return { billing: 'subscription', evidence: 'auth.json auth_mode "chatgpt" (ChatGPT login)' };
+  if (mode === 'apikey') return { billing: 'api', evidence: 'auth.json auth_mode "apikey" (codex login --with-api-key)' };
+  return { billing: 'unknown', evidence: authText === undefined ? 'no auth.json' : 'auth.json names no auth mode' };
+}
+
+function authModeOf(text: string | undefined): 'chatgpt' | 'apikey' | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const auth = JSON.parse(text) as Record<string, unknown>;
+    if (auth.auth_mode === 'chatgpt' || auth.auth_mode === 'apikey') return auth.auth_mode;
+    if (auth.tokens && typeof auth.tokens === 'object') return 'chatgpt';
+    if (typeof auth.OPENAI_API_KEY === 'string' && auth.OPENAI_API_KEY) return 'apikey';
+  } catch {
+    // unreadable: unknown
+  }
+  return undefined;
 }

@@ -8,11 +8,19 @@ import type { DialogFact, FatalFact, InputBoxFacts, Matcher, PayloadFacts, Promp
 import { asRecord, stringField } from '@umbel/core/provider-kit';
 
 /**
- * Configuration variables a worker inherits (§11). `CODEX_API_KEY` is the built-in provider's key;
- * the `env_key` of a custom model provider is added per launch. Not listed on purpose:
- * `OPENAI_API_KEY`/`OPENAI_BASE_URL` (0.169.0 ignores both) and codex's own `CODEX_*` markers.
+ * Configuration variables a worker inherits (§11): none of codex's own. The `env_key` of a custom
+ * model provider the user configured is added per launch (that config's only working path: reported
+ * as `api` billing). Not listed on purpose: the API-billing keys below, `OPENAI_BASE_URL` (0.169.0
+ * ignores it) and codex's own `CODEX_*` markers.
  */
-export const CODEX_INHERIT_ENV = ['CODEX_API_KEY'] as const;
+export const CODEX_INHERIT_ENV: readonly string[] = [];
+
+/**
+ * Variables that bill the OpenAI API instead of a ChatGPT plan (ACCOUNT-FACTS §2.1): never
+ * inherited. The 0.169.0 TUI ignores both without auth.json (it shows its sign-in screen);
+ * `codex exec` reads CODEX_API_KEY.
+ */
+export const CODEX_API_BILLING_ENV = ['CODEX_API_KEY', 'OPENAI_API_KEY'] as const;
 
 /** Permission modes umbel accepts for codex, and the flags each maps to. */
 export const CODEX_PERMISSION_MODES = {

@@ -6,7 +6,7 @@ import type { HookEvent, HookKind, ProviderV1LaunchOptions } from '@umbel/core';
 import { createUmbel } from '@umbel/core';
 import { createMemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codexHookHash, codexHooks, configuredEnvKey, renderManagedConfig } from './codex-home.js';
+import { codexBilling, codexEndpoint, codexHookHash, codexHooks, configuredEnvKey, renderManagedConfig } from './codex-home.js';
 import { CODEX_INHERIT_ENV } from './facts.js';
 import { codex, createCodex } from './provider.js';
 
@@ -228,6 +228,31 @@ describe('env', () => {
     expect(CODEX_INHERIT_ENV.some((n) => n.endsWith('_') || n.includes('*'))).toBe(false);
     expect(codex.inheritEnv).not.toContain('OPENAI_BASE_URL');
     expect(codex.inheritEnv).not.toContain('CODEX_HOME');
+  });
+
+  it('never inherits a variable that bills the OpenAI API (issue 17; ACCOUNT-FACTS §2.1)', () => {
+    expect(codex.billing?.apiEnv).toEqual(['CODEX_API_KEY', 'OPENAI_API_KEY']);
+    for (const name of codex.billing?.apiEnv ?? []) expect(codex.inheritEnv).not.toContain(name);
+  });
+});
+
+describe('billing (ACCOUNT-FACTS §2.1)', () => {
+  const custom = 'model_provider = "mock"\n\n[model_providers.mock]\nbase_url = "http://u:p@127.0.0.1:9/v1?k=1"\nenv_key = "MOCK_API_KEY"\n';
+  it.each([
+    [custom, undefined, 'api', 'model_provider "mock" (env_key MOCK_API_KEY): a custom provider bills its own API'],
+    ['', '{"auth_mode":"chatgpt","tokens":{"id_token":"x"}}', 'subscription', 'auth.json auth_mode "chatgpt" (ChatGPT login)'],
+    ['model_provider = "openai"\n', '{"auth_mode":"apikey","OPENAI_API_KEY":"sk"}', 'api', 'auth.json auth_mode "apikey" (codex login --with-api-key)'],
+    ['', '{"tokens":{"id_token":"x"}}', 'subscription', 'auth.json auth_mode "chatgpt" (ChatGPT login)'],
+    ['', undefined, 'unknown', 'no auth.json'],
+    ['', 'not json', 'unknown', 'auth.json names no auth mode'],
+  ])('config %j, auth.json %j → %s', (config, auth, billing, evidence) => {
+    expect(codexBilling(config, auth)).toEqual({ billing, evidence });
+  });
+
+  it("the endpoint is the custom provider's base_url, else openai_base_url", () => {
+    expect(codexEndpoint(custom)).toBe('http://u:p@127.0.0.1:9/v1?k=1');
+    expect(codexEndpoint('openai_base_url = "http://127.0.0.1:8/v1"\n')).toBe('http://127.0.0.1:8/v1');
+    expect(codexEndpoint('')).toBeUndefined();
   });
 });
 

@@ -8,6 +8,7 @@ import {
   CODEX_DIALOGS,
   CODEX_FATAL,
   CODEX_HOOK_EVENTS,
+  CODEX_API_BILLING_ENV,
   CODEX_INHERIT_ENV,
   CODEX_PAYLOAD,
   CODEX_PERMISSION_MODES,
@@ -39,6 +40,7 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     verifiedVersions: CODEX_VERIFIED_VERSIONS,
     binary: { name: 'codex', install: 'npm install -g @openai/codex', ...(settings.bin ? { configured: settings.bin } : {}) },
     env: { inherit: CODEX_INHERIT_ENV },
+    billing: { apiEnv: CODEX_API_BILLING_ENV },
     flags: { model: '--model', permissionModes: CODEX_PERMISSION_MODES, unattended: 'bypassPermissions', extraArgs: settings.extraArgs ?? [] },
     // SessionStart fires at the first submit, not at launch (reference codex.md §6.3)
     hooks: { events: CODEX_HOOK_EVENTS, sessionAt: 'first-prompt', install: (context) => installCodexHome(context, settings.userHome) },

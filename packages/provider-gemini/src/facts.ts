@@ -11,16 +11,12 @@ export const GEMINI_APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as
 
 /** Configuration variables a worker inherits, named one by one (never `GEMINI_CLI*`: a parent CLI's markers and IDE state). */
 export const GEMINI_INHERIT_ENV = [
-  'GEMINI_API_KEY',
-  'GOOGLE_API_KEY',
   'GOOGLE_GEMINI_BASE_URL',
   'GOOGLE_VERTEX_BASE_URL',
-  'GOOGLE_GENAI_USE_VERTEXAI',
   'GOOGLE_GENAI_USE_GCA',
   'GOOGLE_GENAI_API_VERSION',
   'GOOGLE_CLOUD_PROJECT',
   'GOOGLE_CLOUD_LOCATION',
-  'GOOGLE_APPLICATION_CREDENTIALS',
   'GEMINI_MODEL',
   'GEMINI_SYSTEM_MD',
   'GEMINI_CLI_CUSTOM_HEADERS',
@@ -29,6 +25,17 @@ export const GEMINI_INHERIT_ENV = [
   'GEMINI_CLI_SYSTEM_DEFAULTS_PATH',
   'NO_BROWSER',
 ] as const;
+
+/**
+ * Variables that bill the Gemini API or a Google Cloud account instead of a Google login
+ * (ACCOUNT-FACTS §3.1): never inherited; a worker gets one only when the caller passes it. Kept
+ * inherited: GOOGLE_CLOUD_PROJECT/_LOCATION (a Code Assist login for a workspace account needs the
+ * project too; alone they switch nothing) and the base URLs (no key, no API call).
+ */
+export const GEMINI_API_BILLING_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_APPLICATION_CREDENTIALS'] as const;
+
+/** Variables naming the endpoint Gemini CLI calls (status shows it, credentials removed). */
+export const GEMINI_ENDPOINT_ENV = ['GOOGLE_GEMINI_BASE_URL', 'GOOGLE_VERTEX_BASE_URL'] as const;
 
 /** Removed from a worker's env: each one makes gemini run headless even on a terminal. */
 export const GEMINI_UNSET_ENV = ['CI', 'GITHUB_ACTIONS'] as const;

@@ -6,7 +6,7 @@ import { createUmbel, UmbelError, UsageError } from '@umbel/core';
 import { createMemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGemini, GEMINI_INHERIT_ENV, GEMINI_UNSET_ENV, VERSION } from './index.js';
-import { buildWorkerSettings } from './settings.js';
+import { buildWorkerSettings, geminiBilling } from './settings.js';
 
 const prepareGeminiPrompt = (prompt: string) => createGemini().doPreparePrompt?.(prompt);
 
@@ -77,8 +77,10 @@ describe('provider shape', () => {
       expect(name.endsWith('_')).toBe(false);
       expect(name).not.toContain('*');
     }
-    expect(p.inheritEnv).toContain('GEMINI_API_KEY');
     expect(p.inheritEnv).toContain('GOOGLE_GEMINI_BASE_URL');
+    // issue 17: what bills the Gemini API or a cloud account is passed by name, never inherited
+    expect(p.billing?.apiEnv).toEqual(['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_APPLICATION_CREDENTIALS']);
+    for (const name of p.billing?.apiEnv ?? []) expect(p.inheritEnv).not.toContain(name);
     for (const marker of ['GEMINI_CLI', 'GEMINI_CLI_HOME', 'GEMINI_CLI_NO_RELAUNCH', 'CI', 'GITHUB_ACTIONS', 'GEMINI_CLI_IDE_SERVER_PORT']) {
       expect(p.inheritEnv).not.toContain(marker);
     }
@@ -238,6 +240,23 @@ describe('settings helpers', () => {
     const before = JSON.stringify(user);
     buildWorkerSettings({ user, hookCommand: (k) => k, env: {} });
     expect(JSON.stringify(user)).toBe(before);
+  });
+
+  it.each([
+    ['oauth-personal', 'subscription'],
+    ['gemini-api-key', 'api'],
+    ['vertex-ai', 'api'],
+    ['gateway', 'api'],
+    ['compute-default-credentials', 'api'],
+    ['cloud-shell', 'unknown'],
+  ])('billing: selectedType %s → %s (ACCOUNT-FACTS §3.1)', (type, billing) => {
+    expect(geminiBilling({ security: { auth: { selectedType: type } } })).toEqual({ billing, evidence: `security.auth.selectedType "${type}"` });
+  });
+
+  it('billing: no selected auth type is unknown; umbel selects gemini-api-key only for a passed key', () => {
+    expect(geminiBilling({})).toEqual({ billing: 'unknown', evidence: 'no security.auth.selectedType' });
+    expect(geminiBilling(buildWorkerSettings({ user: {}, hookCommand: (k) => k, env: { GEMINI_API_KEY: 'k' } }))).toMatchObject({ billing: 'api' });
+    expect(geminiBilling(buildWorkerSettings({ user: {}, hookCommand: (k) => k, env: {} }))).toMatchObject({ billing: 'unknown' });
   });
 });
 

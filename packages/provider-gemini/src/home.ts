@@ -11,7 +11,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type HookInstallContext, type LaunchParts, readJsonObject, symlinkIfAbsent } from '@umbel/core/provider-kit';
-import { buildWorkerSettings } from './settings.js';
+import { buildWorkerSettings, geminiBilling } from './settings.js';
 
 /** Entries of the user's `~/.gemini` that are not shared with a worker's home. */
 const NOT_LINKED = new Set(['settings.json', 'projects.json', 'tmp']);
@@ -59,5 +59,6 @@ export async function installGeminiHome({ launch }: HookInstallContext, options:
   return {
     env: { GEMINI_CLI_HOME: home, ...(options.trustWorkspace ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}) },
     files: [{ path: join(dotGemini, 'settings.json'), content: `${JSON.stringify(settings, null, 2)}\n`, mode: 0o600 }],
+    billing: geminiBilling(settings),
   };
 }

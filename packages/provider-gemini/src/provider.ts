@@ -14,6 +14,8 @@ import {
   GEMINI_APPROVAL_MODES,
   GEMINI_FATAL,
   GEMINI_HOOK_EVENTS,
+  GEMINI_API_BILLING_ENV,
+  GEMINI_ENDPOINT_ENV,
   GEMINI_INHERIT_ENV,
   GEMINI_INPUT_BOX,
   GEMINI_PAYLOAD,
@@ -59,6 +61,7 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
     description: "Google's Gemini CLI (`gemini`), on your Google login or a Gemini API key",
     verifiedVersions: GEMINI_VERIFIED_VERSIONS,
     binary: { name: 'gemini', install: 'npm install -g @google/gemini-cli', ...(settings.bin ? { configured: settings.bin } : {}) },
+    billing: { apiEnv: GEMINI_API_BILLING_ENV, endpointEnv: GEMINI_ENDPOINT_ENV },
     env: { inherit: GEMINI_INHERIT_ENV, unset: GEMINI_UNSET_ENV, set: { GEMINI_CLI_NO_RELAUNCH: 'true' } },
     flags: {
       sessionId: '--session-id',

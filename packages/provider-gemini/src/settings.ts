@@ -9,7 +9,7 @@
  * hooks appended (hook lists of every layer are concatenated, so the user's and the project's hooks
  * still run). The user's files are only read, never written.
  */
-import type { HookKind } from '@umbel/core';
+import type { HookKind, ProviderV1BillingReport } from '@umbel/core';
 import { GEMINI_HOOK_EVENTS } from './facts.js';
 
 /** Timeout of umbel's hook commands (ms); the sink writes one file and exits. */
@@ -40,6 +40,23 @@ export function chooseAuthType(env: Readonly<Record<string, string>>): GeminiAut
   if ((env.GOOGLE_GENAI_USE_VERTEXAI ?? '').toLowerCase() === 'true') return GeminiAuthType.Vertex;
   if (env.GEMINI_API_KEY) return GeminiAuthType.ApiKey;
   return undefined;
+}
+
+/**
+ * How a worker bills, from the auth type its settings select (ACCOUNT-FACTS §3.1): a Google login
+ * (`oauth-personal`, Code Assist / Google AI plans) is the subscription; an API key, Vertex AI,
+ * ADC or a gateway bill the API or the cloud account; none selected: unknown (the CLI asks).
+ */
+export function geminiBilling(settings: Readonly<Record<string, unknown>>): ProviderV1BillingReport {
+  const security = isObject(settings.security) ? settings.security : {};
+  const auth = isObject(security.auth) ? security.auth : {};
+  const type = typeof auth.selectedType === 'string' ? auth.selectedType : undefined;
+  if (!type) return { billing: 'unknown', evidence: 'no security.auth.selectedType' };
+  const evidence = `security.auth.selectedType "${type}"`;
+  if (type === GeminiAuthType.OAuth) return { billing: 'subscription', evidence };
+  // Cloud Shell's own credentials: not verified which account they bill
+  if (type === 'cloud-shell') return { billing: 'unknown', evidence };
+  return { billing: 'api', evidence };
 }
 
 /** Input of {@link buildWorkerSettings}. */

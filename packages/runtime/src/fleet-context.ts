@@ -106,6 +106,8 @@ export function unreachableStatus(record: RemoteRecord, reason: string): WorkerS
     createdAt: record.createdAt,
     turn: 0,
     completedTurn: 0,
+    // What the host knows of its billing cannot be asked while it does not answer.
+    billing: 'unknown',
     anonymous: record.anonymous,
     host: record.host,
     unreachable: { reason },

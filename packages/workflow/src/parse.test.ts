@@ -57,6 +57,7 @@ describe('parseWorkflow: a valid file', () => {
       model: 'sonnet',
       env: { TOKEN: { fromEnv: 'GH_TOKEN' }, MODE: 'strict' },
       unattended: false,
+      billing: 'any',
     });
     expect(wf.spec.workers.fixer).toMatchObject({ provider: 'codex', cwd: '../repo', unattended: true });
     const [review, fix] = wf.spec.steps;

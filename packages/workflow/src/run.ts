@@ -290,6 +290,7 @@ async function execute(
             // On a host the cwd is a path there, as written (default: the host's home).
             ...(w.host !== undefined ? { host: w.host, ...(w.cwd !== undefined ? { cwd: w.cwd } : {}) } : { cwd: workerCwd(workflow, key) }),
             unattended: w.unattended,
+            billing: w.billing,
             ...(w.model !== undefined ? { model: w.model } : {}),
             ...(w.env !== undefined ? { env: w.env } : {}),
             ...(w.permissionMode !== undefined ? { permissionMode: w.permissionMode } : {}),

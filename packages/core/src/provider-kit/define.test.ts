@@ -195,7 +195,8 @@ describe('defineProvider: the compiled ProviderV1', () => {
     const bad = mockFacts({
       id: 'Bad_Id',
       verifiedVersions: [],
-      env: { inherit: ['OK_NAME', 'PREFIX_*', 'CLAUDECODE', 'MOCK_PARENT'], hostMarkers: ['MOCK_PARENT'] },
+      env: { inherit: ['OK_NAME', 'PREFIX_*', 'CLAUDECODE', 'MOCK_PARENT', 'PAID_KEY'], hostMarkers: ['MOCK_PARENT'] },
+      billing: { apiEnv: ['PAID_KEY', 'bad name'] },
       flags: { permissionModes: { default: [] }, unattended: 'yolo' },
       hooks: { events: { Start: 'session', Weird: 'nope' as HookKind }, install: () => ({}) },
       screens: { ready: {} },
@@ -215,6 +216,8 @@ describe('defineProvider: the compiled ProviderV1', () => {
       "env.inherit 'PREFIX_*' is not one variable name",
       "env.inherit 'CLAUDECODE' is a host marker",
       "env.inherit 'MOCK_PARENT' is a host marker",
+      "env.inherit 'PAID_KEY' switches the CLI to API billing",
+      "billing variable 'bad name' is not one variable name",
       "hook kind 'nope'",
       "no hook event is delivered as 'prompt'",
       "no hook event is delivered as 'stop'",
@@ -254,5 +257,98 @@ describe('a kit-made provider through the engine (createUmbel + the memory subst
     await expect(umbel.spawn({ name: 'k2', provider: 'mock', cwd: dir, env: { MOCK_CLI_SIGN_IN: '1' } })).rejects.toMatchObject({
       code: 'UMBEL_NOT_SIGNED_IN',
     });
+  });
+});
+
+describe('billing through the engine (issue 17)', () => {
+  let substrate: MemorySubstrate;
+  beforeEach(() => {
+    substrate = createMemorySubstrate();
+  });
+  afterEach(async () => {
+    for (const name of await substrate.list()) await substrate.kill(name);
+  });
+
+  /** The mock CLI billing through MOCK_API_KEY (never inherited), or MOCK_PAID (seen only once ready). */
+  const billed = () =>
+    defineProvider(
+      mockFacts({
+        env: { inherit: ['MOCK_BASE_URL'], set: { MOCK_NO_UPDATE: '1' } },
+        billing: {
+          apiEnv: ['MOCK_API_KEY'],
+          endpointEnv: ['MOCK_BASE_URL'],
+          detect: ({ envNames }) =>
+            envNames.includes('MOCK_API_KEY') || envNames.includes('MOCK_PAID')
+              ? { billing: 'api', evidence: 'the mock bills its key' }
+              : { billing: 'subscription', evidence: 'the mock login' },
+        },
+      }),
+    );
+  const engine = () =>
+    createUmbel({
+      substrate,
+      providers: [billed()],
+      home: join(dir, 'state'),
+      env: { PATH: process.env.PATH, UMBEL_MOCK_BIN: bin, MOCK_API_KEY: 'sk-inherited-never', MOCK_BASE_URL: 'http://user:pw@127.0.0.1:9/v1?key=k' },
+    });
+
+  it('an API key in the caller env is not inherited: the worker bills the subscription; status shows the endpoint without credentials', async () => {
+    const umbel = engine();
+    const status = await umbel.spawn({ name: 'b1', provider: 'mock', cwd: dir, env: { MOCK_CLI_TRUST: '1' } });
+    expect(status).toMatchObject({ state: 'ready', billing: 'subscription', billingEvidence: 'the mock login', endpoint: 'http://127.0.0.1:9/v1' });
+    expect(JSON.stringify(await umbel.status('b1'))).not.toContain('sk-inherited-never');
+    await umbel.send({ name: 'b1', prompt: 'ECHO hi' });
+    expect(await umbel.wait({ name: 'b1', timeout: '20s' })).toMatchObject({ reason: 'completed', billing: 'subscription', billingEvidence: 'the mock login' });
+  });
+
+  it('passed by name the key reaches the worker, reported as api billing', async () => {
+    const umbel = engine();
+    const status = await umbel.spawn({ name: 'b2', provider: 'mock', cwd: dir, env: { MOCK_CLI_TRUST: '1', MOCK_API_KEY: { fromEnv: 'MOCK_API_KEY' } } });
+    expect(status).toMatchObject({ billing: 'api', billingEvidence: 'the mock bills its key' });
+    expect((await umbel.list()).map((w) => w.billing)).toEqual(['api']);
+  });
+
+  it('billing subscription refuses a passed key before launching, and a worker found billing the API once ready; nothing is left', async () => {
+    const umbel = engine();
+    const key = { MOCK_CLI_TRUST: '1', MOCK_API_KEY: { fromEnv: 'MOCK_API_KEY' } };
+    await expect(umbel.spawn({ name: 'b3', provider: 'mock', cwd: dir, env: key, billing: 'subscription' })).rejects.toMatchObject({
+      code: 'UMBEL_BILLING_REFUSED',
+      message: expect.stringContaining('MOCK_API_KEY passed to the worker'),
+    });
+    await expect(
+      umbel.spawn({ name: 'b4', provider: 'mock', cwd: dir, env: { MOCK_CLI_TRUST: '1', MOCK_PAID: '1' }, billing: 'subscription' }),
+    ).rejects.toMatchObject({
+      code: 'UMBEL_BILLING_REFUSED',
+      message: expect.stringContaining('the mock bills its key'),
+    });
+    expect(await umbel.list()).toEqual([]);
+    expect(await substrate.list()).toEqual([]);
+    expect(await umbel.spawn({ name: 'b5', provider: 'mock', cwd: dir, env: { MOCK_CLI_TRUST: '1' }, billing: 'subscription' })).toMatchObject({
+      billing: 'subscription',
+    });
+  });
+
+  it('a sign-in screen names the variables that bill the API on purpose', async () => {
+    await expect(engine().spawn({ name: 'b6', provider: 'mock', cwd: dir, env: { MOCK_CLI_SIGN_IN: '1' } })).rejects.toMatchObject({
+      code: 'UMBEL_NOT_SIGNED_IN',
+      hint: expect.stringContaining('--env MOCK_API_KEY to bill the API on purpose'),
+    });
+  });
+
+  it('a dialog fact with ifEnv/unlessEnv applies only with/without the variable in the worker env', () => {
+    const p = defineProvider(
+      mockFacts({
+        screens: {
+          dialogs: [
+            { id: 'key', match: /Use key\?/, keys: ['y'], ifEnv: ['MOCK_API_KEY'] },
+            { id: 'key', match: /Use key\?/, keys: ['n'], unlessEnv: ['MOCK_API_KEY'] },
+          ],
+          ready: { screen: /mock>/ },
+        },
+      }),
+    );
+    expect(p.doDetectStartup({ screen: 'Use key?', events: [], envNames: ['MOCK_API_KEY'] })).toMatchObject({ keys: ['y'] });
+    expect(p.doDetectStartup({ screen: 'Use key?', events: [], envNames: ['HOME'] })).toMatchObject({ keys: ['n'] });
+    expect(p.doDetectStartup({ screen: 'Use key?', events: [] })).toMatchObject({ keys: ['n'] });
   });
 });

@@ -27,10 +27,14 @@ function problemsOf(facts: ProviderFacts): string[] {
   if (!facts.binary.name || facts.binary.name.includes('/')) problems.push(`binary.name '${facts.binary.name}' must be a bare executable name`);
   if (!facts.verifiedVersions.length) problems.push('verifiedVersions is empty (name the CLI versions these facts were checked on)');
   const removed = new Set([...(facts.env?.hostMarkers ?? []), ...(facts.env?.unset ?? []), ...FORBIDDEN_INHERITED_ENV]);
+  const billsApi = new Set(facts.billing?.apiEnv ?? []);
   for (const name of facts.env?.inherit ?? []) {
     if (!ENV_NAME.test(name)) problems.push(`env.inherit '${name}' is not one variable name`);
     else if (removed.has(name)) problems.push(`env.inherit '${name}' is a host marker or removed variable`);
+    else if (billsApi.has(name)) problems.push(`env.inherit '${name}' switches the CLI to API billing: such a variable is passed explicitly, never inherited`);
   }
+  for (const name of [...billsApi, ...(facts.billing?.endpointEnv ?? [])])
+    if (!ENV_NAME.test(name)) problems.push(`billing variable '${name}' is not one variable name`);
   const kinds = Object.values(facts.hooks.events);
   for (const kind of kinds) if (!(HOOK_KINDS as readonly string[]).includes(kind)) problems.push(`hook kind '${kind}' is not one of ${HOOK_KINDS.join(', ')}`);
   for (const needed of ['prompt', 'stop'] as const) if (!kinds.includes(needed)) problems.push(`no hook event is delivered as '${needed}'`);
@@ -73,7 +77,7 @@ export function withLegacyUsage(read: ProviderV1TurnRead): ProviderV1TurnRead {
 export function defineProvider(facts: ProviderFacts): ProviderV1 {
   const problems = problemsOf(facts);
   if (problems.length) throw new ProviderFactsError(facts.id, problems.join('; '));
-  const { screens, payload = {}, transcript, env } = facts;
+  const { screens, payload = {}, transcript, env, billing } = facts;
   const box = screens.inputBox;
   const input = facts.input || box ? { ...facts.input, ...(box ? { clearKeys: box.clearKeys } : {}) } : undefined;
   return {
@@ -83,6 +87,8 @@ export function defineProvider(facts: ProviderFacts): ProviderV1 {
     ...(facts.description ? { description: facts.description } : {}),
     capabilities: capabilitiesOf(facts.flags ?? {}),
     inheritEnv: [...(env?.inherit ?? [])],
+    ...(billing ? { billing: { apiEnv: [...billing.apiEnv], ...(billing.endpointEnv ? { endpointEnv: [...billing.endpointEnv] } : {}) } } : {}),
+    doDetectBilling: (input) => billing?.detect?.(input) ?? input.launch ?? { billing: 'unknown' },
     verifiedVersions: [...facts.verifiedVersions],
     ...(facts.hooks.sessionAt ? { sessionHook: facts.hooks.sessionAt } : {}),
     ...(input ? { input } : {}),

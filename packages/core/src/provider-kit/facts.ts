@@ -6,6 +6,8 @@
 import type {
   HookEvent,
   HookKind,
+  ProviderV1BillingInput,
+  ProviderV1BillingReport,
   ProviderV1EventInfo,
   ProviderV1File,
   ProviderV1InputSpec,
@@ -39,6 +41,19 @@ export interface EnvFacts {
   readonly set?: Readonly<Record<string, string>>;
   /** Adjust the final env (e.g. drop a key another one supersedes). Pure. */
   readonly reconcile?: (env: Readonly<Record<string, string>>) => Record<string, string>;
+}
+
+/**
+ * How the CLI bills. The variables in `apiEnv` switch it from the subscription login to API (or
+ * cloud) billing: never inherited (defineProvider refuses facts that inherit one), they reach a
+ * worker only when passed by name.
+ */
+export interface BillingFacts {
+  readonly apiEnv: readonly string[];
+  /** Variables holding the endpoint's base URL, first set wins (shown in status, credentials removed). */
+  readonly endpointEnv?: readonly string[];
+  /** The verdict from the ready screen, the env names and what the launch said (pure). Default: the launch's, else unknown. */
+  readonly detect?: (input: ProviderV1BillingInput) => ProviderV1BillingReport;
 }
 
 /** How the spawn options become argv. Capabilities follow from what is mapped. */
@@ -85,6 +100,10 @@ export interface LaunchParts {
   readonly files?: readonly ProviderV1File[];
   readonly sessionId?: string;
   readonly transcriptPath?: string;
+  /** What the files read for the launch say about billing (e.g. Codex's auth.json mode). */
+  readonly billing?: ProviderV1BillingReport;
+  /** The endpoint's base URL the config read for the launch names. */
+  readonly endpoint?: string;
 }
 
 /** The CLI's hooks: which of its events mean what, and the files that install them. */
@@ -109,6 +128,10 @@ export interface DialogFact {
   readonly id: string;
   readonly match: Matcher;
   readonly keys: readonly string[];
+  /** Only when one of these variables is in the worker env (e.g. a key the caller passed on purpose). */
+  readonly ifEnv?: readonly string[];
+  /** Only when none of these variables is in the worker env. */
+  readonly unlessEnv?: readonly string[];
 }
 
 /**
@@ -201,6 +224,7 @@ export interface ProviderFacts {
   readonly verifiedVersions: readonly string[];
   readonly binary: BinaryFacts;
   readonly env?: EnvFacts;
+  readonly billing?: BillingFacts;
   readonly flags?: FlagFacts;
   readonly hooks: HookFacts;
   readonly screens: ScreenFacts;

@@ -63,5 +63,7 @@ export async function buildLaunch(facts: ProviderFacts, options: ProviderV1Launc
     ...(parts.files?.length ? { files: parts.files } : {}),
     ...(sessionId !== undefined ? { sessionId } : {}),
     ...(transcriptPath !== undefined ? { transcriptPath } : {}),
+    ...(parts.billing ? { billing: parts.billing } : {}),
+    ...(parts.endpoint ? { endpoint: parts.endpoint } : {}),
   };
 }

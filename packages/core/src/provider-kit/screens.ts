@@ -1,6 +1,6 @@
 /** Compiling a CLI's screen tables into the ProviderV1 screen members. Pure. */
 import type { HookEvent, ProviderV1StartupState } from '../provider.js';
-import type { FatalFact, InputBoxFacts, ScreenFacts } from './facts.js';
+import type { DialogFact, FatalFact, InputBoxFacts, ScreenFacts } from './facts.js';
 import { findLine, type Matcher, matchedText, matches, trimBox } from './matchers.js';
 
 /** The fatal message on the screen, or undefined. */
@@ -46,14 +46,24 @@ export function readInputBox(facts: InputBoxFacts, screen: string): string | und
   return undefined;
 }
 
+function dialogApplies(dialog: DialogFact, envNames: readonly string[]): boolean {
+  if (dialog.ifEnv && !dialog.ifEnv.some((name) => envNames.includes(name))) return false;
+  if (dialog.unlessEnv?.some((name) => envNames.includes(name))) return false;
+  return true;
+}
+
 /** Classify a startup screen: fatal, sign-in, dialogs, ready, else starting. */
-export function classifyStartup(facts: ScreenFacts, input: { readonly screen: string; readonly events: readonly HookEvent[] }): ProviderV1StartupState {
+export function classifyStartup(
+  facts: ScreenFacts,
+  input: { readonly screen: string; readonly events: readonly HookEvent[]; readonly envNames?: readonly string[] },
+): ProviderV1StartupState {
   const { screen } = input;
+  const envNames = input.envNames ?? [];
   const fatal = fatalOf(facts.fatal ?? [], screen);
   if (fatal !== undefined) return { state: 'fatal', message: fatal };
   const signIn = signInOf(facts.signIn ?? [], screen);
   if (signIn !== undefined) return { state: 'sign-in', line: signIn };
-  const dialog = (facts.dialogs ?? []).find((d) => matches(d.match, screen));
+  const dialog = (facts.dialogs ?? []).find((d) => dialogApplies(d, envNames) && matches(d.match, screen));
   if (dialog) return { state: 'dialog', id: dialog.id, keys: dialog.keys };
   const { hook, inputBox, screen: looks } = facts.ready;
   if (hook !== undefined && !input.events.some((e) => e.kind === hook)) return { state: 'starting' };
