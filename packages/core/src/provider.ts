@@ -44,6 +44,21 @@ export interface ProviderV1EventInfo {
   readonly lastMessage?: string;
   /** Short description of current activity (e.g. the tool being run). */
   readonly activity?: string;
+  /** For `stop-failure`: the error was the account's (a usage or rate limit, a refused login). */
+  readonly account?: ProviderV1AccountError;
+}
+
+/**
+ * An account failure, as a provider classifies it from its CLI's own records: `rate-limited` (HTTP
+ * 429, a plan's usage limit reached) or `auth-failed` (401/403, an expired or revoked login). The
+ * engine maps it once into the outcome's reason; anything else stays a `provider-error`.
+ */
+export interface ProviderV1AccountError {
+  readonly kind: 'rate-limited' | 'auth-failed';
+  /** When the limit resets (ISO time), when the CLI recorded it. */
+  readonly resetsAt?: string;
+  /** Which limit was reached, in the CLI's terms (`five_hour`, `seven_day`, `usage_limit_exceeded`), when known. */
+  readonly limit?: string;
 }
 
 /** Options the engine passes to `doBuildLaunch`. */
@@ -219,6 +234,8 @@ export type ProviderV1TurnRead =
       readonly apiErrorStatus?: number;
       readonly apiErrorType?: string;
       readonly stopReason?: string;
+      /** The failure was the account's (usage or rate limit, refused login): outcome `rate-limited` / `auth-failed`. */
+      readonly account?: ProviderV1AccountError;
     }
   | { readonly status: 'interrupted'; readonly message?: string };
 

@@ -6,6 +6,7 @@
 import type {
   HookEvent,
   HookKind,
+  ProviderV1AccountError,
   ProviderV1EventInfo,
   ProviderV1File,
   ProviderV1InputSpec,
@@ -171,6 +172,8 @@ export interface PayloadFacts {
   readonly lastMessage?: { readonly [K in HookKind]?: FieldFact };
   /** For `stop-failure`: the fields tried for the error text, and the text when none has one. */
   readonly error?: { readonly fields: readonly string[]; readonly fallback: string };
+  /** For `stop-failure`: whether the error was the account's (a usage or rate limit, a refused login). */
+  readonly account?: (payload: Record<string, unknown>) => ProviderV1AccountError | undefined;
   /** For `permission`/`notify`: what input is needed; undefined = informational. */
   readonly needsInput?: (event: HookEvent, payload: Record<string, unknown>) => ProviderV1EventInfo['needsInput'];
   /** For `tool`: the activity it describes. */
