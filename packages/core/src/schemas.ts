@@ -388,10 +388,7 @@ export const OutcomeSchema = z.object({
   stopReason: z.string().optional().describe("Why the model's last message ended (end_turn, tool_use, …), from the transcript, when known"),
   apiErrorStatus: z.number().int().optional().describe('provider-error: the HTTP status of the failed API call, when the transcript records it'),
   apiErrorType: z.string().optional().describe('provider-error: the API error type (api_error, overloaded_error, …), when recorded'),
-  resetsAt: z
-    .string()
-    .optional()
-    .describe('rate-limited: when the limit resets (ISO time), when the CLI recorded it; absent when it did not (retry later)'),
+  resetsAt: z.string().optional().describe('rate-limited: when the limit resets (ISO time), when the CLI recorded it; absent when it did not (retry later)'),
   limit: z.string().optional().describe("rate-limited: which limit, in the CLI's terms (five_hour, seven_day, usage_limit_exceeded), when known"),
   attempts: z.array(AttemptSchema).optional(),
   match: z.string().optional().describe('until file: the path that appeared; until pattern: the screen line that matched'),
