@@ -10,6 +10,8 @@ const EXIT_CODES_HELP = `Exit codes:
   0    success (wait: the turn completed, or --until's file appeared / pattern matched)
   1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error)
   2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME)
+  118  wait, -p: rate-limited (HTTP 429, a plan's usage limit; resetsAt when recorded)
+  119  wait, -p: auth-failed (401/403: the login was refused; sign in again)
   121  wait: unknown (the turn ended, but no answer anywhere)
   122  wait: provider-error     123  wait: idle          124  wait: timeout
   125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen)
