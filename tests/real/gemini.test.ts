@@ -195,4 +195,23 @@ describe('umbel -p --provider gemini on the real gemini', () => {
     },
     T,
   );
+
+  it(
+    'account failures: a 401 / 403 is auth-failed (119) on wait and -p',
+    async () => {
+      await umbel(['spawn', 'acct', ...g]);
+      await umbel(['send', 'acct', 'FAIL 401 Request had invalid authentication credentials.']);
+      const refused = await waitJson('acct');
+      expect(refused.code).toBe(119);
+      expect(refused.outcome).toMatchObject({ reason: 'auth-failed' });
+      expect(refused.outcome.message).toContain('"code":401');
+      await umbel(['send', 'acct', 'FAIL 403 Permission denied: Consumer has been suspended.']);
+      expect(await waitJson('acct')).toMatchObject({ code: 119, outcome: { reason: 'auth-failed' } });
+      await umbel(['kill', 'acct']);
+      const p = await umbel(['-p', 'FAIL 401 Request had invalid authentication credentials.', '--output-format', 'json', ...g]);
+      expect(p.code, p.stderr).toBe(119);
+      expect(JSON.parse(p.stdout)).toMatchObject({ is_error: true, umbel: { reason: 'auth-failed', exit_code: 119 } });
+    },
+    T,
+  );
 });
