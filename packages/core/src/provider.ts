@@ -48,6 +48,12 @@ export interface ProviderV1EventInfo {
   readonly account?: ProviderV1AccountError;
 }
 
+/** An account dialog on the screen: the kind it means and its line. */
+export interface ProviderV1AccountScreen {
+  readonly kind: ProviderV1AccountError['kind'];
+  readonly message: string;
+}
+
 /**
  * An account failure, as a provider classifies it from its CLI's own records: `rate-limited` (HTTP
  * 429, a plan's usage limit reached) or `auth-failed` (401/403, an expired or revoked login). The
@@ -304,6 +310,12 @@ export interface ProviderV1 {
   doReadMessages?(options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[];
   /** A sign-in screen seen after startup (wait reports needs-input/sign-in). Pure. Optional. */
   doDetectSignIn?(screen: string): string | undefined;
+  /**
+   * A blocking account dialog drawn mid-turn before the CLI records any error (Gemini's daily-quota
+   * "Usage limit reached" dialog): wait reports its kind (`rate-limited`) with the line as message.
+   * Pure. Optional.
+   */
+  doDetectAccountScreen?(screen: string): ProviderV1AccountScreen | undefined;
   /**
    * Whether the screen shows the permission prompt a pending `permission` event asks about, drawn
    * and taking keys. Some CLIs fire the hook before they draw the prompt; with this, `wait` reports

@@ -94,6 +94,16 @@ describe('decideWait', () => {
     expect(decideWait({ ...early, stopSeenAt: 100_000 - 5000 })).toMatchObject({ reason: 'auth-failed', fields: { message: 'authentication_failed' } });
   });
 
+  it('a blocking account dialog the monitor found mid-turn (no record yet) ends rate-limited, with the screen', () => {
+    const finding = { account: { kind: 'rate-limited' as const, message: 'Usage limit reached for gemini-3.8-flash.' }, screen: 'dialog' };
+    expect(decideWait(setup([sent, ev(2, 'prompt')], { status: 'running' }, { finding }))).toMatchObject({
+      kind: 'outcome',
+      reason: 'rate-limited',
+      withScreen: true,
+      fields: { message: expect.stringContaining('Usage limit reached for gemini-3.8-flash.') },
+    });
+  });
+
   it('asks for the screen on a pending permission, and holds until its prompt is drawn (bounded)', () => {
     const asking = setup([sent, ev(2, 'prompt'), ev(3, 'permission', { tool: 'Bash' })], { status: 'running' });
     expect(decideWait(asking).kind).toBe('need-screen');

@@ -5,7 +5,7 @@
  * sleep until something changes. The I/O shell around it is ./wait.ts.
  */
 import type { TurnView, UsableView } from './ledger-types.js';
-import type { ProviderV1AccountError, ProviderV1TurnRead } from './provider.js';
+import type { ProviderV1AccountError, ProviderV1AccountScreen, ProviderV1TurnRead } from './provider.js';
 import type { Outcome, OutcomeReason } from './schemas.js';
 import type { PaneState } from './substrate.js';
 import { formatMs } from './util.js';
@@ -24,7 +24,10 @@ const HOLD_MS = 50;
 export const TRANSCRIPT_END_SETTLE_MS = 1500;
 
 /** What the liveness monitor found about the worker's host, beside the loop. */
-export type MonitorFinding = { readonly dead: PaneState } | { readonly signIn: string; readonly screen: string };
+export type MonitorFinding =
+  | { readonly dead: PaneState }
+  | { readonly signIn: string; readonly screen: string }
+  | { readonly account: ProviderV1AccountScreen; readonly screen: string };
 
 /** Everything a decision looks at. */
 export interface WaitInput {
@@ -185,6 +188,16 @@ function fromHost(input: WaitInput): WaitDecision | undefined {
       reason: 'needs-input',
       withScreen: true,
       fields: { inputKind: 'sign-in', message: `${view.provider.displayName} shows its sign-in screen: ${finding.signIn.trim()}` },
+    };
+  }
+  if (finding && 'account' in finding) {
+    return {
+      kind: 'outcome',
+      reason: finding.account.kind,
+      withScreen: true,
+      fields: {
+        message: `${view.provider.displayName} shows a blocking dialog: ${finding.account.message} (answer it with umbel keys, or kill the worker)`,
+      },
     };
   }
   if (input.idleTimeoutMs !== undefined && now - input.lastChangeAt >= input.idleTimeoutMs) {

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readGeminiTurn } from './chat.js';
+import { gemini } from './provider.js';
 
 interface Recording {
   readonly prompt?: string;
@@ -30,5 +31,14 @@ describe('gemini account failures (real recordings)', () => {
 
   it('a retryable 429 never reaches the chat: Escape leaves a cancelled turn, no account error', () => {
     expect(readRecorded('429')).toEqual({ status: 'interrupted', message: 'Request cancelled.' });
+  });
+});
+
+describe('gemini account dialogs (real recording)', () => {
+  it("the daily quota's Usage limit reached dialog is rate-limited; a normal screen is nothing", () => {
+    const path = new URL('../../../test-fixtures/real/recorded/account/gemini-usage-limit.json', import.meta.url);
+    const turn = (JSON.parse(readFileSync(path, 'utf8')) as { turns: { dialogScreen: string; screen: string }[] }).turns[0];
+    expect(gemini.doDetectAccountScreen?.(turn?.dialogScreen ?? '')).toEqual({ kind: 'rate-limited', message: 'Usage limit reached for gemini-3.8-flash.' });
+    expect(gemini.doDetectAccountScreen?.(turn?.screen ?? 'x')).toBeUndefined();
   });
 });

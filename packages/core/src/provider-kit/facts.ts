@@ -131,6 +131,11 @@ export interface ScreenFacts {
   readonly fatal?: readonly FatalFact[];
   /** Lines that mean the CLI wants a sign-in (the matched line is reported, trimmed of box borders). */
   readonly signIn?: readonly Matcher[];
+  /**
+   * Blocking account dialogs a turn can open before the CLI records its error (ProviderV1's
+   * doDetectAccountScreen): the line that marks one (reported, trimmed of box borders) and its kind.
+   */
+  readonly account?: readonly { readonly match: Matcher; readonly kind: ProviderV1AccountError['kind'] }[];
   readonly dialogs?: readonly DialogFact[];
   /** Ready: this hook seen (e.g. `session`), and/or the input box drawn, and/or the screen matching. */
   readonly ready: { readonly hook?: HookKind; readonly inputBox?: boolean; readonly screen?: Matcher };
