@@ -293,6 +293,25 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
   );
 
   it(
+    "the daily quota's blocking Usage limit reached dialog is rate-limited (118) with the screen; a retryable 429 never ends the turn (timeout)",
+    async () => {
+      await umbel(['spawn', 'quota', ...g]);
+      await umbel(['send', 'quota', 'FAIL 429 limit=usage You exceeded your current quota, please check your plan and billing details.']);
+      const limited = await waitJson('quota');
+      expect(limited.code).toBe(118);
+      expect(limited.outcome).toMatchObject({ reason: 'rate-limited' });
+      expect(limited.outcome.message).toContain('Usage limit reached for');
+      expect(limited.outcome.paneTail).toContain('2. Stop');
+      await umbel(['kill', 'quota']);
+      await umbel(['spawn', 'retry', ...g, '--env', 'FAKE_GEMINI_RETRY_MS=20']);
+      await umbel(['send', 'retry', 'FAIL 429 retry-after=2 Resource has been exhausted']);
+      expect((await waitJson('retry', '3s')).outcome).toMatchObject({ reason: 'timeout' });
+      await umbel(['kill', 'retry']);
+    },
+    T,
+  );
+
+  it(
     'umbel running with CI=true (and GITHUB_ACTIONS=true) still gets an interactive worker',
     async () => {
       const ci = { CI: 'true', GITHUB_ACTIONS: 'true' };
