@@ -214,4 +214,25 @@ describe('umbel -p --provider gemini on the real gemini', () => {
     },
     T,
   );
+
+  it(
+    'the daily quota: the blocking Usage limit reached dialog is rate-limited (118); after Stop the chat record says the same; the worker goes on',
+    async () => {
+      await umbel(['spawn', 'quota', ...g]);
+      await umbel(['send', 'quota', 'FAIL 429 limit=usage You exceeded your current quota, please check your plan and billing details.']);
+      const dialog = await waitJson('quota');
+      expect(dialog.code).toBe(118);
+      expect(dialog.outcome).toMatchObject({ reason: 'rate-limited' });
+      expect(dialog.outcome.message).toContain('Usage limit reached for');
+      expect((await umbel(['keys', 'quota', 'Down', 'Enter'])).code).toBe(0);
+      const stopped = await waitJson('quota');
+      expect(stopped.code).toBe(118);
+      expect(stopped.outcome).toMatchObject({ reason: 'rate-limited' });
+      expect(stopped.outcome.message).toContain('exhausted your daily quota');
+      await umbel(['send', 'quota', 'ECHO after the quota']);
+      expect((await waitJson('quota')).outcome).toMatchObject({ reason: 'completed', result: 'after the quota' });
+      await umbel(['kill', 'quota']);
+    },
+    T,
+  );
 });
