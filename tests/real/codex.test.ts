@@ -255,4 +255,37 @@ describe(`umbel --provider codex on the real ${readPins().codex.package}@${readP
     },
     T,
   );
+
+  it(
+    'account failures: a 429 (with and without retry-after) is rate-limited (118), a plan limit carries resetsAt, a 401 is auth-failed (119); on wait and -p',
+    async () => {
+      const user = await freshUser();
+      expect((await user.umbel(['spawn', 'acct', ...codexArgs])).code).toBe(0);
+      const waitJson = async () => {
+        const r = await user.umbel(['wait', 'acct', '--json', '--timeout', '240s']);
+        return { code: r.code, outcome: JSON.parse(r.stdout) as Json, stderr: r.stderr };
+      };
+      for (const prompt of ['FAIL 429 retry-after=1 Rate limit reached for requests', 'FAIL 429 Rate limit reached for requests']) {
+        await user.umbel(['send', 'acct', prompt]);
+        const limited = await waitJson();
+        expect(limited.code, limited.stderr).toBe(118);
+        expect(limited.outcome).toMatchObject({ reason: 'rate-limited', message: 'exceeded retry limit, last status: 429 Too Many Requests' });
+      }
+      await user.umbel(['send', 'acct', 'FAIL 401 Incorrect API key provided']);
+      const refused = await waitJson();
+      expect(refused.code, refused.stderr).toBe(119);
+      expect(refused.outcome.message).toContain('unexpected status 401 Unauthorized');
+      const before = Date.now();
+      await user.umbel(['send', 'acct', 'FAIL 429 limit=usage reset=3600 You have hit your usage limit']);
+      const plan = await waitJson();
+      expect(plan.code, plan.stderr).toBe(118);
+      expect(plan.outcome).toMatchObject({ reason: 'rate-limited', limit: 'usage_limit_exceeded' });
+      expect(Date.parse(plan.outcome.resetsAt)).toBeGreaterThanOrEqual(before + 3_500_000);
+      await user.umbel(['kill', 'acct']);
+      const p = await user.umbel(['-p', 'FAIL 401 Incorrect API key provided', '--output-format', 'json', ...codexArgs]);
+      expect(p.code, p.stderr).toBe(119);
+      expect(JSON.parse(p.stdout)).toMatchObject({ is_error: true, terminal_reason: 'api_error', umbel: { reason: 'auth-failed', exit_code: 119 } });
+    },
+    T,
+  );
 });

@@ -197,4 +197,44 @@ describe('umbel -p --provider gemini on the real gemini', () => {
     },
     T,
   );
+
+  it(
+    'account failures: a 401 / 403 is auth-failed (119) on wait and -p',
+    async () => {
+      await umbel(['spawn', 'acct', ...g]);
+      await umbel(['send', 'acct', 'FAIL 401 Request had invalid authentication credentials.']);
+      const refused = await waitJson('acct');
+      expect(refused.code).toBe(119);
+      expect(refused.outcome).toMatchObject({ reason: 'auth-failed' });
+      expect(refused.outcome.message).toContain('"code":401');
+      await umbel(['send', 'acct', 'FAIL 403 Permission denied: Consumer has been suspended.']);
+      expect(await waitJson('acct')).toMatchObject({ code: 119, outcome: { reason: 'auth-failed' } });
+      await umbel(['kill', 'acct']);
+      const p = await umbel(['-p', 'FAIL 401 Request had invalid authentication credentials.', '--output-format', 'json', ...g]);
+      expect(p.code, p.stderr).toBe(119);
+      expect(JSON.parse(p.stdout)).toMatchObject({ is_error: true, umbel: { reason: 'auth-failed', exit_code: 119 } });
+    },
+    T,
+  );
+
+  it(
+    'the daily quota: the blocking Usage limit reached dialog is rate-limited (118); after Stop the chat record says the same; the worker goes on',
+    async () => {
+      await umbel(['spawn', 'quota', ...g]);
+      await umbel(['send', 'quota', 'FAIL 429 limit=usage You exceeded your current quota, please check your plan and billing details.']);
+      const dialog = await waitJson('quota');
+      expect(dialog.code).toBe(118);
+      expect(dialog.outcome).toMatchObject({ reason: 'rate-limited' });
+      expect(dialog.outcome.message).toContain('Usage limit reached for');
+      expect((await umbel(['keys', 'quota', 'Down', 'Enter'])).code).toBe(0);
+      const stopped = await waitJson('quota');
+      expect(stopped.code).toBe(118);
+      expect(stopped.outcome).toMatchObject({ reason: 'rate-limited' });
+      expect(stopped.outcome.message).toContain('exhausted your daily quota');
+      await umbel(['send', 'quota', 'ECHO after the quota']);
+      expect((await waitJson('quota')).outcome).toMatchObject({ reason: 'completed', result: 'after the quota' });
+      await umbel(['kill', 'quota']);
+    },
+    T,
+  );
 });

@@ -199,6 +199,43 @@ describe('supervisor verbs with --provider codex on the fake codex', () => {
   );
 
   it(
+    'account failures from the rollout: a 429 (with and without retry-after) is rate-limited (118), a 401 auth-failed (119), a plan limit carries resetsAt; on wait and -p',
+    async () => {
+      await umbel(['spawn', 'acct', ...codexArgs]);
+      for (const prompt of ['FAIL 429 retry-after=2 Rate limit reached for requests', 'FAIL 429 Rate limit reached for requests']) {
+        await umbel(['send', 'acct', prompt]);
+        const r = await umbel(['wait', 'acct', '--json', '--timeout', '120s']);
+        expect(r.code, r.stderr).toBe(118);
+        const outcome = JSON.parse(r.stdout);
+        expect(outcome).toMatchObject({ reason: 'rate-limited', message: 'exceeded retry limit, last status: 429 Too Many Requests' });
+        expect(outcome).not.toHaveProperty('resetsAt');
+      }
+      await umbel(['send', 'acct', 'FAIL 401 Incorrect API key provided']);
+      const refused = await umbel(['wait', 'acct', '--timeout', '120s']);
+      expect(refused.code).toBe(119);
+      expect(refused.stderr).toContain('unexpected status 401 Unauthorized');
+      expect(refused.stderr).toContain('sign in again');
+      const before = Date.now();
+      await umbel(['send', 'acct', 'FAIL 429 limit=usage reset=3600 You have hit your usage limit']);
+      const plan = await umbel(['wait', 'acct', '--json', '--timeout', '120s']);
+      expect(plan.code, plan.stderr).toBe(118);
+      const limited = JSON.parse(plan.stdout);
+      expect(limited).toMatchObject({ reason: 'rate-limited', limit: 'usage_limit_exceeded' });
+      expect(Date.parse(limited.resetsAt)).toBeGreaterThanOrEqual(before + 3_500_000);
+      expect(Date.parse(limited.resetsAt)).toBeLessThanOrEqual(Date.now() + 3_700_000);
+      await umbel(['kill', 'acct']);
+      const json = await umbel(['-p', 'FAIL 429 limit=usage reset=3600 You have hit your usage limit', '--output-format', 'json', ...codexArgs]);
+      expect(json.code, json.stderr).toBe(118);
+      const result = JSON.parse(json.stdout);
+      expect(result).toMatchObject({ is_error: true, terminal_reason: 'api_error', umbel: { reason: 'rate-limited', exit_code: 118 } });
+      expect(Date.parse(result.umbel.resets_at)).toBeGreaterThan(Date.now() + 3_000_000);
+      const text = await umbel(['-p', 'FAIL 403 Country, region, or territory not supported', ...codexArgs]);
+      expect(text.code).toBe(119);
+      expect(text.stdout).toContain('unexpected status 403 Forbidden');
+    },
+    T,
+  );
+  it(
     'kill leaves no codex process of the worker (daemon included); the tombstone still reads',
     async () => {
       await umbel(['spawn', 'gone', ...codexArgs]);

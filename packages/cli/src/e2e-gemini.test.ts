@@ -273,6 +273,46 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
   );
 
   it(
+    'a 401 / 403 in the chat record is auth-failed (119) on wait and -p',
+    async () => {
+      await umbel(['spawn', 'acct', ...g]);
+      await umbel(['send', 'acct', 'FAIL 401 Request had invalid authentication credentials.']);
+      const refused = await waitJson('acct');
+      expect(refused.code).toBe(119);
+      expect(refused.outcome).toMatchObject({ reason: 'auth-failed', exitCode: 119 });
+      expect(refused.outcome.message).toContain('"code":401');
+      await umbel(['send', 'acct', 'FAIL 403 Permission denied: Consumer has been suspended.']);
+      const text = await umbel(['wait', 'acct', '--timeout', '120s']);
+      expect(text.code).toBe(119);
+      expect(text.stderr).toContain('sign in again');
+      await umbel(['kill', 'acct']);
+      const json = await umbel(['-p', 'FAIL 401 Request had invalid authentication credentials.', '--output-format', 'json', ...g]);
+      expect(json.code, json.stderr).toBe(119);
+      expect(JSON.parse(json.stdout)).toMatchObject({ is_error: true, terminal_reason: 'api_error', umbel: { reason: 'auth-failed', exit_code: 119 } });
+    },
+    T,
+  );
+
+  it(
+    "the daily quota's blocking Usage limit reached dialog is rate-limited (118) with the screen; a retryable 429 never ends the turn (timeout)",
+    async () => {
+      await umbel(['spawn', 'quota', ...g]);
+      await umbel(['send', 'quota', 'FAIL 429 limit=usage You exceeded your current quota, please check your plan and billing details.']);
+      const limited = await waitJson('quota');
+      expect(limited.code).toBe(118);
+      expect(limited.outcome).toMatchObject({ reason: 'rate-limited' });
+      expect(limited.outcome.message).toContain('Usage limit reached for');
+      expect(limited.outcome.paneTail).toContain('2. Stop');
+      await umbel(['kill', 'quota']);
+      await umbel(['spawn', 'retry', ...g, '--env', 'FAKE_GEMINI_RETRY_MS=20']);
+      await umbel(['send', 'retry', 'FAIL 429 retry-after=2 Resource has been exhausted']);
+      expect((await waitJson('retry', '3s')).outcome).toMatchObject({ reason: 'timeout' });
+      await umbel(['kill', 'retry']);
+    },
+    T,
+  );
+
+  it(
     'umbel running with CI=true (and GITHUB_ACTIONS=true) still gets an interactive worker',
     async () => {
       const ci = { CI: 'true', GITHUB_ACTIONS: 'true' };

@@ -148,6 +148,59 @@ describe('supervisor verbs on the fake claude', () => {
     expect(JSON.parse(r.stdout).message).toContain('API Error: 500');
   });
 
+  it('account failures: a 429 (with and without retry-after) is rate-limited (118), a 401 auth-failed (119), with what to do', async () => {
+    await umbel(['spawn', 'acct', ...cfg(), '--env', 'CLAUDE_CODE_MAX_RETRIES=0']);
+    await umbel(['send', 'acct', 'FAIL 429 retry-after=3 Number of requests has exceeded your rate limit']);
+    const limited = await umbel(['wait', 'acct', '--json']);
+    expect(limited.code, limited.stderr).toBe(118);
+    const outcome = JSON.parse(limited.stdout);
+    expect(outcome).toMatchObject({ reason: 'rate-limited', exitCode: 118, apiErrorStatus: 429 });
+    expect(outcome.message).toContain('Request rejected (429)');
+    expect(outcome).not.toHaveProperty('resetsAt'); // an API rate limit leaves no reset anywhere
+    await umbel(['send', 'acct', 'FAIL 429 Number of requests has exceeded your rate limit']);
+    const text = await umbel(['wait', 'acct']);
+    expect(text.code).toBe(118);
+    expect(text.stderr).toContain("hit its account's rate or usage limit");
+    expect(text.stderr).toContain('no reset time recorded; retry later');
+    await umbel(['send', 'acct', 'FAIL 401 invalid x-api-key']);
+    const refused = await umbel(['wait', 'acct']);
+    expect(refused.code).toBe(119);
+    expect(refused.stderr).toContain('Invalid API key');
+    expect(refused.stderr).toContain('sign in again');
+    // the worker lives on: the next turn answers
+    await umbel(['send', 'acct', 'ECHO still here']);
+    expect(await umbel(['wait', 'acct'])).toMatchObject({ code: 0, stdout: 'still here\n' });
+  });
+
+  it("a plan's usage limit on a claude.ai login is rate-limited with resetsAt; -p keeps is_error and adds the reason", async () => {
+    const subscribed = join(scratch, 'claude-config-max');
+    await seed(subscribed, [work]);
+    await writeFile(join(subscribed, '.credentials.json'), JSON.stringify({ claudeAiOauth: { accessToken: 'fake-oauth-token', subscriptionType: 'max' } }));
+    await umbel(['spawn', 'plan', ...cfg(subscribed)]);
+    const before = Date.now();
+    await umbel(['send', 'plan', 'FAIL 429 limit=usage reset=7200 You have reached your usage limit.']);
+    const r = await umbel(['wait', 'plan', '--json']);
+    expect(r.code, r.stderr).toBe(118);
+    const outcome = JSON.parse(r.stdout);
+    expect(outcome).toMatchObject({ reason: 'rate-limited', limit: 'five_hour' });
+    expect(outcome.message).toMatch(/^You've hit your 5-hour limit · resets /);
+    const resets = Date.parse(outcome.resetsAt);
+    expect(resets).toBeGreaterThanOrEqual(before + 7_100_000);
+    expect(resets).toBeLessThanOrEqual(Date.now() + 7_300_000);
+    await umbel(['kill', 'plan']);
+    const json = await umbel(['-p', 'FAIL 429 limit=usage reset=7200 You have reached your usage limit.', '--output-format', 'json', ...cfg(subscribed)]);
+    expect(json.code, json.stderr).toBe(118);
+    const result = JSON.parse(json.stdout);
+    expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: true, terminal_reason: 'api_error', api_error_status: 429 });
+    expect(result.result).toMatch(/^You've hit your 5-hour limit/);
+    expect(result.umbel).toMatchObject({ reason: 'rate-limited', exit_code: 118, limit: 'five_hour' });
+    expect(Date.parse(result.umbel.resets_at)).toBeGreaterThan(Date.now() + 7_000_000);
+    const text = await umbel(['-p', 'FAIL 401 invalid x-api-key', ...cfg(), '--env', 'CLAUDE_CODE_MAX_RETRIES=0']);
+    expect(text.code).toBe(119);
+    expect(text.stdout).toBe('Invalid API key · Fix external API key\n');
+    expect(text.stderr).toContain('sign in again');
+  });
+
   it('a crash is dead (125) with its exit status; a signal with its name', async () => {
     await umbel(['spawn', 'crash', ...cfg()]);
     await umbel(['send', 'crash', 'EXIT 3']);

@@ -11,8 +11,10 @@ const EXIT_CODES_HELP = `Exit codes:
   1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error;
        doctor: a provider failed a check)
   2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME, unknown --host)
-  120  the worker's host is unreachable (wait: host-unreachable — the worker may still run there; wait again)
   3    --billing subscription refused a worker that would bill the API (UMBEL_BILLING_REFUSED)
+  118  wait, -p: rate-limited (HTTP 429, a plan's usage limit; resetsAt when recorded)
+  119  wait, -p: auth-failed (401/403: the login was refused; sign in again)
+  120  the worker's host is unreachable (wait: host-unreachable — the worker may still run there; wait again)
   121  wait: unknown (the turn ended, but no answer anywhere)
   122  wait: provider-error     123  wait: idle          124  wait: timeout
   125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen; API keys are never inherited)

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Outcome } from '@umbel/core';
 import { describe, expect, it } from 'vitest';
-import { resultObject } from './print-result.js';
+import { printExitCode, resultObject } from './print-result.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const recorded = (file: string): Record<string, unknown> => JSON.parse(readFileSync(join(root, 'test-fixtures/real/recorded', file), 'utf8'));
@@ -86,5 +86,38 @@ describe('umbel -p --output-format json against the recorded claude -p', () => {
     const bare = resultObject({ ...base, reason: 'completed', exitCode: 0, result: 'x', provider: 'codex' }, { durationMs: 1 });
     expect(bare).toMatchObject({ stop_reason: null, api_error_status: null, modelUsage: {} });
     expect(bare).not.toHaveProperty('api_error_type');
+  });
+});
+
+describe('umbel -p on an account failure', () => {
+  const limited: Outcome = {
+    ...base,
+    reason: 'rate-limited',
+    exitCode: 118,
+    message: "You've hit your 5-hour limit · resets 2:17pm (UTC)",
+    stopReason: 'stop_sequence',
+    apiErrorStatus: 429,
+    apiErrorType: 'rate_limit_error',
+    resetsAt: '2026-12-01T14:17:00.000Z',
+    limit: 'five_hour',
+  };
+  const refused: Outcome = { ...base, reason: 'auth-failed', exitCode: 119, message: 'Invalid API key · Fix external API key', apiErrorStatus: 401 };
+
+  it("keeps claude -p's contract (is_error, the message as result, subtype success, api_error) and adds the reason and reset under umbel", () => {
+    const real = (recorded('account/claude-p-usage-limit-json.json').stdout ?? {}) as Record<string, unknown>;
+    const ours = resultObject(limited, { durationMs: 1 });
+    for (const key of ['type', 'subtype', 'is_error', 'result', 'terminal_reason', 'api_error_status', 'api_error_type', 'stop_reason'])
+      expect(`${key}: ${JSON.stringify(ours[key])}`).toBe(`${key}: ${JSON.stringify(key === 'result' ? limited.message : real[key])}`);
+    expect(ours.umbel).toMatchObject({ reason: 'rate-limited', exit_code: 118, resets_at: '2026-12-01T14:17:00.000Z', limit: 'five_hour' });
+    expect(printExitCode(limited)).toBe(118);
+  });
+
+  it('auth-failed: the same contract, its own reason and code, no reset', () => {
+    const real = (recorded('account/claude-p-401-json.json').stdout ?? {}) as Record<string, unknown>;
+    const ours = resultObject(refused, { durationMs: 1 });
+    expect(ours).toMatchObject({ is_error: true, subtype: real.subtype, terminal_reason: real.terminal_reason, result: real.result });
+    expect(ours.umbel).toMatchObject({ reason: 'auth-failed', exit_code: 119 });
+    expect(ours.umbel).not.toHaveProperty('resets_at');
+    expect(printExitCode(refused)).toBe(119);
   });
 });

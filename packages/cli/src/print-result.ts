@@ -29,18 +29,32 @@ function modelUsage(outcome: Outcome): Record<string, Record<string, number>> {
   };
 }
 
-/** Exit code of `umbel -p` for an outcome: claude's 1 for a model error, umbel's codes otherwise. */
+/** The API failed: a provider error or an account one (claude -p reports all of them the same way). */
+export function isApiFailure(outcome: Outcome): boolean {
+  return outcome.reason === 'provider-error' || outcome.reason === 'rate-limited' || outcome.reason === 'auth-failed';
+}
+
+/**
+ * Exit code of `umbel -p` for an outcome: claude's 1 for a model error, umbel's codes otherwise
+ * (an account failure has its own: rate-limited 118, auth-failed 119).
+ */
 export function printExitCode(outcome: Outcome): number {
   return outcome.reason === 'provider-error' ? 1 : OUTCOME_EXIT_CODES[outcome.reason];
+}
+
+/** What umbel adds of an account failure under `umbel`: when the limit resets and which one. */
+function accountKeys(outcome: Outcome): Record<string, string> {
+  return { ...(outcome.resetsAt ? { resets_at: outcome.resetsAt } : {}), ...(outcome.limit ? { limit: outcome.limit } : {}) };
 }
 
 /** The result object for an outcome. `exitCode` overrides the outcome's (an interrupt's code). */
 export function resultObject(outcome: Outcome, extra: { durationMs: number; sessionId?: string; exitCode?: number }): Record<string, unknown> {
   const isError = outcome.reason !== 'completed';
-  const result = outcome.reason === 'provider-error' ? (outcome.message ?? '') : (outcome.result ?? (isError ? (outcome.message ?? '') : ''));
+  const apiFailure = isApiFailure(outcome);
+  const result = apiFailure ? (outcome.message ?? '') : (outcome.result ?? (isError ? (outcome.message ?? '') : ''));
   return {
     type: 'result',
-    subtype: outcome.reason === 'completed' || outcome.reason === 'provider-error' ? 'success' : 'error_during_execution',
+    subtype: outcome.reason === 'completed' || apiFailure ? 'success' : 'error_during_execution',
     is_error: isError,
     duration_ms: extra.durationMs,
     duration_api_ms: 0,
@@ -51,7 +65,7 @@ export function resultObject(outcome: Outcome, extra: { durationMs: number; sess
     usage: claudeUsage(outcome.usage),
     modelUsage: modelUsage(outcome),
     permission_denials: [],
-    terminal_reason: outcome.reason === 'completed' ? 'completed' : outcome.reason === 'provider-error' ? 'api_error' : outcome.reason,
+    terminal_reason: outcome.reason === 'completed' ? 'completed' : apiFailure ? 'api_error' : outcome.reason,
     stop_reason: outcome.stopReason ?? null,
     api_error_status: outcome.apiErrorStatus ?? null,
     ...(outcome.apiErrorType ? { api_error_type: outcome.apiErrorType } : {}),
@@ -63,6 +77,7 @@ export function resultObject(outcome: Outcome, extra: { durationMs: number; sess
       reason: outcome.reason,
       exit_code: extra.exitCode ?? printExitCode(outcome),
       ...(outcome.message ? { message: outcome.message } : {}),
+      ...accountKeys(outcome),
       ...(outcome.attempts ? { attempts: outcome.attempts } : {}),
       ...(outcome.transcriptPath ? { transcript_path: outcome.transcriptPath } : {}),
       ...(outcome.billing ? { billing: outcome.billing } : {}),

@@ -11,7 +11,7 @@ import { type Args, num, spawnFromArgs, str } from './args.js';
 import { type CliIo, interruptExitCode } from './io.js';
 import { printJson } from './output.js';
 import { claimForPrint, type PrintClaim } from './pool.js';
-import { errorResultObject, printExitCode, resultObject } from './print-result.js';
+import { errorResultObject, isApiFailure, printExitCode, resultObject } from './print-result.js';
 import { describeOutcome } from './verbs.js';
 
 export { printExitCode, resultObject } from './print-result.js';
@@ -257,10 +257,10 @@ function report(run: PrintRun, outcome: Outcome, extra: { durationMs: number; se
     removed && outcome.reason === 'aborted' ? { ...outcome, message: `cancelled; umbel -p removes its worker ${outcome.worker}` } : outcome;
   if (format === 'text') {
     if (shown.reason === 'completed') io.stdout.write(`${shown.result ?? ''}\n`);
-    else if (shown.reason === 'provider-error') io.stdout.write(`${shown.message ?? 'API Error'}\n`);
-    else io.stderr.write(describeOutcome(shown, { removed }));
+    else if (isApiFailure(shown)) io.stdout.write(`${shown.message ?? 'API Error'}\n`);
+    if (shown.reason !== 'completed' && shown.reason !== 'provider-error') io.stderr.write(describeOutcome(shown, { removed }));
     return;
   }
   printJson(io.stdout, resultObject(shown, extra));
-  if (shown.reason !== 'completed' && shown.reason !== 'provider-error') io.stderr.write(describeOutcome(shown, { removed }));
+  if (shown.reason !== 'completed' && !isApiFailure(shown)) io.stderr.write(describeOutcome(shown, { removed }));
 }

@@ -16,6 +16,8 @@ export function describeOutcome(outcome: Outcome, options: { removed?: boolean }
   const head: Record<string, string> = {
     'needs-input': `worker '${outcome.worker}' is waiting for input`,
     'provider-error': `worker '${outcome.worker}' hit a provider error`,
+    'rate-limited': `worker '${outcome.worker}' hit its account's rate or usage limit`,
+    'auth-failed': `worker '${outcome.worker}' was refused by its account's login`,
     idle: `worker '${outcome.worker}' is idle`,
     timeout: `wait timed out`,
     dead: `worker '${outcome.worker}' is dead`,
@@ -29,6 +31,7 @@ export function describeOutcome(outcome: Outcome, options: { removed?: boolean }
   };
   const lines = [`umbel: ${head[outcome.reason]}${outcome.message ? ` — ${outcome.message}` : ''}`];
   if (outcome.tool) lines.push(`  tool: ${outcome.tool}`);
+  lines.push(...accountLines(outcome));
   if (outcome.attempts?.length) {
     for (const a of outcome.attempts)
       lines.push(
@@ -46,6 +49,16 @@ export function describeOutcome(outcome: Outcome, options: { removed?: boolean }
     );
   if (outcome.paneTail) lines.push('--- last screen ---', outcome.paneTail.replace(/\s+$/, ''));
   return `${lines.join('\n')}\n`;
+}
+
+/** What to do after an account failure: when to retry, or sign in again. */
+function accountLines(outcome: Outcome): string[] {
+  if (outcome.reason === 'rate-limited') {
+    const limit = outcome.limit ? ` (${outcome.limit})` : '';
+    return [outcome.resetsAt ? `  resets at: ${outcome.resetsAt}${limit}; retry after it` : `  no reset time recorded${limit}; retry later`];
+  }
+  if (outcome.reason === 'auth-failed') return ["  sign in again (the CLI's own login, or a valid key), then spawn a new worker; retrying as is will fail"];
+  return [];
 }
 
 /** `spawn NAME` or `spawn --name NAME` (both is fine when they agree). */

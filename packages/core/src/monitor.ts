@@ -55,7 +55,9 @@ export function startMonitor(options: {
     }
     const provider = options.provider;
     const line = provider.doDetectSignIn ? guarded(provider, 'doDetectSignIn', () => provider.doDetectSignIn?.(now)) : undefined;
-    return line ? { signIn: line, screen: now } : undefined;
+    if (line) return { signIn: line, screen: now };
+    const account = provider.doDetectAccountScreen ? guarded(provider, 'doDetectAccountScreen', () => provider.doDetectAccountScreen?.(now)) : undefined;
+    return account ? { account, screen: now } : undefined;
   };
 
   const loop = async () => {

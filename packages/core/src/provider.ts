@@ -46,6 +46,27 @@ export interface ProviderV1EventInfo {
   readonly activity?: string;
   /** Plan usage the CLI reported (Claude's statusLine `rate_limits`): percent used, reset in epoch seconds. */
   readonly quota?: ProviderV1Quota;
+  /** For `stop-failure`: the error was the account's (a usage or rate limit, a refused login). */
+  readonly account?: ProviderV1AccountError;
+}
+
+/** An account dialog on the screen: the kind it means and its line. */
+export interface ProviderV1AccountScreen {
+  readonly kind: ProviderV1AccountError['kind'];
+  readonly message: string;
+}
+
+/**
+ * An account failure, as a provider classifies it from its CLI's own records: `rate-limited` (HTTP
+ * 429, a plan's usage limit reached) or `auth-failed` (401/403, an expired or revoked login). The
+ * engine maps it once into the outcome's reason; anything else stays a `provider-error`.
+ */
+export interface ProviderV1AccountError {
+  readonly kind: 'rate-limited' | 'auth-failed';
+  /** When the limit resets (ISO time), when the CLI recorded it. */
+  readonly resetsAt?: string;
+  /** Which limit was reached, in the CLI's terms (`five_hour`, `seven_day`, `usage_limit_exceeded`), when known. */
+  readonly limit?: string;
 }
 
 /** One usage window of a plan. */
@@ -265,6 +286,8 @@ export type ProviderV1TurnRead =
       readonly apiErrorStatus?: number;
       readonly apiErrorType?: string;
       readonly stopReason?: string;
+      /** The failure was the account's (usage or rate limit, refused login): outcome `rate-limited` / `auth-failed`. */
+      readonly account?: ProviderV1AccountError;
     }
   | { readonly status: 'interrupted'; readonly message?: string };
 
@@ -348,6 +371,12 @@ export interface ProviderV1 {
   doReadMessages?(options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[];
   /** A sign-in screen seen after startup (wait reports needs-input/sign-in). Pure. Optional. */
   doDetectSignIn?(screen: string): string | undefined;
+  /**
+   * A blocking account dialog drawn mid-turn before the CLI records any error (Gemini's daily-quota
+   * "Usage limit reached" dialog): wait reports its kind (`rate-limited`) with the line as message.
+   * Pure. Optional.
+   */
+  doDetectAccountScreen?(screen: string): ProviderV1AccountScreen | undefined;
   /**
    * Whether the screen shows the permission prompt a pending `permission` event asks about, drawn
    * and taking keys. Some CLIs fire the hook before they draw the prompt; with this, `wait` reports

@@ -343,6 +343,8 @@ export const OutcomeReasonSchema = z.enum([
   'pattern',
   'needs-input',
   'provider-error',
+  'rate-limited',
+  'auth-failed',
   'idle',
   'timeout',
   'dead',
@@ -354,7 +356,9 @@ export const OutcomeReasonSchema = z.enum([
 export type OutcomeReason = z.infer<typeof OutcomeReasonSchema>;
 
 /**
- * Exit code of each outcome (upstream-compatible where upstream had one). `file` and `pattern` are
+ * Exit code of each outcome (upstream-compatible where upstream had one). The account outcomes sit
+ * below the wait range (121..127): `rate-limited` 118 (retry after `resetsAt`), `auth-failed` 119
+ * (sign in again). `file` and `pattern` are
  * 0 like `completed`, as upstream's were: the condition the caller waited for was met (the reason
  * tells which). `host-unreachable` (120): the worker's host stopped answering during the wait; the
  * worker may still be alive there, and waiting again once the host is back gives its answer.
@@ -364,6 +368,8 @@ export const OUTCOME_EXIT_CODES: Readonly<Record<OutcomeReason, number>> = {
   file: 0,
   pattern: 0,
   'host-unreachable': 120,
+  'rate-limited': 118,
+  'auth-failed': 119,
   unknown: 121,
   'provider-error': 122,
   idle: 123,
@@ -422,6 +428,8 @@ export const OutcomeSchema = z.object({
   stopReason: z.string().optional().describe("Why the model's last message ended (end_turn, tool_use, …), from the transcript, when known"),
   apiErrorStatus: z.number().int().optional().describe('provider-error: the HTTP status of the failed API call, when the transcript records it'),
   apiErrorType: z.string().optional().describe('provider-error: the API error type (api_error, overloaded_error, …), when recorded'),
+  resetsAt: z.string().optional().describe('rate-limited: when the limit resets (ISO time), when the CLI recorded it; absent when it did not (retry later)'),
+  limit: z.string().optional().describe("rate-limited: which limit, in the CLI's terms (five_hour, seven_day, usage_limit_exceeded), when known"),
   attempts: z.array(AttemptSchema).optional(),
   match: z.string().optional().describe('until file: the path that appeared; until pattern: the screen line that matched'),
   billing: BillingKindSchema.optional().describe('How the worker is billed (subscription, api, unknown), as spawn found it'),

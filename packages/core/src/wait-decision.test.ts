@@ -75,6 +75,35 @@ describe('decideWait', () => {
     expect(decideWait({ ...early, stopSeenAt: 100_000 - 5000 })).toMatchObject({ reason: 'provider-error', fields: { message: 'server_error' } });
   });
 
+  it('an account failure is its own reason: rate-limited with its reset, auth-failed; from the transcript or the hook', () => {
+    const limited: ProviderV1TurnRead = {
+      status: 'failed',
+      message: "You've hit your 5-hour limit",
+      apiErrorStatus: 429,
+      account: { kind: 'rate-limited', resetsAt: '2026-12-01T12:20:00.000Z', limit: 'five_hour' },
+    };
+    const fields = { message: "You've hit your 5-hour limit", apiErrorStatus: 429, resetsAt: '2026-12-01T12:20:00.000Z', limit: 'five_hour' };
+    expect(decideWait(setup([sent, ev(2, 'stop-failure', { error: 'rate_limit' })], limited))).toMatchObject({ reason: 'rate-limited', fields });
+    expect(decideWait(setup([sent], limited, { lastStateChangeAt: 0 }))).toMatchObject({ reason: 'rate-limited', fields, recordEnded: 'failed' });
+    const refused: ProviderV1TurnRead = { status: 'failed', message: 'Please run /login', account: { kind: 'auth-failed' } };
+    const authFailed = decideWait(setup([sent, ev(2, 'stop')], refused));
+    expect(authFailed).toMatchObject({ reason: 'auth-failed', fields: { message: 'Please run /login' } });
+    expect(authFailed.kind === 'outcome' && 'resetsAt' in authFailed.fields).toBe(false);
+    // the transcript never recorded it: the hook's own classification
+    const early = setup([sent, ev(2, 'stop-failure', { error: 'authentication_failed', account: { kind: 'auth-failed' } })], { status: 'running' });
+    expect(decideWait({ ...early, stopSeenAt: 100_000 - 5000 })).toMatchObject({ reason: 'auth-failed', fields: { message: 'authentication_failed' } });
+  });
+
+  it('a blocking account dialog the monitor found mid-turn (no record yet) ends rate-limited, with the screen', () => {
+    const finding = { account: { kind: 'rate-limited' as const, message: 'Usage limit reached for gemini-3.8-flash.' }, screen: 'dialog' };
+    expect(decideWait(setup([sent, ev(2, 'prompt')], { status: 'running' }, { finding }))).toMatchObject({
+      kind: 'outcome',
+      reason: 'rate-limited',
+      withScreen: true,
+      fields: { message: expect.stringContaining('Usage limit reached for gemini-3.8-flash.') },
+    });
+  });
+
   it('asks for the screen on a pending permission, and holds until its prompt is drawn (bounded)', () => {
     const asking = setup([sent, ev(2, 'prompt'), ev(3, 'permission', { tool: 'Bash' })], { status: 'running' });
     expect(decideWait(asking).kind).toBe('need-screen');

@@ -5,7 +5,7 @@
  * sleep until something changes. The I/O shell around it is ./wait.ts.
  */
 import type { TurnView, UsableView } from './ledger-types.js';
-import type { ProviderV1TurnRead } from './provider.js';
+import type { ProviderV1AccountError, ProviderV1AccountScreen, ProviderV1TurnRead } from './provider.js';
 import type { Outcome, OutcomeReason } from './schemas.js';
 import type { PaneState } from './substrate.js';
 import { formatMs } from './util.js';
@@ -24,7 +24,10 @@ const HOLD_MS = 50;
 export const TRANSCRIPT_END_SETTLE_MS = 1500;
 
 /** What the liveness monitor found about the worker's host, beside the loop. */
-export type MonitorFinding = { readonly dead: PaneState } | { readonly signIn: string; readonly screen: string };
+export type MonitorFinding =
+  | { readonly dead: PaneState }
+  | { readonly signIn: string; readonly screen: string }
+  | { readonly account: ProviderV1AccountScreen; readonly screen: string };
 
 /** Everything a decision looks at. */
 export interface WaitInput {
@@ -67,13 +70,35 @@ export type WaitDecision =
   | { readonly kind: 'hold'; readonly ms: number; readonly mark: 'stop' | 'input' | 'transcript' }
   | { readonly kind: 'sleep'; readonly ms: number };
 
-/** The outcome fields of a turn the transcript shows failed: the message and what it says of the API error. */
-function failedFields(read: Extract<ProviderV1TurnRead, { status: 'failed' }>): Partial<Outcome> {
+type Failed = Extract<ProviderV1TurnRead, { status: 'failed' }>;
+type FailureReason = 'provider-error' | ProviderV1AccountError['kind'];
+
+/** The one mapping of a provider's account classification into the outcome: its reason and fields. */
+function accountFields(account: ProviderV1AccountError | undefined): { reason: FailureReason; fields: Partial<Outcome> } {
+  if (!account) return { reason: 'provider-error', fields: {} };
   return {
-    message: read.message,
-    ...(read.apiErrorStatus !== undefined ? { apiErrorStatus: read.apiErrorStatus } : {}),
-    ...(read.apiErrorType !== undefined ? { apiErrorType: read.apiErrorType } : {}),
-    ...(read.stopReason !== undefined ? { stopReason: read.stopReason } : {}),
+    reason: account.kind,
+    fields: {
+      ...(account.kind === 'rate-limited' && account.resetsAt !== undefined ? { resetsAt: account.resetsAt } : {}),
+      ...(account.kind === 'rate-limited' && account.limit !== undefined ? { limit: account.limit } : {}),
+    },
+  };
+}
+
+/** The outcome of a turn the transcript shows failed: its reason, the message and what it says of the API error. */
+function failedOutcome(read: Failed, recordEnded?: string): WaitDecision {
+  const { reason, fields } = accountFields(read.account);
+  return {
+    kind: 'outcome',
+    reason,
+    fields: {
+      message: read.message,
+      ...(read.apiErrorStatus !== undefined ? { apiErrorStatus: read.apiErrorStatus } : {}),
+      ...(read.apiErrorType !== undefined ? { apiErrorType: read.apiErrorType } : {}),
+      ...(read.stopReason !== undefined ? { stopReason: read.stopReason } : {}),
+      ...fields,
+    },
+    ...(recordEnded !== undefined ? { recordEnded } : {}),
   };
 }
 
@@ -82,16 +107,17 @@ function fromHookEnd(input: WaitInput): WaitDecision | undefined {
   const end = turn.end;
   if (!end || end.own) return undefined;
   if (end.kind === 'stop-failure') {
-    if (read.status === 'failed') return { kind: 'outcome', reason: 'provider-error', fields: failedFields(read) };
+    if (read.status === 'failed') return failedOutcome(read);
     // The transcript lags the hook: hold (as for a stop) for the error message it records with the
     // API's status and type, then fall back to what the hook payload says.
     if (input.now - (input.stopSeenAt ?? input.now) < input.stopSettleMs) return { kind: 'hold', ms: HOLD_MS, mark: 'stop' };
-    return { kind: 'outcome', reason: 'provider-error', fields: { message: end.info.error ?? end.info.lastMessage ?? 'the provider reported an error' } };
+    const { reason, fields } = accountFields(end.info.account);
+    return { kind: 'outcome', reason, fields: { message: end.info.error ?? end.info.lastMessage ?? 'the provider reported an error', ...fields } };
   }
   if (end.kind === 'interrupt') return { kind: 'outcome', reason: 'idle', fields: { message: 'the turn was interrupted; the worker waits for input' } };
   // stop: completed once the transcript shows it (Claude fires Stop before the final message lands)
   if (read.status === 'completed') return { kind: 'completed', read };
-  if (read.status === 'failed') return { kind: 'outcome', reason: 'provider-error', fields: failedFields(read) };
+  if (read.status === 'failed') return failedOutcome(read);
   if (read.status === 'interrupted')
     return { kind: 'outcome', reason: 'idle', fields: { message: read.message ?? 'the turn was interrupted; the worker waits for input' } };
   const since = input.stopSeenAt ?? input.now;
@@ -121,7 +147,7 @@ function fromTranscript(input: WaitInput): WaitDecision | undefined {
   if ((read.status === 'failed' || read.status === 'interrupted') && input.now - input.lastStateChangeAt < TRANSCRIPT_END_SETTLE_MS) {
     return { kind: 'hold', ms: HOLD_MS * 4, mark: 'transcript' };
   }
-  if (read.status === 'failed') return { kind: 'outcome', reason: 'provider-error', fields: failedFields(read), recordEnded: 'failed' };
+  if (read.status === 'failed') return failedOutcome(read, 'failed');
   if (read.status === 'interrupted') {
     return {
       kind: 'outcome',
@@ -162,6 +188,16 @@ function fromHost(input: WaitInput): WaitDecision | undefined {
       reason: 'needs-input',
       withScreen: true,
       fields: { inputKind: 'sign-in', message: `${view.provider.displayName} shows its sign-in screen: ${finding.signIn.trim()}` },
+    };
+  }
+  if (finding && 'account' in finding) {
+    return {
+      kind: 'outcome',
+      reason: finding.account.kind,
+      withScreen: true,
+      fields: {
+        message: `${view.provider.displayName} shows a blocking dialog: ${finding.account.message} (answer it with umbel keys, or kill the worker)`,
+      },
     };
   }
   if (input.idleTimeoutMs !== undefined && now - input.lastChangeAt >= input.idleTimeoutMs) {

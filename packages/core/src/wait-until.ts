@@ -2,7 +2,7 @@
  * wait with `until: file | pattern` (upstream's conditions): the wait ends when a file exists
  * (relative to the worker cwd) or a regular expression matches the worker's screen — outcome
  * `file` / `pattern` (exit 0: the condition was met). The turn is watched as in every wait, so
- * needs-input, dead, provider-error, idle, unknown, timeout and aborted still end it; a turn that
+ * needs-input, dead, provider-error (and the account outcomes), idle, unknown, timeout and aborted still end it; a turn that
  * completes does not (the condition is what was asked for: a background job may still write the
  * file), so after it the wait keeps watching the condition and the worker's liveness until the
  * deadline. The screen is watched for the pattern only — never read for an answer.

@@ -80,7 +80,18 @@ describe('umbel_help', () => {
     expect({ topic, found, topics }).toEqual({ topic: 'lifecycle', found: true, topics: TOPICS });
     expect(text).toContain('umbel_spawn → umbel_send → umbel_wait → umbel_read');
     expect(text).toMatch(/does NOT wait/);
-    for (const reason of ['completed', 'timeout', 'needs-input', 'dead', 'provider-error', 'idle', 'aborted', 'guardrail-halted'])
+    for (const reason of [
+      'completed',
+      'timeout',
+      'needs-input',
+      'dead',
+      'provider-error',
+      'rate-limited',
+      'auth-failed',
+      'idle',
+      'aborted',
+      'guardrail-halted',
+    ])
       expect(text).toContain(`\`${reason}\``);
     for (const tool of ['umbel_spawn', 'umbel_wait', 'umbel_keys', 'umbel_capture', 'umbel_logs', 'umbel_status', 'umbel_list', 'umbel_kill', 'umbel_prune'])
       expect(text).toContain(tool);

@@ -39,6 +39,8 @@ Only bad input or a missing worker is an error; every reason below is a normal r
 - \`needs-input\`: a permission prompt or question (\`inputKind\`, \`tool\`). Look with umbel_capture, answer with umbel_keys (\`["1"]\` or \`["Enter"]\` usually approves, \`["Escape"]\` declines), then umbel_wait again; or umbel_kill. Repeated prompts mean something is wrong: inspect, simplify or kill. To avoid them, spawn with \`unattended\`, \`permissionMode\` or \`allowedTools\`.
 - \`dead\`: the CLI process ended (\`exit\`, \`paneTail\`). Check umbel_logs and umbel_capture for the cause, then spawn a new worker.
 - \`provider-error\`: the model API failed (\`message\`); the worker is alive. Retry with umbel_send, or check umbel_logs.
+- \`rate-limited\`: the account hit a rate or usage limit (HTTP 429, exit code 118). Retry with umbel_send after \`resetsAt\` when it is there (a plan limit); without it, wait a while before retrying.
+- \`auth-failed\`: the login was refused (401/403: expired, revoked or invalid; exit code 119). Retrying will not help: the user must sign in again, then spawn a new worker.
 - \`idle\`: the turn stopped without an answer (or showed no activity for \`idleTimeout\`). umbel_capture, then umbel_send or umbel_keys.
 - \`aborted\`: the wait was cancelled; the worker keeps running. Call umbel_wait again when ready.
 - \`guardrail-halted\`: \`check\`/\`schema\` kept rejecting the answer after \`retries\` feedback rounds; see \`attempts\`. Fix the task, send again, or kill.
@@ -117,7 +119,7 @@ Fields are umbel_spawn's: \`provider\` (\`claude\` default, \`codex\`, \`gemini\
 
 ## Results
 
-Exit 0 when every step was accepted; otherwise the failing step's outcome code (127 guardrail-halted, 124 timeout, 123 idle, 125 dead, 126 needs-input, 122 provider-error, 130 aborted; 1 for an error); 2 for an invalid file (nothing spawned). \`--json\` prints one summary object. The run folder is \`$UMBEL_HOME/runs/<run-id>/\` (\`status.json\`, \`outputs/\`); \`umbel run --resume RUN_ID\` continues from the first unfinished step. Full reference: docs/workflows.md.
+Exit 0 when every step was accepted; otherwise the failing step's outcome code (127 guardrail-halted, 124 timeout, 123 idle, 125 dead, 126 needs-input, 122 provider-error, 118 rate-limited, 119 auth-failed, 130 aborted; 1 for an error); 2 for an invalid file (nothing spawned). \`--json\` prints one summary object. The run folder is \`$UMBEL_HOME/runs/<run-id>/\` (\`status.json\`, \`outputs/\`); \`umbel run --resume RUN_ID\` continues from the first unfinished step. Full reference: docs/workflows.md.
 `;
 
 const PROVIDERS_TITLE = '# Providers\n\n';

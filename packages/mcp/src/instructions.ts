@@ -13,6 +13,8 @@ umbel_wait returns an outcome as data; branch on reason:
 - needs-input: a permission prompt or question; inspect with umbel_capture, answer with umbel_keys, or umbel_kill. Repeated prompts mean something is wrong: inspect, simplify or kill.
 - dead: the CLI exited; check umbel_logs and umbel_capture, then spawn a new worker.
 - provider-error: the model API failed; retry with umbel_send.
+- rate-limited: a rate or usage limit; retry after resetsAt (when given).
+- auth-failed: the login was refused; the user must sign in again.
 - idle: the turn stopped without an answer; umbel_capture, then umbel_send or umbel_keys.
 - aborted: your wait was cancelled; the worker keeps running.
 - guardrail-halted: the check kept failing; see attempts.

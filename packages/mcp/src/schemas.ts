@@ -56,6 +56,10 @@ export const NEXT_STEP = {
   pattern: 'The screen matched (match holds the line); the turn may still be running: umbel_wait again for its answer, or umbel_capture to look.',
   'needs-input': 'The worker is blocked on a prompt: inspect it with umbel_capture, answer with umbel_keys (then umbel_wait again), or umbel_kill it.',
   'provider-error': 'The model API failed for this turn; the worker is alive. Retry with umbel_send, or check umbel_logs.',
+  'rate-limited':
+    'The account hit a rate or usage limit (HTTP 429) and the CLI recorded no reset time (with one, next says when); the worker is alive. Wait (minutes for a rate limit, hours for a plan limit), then retry with umbel_send.',
+  'auth-failed':
+    "The account's login was refused (401/403: expired, revoked or invalid); the worker is alive but every turn will fail. The user must sign in again (the CLI's own login, or a valid key), then spawn a new worker; do not retry as is.",
   idle: 'The turn stopped without an answer; inspect with umbel_capture, then umbel_send or umbel_keys.',
   timeout: 'Still working: call umbel_wait again (same worker) to keep waiting.',
   dead: 'The CLI process ended: check umbel_logs and umbel_capture for the cause, then spawn a new worker.',

@@ -152,7 +152,18 @@ describe('tools/list and instructions', () => {
     expect(instructions.length).toBeLessThanOrEqual(1500);
     expect(instructions).toContain('umbel_spawn → umbel_send → umbel_wait → umbel_read');
     expect(instructions).toMatch(/does NOT wait/);
-    for (const reason of ['completed', 'timeout', 'needs-input', 'dead', 'provider-error', 'idle', 'aborted', 'guardrail-halted'])
+    for (const reason of [
+      'completed',
+      'timeout',
+      'needs-input',
+      'dead',
+      'provider-error',
+      'rate-limited',
+      'auth-failed',
+      'idle',
+      'aborted',
+      'guardrail-halted',
+    ])
       expect(instructions).toContain(`${reason}:`);
     for (const tool of ['umbel_capture', 'umbel_keys', 'umbel_kill', 'umbel_logs', 'umbel_help']) expect(instructions).toContain(tool);
   });
@@ -211,6 +222,22 @@ describe('the lifecycle', () => {
     expect((await ok<{ text: string; live: boolean }>('umbel_capture', { name: 'w1', lines: 20 })).text).toContain('Allow Bash?');
     expect(await ok('umbel_keys', { name: 'w1', keys: ['1'] })).toEqual({ worker: 'w1', keys: ['1'] });
     expect(await ok('umbel_wait', { name: 'w1', timeout: '20s' })).toMatchObject({ reason: 'completed', result: 'approved Bash' });
+  });
+
+  it('rate-limited and auth-failed are normal results: their code, the reset, and a next that says when to retry or to sign in', async () => {
+    await spawnMock();
+    await ok('umbel_send', { name: 'w1', prompt: "LIMIT reset=2026-12-01T14:17:00.000Z You've hit your 5-hour limit" });
+    const limited = await ok<Outcome & { next: string }>('umbel_wait', { name: 'w1', timeout: '20s' });
+    expect(limited).toMatchObject({ reason: 'rate-limited', exitCode: 118, resetsAt: '2026-12-01T14:17:00.000Z' });
+    expect(limited.next).toContain('after 2026-12-01T14:17:00.000Z');
+    await ok('umbel_send', { name: 'w1', prompt: 'LIMIT Request rejected (429)' });
+    const noReset = await ok<Outcome & { next: string }>('umbel_wait', { name: 'w1', timeout: '20s' });
+    expect(noReset).toMatchObject({ reason: 'rate-limited', exitCode: 118 });
+    expect(noReset.next).toMatch(/no reset time/);
+    await ok('umbel_send', { name: 'w1', prompt: 'DENIED Please run /login' });
+    const refused = await ok<Outcome & { next: string }>('umbel_wait', { name: 'w1', timeout: '20s' });
+    expect(refused).toMatchObject({ reason: 'auth-failed', exitCode: 119, message: 'Please run /login' });
+    expect(refused.next).toMatch(/sign in again/i);
   });
 
   it('dead and provider-error are normal results, with evidence', async () => {

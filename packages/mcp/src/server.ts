@@ -229,7 +229,7 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     {
       title: 'Wait for a turn',
       description:
-        "Wait until a turn ends and return its outcome: reason completed | needs-input | provider-error | idle | timeout | dead | aborted | guardrail-halted | unknown | host-unreachable (until file/pattern: file | pattern), with result (the answer) when completed and a `next` hint. A timeout or a dead worker is a normal result, not an error: on timeout do what next says. An answer over ~2000 tokens comes back as head and tail (elidedTokens; umbel_read with full=true has it whole). until: file (file appears, relative to the worker cwd) or pattern (regex on the worker's screen) end the wait on their own. Sends progress notifications when the request carries a progressToken. Optional guardrail: check/schema/retries (timeout bounds all attempts).",
+        "Wait until a turn ends and return its outcome: reason completed | needs-input | provider-error | rate-limited (resetsAt when known) | auth-failed | idle | timeout | dead | aborted | guardrail-halted | unknown | host-unreachable (until file/pattern: file | pattern), with result (the answer) when completed and a `next` hint. A timeout or a dead worker is a normal result, not an error: on timeout do what next says. An answer over ~2000 tokens comes back as head and tail (elidedTokens; umbel_read with full=true has it whole). until: file (file appears, relative to the worker cwd) or pattern (regex on the worker's screen) end the wait on their own. Sends progress notifications when the request carries a progressToken. Optional guardrail: check/schema/retries (timeout bounds all attempts).",
       input: waitInput,
       output: WaitOutputSchema,
       readOnly: true,
@@ -434,6 +434,9 @@ function readHint(worker: string, turn: number | undefined): string {
 
 /** What to call after a wait, with the input that goes on from here. */
 function nextFor(outcome: Outcome, options: { name: string; retries?: number; until?: string; file?: string; pattern?: string }): string {
+  if (outcome.reason === 'rate-limited' && outcome.resetsAt) {
+    return `The account hit a rate or usage limit (HTTP 429); the worker is alive. Retry with umbel_send after ${outcome.resetsAt} (resetsAt); not before.`;
+  }
   if (outcome.reason !== 'timeout') return NEXT_STEP[outcome.reason];
   const again: Record<string, unknown> = { name: options.name, turn: outcome.turn };
   if (options.until && options.until !== 'stop') Object.assign(again, { until: options.until, file: options.file, pattern: options.pattern });

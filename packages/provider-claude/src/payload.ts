@@ -1,6 +1,7 @@
 /** What Claude Code hook payloads say (claude-code.md §3): the field map and the few readings it needs code for. */
 import type { HookEvent, ProviderV1EventInfo } from '@umbel/core';
 import { asRecord, oneLine, type PayloadFacts, stringField } from '@umbel/core/provider-kit';
+import { claudeHookAccountError } from './account.js';
 
 type NeedsInput = NonNullable<ProviderV1EventInfo['needsInput']>;
 
@@ -68,6 +69,7 @@ export const CLAUDE_PAYLOAD: PayloadFacts = {
   turnKey: 'prompt_id',
   lastMessage: { stop: 'last_assistant_message' },
   error: { fields: ['last_assistant_message', 'error'], fallback: 'Claude Code reported an API error' },
+  account: claudeHookAccountError,
   needsInput,
   activity: (payload) => {
     const tool = stringField(payload, 'tool_name');

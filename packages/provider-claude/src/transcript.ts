@@ -2,8 +2,9 @@
  * Reading Claude Code's transcript JSONL (claude-code.md §4). All functions are pure: the engine
  * reads the file and passes its text.
  */
-import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
+import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
 import { asRecord, jsonLines, preparePrompt, type PromptFacts, stringField } from '@umbel/core/provider-kit';
+import { claudeAccountError } from './account.js';
 import { describeToolCall } from './payload.js';
 
 /** A prompt starting with `/` is a slash command, with `!` a shell command, even pasted; one leading space defeats both (§5). */
@@ -179,16 +180,22 @@ function stopReasonOf(group: AssistantGroup): string | undefined {
   return stringField(messageOf(group.entries.at(-1) as ClaudeTranscriptEntry), 'stop_reason');
 }
 
-/** What Claude Code's synthetic API-error message records: `apiErrorStatus`, `apiErrorType`, its `stop_reason`. */
-function apiErrorOf(group: AssistantGroup): { apiErrorStatus?: number; apiErrorType?: string; stopReason?: string } {
+/**
+ * What Claude Code's synthetic API-error message records: `apiErrorStatus`, `apiErrorType`, its
+ * `stop_reason`, and whether it was the account's (its `error` name; a plan limit's reset in
+ * `apiErrorParams.rate_limit_info` / `quotaLimits`).
+ */
+function apiErrorOf(group: AssistantGroup): { apiErrorStatus?: number; apiErrorType?: string; stopReason?: string; account?: ProviderV1AccountError } {
   const entry = group.entries.find((e) => e.data.isApiErrorMessage === true)?.data;
   const status = entry?.apiErrorStatus;
   const type = entry === undefined ? undefined : stringField(entry, 'apiErrorType');
   const stopReason = stopReasonOf(group);
+  const account = entry === undefined ? undefined : claudeAccountError(entry, typeof status === 'number' ? status : undefined);
   return {
     ...(typeof status === 'number' && Number.isInteger(status) ? { apiErrorStatus: status } : {}),
     ...(type === undefined ? {} : { apiErrorType: type }),
     ...(stopReason === undefined ? {} : { stopReason }),
+    ...(account === undefined ? {} : { account }),
   };
 }
 

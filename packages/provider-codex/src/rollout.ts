@@ -13,6 +13,7 @@
  */
 import type { ProviderV1Message, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
 import { jsonLines } from '@umbel/core/provider-kit';
+import { codexAccountError } from './account.js';
 
 /** One rollout line. */
 export interface RolloutRecord {
@@ -96,6 +97,16 @@ export function codexTurns(records: readonly RolloutRecord[]): CodexTurn[] {
     }
   }
   return turns;
+}
+
+/** The turn's last `token_count.rate_limits` (what the rate-limit headers said). */
+function lastRateLimits(turn: CodexTurn): Record<string, unknown> | undefined {
+  let last: Record<string, unknown> | undefined;
+  for (const r of turn.records) {
+    const limits = isEvent(r, 'token_count') ? r.payload.rate_limits : undefined;
+    if (limits && typeof limits === 'object') last = limits as Record<string, unknown>;
+  }
+  return last;
 }
 
 function lastAssistantText(turn: CodexTurn): { text?: string; final: boolean } {
@@ -193,8 +204,11 @@ export function readCodexTurn(options: ReadCodexTurnOptions): ProviderV1TurnRead
     return { status: 'interrupted', ...(reason ? { message: reason } : {}) };
   }
   if (turn.end) {
-    const error = turn.end.payload.error as { message?: unknown } | undefined;
-    if (error) return { status: 'failed', message: str(error.message) ?? 'codex reported an error' };
+    const error = turn.end.payload.error as { message?: unknown; codex_error_info?: unknown } | undefined;
+    if (error) {
+      const account = codexAccountError(error.codex_error_info, lastRateLimits(turn));
+      return { status: 'failed', message: str(error.message) ?? 'codex reported an error', ...(account ? { account } : {}) };
+    }
     const answer = str(turn.end.payload.last_agent_message) ?? lastAssistantText(turn).text ?? '';
     return { status: 'completed', answer, numTurns: calls + 1, ...(usage ? { tokenUsage: usage } : {}), ...extras };
   }

@@ -9,6 +9,7 @@
  */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
 import { jsonLines } from '@umbel/core/provider-kit';
+import { geminiAccountError } from './account.js';
 
 /** One Gemini content part (only the fields umbel reads). */
 export interface GeminiPart {
@@ -292,6 +293,12 @@ function addTokens(total: { -readonly [K in keyof ProviderV1Usage]: number }, to
   }
 }
 
+/** A failed turn, with the account error its text shows. */
+function failed(message: string): ProviderV1TurnRead {
+  const account = geminiAccountError(message);
+  return { status: 'failed', message, ...(account ? { account } : {}) };
+}
+
 /**
  * Read one turn: the final answer is the text of the `gemini` messages after the prompt, joined
  * with `\n` (empty steps skipped); an `error` message after it fails the turn; a prompt that a
@@ -305,7 +312,7 @@ export function readGeminiTurn(content: string, options: ReadGeminiTurnOptions):
   }
   if ('alive' in found) {
     // dropped by a rewrite: an API error (its error follows), or a cancel / rejected tool call
-    if (found.errors.length > 0) return options.stopSeen ? { status: 'failed', message: found.errors.join('\n') } : { status: 'running' };
+    if (found.errors.length > 0) return options.stopSeen ? failed(found.errors.join('\n')) : { status: 'running' };
     return { status: 'interrupted', message: DROPPED };
   }
   const texts: string[] = [];
@@ -331,7 +338,7 @@ export function readGeminiTurn(content: string, options: ReadGeminiTurnOptions):
     }
   }
   if (!options.stopSeen) return activity ? { status: 'running', activity } : { status: 'running' };
-  if (error !== undefined) return { status: 'failed', message: error };
+  if (error !== undefined) return failed(error);
   if (cancelled && texts.length === 0) return { status: 'interrupted', message: 'Request cancelled.' };
   return {
     status: 'completed',

@@ -74,6 +74,9 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
     screens: {
       fatal: GEMINI_FATAL,
       signIn: GEMINI_SIGN_IN,
+      // A used-up daily quota blocks the turn on "Usage limit reached for <model>." (1. Keep trying,
+      // 2. Stop) before the chat records any error (ACCOUNT-FACTS.md §3.2).
+      account: [{ match: /^\s*│?\s*Usage limit reached for \S+/, kind: 'rate-limited' }],
       // "● 1. Trust folder" is preselected; Enter trusts the worker's folder.
       dialogs: [{ id: 'trust-folder', match: TRUST_TEXT, keys: ['Enter'] }],
       // The input box is drawn before the config is initialized; a prompt then is queued or, on the

@@ -210,6 +210,31 @@ steps:
     expect(events.at(-1)).toMatchObject({ kind: 'run', state: 'failed', failedStep: 'dies', exitCode: 125 });
   });
 
+  it('an account failure fails its step with its own reason and code, the reset in the step outcome', async () => {
+    const wf = load(`
+workers:
+  w: {provider: mock}
+steps:
+  - {id: limited, worker: w, prompt: "LIMIT reset=2026-12-01T14:17:00.000Z You've hit your 5-hour limit"}
+`);
+    const summary = await runWorkflow(engine, wf, { runId: 'r6a', env: callerEnv });
+    expect(summary).toMatchObject({ ok: false, exitCode: 118, failedStep: { id: 'limited', reason: 'rate-limited' } });
+    expect(summary.outcome).toMatchObject({ reason: 'rate-limited', resetsAt: '2026-12-01T14:17:00.000Z' });
+    const status = await runStatus('r6a');
+    expect(status.steps.find((step) => step.id === 'limited')).toMatchObject({ status: 'failed', outcome: { reason: 'rate-limited', exitCode: 118 } });
+    const denied = load(`
+workers:
+  w: {provider: mock}
+steps:
+  - {id: denied, worker: w, prompt: "DENIED Please run /login"}
+`);
+    expect(await runWorkflow(engine, denied, { runId: 'r6b', env: callerEnv })).toMatchObject({
+      ok: false,
+      exitCode: 119,
+      failedStep: { id: 'denied', reason: 'auth-failed' },
+    });
+  });
+
   it('progress events: waiting, spawning, running with attempt n, done with elapsed ms', async () => {
     const wf = load(`
 workers:

@@ -11,7 +11,7 @@ import { buildLaunch, findExecutable } from './launch.js';
 import { matches } from './matchers.js';
 import { parseEvent } from './payload.js';
 import { preparePrompt } from './prompt.js';
-import { classifyStartup, readInputBox, signInOf } from './screens.js';
+import { accountScreenOf, classifyStartup, readInputBox, signInOf } from './screens.js';
 
 /** Facts that cannot make a working provider (thrown by {@link defineProvider}, when the provider is built). */
 export class ProviderFactsError extends UmbelError {
@@ -102,6 +102,7 @@ export function defineProvider(facts: ProviderFacts): ProviderV1 {
     doReadTurn: (options) => withLegacyUsage(transcript.read(options)),
     ...(transcript.messages ? { doReadMessages: (options: ProviderV1ReadTurnOptions) => transcript.messages?.(options) ?? [] } : {}),
     ...(screens.signIn?.length ? { doDetectSignIn: (screen: string) => signInOf(screens.signIn ?? [], screen) } : {}),
+    ...(screens.account?.length ? { doDetectAccountScreen: (screen: string) => accountScreenOf(screens.account ?? [], screen) } : {}),
     ...(screens.inputPrompt !== undefined ? { doDetectInputPrompt: (screen: string) => matches(screens.inputPrompt ?? '', screen) } : {}),
     ...(box ? { doReadInputBox: (screen: string) => readInputBox(box, screen) } : {}),
   };

@@ -6,6 +6,7 @@
 import type {
   HookEvent,
   HookKind,
+  ProviderV1AccountError,
   ProviderV1BillingInput,
   ProviderV1BillingReport,
   ProviderV1EventInfo,
@@ -155,6 +156,11 @@ export interface ScreenFacts {
   readonly fatal?: readonly FatalFact[];
   /** Lines that mean the CLI wants a sign-in (the matched line is reported, trimmed of box borders). */
   readonly signIn?: readonly Matcher[];
+  /**
+   * Blocking account dialogs a turn can open before the CLI records its error (ProviderV1's
+   * doDetectAccountScreen): the line that marks one (reported, trimmed of box borders) and its kind.
+   */
+  readonly account?: readonly { readonly match: Matcher; readonly kind: ProviderV1AccountError['kind'] }[];
   readonly dialogs?: readonly DialogFact[];
   /** Ready: this hook seen (e.g. `session`), and/or the input box drawn, and/or the screen matching. */
   readonly ready: { readonly hook?: HookKind; readonly inputBox?: boolean; readonly screen?: Matcher };
@@ -196,6 +202,8 @@ export interface PayloadFacts {
   readonly lastMessage?: { readonly [K in HookKind]?: FieldFact };
   /** For `stop-failure`: the fields tried for the error text, and the text when none has one. */
   readonly error?: { readonly fields: readonly string[]; readonly fallback: string };
+  /** For `stop-failure`: whether the error was the account's (a usage or rate limit, a refused login). */
+  readonly account?: (payload: Record<string, unknown>) => ProviderV1AccountError | undefined;
   /** For `permission`/`notify`: what input is needed; undefined = informational. */
   readonly needsInput?: (event: HookEvent, payload: Record<string, unknown>) => ProviderV1EventInfo['needsInput'];
   /** For `tool`: the activity it describes. */

@@ -39,6 +39,7 @@ export { readJsonObject, readTextIfExists, symlinkIfAbsent, writeIfChanged } fro
 export { withDirLock, type DirLockOptions } from './lock.js';
 export { allOf, anyOf, cursorOn, findLine, type Matcher, matchedText, matches, oneLine, trimBox } from './matchers.js';
 export { classifyStartup, fatalOf, readInputBox, signInOf } from './screens.js';
+export { accountError, accountErrorOfStatus, isoOfEpoch } from './account.js';
 export { parseEvent } from './payload.js';
 export { preparePrompt } from './prompt.js';
 export { buildLaunch, effectivePermissionMode, findExecutable, flagArgs } from './launch.js';

@@ -24,6 +24,10 @@ function perKind(facts: PayloadFacts, event: HookEvent, payload: Record<string, 
   if (event.kind === 'stop-failure' && facts.error) {
     info.error = facts.error.fields.map((f) => stringField(payload, f)).find((v) => v !== undefined) ?? facts.error.fallback;
   }
+  if (event.kind === 'stop-failure' && facts.account) {
+    const account = facts.account(payload);
+    if (account) info.account = account;
+  }
   if ((event.kind === 'permission' || event.kind === 'notify') && facts.needsInput) {
     const needsInput = facts.needsInput(event, payload);
     if (needsInput) info.needsInput = needsInput;

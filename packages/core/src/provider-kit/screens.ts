@@ -1,5 +1,5 @@
 /** Compiling a CLI's screen tables into the ProviderV1 screen members. Pure. */
-import type { HookEvent, ProviderV1StartupState } from '../provider.js';
+import type { HookEvent, ProviderV1AccountScreen, ProviderV1StartupState } from '../provider.js';
 import type { DialogFact, FatalFact, InputBoxFacts, ScreenFacts } from './facts.js';
 import { findLine, type Matcher, matchedText, matches, trimBox } from './matchers.js';
 
@@ -19,6 +19,15 @@ export function signInOf(markers: readonly Matcher[], screen: string): string | 
   for (const marker of markers) {
     const line = findLine(screen, marker);
     if (line !== undefined) return trimBox(line);
+  }
+  return undefined;
+}
+
+/** The first account dialog on the screen, with its line (trimmed of box borders), or undefined. */
+export function accountScreenOf(facts: NonNullable<ScreenFacts['account']>, screen: string): ProviderV1AccountScreen | undefined {
+  for (const fact of facts) {
+    const line = findLine(screen, fact.match);
+    if (line !== undefined) return { kind: fact.kind, message: trimBox(line) };
   }
   return undefined;
 }

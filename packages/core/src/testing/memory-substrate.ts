@@ -4,7 +4,8 @@
  * transcript is a JSONL file, and the exit record is written like the tmux launch wrapper writes it.
  *
  * mock-cli prompts: `ECHO <text>`, `ASK <tool>` (permission; key `1` approves), `FAIL <msg>`
- * (stop-failure hook), `SILENTFAIL <msg>` (error in the transcript, no hook), `HANG`, `DIE <n>`,
+ * (stop-failure hook), `SILENTFAIL <msg>` (error in the transcript, no hook), `LIMIT [reset=<iso>] <msg>`
+ * (a rate-limited stop-failure), `DENIED <msg>` (an auth-failed stop-failure), `HANG`, `DIE <n>`,
  * `SIGNAL <SIG>`, `DELAY <ms> <rest>`; anything else → `MOCK-REPLY: <prompt>`.
  * Env knobs: MOCK_CLI_SIGN_IN=1, MOCK_CLI_TRUST=1 (dialog, key y), MOCK_CLI_FATAL=<msg>,
  * MOCK_CLI_EXIT_AT_START=<n>, MOCK_CLI_DROP_ENTERS=<n>, MOCK_CLI_LATE_MS=<ms>, MOCK_CLI_NO_PROMPT_HOOK=1,
@@ -365,6 +366,13 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
         await appendFile(path, `${JSON.stringify({ type: 'error', key, message: m[1] })}\n`);
         s.busy = false;
         await runHook(h['stop-failure'], { key, error: m[1] }, env);
+        return;
+      }
+      if ((m = /^(LIMIT|DENIED) (?:reset=(\S+) )?([\s\S]*)$/.exec(text))) {
+        const account = { kind: m[1] === 'LIMIT' ? 'rate-limited' : 'auth-failed', ...(m[2] ? { resetsAt: m[2] } : {}) };
+        await appendFile(path, `${JSON.stringify({ type: 'error', key, message: m[3], account })}\n`);
+        s.busy = false;
+        await runHook(h['stop-failure'], { key, error: m[3], account }, env);
         return;
       }
       if ((m = /^SILENTFAIL ([\s\S]*)$/.exec(text))) {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type {
   HookEvent,
   ProviderV1,
+  ProviderV1AccountError,
   ProviderV1EventInfo,
   ProviderV1LaunchOptions,
   ProviderV1ReadTurnOptions,
@@ -22,7 +23,7 @@ export type MockTranscriptLine =
   | { type: 'tool'; key: string; name: string; id?: string; input?: unknown }
   | { type: 'tool-result'; key: string; id: string; content: string; isError?: boolean }
   | { type: 'end'; key: string }
-  | { type: 'error'; key: string; message: string };
+  | { type: 'error'; key: string; message: string; account?: ProviderV1AccountError };
 
 /** Read one turn of a mock transcript. Pure. */
 export function readMockTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
@@ -39,7 +40,7 @@ export function readMockTurn(options: ProviderV1ReadTurnOptions): ProviderV1Turn
   if (!key || !users.some((u) => u.key === key)) return { status: 'missing' };
   const mine = lines.filter((l) => l.key === key);
   const error = mine.find((l) => l.type === 'error');
-  if (error?.type === 'error') return { status: 'failed', message: error.message };
+  if (error?.type === 'error') return { status: 'failed', message: error.message, ...(error.account ? { account: error.account } : {}) };
   const answer = mine
     .filter((l) => l.type === 'assistant')
     .map((l) => (l.type === 'assistant' ? l.text : ''))
@@ -126,6 +127,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
           message: typeof p.message === 'string' ? p.message : undefined,
         };
       if (event.kind === 'stop-failure') info.error = String(p.error ?? 'error');
+      if (event.kind === 'stop-failure' && p.account && typeof p.account === 'object') info.account = p.account as ProviderV1AccountError;
       if (event.kind === 'stop' && typeof p.last === 'string') info.lastMessage = p.last;
       if (event.kind === 'tool' && typeof p.tool === 'string') info.activity = p.tool;
       return info;

@@ -1,0 +1,58 @@
+// Account failures of the real Claude Code 2.1.328, from its recordings against the Anthropic mock
+// (test-fixtures/real/recorded/account/claude-*.json, ACCOUNT-FACTS.md §1.2): the synthetic
+// transcript entry and the StopFailure payload each say rate-limited / auth-failed on their own.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { claude } from './provider.js';
+import { readClaudeTurn } from './transcript.js';
+
+interface Recording {
+  readonly turns: readonly { readonly transcript: readonly unknown[]; readonly hooks: readonly { event: string; payload: unknown }[] }[];
+}
+const recording = (name: string): Recording =>
+  JSON.parse(readFileSync(new URL(`../../../test-fixtures/real/recorded/account/claude-${name}.json`, import.meta.url), 'utf8')) as Recording;
+
+function readRecorded(name: string) {
+  const turn = recording(name).turns[0];
+  if (!turn) throw new Error(`${name}: no turn`);
+  const content = `${turn.transcript.map((entry) => JSON.stringify(entry)).join('\n')}\n`;
+  return readClaudeTurn({ content, transcriptPath: '/cfg/t.jsonl', ordinal: 1, stopSeen: true });
+}
+
+function stopFailure(name: string) {
+  const hook = recording(name).turns[0]?.hooks.find((h) => h.event === 'StopFailure');
+  if (!hook) throw new Error(`${name}: no StopFailure`);
+  return claude.doParseEvent({ kind: 'stop-failure', at: 1n, payload: hook.payload });
+}
+
+describe('claude account failures (real recordings)', () => {
+  it.each(['429', '429-retry-after', '429-retry-after-long', '429-subscriber', 'usage-limit-api-key'])('%s: rate-limited, no reset recorded', (name) => {
+    const read = readRecorded(name);
+    expect(read).toMatchObject({ status: 'failed', apiErrorStatus: 429, account: { kind: 'rate-limited' } });
+    expect(read.status === 'failed' && read.account?.resetsAt).toBeUndefined();
+    expect(stopFailure(name).account).toEqual({ kind: 'rate-limited' });
+  });
+
+  it('a plan limit: rate-limited with the reset and the window from the transcript', () => {
+    expect(readRecorded('usage-limit')).toMatchObject({
+      status: 'failed',
+      message: "You've hit your 5-hour limit · resets 1:58pm (UTC)",
+      account: { kind: 'rate-limited', resetsAt: new Date(1796133512 * 1000).toISOString(), limit: 'five_hour' },
+    });
+    expect(readRecorded('weekly-limit')).toMatchObject({
+      account: { kind: 'rate-limited', resetsAt: new Date(1796385530 * 1000).toISOString(), limit: 'seven_day' },
+    });
+  });
+
+  it.each(['401', '401-oauth-expired', '403', '403-oauth-revoked'])('%s: auth-failed', (name) => {
+    expect(readRecorded(name)).toMatchObject({ status: 'failed', account: { kind: 'auth-failed' } });
+    expect(stopFailure(name).account).toEqual({ kind: 'auth-failed' });
+  });
+
+  it('a low credit balance (billing_error, 400) stays a provider error', () => {
+    const read = readRecorded('credit-low');
+    expect(read).toMatchObject({ status: 'failed', apiErrorStatus: 400 });
+    expect(read.status === 'failed' && read.account).toBeUndefined();
+    expect(stopFailure('credit-low').account).toBeUndefined();
+  });
+});

@@ -1,0 +1,39 @@
+// Account failures of the real codex 0.169.0, from its recordings against the Responses mock
+// (test-fixtures/real/recorded/account/codex-*.json, ACCOUNT-FACTS.md §2.2): task_complete.error's
+// codex_error_info names them; a plan limit's reset is in the turn's token_count.rate_limits.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readCodexTurn } from './rollout.js';
+
+interface Recording {
+  readonly turns: readonly { readonly rollout: readonly Record<string, unknown>[] }[];
+}
+function readRecorded(name: string) {
+  const path = new URL(`../../../test-fixtures/real/recorded/account/codex-${name}.json`, import.meta.url);
+  const turn = (JSON.parse(readFileSync(path, 'utf8')) as Recording).turns[0];
+  if (!turn) throw new Error(`${name}: no turn`);
+  const content = `${turn.rollout.map(({ ordinal: _, ...record }) => JSON.stringify(record)).join('\n')}\n`;
+  return readCodexTurn({ content, ordinal: 1, stopSeen: false });
+}
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+describe('codex account failures (real recordings)', () => {
+  it.each(['429', '429-retry-after', '429-insufficient-quota'])('%s: rate-limited, no reset recorded', (name) => {
+    const read = readRecorded(name);
+    expect(read).toMatchObject({ status: 'failed', account: { kind: 'rate-limited' } });
+    expect(read.status === 'failed' && read.account?.resetsAt).toBeUndefined();
+  });
+
+  it('a plan limit: rate-limited, reset from the used-up window of token_count.rate_limits', () => {
+    expect(readRecorded('usage-limit')).toMatchObject({
+      status: 'failed',
+      account: { kind: 'rate-limited', resetsAt: iso(1796133882), limit: 'usage_limit_exceeded' },
+    });
+    expect(readRecorded('usage-limit-chatgpt')).toMatchObject({ account: { kind: 'rate-limited', resetsAt: iso(1796133898) } });
+    expect(readRecorded('weekly-limit-chatgpt')).toMatchObject({ account: { kind: 'rate-limited', resetsAt: iso(1796385912) } });
+  });
+
+  it.each(['401', '401-chatgpt', '403'])('%s: auth-failed', (name) => {
+    expect(readRecorded(name)).toMatchObject({ status: 'failed', account: { kind: 'auth-failed' } });
+  });
+});

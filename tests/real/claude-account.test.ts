@@ -1,0 +1,98 @@
+// Real-CLI tier: account outcomes of the BUILT `umbel` bin driving the REAL pinned `claude` in tmux
+// against the local Anthropic mock (`FAIL <status> [retry-after=…]`, test-fixtures/lib/directives.mjs).
+// A 429 (with and without retry-after) must end `rate-limited` (118), a 401 `auth-failed` (119), on
+// `wait` and on `-p`. No network, no model service; the key reaches the worker by name (--env).
+// When the binary or the build is missing these tests FAIL, they never skip.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeTier } from '../../test-fixtures/real/claude-tier.mjs';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { readPins } from '../../test-fixtures/real/clis.mjs';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { seedClaudeConfig } from '../../test-fixtures/real/seed-claude.mjs';
+import { cleanUp } from '../../test-fixtures/real/umbel-helpers.mjs';
+
+type Json = any;
+type Result = { code: number; stdout: string; stderr: string };
+type Mock = { url: string; close: () => Promise<void> };
+
+let root: string;
+let mock: Mock;
+let run: (args: string[], options?: { input?: string }) => Promise<Result>;
+
+/** A fresh world: its own cwd and seeded config dir; no CLI retries (each would resend the FAIL). */
+function world(id: string): string[] {
+  const work = join(root, id, 'work');
+  const config = join(root, id, 'config');
+  mkdirSync(work, { recursive: true });
+  seedClaudeConfig({ configDir: config, trustedDirs: [work] });
+  return [
+    '--cwd',
+    work,
+    '--env',
+    'ANTHROPIC_API_KEY',
+    '--env',
+    `ANTHROPIC_BASE_URL=${mock.url}`,
+    '--env',
+    `CLAUDE_CONFIG_DIR=${config}`,
+    '--env',
+    'CLAUDE_CODE_MAX_RETRIES=0',
+  ];
+}
+
+async function waitJson(name: string): Promise<{ code: number; outcome: Json; stderr: string }> {
+  const r = await run(['wait', name, '--json', '--timeout', '240s']);
+  try {
+    return { code: r.code, outcome: JSON.parse(r.stdout), stderr: r.stderr };
+  } catch {
+    throw new Error(`wait ${name} printed no JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
+  }
+}
+
+beforeAll(async () => {
+  ({ root, mock, run } = await claudeTier('umbel-real-account-', { built: ['packages/cli/dist/cli.js'] }));
+}, 120_000);
+
+afterAll(() => cleanUp({ workers: [run], reap: [root], close: [mock], remove: [root] }), 300_000);
+
+describe(`account outcomes on the real claude ${readPins().claude.version} (mock model on 127.0.0.1)`, () => {
+  it('a 429 with and without retry-after is rate-limited (118), a 401 auth-failed (119); the worker lives on', { timeout: 600_000 }, async () => {
+    const args = world('tui');
+    const spawned = await run(['spawn', 'acct', ...args, '--startup-timeout', '180s']);
+    expect(spawned.code, spawned.stderr).toBe(0);
+    for (const prompt of [
+      'FAIL 429 retry-after=3 Number of requests has exceeded your rate limit',
+      'FAIL 429 Number of requests has exceeded your rate limit',
+    ]) {
+      await run(['send', 'acct', prompt]);
+      const limited = await waitJson('acct');
+      expect(limited.code, limited.stderr).toBe(118);
+      expect(limited.outcome).toMatchObject({ reason: 'rate-limited', apiErrorStatus: 429 });
+      expect(limited.outcome.message).toContain('Request rejected (429)');
+      expect(limited.outcome).not.toHaveProperty('resetsAt');
+    }
+    await run(['send', 'acct', 'FAIL 401 invalid x-api-key']);
+    const refused = await waitJson('acct');
+    expect(refused.code, refused.stderr).toBe(119);
+    expect(refused.outcome).toMatchObject({ reason: 'auth-failed', apiErrorStatus: 401, message: 'Invalid API key · Fix external API key' });
+    await run(['send', 'acct', 'ECHO still here']);
+    expect(await run(['wait', 'acct', '--timeout', '240s'])).toMatchObject({ code: 0, stdout: 'still here\n' });
+  });
+
+  it('-p: is_error with the reason under umbel, exit 118 / 119', { timeout: 600_000 }, async () => {
+    const limited = await run(['-p', 'FAIL 429 Number of requests has exceeded your rate limit', '--output-format', 'json', ...world('p429')]);
+    expect(limited.code, limited.stderr).toBe(118);
+    expect(JSON.parse(limited.stdout)).toMatchObject({
+      is_error: true,
+      subtype: 'success',
+      terminal_reason: 'api_error',
+      api_error_status: 429,
+      umbel: { reason: 'rate-limited', exit_code: 118 },
+    });
+    const refused = await run(['-p', 'FAIL 401 invalid x-api-key', ...world('p401')]);
+    expect(refused.code, refused.stderr).toBe(119);
+    expect(refused.stdout).toBe('Invalid API key · Fix external API key\n');
+    expect(refused.stderr).toContain('sign in again');
+  });
+});
