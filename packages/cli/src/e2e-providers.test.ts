@@ -109,7 +109,7 @@ describe('--help names the providers actually loaded', () => {
     for (const argv of [['--help'], ['spawn', '--help'], ['-p', '--help']]) {
       const { code, stdout } = await umbel(argv);
       expect(code, argv.join(' ')).toBe(0);
-      expect(flat(stdout), argv.join(' ')).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, alpha, beta\b/);
+      expect(flat(stdout), argv.join(' ')).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, opencode, alpha, beta\b/);
     }
     const { stdout } = await umbel(['--help']);
     expect(stdout).toMatch(/^Providers \(umbel providers for details\):$/m);
@@ -121,7 +121,7 @@ describe('--help names the providers actually loaded', () => {
   it('still answers with a broken provider package, saying what is wrong', async () => {
     const { code, stdout } = await umbel(['--help'], { env: { UMBEL_PROVIDERS: 'umbel-provider-missing' } });
     expect(code).toBe(0);
-    expect(flat(stdout)).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini \[/);
+    expect(flat(stdout)).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, opencode \[/);
     expect(stdout).toMatch(/cannot load provider package 'umbel-provider-missing'/);
   });
 });

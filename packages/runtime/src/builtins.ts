@@ -4,6 +4,7 @@ import type { ProviderV1 } from '@umbel/core';
 import { claude } from '@umbel/provider-claude';
 import { codex } from '@umbel/provider-codex';
 import { gemini } from '@umbel/provider-gemini';
+import { opencode } from '@umbel/provider-opencode';
 import type { LoadedProvider } from './loaded.js';
 
 const require = createRequire(import.meta.url);
@@ -13,7 +14,12 @@ function builtIn(provider: ProviderV1, packageName: string): LoadedProvider {
   return { provider, source: 'built-in', packageName, packageVersion: version };
 }
 
-/** claude, codex and gemini, in that order. */
+/** claude, codex, gemini and opencode, in that order. */
 export function builtInProviders(): LoadedProvider[] {
-  return [builtIn(claude, '@umbel/provider-claude'), builtIn(codex, '@umbel/provider-codex'), builtIn(gemini, '@umbel/provider-gemini')];
+  return [
+    builtIn(claude, '@umbel/provider-claude'),
+    builtIn(codex, '@umbel/provider-codex'),
+    builtIn(gemini, '@umbel/provider-gemini'),
+    builtIn(opencode, '@umbel/provider-opencode'),
+  ];
 }
