@@ -24,6 +24,7 @@ import {
   cleanUp,
   connectUmbelMcp,
   processesOf,
+  purgeWorkers,
   runCommand,
   snapshotTree,
   testEnv,
@@ -82,6 +83,9 @@ async function waitJson(user: User, name: string, timeout = '150s'): Promise<{ c
   const r = await user.umbel(['wait', name, '--json', '--timeout', timeout]);
   return { code: r.code, outcome: JSON.parse(r.stdout) };
 }
+
+/** opencode processes whose cwd is `dir` (a worker's, or one a run left behind). */
+const opencodeIn = (dir: string) => processesOf({ cwd: dir }).filter((p) => p.args.includes(opencode));
 
 /** The user turns the mock received for a prompt (the title side request excluded). */
 const turnsFor = (prompt: string) => mock.requests().filter((q) => q.kind === 'turn' && q.prompt === prompt);
@@ -146,6 +150,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
         exportDoc.messages.map((m: Json) => m.parts.filter((p: Json) => p.type === 'text').map((p: Json) => p.text)),
       );
       await untouched(user);
+      await purgeWorkers(user.umbel);
     },
     T,
   );
@@ -172,6 +177,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
       expect(existsSync(join(user.work, 'approved-by-keys.txt'))).toBe(true);
       // the command the mock asked for ran through opencode's bash tool
       expect(mock.requests().some((q) => q.kind === 'tool-result' && q.toolOutput === 'approved\n')).toBe(true);
+      await purgeWorkers(user.umbel);
     },
     T,
   );
@@ -197,6 +203,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
       expect(logs).toMatch(/retrying \(attempt 1, next in 0s\): real always down/);
       await user.umbel(['send', 'err', 'ECHO back again']);
       expect(await user.umbel(['wait', 'err', '--timeout', '150s'])).toMatchObject({ code: 0, stdout: 'back again\n' });
+      await purgeWorkers(user.umbel);
     },
     T,
   );
@@ -212,6 +219,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
       const unknown = await user.umbel(['spawn', 'm3', ...oc, '--model', 'mock/nope']);
       expect(unknown.code, unknown.stderr).toBe(2);
       expect(unknown.stderr).toContain("opencode has no model 'mock/nope': it lists mock/mock-model, mock/mock-model-2, opencode/big-pickle");
+      await purgeWorkers(user.umbel);
     },
     T,
   );
@@ -226,8 +234,9 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
       expect(workerProcesses(user.state, 'gone').some((p) => p.args.includes(opencode))).toBe(true);
       expect(await user.umbel(['kill', 'gone'])).toMatchObject({ code: 0, stdout: 'killed: gone\n' });
       expect(workerProcesses(user.state, 'gone')).toEqual([]);
-      expect(processesOf({ argsIncludes: [opencode], cwd: user.work })).toEqual([]);
+      expect(opencodeIn(user.work)).toEqual([]);
       expect((await user.umbel(['read', 'gone'])).stdout).toBe('remember me\n');
+      await purgeWorkers(user.umbel);
     },
     T,
   );
@@ -267,7 +276,10 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
       expect(JSON.parse(failed.stdout)).toMatchObject({ type: 'result', is_error: true, umbel: { reason: 'provider-error' } });
       const runFailed = await runCommand(opencode, ['run', '--format', 'json'], { cwd: user.work, env: user.env, input: 'FAIL 400 bad run' });
       expect(runFailed.code).toBe(1);
-      expect(JSON.parse(runFailed.stdout.trim().split('\n').at(-1) ?? '{}')).toMatchObject({ type: 'error', error: { data: { message: 'bad run', statusCode: 400 } } });
+      expect(JSON.parse(runFailed.stdout.trim().split('\n').at(-1) ?? '{}')).toMatchObject({
+        type: 'error',
+        error: { data: { message: 'bad run', statusCode: 400 } },
+      });
       expect(JSON.parse(failed.stdout).result).toContain('bad run');
       expect(JSON.parse((await user.umbel(['ls', '--json'])).stdout)).toEqual([]);
     },
@@ -303,7 +315,7 @@ steps:
       expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
       expect(summary).toMatchObject({ ok: true, status: 'completed' });
       expect(summary.outputs).toMatchObject({ one: { output: 'alpha-42' }, two: { output: 'got alpha-42' } });
-      expect(processesOf({ argsIncludes: [opencode], cwd: user.work })).toEqual([]);
+      expect(opencodeIn(user.work)).toEqual([]);
     },
     T,
   );
@@ -330,7 +342,7 @@ steps:
       expect(outcome).toMatchObject({ reason: 'completed', result: 'opencode answers over MCP' });
       expect(await call('umbel_read', { name: 'mcp-oc' })).toMatchObject({ result: 'opencode answers over MCP', complete: true });
       expect(await call('umbel_kill', { name: 'mcp-oc', purge: true })).toMatchObject({ purged: true });
-      expect(processesOf({ argsIncludes: [opencode], cwd: user.work })).toEqual([]);
+      expect(opencodeIn(user.work)).toEqual([]);
     },
     T,
   );

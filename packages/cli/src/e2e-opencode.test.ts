@@ -17,7 +17,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, REPO_ROOT, runCommand, snapshotTree, testEnv, umbelRunner, workerProcesses } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import {
+  assertBuilt,
+  cleanUp,
+  REPO_ROOT,
+  runCommand,
+  snapshotTree,
+  testEnv,
+  umbelRunner,
+  workerProcesses,
+} from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const fakeOpencode = join(REPO_ROOT, 'test-fixtures/bin/opencode');
 /** Per-test budget: several spawns on a loaded 2-core CI box (nothing asserts on time). */
@@ -48,6 +57,9 @@ let startUmbel: UmbelStart;
 const STALL = { FAKE_OPENCODE_INSTALL_STALL_MS: '600000' };
 const oc = ['--provider', 'opencode', '--env', 'FAKE_OPENCODE_INSTALL_STALL_MS'];
 
+/** A shell command printing whether npm_config_offline reached it. */
+const OFFLINE_PROBE = ['TOOL echo "offline=[$', '{npm_config_offline-unset}]"'].join('');
+
 /** The user prompts the model received (the title side request excluded). */
 const promptsReceived = (): string[] =>
   mock
@@ -68,7 +80,9 @@ beforeAll(async () => {
   await mkdir(join(work, '.git'), { recursive: true });
   const { startChatMock } = (await import(join(REPO_ROOT, 'test-fixtures/mock-servers/openai-chat.mjs'))) as { startChatMock: () => Promise<ChatMock> };
   mock = await startChatMock();
-  const { seedOpencodeUser } = (await import(join(REPO_ROOT, 'test-fixtures/fake-opencode/seed.mjs'))) as typeof import('../../../test-fixtures/fake-opencode/seed.mjs');
+  const { seedOpencodeUser } = (await import(
+    join(REPO_ROOT, 'test-fixtures/fake-opencode/seed.mjs')
+  )) as typeof import('../../../test-fixtures/fake-opencode/seed.mjs');
   const user = seedOpencodeUser({ home: join(scratch, 'home'), baseUrl: mock.url, installed: false });
   userConfigDir = join(scratch, 'home', '.config', 'opencode');
   userSnapshot = await snapshotTree(userConfigDir);
@@ -94,7 +108,7 @@ describe('supervisor verbs with --provider opencode on the fake opencode', () =>
       expect((await umbel(['read', 'w1', '--turn', '1'])).stdout).toBe('first `answer` **bold**\n');
       expect((await umbel(['ls'])).stdout).toMatch(/w1\s+opencode\s+ready\s+2\/2/);
       // the agent's own commands never see the variable umbel added for startup
-      await umbel(['send', 'w1', 'TOOL echo "offline=[${npm_config_offline-unset}]"']);
+      await umbel(['send', 'w1', OFFLINE_PROBE]);
       expect((await umbel(['wait', 'w1', '--timeout', '90s'])).stdout).toBe('TOOL-RESULT: offline=[unset]\n');
       // the transcript is opencode's stored session, as the plugin fetched it
       const doc = JSON.parse(await readFile(outcome.transcriptPath, 'utf8'));
@@ -102,7 +116,7 @@ describe('supervisor verbs with --provider opencode on the fake opencode', () =>
       expect(doc.messages.filter((m: any) => m.info.role === 'user').map((m: any) => m.parts[0].text)).toEqual([
         'ECHO first `answer` **bold**',
         'ECHO second answer',
-        'TOOL echo "offline=[${npm_config_offline-unset}]"',
+        OFFLINE_PROBE,
       ]);
       // untouched by umbel: only the .gitignore opencode itself writes into every config dir appeared
       const after = await snapshotTree(userConfigDir);
@@ -167,7 +181,10 @@ describe('supervisor verbs with --provider opencode on the fake opencode', () =>
       await umbel(['spawn', 'err', ...oc]);
       await umbel(['send', 'err', 'FAIL 400 fake bad request']);
       const bad = await waitJson('err');
-      expect(bad).toMatchObject({ code: 122, outcome: { reason: 'provider-error', message: 'fake bad request', apiErrorStatus: 400, apiErrorType: 'APIError' } });
+      expect(bad).toMatchObject({
+        code: 122,
+        outcome: { reason: 'provider-error', message: 'fake bad request', apiErrorStatus: 400, apiErrorType: 'APIError' },
+      });
       await umbel(['send', 'err', 'FAIL 500 retry-after-ms=50 always down']);
       const down = await waitJson('err');
       expect(down).toMatchObject({
@@ -254,7 +271,9 @@ describe('umbel -p --provider opencode on the fake opencode', () => {
       const json = JSON.parse(ok.stdout);
       expect(json).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'as json', provider: 'opencode', num_turns: 1 });
       expect(json.session_id).toMatch(/^ses_/);
-      expect(Object.keys(json.usage)).toEqual(expect.arrayContaining(['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens']));
+      expect(Object.keys(json.usage)).toEqual(
+        expect.arrayContaining(['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens']),
+      );
       expect(json.usage.input_tokens).toBeGreaterThan(0);
       const failed = await umbel(['-p', 'FAIL 400 boom', '--output-format', 'json', ...oc]);
       expect(failed.code).toBe(1);

@@ -16,7 +16,9 @@ const NODE = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 /** Every module specifier a file imports or re-exports (static and dynamic). */
 function specifiers(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;(])import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm)) {
+  for (const m of text.matchAll(
+    /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;(])import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm,
+  )) {
     out.push((m[1] ?? m[2] ?? m[3]) as string);
   }
   return out;
@@ -35,7 +37,10 @@ describe('@umbel/provider-opencode is built on public entry points only', () => 
   it.each(files)('%s imports only @umbel/core, @umbel/core/provider-kit, node built-ins and its own modules', (file) => {
     const text = readFileSync(new URL(file, src), 'utf8');
     const allowed = (s: string) =>
-      PUBLIC.has(s) || NODE.has(s) || (s.startsWith('./') && !s.includes('..')) || (file.endsWith('.test.ts') && (TESTS_ALSO.has(s) || s === '../package.json'));
+      PUBLIC.has(s) ||
+      NODE.has(s) ||
+      (s.startsWith('./') && !s.includes('..')) ||
+      (file.endsWith('.test.ts') && (TESTS_ALSO.has(s) || s === '../package.json'));
     expect(specifiers(text).filter((s) => !allowed(s))).toEqual([]);
   });
 

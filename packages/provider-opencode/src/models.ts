@@ -29,7 +29,9 @@ export class OpencodeModelUnknownError extends UsageError {
 /** `opencode models` failed or printed no model. Exit 1. */
 export class OpencodeModelsUnreadableError extends SpawnFailedError {
   constructor(detail: string) {
-    super(`could not check --model: \`opencode models\` ${detail}`, { hint: 'run `opencode models` by hand, or spawn without --model (opencode then uses its configured default)' });
+    super(`could not check --model: \`opencode models\` ${detail}`, {
+      hint: 'run `opencode models` by hand, or spawn without --model (opencode then uses its configured default)',
+    });
     this.name = 'OpencodeModelsUnreadableError';
   }
 }

@@ -76,15 +76,25 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
     const hooks = await umbelPluginMain(r.ctx, r.settings);
     expect(r.delivered()).toEqual([{ kind: 'session', transcriptExisted: false, payload: { event: 'plugin.loaded', directory: '/srv/work', worktree: '/' } }]);
     await hooks.event(ev('session.created', { sessionID: SID, info: { id: SID, directory: '/srv/work' } }));
-    await hooks['chat.message']({ sessionID: SID, agent: 'build', model: { providerID: 'mock', modelID: 'mock-model' } }, { message: { id: 'msg_u1' }, parts: [] });
-    r.messages.push(user('msg_u1'), { info: { id: 'msg_a1', role: 'assistant', parentID: 'msg_u1', finish: 'stop', time: { created: 2, completed: 3 } }, parts: [{ type: 'text', text: 'hello `code`' }] });
+    await hooks['chat.message'](
+      { sessionID: SID, agent: 'build', model: { providerID: 'mock', modelID: 'mock-model' } },
+      { message: { id: 'msg_u1' }, parts: [] },
+    );
+    r.messages.push(user('msg_u1'), {
+      info: { id: 'msg_a1', role: 'assistant', parentID: 'msg_u1', finish: 'stop', time: { created: 2, completed: 3 } },
+      parts: [{ type: 'text', text: 'hello `code`' }],
+    });
     await hooks.event(ev('session.status', { sessionID: SID, status: { type: 'busy' } }));
     await hooks.event(ev('session.status', { sessionID: SID, status: { type: 'idle' } }));
     await hooks.event(ev('session.idle', { sessionID: SID }));
     const base = { sessionID: SID, transcriptPath: r.transcript };
     expect(r.delivered().slice(1)).toEqual([
       { kind: 'session', transcriptExisted: false, payload: { event: 'session.created', ...base, directory: '/srv/work' } },
-      { kind: 'prompt', transcriptExisted: false, payload: { event: 'chat.message', ...base, messageID: 'msg_u1', agent: 'build', model: { providerID: 'mock', modelID: 'mock-model' } } },
+      {
+        kind: 'prompt',
+        transcriptExisted: false,
+        payload: { event: 'chat.message', ...base, messageID: 'msg_u1', agent: 'build', model: { providerID: 'mock', modelID: 'mock-model' } },
+      },
       // the terminal event goes first: the engine never ends a turn from the file alone while its hook is on the way
       { kind: 'stop', transcriptExisted: false, payload: { event: 'session.idle', ...base, messageID: 'msg_u1' } },
     ]);
@@ -114,7 +124,11 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
     await hooks.event(ev('session.idle', { sessionID: SID }));
     const kinds = r.delivered().map((d) => d.kind);
     expect(kinds).toEqual(['session', 'prompt', 'stop-failure']);
-    expect(r.delivered()[2]?.payload).toMatchObject({ messageID: 'msg_u1', message: 'mock bad request', error: { name: 'APIError', message: 'mock bad request', statusCode: 400 } });
+    expect(r.delivered()[2]?.payload).toMatchObject({
+      messageID: 'msg_u1',
+      message: 'mock bad request',
+      error: { name: 'APIError', message: 'mock bad request', statusCode: 400 },
+    });
     expect(r.doc().umbel.failures).toEqual({ msg_u1: { name: 'APIError', message: 'mock bad request', statusCode: 400 } });
   });
 
@@ -123,12 +137,18 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
     const hooks = await umbelPluginMain(r.ctx, r.settings);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     for (const attempt of [1, 2, 3]) {
-      await hooks.event(ev('session.status', { sessionID: SID, status: { type: 'retry', attempt, message: 'always down', next: Date.now() + 2000 * attempt } }));
+      await hooks.event(
+        ev('session.status', { sessionID: SID, status: { type: 'retry', attempt, message: 'always down', next: Date.now() + 2000 * attempt } }),
+      );
     }
     await hooks.event(ev('session.idle', { sessionID: SID }));
     const delivered = r.delivered();
     expect(delivered.map((d) => d.kind)).toEqual(['session', 'prompt', 'tool', 'tool', 'tool', 'stop-failure']);
-    expect(delivered[2]?.payload).toMatchObject({ event: 'session.status.retry', messageID: 'msg_u1', status: { type: 'retry', attempt: 1, message: 'always down' } });
+    expect(delivered[2]?.payload).toMatchObject({
+      event: 'session.status.retry',
+      messageID: 'msg_u1',
+      status: { type: 'retry', attempt: 1, message: 'always down' },
+    });
     const message = 'always down (opencode was retrying, attempt 3; umbel stopped the turn after 2 retries)';
     expect(delivered[5]?.payload).toMatchObject({ messageID: 'msg_u1', message, error: { name: 'RetryLimit', attempt: 3 } });
     expect(r.calls.filter((c) => c.startsWith('abort'))).toEqual([`abort ${SID}`]);
@@ -140,7 +160,9 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
     const hooks = await umbelPluginMain(late.ctx, late.settings);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await hooks.event(ev('session.status', { sessionID: SID, status: { type: 'retry', attempt: 1, message: 'rate limited', next: Date.now() + 3_600_000 } }));
-    expect(late.delivered().at(-1)?.payload.message).toMatch(/^rate limited \(opencode was retrying, attempt 1; umbel stopped the turn rather than wait 3600s\)$/);
+    expect(late.delivered().at(-1)?.payload.message).toMatch(
+      /^rate limited \(opencode was retrying, attempt 1; umbel stopped the turn rather than wait 3600s\)$/,
+    );
     const none = rig({ maxRetries: 0 });
     const h0 = await umbelPluginMain(none.ctx, none.settings);
     await h0['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
@@ -153,13 +175,29 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
     const hooks = await umbelPluginMain(r.ctx, r.settings);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await hooks['tool.execute.before']({ tool: 'bash', sessionID: SID, callID: 'call_1' }, { args: { command: 'echo perm' } });
-    const asked = { id: 'per_1', sessionID: SID, permission: 'bash', patterns: ['echo perm'], metadata: { command: 'echo perm' }, always: ['echo *'], tool: { messageID: 'msg_a1', callID: 'call_1' } };
+    const asked = {
+      id: 'per_1',
+      sessionID: SID,
+      permission: 'bash',
+      patterns: ['echo perm'],
+      metadata: { command: 'echo perm' },
+      always: ['echo *'],
+      tool: { messageID: 'msg_a1', callID: 'call_1' },
+    };
     await hooks.event(ev('permission.asked', asked));
     await hooks.event(ev('permission.replied', { sessionID: SID, requestID: 'per_1', reply: 'once' }));
     expect(r.delivered().slice(2)).toEqual([
-      { kind: 'tool', transcriptExisted: false, payload: { event: 'tool.execute.before', sessionID: SID, transcriptPath: r.transcript, tool: 'bash', callID: 'call_1', args: { command: 'echo perm' } } },
+      {
+        kind: 'tool',
+        transcriptExisted: false,
+        payload: { event: 'tool.execute.before', sessionID: SID, transcriptPath: r.transcript, tool: 'bash', callID: 'call_1', args: { command: 'echo perm' } },
+      },
       { kind: 'permission', transcriptExisted: false, payload: { event: 'permission.asked', ...asked, transcriptPath: r.transcript } },
-      { kind: 'tool', transcriptExisted: false, payload: { event: 'permission.replied', sessionID: SID, requestID: 'per_1', reply: 'once', transcriptPath: r.transcript } },
+      {
+        kind: 'tool',
+        transcriptExisted: false,
+        payload: { event: 'permission.replied', sessionID: SID, requestID: 'per_1', reply: 'once', transcriptPath: r.transcript },
+      },
     ]);
   });
 
@@ -171,7 +209,12 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
     await hooks.event(ev('message.updated', { sessionID: SID, info: { role: 'assistant', finish: 'tool-calls', time: { completed: 5 } } }));
     expect(existsSync(r.transcript)).toBe(true);
     await hooks.event(ev('session.idle', { sessionID: SID }));
-    expect(r.delivered().filter((d) => d.kind === 'stop').map((d) => d.payload.messageID)).toEqual(['msg_u1', 'msg_u2']);
+    expect(
+      r
+        .delivered()
+        .filter((d) => d.kind === 'stop')
+        .map((d) => d.payload.messageID),
+    ).toEqual(['msg_u1', 'msg_u2']);
   });
 
   it('removes the startup-only variables umbel added (npm_config_offline) before any tool runs', async () => {

@@ -149,7 +149,8 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
     const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
     deliver('session.status.retry', { ...base(id), ...(turn ? { messageID: turn.messageID } : {}), status });
     if (!turn || (attempt <= settings.maxRetries && waitMs <= settings.maxRetryDelayMs)) return;
-    const why = attempt > settings.maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
+    const why =
+      attempt > settings.maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
     const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
     await fail(id, { name: 'RetryLimit', message, attempt }, 'session.error');
     ctx.client.session.abort({ path: { id } }).catch(() => undefined);
@@ -168,7 +169,11 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
     if (type === 'session.error') {
       const e = (p.error ?? {}) as { name?: string; data?: { message?: string; statusCode?: number } };
       if (e.name === 'MessageAbortedError') return;
-      const error = { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...(e.data?.statusCode ? { statusCode: e.data.statusCode } : {}) };
+      const error = {
+        name: e.name ?? 'Error',
+        message: e.data?.message ?? e.name ?? 'opencode reported an error',
+        ...(e.data?.statusCode ? { statusCode: e.data.statusCode } : {}),
+      };
       return fail(id, error, 'session.error');
     }
     if (type === 'session.status') {
@@ -181,7 +186,8 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
     if (type === 'message.updated') {
       const info = (p.info ?? {}) as { role?: string; finish?: string; time?: { completed?: number } };
       // a tool step ended: the transcript shows the call and its result (the turn runs on)
-      if (info.role === 'assistant' && info.finish === 'tool-calls' && info.time?.completed && sessionOf(id).open.length) writeTranscript(id, await snapshot(id));
+      if (info.role === 'assistant' && info.finish === 'tool-calls' && info.time?.completed && sessionOf(id).open.length)
+        writeTranscript(id, await snapshot(id));
     }
   };
 

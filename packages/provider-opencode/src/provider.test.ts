@@ -52,7 +52,9 @@ describe('the launch', () => {
       autoupdate: false,
       experimental: { disable_paste_summary: true },
     });
-    expect(JSON.parse(fileOf(launch, 'package-lock.json')?.content ?? '')).toEqual({ packages: { '': { dependencies: { '@opencode-ai/plugin': '1.18.33' } } } });
+    expect(JSON.parse(fileOf(launch, 'package-lock.json')?.content ?? '')).toEqual({
+      packages: { '': { dependencies: { '@opencode-ai/plugin': '1.18.33' } } },
+    });
     const plugin = fileOf(launch, 'umbel.js')?.content ?? '';
     for (const kind of ['session', 'prompt', 'stop', 'stop-failure', 'permission', 'tool']) expect(plugin).toContain(`${o.hookSinkPath} ${kind}`);
     expect(plugin).toContain(JSON.stringify(join(o.workerDir, 'transcripts')));
@@ -71,7 +73,8 @@ describe('the launch', () => {
   });
 
   it('permission modes are a permission block in the worker config; unattended allows everything', async () => {
-    const config = async (o: Partial<ProviderV1LaunchOptions>) => JSON.parse(fileOf(await opencode.doBuildLaunch(options(o)), 'opencode.json')?.content ?? '{}');
+    const config = async (o: Partial<ProviderV1LaunchOptions>) =>
+      JSON.parse(fileOf(await opencode.doBuildLaunch(options(o)), 'opencode.json')?.content ?? '{}');
     expect((await config({ permissionMode: 'ask' })).permission).toEqual({ bash: 'ask', edit: 'ask', webfetch: 'ask', websearch: 'ask' });
     expect((await config({ permissionMode: 'allow' })).permission).toBe('allow');
     expect((await config({ unattended: true })).permission).toBe('allow');
@@ -97,7 +100,9 @@ describe('the launch', () => {
     const spawn = { cwd: root, unattended: false, env: {}, callerEnv: {} };
     expect(() => opencode.doValidate?.({ spawn: { ...spawn, model: 'gpt-5' }, isRoot: false })).toThrow(/opencode takes --model as provider\/model/);
     expect(() => opencode.doValidate?.({ spawn: { ...spawn, model: 'mock/mock-model' }, isRoot: false })).not.toThrow();
-    expect(() => opencode.doValidate?.({ spawn: { ...spawn, env: { OPENCODE_CONFIG_DIR: '/x' } }, isRoot: false })).toThrow(/OPENCODE_CONFIG_DIR is umbel's per-worker plugin dir/);
+    expect(() => opencode.doValidate?.({ spawn: { ...spawn, env: { OPENCODE_CONFIG_DIR: '/x' } }, isRoot: false })).toThrow(
+      /OPENCODE_CONFIG_DIR is umbel's per-worker plugin dir/,
+    );
   });
 
   it('settings: retries and config overrides reach the worker config dir', async () => {
@@ -112,15 +117,26 @@ describe('what the payloads say', () => {
   const base = { sessionID: 'ses_1', transcriptPath: '/w/transcripts/ses_1.json' };
 
   it('prompt and stop carry the turn key (the user message id), the session and the transcript', () => {
-    expect(parse('prompt', { event: 'chat.message', ...base, messageID: 'msg_u1' })).toEqual({ sessionId: 'ses_1', transcriptPath: base.transcriptPath, turnKey: 'msg_u1' });
-    expect(parse('stop', { event: 'session.idle', ...base, messageID: 'msg_u1' })).toEqual({ sessionId: 'ses_1', transcriptPath: base.transcriptPath, turnKey: 'msg_u1' });
+    expect(parse('prompt', { event: 'chat.message', ...base, messageID: 'msg_u1' })).toEqual({
+      sessionId: 'ses_1',
+      transcriptPath: base.transcriptPath,
+      turnKey: 'msg_u1',
+    });
+    expect(parse('stop', { event: 'session.idle', ...base, messageID: 'msg_u1' })).toEqual({
+      sessionId: 'ses_1',
+      transcriptPath: base.transcriptPath,
+      turnKey: 'msg_u1',
+    });
     expect(parse('session', { event: 'plugin.loaded', directory: '/w', worktree: '/' })).toEqual({});
   });
 
   it('a permission names the tool and what it would run; a failure its message', () => {
     const asked = { event: 'permission.asked', ...base, id: 'per_1', permission: 'bash', patterns: ['touch x'], metadata: { command: 'touch x' } };
     expect(parse('permission', asked).needsInput).toEqual({ kind: 'permission', tool: 'bash', message: 'opencode asks to use bash: touch x' });
-    expect(parse('stop-failure', { ...base, messageID: 'msg_u1', message: 'mock bad request', error: { name: 'APIError' } })).toMatchObject({ turnKey: 'msg_u1', error: 'mock bad request' });
+    expect(parse('stop-failure', { ...base, messageID: 'msg_u1', message: 'mock bad request', error: { name: 'APIError' } })).toMatchObject({
+      turnKey: 'msg_u1',
+      error: 'mock bad request',
+    });
     expect(parse('stop-failure', { ...base })).toMatchObject({ error: 'opencode reported an error' });
   });
 
@@ -128,7 +144,11 @@ describe('what the payloads say', () => {
     expect(parse('tool', { event: 'tool.execute.before', ...base, tool: 'bash', args: { command: 'ls -la' } }).activity).toBe('bash: ls -la');
     expect(parse('tool', { event: 'tool.execute.before', ...base, tool: 'read', args: { filePath: '/a/b.ts' } }).activity).toBe('read: /a/b.ts');
     expect(parse('tool', { event: 'permission.replied', ...base, reply: 'reject' }).activity).toBe('permission answered: reject');
-    const retry = parse('tool', { event: 'session.status.retry', ...base, status: { type: 'retry', attempt: 2, message: 'always down', next: Date.now() + 4000 } });
+    const retry = parse('tool', {
+      event: 'session.status.retry',
+      ...base,
+      status: { type: 'retry', attempt: 2, message: 'always down', next: Date.now() + 4000 },
+    });
     expect(retry.activity).toMatch(/^retrying \(attempt 2, next in [34]s\): always down$/);
   });
 });

@@ -60,7 +60,10 @@ describe('readOpencodeTurn on what the real 1.18.33 stored', () => {
     const [first, second] = userIds(rejected);
     expect(read(rejected, { turnKey: first })).toMatchObject({ status: 'completed', answer: 'recorded `code` **bold**' });
     expect(read(rejected, { turnKey: second, stopSeen: false })).toEqual({ status: 'running' });
-    expect(read(rejected, { turnKey: second, stopSeen: true })).toEqual({ status: 'interrupted', message: 'a tool call was rejected; the worker waits for input' });
+    expect(read(rejected, { turnKey: second, stopSeen: true })).toEqual({
+      status: 'interrupted',
+      message: 'a tool call was rejected; the worker waits for input',
+    });
   });
 
   it('missing, never an answer: empty, half-written, not a session, an unknown turn key', () => {
@@ -77,14 +80,22 @@ const step = (id: string, parent: string, info: Record<string, unknown>, parts: 
   info: { id, role: 'assistant', sessionID: 'ses_1', parentID: parent, modelID: 'm', providerID: 'p', time: { created: 2 }, ...info },
   parts,
 });
-const tool = (status: string, extra: Part = {}): Part => ({ type: 'tool', tool: 'bash', callID: 'call_1', state: { status, input: { command: 'echo hi' }, ...extra } });
+const tool = (status: string, extra: Part = {}): Part => ({
+  type: 'tool',
+  tool: 'bash',
+  callID: 'call_1',
+  state: { status, input: { command: 'echo hi' }, ...extra },
+});
 const doc = (...messages: unknown[]) => JSON.stringify({ messages, umbel: { version: 1, failures: {} } });
 
 describe('readOpencodeTurn on the states of a turn', () => {
   it('running while the last step is open (with the tool it runs), or a tool step ended and the turn goes on', () => {
     const open = doc(user('u1', 'TOOL echo hi'), step('a1', 'u1', {}, [{ type: 'step-start' }, tool('running')]));
     expect(read(open, { turnKey: 'u1', stopSeen: false })).toEqual({ status: 'running', activity: 'bash: echo hi' });
-    const toolDone = doc(user('u1', 'x'), step('a1', 'u1', { finish: 'tool-calls', time: { created: 2, completed: 3 } }, [tool('completed', { output: 'hi\n' })]));
+    const toolDone = doc(
+      user('u1', 'x'),
+      step('a1', 'u1', { finish: 'tool-calls', time: { created: 2, completed: 3 } }, [tool('completed', { output: 'hi\n' })]),
+    );
     expect(read(toolDone, { turnKey: 'u1', stopSeen: false })).toEqual({ status: 'running' });
     expect(read(doc(user('u1', 'x')), { turnKey: 'u1' })).toEqual({ status: 'running' });
   });
@@ -110,7 +121,11 @@ describe('readOpencodeTurn on the states of a turn', () => {
     });
     expect(readOpencodeMessages({ content: turn, transcriptPath: '/t', turnKey: 'u1', ordinal: 1, stopSeen: true })).toEqual([
       { type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'text', text: 'let me run it' }] } },
-      { type: 'assistant', uuid: 'a1', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'bash', input: { command: 'echo hi' } }] } },
+      {
+        type: 'assistant',
+        uuid: 'a1',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 'call_1', name: 'bash', input: { command: 'echo hi' } }] },
+      },
       { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: 'hi\n', is_error: false }] } },
       { type: 'assistant', uuid: 'a2', message: { role: 'assistant', content: [{ type: 'text', text: 'TOOL-RESULT: ' }] } },
       { type: 'assistant', uuid: 'a2', message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] } },
@@ -118,7 +133,9 @@ describe('readOpencodeTurn on the states of a turn', () => {
   });
 
   it('interrupted: a step that completed with no finish (Escape twice, an abort) or an aborted message', () => {
-    expect(read(doc(user('u1', 'x'), step('a1', 'u1', { time: { created: 2, completed: 3 } }, [])), { turnKey: 'u1' })).toMatchObject({ status: 'interrupted' });
+    expect(read(doc(user('u1', 'x'), step('a1', 'u1', { time: { created: 2, completed: 3 } }, [])), { turnKey: 'u1' })).toMatchObject({
+      status: 'interrupted',
+    });
     const aborted = step('a1', 'u1', { time: { created: 2, completed: 3 }, error: { name: 'MessageAbortedError', data: { message: 'aborted' } } }, []);
     expect(read(doc(user('u1', 'x'), aborted), { turnKey: 'u1' })).toMatchObject({ status: 'interrupted' });
   });
@@ -126,7 +143,10 @@ describe('readOpencodeTurn on the states of a turn', () => {
   it("failed when umbel stopped the turn (the plugin's record), even though opencode's own step shows no error", () => {
     const content = JSON.stringify({
       messages: [user('u1', 'FAIL 500 down'), step('a1', 'u1', { time: { created: 2, completed: 3 } }, [])],
-      umbel: { version: 1, failures: { u1: { name: 'RetryLimit', message: 'down (opencode was retrying, attempt 3; umbel stopped the turn after 2 retries)' } } },
+      umbel: {
+        version: 1,
+        failures: { u1: { name: 'RetryLimit', message: 'down (opencode was retrying, attempt 3; umbel stopped the turn after 2 retries)' } },
+      },
     });
     expect(read(content, { turnKey: 'u1' })).toEqual({
       status: 'failed',

@@ -39,7 +39,12 @@ export interface OpencodeMessageInfo {
   readonly time?: { readonly created?: number; readonly completed?: number };
   readonly error?: { readonly name?: string; readonly data?: { readonly message?: string; readonly statusCode?: number } };
   readonly cost?: number;
-  readonly tokens?: { readonly input?: number; readonly output?: number; readonly reasoning?: number; readonly cache?: { readonly read?: number; readonly write?: number } };
+  readonly tokens?: {
+    readonly input?: number;
+    readonly output?: number;
+    readonly reasoning?: number;
+    readonly cache?: { readonly read?: number; readonly write?: number };
+  };
 }
 
 export interface OpencodeMessage {
@@ -155,7 +160,10 @@ export function readOpencodeTurn(options: ProviderV1ReadTurnOptions): ProviderV1
     // the turn goes on with another step, unless opencode went idle here (a rejected permission)
     if (!options.stopSeen) return { status: 'running' };
     const rejected = last.parts.some((p) => p.type === 'tool' && p.state?.status === 'error');
-    return { status: 'interrupted', message: rejected ? 'a tool call was rejected; the worker waits for input' : 'the turn ended after a tool call, without an answer' };
+    return {
+      status: 'interrupted',
+      message: rejected ? 'a tool call was rejected; the worker waits for input' : 'the turn ended after a tool call, without an answer',
+    };
   }
   if (last.info.finish === undefined) return { status: 'interrupted', message: 'the turn was interrupted; the worker waits for input' };
   return {
