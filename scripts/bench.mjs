@@ -4,9 +4,8 @@
 // (run `pnpm build` first), tmux, the fake `claude` from test-fixtures and, when installed, the
 // real `claude` against the local mock model server.
 //
-//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real]
+//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine] [--providers claude,codex,gemini]
 import { execFileSync, spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -190,12 +189,19 @@ async function benchEngine() {
 }
 
 async function benchPrint(bin) {
+  const providers = args.includes('--providers') ? args[args.indexOf('--providers') + 1].split(',') : ['claude', 'codex', 'gemini'];
+  const { benchPrint: perProvider } = await import(pathToFileURL(join(root, 'scripts/bench-print.mjs')).href);
+  await perProvider({ root, scratch, bin, runs: RUNS, report, pct, ms, epochNs, eventsIn, providers });
+  if (providers.includes('claude')) await benchResume(bin);
+}
+
+/** The kept-worker path on the real claude: `-p --name` once, then `-p --resume` (the conversation carries over). */
+async function benchResume(bin) {
   let realClaude;
   try {
     const { realCliPath } = await import(pathToFileURL(join(root, 'test-fixtures/real/clis.mjs')).href);
     realClaude = realCliPath('claude');
-  } catch (error) {
-    console.log(`\numbel -p vs claude -p: skipped (${error.message.split('\n')[0]})`);
+  } catch {
     return;
   }
   const { startAnthropicMock } = await import(pathToFileURL(join(root, 'test-fixtures/mock-servers/anthropic.mjs')).href);
@@ -208,144 +214,26 @@ async function benchPrint(bin) {
   const cenv = claudeEnv({ configDir: cfg, baseUrl: mock.url });
   const n = Math.min(RUNS, 20);
   const baseEnv = { PATH: process.env.PATH, HOME: scratch, LANG: 'C.UTF-8' };
-  // Async on purpose: the mock model server lives in this process and must keep answering. stdin is
-  // closed at once: `claude -p` with an open stdin pipe waits for it forever.
   const run = (cmd, argv, extraEnv) =>
     new Promise((resolvePromise, reject) => {
       const t = process.hrtime.bigint();
       let answerMs;
       let out = '';
-      let err = '';
       const child = spawn(cmd, argv, { cwd: dir, env: { ...baseEnv, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
       child.stdin.end();
       child.stdout.setEncoding('utf8').on('data', (d) => {
         out += d;
         if (answerMs === undefined && out.endsWith('\n')) answerMs = ms(t, process.hrtime.bigint());
       });
-      child.stderr.setEncoding('utf8').on('data', (d) => {
-        err += d;
-      });
       child.on('error', reject);
-      child.on('close', (code) => {
-        if (code !== 0) reject(new Error(`${cmd} exited ${code}: ${out}${err}`));
-        else resolvePromise({ answerMs, exitMs: ms(t, process.hrtime.bigint()), out });
-      });
+      child.on('close', (code) => (code !== 0 ? reject(new Error(`${cmd} exited ${code}: ${out}`)) : resolvePromise({ answerMs, out })));
     });
-  const real = { answer: [], exit: [] };
-  const ours = { answer: [], exit: [] };
+  const realRuns = [];
+  for (let i = 0; i < Math.min(n, 10); i++) realRuns.push((await run(realClaude, ['-p', `ECHO real ${i}`], cenv)).answerMs);
+  const real = { answer: realRuns };
   const umbelEnv = { ...cenv, UMBEL_HOME: join(scratch, 'p-state'), UMBEL_CLAUDE_BIN: realClaude };
   const passEnv = Object.keys(cenv).flatMap((k) => ['--env', k]);
-  for (let i = 0; i < n; i++) {
-    const r = await run(realClaude, ['-p', `ECHO real ${i}`], cenv);
-    const u = await run(process.execPath, [bin, '-p', `ECHO umbel ${i}`, ...passEnv], umbelEnv);
-    if (r.out !== `real ${i}\n` || u.out !== `umbel ${i}\n`) throw new Error(`unexpected answers: ${JSON.stringify([r.out, u.out])}`);
-    real.answer.push(r.answerMs);
-    real.exit.push(r.exitMs);
-    ours.answer.push(u.answerMs);
-    ours.exit.push(u.exitMs);
-  }
-  console.log('');
-  report('claude -p (real, mock API): answer printed', real.answer);
-  report('claude -p (real, mock API): process exit', real.exit);
-  report('umbel -p (real claude TUI): answer printed', ours.answer);
-  report('umbel -p (real claude TUI): process exit', ours.exit);
   const ratio = (a, b) => (pct(a, 50) / pct(b, 50)).toFixed(2);
-  const d = (a, b) => Number(b - a) / 1e6;
-  console.log(`umbel -p / claude -p (p50): answer printed ${ratio(ours.answer, real.answer)}, process exit ${ratio(ours.exit, real.exit)} (target ≤ 1.5)`);
-
-  // The floor, measured without umbel: the same Claude binary, flags and hooks, launched by the tmux
-  // substrate alone with the prompt as its argument (no readiness wait, no paste, no node process
-  // per call), timed from the launch call to the Stop hook. No tool driving the TUI can beat it.
-  const { installHookSink, hookCommandFor } = await import(dist('core'));
-  const bareHome = join(scratch, 'bare-state');
-  const bareSub = createTmuxSubstrate({ home: bareHome, env: { ...process.env, UMBEL_HOME: bareHome } });
-  const sink = join(bareHome, 'hooks', 'umbel-hook');
-  mkdirSync(dirname(sink), { recursive: true });
-  await installHookSink(sink);
-  const bare = [];
-  for (let i = 0; i < n; i++) {
-    const workerDir = join(bareHome, `w${i}`);
-    const events = join(workerDir, 'events');
-    mkdirSync(events, { recursive: true });
-    const launch = await claude.doBuildLaunch({
-      worker: `bare${i}`,
-      cwd: dir,
-      unattended: false,
-      env: cenv,
-      callerEnv: { ...process.env, UMBEL_CLAUDE_BIN: realClaude },
-      workerDir,
-      sharedDir: join(bareHome, 'shared'),
-      sessionId: randomUUID(),
-      hookCommand: (kind) => hookCommandFor(sink, kind),
-      hookSinkPath: sink,
-    });
-    for (const file of launch.files) writeFileSync(file.path, file.content, { mode: file.mode ?? 0o600 });
-    const session = `bare-${i}`;
-    const t0 = epochNs();
-    await bareSub.launch({
-      session,
-      cwd: dir,
-      argv: [...launch.argv, `ECHO bare ${i}`],
-      env: { ...baseEnv, ...cenv, ...launch.env, UMBEL_EVENTS_DIR: events },
-      exitRecordDir: events,
-    });
-    let stop;
-    for (const until = Date.now() + 60_000; stop === undefined && Date.now() < until; await new Promise((r) => setTimeout(r, 5))) {
-      stop = eventsIn(events).find((e) => e.kind === 'stop')?.at;
-    }
-    await bareSub.kill(session);
-    if (stop === undefined) throw new Error('the bare TUI run never reached its Stop hook');
-    bare.push(d(t0, stop));
-  }
-  report('bare TUI, no umbel: launch with prompt → Stop', bare);
-  console.log(
-    `bare TUI / claude -p (p50): ${ratio(bare, real.answer)} — the floor for any tool that drives the TUI; umbel -p adds ${(pct(ours.answer, 50) - pct(bare, 50)).toFixed(0)}ms over it (node start, module loading, readiness, submission, reading the answer)`,
-  );
-
-  // Where the time goes, in-process on the real binary, from the engine's own event timestamps.
-  const penv = { ...process.env, UMBEL_HOME: join(scratch, 'p2-state'), UMBEL_CLAUDE_BIN: realClaude, ...cenv };
-  let launchAt = 0n;
-  const sub = createTmuxSubstrate({ home: penv.UMBEL_HOME, env: penv });
-  const engine = createUmbel({
-    substrate: {
-      ...sub,
-      launch: async (o) => {
-        launchAt = epochNs();
-        return sub.launch(o);
-      },
-    },
-    providers: [claude],
-    home: penv.UMBEL_HOME,
-    env: penv,
-  });
-  const parts = {
-    'umbel: spawn call → tmux launch': [],
-    'claude TUI: launch → SessionStart hook': [],
-    'umbel: SessionStart → ready screen seen': [],
-    'send: paste+Enter → prompt accepted (hook)': [],
-    'turn: prompt accepted → Stop hook': [],
-    'umbel: Stop hook → answer read': [],
-    'teardown (after the answer is printed)': [],
-  };
-  const at = (name, kind) => eventsIn(join(penv.UMBEL_HOME, 'workers', name, 'events')).find((e) => e.kind === kind)?.at;
-  for (let i = 0; i < Math.min(n, 10); i++) {
-    const t0 = epochNs();
-    const w = await engine.spawn({ cwd: dir, env: Object.fromEntries(Object.keys(cenv).map((k) => [k, { fromEnv: k }])) });
-    const ready = epochNs();
-    const { turn } = await engine.send({ name: w.name, prompt: `ECHO part ${i}` });
-    await engine.wait({ name: w.name, turn, timeout: '2m' });
-    const answered = epochNs();
-    const [session, sent, prompt, stop] = ['session', 'sent', 'prompt', 'stop'].map((k) => at(w.name, k));
-    await engine.kill({ name: w.name, purge: true });
-    const gone = epochNs();
-    parts['umbel: spawn call → tmux launch'].push(d(t0, launchAt));
-    parts['claude TUI: launch → SessionStart hook'].push(d(launchAt, session));
-    parts['umbel: SessionStart → ready screen seen'].push(d(session, ready));
-    parts['send: paste+Enter → prompt accepted (hook)'].push(d(sent, prompt));
-    parts['turn: prompt accepted → Stop hook'].push(d(prompt, stop));
-    parts['umbel: Stop hook → answer read'].push(d(stop, answered));
-    parts['teardown (after the answer is printed)'].push(d(answered, gone));
-  }
   // Many short calls can skip the TUI's startup: keep one worker (`--name`) and send into it
   // (`--resume`). A different contract (the conversation carries over), so reported beside the
   // target, not as meeting it.
@@ -360,7 +248,5 @@ async function benchPrint(bin) {
   report('umbel -p --resume (a kept worker): answer', warm);
   console.log(`umbel -p --resume / claude -p (p50): ${ratio(warm, real.answer)} (the TUI is already up; the conversation carries over)`);
 
-  console.log('\nbreakdown of umbel -p on the real claude (in-process, from event timestamps):');
-  for (const [name, xs] of Object.entries(parts)) report(`  ${name}`, xs);
   await mock.close();
 }

@@ -114,7 +114,7 @@ describe('--help names the providers actually loaded', () => {
     const { stdout } = await umbel(['--help']);
     expect(stdout).toMatch(/^Providers \(umbel providers for details\):$/m);
     expect(stdout).toMatch(/^ {2}alpha {3,}The alpha test agent; needs nothing\.$/m);
-    expect(stdout).toMatch(/^ {2}claude {3,}Claude Code$/m);
+    expect(stdout).toMatch(/^ {2}claude {3,}Anthropic's Claude Code/m);
     expect(stdout).toMatch(/UMBEL_PROVIDERS/);
   });
 

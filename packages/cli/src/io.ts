@@ -36,4 +36,10 @@ export interface CliIo {
    * one: the first aborts the command, a later signal hurries its cleanup.
    */
   onSignal(handler: (signal: Interrupt) => void): () => void;
+  /**
+   * Start `umbel ARGS…` as a short-lived detached process (a session of its own, stdout and stderr
+   * ignored, `stdin` written to its stdin pipe and closed); resolves once the input is handed over.
+   * Absent where no such process can be started (in-process tests).
+   */
+  spawnDetached?(args: readonly string[], stdin: string): Promise<void>;
 }

@@ -1,8 +1,10 @@
 /**
- * The bin's entry: a light module. `--version` answers without loading yargs or the engine, and
- * interrupts (signals, a closed stdout/stderr) are taken over before anything slow is loaded.
+ * The bin's entry: a light module. `--version` answers without loading yargs or the engine, a plain
+ * `-p` runs without yargs, and interrupts (signals, a closed stdout/stderr) are taken over before
+ * anything slow is loaded.
  */
 import { INTERRUPT_EXIT_CODES } from './io.js';
+import { plainPrintArgs } from './print-argv.js';
 import { captureSignals, flushOutput, outputBroken, processIo } from './process-io.js';
 import { VERSION } from './version.js';
 
@@ -16,8 +18,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`umbel ${VERSION}\n`);
     code = 0;
   } else {
-    const { run } = await import('./run.js');
-    code = await run(argv, processIo());
+    // A plain `umbel -p …` skips loading the parser (yargs): a large share of a warm call's start.
+    const plain = plainPrintArgs(argv);
+    if (plain) code = await (await import('./print-main.js')).runPlainPrint(plain, processIo());
+    else code = await (await import('./run.js')).run(argv, processIo());
   }
   await flushOutput();
   // Output that did not reach its reader is a failure (like a pipe's SIGPIPE), unless a signal

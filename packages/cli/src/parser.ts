@@ -1,5 +1,6 @@
 /** The yargs definition of the command line: verbs, their positionals and options, the help text. */
 import yargs, { type Argv } from 'yargs';
+import { poolOptions } from './pool.js';
 import { VERSION } from './version.js';
 
 /** Where the documentation lives (packages ship no docs/ folder; the repository has it). */
@@ -52,6 +53,7 @@ export const COMMANDS = {
   run: 'run [file]',
   mcp: 'mcp',
   providers: 'providers',
+  pool: 'pool <action> [pool]',
 } as const;
 
 export type Verb = keyof typeof COMMANDS;
@@ -69,6 +71,7 @@ const BUILT_IN_HELP: ProviderHelp = {
     { id: 'claude', summary: 'Claude Code' },
     { id: 'codex', summary: 'OpenAI Codex' },
     { id: 'gemini', summary: 'Gemini CLI' },
+    { id: 'opencode', summary: 'opencode' },
   ],
 };
 
@@ -118,7 +121,8 @@ function printCommand(y: Argv, help: ProviderHelp): Argv {
     .option('output-format', { type: 'string', describe: 'text, json or stream-json (like claude -p)' })
     .option('verbose', { type: 'boolean', describe: 'Required with --output-format stream-json (as in claude -p)' })
     .option('name', { type: 'string', describe: 'Use (or create) this named worker and keep it for later turns' })
-    .option('resume', { type: 'string', describe: 'Send into this existing worker' });
+    .option('resume', { type: 'string', describe: 'Send into this existing worker' })
+    .option('pool', { type: 'string', describe: "Take a warm worker from this pool, or 'none' for a cold start (default: any matching pool)" });
 }
 
 function verbs(y: Argv, help: ProviderHelp): Argv {
@@ -242,6 +246,11 @@ function verbs(y: Argv, help: ProviderHelp): Argv {
           .option('keep-workers', { type: 'boolean', describe: "Don't kill the run's workers at the end" })
           .option('resume', { type: 'string', describe: 'Continue a failed run from its first unfinished step' }),
       ),
+    )
+    .command(
+      COMMANDS.pool,
+      'Keep warm workers for `umbel -p`: pool start [--size N] [spawn options], pool status [NAME], pool stop [NAME]',
+      verb((v) => json()(poolOptions(spawnOptions(v, help)))),
     )
     .command(
       COMMANDS.mcp,

@@ -7,9 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type Outcome, type Umbel, UmbelError, UsageError, type WaitOptions, type WorkerStatus } from '@umbel/core';
-import { type Args, envFromArgs, num, str } from './args.js';
+import { type Args, num, str } from './args.js';
 import { type CliIo, interruptExitCode } from './io.js';
 import { printJson } from './output.js';
+import { claimForPrint, type PrintClaim, spawnFromArgs } from './pool.js';
 import { errorResultObject, printExitCode, resultObject } from './print-result.js';
 import { describeOutcome } from './verbs.js';
 
@@ -25,7 +26,8 @@ export const HURRY_MS = 10_000;
 interface Hold {
   readonly name: string | undefined;
   readonly anonymous: boolean;
-  take(name: string, anonymous: boolean): void;
+  /** `remove`: how this worker is removed (a pool worker is released), instead of a kill. */
+  take(name: string, anonymous: boolean, remove?: () => Promise<void>): void;
   remove(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ function hold(engine: Umbel): Hold {
   let name: string | undefined;
   let anonymous = false;
   let removal: Promise<void> | undefined;
+  let remover: (() => Promise<void>) | undefined;
   const kill = async (worker: string): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -51,13 +54,14 @@ function hold(engine: Umbel): Hold {
     get anonymous() {
       return anonymous;
     },
-    take(worker, anon) {
+    take(worker, anon, remove) {
       name = worker;
       anonymous = anon;
+      remover = remove;
     },
     remove() {
       if (!anonymous || name === undefined) return Promise.resolve();
-      removal ??= kill(name);
+      removal ??= remover ? remover().catch(() => kill(name as string)) : kill(name);
       return removal;
     },
   };
@@ -72,6 +76,8 @@ interface PrintRun {
   readonly prompt: string;
   readonly wait: Omit<WaitOptions, 'name' | 'turn'>;
   readonly hold: Hold;
+  /** The pool this call matched (a warm worker, or a cold start because the pool was empty). */
+  pooled?: PrintClaim;
 }
 
 /** Run print mode. Returns the exit code. `hurry` fires on a second signal. */
@@ -83,6 +89,9 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
     return 1;
   }
   if (args.name !== undefined && args.resume !== undefined) throw new UsageError('use --name or --resume, not both');
+  if (args.pool !== undefined && (args.name !== undefined || args.resume !== undefined)) {
+    throw new UsageError('--pool takes a fresh worker from a pool; --name and --resume keep one', { hint: 'use one or the other' });
+  }
   const wait = {
     timeout: str(args.timeout) ?? '30m',
     idleTimeout: str(args.idleTimeout),
@@ -149,13 +158,16 @@ async function printRun(run: PrintRun): Promise<number> {
     }
     throw error;
   } finally {
-    // Teardown runs after the answer is printed: never on the critical path of the output.
+    // Teardown runs after the answer is printed: never on the critical path of the output. The
+    // pool's refill is started first, so the replacement spawns while this worker is removed.
+    await run.pooled?.refill();
     await run.hold.remove();
   }
 }
 
-/** Take the worker: `--resume`'s, a live `--name`d one, or a new one (anonymous without --name). */
-async function acquire({ args, io, engine, signal, hold }: PrintRun): Promise<void> {
+/** Take the worker: `--resume`'s, a live `--name`d one, a warm pool worker, or a new one (anonymous without --name). */
+async function acquire(run: PrintRun): Promise<void> {
+  const { args, io, engine, signal, hold } = run;
   const resume = str(args.resume);
   const named = str(args.name);
   if (resume !== undefined) return hold.take((await engine.status(resume)).name, false);
@@ -168,20 +180,12 @@ async function acquire({ args, io, engine, signal, hold }: PrintRun): Promise<vo
       if (!(UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND')) throw error;
     }
   }
-  const status = await engine.spawn(
-    {
-      name: named,
-      provider: str(args.provider) ?? 'claude',
-      cwd: str(args.cwd) ?? io.cwd,
-      model: str(args.model),
-      env: envFromArgs(args.env),
-      permissionMode: str(args.permissionMode),
-      allowedTools: str(args.allowedTools),
-      appendSystemPrompt: str(args.appendSystemPrompt),
-      unattended: args.unattended === true,
-    },
-    { signal },
-  );
+  if (named === undefined) {
+    run.pooled = await claimForPrint(args, io, engine);
+    const { worker, pool } = run.pooled?.claim ?? {};
+    if (worker && pool) return hold.take(worker, true, () => engine.pool.release({ pool, worker }));
+  }
+  const status = await engine.spawn({ ...spawnFromArgs(args, io.cwd), name: named }, { signal });
   hold.take(status.name, named === undefined);
 }
 

@@ -1,4 +1,5 @@
 /** The real process as a CliIo. */
+import { spawn } from 'node:child_process';
 import { type CliIo, INTERRUPT_EXIT_CODES, type Interrupt, type Out } from './io.js';
 
 async function readAll(): Promise<string | undefined> {
@@ -88,6 +89,7 @@ export function processIo(): CliIo {
     // Loaded on demand: `umbel --version` and `--help` must not pay for tmux or MCP (`--help` loads
     // the providers only, to name them). The runtime adds the config file's and UMBEL_PROVIDERS'.
     createEngine: async (env) => (await import('@umbel/runtime')).createDefaultUmbel({ env, cwd: process.cwd() }),
+    spawnDetached: (args, stdin) => spawnDetached(args, stdin),
     onSignal(handler) {
       captureSignals();
       current = handler;
@@ -101,4 +103,17 @@ export function processIo(): CliIo {
       };
     },
   };
+}
+
+/** `umbel ARGS…` in a new session, never holding this process's stdout/stderr (a `$(umbel -p …)` would wait for it). */
+function spawnDetached(args: readonly string[], stdin: string): Promise<void> {
+  return new Promise((resolve) => {
+    const script = process.argv[1];
+    if (!script) return resolve();
+    const child = spawn(process.execPath, [script, ...args], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: process.env, cwd: '/' });
+    child.on('error', () => resolve());
+    child.stdin.on('error', () => resolve());
+    child.stdin.end(stdin, () => resolve());
+    child.unref();
+  });
 }

@@ -8,6 +8,7 @@ import { checkBooleanValues, checkRepeats, checkVerbWord, missingArgument, type 
 import { type CliIo, type Interrupt, interruptExitCode } from './io.js';
 import { reportError } from './output.js';
 import { type ProviderHelp, parser } from './parser.js';
+import { runPool } from './pool.js';
 import { HURRY_MS, runPrint } from './print.js';
 import { providerHelp, runProviders } from './providers.js';
 import { runVerb } from './verbs.js';
@@ -120,6 +121,7 @@ async function runCommand(verb: string, args: Args, io: CliIo, json: boolean, si
       signal,
     });
   }
+  if (verb === 'pool') return await runPool(args, io, await io.createEngine(io.env), signal);
   return await runVerb(verb, args, io, await io.createEngine(io.env), signal);
 }
 

@@ -7,7 +7,7 @@ import { workerActions } from './actions.js';
 import { captureScreen } from './capture.js';
 import { sendCommand } from './command.js';
 import { createContext, type EngineContext } from './context.js';
-import { usageFromZod, WorkerNotFoundError } from './errors.js';
+import { PoolNotFoundError, usageFromZod, WorkerNotFoundError } from './errors.js';
 import { runGuarded } from './guardrail.js';
 import { pressKeys } from './keys.js';
 import { workerDiff } from './diff.js';
@@ -15,6 +15,9 @@ import { killWorker } from './kill.js';
 import { loadWorker } from './ledger.js';
 import { workerLogs } from './logs.js';
 import { sessionName } from './paths.js';
+import { poolStatuses } from './pool-members.js';
+import { refillPool } from './pool-refill.js';
+import { claimWorker, releaseWorker, startPool, stopPools } from './pool.js';
 import { pruneWorkers } from './prune.js';
 import { readAnswer, turnMessages } from './read.js';
 import {
@@ -23,6 +26,11 @@ import {
   DiffOptionsSchema,
   KeysOptionsSchema,
   KillOptionsSchema,
+  PoolClaimOptionsSchema,
+  PoolRefillOptionsSchema,
+  PoolRefSchema,
+  PoolReleaseSchema,
+  PoolStartOptionsSchema,
   PruneOptionsSchema,
   ReadOptionsSchema,
   SendOptionsSchema,
@@ -33,7 +41,7 @@ import {
 import { sendPrompt } from './send.js';
 import { spawnWorker } from './spawn.js';
 import { listWorkers, statusOf } from './status.js';
-import type { CallContext, Umbel, UmbelSettings, WaitContext } from './umbel.js';
+import type { CallContext, Umbel, UmbelPools, UmbelSettings, WaitContext } from './umbel.js';
 import { waitForTurn } from './wait.js';
 import { waitUntil } from './wait-until.js';
 
@@ -55,6 +63,24 @@ async function attachCommand(ctx: EngineContext, name: string) {
   const session = sessionName(name);
   if (!loadWorker(ctx, name) && !(await ctx.substrate.inspect(session)).exists) throw new WorkerNotFoundError(name);
   return ctx.substrate.attachCommand(session);
+}
+
+function pools(ctx: EngineContext): UmbelPools {
+  const poolName = (name: unknown) => parse(PoolRefSchema, { name }, 'pool name').name;
+  return {
+    async start(input, context: CallContext = {}) {
+      const record = await startPool(ctx, parse(PoolStartOptionsSchema, input, 'pool start options'), context.signal);
+      const [status] = await poolStatuses(ctx, record.name);
+      if (!status) throw new PoolNotFoundError(record.name); // stopped while it started
+      return status;
+    },
+    status: async (name) => poolStatuses(ctx, poolName(name)),
+    stop: async (name) => stopPools(ctx, poolName(name)),
+    claim: async (input) => claimWorker(ctx, parse(PoolClaimOptionsSchema, input, 'pool claim options')),
+    release: async (input) => releaseWorker(ctx, parse(PoolReleaseSchema, input, 'pool release')),
+    refill: async (input, context: CallContext = {}) =>
+      refillPool(ctx, parse(PoolRefillOptionsSchema, input, 'pool refill options'), context.signal ? { signal: context.signal } : {}),
+  };
 }
 
 /** Create an engine. */
@@ -89,5 +115,6 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     actions: async (input) => workerActions(ctx, parse(ActionsOptionsSchema, input, 'actions options')),
     diff: async (input) => workerDiff(ctx, parse(DiffOptionsSchema, input, 'diff options')),
     attachCommand: async (name) => attachCommand(ctx, nameOf(name)),
+    pool: pools(ctx),
   };
 }

@@ -36,6 +36,10 @@ export const UmbelErrorCode = {
   WorkflowFailed: 'UMBEL_WORKFLOW_FAILED',
   CheckInvalid: 'UMBEL_CHECK_INVALID',
   Aborted: 'UMBEL_ABORTED',
+  PoolNotFound: 'UMBEL_POOL_NOT_FOUND',
+  PoolExists: 'UMBEL_POOL_EXISTS',
+  PoolMismatch: 'UMBEL_POOL_MISMATCH',
+  PoolCorrupt: 'UMBEL_POOL_CORRUPT',
   Internal: 'UMBEL_INTERNAL',
 } as const;
 export type UmbelErrorCode = (typeof UmbelErrorCode)[keyof typeof UmbelErrorCode];
@@ -371,6 +375,54 @@ export class AbortedError extends UmbelError {
   }
 }
 
+/** No pool of that name. Exit 1. */
+export class PoolNotFoundError extends UmbelError {
+  readonly pool: string;
+  constructor(pool: string) {
+    super({ name: 'PoolNotFoundError', code: UmbelErrorCode.PoolNotFound, message: `no pool '${pool}'`, hint: "list them with 'umbel pool status'" });
+    this.pool = pool;
+  }
+}
+
+/** A pool of that name exists with other options. Exit 1. */
+export class PoolExistsError extends UmbelError {
+  readonly pool: string;
+  constructor(pool: string, differences: readonly string[]) {
+    super({
+      name: 'PoolExistsError',
+      code: UmbelErrorCode.PoolExists,
+      message: `pool '${pool}' already exists with other options (${differences.join('; ')})`,
+      hint: `stop it first ('umbel pool stop ${pool}'), or pick another --name`,
+    });
+    this.pool = pool;
+  }
+}
+
+/** The pool asked for was started with other options than the call's. Exit 2. */
+export class PoolMismatchError extends UsageError {
+  readonly pool: string;
+  constructor(pool: string, differences: readonly string[]) {
+    super(`pool '${pool}' does not match these options (${differences.join('; ')})`, {
+      code: UmbelErrorCode.PoolMismatch,
+      hint: "use the pool's options, another pool, or --pool none for a cold start",
+    });
+    this.name = 'PoolMismatchError';
+    this.pool = pool;
+  }
+}
+
+/** A pool's state files cannot be used. Exit 1. */
+export class PoolCorruptError extends UmbelError {
+  constructor(path: string, reason: string) {
+    super({
+      name: 'PoolCorruptError',
+      code: UmbelErrorCode.PoolCorrupt,
+      message: `pool state ${path} cannot be used (${reason})`,
+      hint: "remove it with 'umbel pool stop NAME'",
+    });
+  }
+}
+
 /** Wrap a zod error into a UsageError without leaking zod's raw shape. */
 export function usageFromZod(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, what: string): UsageError {
   const issues = error.issues.map((issue) => ({
@@ -398,6 +450,7 @@ export function errorExitCode(error: unknown): number {
     case UmbelErrorCode.TurnNotFound:
     case UmbelErrorCode.WorkflowInvalid:
     case UmbelErrorCode.CheckInvalid:
+    case UmbelErrorCode.PoolMismatch:
       return 2;
     case UmbelErrorCode.NotSignedIn:
       return 126;

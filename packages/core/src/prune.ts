@@ -10,6 +10,7 @@ import type { EngineContext } from './context.js';
 import { killWorker } from './kill.js';
 import { loadWorker, workerNames } from './ledger.js';
 import { sessionName } from './paths.js';
+import { forgetPoolWorkers } from './pool.js';
 import type { PruneResult } from './schemas.js';
 import { diedAtMs, fleetPanes, isStarting } from './status.js';
 
@@ -68,5 +69,7 @@ export async function pruneWorkers(ctx: EngineContext, options: { olderThan?: nu
     removed.push(name);
   }
   removeStaleClaims(ctx);
+  // A live pool worker is live like any other and was kept above; the markers of the dead ones go too.
+  await forgetPoolWorkers(ctx, removed);
   return { removed, kept };
 }

@@ -561,3 +561,134 @@ export type CaptureResult = z.infer<typeof CaptureResultSchema>;
 /** One line of `logs`. */
 export const LogEntrySchema = z.object({ at: z.string(), kind: z.string(), summary: z.string() });
 export type LogEntry = z.infer<typeof LogEntrySchema>;
+
+// --- warm pools (see ./pool.ts) ---
+
+/** Pool name: like a worker name, but at most 40 characters (its workers are `<pool>-<6 characters>`). */
+export const PoolNameSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'a pool name is 1-40 characters of a-z, 0-9 and -, starting with a letter or digit')
+  .describe('Pool name: ^[a-z0-9][a-z0-9-]{0,39}$');
+export type PoolName = z.infer<typeof PoolNameSchema>;
+
+/** Most workers one pool keeps warm. */
+export const POOL_MAX_SIZE = 32;
+
+const PoolSpawnFields = SpawnOptionsSchema.omit({ name: true });
+
+/** Options of `pool start`: the spawn options its workers get, the pool's size and name. */
+export const PoolStartOptionsSchema = PoolSpawnFields.extend({
+  name: PoolNameSchema.optional().describe('Pool name; default <provider>-<8 hex>, one per set of matching options'),
+  size: z
+    .number()
+    .int()
+    .min(1)
+    .max(POOL_MAX_SIZE)
+    .optional()
+    .describe(`How many idle workers the pool keeps at their ready prompt (1-${POOL_MAX_SIZE}; default 2 for a new pool, else its current size)`),
+}).strict();
+export type PoolStartOptions = z.input<typeof PoolStartOptionsSchema>;
+export type PoolStartOptionsParsed = z.output<typeof PoolStartOptionsSchema>;
+
+/** Options of `pool claim`: the spawn options a call would use; a pool whose workers have exactly these. */
+export const PoolClaimOptionsSchema = PoolSpawnFields.omit({ startupTimeout: true })
+  .extend({ pool: PoolNameSchema.optional().describe('Claim from this pool only (default: any pool whose options match)') })
+  .strict();
+export type PoolClaimOptions = z.input<typeof PoolClaimOptionsSchema>;
+export type PoolClaimOptionsParsed = z.output<typeof PoolClaimOptionsSchema>;
+
+/** Options of `pool refill`: the pool, and the explicit env its workers get (values are never stored, so the caller brings them). */
+export const PoolRefillOptionsSchema = z
+  .object({
+    name: PoolNameSchema,
+    env: EnvMapSchema.optional(),
+  })
+  .strict();
+export type PoolRefillOptions = z.input<typeof PoolRefillOptionsSchema>;
+
+/** A pool reference (`pool status`, `pool stop`): one pool, or every pool when omitted. */
+export const PoolRefSchema = z.object({ name: PoolNameSchema.optional().describe('Pool name; every pool when omitted') }).strict();
+export type PoolRef = z.infer<typeof PoolRefSchema>;
+
+/** A claimed pool worker, as `pool release` takes it back. */
+export const PoolReleaseSchema = z.object({ pool: PoolNameSchema, worker: WorkerNameSchema }).strict();
+export type PoolRelease = z.infer<typeof PoolReleaseSchema>;
+
+/**
+ * `pools/<name>/pool.json`: what the pool's workers are started with. Env values are never stored:
+ * only the names given with --env and `envDigest`, an HMAC (keyed by the state root's private
+ * `pools/.key`) of the complete worker environment, so a claim can tell an equal environment from
+ * a different one without the values ever being on disk in a form that can be read back or guessed.
+ */
+export const PoolRecordSchema = z.object({
+  version: z.literal(1),
+  name: PoolNameSchema,
+  provider: z.string(),
+  cwd: z.string(),
+  model: z.string().optional(),
+  permissionMode: z.string().optional(),
+  allowedTools: z.string().optional(),
+  appendSystemPrompt: z.string().optional(),
+  unattended: z.boolean(),
+  startupTimeout: z.number().int().positive().optional(),
+  size: z.number().int().min(1).max(POOL_MAX_SIZE),
+  envNames: z.array(z.string()).describe('Names (never values) of the explicit --env variables'),
+  envDigest: z.string().regex(/^[0-9a-f]{64}$/),
+  createdAt: z.string(),
+});
+export type PoolRecord = z.infer<typeof PoolRecordSchema>;
+
+/** A pool worker's state: spawning, idle at its ready prompt, claimed by a call, or dead (never claimed; the next refill replaces it). */
+export const PoolWorkerStateSchema = z.enum(['starting', 'ready', 'claimed', 'dead']);
+export type PoolWorkerState = z.infer<typeof PoolWorkerStateSchema>;
+
+/** One worker of a pool. */
+export const PoolWorkerSchema = z.object({
+  worker: WorkerNameSchema,
+  state: PoolWorkerStateSchema,
+  claimedBy: z.number().int().positive().optional().describe('Pid of the process that claimed it'),
+  reason: z.string().optional().describe('Why it is dead'),
+});
+export type PoolWorker = z.infer<typeof PoolWorkerSchema>;
+
+/** What `pool status` reports about one pool. */
+export const PoolStatusSchema = z.object({
+  name: PoolNameSchema,
+  provider: z.string(),
+  cwd: z.string(),
+  model: z.string().optional(),
+  permissionMode: z.string().optional(),
+  allowedTools: z.string().optional(),
+  unattended: z.boolean(),
+  envNames: z.array(z.string()),
+  size: z.number().int().positive(),
+  createdAt: z.string(),
+  workers: z.array(PoolWorkerSchema),
+  counts: z.object({ starting: z.number().int(), ready: z.number().int(), claimed: z.number().int(), dead: z.number().int() }),
+  refilling: z.boolean().describe('A refill is running (it spawns until the pool is full, then exits)'),
+  lastError: z.string().optional().describe('Why the last refill could not start a worker'),
+});
+export type PoolStatus = z.infer<typeof PoolStatusSchema>;
+
+/** Result of `pool claim`: a warm worker, or why there is none (the caller then starts one cold). */
+export const PoolClaimResultSchema = z.object({
+  worker: WorkerNameSchema.optional().describe('The claimed worker: ready, never used; release it after its one call'),
+  pool: PoolNameSchema.optional().describe('The pool that matched (also when it had no idle worker)'),
+  reason: z.enum(['claimed', 'empty', 'no-match']).describe('claimed; empty: a pool matched but had no idle worker; no-match: no pool has these options'),
+  refill: z.boolean().describe('The matching pool is short and no refill is running: start one after the call, off its critical path'),
+});
+export type PoolClaimResult = z.infer<typeof PoolClaimResultSchema>;
+
+/** Result of `pool refill`. */
+export const PoolRefillResultSchema = z.object({
+  pool: PoolNameSchema,
+  started: z.array(WorkerNameSchema).describe('Workers this refill started'),
+  removed: z.array(WorkerNameSchema).describe('Dead, used or surplus workers it removed'),
+  busy: z.boolean().describe('Another refill of this pool was running: it fills the pool, this one did nothing'),
+  error: z.string().optional().describe('Why a worker could not be started'),
+});
+export type PoolRefillResult = z.infer<typeof PoolRefillResultSchema>;
+
+/** Result of `pool stop`. */
+export const PoolStopResultSchema = z.object({ pool: PoolNameSchema, removed: z.array(WorkerNameSchema) });
+export type PoolStopResult = z.infer<typeof PoolStopResultSchema>;

@@ -88,14 +88,15 @@ async function writeLaunchFiles(launch: ProviderV1Launch, wp: WorkerPaths): Prom
 }
 
 /** Everything decided before any I/O: the provider, its checks, the env, the cwd, the first meta. */
-interface SpawnPlan {
+export interface SpawnPlan {
   readonly provider: Provider;
   readonly choices: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>;
   readonly meta: WorkerMeta;
   readonly startupTimeout: number;
 }
 
-async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Promise<SpawnPlan> {
+/** Validate spawn options and resolve them (also what a pool claim matches on). No state is written. */
+export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Promise<SpawnPlan> {
   const provider = ctx.providers.get(options.provider);
   checkCapabilities(provider, options);
   const env = resolveWorkerEnv({ callerEnv: ctx.env, inherit: provider.inheritEnv, explicit: options.env });

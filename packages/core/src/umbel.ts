@@ -19,6 +19,14 @@ import type {
   KeysOptions,
   KillOptions,
   Outcome,
+  PoolClaimOptions,
+  PoolClaimResult,
+  PoolRefillOptions,
+  PoolRefillResult,
+  PoolRelease,
+  PoolStartOptions,
+  PoolStatus,
+  PoolStopResult,
   PruneOptions,
   ReadOptions,
   SendOptions,
@@ -78,6 +86,25 @@ export interface UmbelSettings {
   readonly stopSettleMs?: number;
 }
 
+/**
+ * Warm pools (./pool.ts): N idle workers kept at their ready prompt, so a one-shot call skips the
+ * CLI's startup. No daemon: a pool is its workers and its state files under `pools/`.
+ */
+export interface UmbelPools {
+  /** Create the pool (or resize a matching one) and spawn until it is full. */
+  start(options: PoolStartOptions, context?: CallContext): Promise<PoolStatus>;
+  /** Every pool, or the one named, with each worker's state. */
+  status(name?: string): Promise<PoolStatus[]>;
+  /** Remove the pool (every one when no name): its workers, in use or not, and its files. */
+  stop(name?: string): Promise<PoolStopResult[]>;
+  /** Atomically take an idle worker of a matching pool (two callers never get the same one). */
+  claim(options: PoolClaimOptions): Promise<PoolClaimResult>;
+  /** Remove a claimed worker after its call (a pool worker is never used twice). */
+  release(claim: PoolRelease): Promise<void>;
+  /** Replace dead, used and missing workers until the pool is full (one refill at a time per pool). */
+  refill(options: PoolRefillOptions, context?: CallContext): Promise<PoolRefillResult>;
+}
+
 /** The engine. */
 export interface Umbel {
   readonly home: string;
@@ -104,4 +131,6 @@ export interface Umbel {
   actions(options: ActionsOptions): Promise<ActionsResult>;
   /** The file changes a turn made in the worker's cwd (git snapshot, else the transcript's list), or (`text`) how two answers differ. */
   diff(options: DiffOptions): Promise<DiffResult>;
+  /** Warm pools. */
+  readonly pool: UmbelPools;
 }

@@ -18,6 +18,35 @@ afterEach(async () => {
 /** A generous bound: `next` resolving `false` means the change was never noticed. */
 const NOTICE_MS = 10_000;
 
+describe('watchDir with fs.watch, for a file whose directories do not exist yet', () => {
+  it('watches natively through the nearest existing ancestor, level by level, without the fallback', async () => {
+    const dir = join(root, 'events');
+    await mkdir(dir);
+    watcher = await watchDir(dir);
+    // Like a first transcript: <config>/projects/<slug>/<session>.jsonl, its directories made with the first line.
+    const transcript = join(root, 'config', 'projects', 'slug', 'session.jsonl');
+    watcher.add(transcript);
+    await mkdir(join(root, 'config'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await mkdir(join(root, 'config', 'projects', 'slug'), { recursive: true });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    while (await watcher.next(0)) {
+      /* drain */
+    }
+    let pending = watcher.next(NOTICE_MS);
+    await writeFile(transcript, '{"n":1}\n');
+    expect(await pending).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    while (await watcher.next(0)) {
+      /* drain */
+    }
+    pending = watcher.next(NOTICE_MS);
+    await appendFile(transcript, '{"n":2}\n');
+    expect(await pending).toBe(true);
+    expect(watcher.usesFallback()).toBe(false);
+  });
+});
+
 describe.each([
   ['fs.watch', {}],
   ['the chokidar fallback', { native: false }],

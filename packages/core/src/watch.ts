@@ -8,7 +8,7 @@
  * Starting a watch costs no scan of the dir. Where `fs.watch` is refused (no inotify watches left,
  * an unsupported file system), chokidar watches instead.
  */
-import { type FSWatcher, watch as fsWatch } from 'node:fs';
+import { existsSync, type FSWatcher, watch as fsWatch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
 /** A change-notification handle. */
@@ -19,6 +19,8 @@ export interface DirWatcher {
   add(path: string): void;
   /** Wake the waiter as if something changed (news from elsewhere, e.g. a liveness probe). */
   poke(): void;
+  /** Whether chokidar had to stand in for `fs.watch` (for tests). */
+  usesFallback(): boolean;
   close(): Promise<void>;
 }
 
@@ -72,10 +74,13 @@ export async function watchDir(dir: string, options: WatchDirOptions = {}): Prom
   const filesByDir = new Map<string, Set<string>>();
   let fallback: { add(path: string): unknown; close(): Promise<void> } | undefined;
 
-  const watchNative = (path: string, filter?: Set<string>): boolean => {
+  /** Directories whose watch waits for them to be created (watched through an ancestor meanwhile). */
+  const pendingDirs = new Map<string, Set<string>>();
+  const watchNative = (path: string, filter?: Set<string>, onEvent?: () => void): boolean => {
     if (options.native === false) return false;
     try {
       const watcher = fsWatch(path, { persistent: false }, (_event, name) => {
+        onEvent?.();
         if (!filter || name === null || filter.has(String(name))) onChange();
       });
       watcher.on('error', onChange);
@@ -84,6 +89,41 @@ export async function watchDir(dir: string, options: WatchDirOptions = {}): Prom
     } catch {
       return false;
     }
+  };
+  const ancestors = new Set<string>();
+  /** Watch the nearest existing ancestor of `dir` (depth 0: it sees the next level appear). */
+  const watchAncestor = (dir: string): boolean => {
+    let ancestor = dirname(dir);
+    while (ancestor !== dirname(ancestor) && !existsSync(ancestor)) ancestor = dirname(ancestor);
+    if (ancestors.has(ancestor)) return true;
+    if (!watchNative(ancestor, undefined, () => retryPending())) return false;
+    ancestors.add(ancestor);
+    return true;
+  };
+  /** Attach the watches of directories that now exist; follow the others one level down. */
+  const retryPending = (): void => {
+    for (const [dir, names] of pendingDirs) {
+      if (closed) return;
+      if (!existsSync(dir)) {
+        if (!watchAncestor(dir)) for (const name of names) void watchFallback(`${dir}/${name}`);
+        continue;
+      }
+      pendingDirs.delete(dir);
+      if (watchNative(dir, names))
+        onChange(); // a line may have landed before the watch did
+      else for (const name of names) void watchFallback(`${dir}/${name}`);
+    }
+  };
+  /**
+   * A directory that does not exist yet (a CLI creates its transcript's directory with the first
+   * line) is watched through its nearest existing ancestor, natively, until it appears: no need to
+   * load chokidar for that, on the critical path of a wait.
+   */
+  const watchMissing = (dir: string, names: Set<string>): boolean => {
+    if (options.native === false || existsSync(dir) || !watchAncestor(dir)) return false;
+    pendingDirs.set(dir, names);
+    retryPending(); // created meanwhile
+    return true;
   };
   const watchFallback = async (path: string): Promise<void> => {
     if (!fallback) {
@@ -112,8 +152,9 @@ export async function watchDir(dir: string, options: WatchDirOptions = {}): Prom
       }
       const names = new Set([basename(path)]);
       filesByDir.set(parent, names);
-      if (!watchNative(parent, names)) void watchFallback(path);
+      if (!watchNative(parent, names) && !watchMissing(parent, names)) void watchFallback(path);
     },
+    usesFallback: () => fallback !== undefined,
     async close() {
       closed = true;
       gate.release();

@@ -117,7 +117,7 @@ describe('tools/list and instructions', () => {
     expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
     const byName = new Map<string, Tool>(tools.map((t) => [t.name, t]));
     const expected: Record<string, readonly string[]> = {
-      umbel_spawn: Object.keys(SpawnOptionsSchema.shape),
+      umbel_spawn: [...Object.keys(SpawnOptionsSchema.shape), 'pool'],
       umbel_send: Object.keys(SendOptionsSchema.shape),
       umbel_wait: [...Object.keys(WaitOptionsSchema.shape), 'full'],
       umbel_keys: Object.keys(KeysOptionsSchema.shape),

@@ -33,6 +33,7 @@ import {
 import type { z } from 'zod';
 import { helpFor } from './help.js';
 import { idList, providerSummaries, spawnInputSchema } from './provider-text.js';
+import { POOL_TOOL_NAMES, type PoolToolContext, registerPoolTools, SpawnInputSchema, spawnFromInput } from './pool-tools.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import { forMcp } from './mcp-text.js';
 import {
@@ -74,6 +75,7 @@ export const TOOL_NAMES = [
   'umbel_logs',
   'umbel_prune',
   'umbel_help',
+  ...POOL_TOOL_NAMES,
 ] as const;
 /** One tool name. */
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -98,6 +100,12 @@ export const MCP_PACKAGE_VERSION: string = (createRequire(import.meta.url)('../p
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type AnyObjectSchema = z.ZodObject;
+/** How a tool is registered (what ./pool-tools.ts is handed). */
+export type RegisterTool = <I extends AnyObjectSchema, O extends AnyObjectSchema>(
+  name: ToolName,
+  config: { title: string; description: string; input: I; output: O; readOnly?: boolean; destructive?: boolean },
+  run: (input: z.output<I>, extra: Extra) => Promise<DeepReadonly<z.input<O>>>,
+) => void;
 type DeepReadonly<T> = T extends readonly (infer U)[] ? readonly DeepReadonly<U>[] : T extends object ? { readonly [K in keyof T]: DeepReadonly<T[K]> } : T;
 
 /**
@@ -140,6 +148,15 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
       await pause(10);
     }
   });
+
+  // Background work (a pool's refill after a claim) is drained like a call: cancelled, then awaited.
+  const pools: PoolToolContext = {
+    closing: closing.signal,
+    background(work) {
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work));
+    },
+  };
 
   /** Register one tool: parse input with `input`, run, validate output, map errors. */
   function tool<I extends AnyObjectSchema, O extends AnyObjectSchema>(
@@ -185,10 +202,10 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     {
       title: 'Spawn a worker',
       description: `Start an interactive agent CLI (${idList(providers)}) as a named worker and wait until it is ready for a prompt. Returns its status. env values are literals or {"fromEnv": "NAME"} (read from this server's environment; an unset variable is an error, nothing is started).`,
-      input: spawnInputSchema(providers),
+      input: spawnInputSchema(providers).extend({ pool: SpawnInputSchema.shape.pool }).strict(),
       output: WorkerStatusSchema,
     },
-    (input, extra) => engine.spawn(input, { signal: extra.signal }),
+    (input, extra) => spawnFromInput(engine, input, extra.signal, pools),
   );
 
   tool(
@@ -380,6 +397,7 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     async (input) => helpFor(input.topic, providers),
   );
 
+  registerPoolTools(tool, engine);
   return server;
 }
 

@@ -41,5 +41,5 @@ export {
 } from './rollout.js';
 export { parseTomlKey, readTomlScalar, tomlString, upsertTomlKey } from './toml-edit.js';
 
-/** Codex CLI version this provider was verified against. */
-export const VERSION = '0.169.0';
+/** Version of @umbel/provider-codex (kept equal to package.json by a unit test). The CLI releases it was verified on are CODEX_VERIFIED_VERSIONS. */
+export const VERSION = '0.1.0';

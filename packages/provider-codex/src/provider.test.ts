@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,15 @@ const parseCodexEvent = (event: HookEvent) => codex.doParseEvent(event);
 const prepareCodexPrompt = (prompt: string) => codex.doPreparePrompt?.(prompt);
 const detectCodexSignIn = (screen: string) => codex.doDetectSignIn?.(screen);
 const detectCodexStartup = (screen: string) => codex.doDetectStartup({ screen, events: [] });
+import { VERSION } from './index.js';
 import { readTomlScalar, upsertTomlKey } from './toml-edit.js';
+
+describe('package', () => {
+  it('exports VERSION equal to its package.json (the CLI bundles this package and reports it)', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(VERSION).toBe(manifest.version);
+  });
+});
 
 const fixture = (name: string) => readFile(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
 const hookCommand = (kind: HookKind) => `'/state/hooks/umbel-hook' ${kind}`;

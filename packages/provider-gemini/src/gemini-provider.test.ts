@@ -63,7 +63,8 @@ describe('provider shape', () => {
     const p = createGemini();
     expect(p.specificationVersion).toBe('umbel-provider-v1');
     expect(p.providerId).toBe('gemini');
-    expect(VERSION).toMatch(/^\d+\.\d+\.\d+/);
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(VERSION).toBe(manifest.version);
     expect(p.capabilities.unattended).toBe(true);
     expect(p.capabilities.permissionModes).toEqual(['default', 'auto_edit', 'yolo', 'plan']);
   });

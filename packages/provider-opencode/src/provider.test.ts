@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorExitCode, type HookEvent, type ProviderV1, type ProviderV1LaunchOptions, UmbelError } from '@umbel/core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { VERSION } from './index.js';
 import { createOpencode, opencode } from './provider.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'umbel-oc-provider-')));
@@ -170,6 +171,11 @@ describe('the package', () => {
     expect(opencode.description).toMatch(/opencode/);
     expect(createOpencode({ providerId: 'opencode-2' }).providerId).toBe('opencode-2');
     expect(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).name).toBe('@umbel/provider-opencode');
+  });
+
+  it('exports VERSION equal to its package.json (the CLI bundles this package and reports it)', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(VERSION).toBe(manifest.version);
   });
 
   it('classifies its tools for actions and diff', () => {

@@ -1,25 +1,23 @@
 /** The providers umbel ships with, and the packages they come from. */
-import { createRequire } from 'node:module';
 import type { ProviderV1 } from '@umbel/core';
-import { claude } from '@umbel/provider-claude';
-import { codex } from '@umbel/provider-codex';
-import { gemini } from '@umbel/provider-gemini';
-import { opencode } from '@umbel/provider-opencode';
+import { claude, VERSION as claudeVersion } from '@umbel/provider-claude';
+import { codex, VERSION as codexVersion } from '@umbel/provider-codex';
+import { gemini, VERSION as geminiVersion } from '@umbel/provider-gemini';
+import { opencode, VERSION as opencodeVersion } from '@umbel/provider-opencode';
 import type { LoadedProvider } from './loaded.js';
 
-const require = createRequire(import.meta.url);
-
-function builtIn(provider: ProviderV1, packageName: string): LoadedProvider {
-  const { version } = require(`${packageName}/package.json`) as { version: string };
-  return { provider, source: 'built-in', packageName, packageVersion: version };
+// The versions are the packages' own exports, not read from their package.json at run time: the
+// CLI bundles these packages, and a bundle has no package.json of theirs to resolve.
+function builtIn(provider: ProviderV1, packageName: string, packageVersion: string): LoadedProvider {
+  return { provider, source: 'built-in', packageName, packageVersion };
 }
 
 /** claude, codex, gemini and opencode, in that order. */
 export function builtInProviders(): LoadedProvider[] {
   return [
-    builtIn(claude, '@umbel/provider-claude'),
-    builtIn(codex, '@umbel/provider-codex'),
-    builtIn(gemini, '@umbel/provider-gemini'),
-    builtIn(opencode, '@umbel/provider-opencode'),
+    builtIn(claude, '@umbel/provider-claude', claudeVersion),
+    builtIn(codex, '@umbel/provider-codex', codexVersion),
+    builtIn(gemini, '@umbel/provider-gemini', geminiVersion),
+    builtIn(opencode, '@umbel/provider-opencode', opencodeVersion),
   ];
 }

@@ -195,7 +195,7 @@ describe('a tmux that does not answer (test-fixtures/bin/tmux-stall)', () => {
     const lines = await log();
     expect(lines.filter((line) => line.endsWith(' capture-pane'))).toEqual(['stall capture-pane', 'stall capture-pane', 'stall capture-pane']);
     expect(lines.filter((line) => line.endsWith(' send-keys'))).toEqual(['stall send-keys']);
-    expect(lines.filter((line) => line.includes('new-session'))).toEqual(['stall load-buffer;set-option;set-option;new-session']);
+    expect(lines.filter((line) => line.includes('new-session'))).toEqual(['stall load-buffer;set-option;set-option;set-option;new-session']);
     // timeoutRetries: 0 is one attempt.
     const once = createTmuxSubstrate({
       home: r.home,

@@ -1,0 +1,92 @@
+/**
+ * Warm pools work for every provider: a pool of the fake codex and of the fake gemini (real tmux,
+ * the built bin), one `umbel -p` through each (the answer right, the worker removed by the call),
+ * the detached refill filling it again, `pool stop` leaving nothing. Needs `pnpm build`.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UmbelRun } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, codexMockConfig, processesOf, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+
+const T = 300_000;
+let scratch: string;
+let mock: { url: string; close(): Promise<void> } | undefined;
+const runners: UmbelRun[] = [];
+
+beforeAll(async () => {
+  assertBuilt(['packages/cli/dist/cli.js']);
+  scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-pool-providers-')));
+  const mocks = (await import(join(REPO_ROOT, 'test-fixtures/mock-servers/gemini.mjs'))) as {
+    startGeminiMock(): Promise<{ url: string; close(): Promise<void> }>;
+  };
+  mock = await mocks.startGeminiMock();
+});
+
+afterAll(async () => {
+  for (const run of runners) await run(['pool', 'stop']);
+  await cleanUp({ workers: runners, reap: [scratch], close: [mock], remove: [scratch] });
+}, T);
+
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 120_000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (await check()) return;
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** One user of one provider: a state root, a project, the env; returns the runner and the call's options. */
+async function world(id: 'codex' | 'gemini'): Promise<{ umbel: UmbelRun; home: string; args: string[] }> {
+  const dir = join(scratch, id);
+  const home = join(dir, 'state');
+  const work = join(dir, 'project');
+  const userHome = join(dir, 'home');
+  await mkdir(work, { recursive: true });
+  await mkdir(userHome, { recursive: true });
+  let env: Record<string, string>;
+  if (id === 'codex') {
+    const codexHome = join(dir, 'codex-home');
+    await mkdir(codexHome, { recursive: true });
+    await writeFile(join(codexHome, 'config.toml'), codexMockConfig({ baseUrl: 'http://127.0.0.1:9/v1', envKey: 'MOCK_API_KEY' }));
+    env = testEnv({ home: userHome, umbelHome: home, UMBEL_CODEX_BIN: join(REPO_ROOT, 'test-fixtures/bin/codex'), CODEX_HOME: codexHome, MOCK_API_KEY: 'k' });
+  } else {
+    await mkdir(join(userHome, '.gemini'), { recursive: true });
+    await writeFile(join(userHome, '.gemini', 'settings.json'), '{"privacy":{"usageStatisticsEnabled":false}}\n');
+    env = testEnv({
+      home: userHome,
+      umbelHome: home,
+      UMBEL_GEMINI_BIN: join(REPO_ROOT, 'test-fixtures/bin/gemini'),
+      GEMINI_API_KEY: 'k',
+      GOOGLE_GEMINI_BASE_URL: mock?.url as string,
+    });
+  }
+  const umbel = umbelRunner({ cwd: work, env }).run;
+  runners.push(umbel);
+  return { umbel, home, args: ['--provider', id, '--env', id === 'codex' ? 'MOCK_API_KEY' : 'GEMINI_API_KEY'] };
+}
+
+describe.each(['codex', 'gemini'] as const)('a warm pool of the fake %s', (id) => {
+  it(
+    'pool start → one -p through it → refilled → pool stop leaves nothing',
+    async () => {
+      const { umbel, home, args } = await world(id);
+      const json = async (argv: string[]) => {
+        const r = await umbel(argv);
+        expect(r.code, r.stderr).toBe(0);
+        return JSON.parse(r.stdout);
+      };
+      const pool = await json(['pool', 'start', '--size', '1', ...args, '--json']);
+      expect(pool).toMatchObject({ provider: id, counts: { ready: 1 } });
+      const warm = pool.workers[0].worker as string;
+      const out = await json(['-p', `ECHO warm ${id}`, ...args, '--output-format', 'json']);
+      expect(out).toMatchObject({ result: `warm ${id}`, worker: warm, provider: id, is_error: false });
+      expect(existsSync(join(home, 'workers', warm))).toBe(false);
+      const refills = () => processesOf({ envIncludes: [`UMBEL_HOME=${home}`] }).filter((p) => p.args.includes('pool refill --detached'));
+      await until(async () => refills().length === 0 && (await json(['pool', 'status', pool.name, '--json']))[0].counts.ready === 1, 'the refill');
+      await json(['pool', 'stop', pool.name, '--json']);
+      expect(await json(['ls', '--json'])).toEqual([]);
+      await until(() => processesOf({ argsIncludes: [join(home, 'workers')] }).filter((p) => !/^\S*tmux /.test(p.args)).length === 0, 'no worker process');
+    },
+    T,
+  );
+});
