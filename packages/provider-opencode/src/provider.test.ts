@@ -66,7 +66,7 @@ describe('the launch', () => {
   });
 
   it("leaves npm_config_offline alone when the worker env sets it (and the plugin then never removes the user's)", async () => {
-    for (const env of [{ npm_config_offline: 'false' }, { NPM_CONFIG_OFFLINE: 'true' }]) {
+    for (const env of [{ npm_config_offline: 'false' }, { NPM_CONFIG_OFFLINE: 'true' }] as Record<string, string>[]) {
       const launch = await opencode.doBuildLaunch(options({ env: { PATH: '/usr/bin:/bin', ...env } }));
       expect(Object.keys(launch.env ?? {})).toEqual(['OPENCODE_CONFIG_DIR']);
       expect(fileOf(launch, 'umbel.js')?.content).toMatch(/"dropEnv": \[\]/);
