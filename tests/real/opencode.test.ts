@@ -39,6 +39,8 @@ type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: (
 const T = 420_000;
 const PIN = readPins().opencode;
 const oc = ['--provider', 'opencode'];
+/** `umbel -p` with opencode: the 60 s default start budget is too short for the real CLI on a loaded 2-core box. */
+const ocPrint = [...oc, '--startup-timeout', '180s'];
 
 let opencode: string;
 let mock: Mock;
@@ -250,7 +252,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
       const run = await runCommand(opencode, ['run'], { cwd: user.work, env: user.env, input: prompt });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toBe('same answer\nacross two lines\n');
-      const print = await user.umbel(['-p', prompt, ...oc]);
+      const print = await user.umbel(['-p', prompt, ...ocPrint]);
       expect(print, print.stderr).toMatchObject({ code: 0, stdout: run.stdout });
 
       const runJson = await runCommand(opencode, ['run', '--format', 'json'], { cwd: user.work, env: user.env, input: 'ECHO as json' });
@@ -261,7 +263,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
         .map((l) => JSON.parse(l));
       const runText = lines.filter((l) => l.type === 'text').map((l) => l.part.text);
       const finish = lines.find((l) => l.type === 'step_finish');
-      const json = await user.umbel(['-p', 'ECHO as json', '--output-format', 'json', ...oc]);
+      const json = await user.umbel(['-p', 'ECHO as json', '--output-format', 'json', ...ocPrint]);
       expect(json.code, json.stderr).toBe(0);
       const result = JSON.parse(json.stdout);
       expect(result).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: runText.join(''), provider: 'opencode', num_turns: 1 });
@@ -271,7 +273,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
       expect(result.usage.output_tokens).toBe(finish.part.tokens.output);
       expect(result.usage.input_tokens).toBeGreaterThan(0);
 
-      const failed = await user.umbel(['-p', 'FAIL 400 bad run', '--output-format', 'json', ...oc]);
+      const failed = await user.umbel(['-p', 'FAIL 400 bad run', '--output-format', 'json', ...ocPrint]);
       expect(failed.code).toBe(1);
       expect(JSON.parse(failed.stdout)).toMatchObject({ type: 'result', is_error: true, umbel: { reason: 'provider-error' } });
       const runFailed = await runCommand(opencode, ['run', '--format', 'json'], { cwd: user.work, env: user.env, input: 'FAIL 400 bad run' });

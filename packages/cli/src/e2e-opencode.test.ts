@@ -301,6 +301,19 @@ describe('umbel -p --provider opencode on the fake opencode', () => {
   );
 
   it(
+    '--startup-timeout bounds the start: with npm_config_offline=false of the user the install trap holds it, and -p says so, leaving nothing',
+    async () => {
+      const workers = () => readdir(join(home, 'workers')).catch(() => [] as string[]);
+      const before = new Set(await workers());
+      const r = await umbel(['-p', 'ECHO never', ...oc, '--env', 'npm_config_offline=false', '--startup-timeout', '3s']);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain('opencode did not reach its ready prompt within 3s');
+      expect((await workers()).filter((n) => !before.has(n))).toEqual([]);
+    },
+    T,
+  );
+
+  it(
     'leaves no anonymous worker and no opencode process behind; SIGTERM mid-turn too',
     async () => {
       const workers = JSON.parse((await umbel(['ls', '--json'])).stdout).map((w: { name: string }) => w.name);

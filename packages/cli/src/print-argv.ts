@@ -28,6 +28,7 @@ export const PRINT_VALUE_FLAGS: ReadonlySet<string> = new Set([
   'name',
   'resume',
   'pool',
+  'startup-timeout',
 ]);
 const PRINT_BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['verbose', 'unattended']);
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
