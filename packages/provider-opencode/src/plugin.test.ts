@@ -4,14 +4,20 @@
  * hook commands are small shell recorders, so each test sees exactly what would reach the sink, in
  * order, and whether the transcript existed at that moment.
  */
+import * as cp from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPENCODE_SIGNALS, type PluginContext, type PluginSettings, renderPlugin, umbelPluginMain } from './plugin.js';
 
 type Json = Record<string, any>;
+/** The modules the rendered file passes in. */
+const NODE = { fs, cp, path };
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -73,7 +79,7 @@ const ev = (type: string, properties: Json) => ({ event: { type, properties } })
 describe('the plugin turns opencode signals into umbel hook events', () => {
   it('a turn: session at load, prompt with the user message id, stop before the transcript, which holds the stored session', async () => {
     const r = rig();
-    const hooks = await umbelPluginMain(r.ctx, r.settings);
+    const hooks = await umbelPluginMain(r.ctx, r.settings, NODE);
     expect(r.delivered()).toEqual([{ kind: 'session', transcriptExisted: false, payload: { event: 'plugin.loaded', directory: '/srv/work', worktree: '/' } }]);
     await hooks.event(ev('session.created', { sessionID: SID, info: { id: SID, directory: '/srv/work' } }));
     await hooks['chat.message'](
@@ -106,7 +112,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('noise events cost nothing: no client call, no delivery', async () => {
     const r = rig();
-    const hooks = await umbelPluginMain(r.ctx, r.settings);
+    const hooks = await umbelPluginMain(r.ctx, r.settings, NODE);
     for (const type of ['plugin.added', 'message.part.delta', 'message.part.updated', 'session.diff', 'session.updated', 'catalog.updated']) {
       await hooks.event(ev(type, { sessionID: SID }));
     }
@@ -116,7 +122,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('a non-retryable error: one stop-failure with the message, its two idles end nothing; the transcript records it', async () => {
     const r = rig();
-    const hooks = await umbelPluginMain(r.ctx, r.settings);
+    const hooks = await umbelPluginMain(r.ctx, r.settings, NODE);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     const error = { name: 'APIError', data: { message: 'mock bad request', statusCode: 400, isRetryable: false, responseBody: '{}' } };
     await hooks.event(ev('session.error', { sessionID: SID, error }));
@@ -134,7 +140,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('retries are reported; past maxRetries the turn stops: stop-failure, then an abort, and the idle after it ends nothing', async () => {
     const r = rig({ maxRetries: 2 });
-    const hooks = await umbelPluginMain(r.ctx, r.settings);
+    const hooks = await umbelPluginMain(r.ctx, r.settings, NODE);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     for (const attempt of [1, 2, 3]) {
       await hooks.event(
@@ -157,14 +163,14 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('a retry opencode would start too late stops the turn at once; maxRetries 0 stops at the first', async () => {
     const late = rig({ maxRetries: 5, maxRetryDelayMs: 30_000 });
-    const hooks = await umbelPluginMain(late.ctx, late.settings);
+    const hooks = await umbelPluginMain(late.ctx, late.settings, NODE);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await hooks.event(ev('session.status', { sessionID: SID, status: { type: 'retry', attempt: 1, message: 'rate limited', next: Date.now() + 3_600_000 } }));
     expect(late.delivered().at(-1)?.payload.message).toMatch(
       /^rate limited \(opencode was retrying, attempt 1; umbel stopped the turn rather than wait 3600s\)$/,
     );
     const none = rig({ maxRetries: 0 });
-    const h0 = await umbelPluginMain(none.ctx, none.settings);
+    const h0 = await umbelPluginMain(none.ctx, none.settings, NODE);
     await h0['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await h0.event(ev('session.status', { sessionID: SID, status: { type: 'retry', attempt: 1, message: 'x', next: Date.now() + 2000 } }));
     expect(none.delivered().map((d) => d.kind)).toEqual(['session', 'prompt', 'tool', 'stop-failure']);
@@ -172,7 +178,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('permission asked → permission (the tool, its patterns); replied → tool; a tool call → tool', async () => {
     const r = rig();
-    const hooks = await umbelPluginMain(r.ctx, r.settings);
+    const hooks = await umbelPluginMain(r.ctx, r.settings, NODE);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await hooks['tool.execute.before']({ tool: 'bash', sessionID: SID, callID: 'call_1' }, { args: { command: 'echo perm' } });
     const asked = {
@@ -203,7 +209,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('a tool step that ended writes the transcript (the turn runs on); prompts queued while busy end in order', async () => {
     const r = rig();
-    const hooks = await umbelPluginMain(r.ctx, r.settings);
+    const hooks = await umbelPluginMain(r.ctx, r.settings, NODE);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u2' } });
     await hooks.event(ev('message.updated', { sessionID: SID, info: { role: 'assistant', finish: 'tool-calls', time: { completed: 5 } } }));
@@ -220,21 +226,30 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
   it('removes the startup-only variables umbel added (npm_config_offline) before any tool runs', async () => {
     process.env.UMBEL_TEST_DROP_ME = 'true';
     const r = rig({ dropEnv: ['UMBEL_TEST_DROP_ME'] });
-    await umbelPluginMain(r.ctx, r.settings);
+    await umbelPluginMain(r.ctx, r.settings, NODE);
     expect(process.env.UMBEL_TEST_DROP_ME).toBeUndefined();
   });
 
-  it('its rendered file is a self-contained module opencode can load: one exported factory, the settings inside', async () => {
+  it('its rendered file is a self-contained module a plain node loads (as opencode does): one exported factory, the settings inside', async () => {
     const r = rig();
     const file = join(r.root, 'umbel.js');
     writeFileSync(file, renderPlugin(r.settings));
-    const mod = await import(pathToFileURL(file).href);
-    expect(Object.keys(mod)).toEqual(['UmbelPlugin']);
-    const hooks = await mod.UmbelPlugin(r.ctx);
-    expect(Object.keys(hooks).sort()).toEqual(['chat.message', 'event', 'tool.execute.before']);
-    expect(r.delivered()[0]?.payload.event).toBe('plugin.loaded');
-    await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
-    await hooks.event(ev('session.idle', { sessionID: SID }));
-    expect(r.delivered().map((d) => d.kind)).toEqual(['session', 'prompt', 'stop']);
+    // a fresh node process, not this test's module loader (which would rewrite the file as it loads it)
+    const driver = `
+      const mod = await import(${JSON.stringify(pathToFileURL(file).href)});
+      const ok = (data) => async () => ({ data });
+      const client = { session: { messages: ok([]), get: ok({ id: 'x' }), abort: ok(true) } };
+      const hooks = await mod.UmbelPlugin({ client, directory: '/srv/work', worktree: '/' });
+      await hooks['chat.message']({ sessionID: ${JSON.stringify(SID)} }, { message: { id: 'msg_u1' } });
+      await hooks.event({ event: { type: 'session.idle', properties: { sessionID: ${JSON.stringify(SID)} } } });
+      console.log(JSON.stringify({ exports: Object.keys(mod), hooks: Object.keys(hooks).sort() }));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', driver], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ exports: ['UmbelPlugin'], hooks: ['chat.message', 'event', 'tool.execute.before'] });
+    expect(r.delivered().map((d) => [d.kind, d.payload.event])).toEqual([
+      ['session', 'plugin.loaded'],
+      ['prompt', 'chat.message'],
+      ['stop', 'session.idle'],
+    ]);
   });
 });

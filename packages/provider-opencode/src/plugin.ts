@@ -24,8 +24,22 @@
  * ends a turn from the file alone while its hook is still on its way).
  *
  * {@link umbelPluginMain} is serialised into the plugin file with its settings: it must stay
- * self-contained (no reference to anything outside its own body; node modules come by dynamic import).
+ * self-contained: no reference to anything outside its own body, and no `import()` in it (a module
+ * loader that transforms this package — vitest, a bundler — rewrites those, and the written file
+ * would then call a helper that does not exist there). The node modules it needs come in as an
+ * argument, from static imports at the top of the rendered file.
  */
+
+import type * as ChildProcess from 'node:child_process';
+import type * as Fs from 'node:fs';
+import type * as Path from 'node:path';
+
+/** The node modules the plugin uses, imported by the rendered file and passed in. */
+export interface PluginModules {
+  readonly fs: typeof Fs;
+  readonly cp: typeof ChildProcess;
+  readonly path: typeof Path;
+}
 
 /** What the plugin is told at launch (embedded in its file; no env value ever goes in here). */
 export interface PluginSettings {
@@ -79,10 +93,8 @@ export interface PluginHooks {
  * The plugin: called once per opencode instance with opencode's context and umbel's settings.
  * Self-contained (serialised into the plugin file).
  */
-export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettings): Promise<PluginHooks> {
-  const fs = await import('node:fs');
-  const cp = await import('node:child_process');
-  const path = await import('node:path');
+export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettings, modules: PluginModules): Promise<PluginHooks> {
+  const { fs, cp, path } = modules;
   for (const name of settings.dropEnv) delete process.env[name];
 
   type Turn = { messageID: string };
@@ -225,9 +237,12 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
 export function renderPlugin(settings: PluginSettings): string {
   return [
     '// umbel: written by @umbel/provider-opencode for one worker; removed with it. Do not edit.',
+    "import * as fs from 'node:fs';",
+    "import * as cp from 'node:child_process';",
+    "import * as path from 'node:path';",
     `const settings = ${JSON.stringify(settings, null, 2)};`,
     `const umbelPluginMain = ${umbelPluginMain.toString()};`,
-    'export const UmbelPlugin = async (ctx) => umbelPluginMain(ctx, settings);',
+    'export const UmbelPlugin = async (ctx) => umbelPluginMain(ctx, settings, { fs, cp, path });',
     '',
   ].join('\n');
 }
