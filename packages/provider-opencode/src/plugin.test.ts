@@ -104,7 +104,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
       // the terminal event goes first: the engine never ends a turn from the file alone while its hook is on the way
       { kind: 'stop', transcriptExisted: false, payload: { event: 'session.idle', ...base, messageID: 'msg_u1' } },
     ]);
-    expect(r.doc()).toEqual({ info: { id: SID, title: 'Mock session title' }, messages: r.messages, umbel: { version: 1, failures: {} } });
+    expect(r.doc()).toEqual({ info: { id: SID, title: 'Mock session title' }, messages: r.messages, umbel: { version: 1, failures: {}, ended: ['msg_u1'] } });
     // a second idle (opencode repeats it) ends nothing more, but refreshes the transcript
     await hooks.event(ev('session.idle', { sessionID: SID }));
     expect(r.delivered()).toHaveLength(4);
@@ -136,6 +136,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
       error: { name: 'APIError', message: 'mock bad request', statusCode: 400 },
     });
     expect(r.doc().umbel.failures).toEqual({ msg_u1: { name: 'APIError', message: 'mock bad request', statusCode: 400 } });
+    expect(r.doc().umbel.ended).toEqual(['msg_u1']);
   });
 
   it('retries are reported; past maxRetries the turn stops: stop-failure, then an abort, and the idle after it ends nothing', async () => {
@@ -213,8 +214,10 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u2' } });
     await hooks.event(ev('message.updated', { sessionID: SID, info: { role: 'assistant', finish: 'tool-calls', time: { completed: 5 } } }));
-    expect(existsSync(r.transcript)).toBe(true);
+    // written mid-turn: no turn has ended yet, so a reader never takes this tool step for the turn's last
+    expect(r.doc().umbel.ended).toEqual([]);
     await hooks.event(ev('session.idle', { sessionID: SID }));
+    expect(r.doc().umbel.ended).toEqual(['msg_u1', 'msg_u2']);
     expect(
       r
         .delivered()

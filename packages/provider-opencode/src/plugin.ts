@@ -98,12 +98,12 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
   for (const name of settings.dropEnv) delete process.env[name];
 
   type Turn = { messageID: string };
-  type Session = { open: Turn[]; failures: Record<string, Json> };
+  type Session = { open: Turn[]; failures: Record<string, Json>; ended: string[] };
   const sessions = new Map<string, Session>();
   const sessionOf = (id: string): Session => {
     let s = sessions.get(id);
     if (!s) {
-      s = { open: [], failures: {} };
+      s = { open: [], failures: {}, ended: [] };
       sessions.set(id, s);
     }
     return s;
@@ -137,7 +137,8 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
       fs.mkdirSync(settings.transcriptDir, { recursive: true, mode: 0o700 });
       const file = transcriptOf(id);
       const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
-      fs.writeFileSync(tmp, JSON.stringify({ ...doc, umbel: { version: 1, failures: sessionOf(id).failures } }), { mode: 0o600 });
+      const { failures, ended } = sessionOf(id);
+      fs.writeFileSync(tmp, JSON.stringify({ ...doc, umbel: { version: 1, failures, ended } }), { mode: 0o600 });
       fs.renameSync(tmp, file);
     } catch {
       // a full disk loses this copy; the next write brings it back
@@ -151,6 +152,7 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
     const turn = s.open.shift();
     if (!turn) return;
     s.failures[turn.messageID] = error;
+    s.ended.push(turn.messageID);
     const doc = await snapshot(id);
     deliver(signal, { ...base(id), messageID: turn.messageID, error, message: error.message });
     writeTranscript(id, doc);
@@ -170,6 +172,7 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
   const onIdle = async (id: string) => {
     const s = sessionOf(id);
     const ending = s.open.splice(0);
+    s.ended.push(...ending.map((t) => t.messageID));
     const doc = await snapshot(id);
     for (const turn of ending) deliver('session.idle', { ...base(id), messageID: turn.messageID });
     writeTranscript(id, doc);

@@ -132,6 +132,20 @@ describe('readOpencodeTurn on the states of a turn', () => {
     ]);
   });
 
+  it('a tool step last and the stop seen: interrupted only once the plugin recorded the turn as ended (the stop comes before the final write)', () => {
+    const messages = [
+      user('u1', 'TOOL echo hi'),
+      step('a1', 'u1', { finish: 'tool-calls', time: { created: 2, completed: 3 } }, [tool('completed', { output: 'hi\n' })]),
+    ];
+    const written = (ended: string[]) => JSON.stringify({ messages, umbel: { version: 1, failures: {}, ended } });
+    // the copy written after the tool step, read when the stop hook arrived: the answer is still on its way
+    expect(read(written([]), { turnKey: 'u1', stopSeen: true })).toEqual({ status: 'running' });
+    expect(read(written(['u1']), { turnKey: 'u1', stopSeen: true })).toEqual({
+      status: 'interrupted',
+      message: 'the turn ended after a tool call, without an answer',
+    });
+  });
+
   it('interrupted: a step that completed with no finish (Escape twice, an abort) or an aborted message', () => {
     expect(read(doc(user('u1', 'x'), step('a1', 'u1', { time: { created: 2, completed: 3 } }, [])), { turnKey: 'u1' })).toMatchObject({
       status: 'interrupted',

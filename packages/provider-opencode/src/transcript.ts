@@ -64,6 +64,11 @@ export interface OpencodeSessionDoc {
   readonly info?: { readonly id?: string; readonly [key: string]: unknown };
   readonly messages: readonly OpencodeMessage[];
   readonly failures: Readonly<Record<string, UmbelFailure>>;
+  /**
+   * The turns opencode had ended when the plugin wrote this copy (`umbel.ended`); undefined for a
+   * document without it (`opencode export`, an older plugin): then the stop hook alone says so.
+   */
+  readonly ended?: readonly string[];
 }
 
 /** One turn of the document. */
@@ -83,11 +88,14 @@ function isMessage(value: unknown): value is OpencodeMessage {
 export function parseSessionDoc(content: string): OpencodeSessionDoc | undefined {
   const doc = asRecord(parseJson(content));
   if (!doc || !Array.isArray(doc.messages)) return undefined;
-  const failures = asRecord(asRecord(doc.umbel)?.failures) ?? {};
+  const umbel = asRecord(doc.umbel);
+  const failures = asRecord(umbel?.failures) ?? {};
+  const ended = Array.isArray(umbel?.ended) ? umbel.ended.filter((id): id is string => typeof id === 'string') : undefined;
   return {
     ...(asRecord(doc.info) ? { info: doc.info as OpencodeSessionDoc['info'] } : {}),
     messages: doc.messages.filter(isMessage),
     failures: failures as Record<string, UmbelFailure>,
+    ...(ended ? { ended } : {}),
   };
 }
 
@@ -157,8 +165,10 @@ export function readOpencodeTurn(options: ProviderV1ReadTurnOptions): ProviderV1
     return { status: 'running', ...(activity ? { activity } : {}) };
   }
   if (last.info.finish === 'tool-calls') {
-    // the turn goes on with another step, unless opencode went idle here (a rejected permission)
-    if (!options.stopSeen) return { status: 'running' };
+    // the turn goes on with another step, unless opencode went idle here (a rejected permission).
+    // The stop hook is delivered before the plugin writes the turn's final copy: a copy that does not
+    // yet record the turn as ended is the one from after the tool step, and the answer may follow.
+    if (!options.stopSeen || (doc.ended && !doc.ended.includes(turn.user.info.id))) return { status: 'running' };
     const rejected = last.parts.some((p) => p.type === 'tool' && p.state?.status === 'error');
     return {
       status: 'interrupted',
