@@ -33,6 +33,9 @@ export const Recorder = async (ctx) => {
   return {
     event: async ({ event }) => {
       log('event', event);
+      if (event.type === 'session.status' && event.properties.status.type === 'retry' && process.env.REC_ABORT_ON_RETRY) {
+        log('abort', await ctx.client.session.abort({ path: { id: event.properties.sessionID } }));
+      }
       if (event.type === 'session.idle') {
         spawnSync('sh', [process.env.REC_SINK, 'stop'], { input: JSON.stringify(event) });
         const r = await ctx.client.session.messages({ path: { id: event.properties.sessionID } });
@@ -351,6 +354,14 @@ describe('fake opencode TUI on tmux', () => {
     await waitEvents(rig, 'session.idle', 2);
     expect(eventsOf(rig, 'permission.replied')[1]?.properties.reply).toBe('reject');
     expect(mock.requests().some((r) => r.kind === 'tool-result' && r.prompt === 'TOOL echo rejected-run')).toBe(false);
+    // like the real 1.18.33: the rejected step ends as a tool step (finish and step-finish "tool-calls"), then idle
+    const rejected = (await waitFor('messages after the rejection', () => rig.records('client.messages')[1]?.data as Json[] | undefined, rig)).at(-1);
+    expect(rejected.info).toMatchObject({ role: 'assistant', finish: 'tool-calls', time: { completed: expect.any(Number) } });
+    expect(rejected.parts.map((p: Json) => [p.type, p.state?.status ?? p.reason])).toEqual([
+      ['step-start', undefined],
+      ['tool', 'error'],
+      ['step-finish', 'tool-calls'],
+    ]);
   });
 
   it('reports a 400 as session.error (then idle twice) and a 429 as session.status retry before the answer', async () => {
@@ -385,6 +396,23 @@ describe('fake opencode TUI on tmux', () => {
     const attempts = eventsOf(rig, 'session.status').filter((e) => e.properties.status.message === 'always down');
     expect(attempts.map((e) => e.properties.status.attempt)).toEqual([1, 2, 3, 4, 5]);
     expect(mock.requests().filter((r) => r.prompt === 'FAIL 500 retry-after-ms=20 always down' && r.kind === 'turn')).toHaveLength(6);
+  });
+
+  it("a plugin's client.session.abort stops a retrying turn: no error, no finish, one idle (as on the real 1.18.33)", async () => {
+    const rig = makeRig();
+    await rig.launch([], { REC_ABORT_ON_RETRY: '1' });
+    await ready(rig);
+    await rig.sub.typeText('oc', 'FAIL 500 always down');
+    await rig.sub.sendKeys('oc', ['Enter']);
+    await waitEvents(rig, 'session.idle');
+    expect(rig.records('abort')[0]?.data).toMatchObject({ data: true });
+    const step = (await waitFor('messages', () => rig.records('client.messages')[0]?.data as Json[] | undefined, rig)).at(-1);
+    expect(step.info).toMatchObject({ role: 'assistant', time: { completed: expect.any(Number) } });
+    expect(step.info.finish).toBeUndefined();
+    expect(step.info.error).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(eventsOf(rig, 'session.error')).toEqual([]);
+    expect(eventsOf(rig, 'session.idle')).toHaveLength(1);
   });
 
   it('/exit ends it with status 0, the Continue trailer, and no process left', async () => {

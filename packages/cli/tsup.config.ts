@@ -23,7 +23,17 @@ export default defineConfig([
     ...shared,
     entry: { cli: 'src/cli.ts', main: 'src/main.ts' },
     dts: { entry: { main: 'src/main.ts' } },
-    noExternal: ['yargs', 'zod', '@umbel/core', '@umbel/tmux', '@umbel/provider-claude', '@umbel/provider-codex', '@umbel/provider-gemini', '@umbel/runtime'],
+    noExternal: [
+      'yargs',
+      'zod',
+      '@umbel/core',
+      '@umbel/tmux',
+      '@umbel/provider-claude',
+      '@umbel/provider-codex',
+      '@umbel/provider-gemini',
+      '@umbel/provider-opencode',
+      '@umbel/runtime',
+    ],
     external: ['@umbel/mcp', '@umbel/workflow', 'ajv'],
   },
 ]);

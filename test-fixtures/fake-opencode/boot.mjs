@@ -57,6 +57,10 @@ export async function boot({ cwd, env, flags, log, ui = {} }) {
   const live = {
     get: (id) => (engine?.doc?.info.id === id ? engine.doc : (sessions.get(id) ?? loadSession(id, env))),
     list: () => listSessions(env).map((i) => live.get(i.id)),
+    abort: (id) => {
+      if (engine?.doc?.info.id === id && engine.busy) engine.interrupt();
+      return true;
+    },
   };
   const plugins =
     env.OPENCODE_PURE || flags['--pure']

@@ -270,7 +270,8 @@ export class Engine {
     let again = false;
     for (const call of r.toolCalls) {
       const res = await this.tool(msg, call);
-      if (res === 'rejected') return this.finishStep(msg, r, 'stop', false);
+      // a rejected call ends the step as a tool step, and the turn with it (no further model request)
+      if (res === 'rejected') return this.finishStep(msg, r, 'tool-calls', false);
       again = true;
     }
     return this.finishStep(msg, r, r.toolCalls.length ? 'tool-calls' : 'stop', again);

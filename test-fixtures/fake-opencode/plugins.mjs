@@ -2,7 +2,7 @@
 // (every exported function is a factory), calls each factory with the same context keys
 // (client, project, worktree, directory, experimental_workspace, serverUrl, $) and dispatches the
 // same hooks and events (FACTS.md §b). The client is in-process, like the real one's: only the
-// session calls umbel could use are implemented (session.messages / session.get / session.list).
+// session calls umbel could use are implemented (session.messages / get / list / abort).
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 
@@ -62,6 +62,10 @@ function makeClient(sessions) {
       },
       async list() {
         return ok(sessions.list().map((d) => structuredClone(d.info)));
+      },
+      /** Stop the session's running turn, like Escape twice (verified on the real 1.18.33: `data: true`). */
+      async abort({ path }) {
+        return sessions.get(path?.id) ? ok(sessions.abort(path.id)) : notFound(path?.id);
       },
     },
   };

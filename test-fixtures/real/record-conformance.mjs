@@ -4,7 +4,7 @@
 // payloads in the order they were written, and the transcript (split at the prompt). Paths of the run
 // become `{{cwd}}` / `{{transcript}}`, which the replay fills in.
 //
-//   pnpm build && node test-fixtures/real/record-conformance.mjs claude|codex|gemini
+//   pnpm build && node test-fixtures/real/record-conformance.mjs claude|codex|gemini|opencode
 //   → packages/provider-<id>/src/__fixtures__/conformance.json
 //
 // Needs the pinned CLIs (`pnpm install:real-clis`). Calls nothing but 127.0.0.1.
@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAnthropicMock } from '../mock-servers/anthropic.mjs';
+import { seedOpencodeUser } from '../fake-opencode/seed.mjs';
 import { startGeminiMock } from '../mock-servers/gemini.mjs';
+import { startChatMock } from '../mock-servers/openai-chat.mjs';
 import { startResponsesMock } from '../mock-servers/openai-responses.mjs';
 import { readPins, realCliPath } from './clis.mjs';
 import { MOCK_API_KEY, seedClaudeConfig } from './seed-claude.mjs';
@@ -67,6 +69,13 @@ async function worldOf(id, root) {
       prompts: PROMPTS.codex,
     };
   }
+  if (id === 'opencode') {
+    // a user whose ~/.config/opencode names the chat mock as a provider (and was once installed online)
+    const mock = await startChatMock();
+    const user = seedOpencodeUser({ home, baseUrl: mock.url });
+    const env = testEnv({ home, umbelHome: join(root, 'state'), UMBEL_OPENCODE_BIN: realCliPath('opencode'), ...user });
+    return { mock, env, provider: (await load('provider-opencode')).opencode, spawn: { env: {}, permission: 'ask' }, prompts: PROMPTS.opencode };
+  }
   const mock = await startGeminiMock();
   mkdirSync(join(home, '.gemini'), { recursive: true });
   writeFileSync(join(home, '.gemini', 'settings.json'), '{"privacy":{"usageStatisticsEnabled":false},"ui":{"hideTips":true}}\n');
@@ -91,6 +100,12 @@ const PROMPTS = {
   claude: { answer: 'ECHO recorded answer', permission: 'TOOL touch recorded.txt', apiError: 'FAIL 500 recorded upstream error' },
   codex: { answer: 'ECHO recorded answer', permission: 'ASK touch recorded.txt; echo ok', apiError: 'FAIL 500 recorded upstream error' },
   gemini: { answer: 'ECHO recorded answer', permission: 'TOOL touch recorded.txt', apiError: 'FAIL 400 recorded bad request' },
+  opencode: { answer: 'ECHO recorded answer', permission: 'TOOL touch recorded.txt', apiError: 'FAIL 400 recorded bad request' },
+};
+
+/** CLIs that have no sign-in screen, and why. */
+const NO_SIGN_IN = {
+  opencode: 'opencode needs no account: without any provider configured it starts on its free OpenCode Zen models (verified on 1.18.33)',
 };
 
 /** Hook events of a worker after the `at` ns mark (own events excluded), in the order written. */
@@ -131,7 +146,8 @@ async function scenario(world, umbel, substrate, name, prompt, extra = {}) {
     const readyScreen = await substrate.capture(session, { lines: 50 });
     const status = await umbel.status(name);
     const startupHooks = hooksOf(eventsDir);
-    const transcriptPath = [...startupHooks].reverse().find((h) => h.payload?.transcript_path)?.payload.transcript_path ?? status.transcriptPath;
+    const pathIn = (h) => h.payload?.transcript_path ?? h.payload?.transcriptPath;
+    const transcriptPath = pathIn([...startupHooks].reverse().find(pathIn) ?? {}) ?? status.transcriptPath;
     const before = transcriptPath ? readText(transcriptPath) : '';
     await umbel.send({ name, prompt });
     const outcome = await umbel.wait({ name, timeout: '180s' });
@@ -203,7 +219,7 @@ async function signInScreen(id, world, substrate) {
 }
 
 const id = process.argv[2];
-if (!['claude', 'codex', 'gemini'].includes(id)) throw new Error('usage: record-conformance.mjs claude|codex|gemini');
+if (!['claude', 'codex', 'gemini', 'opencode'].includes(id)) throw new Error('usage: record-conformance.mjs claude|codex|gemini|opencode');
 const root = realpathSync(mkdtempSync(join(tmpdir(), `umbel-record-${id}-`)));
 const world = { ...(await worldOf(id, root)), root };
 const substrate = createTmuxSubstrate({ home: join(root, 'state'), env: world.env });
@@ -220,7 +236,7 @@ try {
     world.spawn.permission ? { permissionMode: world.spawn.permission } : {},
   );
   const apiError = await scenario(world, umbel, substrate, 'api-error', prompts.apiError);
-  const signIn = await signInScreen(id, world, substrate);
+  const signIn = NO_SIGN_IN[id] ? { screen: '', none: NO_SIGN_IN[id] } : { screen: await signInScreen(id, world, substrate) };
   const pin = readPins()[id];
   const recording = {
     cli: `${pin.package}@${pin.version}`,
@@ -228,7 +244,7 @@ try {
     answer,
     permission,
     apiError,
-    signIn: { screen: signIn },
+    signIn,
   };
   for (const [name, s] of Object.entries({ answer, permission, apiError })) console.log(name, JSON.stringify(s.outcome));
   const out = join(ROOT, 'packages', `provider-${id}`, 'src', '__fixtures__', 'conformance.json');

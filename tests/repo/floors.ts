@@ -10,6 +10,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   '@umbel/provider-claude': 2,
   '@umbel/provider-codex': 2,
   '@umbel/provider-gemini': 2,
+  '@umbel/provider-opencode': 2,
   '@umbel/runtime': 3,
   '@umbel/workflow': 3,
   '@umbel/mcp': 4,
@@ -23,7 +24,8 @@ export const ONLY: Readonly<Record<string, readonly string[]>> = {
   '@umbel/provider-claude': ['@umbel/core'],
   '@umbel/provider-codex': ['@umbel/core'],
   '@umbel/provider-gemini': ['@umbel/core'],
-  '@umbel/runtime': ['@umbel/core', '@umbel/tmux', '@umbel/provider-claude', '@umbel/provider-codex', '@umbel/provider-gemini'],
+  '@umbel/provider-opencode': ['@umbel/core'],
+  '@umbel/runtime': ['@umbel/core', '@umbel/tmux', '@umbel/provider-claude', '@umbel/provider-codex', '@umbel/provider-gemini', '@umbel/provider-opencode'],
   '@umbel/workflow': ['@umbel/core'],
 };
 

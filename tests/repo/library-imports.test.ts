@@ -84,7 +84,14 @@ describe('importing a package as a library, in a fresh node process', () => {
       'runtime-load',
       `const r = await import(${url});\nawait r.loadProviders({ env: { HOME: process.cwd() }, cwd: process.cwd() });\n`,
     );
-    expect(loading).toEqual(['@umbel/core', '@umbel/provider-claude', '@umbel/provider-codex', '@umbel/provider-gemini', '@umbel/runtime']);
+    expect(loading).toEqual([
+      '@umbel/core',
+      '@umbel/provider-claude',
+      '@umbel/provider-codex',
+      '@umbel/provider-gemini',
+      '@umbel/provider-opencode',
+      '@umbel/runtime',
+    ]);
     const engine = await loadedBy(
       'runtime-engine',
       `const r = await import(${url});\nawait r.createDefaultUmbel({ env: { HOME: process.cwd() }, cwd: process.cwd() });\n`,

@@ -86,6 +86,7 @@ describe('packed packages', () => {
       '@umbel/provider-claude',
       '@umbel/provider-codex',
       '@umbel/provider-gemini',
+      '@umbel/provider-opencode',
       '@umbel/runtime',
       '@umbel/tmux',
       '@umbel/workflow',

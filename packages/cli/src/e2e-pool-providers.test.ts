@@ -1,5 +1,5 @@
 /**
- * Warm pools work for every provider: a pool of the fake codex and of the fake gemini (real tmux,
+ * Warm pools work for every provider: a pool of the fake codex, the fake gemini and the fake opencode (real tmux,
  * the built bin), one `umbel -p` through each (the answer right, the worker removed by the call),
  * the detached refill filling it again, `pool stop` leaving nothing. Needs `pnpm build`.
  */
@@ -14,6 +14,7 @@ import { assertBuilt, cleanUp, codexMockConfig, processesOf, REPO_ROOT, testEnv,
 const T = 300_000;
 let scratch: string;
 let mock: { url: string; close(): Promise<void> } | undefined;
+let chatMock: { url: string; close(): Promise<void> } | undefined;
 const runners: UmbelRun[] = [];
 
 beforeAll(async () => {
@@ -23,11 +24,15 @@ beforeAll(async () => {
     startGeminiMock(): Promise<{ url: string; close(): Promise<void> }>;
   };
   mock = await mocks.startGeminiMock();
+  const chat = (await import(join(REPO_ROOT, 'test-fixtures/mock-servers/openai-chat.mjs'))) as {
+    startChatMock(): Promise<{ url: string; close(): Promise<void> }>;
+  };
+  chatMock = await chat.startChatMock();
 });
 
 afterAll(async () => {
   for (const run of runners) await run(['pool', 'stop']);
-  await cleanUp({ workers: runners, reap: [scratch], close: [mock], remove: [scratch] });
+  await cleanUp({ workers: runners, reap: [scratch], close: [mock, chatMock], remove: [scratch] });
 }, T);
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 120_000): Promise<void> {
@@ -36,7 +41,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
 }
 
 /** One user of one provider: a state root, a project, the env; returns the runner and the call's options. */
-async function world(id: 'codex' | 'gemini'): Promise<{ umbel: UmbelRun; home: string; args: string[] }> {
+async function world(id: 'codex' | 'gemini' | 'opencode'): Promise<{ umbel: UmbelRun; home: string; args: string[] }> {
   const dir = join(scratch, id);
   const home = join(dir, 'state');
   const work = join(dir, 'project');
@@ -49,6 +54,19 @@ async function world(id: 'codex' | 'gemini'): Promise<{ umbel: UmbelRun; home: s
     await mkdir(codexHome, { recursive: true });
     await writeFile(join(codexHome, 'config.toml'), codexMockConfig({ baseUrl: 'http://127.0.0.1:9/v1', envKey: 'MOCK_API_KEY' }));
     env = testEnv({ home: userHome, umbelHome: home, UMBEL_CODEX_BIN: join(REPO_ROOT, 'test-fixtures/bin/codex'), CODEX_HOME: codexHome, MOCK_API_KEY: 'k' });
+  } else if (id === 'opencode') {
+    // a user config dir never installed online, and the fake stalling on it like the real one would
+    const { seedOpencodeUser } = (await import(
+      join(REPO_ROOT, 'test-fixtures/fake-opencode/seed.mjs')
+    )) as typeof import('../../../test-fixtures/fake-opencode/seed.mjs');
+    const seeded = seedOpencodeUser({ home: userHome, baseUrl: chatMock?.url as string, installed: false });
+    env = testEnv({
+      home: userHome,
+      umbelHome: home,
+      UMBEL_OPENCODE_BIN: join(REPO_ROOT, 'test-fixtures/bin/opencode'),
+      FAKE_OPENCODE_INSTALL_STALL_MS: '600000',
+      ...seeded,
+    });
   } else {
     await mkdir(join(userHome, '.gemini'), { recursive: true });
     await writeFile(join(userHome, '.gemini', 'settings.json'), '{"privacy":{"usageStatisticsEnabled":false}}\n');
@@ -62,10 +80,11 @@ async function world(id: 'codex' | 'gemini'): Promise<{ umbel: UmbelRun; home: s
   }
   const umbel = umbelRunner({ cwd: work, env }).run;
   runners.push(umbel);
-  return { umbel, home, args: ['--provider', id, '--env', id === 'codex' ? 'MOCK_API_KEY' : 'GEMINI_API_KEY'] };
+  const key = { codex: 'MOCK_API_KEY', gemini: 'GEMINI_API_KEY', opencode: 'FAKE_OPENCODE_INSTALL_STALL_MS' }[id];
+  return { umbel, home, args: ['--provider', id, '--env', key] };
 }
 
-describe.each(['codex', 'gemini'] as const)('a warm pool of the fake %s', (id) => {
+describe.each(['codex', 'gemini', 'opencode'] as const)('a warm pool of the fake %s', (id) => {
   it(
     'pool start → one -p through it → refilled → pool stop leaves nothing',
     async () => {

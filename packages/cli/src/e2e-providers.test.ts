@@ -3,12 +3,13 @@
  * (text and --json), `--help` naming the providers actually loaded, and the refusals (a package
  * that cannot be loaded, a broken config file: exit 2 naming it). No tmux: nothing is spawned.
  */
+import { readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 let scratch: string;
 let project: string;
@@ -67,10 +68,11 @@ describe('umbel providers', () => {
       ['claude', 'built-in'],
       ['codex', 'built-in'],
       ['gemini', 'built-in'],
+      ['opencode', 'built-in'],
       ['alpha', 'config'],
       ['beta', 'env'],
     ]);
-    const alpha = report.providers[3];
+    const alpha = report.providers[4];
     expect(alpha).toMatchObject({
       displayName: 'alpha CLI',
       description: 'The alpha test agent; needs nothing.',
@@ -80,9 +82,15 @@ describe('umbel providers', () => {
       binary: { status: 'found', path: fakeCli, version: 'alpha-cli 3.2.0' },
       verifiedVersions: ['3.1.0', '3.2.0'],
     });
-    expect(report.providers[4]).toMatchObject({ specifier: './beta.mjs', module: join(project, 'beta.mjs'), binary: { status: 'not-found' } });
-    expect(report.providers[4].binary.message).toMatch(/beta-cli not found \(looked: UMBEL_BETA_BIN unset; PATH /);
+    expect(report.providers[5]).toMatchObject({ specifier: './beta.mjs', module: join(project, 'beta.mjs'), binary: { status: 'not-found' } });
+    expect(report.providers[5].binary.message).toMatch(/beta-cli not found \(looked: UMBEL_BETA_BIN unset; PATH /);
     expect(report.providers[0]).toMatchObject({ packageName: '@umbel/provider-claude', packageVersion: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    const opencodeManifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages/provider-opencode/package.json'), 'utf8'));
+    expect(report.providers[3]).toMatchObject({
+      packageName: '@umbel/provider-opencode',
+      packageVersion: opencodeManifest.version,
+      verifiedVersions: ['1.18.33'],
+    });
   });
 
   it('as text: one block per provider', async () => {
@@ -109,7 +117,7 @@ describe('--help names the providers actually loaded', () => {
     for (const argv of [['--help'], ['spawn', '--help'], ['-p', '--help']]) {
       const { code, stdout } = await umbel(argv);
       expect(code, argv.join(' ')).toBe(0);
-      expect(flat(stdout), argv.join(' ')).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, alpha, beta\b/);
+      expect(flat(stdout), argv.join(' ')).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, opencode, alpha, beta\b/);
     }
     const { stdout } = await umbel(['--help']);
     expect(stdout).toMatch(/^Providers \(umbel providers for details\):$/m);
@@ -121,7 +129,7 @@ describe('--help names the providers actually loaded', () => {
   it('still answers with a broken provider package, saying what is wrong', async () => {
     const { code, stdout } = await umbel(['--help'], { env: { UMBEL_PROVIDERS: 'umbel-provider-missing' } });
     expect(code).toBe(0);
-    expect(flat(stdout)).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini \[/);
+    expect(flat(stdout)).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, opencode \[/);
     expect(stdout).toMatch(/cannot load provider package 'umbel-provider-missing'/);
   });
 });

@@ -87,6 +87,7 @@ const BUILT_IN_HELP: ProviderHelp = {
     { id: 'claude', summary: 'Claude Code' },
     { id: 'codex', summary: 'OpenAI Codex' },
     { id: 'gemini', summary: 'Gemini CLI' },
+    { id: 'opencode', summary: 'opencode' },
   ],
 };
 
@@ -146,7 +147,8 @@ function printCommand(y: Argv, help: ProviderHelp): Argv {
     .option('verbose', { type: 'boolean', describe: 'Required with --output-format stream-json (as in claude -p)' })
     .option('name', { type: 'string', describe: 'Use (or create) this named worker and keep it for later turns' })
     .option('resume', { type: 'string', describe: 'Send into this existing worker' })
-    .option('pool', { type: 'string', describe: "Take a warm worker from this pool, or 'none' for a cold start (default: any matching pool)" });
+    .option('pool', { type: 'string', describe: "Take a warm worker from this pool, or 'none' for a cold start (default: any matching pool)" })
+    .option('startup-timeout', { type: 'string', describe: 'A cold start: how long to wait for the ready prompt (default 60s)' });
 }
 
 function verbs(y: Argv, help: ProviderHelp): Argv {
@@ -335,7 +337,7 @@ Usage:
     .help('help')
     .alias('help', 'h')
     .epilogue(
-      `${providersHelp(help)}\n\n${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_TMUX_BIN, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN,\nUMBEL_PROVIDERS (provider packages: names or paths, comma-separated), UMBEL_CONFIG (default ~/.config/umbel/config.json).\nDocs: ${DOCS_URL}`,
+      `${providersHelp(help)}\n\n${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_TMUX_BIN, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN, UMBEL_OPENCODE_BIN,\nUMBEL_PROVIDERS (provider packages: names or paths, comma-separated), UMBEL_CONFIG (default ~/.config/umbel/config.json).\nDocs: ${DOCS_URL}`,
     )
     .strict()
     .exitProcess(false)

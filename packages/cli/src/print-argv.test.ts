@@ -28,6 +28,7 @@ const TAKEN: string[][] = [
   ['-p', '123'],
   ['-p', ''],
   ['-p', 'x', '--model', ''],
+  ['-p', 'x', '--startup-timeout', '3m'],
 ];
 const LEFT_TO_YARGS: string[][] = [
   [],
@@ -52,7 +53,6 @@ const LEFT_TO_YARGS: string[][] = [
   ['-p', 'x', '-v'],
   ['-pv', 'x'],
   ['-p', '-p', 'x'],
-  ['-p', 'x', '--startup-timeout', '1m'],
 ];
 
 describe('plainPrintArgs: a plain -p command line without yargs', () => {

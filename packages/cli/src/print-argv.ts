@@ -30,6 +30,7 @@ export const PRINT_VALUE_FLAGS: ReadonlySet<string> = new Set([
   'resume',
   'pool',
   'billing',
+  'startup-timeout',
 ]);
 const PRINT_BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['verbose', 'unattended']);
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

@@ -197,7 +197,7 @@ async function acquire(run: PrintRun): Promise<void> {
     const { worker, pool } = run.pooled?.claim ?? {};
     if (worker && pool) return hold.take(worker, true, () => engine.pool.release({ pool, worker }));
   }
-  const status = await engine.spawn({ ...spawnFromArgs(args, io.cwd), name: named }, { signal });
+  const status = await engine.spawn({ ...spawnFromArgs(args, io.cwd), name: named, startupTimeout: str(args.startupTimeout) }, { signal });
   hold.take(status.name, named === undefined);
 }
 

@@ -1,6 +1,6 @@
 /**
  * The MCP face with every provider: the default engine of @umbel/runtime (tmux + the providers) served in
- * process over the SDK's in-memory transport, driving the fake codex and the fake gemini from
+ * process over the SDK's in-memory transport, driving the fake codex, gemini and opencode from
  * test-fixtures through spawn → send → wait → read → kill. (Claude is covered over stdio in
  * stdio.test.ts and against the real binary in tests/real.)
  */
@@ -49,9 +49,9 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   return result.structuredContent as Record<string, unknown>;
 }
 
-async function roundTrip(client: Client, provider: string, cwd: string, env: Record<string, unknown>): Promise<void> {
+async function roundTrip(client: Client, provider: string, cwd: string, env: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<void> {
   const name = `mcp-${provider}`;
-  expect(await call(client, 'umbel_spawn', { name, provider, cwd, env })).toMatchObject({ name, provider, alive: true });
+  expect(await call(client, 'umbel_spawn', { name, provider, cwd, env, ...extra })).toMatchObject({ name, provider, alive: true });
   expect(await call(client, 'umbel_send', { name, prompt: `ECHO ${provider} over MCP` })).toEqual({ worker: name, turn: 1 });
   expect(await call(client, 'umbel_wait', { name, timeout: '240s' })).toMatchObject({ reason: 'completed', result: `${provider} over MCP`, turn: 1 });
   expect(await call(client, 'umbel_read', { name })).toMatchObject({ result: `${provider} over MCP`, complete: true });
@@ -105,6 +105,30 @@ describe('the MCP face with every provider', () => {
         }),
       );
       await roundTrip(client, 'gemini', work, { GEMINI_API_KEY: { fromEnv: 'GEMINI_API_KEY' } });
+    },
+    T,
+  );
+
+  it(
+    'opencode (fake): spawn → send → wait → read → kill, with a user config dir never installed online',
+    async () => {
+      const base = join(scratch, 'opencode');
+      const work = join(base, 'project');
+      await mkdir(join(work, '.git'), { recursive: true });
+      const { startChatMock } = (await import(join(root, 'test-fixtures/mock-servers/openai-chat.mjs'))) as {
+        startChatMock: () => Promise<{ url: string; close(): Promise<void> }>;
+      };
+      const mock = await startChatMock();
+      cleanups.push(() => mock.close());
+      const { seedOpencodeUser } = (await import(
+        join(root, 'test-fixtures/fake-opencode/seed.mjs')
+      )) as typeof import('../../../test-fixtures/fake-opencode/seed.mjs');
+      const seeded = seedOpencodeUser({ home: join(base, 'home'), baseUrl: mock.url, installed: false });
+      const client = await connect(
+        testEnv({ home: join(base, 'home'), umbelHome: join(base, 'state'), UMBEL_OPENCODE_BIN: join(root, 'test-fixtures/bin/opencode'), ...seeded }),
+      );
+      // the fake holds its start 10 minutes on that dir unless umbel defuses the plugin-install trap
+      await roundTrip(client, 'opencode', work, { FAKE_OPENCODE_INSTALL_STALL_MS: '600000' }, { startupTimeout: '180s' });
     },
     T,
   );

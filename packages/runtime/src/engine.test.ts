@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('createDefaultUmbel', () => {
   it('serves the built-ins and the loaded providers, on the state root of its env', async () => {
     const engine = await createDefaultUmbel({ env: { HOME: scratch, UMBEL_HOME: join(scratch, 'state'), UMBEL_PROVIDERS: './extra.mjs' }, cwd: scratch });
-    expect(engine.providerIds).toEqual(['claude', 'codex', 'gemini', 'extra']);
+    expect(engine.providerIds).toEqual(['claude', 'codex', 'gemini', 'opencode', 'extra']);
     expect(engine.provider('extra').displayName).toBe('Extra');
     expect(engine.home).toBe(join(scratch, 'state'));
   });

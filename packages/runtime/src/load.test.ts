@@ -107,6 +107,7 @@ describe('loadProviders', () => {
       ['claude', 'built-in', '@umbel/provider-claude'],
       ['codex', 'built-in', '@umbel/provider-codex'],
       ['gemini', 'built-in', '@umbel/provider-gemini'],
+      ['opencode', 'built-in', '@umbel/provider-opencode'],
     ]);
     for (const p of loaded.providers) expect(p.packageVersion).toMatch(/^\d+\.\d+\.\d+/);
     expect(loaded.config.exists).toBe(false);

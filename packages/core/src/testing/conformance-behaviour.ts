@@ -56,6 +56,12 @@ function kindsOf(recording: ProviderRecording): string[] {
   return [...new Set(steps.flatMap((s) => (s.hook ? [s.hook.kind] : [])))];
 }
 
+/** Every screen the recording shows, in its scenarios' startups and turns. */
+function recordedScreens(recording: ProviderRecording): string[] {
+  const steps = [recording.answer, recording.permission, recording.apiError].flatMap((s) => [...s.startup, ...s.turn]);
+  return steps.flatMap((s) => (s.screen !== undefined ? [s.screen] : []));
+}
+
 function startupTests(input: BehaviourInput, recording: ProviderRecording): void {
   it('spawn reaches ready on its recorded startup (answering its dialogs), with no env value on the launch argv', async () => {
     await inWorld(input, recording.answer, async (world) => {
@@ -74,8 +80,19 @@ function startupTests(input: BehaviourInput, recording: ProviderRecording): void
     });
   });
 
+  const { signIn } = recording;
+  if (signIn.none !== undefined) {
+    it(`has no sign-in screen (${signIn.none}): none of its recorded screens is taken for one`, () => {
+      const { provider } = input;
+      for (const screen of recordedScreens(recording)) {
+        expect(provider.doDetectStartup({ screen, events: [] }).state, screen).not.toBe('sign-in');
+        expect(provider.doDetectSignIn?.(screen), screen).toBeUndefined();
+      }
+    });
+    return;
+  }
   it('a sign-in screen is refused at spawn: NotSignedInError, exit 126, nothing left running', async () => {
-    const scenario: RecordedScenario = { startup: [{ screen: recording.signIn.screen }], prompt: '', turn: [], outcome: { reason: 'sign-in' } };
+    const scenario: RecordedScenario = { startup: [{ screen: signIn.screen }], prompt: '', turn: [], outcome: { reason: 'sign-in' } };
     await inWorld(input, scenario, async (world) => {
       const error = await spawnIn(world, input).then(
         () => undefined,

@@ -76,6 +76,13 @@ describe('the conformance suite fails a sabotaged provider (and passes the real 
     expect(failed('never-reads')).toEqual(expect.arrayContaining([FAILS.answer]));
   });
 
+  it('a recording without a sign-in screen (`signIn: {none}`): passes the mock, fails a provider that sees one on a recorded screen', () => {
+    const control = results.get('control-no-sign-in') ?? [];
+    expect(control.filter((r) => r.status !== 'passed').map((r) => `${r.status}: ${r.title}`)).toEqual([]);
+    expect(control.map((r) => r.title)).toContain('has no sign-in screen (mock-cli needs no account): none of its recorded screens is taken for one');
+    expect(failed('false-sign-in')).toEqual(['has no sign-in screen (mock-cli needs no account): none of its recorded screens is taken for one']);
+  });
+
   it('fails a provider whose launch puts a secret on argv, in the shape and the behaviour tests', () => {
     expect(failed('secret-on-argv')).toEqual(expect.arrayContaining([FAILS.launch, FAILS.ready]));
   });

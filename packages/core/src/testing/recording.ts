@@ -37,8 +37,12 @@ export interface ProviderRecording {
   readonly permission: RecordedScenario;
   /** A prompt whose model request fails. */
   readonly apiError: RecordedScenario;
-  /** The screen of a CLI that is not signed in. */
-  readonly signIn: { readonly screen: string };
+  /**
+   * The screen of a CLI that is not signed in. A CLI that has no sign-in screen at all says why in
+   * `none` (`{ screen: '', none: 'opencode starts on its free models without any account' }`): the
+   * suite then checks that none of the recorded screens is taken for one.
+   */
+  readonly signIn: { readonly screen: string; readonly none?: string };
 }
 
 /** Fill the placeholders of a recorded text. */

@@ -75,3 +75,14 @@ testProvider({ provider: mock('no-recording') } as unknown as TestProviderInput)
 // A recording read from a JSON file that lacks a scenario and the sign-in screen.
 const { permission: _dropped, ...partial } = recording;
 testProvider({ provider: mock('incomplete-recording'), recording: { ...partial, signIn: {} } as unknown as ProviderRecording });
+
+// A CLI without a sign-in screen says so; a provider that still sees one on its screens fails.
+const withoutSignIn: ProviderRecording = { ...recording, signIn: { screen: '', none: 'mock-cli needs no account' } };
+const readyScreen = 'mock-cli v1';
+const noSignIn: Record<string, ProviderV1> = {
+  'control-no-sign-in': mock('control-no-sign-in'),
+  'false-sign-in': { ...mock('false-sign-in'), doDetectSignIn: (screen) => (screen.includes(readyScreen) ? readyScreen : undefined) },
+};
+for (const provider of Object.values(noSignIn)) {
+  testProvider({ provider, recording: withoutSignIn, behaviour: { startupTimeout: '3s', waitTimeout: '5s' } });
+}

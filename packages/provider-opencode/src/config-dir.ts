@@ -1,0 +1,80 @@
+/**
+ * The worker's own opencode config dir, `<workerDir>/opencode`, passed as `OPENCODE_CONFIG_DIR`
+ * (FACTS.md §a). opencode loads it as one more config directory, last: it hides nothing, so the
+ * user's providers, models, keys, agents and plugins (`~/.config/opencode`, the project's
+ * `opencode.json` and `.opencode/`) all still apply, and nothing of umbel's is ever written there.
+ *
+ * - `plugins/umbel.js`: umbel's plugin with this worker's settings (./plugin.ts).
+ * - `opencode.json`: `experimental.disable_paste_summary` (a pasted prompt is submitted byte-exact,
+ *   not as `text.trim() + " "`), `autoupdate: false` (a worker never updates the CLI under the
+ *   user's feet), and the permission mode's `permission` block, if any. `$schema` is there because
+ *   opencode writes it into any config file that lacks it.
+ * - The plugin-install trap: with a plugin present, startup waits for every config dir's
+ *   `@opencode-ai/plugin` npm install — about 70 s of npm retries offline. Here an empty
+ *   `node_modules/` and a `package-lock.json` naming the package make opencode skip it; for the
+ *   user's own dirs (never written) `npm_config_offline=true` in the worker env makes a pending
+ *   install fail at once. The plugin removes that variable again before any tool runs, and only
+ *   when umbel added it.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HookInstallContext, LaunchParts } from '@umbel/core/provider-kit';
+import { OPENCODE_PERMISSION_MODES, type OpencodePermissionMode, PLUGIN_PACKAGE_VERSION } from './facts.js';
+import { OPENCODE_SIGNALS, type PluginSettings, renderPlugin } from './plugin.js';
+
+/** Settings of the worker config dir (from the provider's settings). */
+export interface ConfigDirOptions {
+  readonly maxRetries: number;
+  readonly maxRetryDelayMs: number;
+  /** Deep-merged last into the worker's opencode.json (tests; e.g. `{ share: 'disabled' }`). */
+  readonly configOverrides?: Readonly<Record<string, unknown>>;
+}
+
+/** The variable that keeps opencode's npm from stalling an offline start, and its value. */
+export const NPM_OFFLINE = ['npm_config_offline', 'true'] as const;
+
+/** Whether umbel adds `npm_config_offline` to this worker (only when the worker env has no say of its own). */
+export function addsNpmOffline(env: Readonly<Record<string, string>>): boolean {
+  return env.npm_config_offline === undefined && env.NPM_CONFIG_OFFLINE === undefined;
+}
+
+/** The worker's opencode.json. Pure. */
+export function workerConfig(permissionMode: string | undefined, overrides: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+  const permission = permissionMode ? OPENCODE_PERMISSION_MODES[permissionMode as OpencodePermissionMode] : undefined;
+  return {
+    $schema: 'https://opencode.ai/config.json',
+    autoupdate: false,
+    experimental: { disable_paste_summary: true },
+    ...(permission !== undefined ? { permission } : {}),
+    ...overrides,
+  };
+}
+
+/** The lock that tells opencode's background install there is nothing to do. */
+export function installedLock(version = PLUGIN_PACKAGE_VERSION): string {
+  return `${JSON.stringify({ packages: { '': { dependencies: { '@opencode-ai/plugin': version } } } })}\n`;
+}
+
+/** Install umbel's plugin: the worker config dir and the env that points opencode at it. */
+export async function installConfigDir({ launch, hooks, permissionMode }: HookInstallContext, options: ConfigDirOptions): Promise<LaunchParts> {
+  const dir = join(launch.workerDir, 'opencode');
+  await mkdir(join(dir, 'node_modules'), { recursive: true, mode: 0o700 });
+  const addOffline = addsNpmOffline(launch.env);
+  const signals = new Set<string>(Object.keys(OPENCODE_SIGNALS));
+  const settings: PluginSettings = {
+    hooks: Object.fromEntries(hooks.filter((h) => signals.has(h.event)).map((h) => [h.event, h.command])),
+    transcriptDir: join(launch.workerDir, 'transcripts'),
+    maxRetries: options.maxRetries,
+    maxRetryDelayMs: options.maxRetryDelayMs,
+    dropEnv: addOffline ? [NPM_OFFLINE[0]] : [],
+  };
+  const file = (name: string, content: string) => ({ path: join(dir, name), content, mode: 0o600 });
+  return {
+    env: { OPENCODE_CONFIG_DIR: dir, ...(addOffline ? { [NPM_OFFLINE[0]]: NPM_OFFLINE[1] } : {}) },
+    files: [
+      file('plugins/umbel.js', renderPlugin(settings)),
+      file('opencode.json', `${JSON.stringify(workerConfig(permissionMode, options.configOverrides), null, 2)}\n`),
+      file('package-lock.json', installedLock()),
+    ],
+  };
+}

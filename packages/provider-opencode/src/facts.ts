@@ -1,0 +1,123 @@
+/**
+ * opencode's facts (reference opencode.md, test-fixtures/fake-opencode/FACTS.md; verified on
+ * 1.18.33): env, permission modes, the signals umbel's plugin delivers, screens, prompt rules and
+ * payload fields. The worker config dir that installs the plugin is ./config-dir.ts, the plugin
+ * ./plugin.ts, the transcript reader ./transcript.ts, the model check ./models.ts.
+ */
+import type { HookEvent, ProviderV1BillingInput, ProviderV1BillingReport, ProviderV1EventInfo } from '@umbel/core';
+import { asRecord, type PayloadFacts, type PromptFacts, stringField } from '@umbel/core/provider-kit';
+
+/**
+ * Configuration variables a worker inherits, named one by one: opencode's own switches and extra
+ * config, and settings that pick no account. `OPENCODE_CONFIG_DIR` is not among them: it is the
+ * worker's own plugin dir.
+ */
+export const OPENCODE_INHERIT_ENV = [
+  'OPENCODE_CONFIG',
+  'OPENCODE_CONFIG_CONTENT',
+  'OPENCODE_PERMISSION',
+  'OPENCODE_DISABLE_PROJECT_CONFIG',
+  'OPENCODE_DISABLE_MODELS_FETCH',
+  'OPENCODE_DISABLE_AUTOUPDATE',
+  'OPENCODE_DISABLE_LSP_DOWNLOAD',
+  'OPENCODE_DISABLE_SHARE',
+  'AWS_REGION',
+  'AZURE_RESOURCE_NAME',
+] as const;
+
+/**
+ * The API keys (and the cloud profile) of the model providers people use with opencode: each one
+ * bills that provider's API. Subscription first: never inherited, passed with `--env NAME` on
+ * purpose. opencode's own stored logins (`opencode auth login`, e.g. a Claude Pro/Max or Copilot
+ * login) need none of them.
+ */
+export const OPENCODE_API_BILLING_ENV = [
+  'ANTHROPIC_API_KEY',
+  'OPENAI_API_KEY',
+  'OPENROUTER_API_KEY',
+  'GOOGLE_GENERATIVE_AI_API_KEY',
+  'GEMINI_API_KEY',
+  'GROQ_API_KEY',
+  'DEEPSEEK_API_KEY',
+  'XAI_API_KEY',
+  'MISTRAL_API_KEY',
+  'TOGETHER_API_KEY',
+  'FIREWORKS_API_KEY',
+  'AZURE_API_KEY',
+  'AWS_PROFILE',
+] as const;
+
+/** The verdict: a passed key bills its API; otherwise opencode's stored logins decide, which umbel cannot see. */
+export function opencodeBilling(input: ProviderV1BillingInput): ProviderV1BillingReport {
+  const key = OPENCODE_API_BILLING_ENV.find((name) => input.envNames.includes(name));
+  if (key) return { billing: 'api', evidence: `${key} passed` };
+  return { billing: 'unknown', evidence: "no API key passed; opencode's stored logins (opencode auth login) may bill a plan or an API" };
+}
+
+/**
+ * Permission modes: opencode has no permission flag, so a mode is a `permission` block in the
+ * worker's own config (merged over the user's and the project's). `default` keeps theirs.
+ */
+export const OPENCODE_PERMISSION_MODES = {
+  default: undefined,
+  /** Shell commands, file edits and web access ask first (a `needs-input` outcome). */
+  ask: { bash: 'ask', edit: 'ask', webfetch: 'ask', websearch: 'ask' },
+  /** Everything is allowed (what `--unattended` means). */
+  allow: 'allow',
+} as const satisfies Record<string, unknown>;
+export type OpencodePermissionMode = keyof typeof OPENCODE_PERMISSION_MODES;
+
+/** The `@opencode-ai/plugin` version opencode installs into every config dir (its own version). */
+export const PLUGIN_PACKAGE_VERSION = '1.18.33';
+
+/** What a model id must look like: `provider/model` (the model part may hold more slashes). */
+export const MODEL_ID = /^[^/\s]+\/\S+$/;
+
+/** The permission dialog drawn and taking keys (Enter = Allow once, Escape = Reject). */
+export const PERMISSION_PROMPT = /△ Permission required|Allow once\s+Allow always\s+Reject/;
+
+/**
+ * Prompts: pasted (never typed: a TAB typed switches the agent), byte-exact with the worker's
+ * `experimental.disable_paste_summary`. CR becomes LF (tmux sends LF as CR, opencode turns CR into
+ * LF: a CRLF would arrive as two newlines). A leading `/` names a command (`/exit` would quit): one
+ * leading space keeps it text. `!` at the start of a paste is text in 1.18.33 (verified).
+ */
+export const OPENCODE_PROMPT: PromptFacts = { normalizeNewlines: true, escapeLeading: ['/'] };
+
+const str = (p: Record<string, unknown>, key: string) => stringField(p, key);
+
+/** `permission.asked`: the tool named, and what it would do. */
+function needsInput(event: HookEvent, p: Record<string, unknown>): ProviderV1EventInfo['needsInput'] {
+  if (event.kind !== 'permission') return undefined;
+  const tool = str(p, 'permission');
+  const patterns = Array.isArray(p.patterns) ? p.patterns.filter((x): x is string => typeof x === 'string') : [];
+  const what = str(p, 'metadata.command') ?? str(p, 'metadata.filepath') ?? patterns.join(', ');
+  const message = `opencode asks to use ${tool ?? 'a tool'}${what ? `: ${what}` : ''}`;
+  return { kind: 'permission', message, ...(tool ? { tool } : {}) };
+}
+
+/** One line for a tool-kind payload: the tool and its main argument, a permission answer, or a retry. */
+export function activityOf(p: Record<string, unknown>): string | undefined {
+  const status = asRecord(p.status);
+  if (status?.type === 'retry') {
+    const secs = Math.max(0, Math.round((Number(status.next ?? 0) - Date.now()) / 1000));
+    return `retrying (attempt ${String(status.attempt ?? '?')}${Number.isFinite(secs) ? `, next in ${secs}s` : ''}): ${str(status, 'message') ?? 'the model request failed'}`;
+  }
+  const reply = str(p, 'reply');
+  if (reply) return `permission answered: ${reply}`;
+  const tool = str(p, 'tool');
+  if (!tool) return undefined;
+  const args = asRecord(p.args) ?? {};
+  const arg = ['command', 'filePath', 'pattern', 'url', 'path'].map((k) => str(args, k)).find(Boolean);
+  return arg ? `${tool}: ${arg}` : tool;
+}
+
+/** What the plugin's payloads say (./plugin.ts writes them). */
+export const OPENCODE_PAYLOAD: PayloadFacts = {
+  sessionId: 'sessionID',
+  transcriptPath: 'transcriptPath',
+  turnKey: { prompt: 'messageID', stop: 'messageID', 'stop-failure': 'messageID' },
+  error: { fields: ['message', 'error.message'], fallback: 'opencode reported an error' },
+  needsInput,
+  activity: (p) => activityOf(p),
+};

@@ -1,0 +1,70 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { errorExitCode } from '@umbel/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkModel, describeModels, listModels, OpencodeModelsUnreadableError, OpencodeModelUnknownError, parseModelList } from './models.js';
+
+// `opencode models` of the real 1.18.33 with the mock provider configured (FACTS.md §e)
+const REAL = `opencode/big-pickle
+opencode/ling-3.0-flash-fin-free
+opencode/longcat-2.5-preview-free
+opencode/mimo-v2.6-flash-free
+opencode/muse-spark-1.3-contributor-free
+opencode/nemotron-3-ultra-free
+opencode/nemotron-3.5-lightning-free
+opencode/space-bunny-free
+mock/mock-model
+mock/mock-model-2
+`;
+const root = mkdtempSync(join(tmpdir(), 'umbel-oc-models-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+/** A stand-in `opencode` printing `stdout` / `stderr` and exiting `code` for `opencode models`. */
+function bin(name: string, body: string): string {
+  const file = join(root, name);
+  writeFileSync(file, `#!/bin/sh\n[ "$1" = models ] || exit 99\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+describe('the model list', () => {
+  it('parses `opencode models` (colour codes and non-model lines ignored)', () => {
+    expect(parseModelList(REAL)).toHaveLength(10);
+    expect(parseModelList(`\x1b[1mmock/a\x1b[0m\n\nwarning: something\nmock/b/c\n`)).toEqual(['mock/a', 'mock/b/c']);
+  });
+
+  it('an unknown model: exit 2, naming the first ten (its provider first) and how many more', () => {
+    const many = [...parseModelList(REAL), 'extra/one', 'extra/two'];
+    let error: unknown;
+    try {
+      checkModel('mock/nope', many);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(OpencodeModelUnknownError);
+    expect(errorExitCode(error)).toBe(2);
+    expect((error as Error).message).toBe(
+      "opencode has no model 'mock/nope': it lists mock/mock-model, mock/mock-model-2, opencode/big-pickle, opencode/ling-3.0-flash-fin-free, opencode/longcat-2.5-preview-free, opencode/mimo-v2.6-flash-free, opencode/muse-spark-1.3-contributor-free, opencode/nemotron-3-ultra-free, opencode/nemotron-3.5-lightning-free, opencode/space-bunny-free and 2 more",
+    );
+    expect(describeModels('x/y', ['a/b'])).toBe('it lists a/b');
+    expect(() => checkModel('mock/mock-model-2', many)).not.toThrow();
+  });
+
+  it('runs `opencode models` with the given env and cwd, no shell', async () => {
+    const echoEnv = bin('env-models', 'printf "%s\\n" "mock/$WHICH" "cwd/$(basename "$PWD")"');
+    expect(await listModels(echoEnv, { PATH: '/usr/bin:/bin', WHICH: 'from-env' }, root)).toEqual(['mock/from-env', `cwd/${root.split('/').at(-1)}`]);
+  });
+
+  it('a list it cannot read is a clear error (exit 1): a failing command, no models, a missing binary', async () => {
+    const failing = bin('failing', 'printf "\\033[91mError: \\033[0mProvider config broken\\n" >&2; exit 1');
+    await expect(listModels(failing, { PATH: '/usr/bin:/bin' }, root)).rejects.toThrow(
+      'could not check --model: `opencode models` failed (1): Error: Provider config broken',
+    );
+    const empty = bin('empty', 'echo "nothing here"');
+    const error = await listModels(empty, { PATH: '/usr/bin:/bin' }, root).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpencodeModelsUnreadableError);
+    expect(errorExitCode(error)).toBe(1);
+    expect((error as Error).message).toBe('could not check --model: `opencode models` printed no model: nothing here');
+    await expect(listModels(join(root, 'missing'), { PATH: '/usr/bin:/bin' }, root)).rejects.toThrow(/`opencode models` failed \(ENOENT\)/);
+  });
+});
