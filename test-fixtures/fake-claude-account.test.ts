@@ -23,9 +23,10 @@ const FAKE = join(here, 'bin', 'claude');
 const RECORDED = join(here, 'real', 'recorded', 'account');
 const recorded = (name: string): Json => JSON.parse(readFileSync(join(RECORDED, `${name}.json`), 'utf8'));
 /** A reset time as the real one words it ("12:20pm (UTC)", "Dec 4, 10:20am (UTC)") → a pattern. */
+// A reset time as Claude prints it: `2:30pm`, `12pm` on the hour (the recording's), `Dec 2, 9am`.
 const resetPattern = (text: string) =>
   new RegExp(
-    `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/(?:[A-Z][a-z]{2} \d{1,2}, )?\d{1,2}:\d\d[ap]m/g, '(?:[A-Z][a-z]{2} \\d{1,2}, )?\\d{1,2}:\\d\\d[ap]m')}$`,
+    `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/(?:[A-Z][a-z]{2} \d{1,2}, )?\d{1,2}(?::\d\d)?[ap]m/g, '(?:[A-Z][a-z]{2} \\d{1,2}, )?\\d{1,2}(?::\\d\\d)?[ap]m')}$`,
   );
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -181,6 +181,8 @@ function queuedPlan(reply) {
 function withHeaders(p) {
   if (p.kind !== 'error') return p;
   const { headers, text } = takeHeaderTokens(p.message);
+  // the shared FAIL options (directives.mjs) take `retry-after=` before this mock sees the message
+  if (p.account?.retryAfter !== undefined && headers['retry-after'] === undefined) headers['retry-after'] = p.account.retryAfter;
   const rest = takeHeaderTokens(p.rest).text;
   return { ...p, headers, message: text.trim() || 'mock failure', rest };
 }

@@ -51,6 +51,7 @@ describe('umbel_spawn with host', () => {
           createdAt: new Date().toISOString(),
           turn: 0,
           completedTurn: 0,
+          billing: 'unknown',
           anonymous: false,
           host: 'gpu',
         };

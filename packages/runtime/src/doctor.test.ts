@@ -95,7 +95,13 @@ describe('doctor on the fake claude', () => {
   });
 
   it('an API key and a base URL: billing api and the custom endpoint, never the key', async () => {
-    const claude = only(await doctor({ ANTHROPIC_API_KEY: 'sk-secret-value', ANTHROPIC_BASE_URL: 'http://user:pw@127.0.0.1:9/v1' }, { providers: ['claude'] }));
+    const caller = { ANTHROPIC_API_KEY: 'sk-secret-value', ANTHROPIC_BASE_URL: 'http://user:pw@127.0.0.1:9/v1' };
+    // an API key in umbel's env is never inherited: the worker bills the login, and doctor says how to pass it
+    const inherited = only(await doctor(caller, { providers: ['claude'] }));
+    expect(item(inherited, 'billing')?.detail).toMatch(
+      /^subscription: .*ANTHROPIC_API_KEY is set in your environment but never inherited; --env ANTHROPIC_API_KEY/,
+    );
+    const claude = only(await doctor(caller, { providers: ['claude'], env: { ANTHROPIC_API_KEY: { fromEnv: 'ANTHROPIC_API_KEY' } } }));
     expect(item(claude, 'billing')?.detail).toMatch(/^api: ANTHROPIC_API_KEY/);
     expect(item(claude, 'endpoint')?.detail).toBe('custom: ANTHROPIC_BASE_URL=http://127.0.0.1:9/v1');
     expect(JSON.stringify(claude)).not.toMatch(/sk-secret-value|pw@/);
@@ -112,7 +118,7 @@ describe('doctor on the fake claude', () => {
   it('no binary found for any provider and none asked for: every provider is reported failing', async () => {
     const report = await doctor({ UMBEL_CLAUDE_BIN: '' });
     expect(report.ok).toBe(false);
-    expect(report.providers.map((p) => p.provider)).toEqual(['claude', 'codex', 'gemini']);
+    expect(report.providers.map((p) => p.provider)).toEqual(['claude', 'codex', 'gemini', 'opencode']);
   });
 
   it('signed out: login fails with a hint, the later checks are skipped', async () => {

@@ -1,27 +1,49 @@
 /**
  * Which billing a worker would get, and which custom endpoint it would use, from the environment
- * it would be started with. One small function each, so typed billing facts of the providers can
- * replace the name rules below without touching the checklist.
+ * it would be started with, by the provider's billing facts (the name rules only for a provider
+ * that declares none).
  */
 
-/** Variables that carry an API key or token billed per request (never a subscription login). */
+import type { ProviderV1BillingSpec } from '../provider.js';
+
+/** For a provider that declares no billing facts: variables that carry an API key or token. */
 const API_KEY_NAME = /(^|_)(API_KEY|AUTH_TOKEN)$/;
-/** Variables that point the CLI at another endpoint. */
+/** For a provider that declares no endpoint variables: names that point a CLI at another endpoint. */
 const ENDPOINT_NAME = /(^|_)(BASE_URL|ENDPOINT|API_BASE)$/;
 
-/** `api` when a key variable the worker would get is set (named, never its value), else `subscription`. */
-export function billingOf(workerEnv: Readonly<Record<string, string>>): { readonly billing: 'api' | 'subscription'; readonly variable?: string } {
-  const variable = Object.keys(workerEnv)
-    .sort()
-    .find((name) => API_KEY_NAME.test(name) && workerEnv[name] !== '');
-  return variable ? { billing: 'api', variable } : { billing: 'subscription' };
+/** The billing a worker would get: `api` names the variable passed; `withheld` one the caller has set but a worker never inherits. */
+export interface BillingVerdict {
+  readonly billing: 'api' | 'subscription';
+  readonly variable?: string;
+  readonly withheld?: string;
 }
 
-/** The endpoint variables the worker would get, with their URLs stripped of any user:password. */
-export function endpointsOf(workerEnv: Readonly<Record<string, string>>): { readonly variable: string; readonly url: string }[] {
-  return Object.keys(workerEnv)
+type Env = Readonly<Record<string, string | undefined>>;
+const isSet = (env: Env, name: string) => (env[name] ?? '') !== '';
+
+/**
+ * From the provider's billing facts (its `apiEnv`: never inherited, passed only by name) and the env
+ * the worker would get; a provider without facts falls back to the name rule. Never a value.
+ */
+export function billingOf(workerEnv: Env, spec?: ProviderV1BillingSpec, callerEnv: Env = {}): BillingVerdict {
+  if (!spec) {
+    const variable = Object.keys(workerEnv)
+      .sort()
+      .find((name) => API_KEY_NAME.test(name) && isSet(workerEnv, name));
+    return variable ? { billing: 'api', variable } : { billing: 'subscription' };
+  }
+  const variable = spec.apiEnv.find((name) => isSet(workerEnv, name));
+  if (variable) return { billing: 'api', variable };
+  const withheld = spec.apiEnv.find((name) => isSet(callerEnv, name));
+  return withheld ? { billing: 'subscription', withheld } : { billing: 'subscription' };
+}
+
+/** The endpoint variables the worker would get (the provider's own, else by name), URLs stripped of any user:password. */
+export function endpointsOf(workerEnv: Env, spec?: ProviderV1BillingSpec): { readonly variable: string; readonly url: string }[] {
+  const names = spec?.endpointEnv ? [...spec.endpointEnv] : Object.keys(workerEnv).filter((name) => ENDPOINT_NAME.test(name));
+  return names
     .sort()
-    .filter((name) => ENDPOINT_NAME.test(name) && workerEnv[name] !== '')
+    .filter((name) => isSet(workerEnv, name))
     .map((variable) => ({ variable, url: withoutCredentials(workerEnv[variable] as string) }));
 }
 

@@ -27,16 +27,26 @@ describe('versionStanding', () => {
 });
 
 describe('billing and endpoint', () => {
-  it('api when a key variable would be passed, subscription otherwise; never a value', () => {
-    expect(billingOf({ HOME: '/h', CLAUDE_CODE_OAUTH_TOKEN: 't' })).toEqual({ billing: 'subscription' });
+  const claude = { apiEnv: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'], endpointEnv: ['ANTHROPIC_BASE_URL'] };
+  it("by the provider's facts: api only for a variable the worker gets; one the caller set but never passed is named", () => {
+    expect(billingOf({ HOME: '/h', CLAUDE_CODE_OAUTH_TOKEN: 't' }, claude)).toEqual({ billing: 'subscription' });
+    expect(billingOf({ ANTHROPIC_AUTH_TOKEN: 'k' }, claude)).toEqual({ billing: 'api', variable: 'ANTHROPIC_AUTH_TOKEN' });
+    expect(billingOf({ ANTHROPIC_API_KEY: '' }, claude)).toEqual({ billing: 'subscription' });
+    expect(billingOf({}, claude, { ANTHROPIC_API_KEY: 'sk' })).toEqual({ billing: 'subscription', withheld: 'ANTHROPIC_API_KEY' });
+    // a name outside the facts is not the provider's billing switch
+    expect(billingOf({ OPENAI_API_KEY: 'k' }, claude)).toEqual({ billing: 'subscription' });
+  });
+  it('without facts: the name rule (a key or token variable the worker gets)', () => {
     expect(billingOf({ GEMINI_API_KEY: 'k' })).toEqual({ billing: 'api', variable: 'GEMINI_API_KEY' });
-    expect(billingOf({ ANTHROPIC_AUTH_TOKEN: 'k' })).toEqual({ billing: 'api', variable: 'ANTHROPIC_AUTH_TOKEN' });
     expect(billingOf({ OPENAI_API_KEY: '' })).toEqual({ billing: 'subscription' });
   });
-  it('endpoints without credentials or query', () => {
+  it('endpoints without credentials or query; by the facts when the provider names its variables', () => {
     expect(endpointsOf({ OPENAI_BASE_URL: 'https://u:p@gw.example/v1?key=s', PATH: '/bin' })).toEqual([
       { variable: 'OPENAI_BASE_URL', url: 'https://gw.example/v1' },
     ]);
     expect(endpointsOf({ GOOGLE_GEMINI_BASE_URL: 'not a url' })).toEqual([{ variable: 'GOOGLE_GEMINI_BASE_URL', url: '(not a URL)' }]);
+    expect(endpointsOf({ OPENAI_BASE_URL: 'https://gw.example/v1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/' }, claude)).toEqual([
+      { variable: 'ANTHROPIC_BASE_URL', url: 'http://127.0.0.1:9/' },
+    ]);
   });
 });

@@ -10,7 +10,7 @@ import { resolveWorkerEnv } from '../env.js';
 import type { Provider } from '../provider.js';
 import type { Substrate } from '../substrate.js';
 import type { Umbel } from '../umbel.js';
-import { billingOf, endpointsOf } from './billing.js';
+import { type BillingVerdict, billingOf, endpointsOf } from './billing.js';
 import type { DoctorCheck, DoctorOptionsParsed, DoctorProvider, DoctorReport } from './schema.js';
 import { type ScratchHostFactory, scratchChecks } from './scratch.js';
 import { probeVersion, versionStanding } from './version.js';
@@ -48,7 +48,7 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptionsParsed, 
   for (const [i, provider] of chosen.entries()) {
     const binary = binaries[i] as Found;
     if (!options.providers && anyFound && binary.path === undefined) continue;
-    const checks = [...binary.checks, ...configChecks(envs[i] as Record<string, string>)];
+    const checks = [...binary.checks, ...configChecks(provider, envs[i] as Record<string, string>, deps.callerEnv)];
     if (binary.path === undefined) checks.push(skip('launch', 'starts to its ready prompt', 'not tried: no binary'));
     else if (!deps.scratch) checks.push(skip('launch', 'starts to its ready prompt', 'not tried: this engine has no scratch host'));
     else {
@@ -148,18 +148,11 @@ function versionCheck(provider: Provider, probed: { version?: string; versionErr
 }
 
 /** Billing and endpoint: informational, from the env the worker would get (never a key's value). */
-function configChecks(env: Readonly<Record<string, string>>): DoctorCheck[] {
-  const billing = billingOf(env);
-  const endpoints = endpointsOf(env);
+function configChecks(provider: Provider, env: Readonly<Record<string, string>>, callerEnv: DoctorDeps['callerEnv']): DoctorCheck[] {
+  const billing = billingOf(env, provider.billing, callerEnv);
+  const endpoints = endpointsOf(env, provider.billing);
   return [
-    {
-      id: 'billing',
-      title: 'billing',
-      status: 'pass',
-      detail: billing.variable
-        ? `api: ${billing.variable} would be passed, so the worker bills that key per request`
-        : 'subscription: no API key variable would be passed (the CLI uses its own login)',
-    },
+    { id: 'billing', title: 'billing', status: 'pass', detail: billingDetail(billing) },
     {
       id: 'endpoint',
       title: 'endpoint',
@@ -167,6 +160,14 @@ function configChecks(env: Readonly<Record<string, string>>): DoctorCheck[] {
       detail: endpoints.length ? `custom: ${endpoints.map((e) => `${e.variable}=${e.url}`).join(', ')}` : "the CLI's default",
     },
   ];
+}
+
+function billingDetail(billing: BillingVerdict): string {
+  if (billing.variable) return `api: ${billing.variable} would be passed, so the worker bills that key per request`;
+  const note = billing.withheld
+    ? ` (${billing.withheld} is set in your environment but never inherited; --env ${billing.withheld} bills the API on purpose)`
+    : '';
+  return `subscription: no API-billing variable would be passed, the CLI uses its own login${note}`;
 }
 
 /** The login check reads best next to billing: binary, version, login, billing, endpoint, launch … */
