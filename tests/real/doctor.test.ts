@@ -85,7 +85,8 @@ describe('umbel doctor --turn on the real pinned CLIs against the mock servers',
         CLAUDE_CONFIG_DIR: config,
         CI: 'true',
       };
-      const result = await doctorAs('claude', env, []);
+      // the key is passed by name (an inherited one never reaches a worker: subscription first)
+      const result = await doctorAs('claude', env, ['--env', 'ANTHROPIC_API_KEY']);
       await expectHealthy('claude', result);
       const checks = result.report.providers[0].checks;
       expect(checks.find((c: Json) => c.id === 'billing').detail).toMatch(/^api: ANTHROPIC_API_KEY/);
@@ -123,7 +124,7 @@ describe('umbel doctor --turn on the real pinned CLIs against the mock servers',
       await mkdir(join(home, '.gemini'), { recursive: true });
       await writeFile(join(home, '.gemini', 'settings.json'), '{ "privacy": { "usageStatisticsEnabled": false }, "ui": { "hideTips": true } }\n');
       const env = { UMBEL_GEMINI_BIN: realCliPath('gemini'), GEMINI_API_KEY: 'real-gemini-mock-key', GOOGLE_GEMINI_BASE_URL: mock.url, CI: 'true' };
-      await expectHealthy('gemini', await doctorAs('gemini', env, [], home));
+      await expectHealthy('gemini', await doctorAs('gemini', env, ['--env', 'GEMINI_API_KEY'], home));
       await rm(home, { recursive: true, force: true });
     },
     T,

@@ -44,7 +44,9 @@ async function writeClaudeAiLogin(dir: string): Promise<void> {
 }
 
 const keyResponses = async (name: string) => JSON.parse(await readFile(join(scratch, `config-${name}`, '.claude.json'), 'utf8')).customApiKeyResponses;
-const claudeProcesses = (worker: string) => processesOf({ argsIncludes: ['fake-claude'], envIncludes: [`UMBEL_WORKER=${worker}`] });
+// This test's worker only: processesOf matches any one needle, and other fake claudes may run on the machine.
+const claudeProcesses = (worker: string) =>
+  processesOf({ argsIncludes: [join(scratch, 'state', 'workers', worker)] }).filter((p: { args: string }) => p.args.includes('fake-claude'));
 
 beforeAll(async () => {
   assertBuilt(['packages/cli/dist/cli.js']);
