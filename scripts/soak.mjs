@@ -135,7 +135,8 @@ async function verbCycle(cycle, fault) {
   const waited = checkOutput(cycle, fault, await run(['wait', name, '--json', '--timeout', '60s'], { env }));
   const outcome = JSON.parse(waited.stdout || '{}');
   if (delayed) {
-    if (outcome.reason !== 'dead' && outcome.result !== token) lose(fault, cycle, `expected dead, got ${outcome.reason} (exit ${waited.code}: ${JSON.stringify((waited.stdout || waited.stderr).slice(0, 300))})`);
+    if (outcome.reason !== 'dead' && outcome.result !== token)
+      lose(fault, cycle, `expected dead, got ${outcome.reason} (exit ${waited.code}: ${JSON.stringify((waited.stdout || waited.stderr).slice(0, 300))})`);
   } else if (outcome.reason !== 'completed' || outcome.result !== token) {
     lose(fault, cycle, `wait: ${outcome.reason} ${JSON.stringify(outcome.result ?? outcome.message ?? waited.stderr).slice(0, 200)}`);
   } else {
