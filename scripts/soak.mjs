@@ -188,8 +188,10 @@ async function sweepCycle(cycle, fault, name) {
 }
 
 /**
- * A kill-server ends every worker on the socket, the other cycles' too: it runs alone (a readers-
- * writer lock — every other cycle shares it).
+ * A kill-server ends every worker on the socket, the other cycles' too, and a prune removes every
+ * dead worker, another cycle's killed one included (before that cycle's wait could report it): each
+ * runs alone (a readers-writer lock — every other cycle shares it). The prune still races its own
+ * cycle's spawn, which is the race it is there for.
  */
 const lock = { readers: 0, writer: false, waiters: [] };
 const wake = () => {
@@ -211,7 +213,7 @@ async function acquire(exclusive) {
 
 async function cycleOf(cycle) {
   const fault = pick();
-  const release = await acquire(fault === 'kill-server');
+  const release = await acquire(fault === 'kill-server' || fault === 'prune');
   try {
     return await runCycle(cycle, fault);
   } finally {
