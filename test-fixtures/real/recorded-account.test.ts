@@ -8,14 +8,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CLAUDE_VERIFIED_VERSIONS } from '../../packages/provider-claude/src/provider.js';
+import { CODEX_VERIFIED_VERSIONS } from '../../packages/provider-codex/src/provider.js';
+import { GEMINI_VERIFIED_VERSIONS } from '../../packages/provider-gemini/src/provider.js';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { readPins } from './clis.mjs';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'recorded', 'account');
 
 /** Problems of one recording's text (pure, so the checks can be tried on planted defects). */
-/** The CLI versions the account recordings may come from: the providers' verified ones (recorded before a pin bump stay valid). */
-const VERIFIED: Record<string, readonly string[]> = { claude: ['2.1.328', '2.1.332'], codex: ['0.169.0', '0.171.0'], gemini: ['0.61.0'] };
+/** The CLI versions the account recordings may come from: the providers' own verified lists (recorded before a pin bump stay valid). */
+const VERIFIED: Record<string, readonly string[]> = { claude: CLAUDE_VERIFIED_VERSIONS, codex: CODEX_VERIFIED_VERSIONS, gemini: GEMINI_VERIFIED_VERSIONS };
 
 function recordingProblems(name: string, text: string, pins: Record<string, { package: string; version: string }>): string[] {
   const problems: string[] = [];
