@@ -36,8 +36,16 @@ const again = (name: string, extra: Json = {}) => {
   if (!c) throw new Error(`no recorder case ${name}`);
   return { real: recorded(name), c: { ...c, name: `again-${name}`, ...extra } };
 };
-/** A reset time as the CLIs word it → a pattern ("12:20pm", "12:55 PM", "Dec 4th, 2026 10:55 AM"). */
-const timeless = (text: string) => String(text).replace(/(?:[A-Z][a-z]{2} \d{1,2}(?:st|nd|rd|th)?, (?:\d{4} )?)?\d{1,2}:\d\d ?(?:[ap]m|[AP]M)/g, '<time>');
+/** A reset time as the CLIs word it → a pattern ("12:20pm", "6pm", "12:55 PM", "Dec 4th, 2026 10:55 AM"). */
+const timeless = (text: string) => String(text).replace(/(?:[A-Z][a-z]{2} \d{1,2}(?:st|nd|rd|th)?, (?:\d{4} )?)?\d{1,2}(?::\d\d)? ?(?:[ap]m|[AP]M)/g, '<time>');
+
+describe('timeless', () => {
+  it('hides every way the CLIs word a reset time, on the hour too', () => {
+    for (const t of ['12:20pm', '12:55 PM', '6pm', '12pm', '6 PM', 'Dec 4th, 2026 10:55 AM', 'Dec 4th, 6pm'])
+      expect(timeless(`resets ${t} (UTC)`), t).toBe('resets <time> (UTC)');
+    expect(timeless('resets in 5 hours')).toBe('resets in 5 hours');
+  });
+});
 
 const mocks: Json[] = [];
 beforeAll(() => {
