@@ -159,6 +159,30 @@ describe('events', () => {
     expect(await readdir(dir)).toHaveLength(2);
   });
 
+  it('types an event once: the provider reads a hook file once, and a later load hands out the same objects', async () => {
+    const dir = join(home, 'typed');
+    await rm(dir, { recursive: true, force: true });
+    await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
+    await writeFile(join(dir, '1764000000000000100-1-sent.json'), '{"turn":1,"prompt":"hi"}\n');
+    await writeFile(join(dir, '1764000000000000200-1-stop.json'), '{"n":2}\n');
+    const base = createMockProvider();
+    let reads = 0;
+    const provider = {
+      ...base,
+      doParseEvent: (e: Parameters<typeof base.doParseEvent>[0]) => {
+        reads += 1;
+        return base.doParseEvent(e);
+      },
+    };
+    const first = ledgerEvents(provider, dir, readEventDir(dir).events, []);
+    await writeFile(join(dir, '1764000000000000300-1-stop.json'), '{"n":3}\n');
+    const second = ledgerEvents(provider, dir, readEventDir(dir).events, []);
+    expect(reads).toBe(2);
+    expect(second).toHaveLength(3);
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).toBe(first[1]);
+  });
+
   it('tells how a worker died: its exit record first, then the host, and a kill by umbel', () => {
     const ev = (kind: string, payload: unknown, at = 1n) => ({ file: `${at}-1-${kind}.json`, at, kind, payload });
     const interpretEvents = (raws: ReturnType<typeof ev>[]) => ({ death: deathOf(ledgerEvents(undefined, '/x', raws, [])) });

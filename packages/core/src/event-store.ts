@@ -37,8 +37,9 @@ export interface EventDirRead {
 
 const NAME_RE = /^(\d+)-(\d+)-([a-z][a-z-]*)\.json$/;
 
-type Parsed = { readonly payload: unknown; readonly problem?: string };
-const cache = new Map<string, Map<string, Parsed>>();
+type Parsed = { readonly event: RawEvent; readonly problem?: string };
+/** Per dir: what its last listing held, and the read made of it (handed out again while the listing is the same). */
+const cache = new Map<string, { readonly names?: readonly string[]; readonly files: Map<string, Parsed>; readonly read: EventDirRead }>();
 const CACHE_DIRS = 256;
 
 function parseName(file: string): { at: bigint; kind: string } | string {
@@ -49,7 +50,7 @@ function parseName(file: string): { at: bigint; kind: string } | string {
   return { at, kind: m[3] as string };
 }
 
-function readPayload(path: string): Parsed | undefined {
+function readPayload(path: string): { readonly payload: unknown; readonly problem?: string } | undefined {
   let text: string;
   try {
     // Event files are small: a synchronous read costs microseconds, where the promise API pays
@@ -75,26 +76,44 @@ export function readEventDir(dir: string): EventDirRead {
     cache.delete(dir);
     return { exists: false, events: [], problems: [] };
   }
-  const known = cache.get(dir) ?? new Map<string, Parsed>();
+  const last = cache.get(dir);
+  if (last?.names && sameNames(last.names, names)) return last.read;
+  const known = last?.files ?? new Map<string, Parsed>();
   const fresh = new Map<string, Parsed>();
   const events: RawEvent[] = [];
   const problems: StateProblem[] = [];
+  let complete = true;
   for (const file of names) {
     if (file.startsWith('.')) continue;
-    const name = parseName(file);
-    if (typeof name === 'string') {
-      problems.push({ file: join(dir, file), message: name });
-      continue;
+    let parsed = known.get(file);
+    if (!parsed) {
+      const name = parseName(file);
+      if (typeof name === 'string') {
+        problems.push({ file: join(dir, file), message: name });
+        continue;
+      }
+      const read = readPayload(join(dir, file));
+      if (!read) {
+        complete = false;
+        continue;
+      }
+      parsed = { event: { file, at: name.at, kind: name.kind, payload: read.payload }, ...(read.problem ? { problem: read.problem } : {}) };
     }
-    const parsed = known.get(file) ?? readPayload(join(dir, file));
-    if (!parsed) continue;
     fresh.set(file, parsed);
     if (parsed.problem) problems.push({ file: join(dir, file), message: parsed.problem });
-    events.push({ file, at: name.at, kind: name.kind, payload: parsed.payload });
+    events.push(parsed.event);
   }
   events.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.file < b.file ? -1 : 1));
+  const read = { exists: true, events, problems };
   cache.delete(dir);
-  cache.set(dir, fresh);
+  // (a listing with a file that could not be read this time is read again next time)
+  cache.set(dir, { ...(complete ? { names } : {}), files: fresh, read });
   if (cache.size > CACHE_DIRS) cache.delete(cache.keys().next().value as string);
-  return { exists: true, events, problems };
+  return read;
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }

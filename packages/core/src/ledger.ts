@@ -8,11 +8,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { EngineContext } from './context.js';
 import { ProviderUnknownError, WorkerCorruptError, WorkerNotFoundError } from './errors.js';
-import { readEventDir, type RawEvent, type StateProblem } from './event-store.js';
+import { type EventDirRead, readEventDir, type RawEvent, type StateProblem } from './event-store.js';
 import type { DeathRecord, LedgerEvent, UsableView, WorkerView } from './ledger-types.js';
 import { isOwnKind, type OwnEvent, parseOwnEvent } from './own-events.js';
 import { sessionName } from './paths.js';
-import type { Provider, ProviderV1EventInfo, ProviderV1QuotaWindow } from './provider.js';
+import type { Provider, ProviderV1QuotaWindow } from './provider.js';
 import { type QuotaWindow, type WorkerMeta, WorkerMetaSchema } from './schemas.js';
 import { isoOf } from './clock.js';
 import { assignTurns } from './turns.js';
@@ -28,6 +28,18 @@ function readMeta(path: string, name: string): MetaRead | undefined {
   } catch (error) {
     return (error as { code?: string }).code === 'ENOENT' ? undefined : { corrupt: `meta.json cannot be read (${(error as Error).message})` };
   }
+  const known = metaReads.get(path);
+  if (known?.text === text && known.name === name) return known.read;
+  const read = checkMeta(text, name);
+  if (metaReads.size > 4096) metaReads.clear();
+  metaReads.set(path, { text, name, read });
+  return read;
+}
+
+/** The last check of each meta.json, by its text (a worker's meta changes rarely; it is read on every look). */
+const metaReads = new Map<string, { text: string; name: string; read: MetaRead }>();
+
+function checkMeta(text: string, name: string): MetaRead {
   if (text.trim() === '') return { corrupt: 'meta.json is empty' };
   let json: unknown;
   try {
@@ -47,41 +59,46 @@ function readMeta(path: string, name: string): MetaRead | undefined {
   return { meta };
 }
 
-/** Provider readings, per provider and file: an event file never changes, so each is read once. */
-const readings = new WeakMap<Provider, Map<string, { info: ProviderV1EventInfo; problem?: string }>>();
+/**
+ * Typed events, per provider and file: an event file never changes once visible, so each is parsed
+ * (own kinds by their schema, hook kinds by the provider) once per process, and the same object is
+ * handed to every later view. Bounded: forgotten wholesale past 50,000 files.
+ */
+type Typed = { readonly payload: unknown; readonly event?: LedgerEvent; readonly problem?: string };
+const NO_PROVIDER = {};
+const typedCache = new WeakMap<object, Map<string, Typed>>();
 
-function interpret(provider: Provider | undefined, dir: string, raw: RawEvent): { info: ProviderV1EventInfo; problem?: string } {
-  if (!provider) return { info: {} };
-  let known = readings.get(provider);
-  if (!known) readings.set(provider, (known = new Map()));
-  const key = `${dir}/${raw.file}`;
-  const cached = known.get(key);
-  if (cached) return cached;
-  let result: { info: ProviderV1EventInfo; problem?: string };
-  try {
-    result = { info: provider.doParseEvent({ kind: raw.kind, at: raw.at, payload: raw.payload }) ?? {} };
-  } catch (error) {
-    result = { info: {}, problem: `provider '${provider.providerId}' failed in doParseEvent: ${(error as Error)?.message ?? String(error)}` };
+function typeEvent(provider: Provider | undefined, raw: RawEvent): Omit<Typed, 'payload'> {
+  if (isOwnKind(raw.kind)) {
+    const parsed = parseOwnEvent(raw.kind, raw.payload);
+    return 'problem' in parsed ? { problem: parsed.problem } : { event: { ...raw, own: parsed.event, info: {} } };
   }
-  if (known.size > 50_000) known.clear();
-  known.set(key, result);
-  return result;
+  if (!provider) return { event: { ...raw, info: {} } };
+  try {
+    return { event: { ...raw, info: provider.doParseEvent({ kind: raw.kind, at: raw.at, payload: raw.payload }) ?? {} } };
+  } catch (error) {
+    const problem = `provider '${provider.providerId}' failed in doParseEvent: ${(error as Error)?.message ?? String(error)}`;
+    return { event: { ...raw, info: {} }, problem };
+  }
 }
 
 /** Type raw events: own ones by their schemas, hook ones by the provider (once each). Exported for tests. */
 export function ledgerEvents(provider: Provider | undefined, dir: string, raws: readonly RawEvent[], problems: StateProblem[]): LedgerEvent[] {
+  const owner = provider ?? NO_PROVIDER;
+  let known = typedCache.get(owner);
+  if (!known) typedCache.set(owner, (known = new Map()));
   const out: LedgerEvent[] = [];
   for (const raw of raws) {
     const file = `${dir}/${raw.file}`;
-    if (isOwnKind(raw.kind)) {
-      const parsed = parseOwnEvent(raw.kind, raw.payload);
-      if ('problem' in parsed) problems.push({ file, message: parsed.problem });
-      else out.push({ ...raw, own: parsed.event, info: {} });
-      continue;
+    let typed = known.get(file);
+    // (the event store hands out the same payload object until the file leaves the dir)
+    if (!typed || typed.payload !== raw.payload) {
+      typed = { payload: raw.payload, ...typeEvent(provider, raw) };
+      if (known.size > 50_000) known.clear();
+      known.set(file, typed);
     }
-    const { info, problem } = interpret(provider, dir, raw);
-    if (problem) problems.push({ file, message: problem });
-    out.push({ ...raw, info });
+    if (typed.problem) problems.push({ file, message: typed.problem });
+    if (typed.event) out.push(typed.event);
   }
   return out;
 }
@@ -130,6 +147,21 @@ export function loadWorker(ctx: EngineContext, name: string): WorkerView | undef
   const read = readMeta(paths.meta, name);
   const events = readEventDir(paths.events);
   if (!read && !events.exists && !dirExists(paths.dir)) return undefined;
+  // Nothing changed since the last look (the same meta text, the same event files): the same view.
+  let known = views.get(ctx);
+  if (!known) views.set(ctx, (known = new Map()));
+  const last = known.get(name);
+  if (last && last.read === read && last.events === events && read && 'meta' in read) return last.view;
+  const view = buildView(ctx, name, paths, read, events);
+  if (known.size > 4096) known.clear();
+  known.set(name, { read, events, view });
+  return view;
+}
+
+/** The last view of each worker, per engine, with the reads it was built from. */
+const views = new WeakMap<EngineContext, Map<string, { read: MetaRead | undefined; events: EventDirRead; view: WorkerView }>>();
+
+function buildView(ctx: EngineContext, name: string, paths: WorkerView['paths'], read: MetaRead | undefined, events: EventDirRead): WorkerView {
   const meta = read && 'meta' in read ? read.meta : undefined;
   const problems: StateProblem[] = [...events.problems];
   const corrupt = meta ? undefined : { reason: read && 'corrupt' in read ? read.corrupt : 'meta.json is missing', path: paths.meta };

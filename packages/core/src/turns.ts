@@ -28,15 +28,23 @@ function closures(events: readonly LedgerEvent[]) {
   return { failed, ended };
 }
 
-function open(turn: Draft, at: bigint): boolean {
-  return !turn.notSubmitted && !turn.end && turn.sent.at <= at;
+function closed(turn: Draft): boolean {
+  return turn.notSubmitted !== undefined || turn.end !== undefined;
 }
 
-/** Assign events (oldest first) to turns. */
+/**
+ * Assign events (oldest first) to turns. Every turn listed was sent at or before the event at hand
+ * (events come in time order), and a closed or accepted turn never reopens, so the oldest open turn
+ * and the oldest open unaccepted one are found by two cursors that only move forward.
+ */
 export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
   const { failed, ended } = closures(events);
   const turns: Draft[] = [];
+  let running = 0;
+  let unaccepted = 0;
+  let lastAnswerAt: bigint | undefined;
   for (const event of events) {
+    if (ANSWERS.has(event.kind)) lastAnswerAt = event.at;
     const own = event.own;
     if (own?.kind === 'sent') {
       const end = ended.get(own.data.turn);
@@ -55,27 +63,30 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
     }
     if (own) continue;
     if (event.kind === 'prompt') {
-      const target = turns.find((t) => open(t, event.at) && !t.accepted);
+      while (unaccepted < turns.length && (closed(turns[unaccepted] as Draft) || (turns[unaccepted] as Draft).accepted)) unaccepted++;
+      const target = turns[unaccepted];
       if (target) target.accepted = event;
       continue;
     }
-    const running = turns.find((t) => open(t, event.at));
-    if (!running) continue;
-    if (TERMINAL.has(event.kind)) running.end = event;
-    else if (INPUT.has(event.kind)) running.inputs.push(event);
-    else if (event.kind === 'tool') running.activity.push(event);
+    while (running < turns.length && closed(turns[running] as Draft)) running++;
+    const target = turns[running];
+    if (!target) continue;
+    if (TERMINAL.has(event.kind)) target.end = event;
+    else if (INPUT.has(event.kind)) target.inputs.push(event);
+    else if (event.kind === 'tool') target.activity.push(event);
   }
-  return turns.map((t) => finish(t, events));
+  return turns.map((t) => finish(t, lastAnswerAt));
 }
 
-function finish(turn: Draft, events: readonly LedgerEvent[]): TurnView {
+function finish(turn: Draft, lastAnswerAt: bigint | undefined): TurnView {
   const last = turn.inputs[turn.inputs.length - 1];
-  const answered = last !== undefined && events.some((e) => e.at > last.at && ANSWERS.has(e.kind));
+  const answered = last !== undefined && lastAnswerAt !== undefined && lastAnswerAt > last.at;
   const stop = turn.end?.kind === 'stop' ? turn.end : undefined;
+  const turnKey = turn.accepted?.info.turnKey ?? turn.end?.info.turnKey;
   return {
     ...turn,
     ...(last && !turn.end && !answered ? { pendingInput: last } : {}),
-    ...((turn.accepted?.info.turnKey ?? turn.end?.info.turnKey) ? { turnKey: turn.accepted?.info.turnKey ?? turn.end?.info.turnKey } : {}),
+    ...(turnKey ? { turnKey } : {}),
     stopSeen: stop !== undefined,
     ...(stop?.info.lastMessage !== undefined ? { stopMessage: stop.info.lastMessage } : {}),
   };
