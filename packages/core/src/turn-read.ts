@@ -3,7 +3,8 @@
  * hands it to its provider's reader (behind the guard). The answer always comes from here (or from
  * the CLI's own stop payload), never from the screen.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { TurnView, UsableView } from './ledger-types.js';
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead } from './provider.js';
 import { guarded } from './provider-guard.js';
@@ -32,18 +33,27 @@ export function readOptionsFor(turn: TurnView, content: string, transcriptPath: 
   };
 }
 
+/** Transcripts up to this size are read synchronously: far cheaper than the promise API's round trips. */
+const SYNC_READ_MAX = 8 << 20;
+
+/** The transcript's text and modification time, or undefined when it cannot be read. */
+async function readTranscript(path: string): Promise<{ content: string; mtimeMs: number } | undefined> {
+  try {
+    const { size, mtimeMs } = statSync(path);
+    return { content: size <= SYNC_READ_MAX ? readFileSync(path, 'utf8') : await readFile(path, 'utf8'), mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Read `turn` from the worker's transcript. A missing or unreadable transcript is `missing`. */
 export async function readTurn(view: UsableView, turn: TurnView, transcriptPath = view.transcript.path): Promise<TurnRead> {
   if (!transcriptPath) return { read: { status: 'missing' }, size: -1 };
-  const content = await readFile(transcriptPath, 'utf8').catch(() => undefined);
-  if (content === undefined) return { read: { status: 'missing' }, size: -1 };
-  const options = readOptionsFor(turn, content, transcriptPath);
+  const file = await readTranscript(transcriptPath);
+  if (!file) return { read: { status: 'missing' }, size: -1 };
+  const options = readOptionsFor(turn, file.content, transcriptPath);
   const read = guarded(view.provider, 'doReadTurn', () => view.provider.doReadTurn(options));
-  const mtimeMs = await stat(transcriptPath).then(
-    (s) => s.mtimeMs,
-    () => undefined,
-  );
-  return { read, options, size: content.length, ...(mtimeMs !== undefined ? { mtimeMs } : {}) };
+  return { read, options, size: file.content.length, mtimeMs: file.mtimeMs };
 }
 
 /** The messages of a turn for stream output (empty without a transcript or a reader). */

@@ -1,7 +1,7 @@
 import { lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../errors.js';
 import { readJsonObject, symlinkIfAbsent, writeIfChanged } from './files.js';
 import { asRecord, jsonLines, stringField, stripJsonComments } from './json.js';
@@ -24,6 +24,30 @@ describe('JSON helpers', () => {
       { line: 5, value: { b: 2 } },
     ]);
     expect(jsonLines('')).toEqual([]);
+  });
+
+  it('jsonLines parses only the lines a growing transcript added since the last call, with the result of a fresh parse', () => {
+    const lines = Array.from({ length: 40 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(200) })).join('\n');
+    const fresh = (text: string) =>
+      text.split('\n').flatMap((t, line) => {
+        const value = t.startsWith('{') && t.endsWith('}') ? JSON.parse(t) : undefined;
+        return value ? [{ line, value }] : [];
+      });
+    const first = `${lines}\n{"partial":`;
+    expect(jsonLines(first)).toEqual(fresh(first));
+    const grown = `${lines}\n{"partial":true}\nnot json\n{"last":1}`;
+    const parse = vi.spyOn(JSON, 'parse');
+    let result: unknown;
+    try {
+      result = jsonLines(grown);
+      expect(parse).toHaveBeenCalledTimes(3); // the completed partial line, "not json", the new last one
+    } finally {
+      parse.mockRestore();
+    }
+    expect(result).toEqual(fresh(grown));
+    // a text that does not continue a known one (another file, or this one rewritten) is parsed afresh
+    const other = `{"i":0}\n${'{"other":1}\n'.repeat(300)}`;
+    expect(jsonLines(other)).toEqual(fresh(other));
   });
 
   it('stringField reads non-empty strings, dotted keys reach nested objects', () => {

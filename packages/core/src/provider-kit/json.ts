@@ -27,19 +27,49 @@ export interface JsonLine {
   readonly value: Record<string, unknown>;
 }
 
-/**
- * The object lines of a JSONL text, in order. Blank lines, lines that are not JSON (the last one
- * may be mid-write) and lines that are not objects are skipped.
- */
-export function jsonLines(content: string): JsonLine[] {
-  const out: JsonLine[] = [];
-  const lines = content.split('\n');
+/** The complete lines of a text already parsed: the text up to its last newline, its lines and their count. */
+interface ParsedPrefix {
+  readonly text: string;
+  readonly lines: readonly JsonLine[];
+  readonly count: number;
+}
+
+/** The prefixes of the texts parsed last, newest first (a wait reads the same growing transcripts again and again). */
+const recent: ParsedPrefix[] = [];
+const RECENT = 8;
+/** Texts shorter than this are parsed outright. */
+const WORTH_KEEPING = 4096;
+
+function parseLines(content: string, from: number, firstLine: number, out: JsonLine[]): JsonLine[] {
+  const lines = content.slice(from).split('\n');
   for (let i = 0; i < lines.length; i += 1) {
     const text = lines[i]?.trim();
     if (!text) continue;
     const value = asRecord(parseJson(text));
-    if (value) out.push({ line: i, value });
+    if (value) out.push({ line: firstLine + i, value });
   }
+  return out;
+}
+
+/**
+ * The object lines of a JSONL text, in order. Blank lines, lines that are not JSON (the last one
+ * may be mid-write) and lines that are not objects are skipped. A text that continues one parsed
+ * recently (a transcript that grew) has only its new lines parsed; the values are shared between
+ * calls, so readers must not change them.
+ */
+export function jsonLines(content: string): JsonLine[] {
+  if (content.length < WORTH_KEEPING) return parseLines(content, 0, 0, []);
+  const at = recent.findIndex((p) => content.length >= p.text.length && content.startsWith(p.text));
+  const known = at === -1 ? undefined : recent[at];
+  if (at !== -1) recent.splice(at, 1);
+  const out = parseLines(content, known?.text.length ?? 0, known?.count ?? 0, known ? [...known.lines] : []);
+  const cut = content.lastIndexOf('\n') + 1;
+  let count = known?.count ?? 0;
+  for (let i = known?.text.length ?? 0; i < cut; i += 1) if (content.charCodeAt(i) === 10) count += 1;
+  // (only the last line can be incomplete: it is parsed again next time)
+  const complete = out.length > 0 && (out[out.length - 1] as JsonLine).line >= count ? out.slice(0, -1) : out;
+  recent.unshift({ text: content.slice(0, cut), lines: complete === out ? [...out] : complete, count });
+  if (recent.length > RECENT) recent.pop();
   return out;
 }
 
