@@ -322,7 +322,7 @@ export function parser(argv: readonly string[], help: ProviderHelp = BUILT_IN_HE
     yargs([...argv])
       .scriptName('umbel')
       .usage(
-        `umbel — drive Claude Code, Codex and Gemini CLI through their interactive TUIs.
+        `umbel — drive Claude Code, Codex, Gemini CLI, opencode (or a provider package) through their interactive TUIs.
 
 Usage:
   umbel -p [PROMPT] [options]        one prompt, printed like \`claude -p\`

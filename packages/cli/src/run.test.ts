@@ -57,6 +57,8 @@ describe('help, version and usage errors', () => {
     for (const verb of ['spawn', 'send', 'wait', 'keys', 'status', 'read', 'kill', 'prune', 'attach', 'capture', 'logs', 'run', 'mcp'])
       expect(help.stdout).toContain(`umbel ${verb}`);
     expect(help.stdout).toContain('124  wait: timeout');
+    // its first line names every built-in CLI
+    for (const cli of ['Claude Code', 'Codex', 'Gemini CLI', 'opencode']) expect(help.stdout.split('\n')[0]).toContain(cli);
     const wait = await cli(['wait', '--help']);
     expect(wait.stdout).toContain('--idle-timeout');
     const none = await cli([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { EnvUnresolvedError, errorExitCode, NotSignedInError, UmbelError, UsageError, usageFromZod, WorkerDeadError, WorkerNotFoundError } from './errors.js';
 
 describe('typed errors', () => {

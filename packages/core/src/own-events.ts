@@ -18,7 +18,7 @@
  * no model turn, a `send-failed` with reason `command` closes its turn.
  */
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { writeFileAtomic } from './fs-atomic.js';
 import { nowNs } from './clock.js';
 

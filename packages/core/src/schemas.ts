@@ -2,7 +2,7 @@
  * One zod schema per concept, shared by argv (CLI), MCP tool inputs and workflow YAML.
  * Types are inferred from these schemas and never written twice.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 // --- names and durations ---
 

@@ -18,7 +18,7 @@ import {
   UsageError,
   type WorkerStatus,
 } from '@umbel/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RegisterTool } from './server.js';
 
 /** The pool tools, in registration order. */

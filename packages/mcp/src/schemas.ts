@@ -20,7 +20,7 @@ import {
   WorkerRefSchema,
   WorkerStatusSchema,
 } from '@umbel/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HELP_TOPICS } from './help.js';
 
 /**

@@ -32,7 +32,7 @@ import {
   type WaitProgress,
   WorkerStatusSchema,
 } from '@umbel/core';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { helpFor } from './help.js';
 import { idList, providerSummaries, spawnInputSchema } from './provider-text.js';
 import { POOL_TOOL_NAMES, type PoolToolContext, registerPoolTools, SpawnInputSchema, spawnFromInput } from './pool-tools.js';

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { HostNameSchema, UsageError } from '@umbel/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RuntimeEnv } from './env.js';
 
 /** A remote host umbel runs workers on, over SSH (docs/remote.md). */

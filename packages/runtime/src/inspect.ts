@@ -4,7 +4,7 @@
  * with a short timeout) and the CLI versions it was verified against. One schema for `--json`.
  */
 import { probeVersion, UmbelError, VERSION_TIMEOUT_MS } from '@umbel/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RuntimeEnv } from './env.js';
 import type { LoadedProvider, LoadedProviders } from './loaded.js';
 

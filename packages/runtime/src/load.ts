@@ -9,7 +9,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type ProviderV1, UmbelErrorCode, UsageError } from '@umbel/core';
-import { z } from 'zod';
+import * as z from 'zod';
 import { builtInProviders } from './builtins.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import type { RuntimeEnv } from './env.js';

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HostNameSchema, WorkerCorruptError, WorkerNameSchema, writeFileAtomic } from '@umbel/core';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One record. Never holds an env value. */
 export const RemoteRecordSchema = z.object({

@@ -6,7 +6,7 @@
  * prompts) travel only inside the request, never on a command line.
  */
 import { type UmbelErrorCode, UmbelError, type WaitProgress } from '@umbel/core';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The protocol version this umbel speaks. */
 export const RPC_VERSION = 1;

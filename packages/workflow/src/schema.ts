@@ -5,7 +5,7 @@
  */
 import { isAbsolute, normalize, sep } from 'node:path';
 import { DurationSchema, refineWaitOptions, SpawnOptionsSchema, WaitOptionsSchema } from '@umbel/core';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Longest worker key, so that `<run-id>-<worker>` stays a valid worker name (63 chars). */
 export const MAX_WORKER_KEY_LENGTH = 40;

@@ -2,7 +2,7 @@
  * `umbel doctor`: its input and its report, one schema each, shared by the CLI (`--json`) and MCP
  * (`umbel_doctor`). A report is a checklist per provider: pass ✓, fail ✗ (with one fix hint), skip –.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DurationSchema, EnvMapSchema } from '../schemas.js';
 
 /** What `doctor` is asked to check. */
