@@ -5,16 +5,12 @@
  * ~580 KB more per command), and the `string-width` package built its Unicode tables at load
  * (~30 ms). Runs the BUILT bin (`pnpm test` builds first).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
+import { filesLoadedBy, installLoadHook } from './loaded-files.js';
 const root = join(import.meta.dirname, '..', '..');
 const bin = join(root, 'packages/umbel/bin/umbel.js');
 /** The source `umbel status` may load (the bin, yargs, core with the zod it uses, the providers, tmux). */
@@ -24,16 +20,7 @@ let scratch: string;
 beforeAll(async () => {
   if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) throw new Error('packages/cli is not built: run `pnpm build` first');
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-bin-weight-')));
-  await writeFile(
-    join(scratch, 'hooks.mjs'),
-    `import { appendFileSync } from 'node:fs';
-let log;
-export function initialize(data) { log = data.log; }
-export async function load(url, context, next) {
-  if (url.startsWith('file:')) appendFileSync(log, url + '\\n');
-  return next(url, context);
-}\n`,
-  );
+  await installLoadHook(scratch);
 });
 
 afterAll(async () => {
@@ -41,24 +28,13 @@ afterAll(async () => {
 });
 
 /** The files a fresh `umbel <args>` loads. */
-async function loadedBy(args: string[]): Promise<string[]> {
-  const log = join(scratch, 'loaded.log');
-  const register = join(scratch, 'register.mjs');
-  await writeFile(log, '');
-  await writeFile(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(scratch, 'hooks.mjs')).href)}, { data: { log: ${JSON.stringify(log)} } });\n`,
-  );
-  const home = join(scratch, 'home');
-  await run(process.execPath, ['--import', pathToFileURL(register).href, bin, ...args], {
-    cwd: scratch,
-    env: { PATH: process.env.PATH, HOME: scratch, UMBEL_HOME: home, TMUX_TMPDIR: scratch },
+function loadedBy(args: string[]): Promise<string[]> {
+  return filesLoadedBy(scratch, 'bin', [bin, ...args], {
+    PATH: process.env.PATH,
+    HOME: scratch,
+    UMBEL_HOME: join(scratch, 'home'),
+    TMUX_TMPDIR: scratch,
   });
-  return (await readFile(log, 'utf8'))
-    .split('\n')
-    .filter((url) => url.startsWith('file:'))
-    .map((url) => fileURLToPath(url))
-    .filter((file) => file !== register);
 }
 
 describe('the bin loads little for a verb', () => {

@@ -5,16 +5,13 @@
  * default engine); `@umbel/runtime` loads tmux only when an engine is created. Runs the BUILT
  * packages (`pnpm test` builds first).
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
+import { filesLoadedBy, installLoadHook } from './loaded-files.js';
 const root = join(import.meta.dirname, '..', '..');
 let scratch: string;
 /** Absolute package directory → package name, for every package of ours. */
@@ -26,16 +23,7 @@ beforeAll(async () => {
     const pkg = JSON.parse(await readFile(join(root, 'packages', dir, 'package.json'), 'utf8'));
     ours.set(await realpath(join(root, 'packages', dir)), pkg.name);
   }
-  await writeFile(
-    join(scratch, 'hooks.mjs'),
-    `import { appendFileSync } from 'node:fs';
-let log;
-export function initialize(data) { log = data.log; }
-export async function load(url, context, next) {
-  if (url.startsWith('file:')) appendFileSync(log, url + '\\n');
-  return next(url, context);
-}\n`,
-  );
+  await installLoadHook(scratch);
 });
 
 afterAll(async () => {
@@ -44,20 +32,9 @@ afterAll(async () => {
 
 /** The packages of ours a fresh `node` loads for `script` (ESM source, run with the hook registered). */
 async function loadedBy(name: string, script: string): Promise<string[]> {
-  const log = join(scratch, `${name}.log`);
-  const register = join(scratch, `${name}-register.mjs`);
-  await writeFile(log, '');
-  await writeFile(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(scratch, 'hooks.mjs')).href)}, { data: { log: ${JSON.stringify(log)} } });\n`,
-  );
   const main = join(scratch, `${name}.mjs`);
   await writeFile(main, script);
-  await run(process.execPath, ['--import', pathToFileURL(register).href, main], { cwd: scratch, env: { PATH: process.env.PATH, HOME: scratch } });
-  const files = (await readFile(log, 'utf8'))
-    .split('\n')
-    .filter(Boolean)
-    .map((url) => fileURLToPath(url));
+  const files = await filesLoadedBy(scratch, name, [main], { PATH: process.env.PATH, HOME: scratch });
   const names = new Set<string>();
   for (const file of files) for (const [dir, pkg] of ours) if (file.startsWith(`${dir}/`)) names.add(pkg);
   return [...names].sort();
