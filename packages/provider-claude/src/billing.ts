@@ -21,6 +21,5 @@ export function detectClaudeBilling({ screen, envNames }: ProviderV1BillingInput
   if (label === 'API Usage Billing') return { billing: 'api', evidence: `banner "API Usage Billing"${via}` };
   if (label === 'Claude API') return { billing: 'subscription', evidence: 'banner "Claude API" (CLAUDE_CODE_OAUTH_TOKEN)' };
   if (label) return { billing: 'subscription', evidence: `banner "${label}"` };
-  if (passed.length) return { billing: 'api', evidence: `${passed.join(', ')} passed (no banner seen)` };
   return { billing: 'unknown' };
 }

@@ -4,7 +4,7 @@
  * payload fields. The worker config dir that installs the plugin is ./config-dir.ts, the plugin
  * ./plugin.ts, the transcript reader ./transcript.ts, the model check ./models.ts.
  */
-import type { HookEvent, ProviderV1BillingInput, ProviderV1BillingReport, ProviderV1EventInfo } from '@umbel/core';
+import type { HookEvent, ProviderV1BillingReport, ProviderV1EventInfo } from '@umbel/core';
 import { asRecord, type PayloadFacts, type PromptFacts, stringField } from '@umbel/core/provider-kit';
 
 /**
@@ -47,10 +47,11 @@ export const OPENCODE_API_BILLING_ENV = [
   'AWS_PROFILE',
 ] as const;
 
-/** The verdict: a passed key bills its API; otherwise opencode's stored logins decide, which umbel cannot see. */
-export function opencodeBilling(input: ProviderV1BillingInput): ProviderV1BillingReport {
-  const key = OPENCODE_API_BILLING_ENV.find((name) => input.envNames.includes(name));
-  if (key) return { billing: 'api', evidence: `${key} passed` };
+/**
+ * The verdict when no key was passed (a passed one bills its API: the kit's rule for every
+ * provider): opencode's stored logins decide, which umbel cannot see.
+ */
+export function opencodeBilling(): ProviderV1BillingReport {
   return { billing: 'unknown', evidence: "no API key passed; opencode's stored logins (opencode auth login) may bill a plan or an API" };
 }
 

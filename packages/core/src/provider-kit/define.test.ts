@@ -191,6 +191,30 @@ describe('defineProvider: the compiled ProviderV1', () => {
     expect(p.doPreparePrompt?.('/tmp/x is a path')).toBe('/tmp/x is a path');
   });
 
+  it('bills the API when one of its apiEnv names was passed and nothing better is known; unknown otherwise', () => {
+    const plain = defineProvider(mockFacts({ billing: { apiEnv: ['PAID_KEY', 'PAID_TOKEN'] } }));
+    expect(plain.doDetectBilling?.({ screen: '', envNames: ['HOME', 'PAID_TOKEN', 'PAID_KEY'] })).toEqual({
+      billing: 'api',
+      evidence: 'PAID_KEY, PAID_TOKEN passed',
+    });
+    expect(plain.doDetectBilling?.({ screen: '', envNames: ['HOME'] })).toEqual({ billing: 'unknown' });
+    // a detect of its own decides first; its `unknown` (kept when no key was passed) falls back the same way
+    const unsure = { billing: 'unknown', evidence: 'cannot tell' } as const;
+    const detecting = defineProvider(
+      mockFacts({
+        billing: { apiEnv: ['PAID_KEY'], detect: ({ screen }) => (screen.includes('Plan') ? { billing: 'subscription', evidence: 'Plan' } : unsure) },
+      }),
+    );
+    expect(detecting.doDetectBilling?.({ screen: 'Plan', envNames: ['PAID_KEY'] })).toEqual({ billing: 'subscription', evidence: 'Plan' });
+    expect(detecting.doDetectBilling?.({ screen: '', envNames: ['PAID_KEY'] })).toEqual({ billing: 'api', evidence: 'PAID_KEY passed' });
+    expect(detecting.doDetectBilling?.({ screen: '', envNames: [] })).toEqual(unsure);
+    // what the launch found (a config that selects an API key) stands when nothing else is known
+    expect(plain.doDetectBilling?.({ screen: '', envNames: [], launch: { billing: 'api', evidence: 'settings select the key' } })).toEqual({
+      billing: 'api',
+      evidence: 'settings select the key',
+    });
+  });
+
   it('refuses facts that cannot work, naming every problem', () => {
     const bad = mockFacts({
       id: 'Bad_Id',

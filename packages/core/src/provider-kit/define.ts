@@ -4,7 +4,15 @@
  * hand-written one loads the same way.
  */
 import { UmbelError, UmbelErrorCode } from '../errors.js';
-import { HOOK_KINDS, type ProviderV1, type ProviderV1Capabilities, type ProviderV1ReadTurnOptions, type ProviderV1TurnRead } from '../provider.js';
+import {
+  HOOK_KINDS,
+  type ProviderV1,
+  type ProviderV1BillingInput,
+  type ProviderV1BillingReport,
+  type ProviderV1Capabilities,
+  type ProviderV1ReadTurnOptions,
+  type ProviderV1TurnRead,
+} from '../provider.js';
 import { ENV_NAME, FORBIDDEN_INHERITED_ENV } from './env-rules.js';
 import type { FlagFacts, ProviderFacts } from './facts.js';
 import { buildLaunch, findExecutable } from './launch.js';
@@ -73,6 +81,19 @@ export function withLegacyUsage(read: ProviderV1TurnRead): ProviderV1TurnRead {
   return { ...read, usage };
 }
 
+/**
+ * How a worker bills: what the provider's own detect (else the launch) saw, unless that is
+ * `unknown`; then a passed API-billing variable means the API (it is never inherited, so the caller
+ * chose it); else unknown.
+ */
+function detectBilling(billing: ProviderFacts['billing'], input: ProviderV1BillingInput): ProviderV1BillingReport {
+  const seen = billing?.detect?.(input) ?? input.launch;
+  if (seen && seen.billing !== 'unknown') return seen;
+  const passed = billing?.apiEnv.filter((name) => input.envNames.includes(name)) ?? [];
+  if (passed.length) return { billing: 'api', evidence: `${passed.join(', ')} passed` };
+  return seen ?? { billing: 'unknown' };
+}
+
 /** Compile `facts` into a ProviderV1; throws {@link ProviderFactsError} for facts that cannot work. */
 export function defineProvider(facts: ProviderFacts): ProviderV1 {
   const problems = problemsOf(facts);
@@ -88,7 +109,7 @@ export function defineProvider(facts: ProviderFacts): ProviderV1 {
     capabilities: capabilitiesOf(facts.flags ?? {}),
     inheritEnv: [...(env?.inherit ?? [])],
     ...(billing ? { billing: { apiEnv: [...billing.apiEnv], ...(billing.endpointEnv ? { endpointEnv: [...billing.endpointEnv] } : {}) } } : {}),
-    doDetectBilling: (input) => billing?.detect?.(input) ?? input.launch ?? { billing: 'unknown' },
+    doDetectBilling: (input) => detectBilling(billing, input),
     verifiedVersions: [...facts.verifiedVersions],
     ...(facts.hooks.sessionAt ? { sessionHook: facts.hooks.sessionAt } : {}),
     ...(input ? { input } : {}),

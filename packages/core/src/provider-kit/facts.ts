@@ -53,7 +53,10 @@ export interface BillingFacts {
   readonly apiEnv: readonly string[];
   /** Variables holding the endpoint's base URL, first set wins (shown in status, credentials removed). */
   readonly endpointEnv?: readonly string[];
-  /** The verdict from the ready screen, the env names and what the launch said (pure). Default: the launch's, else unknown. */
+  /**
+   * The verdict from the ready screen, the env names and what the launch said (pure). Where it (or,
+   * without one, the launch) says `unknown`, a passed `apiEnv` variable means `api`; else unknown.
+   */
   readonly detect?: (input: ProviderV1BillingInput) => ProviderV1BillingReport;
 }
 
