@@ -1,4 +1,4 @@
-// Real-CLI tier: `umbel doctor --turn` (the BUILT bin) on the REAL pinned claude, codex and gemini,
+// Real-CLI tier: `umbel doctor --turn` (the BUILT bin) on the REAL pinned claude, codex, gemini and opencode,
 // each against its local mock model server on 127.0.0.1 (no network, no model service). Each CLI
 // must pass every check — its pinned version verified, signed in (the mock key), the scratch
 // worker's session hook with a readable payload, one turn end to end — and leave nothing behind
@@ -10,8 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { startAnthropicMock } from '../../test-fixtures/mock-servers/anthropic.mjs';
+import { seedOpencodeUser } from '../../test-fixtures/fake-opencode/seed.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { startGeminiMock } from '../../test-fixtures/mock-servers/gemini.mjs';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { startChatMock } from '../../test-fixtures/mock-servers/openai-chat.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { startResponsesMock } from '../../test-fixtures/mock-servers/openai-responses.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
@@ -125,6 +128,25 @@ describe('umbel doctor --turn on the real pinned CLIs against the mock servers',
       await writeFile(join(home, '.gemini', 'settings.json'), '{ "privacy": { "usageStatisticsEnabled": false }, "ui": { "hideTips": true } }\n');
       const env = { UMBEL_GEMINI_BIN: realCliPath('gemini'), GEMINI_API_KEY: 'real-gemini-mock-key', GOOGLE_GEMINI_BASE_URL: mock.url, CI: 'true' };
       await expectHealthy('gemini', await doctorAs('gemini', env, ['--env', 'GEMINI_API_KEY'], home));
+      await rm(home, { recursive: true, force: true });
+    },
+    T,
+  );
+
+  it(
+    `opencode ${readPins().opencode.version}`,
+    async () => {
+      const mock = (await startChatMock()) as Mock;
+      mocks.push(mock);
+      // a user whose opencode config names the mock (its key in the file) and who never ran opencode online
+      const home = join(scratch, 'opencode-user');
+      const seeded = seedOpencodeUser({ home, baseUrl: mock.url, installed: false });
+      const env = { UMBEL_OPENCODE_BIN: realCliPath('opencode'), TERM: 'xterm-256color', ...seeded };
+      const result = await doctorAs('opencode', env, [], home);
+      await expectHealthy('opencode', result);
+      const checks = result.report.providers[0].checks;
+      // its stored logins decide how it bills: doctor cannot tell, and says why
+      expect(checks.find((c: Json) => c.id === 'billing').detail).toMatch(/^unknown: no API key passed/);
       await rm(home, { recursive: true, force: true });
     },
     T,

@@ -335,3 +335,40 @@ describe('umbel -p --provider opencode on the fake opencode', () => {
     T,
   );
 });
+
+describe('umbel doctor --provider opencode on the fake opencode', () => {
+  it(
+    '--turn: every check passes (the plugin-delivered session event included), nothing is left behind, the user config is untouched',
+    async () => {
+      const before = new Set(await readdir(join(home, 'workers')).catch(() => [] as string[]));
+      const r = await umbel(['doctor', '--json', '--turn', '--startup-timeout', '120s', ...oc]);
+      const report = JSON.parse(r.stdout);
+      const checks = report.providers[0].checks;
+      expect(
+        checks.filter((c: { status: string }) => c.status !== 'pass'),
+        r.stdout,
+      ).toEqual([]);
+      expect(checks.map((c: { id: string }) => c.id)).toEqual([
+        'binary',
+        'version',
+        'login',
+        'billing',
+        'endpoint',
+        'launch',
+        'session-hook',
+        'payload',
+        'turn',
+      ]);
+      expect(r.code).toBe(0);
+      expect(report.providers[0].provider).toBe('opencode');
+      // opencode's stored logins decide how it bills: doctor says it cannot tell, and why
+      expect(checks.find((c: { id: string }) => c.id === 'billing').detail).toMatch(/^unknown: no API key passed; opencode's stored logins/);
+      expect(checks.find((c: { id: string }) => c.id === 'payload').detail).toMatch(/^session ses_\w+, transcript \//);
+      // the scratch worker is gone, and so is every process that mentions it
+      expect((await readdir(join(home, 'workers')).catch(() => [] as string[])).filter((n) => !before.has(n))).toEqual([]);
+      const after = await snapshotTree(userConfigDir);
+      for (const [k, v] of userSnapshot) expect(after.get(k), k).toBe(v);
+    },
+    T,
+  );
+});

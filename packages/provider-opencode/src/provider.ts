@@ -91,7 +91,9 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
       unattended: 'allow',
       extraArgs: settings.extraArgs ?? [],
     },
-    hooks: { events: OPENCODE_SIGNALS, install: (context) => installConfigDir(context, configDir) },
+    // The plugin reports its load at startup (the ready signal, naming no session); opencode creates
+    // the session, and the plugin names it, at the first prompt.
+    hooks: { events: OPENCODE_SIGNALS, sessionAt: 'first-prompt', install: (context) => installConfigDir(context, configDir) },
     screens: {
       // the plugin's factory runs before the TUI takes input; the input box is drawn once it does
       ready: { hook: 'session', screen: hasInputBox },

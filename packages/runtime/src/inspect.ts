@@ -3,7 +3,8 @@
  * launch (its `doFindBinary`, then `<binary> --version` run directly — never through a shell —
  * with a short timeout) and the CLI versions it was verified against. One schema for `--json`.
  */
-import { probeVersion, UmbelError, VERSION_TIMEOUT_MS } from '@umbel/core';
+import { tmpdir } from 'node:os';
+import { probeVersion, probeVersionIn, UmbelError, VERSION_TIMEOUT_MS } from '@umbel/core';
 import * as z from 'zod';
 import type { RuntimeEnv } from './env.js';
 import type { LoadedProvider, LoadedProviders } from './loaded.js';
@@ -60,7 +61,8 @@ async function binaryOf(entry: LoadedProvider, env: RuntimeEnv, timeoutMs: numbe
     const hint = UmbelError.isInstance(error) ? error.hint : undefined;
     return { status: 'not-found', message, ...(hint ? { hint } : {}) };
   }
-  return { status: 'found', path, ...(await probeVersion(path, env, timeoutMs)) };
+  // (its own temp dir, removed after: some CLIs leave files in TMPDIR even for --version)
+  return { status: 'found', path, ...(await probeVersionIn(env.TMPDIR || tmpdir(), path, env, timeoutMs)) };
 }
 
 /** The report of every loaded provider (binaries probed in parallel). */

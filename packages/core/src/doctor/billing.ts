@@ -4,7 +4,7 @@
  * that declares none).
  */
 
-import type { ProviderV1BillingSpec } from '../provider.js';
+import type { Provider, ProviderV1BillingSpec } from '../provider.js';
 
 /** For a provider that declares no billing facts: variables that carry an API key or token. */
 const API_KEY_NAME = /(^|_)(API_KEY|AUTH_TOKEN)$/;
@@ -59,4 +59,20 @@ function withoutCredentials(value: string): string {
   } catch {
     return '(not a URL)';
   }
+}
+
+/**
+ * The billing check's detail, from the env the worker would get. A provider whose own detection says
+ * it cannot tell before its CLI starts (`unknown` with a reason: opencode's stored logins decide) is
+ * taken at its word; an `unknown` without one only means nothing was seen yet.
+ */
+export function billingDetail(provider: Provider, env: Env, callerEnv: Env = {}): string {
+  const verdict = billingOf(env, provider.billing, callerEnv);
+  if (verdict.variable) return `api: ${verdict.variable} would be passed, so the worker bills that key per request`;
+  const note = verdict.withheld
+    ? ` (${verdict.withheld} is set in your environment but never inherited; --env ${verdict.withheld} bills the API on purpose)`
+    : '';
+  const own = provider.doDetectBilling?.({ screen: '', envNames: Object.keys(env) });
+  if (own?.billing === 'unknown' && own.evidence) return `unknown: ${own.evidence}${note}`;
+  return `subscription: no API-billing variable would be passed, the CLI uses its own login${note}`;
 }

@@ -1,6 +1,10 @@
+import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { billingOf, endpointsOf } from './billing.js';
-import { compareVersions, parseVersion, versionStanding } from './version.js';
+import { createMockProvider } from '../testing/index.js';
+import { billingDetail, billingOf, endpointsOf } from './billing.js';
+import { compareVersions, parseVersion, probeVersionIn, versionStanding } from './version.js';
 
 describe('versionStanding', () => {
   const verified = ['2.1.300', '2.1.328'];
@@ -36,6 +40,20 @@ describe('billing and endpoint', () => {
     // a name outside the facts is not the provider's billing switch
     expect(billingOf({ OPENAI_API_KEY: 'k' }, claude)).toEqual({ billing: 'subscription' });
   });
+  it('a provider that cannot tell before its CLI starts (opencode: its stored logins decide) is unknown, with its reason', () => {
+    const base = createMockProvider();
+    const unsure = {
+      ...base,
+      billing: { apiEnv: ['PAID_KEY'] },
+      doDetectBilling: () => ({ billing: 'unknown', evidence: 'its stored logins decide' }) as const,
+    };
+    expect(billingDetail(unsure, {}, {})).toBe('unknown: its stored logins decide');
+    expect(billingDetail(unsure, { PAID_KEY: 'k' }, {})).toMatch(/^api: PAID_KEY would be passed/);
+    // an `unknown` without a reason is only "not seen yet" (Claude before its banner): its own login it is
+    const unseen = { ...base, billing: { apiEnv: ['PAID_KEY'] }, doDetectBilling: () => ({ billing: 'unknown' }) as const };
+    expect(billingDetail(unseen, {}, { PAID_KEY: 'k' })).toMatch(/^subscription: .*\(PAID_KEY is set in your environment but never inherited/);
+  });
+
   it('without facts: the name rule (a key or token variable the worker gets)', () => {
     expect(billingOf({ GEMINI_API_KEY: 'k' })).toEqual({ billing: 'api', variable: 'GEMINI_API_KEY' });
     expect(billingOf({ OPENAI_API_KEY: '' })).toEqual({ billing: 'subscription' });
@@ -48,5 +66,22 @@ describe('billing and endpoint', () => {
     expect(endpointsOf({ OPENAI_BASE_URL: 'https://gw.example/v1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/' }, claude)).toEqual([
       { variable: 'ANTHROPIC_BASE_URL', url: 'http://127.0.0.1:9/' },
     ]);
+  });
+});
+
+describe('probeVersionIn', () => {
+  it('runs `--version` with a temp dir of its own and removes it (opencode leaves $TMPDIR/opencode behind)', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'umbel-probe-'));
+    try {
+      const userTemp = join(root, 'tmp');
+      await import('node:fs/promises').then((fs) => fs.mkdir(userTemp));
+      const cli = join(root, 'cli');
+      await writeFile(cli, '#!/bin/sh\nmkdir -p "$TMPDIR/opencode" && touch "$TMPDIR/opencode/lock"\necho 1.18.33\n');
+      await chmod(cli, 0o755);
+      expect(await probeVersionIn(userTemp, cli, { PATH: process.env.PATH, TMPDIR: userTemp })).toEqual({ version: '1.18.33' });
+      expect(await readdir(userTemp)).toEqual([]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

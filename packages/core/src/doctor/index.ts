@@ -10,15 +10,15 @@ import { resolveWorkerEnv } from '../env.js';
 import type { Provider } from '../provider.js';
 import type { Substrate } from '../substrate.js';
 import type { Umbel } from '../umbel.js';
-import { type BillingVerdict, billingOf, endpointsOf } from './billing.js';
+import { billingDetail, endpointsOf } from './billing.js';
 import type { DoctorCheck, DoctorOptionsParsed, DoctorProvider, DoctorReport } from './schema.js';
 import { type ScratchHostFactory, scratchChecks } from './scratch.js';
-import { probeVersion, versionStanding } from './version.js';
+import { probeVersionIn, versionStanding } from './version.js';
 
 export { billingOf, endpointsOf } from './billing.js';
 export { DOCTOR_TURN_PROMPT, type ScratchHost, type ScratchHostFactory } from './scratch.js';
 export * from './schema.js';
-export { compareVersions, parseVersion, probeVersion, VERSION_TIMEOUT_MS, versionStanding, type VersionStanding } from './version.js';
+export { compareVersions, parseVersion, probeVersion, probeVersionIn, VERSION_TIMEOUT_MS, versionStanding, type VersionStanding } from './version.js';
 
 /** Bound of `<binary> --version` (a Node CLI can take seconds on a loaded machine). */
 export const DOCTOR_VERSION_TIMEOUT_MS = 20_000;
@@ -114,7 +114,7 @@ async function binaryChecks(provider: Provider, callerEnv: DoctorDeps['callerEnv
       ],
     };
   }
-  const probed = await probeVersion(path, callerEnv, DOCTOR_VERSION_TIMEOUT_MS);
+  const probed = await probeVersionIn(callerEnv.TMPDIR || tmpdir(), path, callerEnv, DOCTOR_VERSION_TIMEOUT_MS);
   const binary: DoctorCheck = { id: 'binary', title: 'CLI binary', status: 'pass', detail: path };
   return { path, ...(probed.version ? { version: probed.version } : {}), checks: [binary, versionCheck(provider, probed)] };
 }
@@ -149,10 +149,9 @@ function versionCheck(provider: Provider, probed: { version?: string; versionErr
 
 /** Billing and endpoint: informational, from the env the worker would get (never a key's value). */
 function configChecks(provider: Provider, env: Readonly<Record<string, string>>, callerEnv: DoctorDeps['callerEnv']): DoctorCheck[] {
-  const billing = billingOf(env, provider.billing, callerEnv);
   const endpoints = endpointsOf(env, provider.billing);
   return [
-    { id: 'billing', title: 'billing', status: 'pass', detail: billingDetail(billing) },
+    { id: 'billing', title: 'billing', status: 'pass', detail: billingDetail(provider, env, callerEnv) },
     {
       id: 'endpoint',
       title: 'endpoint',
@@ -160,14 +159,6 @@ function configChecks(provider: Provider, env: Readonly<Record<string, string>>,
       detail: endpoints.length ? `custom: ${endpoints.map((e) => `${e.variable}=${e.url}`).join(', ')}` : "the CLI's default",
     },
   ];
-}
-
-function billingDetail(billing: BillingVerdict): string {
-  if (billing.variable) return `api: ${billing.variable} would be passed, so the worker bills that key per request`;
-  const note = billing.withheld
-    ? ` (${billing.withheld} is set in your environment but never inherited; --env ${billing.withheld} bills the API on purpose)`
-    : '';
-  return `subscription: no API-billing variable would be passed, the CLI uses its own login${note}`;
 }
 
 /** The login check reads best next to billing: binary, version, login, billing, endpoint, launch … */

@@ -127,14 +127,16 @@ async function sessionChecks(
   onTranscript: (path: string) => void,
 ): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
   const { provider } = run;
-  const session = await sessionEvent(engine, name, run.signal);
-  if (session === undefined) {
+  const sessions = await sessionEvents(engine, name, run.signal);
+  if (sessions.length === 0) {
     return {
       ok: false,
       checks: [check(...HOOK, 'fail', "the CLI never ran umbel's session hook", hookHint(provider)), ...skipped([PAYLOAD], 'no session payload')],
     };
   }
-  const info = provider.doParseEvent(session);
+  // the first that names the session (opencode's plugin fires one at load, and one naming the session at the first prompt)
+  const readings = sessions.map((event) => provider.doParseEvent(event));
+  const info = readings.find((r) => r.transcriptPath && r.sessionId) ?? (readings[0] as (typeof readings)[number]);
   if (info.transcriptPath) onTranscript(info.transcriptPath);
   const missing = [info.transcriptPath ? undefined : 'transcript path', info.sessionId ? undefined : 'session id'].filter((m) => m !== undefined);
   if (missing.length === 0) {
@@ -143,7 +145,7 @@ async function sessionChecks(
   const payload = check(
     ...PAYLOAD,
     'fail',
-    `the session payload has no ${missing.join(' and no ')} ${provider.displayName} umbel knows how to read`,
+    `no session payload names a ${missing.join(' or a ')} in a form umbel reads for ${provider.displayName}`,
     `this ${provider.displayName} release changed its hook payload: use a verified version (umbel providers), or update the provider package`,
   );
   return { ok: false, checks: [check(...HOOK, 'pass', 'fired'), payload] };
@@ -189,14 +191,14 @@ function hookHint(provider: Provider): string {
   return `${provider.displayName} did not run the hooks umbel installs: check that hooks are not disabled (managed settings, a policy) and that the version is verified (umbel providers)`;
 }
 
-/** The first `session` event of the worker, waiting a little for it after the ready screen. */
-async function sessionEvent(engine: Umbel, name: string, signal?: AbortSignal) {
+/** The `session` events of the worker, oldest first, waiting a little for the first after the ready screen. */
+async function sessionEvents(engine: Umbel, name: string, signal?: AbortSignal) {
   const dir = join(engine.home, 'workers', name, 'events');
   const deadline = Date.now() + SESSION_EVENT_GRACE_MS;
   for (;;) {
-    const found = readEventDir(dir).events.find((e) => e.kind === 'session');
-    if (found) return { kind: found.kind, at: found.at, payload: found.payload };
-    if (Date.now() > deadline || signal?.aborted) return undefined;
+    const found = readEventDir(dir).events.filter((e) => e.kind === 'session');
+    if (found.length) return found.map((e) => ({ kind: e.kind, at: e.at, payload: e.payload }));
+    if (Date.now() > deadline || signal?.aborted) return [];
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

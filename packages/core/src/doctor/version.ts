@@ -4,6 +4,8 @@
  * verified against.
  */
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 
 /** Default bound of one `--version` run. */
 export const VERSION_TIMEOUT_MS = 5_000;
@@ -49,6 +51,24 @@ export function probeVersion(
       resolve(line === undefined ? { versionError: '`--version` printed nothing' } : { version: line });
     });
   });
+}
+
+/**
+ * {@link probeVersion} with a temp dir of its own under `tempRoot`, removed afterwards: a CLI may
+ * leave files in TMPDIR even for `--version` (opencode: `$TMPDIR/opencode`), and doctor leaves nothing.
+ */
+export async function probeVersionIn(
+  tempRoot: string,
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+  timeoutMs = VERSION_TIMEOUT_MS,
+): Promise<{ version?: string; versionError?: string }> {
+  const temp = await mkdtemp(join(tempRoot, 'umbel-doctor-version-'));
+  try {
+    return await probeVersion(path, { ...env, TMPDIR: temp, TMP: temp, TEMP: temp }, timeoutMs);
+  } finally {
+    await rm(temp, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
 
 /** The first `x.y.z` (with an optional `-pre` tag) of a `--version` line. */

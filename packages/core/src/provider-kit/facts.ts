@@ -114,7 +114,7 @@ export interface LaunchParts {
 export interface HookFacts {
   /** CLI event name → neutral kind. Must include a `prompt` and a `stop` kind. */
   readonly events: Readonly<Record<string, HookKind>>;
-  /** When the `session` hook fires: at startup (default) or at the first submitted prompt (ProviderV1's `sessionHook`). */
+  /** When the `session` hook naming the session (its id, its transcript) fires: at startup (default) or at the first submitted prompt (ProviderV1's `sessionHook`). */
   readonly sessionAt?: 'startup' | 'first-prompt';
   /** Write what installs them (settings files, a shared home). May read the caller's config; must not launch. */
   install(context: HookInstallContext): LaunchParts | Promise<LaunchParts>;
