@@ -4,7 +4,7 @@
 // worker's session hook with a readable payload, one turn end to end — and leave nothing behind
 // (the scratch dirs live under this test's TMPDIR). When a binary is missing these tests FAIL
 // (realCliPath throws), they never skip. Needs `pnpm build`.
-import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,8 +95,14 @@ describe('umbel doctor --turn on the real pinned CLIs against the mock servers',
       expect(checks.find((c: Json) => c.id === 'billing').detail).toMatch(/^api: ANTHROPIC_API_KEY/);
       expect(checks.find((c: Json) => c.id === 'endpoint').detail).toBe(`custom: ANTHROPIC_BASE_URL=${new URL(mock.url).toString()}`);
       expect(JSON.stringify(result.report)).not.toContain(MOCK_API_KEY);
-      // the scratch session's transcript is gone from the user's config dir
+      // the scratch session's transcript is gone from the user's config dir, and so is what Claude
+      // recorded about the scratch folder and session: its trust entry, its history, its session dirs
       expect(await readdir(join(config, 'projects')).catch(() => [])).toEqual([]);
+      const state = JSON.parse(await readFile(join(config, '.claude.json'), 'utf8'));
+      expect(Object.keys(state.projects ?? {}).filter((p) => p.includes('umbel-doctor-'))).toEqual([]);
+      expect(await readFile(join(config, 'history.jsonl'), 'utf8').catch(() => '')).not.toContain('umbel-doctor-');
+      expect(await readdir(join(config, 'session-env')).catch(() => [])).toEqual([]);
+      expect(await readdir(join(config, 'telemetry')).catch(() => [])).toEqual([]);
     },
     T,
   );

@@ -165,6 +165,15 @@ export interface ProviderV1BillingSpec {
   readonly endpointEnv?: readonly string[];
 }
 
+/** A scratch session to forget (`doForgetScratch`). */
+export interface ProviderV1ScratchSession {
+  /** The scratch worker's cwd (absolute; a fresh private temp dir, never one of the user's). */
+  readonly folder: string;
+  /** The CLI's session ids that ran there. */
+  readonly sessionIds: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
 /** Input of `doDetectBilling`: the ready screen, the worker env's names, and what the launch said. */
 export interface ProviderV1BillingInput {
   readonly screen: string;
@@ -335,6 +344,13 @@ export interface ProviderV1 {
   readonly input?: ProviderV1InputSpec;
   /** The CLI versions this provider was verified against (newest last). Optional. */
   readonly verifiedVersions?: readonly string[];
+  /**
+   * Forget a scratch session umbel ran (`umbel doctor`): remove what the CLI itself recorded about
+   * `folder` and those sessions in its own state (Claude: the folder's trust entry in `.claude.json`,
+   * its history lines, the sessions' own dirs), and nothing else. `env` is the env the worker had.
+   * Best effort, never throws. Optional.
+   */
+  doForgetScratch?(input: ProviderV1ScratchSession): Promise<void>;
   /**
    * When the CLI fires its `session` hook: at startup (the default), or only once the first prompt
    * is submitted (Codex). `doctor` checks the session payload without a model call only in the

@@ -2,6 +2,7 @@
 import type { ProviderV1 } from '@umbel/core';
 import { defineProvider, modeFlags } from '@umbel/core/provider-kit';
 import { detectClaudeBilling } from './billing.js';
+import { forgetClaudeScratch } from './scratch.js';
 import {
   CLAUDE_API_BILLING_ENV,
   CLAUDE_CHILD_MARKERS,
@@ -77,8 +78,8 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     transcript: { read: readClaudeTurn, messages: readClaudeMessages, predict: predictClaudeTranscript },
     validate: validateClaudeOptions,
   });
-  // how its tool calls touch files and the shell (actions, diff)
-  return { ...provider, ...CLAUDE_TOOLS };
+  // how its tool calls touch files and the shell (actions, diff); what a doctor scratch session leaves
+  return { ...provider, ...CLAUDE_TOOLS, doForgetScratch: forgetClaudeScratch };
 }
 
 /** The default Claude Code provider instance (`createClaude()`). */

@@ -4,7 +4,7 @@
  * a newer unverified version. Each run must leave no tmux server, process or temp dir behind.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { DoctorCheck, DoctorProvider, DoctorReport } from '@umbel/core';
@@ -152,6 +152,17 @@ describe('doctor on the fake claude', () => {
   it('--turn: one turn end to end, the answer read from the transcript', async () => {
     const claude = only(await doctor({}, { turn: true }));
     expect(item(claude, 'turn')).toMatchObject({ status: 'pass', detail: expect.stringContaining('MOCK-REPLY: Reply with the single word: pong') });
+  });
+
+  it("forgets the scratch session in the CLI's own state: no trust entry, history line or session dir of it is left", async () => {
+    await writeFile(join(config, 'history.jsonl'), `${JSON.stringify({ display: 'mine', project: '/srv/mine', sessionId: 'u1' })}\n`);
+    const claude = only(await doctor({}, { turn: true }));
+    expect(claude.ok).toBe(true);
+    const state = JSON.parse(await readFile(join(config, '.claude.json'), 'utf8'));
+    expect(Object.keys(state.projects ?? {}).filter((p) => p.includes('umbel-doctor-'))).toEqual([]);
+    expect(state.hasCompletedOnboarding).toBe(true);
+    expect(await readFile(join(config, 'history.jsonl'), 'utf8')).toBe(`${JSON.stringify({ display: 'mine', project: '/srv/mine', sessionId: 'u1' })}\n`);
+    expect(await readdir(join(config, 'session-env')).catch(() => [])).toEqual([]);
   });
 
   it('cancelled mid-startup (Ctrl-C): rejects aborted and leaves nothing behind', async () => {

@@ -59,6 +59,7 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptionsParsed, 
         startupTimeoutMs: options.startupTimeout ?? DOCTOR_STARTUP_TIMEOUT_MS,
         turn: options.turn === true,
         tempDir: deps.callerEnv.TMPDIR || tmpdir(),
+        workerEnv: { HOME: deps.callerEnv.HOME, ...envs[i] },
       };
       checks.push(...(await scratchChecks({ ...run, ...(options.env ? { env: options.env } : {}), ...(signal ? { signal } : {}) })));
     }

@@ -36,6 +36,8 @@ export interface ScratchRun {
   readonly signal?: AbortSignal;
   /** Where the private scratch dir is made (umbel's own `TMPDIR`, else the system's). */
   readonly tempDir: string;
+  /** The env the worker gets (where the provider finds the CLI's own state to forget the session in). */
+  readonly workerEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The scratch worker's cwd and TMPDIR, inside the private scratch dir. */
@@ -75,6 +77,7 @@ export async function scratchChecks(run: ScratchRun): Promise<DoctorCheck[]> {
   let host: ScratchHost | undefined;
   let engine: Umbel | undefined;
   let transcript: string | undefined;
+  const sessionIds = new Set<string>();
   try {
     await mkdir(dirs.cwd, { mode: 0o700 });
     await mkdir(dirs.tmp, { mode: 0o700 });
@@ -85,11 +88,27 @@ export async function scratchChecks(run: ScratchRun): Promise<DoctorCheck[]> {
       transcript = path;
     });
   } finally {
+    if (engine) for (const id of sessionIdsOf(engine, name, run.provider)) sessionIds.add(id);
     await engine?.kill({ name, purge: true }).catch(() => undefined);
     await host?.dispose().catch(() => undefined);
     await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     if (transcript) await removeTranscript(transcript, basename(root));
+    await run.provider.doForgetScratch?.({ folder: dirs.cwd, sessionIds: [...sessionIds], env: run.workerEnv ?? {} }).catch(() => undefined);
   }
+}
+
+/** The CLI session ids the scratch worker's events name. */
+function sessionIdsOf(engine: Umbel, name: string, provider: Provider): string[] {
+  const ids: string[] = [];
+  for (const event of readEventDir(join(engine.home, 'workers', name, 'events')).events) {
+    try {
+      const id = provider.doParseEvent({ kind: event.kind, at: event.at, payload: event.payload }).sessionId;
+      if (id && !ids.includes(id)) ids.push(id);
+    } catch {
+      // a provider that cannot read one event names no session in it
+    }
+  }
+  return ids;
 }
 
 /**
