@@ -19,7 +19,7 @@ import {
   type WorkerStatus,
 } from '@umbel/core';
 import * as z from 'zod';
-import type { RegisterTool } from './server.js';
+import type { RegisterTool } from './register.js';
 
 /** The pool tools, in registration order. */
 export const POOL_TOOL_NAMES = ['umbel_pool_start', 'umbel_pool_status', 'umbel_pool_stop'] as const;
