@@ -6,17 +6,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
-import { join, resolve as resolvePath } from 'node:path';
-import { type Attempt, type Outcome, type Umbel, UmbelError, UmbelErrorCode, UsageError, WorkerNotFoundError, writeFileAtomic } from '@umbel/core';
-import { describeError, exitCodeOfError } from './exit-code.js';
+import { join } from 'node:path';
+import { type Attempt, type Outcome, type Umbel, UsageError, writeFileAtomic } from '@umbel/core';
 import { dependencies, topologicalOrder } from './graph.js';
 import { IssueList } from './issues.js';
-import { readOutputFile } from './output-file.js';
+import { createJournal, type RunJournal } from './journal.js';
 import { addBindingIssues, type Workflow } from './parse.js';
-import { addPreflightIssues, loadWorkflow, workerCwdOf } from './preflight.js';
-import type { StepEvent, WorkflowEvent } from './progress.js';
+import { addPreflightIssues, loadWorkflow } from './preflight.js';
+import type { WorkflowEvent } from './progress.js';
 import { RunIdSchema, type WorkflowStep } from './schema.js';
-import { renderTemplate, type TemplateContext } from './template.js';
+import { attemptStep, type Failure, type StepContext } from './step.js';
+import type { TemplateContext } from './template.js';
+import { type RunWorkers, runWorkers } from './workers.js';
 
 /** Options of `runWorkflow` and `resumeWorkflow`. */
 export interface RunWorkflowOptions {
@@ -135,10 +136,6 @@ async function checkBeforeRun(
   issues.throwIfAny();
 }
 
-function workerCwd(workflow: Workflow, key: string): string {
-  return workerCwdOf(workflow.dir, workflow.spec.workers[key]?.cwd);
-}
-
 /**
  * Run a workflow. Invalid bindings or a failing preflight throw `WorkflowInvalidError` before
  * anything is spawned; everything after that is reported in the returned summary (never thrown).
@@ -209,15 +206,7 @@ export async function resumeWorkflow(engine: Umbel, runId: string, options: Omit
   return execute(engine, workflow, state, { ...options, env }, true);
 }
 
-interface Failure {
-  readonly step: StepRecord;
-  readonly outcome?: Outcome;
-  readonly error?: { code: string; message: string };
-  readonly exitCode: number;
-  readonly reason: string;
-  readonly message?: string;
-}
-
+/** Run (or resume) `workflow` with `state` as its status: steps in dependency order, as many at once as the graph allows. */
 async function execute(
   engine: Umbel,
   workflow: Workflow,
@@ -226,283 +215,122 @@ async function execute(
   resumed: boolean,
 ): Promise<WorkflowSummary> {
   const t0 = Date.now();
-  const runId = state.runId;
+  const { runId } = state;
   const runDir = runDirOf(engine.home, runId);
-  const spec = workflow.spec;
-  const emit = (event: WorkflowEvent): void => {
-    try {
-      options.onEvent?.(event);
-    } catch {
-      // a progress listener never breaks a run
-    }
-  };
-
-  // status.json: one write at a time; calls made while a write waits join it (it serialises the
-  // state when it starts), so a burst of changes costs one write, not one each.
-  let writing: Promise<void> = Promise.resolve();
-  let queued: Promise<void> | undefined;
-  const persist = (): Promise<void> => {
-    state.updatedAt = new Date().toISOString();
-    if (queued) return queued;
-    const write = writing.then(() => {
-      queued = undefined;
-      return writeFileAtomic(join(runDir, 'status.json'), `${JSON.stringify(state, null, 2)}\n`);
-    });
-    queued = write;
-    writing = write.catch(() => undefined);
-    return write;
-  };
-  await persist();
-  emit({ kind: 'run', runId, state: 'started', elapsedMs: 0, resumed, runDir });
+  const journal = createJournal(runDir, state, options.onEvent);
+  await journal.persist();
+  journal.emit({ kind: 'run', runId, state: 'started', elapsedMs: 0, resumed, runDir });
 
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   if (options.signal?.aborted) controller.abort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
-  let failure: Failure | undefined;
+  const workers = runWorkers({ engine, workflow, state, resumed, signal: controller.signal, journal });
+  const { ctx, failure } = stepContext({ engine, workflow, state, runDir, env: options.env, controller, journal, workers });
 
-  // --- workers: spawned once, lazily, by the first step that needs them ---
-  const spawned = new Set<string>();
-  const workerPromises = new Map<string, Promise<string>>();
-  const workerFor = (key: string, rec: StepRecord): Promise<string> => {
-    let p = workerPromises.get(key);
-    if (!p) {
-      p = (async () => {
-        const name = state.workers[key] ?? `${runId}-${key}`;
-        const w = spec.workers[key];
-        if (!w) throw new UmbelError({ code: UmbelErrorCode.Internal, message: `no worker '${key}'` });
-        if (resumed) {
-          const existing = await engine.status(name).catch((error: unknown) => {
-            if (UmbelError.isInstance(error) && error.code === UmbelErrorCode.WorkerNotFound) return undefined;
-            throw error;
-          });
-          if (existing?.alive) {
-            spawned.add(name);
-            return name;
-          }
-          if (existing) await engine.kill({ name, purge: true });
-        }
-        emit({ kind: 'step', runId, step: rec.id, worker: key, workerName: name, state: 'spawning', elapsedMs: 0 });
-        await engine.spawn(
-          {
-            name,
-            provider: w.provider,
-            // On a host the cwd is a path there, as written (default: the host's home).
-            ...(w.host !== undefined ? { host: w.host, ...(w.cwd !== undefined ? { cwd: w.cwd } : {}) } : { cwd: workerCwd(workflow, key) }),
-            unattended: w.unattended,
-            billing: w.billing,
-            ...(w.model !== undefined ? { model: w.model } : {}),
-            ...(w.env !== undefined ? { env: w.env } : {}),
-            ...(w.permissionMode !== undefined ? { permissionMode: w.permissionMode } : {}),
-            ...(w.allowedTools !== undefined ? { allowedTools: w.allowedTools } : {}),
-          },
-          { signal: controller.signal },
-        );
-        spawned.add(name);
-        return name;
-      })();
-      workerPromises.set(key, p);
-    }
-    return p;
-  };
-
+  const spec = workflow.spec;
   const deps = dependencies(spec);
   const byId = new Map(spec.steps.map((s) => [s.id, s]));
   const records = new Map(state.steps.map((r) => [r.id, r]));
   const recOf = (id: string): StepRecord => records.get(id) as StepRecord;
-  // What templates see of accepted steps, kept up to date as steps are accepted.
-  const accepted: Record<string, TemplateContext['steps'][string]> = {};
-  const accept = (r: StepRecord): void => {
-    accepted[r.id] = { ...(r.output !== undefined ? { output: r.output } : {}), outputs: r.outputs ?? {} };
-  };
-  for (const r of state.steps) if (r.status === 'accepted') accept(r);
   const running = new Map<string, Promise<boolean>>();
-
-  const fail = (rec: StepRecord, f: Omit<Failure, 'step'>): void => {
-    if (!failure) {
-      failure = { step: rec, ...f };
-      controller.abort();
-    }
-  };
-
-  const stepEvent = (rec: StepRecord, extra: Omit<StepEvent, 'kind' | 'runId' | 'step' | 'worker' | 'workerName'>): StepEvent => ({
-    kind: 'step',
-    runId,
-    step: rec.id,
-    worker: rec.worker,
-    workerName: rec.workerName,
-    ...extra,
-  });
-
   const runStep = (step: WorkflowStep): Promise<boolean> => {
     const known = running.get(step.id);
     if (known) return known;
     const p = (async (): Promise<boolean> => {
       const rec = recOf(step.id);
       if (rec.status === 'accepted') {
-        emit(stepEvent(rec, { state: 'reused', elapsedMs: rec.elapsedMs ?? 0, ...(rec.attempts ? { attempt: rec.attempts.length } : {}) }));
+        journal.emit(ctx.stepEvent(rec, { state: 'reused', elapsedMs: rec.elapsedMs ?? 0, ...(rec.attempts ? { attempt: rec.attempts.length } : {}) }));
         return true;
       }
       const depIds = (deps.get(step.id) ?? []).map((d) => d.step);
       const pending = depIds.filter((id) => recOf(id).status !== 'accepted');
-      if (pending.length) emit(stepEvent(rec, { state: 'waiting', waitingFor: pending, elapsedMs: Date.now() - t0 }));
+      if (pending.length) journal.emit(ctx.stepEvent(rec, { state: 'waiting', waitingFor: pending, elapsedMs: Date.now() - t0 }));
       const ok = (await Promise.all(depIds.map((id) => runStep(byId.get(id) as WorkflowStep)))).every(Boolean);
       if (!ok || controller.signal.aborted) return false;
-      return attemptStep(step, rec);
+      return attemptStep(ctx, step, rec);
     })();
     running.set(step.id, p);
     return p;
   };
 
-  const attemptStep = async (step: WorkflowStep, rec: StepRecord): Promise<boolean> => {
-    const started = Date.now();
-    delete rec.error;
-    delete rec.outcome;
-    delete rec.attempts;
-    rec.startedAt = new Date(started).toISOString();
-    const finishWithError = async (error: unknown): Promise<boolean> => {
-      const described = describeError(error);
-      const cancelled = failure !== undefined;
-      rec.status = cancelled ? 'cancelled' : 'failed';
-      rec.error = described;
-      rec.endedAt = new Date().toISOString();
-      rec.elapsedMs = Date.now() - started;
-      if (cancelled) emit(stepEvent(rec, { state: 'cancelled', elapsedMs: rec.elapsedMs }));
-      else {
-        const exitCode = exitCodeOfError(error);
-        fail(rec, { error: described, exitCode, reason: described.code, message: described.message });
-        emit(stepEvent(rec, { state: 'failed', elapsedMs: rec.elapsedMs, reason: described.code, exitCode, message: described.message }));
-      }
-      await persist();
-      return false;
-    };
-    try {
-      const name = await workerFor(step.worker, rec);
-      if (controller.signal.aborted)
-        return await finishWithError(new UmbelError({ code: UmbelErrorCode.Aborted, message: 'aborted before the prompt was sent' }));
-      const rendered = renderTemplate(step.prompt, {
-        steps: accepted,
-        vars: state.vars,
-        env: options.env,
-      });
-      if (!rendered.ok) throw new UmbelError({ code: UmbelErrorCode.WorkflowFailed, message: `step '${step.id}': ${rendered.missing} has no value` });
-      rec.status = 'running';
-      await persist();
-      const sent = await engine.send({ name, prompt: rendered.text }, { signal: controller.signal });
-      rec.turn = sent.turn;
-      let attempt = 1;
-      emit(stepEvent(rec, { state: 'running', attempt, turn: sent.turn, elapsedMs: Date.now() - started }));
-      const outcome = await engine.wait(
-        {
-          name,
-          turn: sent.turn,
-          timeout: step.timeout,
-          retries: step.retries,
-          checkTimeout: step.checkTimeout,
-          ...(step.idleTimeout !== undefined ? { idleTimeout: step.idleTimeout } : {}),
-          ...(step.until !== 'stop' ? { until: step.until, file: step.file, pattern: step.pattern } : {}),
-          ...(step.check !== undefined ? { check: step.check } : {}),
-          ...(step.schema !== undefined ? { schema: resolvePath(workflow.dir, step.schema) } : {}),
-        },
-        {
-          signal: controller.signal,
-          onProgress: (progress) => {
-            if (progress.attempt !== undefined && progress.attempt !== attempt) {
-              attempt = progress.attempt;
-              emit(stepEvent(rec, { state: 'running', attempt, ...(progress.turn ? { turn: progress.turn } : {}), elapsedMs: Date.now() - started }));
-            }
-          },
-        },
-      );
-      rec.outcome = outcome;
-      rec.turn = outcome.turn;
-      rec.attempts = outcome.attempts
-        ? [...outcome.attempts]
-        : [
-            {
-              attempt: 1,
-              turn: outcome.turn,
-              reason: outcome.reason,
-              accepted: conditionMet(outcome.reason),
-              durationMs: outcome.durationMs,
-              ...(outcome.result !== undefined ? { answer: outcome.result } : {}),
-            },
-          ];
-      rec.endedAt = new Date().toISOString();
-      rec.elapsedMs = Date.now() - started;
-      const attempts = rec.attempts.length;
-      if (!conditionMet(outcome.reason)) {
-        const cancelled = outcome.reason === 'aborted' && failure !== undefined;
-        rec.status = cancelled ? 'cancelled' : 'failed';
-        if (cancelled) emit(stepEvent(rec, { state: 'cancelled', elapsedMs: rec.elapsedMs }));
-        else {
-          fail(rec, { outcome, exitCode: outcome.exitCode, reason: outcome.reason, ...(outcome.message !== undefined ? { message: outcome.message } : {}) });
-          emit(
-            stepEvent(rec, {
-              state: 'failed',
-              attempt: attempts,
-              elapsedMs: rec.elapsedMs,
-              reason: outcome.reason,
-              exitCode: outcome.exitCode,
-              ...(outcome.message !== undefined ? { message: outcome.message } : {}),
-            }),
-          );
-        }
-        await persist();
-        return false;
-      }
-      const answer = outcome.result ?? '';
-      const outputs: Record<string, string> = {};
-      for (const [key, source] of Object.entries(step.outputs)) {
-        if (source === 'answer') outputs[key] = answer;
-        else outputs[key] = await readOutputFile(workerCwd(workflow, step.worker), source.slice('file:'.length), { step: step.id, key });
-      }
-      for (const [key, text] of Object.entries(outputs)) await writeFileAtomic(join(runDir, 'outputs', step.id, key), text);
-      rec.output = answer;
-      rec.outputs = outputs;
-      rec.status = 'accepted';
-      accept(rec);
-      emit(stepEvent(rec, { state: 'done', attempt: attempts, turn: outcome.turn, elapsedMs: rec.elapsedMs }));
-      await persist();
-      return true;
-    } catch (error) {
-      return finishWithError(error);
-    }
-  };
-
   // Start steps in topological order: each step's dependencies are started before it, so
   // runStep never recurses through a chain (a 10,000-step file listed in reverse included).
   await Promise.all(topologicalOrder(deps).order.map((id) => runStep(byId.get(id) as WorkflowStep)));
-  await Promise.allSettled([...workerPromises.values()]);
+  await workers.settle();
   options.signal?.removeEventListener('abort', onAbort);
+  return finishRun({ state, runDir, journal, ctx, failure: failure(), keepWorkers: options.keepWorkers === true, workers, durationMs: () => Date.now() - t0 });
+}
 
-  // Steps that never started because the run failed.
+/** The context of the run's steps, and the run's first failure. */
+function stepContext(deps: Omit<StepContext, 'signal' | 'accepted' | 'accept' | 'fail' | 'failed' | 'stepEvent'> & { controller: AbortController }): {
+  ctx: StepContext;
+  failure: () => Failure | undefined;
+} {
+  const { controller, ...rest } = deps;
+  let first: Failure | undefined;
+  // What templates see of accepted steps, kept up to date as steps are accepted.
+  const accepted: Record<string, TemplateContext['steps'][string]> = {};
+  const ctx: StepContext = {
+    ...rest,
+    signal: controller.signal,
+    accepted,
+    accept: (r) => {
+      accepted[r.id] = { ...(r.output !== undefined ? { output: r.output } : {}), outputs: r.outputs ?? {} };
+    },
+    fail: (rec, f) => {
+      if (first) return;
+      first = { step: rec, ...f };
+      controller.abort();
+    },
+    failed: () => first !== undefined,
+    stepEvent: (rec, extra) => ({ kind: 'step', runId: deps.state.runId, step: rec.id, worker: rec.worker, workerName: rec.workerName, ...extra }),
+  };
+  for (const r of deps.state.steps) if (r.status === 'accepted') ctx.accept(r);
+  return { ctx, failure: () => first };
+}
+
+/** After the steps: the ones never started are cancelled, the workers killed (unless kept), the status final. */
+async function finishRun(end: {
+  state: RunStatus;
+  runDir: string;
+  journal: RunJournal;
+  ctx: StepContext;
+  failure: Failure | undefined;
+  keepWorkers: boolean;
+  workers: RunWorkers;
+  durationMs: () => number;
+}): Promise<WorkflowSummary> {
+  const { state, journal, failure: f } = end;
   for (const rec of state.steps) {
-    if (rec.status === 'pending' && failure) {
+    if (rec.status === 'pending' && f) {
       rec.status = 'cancelled';
-      emit(stepEvent(rec, { state: 'cancelled', elapsedMs: 0 }));
+      journal.emit(end.ctx.stepEvent(rec, { state: 'cancelled', elapsedMs: 0 }));
     }
   }
-  if (!options.keepWorkers) {
-    await Promise.allSettled(
-      [...spawned].map((name) =>
-        engine.kill({ name }).catch((error: unknown) => {
-          if (!(error instanceof WorkerNotFoundError) && !(UmbelError.isInstance(error) && error.code === UmbelErrorCode.WorkerNotFound)) throw error;
-        }),
-      ),
-    );
-  }
-  const durationMs = Date.now() - t0;
-  const f = failure as Failure | undefined;
+  if (!end.keepWorkers) await end.workers.killAll();
+  const durationMs = end.durationMs();
   state.status = f ? 'failed' : 'completed';
   if (f) {
     state.failedStep = f.step.id;
     state.exitCode = f.exitCode;
   } else state.exitCode = 0;
-  await persist();
-  emit({ kind: 'run', runId, state: f ? 'failed' : 'completed', elapsedMs: durationMs, runDir, ...(f ? { failedStep: f.step.id, exitCode: f.exitCode } : {}) });
+  await journal.persist();
+  journal.emit({
+    kind: 'run',
+    runId: state.runId,
+    state: f ? 'failed' : 'completed',
+    elapsedMs: durationMs,
+    runDir: end.runDir,
+    ...(f ? { failedStep: f.step.id, exitCode: f.exitCode } : {}),
+  });
+  return summaryOf(state, f, end.runDir, durationMs);
+}
+
+/** What the run returns. */
+function summaryOf(state: RunStatus, f: Failure | undefined, runDir: string, durationMs: number): WorkflowSummary {
   return {
-    runId,
+    runId: state.runId,
     ok: !f,
     status: f ? 'failed' : 'completed',
     exitCode: f ? f.exitCode : 0,
@@ -536,9 +364,4 @@ async function execute(
         .map((r) => [r.id, { ...(r.output !== undefined ? { output: r.output } : {}), outputs: r.outputs ?? {} }]),
     ),
   };
-}
-
-/** The step's wait ended as asked: the turn completed, or (`until: file|pattern`) the file appeared or the screen matched. */
-function conditionMet(reason: string): boolean {
-  return reason === 'completed' || reason === 'file' || reason === 'pattern';
 }
