@@ -163,6 +163,12 @@ export interface ProviderV1BillingSpec {
   readonly apiEnv: readonly string[];
   /** Variables holding the endpoint's base URL (shown in status; a URL, never a key). First set wins. */
   readonly endpointEnv?: readonly string[];
+  /**
+   * Why the billing cannot be told from the worker's env before the CLI starts (its own stored
+   * logins decide, as opencode's do). Without it, no API-billing variable passed means the CLI's own
+   * (subscription) login. Doctor shows `unknown: <this>`.
+   */
+  readonly unknowableBeforeStart?: string;
 }
 
 /** A scratch session to forget (`doForgetScratch`). */

@@ -51,8 +51,11 @@ export const OPENCODE_API_BILLING_ENV = [
  * The verdict when no key was passed (a passed one bills its API: the kit's rule for every
  * provider): opencode's stored logins decide, which umbel cannot see.
  */
+/** Why opencode's billing cannot be told before it starts: its stored logins decide. */
+export const OPENCODE_BILLING_UNKNOWABLE = "no API key passed; opencode's stored logins (opencode auth login) may bill a plan or an API";
+
 export function opencodeBilling(): ProviderV1BillingReport {
-  return { billing: 'unknown', evidence: "no API key passed; opencode's stored logins (opencode auth login) may bill a plan or an API" };
+  return { billing: 'unknown', evidence: OPENCODE_BILLING_UNKNOWABLE };
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   OPENCODE_PERMISSION_MODES,
   OPENCODE_PROMPT,
   opencodeBilling,
+  OPENCODE_BILLING_UNKNOWABLE,
   PERMISSION_PROMPT,
 } from './facts.js';
 import { checkModel, listModels } from './models.js';
@@ -84,7 +85,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     verifiedVersions: OPENCODE_VERIFIED_VERSIONS,
     binary: { name: 'opencode', install: 'npm install -g opencode-ai', ...(settings.bin ? { configured: settings.bin } : {}) },
     env: { inherit: OPENCODE_INHERIT_ENV },
-    billing: { apiEnv: OPENCODE_API_BILLING_ENV, detect: opencodeBilling },
+    billing: { apiEnv: OPENCODE_API_BILLING_ENV, detect: opencodeBilling, unknowableBeforeStart: OPENCODE_BILLING_UNKNOWABLE },
     flags: {
       model: '--model',
       permissionModes: Object.fromEntries(Object.keys(OPENCODE_PERMISSION_MODES).map((mode) => [mode, []])),

@@ -62,9 +62,9 @@ function withoutCredentials(value: string): string {
 }
 
 /**
- * The billing check's detail, from the env the worker would get. A provider whose own detection says
- * it cannot tell before its CLI starts (`unknown` with a reason: opencode's stored logins decide) is
- * taken at its word; an `unknown` without one only means nothing was seen yet.
+ * The billing check's detail, from the env the worker would get and the provider's declared facts:
+ * one that declares its billing unknowable before its CLI starts (opencode: its stored logins decide)
+ * is `unknown` with its reason unless an API-billing variable would be passed.
  */
 export function billingDetail(provider: Provider, env: Env, callerEnv: Env = {}): string {
   const verdict = billingOf(env, provider.billing, callerEnv);
@@ -72,7 +72,7 @@ export function billingDetail(provider: Provider, env: Env, callerEnv: Env = {})
   const note = verdict.withheld
     ? ` (${verdict.withheld} is set in your environment but never inherited; --env ${verdict.withheld} bills the API on purpose)`
     : '';
-  const own = provider.doDetectBilling?.({ screen: '', envNames: Object.keys(env) });
-  if (own?.billing === 'unknown' && own.evidence) return `unknown: ${own.evidence}${note}`;
+  const unknowable = provider.billing?.unknowableBeforeStart;
+  if (unknowable) return `unknown: ${unknowable}${note}`;
   return `subscription: no API-billing variable would be passed, the CLI uses its own login${note}`;
 }

@@ -40,17 +40,13 @@ describe('billing and endpoint', () => {
     // a name outside the facts is not the provider's billing switch
     expect(billingOf({ OPENAI_API_KEY: 'k' }, claude)).toEqual({ billing: 'subscription' });
   });
-  it('a provider that cannot tell before its CLI starts (opencode: its stored logins decide) is unknown, with its reason', () => {
+  it('a provider that declares its billing unknowable before its CLI starts (opencode: its stored logins decide) is unknown, with its reason', () => {
     const base = createMockProvider();
-    const unsure = {
-      ...base,
-      billing: { apiEnv: ['PAID_KEY'] },
-      doDetectBilling: () => ({ billing: 'unknown', evidence: 'its stored logins decide' }) as const,
-    };
+    const unsure = { ...base, billing: { apiEnv: ['PAID_KEY'], unknowableBeforeStart: 'its stored logins decide' } };
     expect(billingDetail(unsure, {}, {})).toBe('unknown: its stored logins decide');
     expect(billingDetail(unsure, { PAID_KEY: 'k' }, {})).toMatch(/^api: PAID_KEY would be passed/);
-    // an `unknown` without a reason is only "not seen yet" (Claude before its banner): its own login it is
-    const unseen = { ...base, billing: { apiEnv: ['PAID_KEY'] }, doDetectBilling: () => ({ billing: 'unknown' }) as const };
+    // what its detection says at runtime does not decide doctor's line: the declared fact does
+    const unseen = { ...base, billing: { apiEnv: ['PAID_KEY'] }, doDetectBilling: () => ({ billing: 'unknown', evidence: 'banner not seen yet' }) as const };
     expect(billingDetail(unseen, {}, { PAID_KEY: 'k' })).toMatch(/^subscription: .*\(PAID_KEY is set in your environment but never inherited/);
   });
 

@@ -9,6 +9,7 @@ import {
   type ProviderV1,
   type ProviderV1BillingInput,
   type ProviderV1BillingReport,
+  type ProviderV1BillingSpec,
   type ProviderV1Capabilities,
   type ProviderV1ReadTurnOptions,
   type ProviderV1TurnRead,
@@ -86,6 +87,15 @@ export function withLegacyUsage(read: ProviderV1TurnRead): ProviderV1TurnRead {
  * `unknown`; then a passed API-billing variable means the API (it is never inherited, so the caller
  * chose it); else unknown.
  */
+/** The billing facts a provider publishes (copies: the facts object stays the author's). */
+function billingSpec(billing: NonNullable<ProviderFacts['billing']>): ProviderV1BillingSpec {
+  return {
+    apiEnv: [...billing.apiEnv],
+    ...(billing.endpointEnv ? { endpointEnv: [...billing.endpointEnv] } : {}),
+    ...(billing.unknowableBeforeStart ? { unknowableBeforeStart: billing.unknowableBeforeStart } : {}),
+  };
+}
+
 function detectBilling(billing: ProviderFacts['billing'], input: ProviderV1BillingInput): ProviderV1BillingReport {
   const seen = billing?.detect?.(input) ?? input.launch;
   if (seen && seen.billing !== 'unknown') return seen;
@@ -108,7 +118,7 @@ export function defineProvider(facts: ProviderFacts): ProviderV1 {
     ...(facts.description ? { description: facts.description } : {}),
     capabilities: capabilitiesOf(facts.flags ?? {}),
     inheritEnv: [...(env?.inherit ?? [])],
-    ...(billing ? { billing: { apiEnv: [...billing.apiEnv], ...(billing.endpointEnv ? { endpointEnv: [...billing.endpointEnv] } : {}) } } : {}),
+    ...(billing ? { billing: billingSpec(billing) } : {}),
     doDetectBilling: (input) => detectBilling(billing, input),
     verifiedVersions: [...facts.verifiedVersions],
     ...(facts.hooks.sessionAt ? { sessionHook: facts.hooks.sessionAt } : {}),

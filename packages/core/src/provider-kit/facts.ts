@@ -53,6 +53,8 @@ export interface BillingFacts {
   readonly apiEnv: readonly string[];
   /** Variables holding the endpoint's base URL, first set wins (shown in status, credentials removed). */
   readonly endpointEnv?: readonly string[];
+  /** Why billing cannot be told from the env before the CLI starts (see ProviderV1BillingSpec). */
+  readonly unknowableBeforeStart?: string;
   /**
    * The verdict from the ready screen, the env names and what the launch said (pure). Where it (or,
    * without one, the launch) says `unknown`, a passed `apiEnv` variable means `api`; else unknown.
