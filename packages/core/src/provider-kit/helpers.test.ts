@@ -50,6 +50,19 @@ describe('JSON helpers', () => {
     expect(jsonLines(other)).toEqual(fresh(other));
   });
 
+  it('jsonLines hands out frozen values (they are shared between calls): a reader that changes one fails at once', () => {
+    const small = jsonLines('{"a":{"b":[1,{"c":2}]}}\n');
+    const big = jsonLines(`${JSON.stringify({ a: { b: [1, { c: 2 }] }, pad: 'x'.repeat(5000) })}\n`);
+    for (const [{ value }] of [small, big] as { value: Record<string, unknown> }[][]) {
+      expect(Object.isFrozen(value)).toBe(true);
+      const a = value.a as { b: [number, { c: number }] };
+      expect(Object.isFrozen(a) && Object.isFrozen(a.b) && Object.isFrozen(a.b[1])).toBe(true);
+      expect(() => {
+        a.b[1].c = 3;
+      }).toThrow(TypeError);
+    }
+  });
+
   it('stringField reads non-empty strings, dotted keys reach nested objects', () => {
     const o = { a: 'x', e: '', n: 1, d: { c: 'deep' } };
     expect([stringField(o, 'a'), stringField(o, 'e'), stringField(o, 'n'), stringField(o, 'd.c'), stringField(o, 'd.x.y')]).toEqual([

@@ -40,13 +40,20 @@ const RECENT = 8;
 /** Texts shorter than this are parsed outright. */
 const WORTH_KEEPING = 4096;
 
+/** Freeze a parsed JSON value through and through (it is shared between readers). */
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  for (const member of Object.values(value)) deepFreeze(member);
+  return Object.freeze(value);
+}
+
 function parseLines(content: string, from: number, firstLine: number, out: JsonLine[]): JsonLine[] {
   const lines = content.slice(from).split('\n');
   for (let i = 0; i < lines.length; i += 1) {
     const text = lines[i]?.trim();
     if (!text) continue;
     const value = asRecord(parseJson(text));
-    if (value) out.push({ line: firstLine + i, value });
+    if (value) out.push({ line: firstLine + i, value: deepFreeze(value) });
   }
   return out;
 }
@@ -55,7 +62,7 @@ function parseLines(content: string, from: number, firstLine: number, out: JsonL
  * The object lines of a JSONL text, in order. Blank lines, lines that are not JSON (the last one
  * may be mid-write) and lines that are not objects are skipped. A text that continues one parsed
  * recently (a transcript that grew) has only its new lines parsed; the values are shared between
- * calls, so readers must not change them.
+ * calls, so they are frozen (a reader that changes one throws).
  */
 export function jsonLines(content: string): JsonLine[] {
   if (content.length < WORTH_KEEPING) return parseLines(content, 0, 0, []);
