@@ -24,8 +24,9 @@ describe('textWidth (the bundled yargs lays out help with it)', () => {
 
   it('builds no Unicode tables until a text needs them (they cost a command start ~30 ms)', async () => {
     const Real = Intl.Segmenter;
+    const intl = Intl as { Segmenter: typeof Intl.Segmenter };
     let made = 0;
-    Intl.Segmenter = class extends Real {
+    intl.Segmenter = class extends Real {
       constructor(...args: ConstructorParameters<typeof Real>) {
         super(...args);
         made += 1;
@@ -40,7 +41,7 @@ describe('textWidth (the bundled yargs lays out help with it)', () => {
       expect(textWidth('日本')).toBe(4);
       expect(made).toBe(1);
     } finally {
-      Intl.Segmenter = Real;
+      intl.Segmenter = Real;
     }
   });
 });

@@ -1,6 +1,6 @@
 /** The supervisor verbs: spawn, send, wait, keys, status, ls, read, actions, diff, kill, prune, attach, capture, logs. */
 import { spawnSync } from 'node:child_process';
-import { formatMs, type Outcome, type Umbel, UsageError } from '@umbel/core';
+import { formatMs, type Outcome, type Umbel, UsageError, type WorkerStatus } from '@umbel/core';
 import { type Args, num, signedNum, spawnFromArgs, str, turnOrAll } from './args.js';
 import { actionsText, diffText } from './evidence.js';
 import { type CliIo, interruptExitCode } from './io.js';
@@ -96,203 +96,245 @@ function progressLine(io: CliIo) {
   };
 }
 
+/** One verb's call: its parsed argv and what it runs against. */
+interface VerbCall {
+  readonly verb: string;
+  readonly args: Args;
+  readonly io: CliIo;
+  readonly engine: Umbel;
+  readonly signal: AbortSignal;
+  readonly json: boolean;
+}
+
+/** Runs one verb; resolves to its exit code. */
+type VerbHandler = (call: VerbCall) => Promise<number>;
+
+const spawnVerb: VerbHandler = async ({ args, io, engine, signal, json }) => {
+  const status = await engine.spawn({ ...spawnFromArgs(args, io.cwd), name: spawnName(args), startupTimeout: str(args.startupTimeout) }, { signal });
+  if (json) printJson(io.stdout, status);
+  else io.stdout.write(`${status.name}\n`);
+  return 0;
+};
+
+const sendVerb: VerbHandler = async ({ args, io, engine, signal, json }) => {
+  let prompt = str(args.prompt);
+  if (prompt === undefined || prompt === '-' || prompt === '') {
+    const piped = await io.readStdin();
+    if (piped === undefined) throw new UsageError('send needs a prompt: umbel send NAME "PROMPT", or pipe it on stdin');
+    prompt = piped;
+  }
+  const result = await engine.send({ name: String(args.name), prompt, ...(args.command === true ? { command: true } : {}) }, { signal });
+  if (json) printJson(io.stdout, result);
+  else if (result.command && !result.modelTurn)
+    io.stderr.write(`umbel: ran as ${result.worker}'s own command; it started no model turn (nothing to wait for)\n`);
+  else io.stdout.write(`${result.turn}\n`);
+  return 0;
+};
+
+const waitVerb: VerbHandler = async ({ args, io, engine, signal, json }) => {
+  const live = !json && io.stderr.isTTY === true ? progressLine(io) : undefined;
+  let outcome: Outcome;
+  try {
+    outcome = await engine.wait(
+      {
+        name: String(args.name),
+        turn: num(args.turn, 'turn'),
+        timeout: str(args.timeout) ?? '30m',
+        idleTimeout: str(args.idleTimeout),
+        check: str(args.check),
+        schema: str(args.schema),
+        retries: num(args.retries, 'retries'),
+        checkTimeout: str(args.checkTimeout),
+        until: str(args.until) as 'stop' | undefined,
+        file: str(args.file),
+        pattern: str(args.pattern),
+      },
+      { signal, onProgress: live ? (p) => live.update(p) : undefined },
+    );
+  } finally {
+    live?.stop();
+  }
+  if (json) printJson(io.stdout, outcome);
+  else printOutcome(io, outcome);
+  return outcome.exitCode;
+};
+
+/** A wait's outcome as text: the match or the answer on stdout, anything else described on stderr. */
+function printOutcome(io: CliIo, outcome: Outcome): void {
+  if (outcome.reason !== 'file' && outcome.reason !== 'pattern' && outcome.reason !== 'completed') {
+    io.stderr.write(describeOutcome(outcome));
+    return;
+  }
+  io.stdout.write(`${(outcome.reason === 'completed' ? outcome.result : outcome.match) ?? ''}\n`);
+  if (outcome.message) io.stderr.write(`umbel: ${outcome.message}\n`);
+}
+
+const keysVerb: VerbHandler = async ({ args, io, engine, json }) => {
+  const keys = ((args.keys as unknown[]) ?? []).map(String);
+  const result = await engine.keys({ name: String(args.name), keys });
+  if (json) printJson(io.stdout, result);
+  return 0;
+};
+
+/** `status NAME` as text: one `label: value` line per known fact. */
+function statusText(status: WorkerStatus): string {
+  const needs = status.needsInput;
+  const exit = status.exit;
+  const rows: [string, unknown][] = [
+    ['name', status.name],
+    ['provider', status.provider],
+    ['state', status.state],
+    ['alive', status.alive],
+    ['cwd', status.cwd],
+    ['model', status.model],
+    ['turn', `${status.completedTurn} completed / ${status.turn} sent`],
+    ['created', status.createdAt],
+    ['last activity', status.lastActivityAt],
+    ['session id', status.sessionId],
+    ['transcript', status.transcriptPath],
+    ['needs input', needs ? `${needs.kind}${needs.tool ? ` (${needs.tool})` : ''}${needs.message ? `: ${needs.message}` : ''}` : undefined],
+    [
+      'exit',
+      exit ? `${exit.signal ?? (exit.status !== undefined ? `status ${exit.status}` : 'unknown')}${exit.by ? ` (by ${exit.by})` : ''}` : undefined,
+    ],
+    ['corrupt', status.corrupt ? `${status.corrupt.reason} (${status.corrupt.path})` : undefined],
+    ['host', status.host],
+    ['unreachable', status.unreachable?.reason],
+    ...(status.problems ?? []).map((p): [string, unknown] => ['problem', `${p.message} (${p.file})`]),
+  ];
+  return `${rows
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${`${k}:`.padEnd(15)}${String(v)}`)
+    .join('\n')}\n`;
+}
+
+/** `status NAME` (one worker), or `status` / `ls` (the fleet, with the hosts that did not answer). */
+const statusVerb: VerbHandler = async ({ verb, args, io, engine, json }) => {
+  if (verb === 'status' && args.name !== undefined) {
+    const status = await engine.status(String(args.name));
+    if (json) printJson(io.stdout, status);
+    else io.stdout.write(statusText(status));
+    return 0;
+  }
+  const fleet = engine.listFleet ? await engine.listFleet() : { workers: await engine.list(), hosts: [] };
+  if (json) printJson(io.stdout, fleet.workers);
+  else io.stdout.write(statusTable(fleet.workers));
+  io.stderr.write(unreachableHosts(fleet.hosts));
+  return 0;
+};
+
+const readVerb: VerbHandler = async ({ args, io, engine, json }) => {
+  const result = await engine.read({
+    name: String(args.name),
+    turn: num(args.turn, 'turn'),
+    section: str(args.section),
+    head: num(args.head, 'head'),
+    tail: num(args.tail, 'tail'),
+  });
+  if (json) {
+    printJson(io.stdout, result);
+    return 0;
+  }
+  io.stdout.write(`${result.result}\n`);
+  if (result.elidedTokens) io.stderr.write(`umbel: about ${result.elidedTokens} tokens of the answer left out\n`);
+  if (!result.complete) io.stderr.write(`umbel: the transcript does not show turn ${result.turn} as ended yet; this is the answer the stop hook reported\n`);
+  return 0;
+};
+
+const actionsVerb: VerbHandler = async ({ args, io, engine, json }) => {
+  const result = await engine.actions({ name: String(args.name), turn: turnOrAll(args.turn) });
+  io.stdout.write(json ? `${JSON.stringify(result)}\n` : actionsText(result));
+  return 0;
+};
+
+const diffVerb: VerbHandler = async ({ args, io, engine, json }) => {
+  const result = await engine.diff({
+    name: String(args.name),
+    turn: num(args.turn, 'turn'),
+    ...(args.text === true ? { text: true } : {}),
+    from: signedNum(args.from, 'from'),
+    to: signedNum(args.to, 'to'),
+  });
+  if (json) printJson(io.stdout, result);
+  else {
+    const text = diffText(result);
+    io.stdout.write(text.stdout);
+    io.stderr.write(text.stderr);
+  }
+  return 0;
+};
+
+const killVerb: VerbHandler = async ({ args, io, engine, json }) => {
+  const result = await engine.kill({ name: String(args.name), purge: args.purge === true });
+  if (json) printJson(io.stdout, result);
+  else io.stdout.write(`${result.purged ? 'purged' : 'killed'}: ${result.worker}\n`);
+  return 0;
+};
+
+const pruneVerb: VerbHandler = async ({ args, io, engine, json }) => {
+  const result = await engine.prune({ olderThan: str(args.olderThan) });
+  if (json) printJson(io.stdout, result);
+  else io.stdout.write(`${result.removed.map((n) => `removed ${n}\n`).join('')}${result.removed.length} removed, ${result.kept} kept\n`);
+  for (const u of result.unreachable ?? []) io.stderr.write(`umbel: host ${u.host} is unreachable (${u.reason}); nothing of it was pruned\n`);
+  return 0;
+};
+
+const attachVerb: VerbHandler = async ({ args, engine }) => {
+  const command = await engine.attachCommand(String(args.name));
+  const result = spawnSync(command.file, [...command.args], { stdio: 'inherit', env: { ...command.env } });
+  return result.status ?? 1;
+};
+
+const captureVerb: VerbHandler = async ({ args, io, engine, json }) => {
+  const result = await engine.capture({ name: String(args.name), lines: num(args.lines, 'lines') ?? 100 });
+  if (json) printJson(io.stdout, result);
+  else {
+    io.stdout.write(`${result.text.replace(/\s+$/, '')}\n`);
+    if (!result.live) io.stderr.write(`umbel: ${result.worker} has no live pane; this is the last screen saved\n`);
+  }
+  return 0;
+};
+
+/** `logs NAME [--follow]`: the entries so far, then (following) the new ones every 300 ms until interrupted. */
+const logsVerb: VerbHandler = async ({ args, io, engine, signal, json }) => {
+  let seen = 0;
+  const flush = async () => {
+    const entries = await engine.logs(String(args.name));
+    for (const entry of entries.slice(seen)) {
+      if (json) printJson(io.stdout, entry);
+      else io.stdout.write(logLine(entry));
+    }
+    seen = entries.length;
+  };
+  await flush();
+  if (args.follow !== true) return 0;
+  while (!signal.aborted) {
+    await new Promise((r) => setTimeout(r, 300));
+    await flush();
+  }
+  return interruptExitCode(signal);
+};
+
+const VERB_HANDLERS: Readonly<Record<string, VerbHandler>> = {
+  spawn: spawnVerb,
+  send: sendVerb,
+  wait: waitVerb,
+  keys: keysVerb,
+  status: statusVerb,
+  ls: statusVerb,
+  read: readVerb,
+  actions: actionsVerb,
+  diff: diffVerb,
+  kill: killVerb,
+  prune: pruneVerb,
+  attach: attachVerb,
+  capture: captureVerb,
+  logs: logsVerb,
+};
+
 /** Dispatch one verb. Returns the exit code. */
 export async function runVerb(verb: string, args: Args, io: CliIo, engine: Umbel, signal: AbortSignal): Promise<number> {
-  const json = args.json === true;
-  switch (verb) {
-    case 'spawn': {
-      const status = await engine.spawn({ ...spawnFromArgs(args, io.cwd), name: spawnName(args), startupTimeout: str(args.startupTimeout) }, { signal });
-      if (json) printJson(io.stdout, status);
-      else io.stdout.write(`${status.name}\n`);
-      return 0;
-    }
-    case 'send': {
-      let prompt = str(args.prompt);
-      if (prompt === undefined || prompt === '-' || prompt === '') {
-        const piped = await io.readStdin();
-        if (piped === undefined) throw new UsageError('send needs a prompt: umbel send NAME "PROMPT", or pipe it on stdin');
-        prompt = piped;
-      }
-      const result = await engine.send({ name: String(args.name), prompt, ...(args.command === true ? { command: true } : {}) }, { signal });
-      if (json) printJson(io.stdout, result);
-      else if (result.command && !result.modelTurn)
-        io.stderr.write(`umbel: ran as ${result.worker}'s own command; it started no model turn (nothing to wait for)\n`);
-      else io.stdout.write(`${result.turn}\n`);
-      return 0;
-    }
-    case 'wait': {
-      const live = !json && io.stderr.isTTY === true ? progressLine(io) : undefined;
-      let outcome: Outcome;
-      try {
-        outcome = await engine.wait(
-          {
-            name: String(args.name),
-            turn: num(args.turn, 'turn'),
-            timeout: str(args.timeout) ?? '30m',
-            idleTimeout: str(args.idleTimeout),
-            check: str(args.check),
-            schema: str(args.schema),
-            retries: num(args.retries, 'retries'),
-            checkTimeout: str(args.checkTimeout),
-            until: str(args.until) as 'stop' | undefined,
-            file: str(args.file),
-            pattern: str(args.pattern),
-          },
-          { signal, onProgress: live ? (p) => live.update(p) : undefined },
-        );
-      } finally {
-        live?.stop();
-      }
-      if (json) printJson(io.stdout, outcome);
-      else if (outcome.reason === 'file' || outcome.reason === 'pattern') {
-        io.stdout.write(`${outcome.match ?? ''}\n`);
-        if (outcome.message) io.stderr.write(`umbel: ${outcome.message}\n`);
-      } else if (outcome.reason === 'completed') {
-        io.stdout.write(`${outcome.result ?? ''}\n`);
-        if (outcome.message) io.stderr.write(`umbel: ${outcome.message}\n`);
-      } else io.stderr.write(describeOutcome(outcome));
-      return outcome.exitCode;
-    }
-    case 'keys': {
-      const keys = ((args.keys as unknown[]) ?? []).map(String);
-      const result = await engine.keys({ name: String(args.name), keys });
-      if (json) printJson(io.stdout, result);
-      return 0;
-    }
-    case 'status':
-    case 'ls': {
-      if (verb === 'status' && args.name !== undefined) {
-        const status = await engine.status(String(args.name));
-        if (json) printJson(io.stdout, status);
-        else {
-          const rows: [string, unknown][] = [
-            ['name', status.name],
-            ['provider', status.provider],
-            ['state', status.state],
-            ['alive', status.alive],
-            ['cwd', status.cwd],
-            ['model', status.model],
-            ['turn', `${status.completedTurn} completed / ${status.turn} sent`],
-            ['created', status.createdAt],
-            ['last activity', status.lastActivityAt],
-            ['session id', status.sessionId],
-            ['transcript', status.transcriptPath],
-            [
-              'needs input',
-              status.needsInput
-                ? `${status.needsInput.kind}${status.needsInput.tool ? ` (${status.needsInput.tool})` : ''}${status.needsInput.message ? `: ${status.needsInput.message}` : ''}`
-                : undefined,
-            ],
-            [
-              'exit',
-              status.exit
-                ? `${status.exit.signal ?? (status.exit.status !== undefined ? `status ${status.exit.status}` : 'unknown')}${status.exit.by ? ` (by ${status.exit.by})` : ''}`
-                : undefined,
-            ],
-            ['corrupt', status.corrupt ? `${status.corrupt.reason} (${status.corrupt.path})` : undefined],
-            ['host', status.host],
-            ['unreachable', status.unreachable?.reason],
-            ...(status.problems ?? []).map((p): [string, unknown] => ['problem', `${p.message} (${p.file})`]),
-          ];
-          io.stdout.write(
-            rows
-              .filter(([, v]) => v !== undefined)
-              .map(([k, v]) => `${`${k}:`.padEnd(15)}${String(v)}`)
-              .join('\n') + '\n',
-          );
-        }
-        return 0;
-      }
-      const fleet = engine.listFleet ? await engine.listFleet() : { workers: await engine.list(), hosts: [] };
-      if (json) printJson(io.stdout, fleet.workers);
-      else io.stdout.write(statusTable(fleet.workers));
-      io.stderr.write(unreachableHosts(fleet.hosts));
-      return 0;
-    }
-    case 'read': {
-      const result = await engine.read({
-        name: String(args.name),
-        turn: num(args.turn, 'turn'),
-        section: str(args.section),
-        head: num(args.head, 'head'),
-        tail: num(args.tail, 'tail'),
-      });
-      if (json) printJson(io.stdout, result);
-      else {
-        io.stdout.write(`${result.result}\n`);
-        if (result.elidedTokens) io.stderr.write(`umbel: about ${result.elidedTokens} tokens of the answer left out\n`);
-        if (!result.complete)
-          io.stderr.write(`umbel: the transcript does not show turn ${result.turn} as ended yet; this is the answer the stop hook reported\n`);
-      }
-      return 0;
-    }
-    case 'actions': {
-      const result = await engine.actions({ name: String(args.name), turn: turnOrAll(args.turn) });
-      io.stdout.write(json ? `${JSON.stringify(result)}\n` : actionsText(result));
-      return 0;
-    }
-    case 'diff': {
-      const result = await engine.diff({
-        name: String(args.name),
-        turn: num(args.turn, 'turn'),
-        ...(args.text === true ? { text: true } : {}),
-        from: signedNum(args.from, 'from'),
-        to: signedNum(args.to, 'to'),
-      });
-      if (json) printJson(io.stdout, result);
-      else {
-        const text = diffText(result);
-        io.stdout.write(text.stdout);
-        io.stderr.write(text.stderr);
-      }
-      return 0;
-    }
-    case 'kill': {
-      const result = await engine.kill({ name: String(args.name), purge: args.purge === true });
-      if (json) printJson(io.stdout, result);
-      else io.stdout.write(`${result.purged ? 'purged' : 'killed'}: ${result.worker}\n`);
-      return 0;
-    }
-    case 'prune': {
-      const result = await engine.prune({ olderThan: str(args.olderThan) });
-      if (json) printJson(io.stdout, result);
-      else io.stdout.write(`${result.removed.map((n) => `removed ${n}\n`).join('')}${result.removed.length} removed, ${result.kept} kept\n`);
-      for (const u of result.unreachable ?? []) io.stderr.write(`umbel: host ${u.host} is unreachable (${u.reason}); nothing of it was pruned\n`);
-      return 0;
-    }
-    case 'attach': {
-      const command = await engine.attachCommand(String(args.name));
-      const result = spawnSync(command.file, [...command.args], { stdio: 'inherit', env: { ...command.env } });
-      return result.status ?? 1;
-    }
-    case 'capture': {
-      const result = await engine.capture({ name: String(args.name), lines: num(args.lines, 'lines') ?? 100 });
-      if (json) printJson(io.stdout, result);
-      else {
-        io.stdout.write(`${result.text.replace(/\s+$/, '')}\n`);
-        if (!result.live) io.stderr.write(`umbel: ${result.worker} has no live pane; this is the last screen saved\n`);
-      }
-      return 0;
-    }
-    case 'logs': {
-      let seen = 0;
-      const flush = async () => {
-        const entries = await engine.logs(String(args.name));
-        for (const entry of entries.slice(seen)) {
-          if (json) printJson(io.stdout, entry);
-          else io.stdout.write(logLine(entry));
-        }
-        seen = entries.length;
-      };
-      await flush();
-      if (args.follow !== true) return 0;
-      while (!signal.aborted) {
-        await new Promise((r) => setTimeout(r, 300));
-        await flush();
-      }
-      return interruptExitCode(signal);
-    }
-    default:
-      throw new UsageError(`unknown verb '${verb}'`);
-  }
+  const handler = Object.hasOwn(VERB_HANDLERS, verb) ? VERB_HANDLERS[verb] : undefined;
+  if (!handler) throw new UsageError(`unknown verb '${verb}'`);
+  return handler({ verb, args, io, engine, signal, json: args.json === true });
 }
