@@ -304,7 +304,11 @@ describe(`umbel --provider codex on the real ${readPins().codex.package}@${readP
       const done = await waitJson();
       const after = Math.ceil(Date.now() / 1000);
       expect(done.code, done.stderr).toBe(0);
-      expect(done.outcome).toMatchObject({ reason: 'completed', result: 'with usage', quota: { fiveHour: { usedPercent: 42 }, sevenDay: { usedPercent: 13 } } });
+      expect(done.outcome).toMatchObject({
+        reason: 'completed',
+        result: 'with usage',
+        quota: { fiveHour: { usedPercent: 42 }, sevenDay: { usedPercent: 13 } },
+      });
       const { fiveHour, sevenDay } = done.outcome.quota;
       expect(resets(fiveHour)).toBeGreaterThanOrEqual(before + 3600 - 1);
       expect(resets(fiveHour)).toBeLessThanOrEqual(after + 3600 + 1);
