@@ -61,7 +61,7 @@ function chatgptAuth() {
 }
 
 /** config.toml text + auth.json + env of one auth world. */
-function codexWorld(world, home, { auth, baseUrl }) {
+function codexWorld(world, home, { auth, baseUrl, config: extra = [] }) {
   const hooksJson = {};
   const state = HOOK_EVENTS.flatMap(([event, snake]) => {
     const command = world.hook(event);
@@ -80,6 +80,7 @@ function codexWorld(world, home, { auth, baseUrl }) {
     'enable_request_compression = false',
     '',
     ...state,
+    ...extra,
   ];
   const top = ['check_for_update_on_startup = false'];
   const env = { HOME: world.home, PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', LANG: 'C.UTF-8', CODEX_HOME: home };
@@ -143,7 +144,7 @@ export async function codexTuiCase({ codex, mock, c, makeWorld, tmuxHost }) {
   const home = join(world.root, 'codex-home');
   mkdirSync(home, { recursive: true });
   gitInit(world.work);
-  const env = codexWorld(world, home, { auth: c.auth, baseUrl: mock.url });
+  const env = codexWorld(world, home, { auth: c.auth, baseUrl: mock.url, config: c.config });
   const host = await tmuxHost({ stateDir: join(world.root, 'state'), cwd: world.work, width: 200, height: 50 });
   const out = { auth: c.auth, env: envNames(env), authJson: readAuthMode(home) };
   try {

@@ -211,6 +211,16 @@ export const CASES = [
   codexTurn('usage-limit-chatgpt', 'chatgpt', `FAIL 429 limit=usage reset=7200 ${TEXT.openaiUsage}`, 'the plan usage limit on a ChatGPT login', {
     status: true,
   }),
+  {
+    ...codexTurn(
+      'usage-limit-chatgpt-nudge-hidden',
+      'chatgpt',
+      `FAIL 429 limit=usage reset=7200 ${TEXT.openaiUsage}`,
+      'the plan usage limit on a ChatGPT login with [notice] hide_rate_limit_model_nudge = true, then a normal turn',
+    ),
+    prompts: [`FAIL 429 limit=usage reset=7200 ${TEXT.openaiUsage}`, 'ECHO after the limit'],
+    config: ['', '[notice]', 'hide_rate_limit_model_nudge = true'],
+  },
   codexTurn('weekly-limit-chatgpt', 'chatgpt', `FAIL 429 limit=weekly reset=259200 ${TEXT.openaiUsage}`, 'the weekly plan limit on a ChatGPT login'),
   codexTurn('401', 'provider-key', `FAIL 401 ${TEXT.openai401}`, 'HTTP 401 invalid_api_key: reconnects 5 times'),
   codexTurn(

@@ -288,4 +288,51 @@ describe(`umbel --provider codex on the real ${readPins().codex.package}@${readP
     },
     T,
   );
+
+  it(
+    'plan usage: a QUOTA turn → wait --json quota and status --json quota (percents, resets); a plan limit carries its used-up window, and the next send + wait complete (no "Approaching rate limits" dialog)',
+    async () => {
+      const user = await freshUser();
+      expect((await user.umbel(['spawn', 'plan', ...codexArgs])).code).toBe(0);
+      const waitJson = async () => {
+        const r = await user.umbel(['wait', 'plan', '--json', '--timeout', '240s']);
+        return { code: r.code, outcome: JSON.parse(r.stdout) as Json, stderr: r.stderr };
+      };
+      const resets = (w: { resetsAt: string }) => Date.parse(w.resetsAt) / 1000;
+      const before = Math.floor(Date.now() / 1000);
+      await user.umbel(['send', 'plan', 'QUOTA 5h=42@3600 7d=13@86400 ECHO with usage']);
+      const done = await waitJson();
+      const after = Math.ceil(Date.now() / 1000);
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.outcome).toMatchObject({
+        reason: 'completed',
+        result: 'with usage',
+        quota: { fiveHour: { usedPercent: 42 }, sevenDay: { usedPercent: 13 } },
+      });
+      const { fiveHour, sevenDay } = done.outcome.quota;
+      expect(resets(fiveHour)).toBeGreaterThanOrEqual(before + 3600 - 1);
+      expect(resets(fiveHour)).toBeLessThanOrEqual(after + 3600 + 1);
+      expect(resets(sevenDay)).toBeGreaterThanOrEqual(before + 86400 - 1);
+      expect(resets(sevenDay)).toBeLessThanOrEqual(after + 86400 + 1);
+      const status = JSON.parse((await user.umbel(['status', 'plan', '--json'])).stdout);
+      expect(status.quota).toMatchObject({ fiveHour, sevenDay });
+
+      await user.umbel(['send', 'plan', 'FAIL 429 limit=usage reset=7200 You have hit your usage limit']);
+      const limited = await waitJson();
+      expect(limited.code, limited.stderr).toBe(118);
+      expect(limited.outcome).toMatchObject({ reason: 'rate-limited', quota: { fiveHour: { usedPercent: 100 } } });
+      expect(limited.outcome.quota.fiveHour.resetsAt).toBe(limited.outcome.resetsAt);
+      expect(JSON.parse((await user.umbel(['status', 'plan', '--json'])).stdout).quota).toMatchObject({ fiveHour: { usedPercent: 100 } });
+
+      // the real codex opens its blocking model-switch dialog here unless [notice] hides it (ACCOUNT-FACTS §2.2)
+      const sent = await user.umbel(['send', 'plan', 'ECHO after the limit']);
+      expect(sent.code, sent.stderr).toBe(0);
+      const next = await waitJson();
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.outcome).toMatchObject({ reason: 'completed', result: 'after the limit' });
+      expect(turnsFor('ECHO after the limit')).toHaveLength(1);
+      expect((await user.umbel(['capture', 'plan'])).stdout).not.toMatch(/Approaching rate limits|gpt-6-luna/i);
+    },
+    T,
+  );
 });

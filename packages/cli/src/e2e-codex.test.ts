@@ -236,6 +236,44 @@ describe('supervisor verbs with --provider codex on the fake codex', () => {
     T,
   );
   it(
+    'plan usage from the rollout (token_count.rate_limits) in the outcome, status and ls --json, on completed and failed turns; after a plan limit no model-switch dialog eats the next send',
+    async () => {
+      await umbel(['spawn', 'quota', ...codexArgs]);
+      expect(JSON.parse((await umbel(['status', 'quota', '--json'])).stdout)).not.toHaveProperty('quota');
+      const before = Math.floor(Date.now() / 1000);
+      await umbel(['send', 'quota', 'QUOTA 5h=42@3600 7d=13@86400 ECHO with usage']);
+      const done = await umbel(['wait', 'quota', '--json', '--timeout', '90s']);
+      expect(done.code, done.stderr).toBe(0);
+      const after = Math.ceil(Date.now() / 1000);
+      const outcome = JSON.parse(done.stdout);
+      expect(outcome).toMatchObject({ reason: 'completed', result: 'with usage', quota: { fiveHour: { usedPercent: 42 }, sevenDay: { usedPercent: 13 } } });
+      const resets = (w: { resetsAt: string }) => Date.parse(w.resetsAt) / 1000;
+      expect(resets(outcome.quota.fiveHour)).toBeGreaterThanOrEqual(before + 3600 - 1);
+      expect(resets(outcome.quota.fiveHour)).toBeLessThanOrEqual(after + 3600 + 1);
+      expect(resets(outcome.quota.sevenDay)).toBeGreaterThanOrEqual(before + 86400 - 1);
+      const status = JSON.parse((await umbel(['status', 'quota', '--json'])).stdout);
+      expect(status.quota).toMatchObject({ fiveHour: outcome.quota.fiveHour, sevenDay: outcome.quota.sevenDay });
+      const listed = JSON.parse((await umbel(['ls', '--json'])).stdout).find((w: { name: string }) => w.name === 'quota');
+      expect(listed.quota).toMatchObject({ fiveHour: { usedPercent: 42 } });
+
+      await umbel(['send', 'quota', 'FAIL 429 limit=usage reset=7200 You have hit your usage limit']);
+      const limited = await umbel(['wait', 'quota', '--json', '--timeout', '90s']);
+      expect(limited.code, limited.stderr).toBe(118);
+      const failed = JSON.parse(limited.stdout);
+      expect(failed).toMatchObject({ reason: 'rate-limited', quota: { fiveHour: { usedPercent: 100 }, sevenDay: { usedPercent: 13 } } });
+      expect(failed.quota.fiveHour.resetsAt).toBe(failed.resetsAt);
+      expect(JSON.parse((await umbel(['status', 'quota', '--json'])).stdout).quota).toMatchObject({ fiveHour: { usedPercent: 100 } });
+
+      // the fake, like the real codex, opens "Approaching rate limits" here unless [notice] hides it
+      expect((await umbel(['capture', 'quota'])).stdout).not.toContain('Approaching rate limits');
+      const sent = await umbel(['send', 'quota', 'ECHO after the limit']);
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(await umbel(['wait', 'quota', '--timeout', '90s'])).toMatchObject({ code: 0, stdout: 'after the limit\n' });
+      await umbel(['kill', 'quota']);
+    },
+    T,
+  );
+  it(
     'kill leaves no codex process of the worker (daemon included); the tombstone still reads',
     async () => {
       await umbel(['spawn', 'gone', ...codexArgs]);

@@ -165,6 +165,67 @@ describe('outcomes', () => {
   });
 });
 
+describe('plan usage a turn recorded (quota)', () => {
+  const iso = (s: number) => new Date(s * 1000).toISOString();
+  const eventsDir = () => join(home, 'workers', 'w1', 'events');
+  const quotaEvents = async () => (await readdir(eventsDir())).filter((f) => f.endsWith('-quota.json'));
+
+  it('a completed turn: in the outcome and in status (from the ledger), recorded once however often it is waited for', async () => {
+    await spawnMock();
+    expect((await umbel.status('w1')).quota).toBeUndefined();
+    await umbel.send({ name: 'w1', prompt: 'USAGE 5h=42@1800000000 7d=13@1800600000 ECHO with usage' });
+    const outcome = await umbel.wait({ name: 'w1', timeout: '10s' });
+    const expected = { fiveHour: { usedPercent: 42, resetsAt: iso(1800000000) }, sevenDay: { usedPercent: 13, resetsAt: iso(1800600000) } };
+    expect(outcome).toMatchObject({ reason: 'completed', result: 'with usage', quota: expected });
+    expect((await umbel.status('w1')).quota).toMatchObject(expected);
+    expect((await umbel.list())[0]?.quota).toMatchObject(expected);
+    expect(await umbel.wait({ name: 'w1', turn: 1 })).toMatchObject({ quota: expected });
+    expect(await quotaEvents()).toHaveLength(1);
+  });
+
+  it('failed turns carry it too (hook and transcript-only failures); a turn that reports none keeps the last', async () => {
+    await spawnMock();
+    await umbel.send({ name: 'w1', prompt: 'USAGE 5h=100@1800000000 LIMIT reset=2027-01-01T00:00:00.000Z plan limit' });
+    const limited = await umbel.wait({ name: 'w1', timeout: '10s' });
+    expect(limited).toMatchObject({ reason: 'rate-limited', quota: { fiveHour: { usedPercent: 100, resetsAt: iso(1800000000) } } });
+    expect(limited.quota?.sevenDay).toBeUndefined();
+    await umbel.send({ name: 'w1', prompt: 'USAGE 7d=55 SILENTFAIL broken' });
+    const failed = await umbel.wait({ name: 'w1', timeout: '10s' });
+    expect(failed).toMatchObject({ reason: 'provider-error', quota: { sevenDay: { usedPercent: 55 } } });
+    expect(failed.quota?.fiveHour).toBeUndefined();
+    await umbel.send({ name: 'w1', prompt: 'ECHO no usage' });
+    expect((await umbel.wait({ name: 'w1', timeout: '10s' })).quota).toMatchObject({ sevenDay: { usedPercent: 55 } });
+    expect(await quotaEvents()).toHaveLength(2);
+  });
+
+  it('no quota in the transcript: absent everywhere, never an empty object', async () => {
+    await spawnMock();
+    await umbel.send({ name: 'w1', prompt: 'ECHO plain' });
+    expect(await umbel.wait({ name: 'w1', timeout: '10s' })).not.toHaveProperty('quota');
+    expect(await umbel.status('w1')).not.toHaveProperty('quota');
+    expect(await quotaEvents()).toHaveLength(0);
+  });
+
+  it('newest wins: a later wait on an older turn does not replace a newer reading', async () => {
+    await spawnMock();
+    await umbel.send({ name: 'w1', prompt: 'USAGE 5h=10@1800000000 ECHO one' });
+    await umbel.send({ name: 'w1', prompt: 'USAGE 5h=20@1800000000 ECHO two' });
+    expect(await umbel.wait({ name: 'w1', turn: 2, timeout: '10s' })).toMatchObject({ quota: { fiveHour: { usedPercent: 20 } } });
+    expect(await umbel.wait({ name: 'w1', turn: 1, timeout: '10s' })).toMatchObject({ result: 'one', quota: { fiveHour: { usedPercent: 20 } } });
+    expect((await umbel.status('w1')).quota).toMatchObject({ fiveHour: { usedPercent: 20 } });
+  });
+
+  it("newest wins between a hook's quota and a turn's", async () => {
+    await spawnMock();
+    await umbel.send({ name: 'w1', prompt: 'USAGE 5h=30@1800000000 ECHO one' });
+    await umbel.wait({ name: 'w1', timeout: '10s' });
+    // a later hook event (as Claude's statusLine input) carrying plan usage
+    const ns = BigInt(Date.now() + 1000) * 1_000_000n;
+    await writeFile(join(eventsDir(), `${ns}-1-notify.json`), JSON.stringify({ quota: { fiveHour: { usedPercent: 31 } } }));
+    expect((await umbel.status('w1')).quota).toMatchObject({ fiveHour: { usedPercent: 31 } });
+  });
+});
+
 describe('startup', () => {
   it('handles a dialog, refuses a sign-in screen (126) and leaves nothing behind', async () => {
     expect((await umbel.spawn({ name: 'trusting', provider: 'mock', cwd: work, env: { MOCK_CLI_TRUST: '1' } })).state).toBe('ready');

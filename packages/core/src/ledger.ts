@@ -206,11 +206,11 @@ function windowOf(w: ProviderV1QuotaWindow | undefined): QuotaWindow | undefined
   return { usedPercent: w.usedPercent, ...(resetsAt ? { resetsAt } : {}) };
 }
 
-/** The newest quota any event reported (Claude: its statusLine input), in the status shape. */
+/** The newest quota any event reported (a hook's: Claude's statusLine input; or a wait's `quota` record of a turn's), in the status shape. */
 function quotaOf(typed: readonly LedgerEvent[]): Pick<WorkerView, 'quota'> {
   for (let i = typed.length - 1; i >= 0; i--) {
     const event = typed[i] as LedgerEvent;
-    const q = event.info.quota;
+    const q = event.own?.kind === 'quota' ? event.own.data : event.info.quota;
     if (!q) continue;
     const fiveHour = windowOf(q.fiveHour);
     const sevenDay = windowOf(q.sevenDay);

@@ -11,6 +11,8 @@
  * - `ended`: a wait saw a turn end in the transcript alone (no hook fires for it).
  * - `dead`: death evidence saved by a wait or a kill (the last screen, how it ended).
  * - `exit`: the launch wrapper recorded how the CLI process ended.
+ * - `quota`: a wait read plan usage in turn `turn`'s transcript (Codex's `token_count.rate_limits`);
+ *   the ledger's newest reading, this or a hook's (Claude's statusLine), is the worker's quota.
  * - `snapshot`: the git tree of the worker's cwd when turn `turn` was sent (before its Enter), or
  *   why there is none; `diff` compares against it. Not written outside a git work tree.
  *
@@ -59,6 +61,15 @@ export const SnapshotEventSchema = z.object({
   ms: z.number().nonnegative().optional(),
 });
 
+const QuotaWindowEvent = z.object({
+  usedPercent: z.number().finite().min(0),
+  /** Epoch seconds, as the provider read it. */
+  resetsAt: z.number().finite().optional(),
+});
+export const QuotaEventSchema = z
+  .object({ turn: Turn, fiveHour: QuotaWindowEvent.optional(), sevenDay: QuotaWindowEvent.optional() })
+  .refine((q) => q.fiveHour !== undefined || q.sevenDay !== undefined, { message: 'names no window' });
+
 /** The schema of each own kind. */
 export const OWN_EVENT_SCHEMAS = {
   sent: SentEventSchema,
@@ -69,6 +80,7 @@ export const OWN_EVENT_SCHEMAS = {
   dead: DeadEventSchema,
   exit: ExitEventSchema,
   snapshot: SnapshotEventSchema,
+  quota: QuotaEventSchema,
 } as const;
 
 /** One of umbel's own event kinds. */

@@ -293,6 +293,8 @@ export type ProviderV1TurnRead =
       readonly model?: string;
       /** Why the model's last message of the turn ended (`end_turn`, …), when the transcript says. */
       readonly stopReason?: string;
+      /** Plan usage the transcript recorded for this turn (Codex: `token_count.rate_limits`); absent when none. */
+      readonly quota?: ProviderV1Quota;
     }
   | {
       readonly status: 'failed';
@@ -303,6 +305,8 @@ export type ProviderV1TurnRead =
       readonly stopReason?: string;
       /** The failure was the account's (usage or rate limit, refused login): outcome `rate-limited` / `auth-failed`. */
       readonly account?: ProviderV1AccountError;
+      /** Plan usage the transcript recorded for this turn, as on a completed one (a plan limit: the used-up window). */
+      readonly quota?: ProviderV1Quota;
     }
   | { readonly status: 'interrupted'; readonly message?: string };
 

@@ -66,3 +66,13 @@ describe('Outcome: a discriminated union on reason, one schema', () => {
     expect(OutcomeSchema.safeParse({ ...completed, reason: 'timeout', exitCode: 124, result: undefined }).success).toBe(true);
   });
 });
+
+describe('own event quota', () => {
+  it('names at least one window; never an empty reading', async () => {
+    const { parseOwnEvent } = await import('./own-events.js');
+    expect(parseOwnEvent('quota', { turn: 1, fiveHour: { usedPercent: 42, resetsAt: 1800000000 } })).toHaveProperty('event');
+    expect(parseOwnEvent('quota', { turn: 1, sevenDay: { usedPercent: 13 } })).toHaveProperty('event');
+    expect(parseOwnEvent('quota', { turn: 1 })).toHaveProperty('problem');
+    expect(parseOwnEvent('quota', { turn: 1, fiveHour: { usedPercent: -1 } })).toHaveProperty('problem');
+  });
+});

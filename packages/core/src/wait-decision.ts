@@ -5,7 +5,7 @@
  * sleep until something changes. The I/O shell around it is ./wait.ts.
  */
 import type { TurnView, UsableView } from './ledger-types.js';
-import type { ProviderV1AccountError, ProviderV1AccountScreen, ProviderV1TurnRead } from './provider.js';
+import type { ProviderV1AccountError, ProviderV1AccountScreen, ProviderV1Quota, ProviderV1TurnRead } from './provider.js';
 import type { Outcome, OutcomeReason } from './schemas.js';
 import type { PaneState } from './substrate.js';
 import { formatMs } from './util.js';
@@ -63,6 +63,8 @@ export type WaitDecision =
       readonly withScreen?: boolean;
       /** Record the turn's end (it ended in the transcript alone: no hook fired). */
       readonly recordEnded?: string;
+      /** Plan usage the failed turn's transcript recorded (to be kept in the ledger). */
+      readonly quota?: ProviderV1Quota;
     }
   | { readonly kind: 'completed-from-stop'; readonly answer: string; readonly message: string }
   | { readonly kind: 'dead'; readonly pane: PaneState }
@@ -99,6 +101,7 @@ function failedOutcome(read: Failed, recordEnded?: string): WaitDecision {
       ...fields,
     },
     ...(recordEnded !== undefined ? { recordEnded } : {}),
+    ...(read.quota ? { quota: read.quota } : {}),
   };
 }
 

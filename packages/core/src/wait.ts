@@ -12,7 +12,7 @@ import { loadWorker, usableWorker } from './ledger.js';
 import type { TurnView, UsableView } from './ledger-types.js';
 import { startMonitor, type Monitor } from './monitor.js';
 import { writeOwnEvent } from './own-events.js';
-import type { ProviderV1Message } from './provider.js';
+import type { ProviderV1Message, ProviderV1Quota } from './provider.js';
 import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type UnfinishedOutcome, type WaitOptionsParsed } from './schemas.js';
 import type { PaneState } from './substrate.js';
 import { readMessages, readTurn, type TurnRead } from './turn-read.js';
@@ -242,6 +242,7 @@ async function carryOut(
   switch (decision.kind) {
     case 'completed': {
       await ended('completed');
+      await recordQuota(view, turn, decision.read.quota);
       const r = decision.read;
       const usage = outcomeUsage(r);
       return deps.outcome('completed', {
@@ -258,6 +259,7 @@ async function carryOut(
       return deps.outcome('completed', { result: decision.answer, message: decision.message });
     case 'outcome': {
       if (decision.recordEnded) await ended(decision.recordEnded);
+      await recordQuota(view, turn, decision.quota);
       const evidence = decision.withScreen ? (screen ?? (await captureOr(ctx, view.session, deps.monitor.screen(), 30))) : undefined;
       const hostError = decision.reason === 'timeout' ? deps.monitor.hostError() : undefined;
       const message =
@@ -275,6 +277,17 @@ async function carryOut(
     default:
       return undefined;
   }
+}
+
+/**
+ * Keep the plan usage a turn's transcript recorded as a `quota` event, so status (and every
+ * outcome, through the ledger) shows it without reading transcripts. Once per turn, and never for
+ * a turn older than one already recorded: the ledger's newest reading must be the newest turn's.
+ */
+async function recordQuota(view: UsableView, turn: TurnView, quota: ProviderV1Quota | undefined): Promise<void> {
+  if (!quota || (!quota.fiveHour && !quota.sevenDay)) return;
+  if (view.events.some((e) => e.own?.kind === 'quota' && e.own.data.turn >= turn.turn)) return;
+  await writeOwnEvent(view.paths.events, 'quota', { turn: turn.turn, ...quota }).catch(() => undefined);
 }
 
 async function deadOutcome(ctx: EngineContext, deps: LoopDeps, view: UsableView, turn: TurnView, pane: PaneState): Promise<Outcome> {

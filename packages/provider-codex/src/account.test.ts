@@ -37,3 +37,25 @@ describe('codex account failures (real recordings)', () => {
     expect(readRecorded(name)).toMatchObject({ status: 'failed', account: { kind: 'auth-failed' } });
   });
 });
+
+describe('the "Approaching rate limits" dialog (real recordings)', () => {
+  const recording = (name: string) =>
+    JSON.parse(readFileSync(new URL(`../../../test-fixtures/real/recorded/account/codex-${name}.json`, import.meta.url), 'utf8')) as {
+      turns: { rollout: Record<string, unknown>[]; screen: string }[];
+    };
+  const read = (turn: { rollout: Record<string, unknown>[] }) =>
+    readCodexTurn({ content: `${turn.rollout.map(({ ordinal: _, ...r }) => JSON.stringify(r)).join('\n')}\n`, ordinal: 1, stopSeen: false });
+
+  it('without [notice] hide_rate_limit_model_nudge a plan limit leaves the blocking dialog on screen', () => {
+    expect(recording('usage-limit-chatgpt').turns[0]?.screen).toMatch(/Approaching rate limits[\s\S]*2\. Keep current model/);
+  });
+
+  it('with it (what umbel writes) no dialog, and the next prompt is a normal turn', () => {
+    const [limited, next] = recording('usage-limit-chatgpt-nudge-hidden').turns;
+    if (!limited || !next) throw new Error('two turns expected');
+    expect(read(limited)).toMatchObject({ status: 'failed', account: { kind: 'rate-limited' } });
+    expect(limited.screen).not.toMatch(/Approaching rate limits/);
+    expect(read(next)).toMatchObject({ status: 'completed', answer: 'after the limit' });
+    expect(next.screen).not.toMatch(/Approaching rate limits/);
+  });
+});

@@ -2,9 +2,10 @@
  * The CODEX_HOME umbel manages for every codex worker of one state root (`<sharedDir>/home`).
  *
  * - `config.toml` is copied once from the user's own (`$CODEX_HOME` or `~/.codex`), then only
- *   edited: umbel sets the keys it needs (no daemon, bounded retries, no update check, the worker
- *   cwd trusted, its hooks pre-trusted) and leaves everything else — including what codex writes
- *   itself — untouched. The user's files are never written.
+ *   edited: umbel sets the keys it needs (no daemon, bounded retries, no update check, no
+ *   rate-limit model-switch dialog, the worker cwd trusted, its hooks pre-trusted) and leaves
+ *   everything else — including what codex writes itself — untouched. The user's files are never
+ *   written.
  * - `hooks.json` is umbel's alone: one handler per codex event, each calling `umbel-hook <kind>`.
  * - `auth.json` (and `AGENTS.md`) are symlinks to the user's, so no secret is copied and a token
  *   refresh is shared.
@@ -127,6 +128,9 @@ export function renderManagedConfig(existing: string, options: ManagedConfigOpti
   text = upsertTomlKey(text, [], 'check_for_update_on_startup', 'false');
   text = upsertTomlKey(text, ['features'], 'daemon_auto_start', 'false');
   text = upsertTomlKey(text, ['features'], 'unbounded_connection_retries', 'false');
+  // After a plan limit codex opens a blocking "Approaching rate limits" dialog offering a cheaper
+  // model; the next keys (umbel's next send) would answer it. Verified on 0.171.0: this hides it.
+  text = upsertTomlKey(text, ['notice'], 'hide_rate_limit_model_nudge', 'true');
   for (const dir of options.trust) text = upsertTomlKey(text, ['projects', dir], 'trust_level', tomlString('trusted'));
   for (const h of options.hooks) text = upsertTomlKey(text, ['hooks', 'state', h.stateKey], 'trusted_hash', tomlString(h.trustedHash));
   return text.endsWith('\n') ? text : `${text}\n`;

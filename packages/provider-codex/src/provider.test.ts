@@ -66,6 +66,15 @@ describe('managed config.toml', () => {
     expect(out.match(/^\[tui\]$/gm)).toHaveLength(1);
   });
 
+  it('hides the "Approaching rate limits" model-switch dialog, also over a user\'s false (ACCOUNT-FACTS §2.2)', () => {
+    expect(readTomlScalar(renderManagedConfig('', opts), ['notice'], 'hide_rate_limit_model_nudge')).toBe('true');
+    const user = '[notice]\nhide_rate_limit_model_nudge = false\nhide_full_access_warning = true\n';
+    const out = renderManagedConfig(user, opts);
+    expect(readTomlScalar(out, ['notice'], 'hide_rate_limit_model_nudge')).toBe('true');
+    expect(readTomlScalar(out, ['notice'], 'hide_full_access_warning')).toBe('true');
+    expect(out.match(/^\[notice\]$/gm)).toHaveLength(1);
+  });
+
   it('is idempotent and adds a second cwd without duplicating tables', () => {
     const once = renderManagedConfig('', opts);
     expect(renderManagedConfig(once, opts)).toBe(once);

@@ -14,6 +14,7 @@
 import type { ProviderV1Message, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
 import { jsonLines } from '@umbel/core/provider-kit';
 import { codexAccountError } from './account.js';
+import { codexQuota } from './quota.js';
 
 /** One rollout line. */
 export interface RolloutRecord {
@@ -199,6 +200,9 @@ export function readCodexTurn(options: ReadCodexTurnOptions): ProviderV1TurnRead
   const extras = { ...(sessionId ? { sessionId } : {}), ...(model ? { model } : {}) };
   const calls = turn.records.filter((r) => r.type === 'response_item' && r.payload.type === 'function_call').length;
   const usage = usageOf(turn);
+  const rateLimits = lastRateLimits(turn);
+  const quota = codexQuota(rateLimits);
+  const withQuota = quota ? { quota } : {};
   if (turn.end?.type === 'turn_aborted') {
     const reason = str(turn.end.payload.reason);
     return { status: 'interrupted', ...(reason ? { message: reason } : {}) };
@@ -206,16 +210,16 @@ export function readCodexTurn(options: ReadCodexTurnOptions): ProviderV1TurnRead
   if (turn.end) {
     const error = turn.end.payload.error as { message?: unknown; codex_error_info?: unknown } | undefined;
     if (error) {
-      const account = codexAccountError(error.codex_error_info, lastRateLimits(turn));
-      return { status: 'failed', message: str(error.message) ?? 'codex reported an error', ...(account ? { account } : {}) };
+      const account = codexAccountError(error.codex_error_info, rateLimits);
+      return { status: 'failed', message: str(error.message) ?? 'codex reported an error', ...(account ? { account } : {}), ...withQuota };
     }
     const answer = str(turn.end.payload.last_agent_message) ?? lastAssistantText(turn).text ?? '';
-    return { status: 'completed', answer, numTurns: calls + 1, ...(usage ? { tokenUsage: usage } : {}), ...extras };
+    return { status: 'completed', answer, numTurns: calls + 1, ...(usage ? { tokenUsage: usage } : {}), ...extras, ...withQuota };
   }
   if (options.stopSeen) {
     const last = lastAssistantText(turn);
     if (last.text !== undefined && last.final)
-      return { status: 'completed', answer: last.text, numTurns: calls + 1, ...(usage ? { tokenUsage: usage } : {}), ...extras };
+      return { status: 'completed', answer: last.text, numTurns: calls + 1, ...(usage ? { tokenUsage: usage } : {}), ...extras, ...withQuota };
   }
   const activity = activityOf(turn);
   return { status: 'running', ...(activity ? { activity } : {}) };

@@ -6,7 +6,8 @@
  * mock-cli prompts: `ECHO <text>`, `ASK <tool>` (permission; key `1` approves), `FAIL <msg>`
  * (stop-failure hook), `SILENTFAIL <msg>` (error in the transcript, no hook), `LIMIT [reset=<iso>] <msg>`
  * (a rate-limited stop-failure), `DENIED <msg>` (an auth-failed stop-failure), `HANG`, `DIE <n>`,
- * `SIGNAL <SIG>`, `DELAY <ms> <rest>`; anything else → `MOCK-REPLY: <prompt>`.
+ * `SIGNAL <SIG>`, `DELAY <ms> <rest>`, `USAGE 5h=<pct>[@<epoch s>] 7d=<pct>[@<epoch s>] <rest>` (the turn's
+ * transcript records that plan usage, then `<rest>` runs); anything else → `MOCK-REPLY: <prompt>`.
  * Env knobs: MOCK_CLI_SIGN_IN=1, MOCK_CLI_TRUST=1 (dialog, key y), MOCK_CLI_FATAL=<msg>,
  * MOCK_CLI_EXIT_AT_START=<n>, MOCK_CLI_DROP_ENTERS=<n>, MOCK_CLI_LATE_MS=<ms>, MOCK_CLI_NO_PROMPT_HOOK=1,
  * MOCK_CLI_FIX=<text> (the reply to a guardrail feedback prompt), MOCK_CLI_PROMPT_LATE_MS=<ms> (the
@@ -352,6 +353,16 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
         const rest = m[2] as string;
         later(s, Number(m[1]), () => act(rest));
         return;
+      }
+      if ((m = /^USAGE ((?:(?:5h|7d)=\d+(?:@\d+)? +)+)([\s\S]*)$/.exec(text))) {
+        const quota: Record<string, { usedPercent: number; resetsAt?: number }> = {};
+        for (const word of (m[1] as string).trim().split(/ +/)) {
+          const [name, value = ''] = word.split('=');
+          const [pct, at] = value.split('@');
+          quota[name === '5h' ? 'fiveHour' : 'sevenDay'] = { usedPercent: Number(pct), ...(at ? { resetsAt: Number(at) } : {}) };
+        }
+        await appendFile(path, `${JSON.stringify({ type: 'quota', key, quota })}\n`);
+        return act(m[2] as string);
       }
       if (/^HANG\b/.test(text)) return;
       if (/^MUTE\b/.test(text)) {

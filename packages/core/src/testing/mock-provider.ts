@@ -9,6 +9,7 @@ import type {
   ProviderV1AccountError,
   ProviderV1EventInfo,
   ProviderV1LaunchOptions,
+  ProviderV1Quota,
   ProviderV1ReadTurnOptions,
   ProviderV1StartupState,
   ProviderV1ToolCall,
@@ -23,6 +24,7 @@ export type MockTranscriptLine =
   | { type: 'tool'; key: string; name: string; id?: string; input?: unknown }
   | { type: 'tool-result'; key: string; id: string; content: string; isError?: boolean }
   | { type: 'end'; key: string }
+  | { type: 'quota'; key: string; quota: ProviderV1Quota }
   | { type: 'error'; key: string; message: string; account?: ProviderV1AccountError };
 
 /** Read one turn of a mock transcript. Pure. */
@@ -39,13 +41,15 @@ export function readMockTurn(options: ProviderV1ReadTurnOptions): ProviderV1Turn
   const key = options.turnKey ?? users[options.ordinal - 1]?.key;
   if (!key || !users.some((u) => u.key === key)) return { status: 'missing' };
   const mine = lines.filter((l) => l.key === key);
+  const usage = mine.findLast((l) => l.type === 'quota');
+  const quota = usage?.type === 'quota' ? { quota: usage.quota } : {};
   const error = mine.find((l) => l.type === 'error');
-  if (error?.type === 'error') return { status: 'failed', message: error.message, ...(error.account ? { account: error.account } : {}) };
+  if (error?.type === 'error') return { status: 'failed', message: error.message, ...(error.account ? { account: error.account } : {}), ...quota };
   const answer = mine
     .filter((l) => l.type === 'assistant')
     .map((l) => (l.type === 'assistant' ? l.text : ''))
     .pop();
-  if (mine.some((l) => l.type === 'end') && answer !== undefined) return { status: 'completed', answer, numTurns: 1 };
+  if (mine.some((l) => l.type === 'end') && answer !== undefined) return { status: 'completed', answer, numTurns: 1, ...quota };
   const tool = [...mine].reverse().find((l) => l.type === 'tool');
   return { status: 'running', ...(tool?.type === 'tool' ? { activity: tool.name } : {}) };
 }
@@ -130,6 +134,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
       if (event.kind === 'stop-failure' && p.account && typeof p.account === 'object') info.account = p.account as ProviderV1AccountError;
       if (event.kind === 'stop' && typeof p.last === 'string') info.lastMessage = p.last;
       if (event.kind === 'tool' && typeof p.tool === 'string') info.activity = p.tool;
+      if (p.quota && typeof p.quota === 'object') info.quota = p.quota as ProviderV1Quota;
       return info;
     },
     doReadTurn: readMockTurn,
