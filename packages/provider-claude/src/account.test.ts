@@ -7,7 +7,12 @@ import { claude } from './provider.js';
 import { readClaudeTurn } from './transcript.js';
 
 interface Recording {
-  readonly turns: readonly { readonly transcript: readonly unknown[]; readonly hooks: readonly { event: string; payload: unknown }[] }[];
+  readonly turns: readonly {
+    readonly transcript: readonly unknown[];
+    readonly hooks: readonly { event: string; payload: unknown }[];
+    readonly screen?: string;
+    readonly afterKeys?: { readonly keys: readonly string[]; readonly screen: string };
+  }[];
 }
 const recording = (name: string): Recording =>
   JSON.parse(readFileSync(new URL(`../../../test-fixtures/real/recorded/account/claude-${name}.json`, import.meta.url), 'utf8')) as Recording;
@@ -54,5 +59,22 @@ describe('claude account failures (real recordings)', () => {
     expect(read).toMatchObject({ status: 'failed', apiErrorStatus: 400 });
     expect(read.status === 'failed' && read.account).toBeUndefined();
     expect(stopFailure('credit-low').account).toBeUndefined();
+  });
+});
+
+describe('claude after a plan limit: the /rate-limit-options dialog (real recordings, ACCOUNT-FACTS §1.3)', () => {
+  const detect = (screen: string | undefined) => claude.doDetectAccountScreen?.(screen ?? '');
+
+  it('a reset more than a day away: the blocking dialog is a rate-limited account screen', () => {
+    const found = detect(recording('weekly-limit').turns[0]?.screen);
+    expect(found?.kind).toBe('rate-limited');
+    expect(found?.message).toContain('/rate-limit-options');
+    expect(found?.message).toContain('continue automatically at Dec 4, 11:58am');
+  });
+
+  it('answered (Enter), and a reset within a day (no dialog, it continues by itself): nothing blocks', () => {
+    expect(detect(recording('weekly-limit').turns[0]?.afterKeys?.screen)).toBeUndefined();
+    expect(detect(recording('usage-limit').turns[0]?.screen)).toBeUndefined();
+    expect(detect(recording('usage-limit-resume').turns[0]?.screen)).toBeUndefined();
   });
 });
