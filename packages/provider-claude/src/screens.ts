@@ -92,6 +92,7 @@ export const CLAUDE_ACCOUNT_SCREENS = [
   {
     match: /^\s*(?:❯\s*)?2\. Wait here, then continue automatically at \S/,
     kind: 'rate-limited' as const,
+    answer: 'Enter picks 1. Stop and wait for limit to reset; Down Enter picks 2. Wait here, then continue automatically at the reset',
     message: (line: string) =>
       `Claude Code asks what to do about the usage limit (/rate-limit-options: 1. Stop and wait for limit to reset · ${line.replace(/^❯\s*/, '').replace(/^2\.\s*/, '2. ')} · 3. Upgrade your plan)`,
   },

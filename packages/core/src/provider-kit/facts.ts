@@ -169,6 +169,8 @@ export interface ScreenFacts {
     readonly kind: ProviderV1AccountError['kind'];
     /** The message reported (default: the matched line, trimmed of box borders). */
     readonly message?: (line: string) => string;
+    /** How the caller answers it with `umbel keys` (ProviderV1AccountScreen.answer). */
+    readonly answer?: string;
   }[];
   readonly dialogs?: readonly DialogFact[];
   /** Ready: this hook seen (e.g. `session`), and/or the input box drawn, and/or the screen matching. */

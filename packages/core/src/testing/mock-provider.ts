@@ -18,7 +18,7 @@ import type {
 
 /** One line of the mock transcript (JSONL). */
 export type MockTranscriptLine =
-  | { type: 'user'; key: string; text: string }
+  | { type: 'user'; key: string; text: string; meta?: boolean }
   | { type: 'assistant'; key: string; text: string }
   | { type: 'tool'; key: string; name: string; id?: string; input?: unknown }
   | { type: 'tool-result'; key: string; id: string; content: string; isError?: boolean }
@@ -36,7 +36,8 @@ export function readMockTurn(options: ProviderV1ReadTurnOptions): ProviderV1Turn
     }
   }
   const users = lines.filter((l) => l.type === 'user');
-  const key = options.turnKey ?? users[options.ordinal - 1]?.key;
+  // a prompt the CLI wrote itself (an automatic continue) is not one umbel sent: no ordinal
+  const key = options.turnKey ?? users.filter((u) => u.type === 'user' && !u.meta)[options.ordinal - 1]?.key;
   if (!key || !users.some((u) => u.key === key)) return { status: 'missing' };
   const mine = lines.filter((l) => l.key === key);
   const error = mine.find((l) => l.type === 'error');
@@ -93,6 +94,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
         stop: options.hookCommand('stop'),
         'stop-failure': options.hookCommand('stop-failure'),
         permission: options.hookCommand('permission'),
+        notify: options.hookCommand('notify'),
       };
       return {
         argv: ['mock-cli', '--transcript', transcriptPath, ...(options.unattended ? ['--yolo'] : []), ...(options.model ? ['--model', options.model] : [])],
@@ -130,6 +132,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
       if (event.kind === 'stop-failure' && p.account && typeof p.account === 'object') info.account = p.account as ProviderV1AccountError;
       if (event.kind === 'stop' && typeof p.last === 'string') info.lastMessage = p.last;
       if (event.kind === 'tool' && typeof p.tool === 'string') info.activity = p.tool;
+      if (event.kind === 'notify' && p.resume === true) info.autoContinue = true;
       return info;
     },
     doReadTurn: readMockTurn,
@@ -156,6 +159,9 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
         }
       }
       return out;
+    },
+    doDetectAccountScreen(screen) {
+      return /^Usage limit reached\. What now\?/m.test(screen) ? { kind: 'rate-limited', message: 'Usage limit reached. What now?' } : undefined;
     },
     doDetectSignIn(screen) {
       return /Please sign in/.test(screen) ? 'Please sign in' : undefined;
