@@ -78,3 +78,35 @@ describe('claude after a plan limit: the /rate-limit-options dialog (real record
     expect(detect(recording('usage-limit-resume').turns[0]?.screen)).toBeUndefined();
   });
 });
+
+describe('claude after a plan limit: the automatic continue at the reset (claude-usage-limit-resume, ACCOUNT-FACTS §1.3)', () => {
+  const turn = () => {
+    const t = recording('usage-limit-resume').turns[0];
+    if (!t) throw new Error('no turn');
+    return t;
+  };
+  const kinds: Record<string, string> = { UserPromptSubmit: 'prompt', StopFailure: 'stop-failure', Notification: 'notify', Stop: 'stop' };
+  const parsed = () => turn().hooks.map((h) => ({ event: h.event, info: claude.doParseEvent({ kind: kinds[h.event] ?? 'x', at: 1n, payload: h.payload }) }));
+
+  it('quota_auto_resume_fired marks the continue (no input asked); the next prompt has its own key', () => {
+    const events = parsed();
+    expect(events.map((e) => e.event)).toEqual(['UserPromptSubmit', 'StopFailure', 'Notification', 'UserPromptSubmit', 'Stop']);
+    const [first, , notify, again, stop] = events;
+    expect(notify?.info.autoContinue).toBe(true);
+    expect(notify?.info.needsInput).toBeUndefined();
+    expect(first?.info.autoContinue).toBeUndefined();
+    expect(again?.info.turnKey).not.toBe(first?.info.turnKey);
+    expect(stop?.info.turnKey).toBe(again?.info.turnKey);
+    const idle = claude.doParseEvent({ kind: 'notify', at: 1n, payload: { notification_type: 'idle_prompt', message: 'Claude is waiting for your input' } });
+    expect(idle.autoContinue).toBeUndefined();
+  });
+
+  it("the continuation's key reads its answer from the transcript (its prompt is a meta entry)", () => {
+    const t = turn();
+    const content = `${t.transcript.map((entry) => JSON.stringify(entry)).join('\n')}\n`;
+    const key = parsed()[3]?.info.turnKey;
+    const read = readClaudeTurn({ content, transcriptPath: '/cfg/t.jsonl', ordinal: 1, stopSeen: true, ...(key ? { turnKey: key } : {}) });
+    expect(read).toMatchObject({ status: 'completed' });
+    expect(read.status === 'completed' && read.answer).toMatch(/^MOCK-REPLY: Your claude\.ai usage limit has reset\./);
+  });
+});
