@@ -181,7 +181,7 @@ describe('after a usage limit', () => {
     let refused: unknown;
     await umbel.send({ name: 'w1', prompt: 'ECHO blocked' }).catch((error) => (refused = error));
     expect(UmbelError.isInstance(refused) && refused.code).toBe('UMBEL_ACCOUNT_DIALOG');
-    expect(UmbelError.isInstance(refused) && refused.hint).toContain("umbel keys w1 ");
+    expect(UmbelError.isInstance(refused) && refused.hint).toContain('umbel keys w1 ');
     expect((await umbel.capture({ name: 'w1' })).text).not.toContain('blocked');
     expect(await umbel.status('w1')).toMatchObject({ turn: 1 });
     await umbel.keys({ name: 'w1', keys: ['1'] });

@@ -97,7 +97,7 @@ describe('a turn the CLI continues by itself (Claude Code at a plan limit reset)
     ]);
   });
 
-  it("a stop keyed to the other turn goes to it, not to the oldest open one", () => {
+  it('a stop keyed to the other turn goes to it, not to the oldest open one', () => {
     const turns = assignTurns([
       ...limited,
       hook(4, 'notify', { autoContinue: true }),
