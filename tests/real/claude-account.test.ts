@@ -12,6 +12,8 @@ import { readPins } from '../../test-fixtures/real/clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { seedClaudeConfig } from '../../test-fixtures/real/seed-claude.mjs';
 import { cleanUp } from '../../test-fixtures/real/umbel-helpers.mjs';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { writeClaudeAiLogin } from '../../test-fixtures/real/account-claude.mjs';
 
 type Json = any;
 type Result = { code: number; stdout: string; stderr: string };
@@ -39,6 +41,29 @@ function world(id: string): string[] {
     '--env',
     'CLAUDE_CODE_MAX_RETRIES=0',
   ];
+}
+
+/** A world on a claude.ai (Max) login: the plan limits of ACCOUNT-FACTS §1.3 reach only a subscription. */
+function subscriptionWorld(id: string): string[] {
+  const work = join(root, id, 'work');
+  const config = join(root, id, 'config');
+  mkdirSync(work, { recursive: true });
+  seedClaudeConfig({ configDir: config, trustedDirs: [work] });
+  writeClaudeAiLogin(config);
+  return ['--cwd', work, '--env', `ANTHROPIC_BASE_URL=${mock.url}`, '--env', `CLAUDE_CONFIG_DIR=${config}`, '--env', 'CLAUDE_CODE_MAX_RETRIES=0'];
+}
+
+/** Poll `check` once a second until it holds (bounded: fail naming `what`). */
+async function until(check: () => Promise<boolean>, what: string, tries = 240): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function statusJson(name: string): Promise<Json> {
+  return JSON.parse((await run(['status', name, '--json'])).stdout);
 }
 
 async function waitJson(name: string): Promise<{ code: number; outcome: Json; stderr: string }> {
@@ -78,6 +103,44 @@ describe(`account outcomes on the real claude ${readPins().claude.version} (mock
     expect(refused.outcome).toMatchObject({ reason: 'auth-failed', apiErrorStatus: 401, message: 'Invalid API key · Fix external API key' });
     await run(['send', 'acct', 'ECHO still here']);
     expect(await run(['wait', 'acct', '--timeout', '240s'])).toMatchObject({ code: 0, stdout: 'still here\n' });
+  });
+
+  it('a weekly limit days away: /rate-limit-options blocks; status needs-input, send refused (126) until keys answer it', { timeout: 600_000 }, async () => {
+    const spawned = await run(['spawn', 'weekly', ...subscriptionWorld('weekly'), '--startup-timeout', '180s']);
+    expect(spawned.code, spawned.stderr).toBe(0);
+    await run(['send', 'weekly', 'FAIL 429 limit=weekly reset=259200 You have reached your usage limit.']);
+    const limited = await waitJson('weekly');
+    expect(limited.code, limited.stderr).toBe(118);
+    expect(limited.outcome).toMatchObject({ reason: 'rate-limited', limit: 'seven_day' });
+    expect(Date.parse(limited.outcome.resetsAt)).toBeGreaterThan(Date.now() + 250_000_000);
+    await until(async () => (await statusJson('weekly')).state === 'needs-input', 'the dialog in status', 60);
+    expect((await statusJson('weekly')).needsInput).toMatchObject({ kind: 'rate-limited' });
+    const refused = await run(['send', 'weekly', 'ECHO into the dialog', '--json']);
+    expect(refused.code).toBe(126);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'UMBEL_ACCOUNT_DIALOG' });
+    expect((await run(['capture', 'weekly'])).stdout).not.toContain('ECHO into the dialog');
+    await run(['keys', 'weekly', 'Enter']); // the caller's answer: 1. Stop and wait for limit to reset
+    await until(async () => (await statusJson('weekly')).state === 'ready', 'the dialog answered', 60);
+    await run(['send', 'weekly', 'ECHO after the dialog']);
+    expect(await run(['wait', 'weekly', '--timeout', '240s'])).toMatchObject({ code: 0, stdout: 'after the dialog\n' });
+  });
+
+  it('a 5-hour limit resetting in 40 s: Claude continues by itself; wait gets that answer for turn 1, the next send turn 2', { timeout: 600_000 }, async () => {
+    const spawned = await run(['spawn', 'resume', ...subscriptionWorld('resume'), '--startup-timeout', '180s']);
+    expect(spawned.code, spawned.stderr).toBe(0);
+    await run(['send', 'resume', 'FAIL 429 x1 limit=usage reset=40 ECHO resumed after the reset']);
+    const limited = await waitJson('resume');
+    expect(limited.code, limited.stderr).toBe(118);
+    expect(limited.outcome).toMatchObject({ reason: 'rate-limited', turn: 1, limit: 'five_hour' });
+    // Claude checks the reset every 30 s (observed ~2 min): until then wait reports the limit, never hangs
+    let last = limited;
+    await until(async () => (last = await waitJson('resume')).code === 0, 'the automatic continue', 300);
+    expect(last.outcome).toMatchObject({ reason: 'completed', turn: 1 });
+    expect(last.outcome.result).toMatch(/^MOCK-REPLY: Your claude\.ai usage limit has reset\./);
+    expect(await statusJson('resume')).toMatchObject({ state: 'ready', turn: 1, completedTurn: 1 });
+    await run(['send', 'resume', 'ECHO the next one']);
+    const next = await waitJson('resume');
+    expect(next.outcome).toMatchObject({ reason: 'completed', turn: 2, result: 'the next one' });
   });
 
   it('-p: is_error with the reason under umbel, exit 118 / 119', { timeout: 600_000 }, async () => {

@@ -201,6 +201,57 @@ describe('supervisor verbs on the fake claude', () => {
     expect(text.stderr).toContain('sign in again');
   });
 
+  it('a limit resetting days away: /rate-limit-options blocks; status needs-input, send refused (126, nothing typed) until keys answer it', async () => {
+    const subscribed = join(scratch, 'claude-config-weekly');
+    await seed(subscribed, [work]);
+    await writeFile(join(subscribed, '.credentials.json'), JSON.stringify({ claudeAiOauth: { accessToken: 'fake-oauth-token', subscriptionType: 'max' } }));
+    await umbel(['spawn', 'weekly', ...cfg(subscribed)]);
+    await umbel(['send', 'weekly', 'FAIL 429 limit=weekly reset=259200 You have reached your usage limit.']);
+    const r = await umbel(['wait', 'weekly', '--json']);
+    expect(r.code, r.stderr).toBe(118);
+    const outcome = JSON.parse(r.stdout);
+    expect(outcome).toMatchObject({ reason: 'rate-limited', limit: 'seven_day' });
+    expect(Date.parse(outcome.resetsAt)).toBeGreaterThan(Date.now() + 250_000_000);
+    const status = async () => JSON.parse((await umbel(['status', 'weekly', '--json'])).stdout);
+    await until(async () => (await status()).state === 'needs-input', 'the dialog in status');
+    expect((await status()).needsInput).toMatchObject({ kind: 'rate-limited' });
+    expect((await status()).needsInput.message).toContain('/rate-limit-options');
+    const refused = await umbel(['send', 'weekly', 'ECHO into the dialog', '--json']);
+    expect(refused.code).toBe(126);
+    const { error } = JSON.parse(refused.stdout);
+    expect(error.code).toBe('UMBEL_ACCOUNT_DIALOG');
+    expect(error.hint).toContain('umbel keys weekly');
+    expect((await umbel(['capture', 'weekly'])).stdout).not.toContain('ECHO into the dialog');
+    expect((await status()).turn).toBe(1);
+    // the caller's answer (1. Stop and wait): the dialog closes, prompts go in again
+    await umbel(['keys', 'weekly', 'Enter']);
+    await until(async () => (await status()).state === 'ready', 'the dialog answered');
+    await umbel(['send', 'weekly', 'ECHO after the dialog']);
+    expect(await umbel(['wait', 'weekly'])).toMatchObject({ code: 0, stdout: 'after the dialog\n' });
+  });
+
+  it('a limit resetting soon: Claude continues by itself; wait gets that answer with no new send, the next send its own', async () => {
+    const subscribed = join(scratch, 'claude-config-resume');
+    await seed(subscribed, [work]);
+    await writeFile(join(subscribed, '.credentials.json'), JSON.stringify({ claudeAiOauth: { accessToken: 'fake-oauth-token', subscriptionType: 'max' } }));
+    await umbel(['spawn', 'resume', ...cfg(subscribed)]);
+    await umbel(['send', 'resume', 'FAIL 429 x1 limit=usage reset=3 ECHO resumed after the reset']);
+    const limited = await umbel(['wait', 'resume', '--json']);
+    expect(limited.code, limited.stderr).toBe(118);
+    expect(JSON.parse(limited.stdout)).toMatchObject({ reason: 'rate-limited', turn: 1, limit: 'five_hour' });
+    // until the continuation starts, wait reports the limit (no hang); then its answer, for turn 1
+    let last: { code: number; stdout: string } = limited;
+    await until(async () => (last = await umbel(['wait', 'resume', '--json'])).code === 0, 'the continuation');
+    const continued = JSON.parse(last.stdout);
+    expect(continued).toMatchObject({ reason: 'completed', turn: 1 });
+    expect(continued.result).toMatch(/^MOCK-REPLY: Your claude\.ai usage limit has reset\./);
+    expect(JSON.parse((await umbel(['status', 'resume', '--json'])).stdout)).toMatchObject({ state: 'ready', turn: 1, completedTurn: 1 });
+    expect((await umbel(['read', 'resume'])).stdout).toMatch(/^MOCK-REPLY: Your claude\.ai usage limit has reset\./);
+    await umbel(['send', 'resume', 'ECHO the next one']);
+    expect(await umbel(['wait', 'resume', '--json'])).toMatchObject({ code: 0 });
+    expect(JSON.parse((await umbel(['read', 'resume', '--json'])).stdout)).toMatchObject({ turn: 2, result: 'the next one' });
+  });
+
   it('a crash is dead (125) with its exit status; a signal with its name', async () => {
     await umbel(['spawn', 'crash', ...cfg()]);
     await umbel(['send', 'crash', 'EXIT 3']);

@@ -223,6 +223,56 @@ describe('plan usage a turn recorded (quota)', () => {
     const ns = BigInt(Date.now() + 1000) * 1_000_000n;
     await writeFile(join(eventsDir(), `${ns}-1-notify.json`), JSON.stringify({ quota: { fiveHour: { usedPercent: 31 } } }));
     expect((await umbel.status('w1')).quota).toMatchObject({ fiveHour: { usedPercent: 31 } });
+    });
+  });
+
+describe('after a usage limit', () => {
+  const RESET = '2030-01-04T10:20:00.000Z';
+  const until = async (what: () => Promise<boolean>) => {
+    for (let i = 0; i < 500 && !(await what()); i++) await new Promise((r) => setTimeout(r, 10));
+    return what();
+  };
+
+  it('a blocking limit dialog: wait rate-limited, status needs-input, send refused (nothing typed) until keys answer it', async () => {
+    await spawnMock();
+    await umbel.send({ name: 'w1', prompt: `LIMIT reset=${RESET} after=dialog You've hit your weekly limit` });
+    expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'rate-limited', exitCode: 118, resetsAt: RESET, turn: 1 });
+    expect(await umbel.status('w1')).toMatchObject({ state: 'needs-input', needsInput: { kind: 'rate-limited', message: 'Usage limit reached. What now?' } });
+    expect((await umbel.list()).find((w) => w.name === 'w1')).toMatchObject({ state: 'needs-input' });
+    let refused: unknown;
+    await umbel.send({ name: 'w1', prompt: 'ECHO blocked' }).catch((error) => (refused = error));
+    expect(UmbelError.isInstance(refused) && refused.code).toBe('UMBEL_ACCOUNT_DIALOG');
+    expect(UmbelError.isInstance(refused) && refused.hint).toContain('umbel keys w1 ');
+    expect((await umbel.capture({ name: 'w1' })).text).not.toContain('blocked');
+    expect(await umbel.status('w1')).toMatchObject({ turn: 1 });
+    await umbel.keys({ name: 'w1', keys: ['1'] });
+    expect(await umbel.status('w1')).toMatchObject({ state: 'ready' });
+    await umbel.send({ name: 'w1', prompt: 'ECHO after the dialog' });
+    expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'after the dialog', turn: 2 });
+  });
+
+  it('continues by itself at the reset: busy, then idle; a wait with no new send gets its answer; the next send gets its own', async () => {
+    await spawnMock();
+    await umbel.send({ name: 'w1', prompt: `LIMIT reset=${RESET} after=200 You've hit your 5-hour limit` });
+    expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'rate-limited', turn: 1 });
+    expect(await until(async () => (await umbel.status('w1')).state === 'busy')).toBe(true);
+    const continued = await umbel.wait({ name: 'w1', timeout: '10s' });
+    expect(continued).toMatchObject({ reason: 'completed', result: 'continued', turn: 1 });
+    expect(await umbel.status('w1')).toMatchObject({ state: 'ready', turn: 1, completedTurn: 1 });
+    expect((await umbel.read({ name: 'w1' })).result).toBe('continued');
+    await umbel.send({ name: 'w1', prompt: 'ECHO next' });
+    expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'next', turn: 2 });
+    expect((await umbel.read({ name: 'w1', turn: 1 })).result).toBe('continued');
+  });
+
+  it('a prompt sent while the continuation runs gets its own answer (the turns are credited by key)', async () => {
+    await spawnMock();
+    await umbel.send({ name: 'w1', prompt: `LIMIT reset=${RESET} after=100 limit` });
+    await umbel.wait({ name: 'w1', timeout: '10s' });
+    expect(await until(async () => (await umbel.status('w1')).state === 'busy')).toBe(true);
+    await umbel.send({ name: 'w1', prompt: 'ECHO queued' });
+    expect(await umbel.wait({ name: 'w1', turn: 1, timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'continued' });
+    expect(await umbel.wait({ name: 'w1', turn: 2, timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'queued' });
   });
 });
 

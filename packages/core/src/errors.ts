@@ -23,6 +23,7 @@ export const UmbelErrorCode = {
   BillingRefused: 'UMBEL_BILLING_REFUSED',
   SendNotSubmitted: 'UMBEL_SEND_NOT_SUBMITTED',
   SendBusy: 'UMBEL_SEND_BUSY',
+  AccountDialog: 'UMBEL_ACCOUNT_DIALOG',
   TurnNotSubmitted: 'UMBEL_TURN_NOT_SUBMITTED',
   TranscriptUnavailable: 'UMBEL_TRANSCRIPT_UNAVAILABLE',
   WorkerCorrupt: 'UMBEL_WORKER_CORRUPT',
@@ -262,6 +263,26 @@ export class SendBusyError extends UmbelError {
       hint: `sends to one worker run one at a time: wait for the other one, then send again`,
     });
     this.worker = worker;
+  }
+}
+
+/**
+ * The CLI shows a blocking account dialog (Claude Code's /rate-limit-options after a plan limit):
+ * a prompt pasted now would land in the dialog, so nothing was typed. umbel never answers it (one
+ * option may be a purchase); the caller does, with `umbel keys`. Exit 126 (needs input).
+ */
+export class AccountDialogError extends UmbelError {
+  readonly worker: string;
+  readonly dialog: string;
+  constructor(worker: string, dialog: string, answer?: string) {
+    super({
+      name: 'AccountDialogError',
+      code: UmbelErrorCode.AccountDialog,
+      message: `worker '${worker}' shows a blocking account dialog: ${dialog}; nothing was typed`,
+      hint: `answer it first with 'umbel keys ${worker} …'${answer ? ` (${answer})` : ''}, see it with 'umbel capture ${worker}', then send again`,
+    });
+    this.worker = worker;
+    this.dialog = dialog;
   }
 }
 
@@ -544,6 +565,7 @@ export function errorExitCode(error: unknown): number {
     case UmbelErrorCode.HostUnreachable:
       return 120;
     case UmbelErrorCode.NotSignedIn:
+    case UmbelErrorCode.AccountDialog:
       return 126;
     case UmbelErrorCode.BillingRefused:
       return 3;

@@ -28,6 +28,13 @@ export interface TurnView {
   readonly accepted?: LedgerEvent;
   /** The event that ended the turn: stop, stop-failure, interrupt, or umbel's `ended`. */
   readonly end?: LedgerEvent;
+  /**
+   * The prompt of the CLI's own continuation of this turn (Claude Code at a plan limit's reset): it
+   * reopened the turn, whose key is now the continuation's.
+   */
+  readonly continuation?: LedgerEvent;
+  /** The end the turn had before its continuation (the rate-limited stop-failure). */
+  readonly limitEnd?: LedgerEvent;
   /** Needs-input candidates (permission/notify) while the turn ran, oldest first. */
   readonly inputs: readonly LedgerEvent[];
   /** Tool activity while the turn ran, oldest first. */

@@ -48,12 +48,19 @@ export interface ProviderV1EventInfo {
   readonly quota?: ProviderV1Quota;
   /** For `stop-failure`: the error was the account's (a usage or rate limit, a refused login). */
   readonly account?: ProviderV1AccountError;
+  /**
+   * For `notify`: the CLI continues the last turn by itself (Claude Code at a plan limit's reset,
+   * `quota_auto_resume_fired`); the next `prompt` event is that continuation, not a prompt umbel sent.
+   */
+  readonly autoContinue?: true;
 }
 
 /** An account dialog on the screen: the kind it means and its line. */
 export interface ProviderV1AccountScreen {
   readonly kind: ProviderV1AccountError['kind'];
   readonly message: string;
+  /** How the caller answers it with `umbel keys` (named in send's refusal), when known. */
+  readonly answer?: string;
 }
 
 /**

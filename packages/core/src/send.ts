@@ -6,9 +6,10 @@
  * (it never takes a later turn's events), and the CLI's input box is cleared.
  */
 import { mkdir, rm, stat } from 'node:fs/promises';
+import { accountDialogOf } from './account-dialog.js';
 import type { EngineContext } from './context.js';
 import { deathFacts } from './death.js';
-import { AbortedError, SendBusyError, SendNotSubmittedError, UmbelError, WorkerDeadError } from './errors.js';
+import { AbortedError, AccountDialogError, SendBusyError, SendNotSubmittedError, UmbelError, WorkerDeadError } from './errors.js';
 import { asStateError } from './fs-atomic.js';
 import { snapshotTree } from './git-tree.js';
 import { loadWorker, usableWorker } from './ledger.js';
@@ -136,7 +137,11 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
     : options.prompt;
   const release = await acquireLock(view.paths.sendLock, view.name);
   try {
-    const n = nextTurnNumber(usableWorker(ctx, options.name).turns);
+    const now = usableWorker(ctx, options.name);
+    // A prompt pasted into a blocking account dialog would answer it, or be lost: refuse, type nothing.
+    const dialog = await accountDialogOf(ctx, now);
+    if (dialog) throw new AccountDialogError(view.name, dialog.message, dialog.answer);
+    const n = nextTurnNumber(now.turns);
     await writeOwnEvent(view.paths.events, 'sent', { turn: n, prompt: options.prompt });
     const snapshot = takeSnapshot(ctx, view, n);
     const watcher = await watchDir(view.paths.events);

@@ -3,12 +3,14 @@
  * answer about its pane, plus the thin I/O around it (one host call for the whole fleet when the
  * substrate can).
  */
+import { accountDialogOf } from './account-dialog.js';
 import { isoOf, msOf } from './clock.js';
 import type { EngineContext } from './context.js';
 import { deathFacts } from './death.js';
 import { WorkerNotFoundError } from './errors.js';
 import { loadWorker, workerNames } from './ledger.js';
 import type { WorkerView } from './ledger-types.js';
+import type { ProviderV1AccountScreen } from './provider.js';
 import type { WorkerState, WorkerStatus } from './schemas.js';
 import type { PaneState } from './substrate.js';
 import { latestEnded, latestSubmitted } from './turns.js';
@@ -24,9 +26,11 @@ export function isStarting(view: WorkerView, now: number): boolean {
   return now < Date.parse(readyBy);
 }
 
-function liveState(view: WorkerView, now: number): { state: WorkerState; needsInput?: WorkerStatus['needsInput'] } {
+function liveState(view: WorkerView, now: number, dialog?: ProviderV1AccountScreen): { state: WorkerState; needsInput?: WorkerStatus['needsInput'] } {
   const latest = latestSubmitted(view.turns);
   if (!latest && isStarting(view, now)) return { state: 'starting' };
+  // A blocking account dialog (after a usage limit): the CLI takes no prompt until someone answers it.
+  if (dialog) return { state: 'needs-input', needsInput: { kind: dialog.kind, message: dialog.message } };
   if (!latest || latest.end) return { state: 'ready' };
   const info = latest.pendingInput?.info.needsInput;
   if (info)
@@ -52,10 +56,10 @@ function deadState(view: WorkerView, pane: PaneState, now: number): { state: Wor
   return { state, ...(Object.keys(exit).length ? { exit } : {}) };
 }
 
-/** The status of one worker (pure). */
-export function deriveStatus(view: WorkerView, pane: PaneState, now: number): WorkerStatus {
+/** The status of one worker (pure); `dialog`: the blocking account dialog its screen shows, if any. */
+export function deriveStatus(view: WorkerView, pane: PaneState, now: number, dialog?: ProviderV1AccountScreen): WorkerStatus {
   const alive = pane.exists && !pane.dead;
-  const derived = view.corrupt ? { state: 'corrupt' as const } : alive ? liveState(view, now) : deadState(view, pane, now);
+  const derived = view.corrupt ? { state: 'corrupt' as const } : alive ? liveState(view, now, dialog) : deadState(view, pane, now);
   const latest = view.turns.reduce((max, t) => Math.max(max, t.turn), 0);
   return {
     name: view.name,
@@ -90,7 +94,13 @@ export function billingFields(view: WorkerView): Pick<WorkerStatus, 'billing' | 
 export async function statusOf(ctx: EngineContext, name: string): Promise<WorkerStatus> {
   const view = loadWorker(ctx, name);
   if (!view) throw new WorkerNotFoundError(name);
-  return deriveStatus(view, await ctx.substrate.inspect(view.session), ctx.now());
+  return lookedAt(ctx, view, await ctx.substrate.inspect(view.session), ctx.now());
+}
+
+/** deriveStatus, with the screen looked at when the ledger says a blocking account dialog may be up. */
+async function lookedAt(ctx: EngineContext, view: WorkerView, pane: PaneState, now: number): Promise<WorkerStatus> {
+  const dialog = pane.exists && !pane.dead ? await accountDialogOf(ctx, view) : undefined;
+  return deriveStatus(view, pane, now, dialog);
 }
 
 /** The sessions on the host and each one's liveness: one host call when the substrate can, else one per live session. */
@@ -111,7 +121,7 @@ export async function listWorkers(ctx: EngineContext): Promise<WorkerStatus[]> {
     .map((name) => loadWorker(ctx, name))
     .filter((v): v is WorkerView => v !== undefined);
   const now = ctx.now();
-  return mapLimit(views, 8, async (view) => deriveStatus(view, await paneOf(view.session), now));
+  return mapLimit(views, 8, async (view) => lookedAt(ctx, view, await paneOf(view.session), now));
 }
 
 /** When a dead worker died (ms), for prune's --older-than: its exit or death record, else its creation. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { LedgerEvent } from './ledger-types.js';
 import { ledgerEvents } from './ledger.js';
 import { assignTurns } from './turns.js';
 
@@ -64,5 +65,61 @@ describe('turn assignment', () => {
       const turns = turnsOf([ev(1, 'sent', { turn: 1, prompt: 'a' }), ev(2, 'prompt'), ev(3, 'permission'), ev(4, answer, payload)]);
       expect(turns[0]?.pendingInput, answer).toBeUndefined();
     }
+  });
+});
+
+describe('a turn the CLI continues by itself (Claude Code at a plan limit reset)', () => {
+  // hook events as a provider reads them: a key (prompt_id), the auto-continue mark on the notification
+  type Info = { turnKey?: string; autoContinue?: true; account?: { kind: 'rate-limited' } };
+  const hook = (at: number, kind: string, info: Info) => ({ ...ledgerEvents(undefined, '/events', [ev(at, kind)], [])[0], info }) as LedgerEvent;
+  const own = (at: number, kind: string, payload: unknown) => ledgerEvents(undefined, '/events', [ev(at, kind, payload)], [])[0] as LedgerEvent;
+  const limited = [
+    own(1, 'sent', { turn: 1, prompt: 'a' }),
+    hook(2, 'prompt', { turnKey: 'p1' }),
+    hook(3, 'stop-failure', { turnKey: 'p1', account: { kind: 'rate-limited' } }),
+  ];
+
+  it('reopens the limited turn under the continuation key; its stop ends it; the next sent turn keeps its own', () => {
+    const resumed = assignTurns([...limited, hook(4, 'notify', { turnKey: 'p1', autoContinue: true }), hook(5, 'prompt', { turnKey: 'c1' })]);
+    expect(resumed.map((t) => [t.turn, t.end?.kind, t.turnKey, t.limitEnd?.kind])).toEqual([[1, undefined, 'c1', 'stop-failure']]);
+    const turns = assignTurns([
+      ...limited,
+      hook(4, 'notify', { turnKey: 'p1', autoContinue: true }),
+      hook(5, 'prompt', { turnKey: 'c1' }),
+      own(6, 'sent', { turn: 2, prompt: 'b' }),
+      hook(7, 'stop', { turnKey: 'c1' }),
+      hook(8, 'prompt', { turnKey: 'p2' }),
+      hook(9, 'stop', { turnKey: 'p2' }),
+    ]);
+    expect(turns.map((t) => [t.turn, t.end?.at, t.turnKey])).toEqual([
+      [1, 7n, 'c1'],
+      [2, 9n, 'p2'],
+    ]);
+  });
+
+  it('a stop keyed to the other turn goes to it, not to the oldest open one', () => {
+    const turns = assignTurns([
+      ...limited,
+      hook(4, 'notify', { autoContinue: true }),
+      hook(5, 'prompt', { turnKey: 'c1' }),
+      own(6, 'sent', { turn: 2, prompt: 'b' }),
+      hook(7, 'prompt', { turnKey: 'p2' }),
+      hook(8, 'stop', { turnKey: 'p2' }),
+      hook(9, 'stop', { turnKey: 'c1' }),
+    ]);
+    expect(turns.map((t) => [t.turn, t.end?.at])).toEqual([
+      [1, 9n],
+      [2, 8n],
+    ]);
+  });
+
+  it('a continuation of no turn of umbel (the open turn was not limited) credits nothing', () => {
+    const turns = assignTurns([
+      own(1, 'sent', { turn: 1, prompt: 'a' }),
+      hook(4, 'notify', { autoContinue: true }),
+      hook(5, 'prompt', { turnKey: 'c1' }),
+      hook(6, 'stop', { turnKey: 'c1' }),
+    ]);
+    expect(turns.map((t) => [t.turn, t.accepted, t.end])).toEqual([[1, undefined, undefined]]);
   });
 });

@@ -3,10 +3,17 @@
  *
  * The CLIs run prompts in order (a prompt sent while busy is queued), so turns are FIFO: a
  * prompt-accepted event confirms the oldest unconfirmed open turn sent before it, and a terminal
- * event ends the oldest open turn sent before it. A turn whose send failed (`send-failed`) never
- * started, so it takes no event at all; a turn a wait saw end in the transcript alone is closed by
- * umbel's `ended` event whenever that was written. Terminal events with no open turn (a turn typed
- * by hand in the terminal) are ignored.
+ * event ends the oldest open turn sent before it — unless it names a turn by the CLI's key (Claude's
+ * prompt_id) that a turn holds: then that turn, or, when that turn is closed, none. A turn whose send
+ * failed (`send-failed`) never started, so it takes no event at all; a turn a wait saw end in the
+ * transcript alone is closed by umbel's `ended` event whenever that was written. Terminal events
+ * with no open turn (a turn typed by hand in the terminal) are ignored.
+ *
+ * A CLI may continue a turn by itself (Claude Code at a plan limit's reset, ACCOUNT-FACTS §1.3): an
+ * event marked `autoContinue`, then a prompt umbel never sent. That prompt reopens the latest
+ * submitted turn when it has ended (the limited one): its end is dropped, its key becomes the
+ * continuation's, so the continuation's stop ends it and its answer is that turn's answer. A
+ * continuation with no such turn is foreign: its events credit no turn.
  */
 import type { LedgerEvent, TurnView } from './ledger-types.js';
 
@@ -17,13 +24,27 @@ const ANSWERS = new Set(['keys', 'tool', 'prompt']);
 
 type Draft = { -readonly [K in keyof TurnView]: TurnView[K] } & { inputs: LedgerEvent[]; activity: LedgerEvent[] };
 
+/** The key a turn answers to now: its continuation's, else its prompt's. */
+const keyOf = (turn: Draft): string | undefined => (turn.continuation ?? turn.accepted)?.info.turnKey;
+
+/** The latest submitted turn, when it has ended: the one a continuation continues. */
+function continued(turns: readonly Draft[]): Draft | undefined {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const turn = turns[i] as Draft;
+    if (turn.notSubmitted) continue;
+    return turn.end ? turn : undefined;
+  }
+  return undefined;
+}
+
 function closures(events: readonly LedgerEvent[]) {
   const failed = new Map<number, { reason: string; message?: string }>();
   const ended = new Map<number, LedgerEvent>();
   for (const event of events) {
     const own = event.own;
     if (own?.kind === 'send-failed' && !failed.has(own.data.turn)) failed.set(own.data.turn, { reason: own.data.reason, message: own.data.message });
-    if (own?.kind === 'ended' && !ended.has(own.data.turn)) ended.set(own.data.turn, event);
+    // the latest one: a continued turn may be ended twice (its limit, then its continuation)
+    if (own?.kind === 'ended') ended.set(own.data.turn, event);
   }
   return { failed, ended };
 }
@@ -43,8 +64,15 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
   let running = 0;
   let unaccepted = 0;
   let lastAnswerAt: bigint | undefined;
+  let continuing = false;
+  /** Keys of continuations that continue no turn of umbel's. */
+  const foreign = new Set<string>();
   for (const event of events) {
-    if (ANSWERS.has(event.kind)) lastAnswerAt = event.at;
+    if (event.info.autoContinue) {
+      continuing = true;
+      continue;
+    }
+    if (ANSWERS.has(event.kind) && !continuing) lastAnswerAt = event.at;
     const own = event.own;
     if (own?.kind === 'sent') {
       const end = ended.get(own.data.turn);
@@ -62,6 +90,21 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
       continue;
     }
     if (own) continue;
+    if (event.kind === 'prompt' && continuing) {
+      continuing = false;
+      const turn = continued(turns);
+      if (turn) {
+        turn.continuation = event;
+        turn.limitEnd = turn.end;
+        // a wait that saw the continuation end in the transcript recorded it (`ended`, after this prompt)
+        const late = ended.get(turn.turn);
+        turn.end = late && late.at > event.at ? late : undefined;
+        running = Math.min(running, turns.indexOf(turn));
+      } else if (event.info.turnKey) foreign.add(event.info.turnKey);
+      continue;
+    }
+    const key = event.info.turnKey;
+    if (key !== undefined && foreign.has(key)) continue;
     if (event.kind === 'prompt') {
       while (unaccepted < turns.length && (closed(turns[unaccepted] as Draft) || (turns[unaccepted] as Draft).accepted)) unaccepted++;
       const target = turns[unaccepted];
@@ -69,7 +112,9 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
       continue;
     }
     while (running < turns.length && closed(turns[running] as Draft)) running++;
-    const target = turns[running];
+    const keyed = key === undefined || !TERMINAL.has(event.kind) ? undefined : turns.find((t) => keyOf(t) === key);
+    if (keyed && closed(keyed)) continue;
+    const target = keyed ?? turns[running];
     if (!target) continue;
     if (TERMINAL.has(event.kind)) target.end = event;
     else if (INPUT.has(event.kind)) target.inputs.push(event);
@@ -82,7 +127,7 @@ function finish(turn: Draft, lastAnswerAt: bigint | undefined): TurnView {
   const last = turn.inputs[turn.inputs.length - 1];
   const answered = last !== undefined && lastAnswerAt !== undefined && lastAnswerAt > last.at;
   const stop = turn.end?.kind === 'stop' ? turn.end : undefined;
-  const turnKey = turn.accepted?.info.turnKey ?? turn.end?.info.turnKey;
+  const turnKey = keyOf(turn) ?? turn.end?.info.turnKey;
   return {
     ...turn,
     ...(last && !turn.end && !answered ? { pendingInput: last } : {}),

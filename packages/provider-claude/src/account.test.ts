@@ -7,7 +7,12 @@ import { claude } from './provider.js';
 import { readClaudeTurn } from './transcript.js';
 
 interface Recording {
-  readonly turns: readonly { readonly transcript: readonly unknown[]; readonly hooks: readonly { event: string; payload: unknown }[] }[];
+  readonly turns: readonly {
+    readonly transcript: readonly unknown[];
+    readonly hooks: readonly { event: string; payload: unknown }[];
+    readonly screen?: string;
+    readonly afterKeys?: { readonly keys: readonly string[]; readonly screen: string };
+  }[];
 }
 const recording = (name: string): Recording =>
   JSON.parse(readFileSync(new URL(`../../../test-fixtures/real/recorded/account/claude-${name}.json`, import.meta.url), 'utf8')) as Recording;
@@ -54,5 +59,54 @@ describe('claude account failures (real recordings)', () => {
     expect(read).toMatchObject({ status: 'failed', apiErrorStatus: 400 });
     expect(read.status === 'failed' && read.account).toBeUndefined();
     expect(stopFailure('credit-low').account).toBeUndefined();
+  });
+});
+
+describe('claude after a plan limit: the /rate-limit-options dialog (real recordings, ACCOUNT-FACTS §1.3)', () => {
+  const detect = (screen: string | undefined) => claude.doDetectAccountScreen?.(screen ?? '');
+
+  it('a reset more than a day away: the blocking dialog is a rate-limited account screen', () => {
+    const found = detect(recording('weekly-limit').turns[0]?.screen);
+    expect(found?.kind).toBe('rate-limited');
+    expect(found?.message).toContain('/rate-limit-options');
+    expect(found?.message).toContain('continue automatically at Dec 4, 11:58am');
+  });
+
+  it('answered (Enter), and a reset within a day (no dialog, it continues by itself): nothing blocks', () => {
+    expect(detect(recording('weekly-limit').turns[0]?.afterKeys?.screen)).toBeUndefined();
+    expect(detect(recording('usage-limit').turns[0]?.screen)).toBeUndefined();
+    expect(detect(recording('usage-limit-resume').turns[0]?.screen)).toBeUndefined();
+  });
+});
+
+describe('claude after a plan limit: the automatic continue at the reset (claude-usage-limit-resume, ACCOUNT-FACTS §1.3)', () => {
+  const turn = () => {
+    const t = recording('usage-limit-resume').turns[0];
+    if (!t) throw new Error('no turn');
+    return t;
+  };
+  const kinds: Record<string, string> = { UserPromptSubmit: 'prompt', StopFailure: 'stop-failure', Notification: 'notify', Stop: 'stop' };
+  const parsed = () => turn().hooks.map((h) => ({ event: h.event, info: claude.doParseEvent({ kind: kinds[h.event] ?? 'x', at: 1n, payload: h.payload }) }));
+
+  it('quota_auto_resume_fired marks the continue (no input asked); the next prompt has its own key', () => {
+    const events = parsed();
+    expect(events.map((e) => e.event)).toEqual(['UserPromptSubmit', 'StopFailure', 'Notification', 'UserPromptSubmit', 'Stop']);
+    const [first, , notify, again, stop] = events;
+    expect(notify?.info.autoContinue).toBe(true);
+    expect(notify?.info.needsInput).toBeUndefined();
+    expect(first?.info.autoContinue).toBeUndefined();
+    expect(again?.info.turnKey).not.toBe(first?.info.turnKey);
+    expect(stop?.info.turnKey).toBe(again?.info.turnKey);
+    const idle = claude.doParseEvent({ kind: 'notify', at: 1n, payload: { notification_type: 'idle_prompt', message: 'Claude is waiting for your input' } });
+    expect(idle.autoContinue).toBeUndefined();
+  });
+
+  it("the continuation's key reads its answer from the transcript (its prompt is a meta entry)", () => {
+    const t = turn();
+    const content = `${t.transcript.map((entry) => JSON.stringify(entry)).join('\n')}\n`;
+    const key = parsed()[3]?.info.turnKey;
+    const read = readClaudeTurn({ content, transcriptPath: '/cfg/t.jsonl', ordinal: 1, stopSeen: true, ...(key ? { turnKey: key } : {}) });
+    expect(read).toMatchObject({ status: 'completed' });
+    expect(read.status === 'completed' && read.answer).toMatch(/^MOCK-REPLY: Your claude\.ai usage limit has reset\./);
   });
 });

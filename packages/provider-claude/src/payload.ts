@@ -59,6 +59,9 @@ export function quotaOfStatusLine(payload: Record<string, unknown>): ProviderV1E
   return fiveHour || sevenDay ? { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}) } : undefined;
 }
 
+/** The Notification type of Claude Code's automatic continue at a plan limit's reset. */
+const AUTO_RESUME = 'quota_auto_resume_fired';
+
 /** The event kind umbel's statusLine command delivers the statusLine input as. */
 export const CLAUDE_STATUSLINE_KIND = 'statusline';
 
@@ -77,6 +80,9 @@ export const CLAUDE_PAYLOAD: PayloadFacts = {
   },
   // The statusLine input is not a hook: only its plan usage counts (its prompt_id must not credit a turn).
   refine: (event, payload, info) => {
+    // At a plan limit's reset Claude Code continues the limited turn by itself: this notification,
+    // then a UserPromptSubmit umbel never sent (ACCOUNT-FACTS §1.3).
+    if (event.kind === 'notify' && stringField(payload, 'notification_type') === AUTO_RESUME) return { ...info, autoContinue: true };
     if (event.kind !== CLAUDE_STATUSLINE_KIND) return info;
     const quota = quotaOfStatusLine(payload);
     return quota ? { quota } : {};

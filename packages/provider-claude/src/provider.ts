@@ -17,7 +17,7 @@ import {
   validateClaudeOptions,
 } from './facts.js';
 import { CLAUDE_PAYLOAD } from './payload.js';
-import { CLAUDE_DIALOG_FACTS, CLAUDE_FATAL_FACTS, CLAUDE_INPUT_BOX, CLAUDE_PERMISSION_PROMPT, CLAUDE_SIGN_IN } from './screens.js';
+import { CLAUDE_ACCOUNT_SCREENS, CLAUDE_DIALOG_FACTS, CLAUDE_FATAL_FACTS, CLAUDE_INPUT_BOX, CLAUDE_PERMISSION_PROMPT, CLAUDE_SIGN_IN } from './screens.js';
 import { CLAUDE_PROMPT, readClaudeMessages, readClaudeTurn } from './transcript.js';
 import { CLAUDE_TOOLS } from './tools.js';
 
@@ -67,6 +67,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     screens: {
       fatal: CLAUDE_FATAL_FACTS,
       signIn: CLAUDE_SIGN_IN,
+      account: CLAUDE_ACCOUNT_SCREENS,
       dialogs: CLAUDE_DIALOG_FACTS,
       ready: { hook: 'session', inputBox: true },
       inputPrompt: CLAUDE_PERMISSION_PROMPT,

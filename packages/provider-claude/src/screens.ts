@@ -81,3 +81,19 @@ export const CLAUDE_INPUT_BOX: InputBoxFacts = {
   empty: [/^Press up to edit queued messages/, /^Try "/],
   clearKeys: ['Escape', 'Escape'],
 };
+
+/**
+ * After a plan limit that resets more than 24 h away, Claude Code opens `/rate-limit-options`
+ * (ACCOUNT-FACTS §1.3) and takes no prompt until it is answered: "1. Stop and wait for limit to
+ * reset / 2. Wait here, then continue automatically at … / 3. Upgrade your plan". Its second option
+ * is drawn only while the dialog is open. umbel never answers it: 3 is a purchase, 2 the user's call.
+ */
+export const CLAUDE_ACCOUNT_SCREENS = [
+  {
+    match: /^\s*(?:❯\s*)?2\. Wait here, then continue automatically at \S/,
+    kind: 'rate-limited' as const,
+    answer: 'Enter picks 1. Stop and wait for limit to reset; Down Enter picks 2. Wait here, then continue automatically at the reset',
+    message: (line: string) =>
+      `Claude Code asks what to do about the usage limit (/rate-limit-options: 1. Stop and wait for limit to reset · ${line.replace(/^❯\s*/, '').replace(/^2\.\s*/, '2. ')} · 3. Upgrade your plan)`,
+  },
+];

@@ -162,10 +162,18 @@ export interface ScreenFacts {
   /** Lines that mean the CLI wants a sign-in (the matched line is reported, trimmed of box borders). */
   readonly signIn?: readonly Matcher[];
   /**
-   * Blocking account dialogs a turn can open before the CLI records its error (ProviderV1's
-   * doDetectAccountScreen): the line that marks one (reported, trimmed of box borders) and its kind.
+   * Blocking account dialogs (ProviderV1's doDetectAccountScreen): one a turn can open before the
+   * CLI records its error (Gemini's daily quota), or after it (Claude's /rate-limit-options): the
+   * line that marks one (reported, trimmed of box borders, unless `message` words it) and its kind.
    */
-  readonly account?: readonly { readonly match: Matcher; readonly kind: ProviderV1AccountError['kind'] }[];
+  readonly account?: readonly {
+    readonly match: Matcher;
+    readonly kind: ProviderV1AccountError['kind'];
+    /** The message reported (default: the matched line, trimmed of box borders). */
+    readonly message?: (line: string) => string;
+    /** How the caller answers it with `umbel keys` (ProviderV1AccountScreen.answer). */
+    readonly answer?: string;
+  }[];
   readonly dialogs?: readonly DialogFact[];
   /** Ready: this hook seen (e.g. `session`), and/or the input box drawn, and/or the screen matching. */
   readonly ready: { readonly hook?: HookKind; readonly inputBox?: boolean; readonly screen?: Matcher };

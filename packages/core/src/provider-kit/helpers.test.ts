@@ -53,7 +53,8 @@ describe('JSON helpers', () => {
   it('jsonLines hands out frozen values (they are shared between calls): a reader that changes one fails at once', () => {
     const small = jsonLines('{"a":{"b":[1,{"c":2}]}}\n');
     const big = jsonLines(`${JSON.stringify({ a: { b: [1, { c: 2 }] }, pad: 'x'.repeat(5000) })}\n`);
-    for (const [{ value }] of [small, big] as { value: Record<string, unknown> }[][]) {
+    for (const lines of [small, big]) {
+      const value = lines[0]?.value as Record<string, unknown>;
       expect(Object.isFrozen(value)).toBe(true);
       const a = value.a as { b: [number, { c: number }] };
       expect(Object.isFrozen(a) && Object.isFrozen(a.b) && Object.isFrozen(a.b[1])).toBe(true);

@@ -27,7 +27,9 @@ export function signInOf(markers: readonly Matcher[], screen: string): string | 
 export function accountScreenOf(facts: NonNullable<ScreenFacts['account']>, screen: string): ProviderV1AccountScreen | undefined {
   for (const fact of facts) {
     const line = findLine(screen, fact.match);
-    if (line !== undefined) return { kind: fact.kind, message: trimBox(line) };
+    if (line === undefined) continue;
+    const message = fact.message ? fact.message(trimBox(line)) : trimBox(line);
+    return { kind: fact.kind, message, ...(fact.answer ? { answer: fact.answer } : {}) };
   }
   return undefined;
 }

@@ -5,7 +5,10 @@
  *
  * mock-cli prompts: `ECHO <text>`, `ASK <tool>` (permission; key `1` approves), `FAIL <msg>`
  * (stop-failure hook), `SILENTFAIL <msg>` (error in the transcript, no hook), `LIMIT [reset=<iso>] <msg>`
- * (a rate-limited stop-failure), `DENIED <msg>` (an auth-failed stop-failure), `HANG`, `DIE <n>`,
+ * (a rate-limited stop-failure; `after=dialog` before the message then draws a blocking limit dialog
+ * that only key `1` closes, `after=<ms>` continues by itself that much later, like Claude Code at the
+ * reset: a `notify` hook `{resume: true}`, then a new prompt hook and the answer `continued` after
+ * 300 ms), `DENIED <msg>` (an auth-failed stop-failure), `HANG`, `DIE <n>`,
  * `SIGNAL <SIG>`, `DELAY <ms> <rest>`, `USAGE 5h=<pct>[@<epoch s>] 7d=<pct>[@<epoch s>] <rest>` (the turn's
  * transcript records that plan usage, then `<rest>` runs); anything else → `MOCK-REPLY: <prompt>`.
  * Env knobs: MOCK_CLI_SIGN_IN=1, MOCK_CLI_TRUST=1 (dialog, key y), MOCK_CLI_FATAL=<msg>,
@@ -36,6 +39,9 @@ import { type ReplaySession, startReplay } from './replay.js';
 /** Rows of a dead pane's screen (the CLI's lines, then blank rows, as tmux shows a dead pane). */
 const DEAD_SCREEN_ROWS = 24;
 
+/** The blocking dialog of `LIMIT after=dialog` (the mock provider's account screen). */
+export const LIMIT_DIALOG = 'Usage limit reached. What now? 1. Stop and wait';
+
 interface MockSession {
   readonly options: SubstrateLaunchOptions;
   screen: string[];
@@ -43,7 +49,7 @@ interface MockSession {
   alive: boolean;
   exitStatus?: number;
   signal?: string;
-  dialog?: 'trust';
+  dialog?: 'trust' | 'limit';
   keyCount: number;
   turnCounter: number;
   pendingApproval?: () => void;
@@ -289,6 +295,14 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
   }
 
   async function press(s: MockSession, key: string): Promise<void> {
+    if (s.dialog === 'limit') {
+      // a blocking limit dialog takes every key; only `1` answers it
+      if (key === '1') {
+        s.dialog = undefined;
+        s.screen = s.screen.filter((line) => line !== LIMIT_DIALOG);
+      }
+      return;
+    }
     if (s.dialog === 'trust') {
       if (key === 'y') {
         s.dialog = undefined;
@@ -333,7 +347,14 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
     return true;
   }
 
-  async function submit(s: MockSession, prompt: string, expanded = false): Promise<void> {
+  /** The reset came: the CLI says so, then continues the limited turn by itself (a prompt nobody sent). */
+  async function autoContinue(s: MockSession, limitedKey: string): Promise<void> {
+    const env = s.options.env;
+    await runHook(hooks(s).notify, { key: limitedKey, message: 'limit reset, continuing', resume: true }, env);
+    await submit(s, 'DELAY 300 ECHO continued', true, true);
+  }
+
+  async function submit(s: MockSession, prompt: string, expanded = false, meta = false): Promise<void> {
     if (!expanded && (prompt.startsWith('/') || prompt.startsWith('!'))) {
       await command(s, prompt);
       return;
@@ -346,7 +367,7 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
     s.busy = true;
     s.screen.push(`> ${prompt.split('\n')[0]}`);
     if (!env.MOCK_CLI_NO_PROMPT_HOOK) await runHook(h.prompt, { key, transcript_path: path, session_id: 'mock-session', prompt }, env);
-    await appendFile(path, `${JSON.stringify({ type: 'user', key, text: prompt })}\n`);
+    await appendFile(path, `${JSON.stringify({ type: 'user', key, text: prompt, ...(meta ? { meta: true } : {}) })}\n`);
     const act = async (text: string): Promise<void> => {
       let m: RegExpExecArray | null;
       if ((m = /^DELAY (\d+) ([\s\S]*)$/.exec(text))) {
@@ -379,11 +400,16 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
         await runHook(h['stop-failure'], { key, error: m[1] }, env);
         return;
       }
-      if ((m = /^(LIMIT|DENIED) (?:reset=(\S+) )?([\s\S]*)$/.exec(text))) {
+      if ((m = /^(LIMIT|DENIED) (?:reset=(\S+) )?(?:after=(dialog|\d+) )?([\s\S]*)$/.exec(text))) {
         const account = { kind: m[1] === 'LIMIT' ? 'rate-limited' : 'auth-failed', ...(m[2] ? { resetsAt: m[2] } : {}) };
-        await appendFile(path, `${JSON.stringify({ type: 'error', key, message: m[3], account })}\n`);
+        await appendFile(path, `${JSON.stringify({ type: 'error', key, message: m[4], account })}\n`);
         s.busy = false;
-        await runHook(h['stop-failure'], { key, error: m[3], account }, env);
+        if (m[3] === 'dialog') {
+          s.dialog = 'limit';
+          s.screen.push(LIMIT_DIALOG);
+        }
+        await runHook(h['stop-failure'], { key, error: m[4], account }, env);
+        if (m[3] !== undefined && m[3] !== 'dialog') later(s, Number(m[3]), () => autoContinue(s, key));
         return;
       }
       if ((m = /^SILENTFAIL ([\s\S]*)$/.exec(text))) {

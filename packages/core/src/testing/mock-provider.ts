@@ -19,7 +19,7 @@ import type {
 
 /** One line of the mock transcript (JSONL). */
 export type MockTranscriptLine =
-  | { type: 'user'; key: string; text: string }
+  | { type: 'user'; key: string; text: string; meta?: boolean }
   | { type: 'assistant'; key: string; text: string }
   | { type: 'tool'; key: string; name: string; id?: string; input?: unknown }
   | { type: 'tool-result'; key: string; id: string; content: string; isError?: boolean }
@@ -38,7 +38,8 @@ export function readMockTurn(options: ProviderV1ReadTurnOptions): ProviderV1Turn
     }
   }
   const users = lines.filter((l) => l.type === 'user');
-  const key = options.turnKey ?? users[options.ordinal - 1]?.key;
+  // a prompt the CLI wrote itself (an automatic continue) is not one umbel sent: no ordinal
+  const key = options.turnKey ?? users.filter((u) => u.type === 'user' && !u.meta)[options.ordinal - 1]?.key;
   if (!key || !users.some((u) => u.key === key)) return { status: 'missing' };
   const mine = lines.filter((l) => l.key === key);
   const usage = mine.findLast((l) => l.type === 'quota');
@@ -97,6 +98,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
         stop: options.hookCommand('stop'),
         'stop-failure': options.hookCommand('stop-failure'),
         permission: options.hookCommand('permission'),
+        notify: options.hookCommand('notify'),
       };
       return {
         argv: ['mock-cli', '--transcript', transcriptPath, ...(options.unattended ? ['--yolo'] : []), ...(options.model ? ['--model', options.model] : [])],
@@ -135,6 +137,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
       if (event.kind === 'stop' && typeof p.last === 'string') info.lastMessage = p.last;
       if (event.kind === 'tool' && typeof p.tool === 'string') info.activity = p.tool;
       if (p.quota && typeof p.quota === 'object') info.quota = p.quota as ProviderV1Quota;
+      if (event.kind === 'notify' && p.resume === true) info.autoContinue = true;
       return info;
     },
     doReadTurn: readMockTurn,
@@ -161,6 +164,9 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
         }
       }
       return out;
+    },
+    doDetectAccountScreen(screen) {
+      return /^Usage limit reached\. What now\?/m.test(screen) ? { kind: 'rate-limited', message: 'Usage limit reached. What now?' } : undefined;
     },
     doDetectSignIn(screen) {
       return /Please sign in/.test(screen) ? 'Please sign in' : undefined;
