@@ -193,10 +193,7 @@ function statusText(status: WorkerStatus): string {
     ['session id', status.sessionId],
     ['transcript', status.transcriptPath],
     ['needs input', needs ? `${needs.kind}${needs.tool ? ` (${needs.tool})` : ''}${needs.message ? `: ${needs.message}` : ''}` : undefined],
-    [
-      'exit',
-      exit ? `${exit.signal ?? (exit.status !== undefined ? `status ${exit.status}` : 'unknown')}${exit.by ? ` (by ${exit.by})` : ''}` : undefined,
-    ],
+    ['exit', exit ? `${exit.signal ?? (exit.status !== undefined ? `status ${exit.status}` : 'unknown')}${exit.by ? ` (by ${exit.by})` : ''}` : undefined],
     ['corrupt', status.corrupt ? `${status.corrupt.reason} (${status.corrupt.path})` : undefined],
     ['host', status.host],
     ['unreachable', status.unreachable?.reason],

@@ -223,8 +223,8 @@ describe('plan usage a turn recorded (quota)', () => {
     const ns = BigInt(Date.now() + 1000) * 1_000_000n;
     await writeFile(join(eventsDir(), `${ns}-1-notify.json`), JSON.stringify({ quota: { fiveHour: { usedPercent: 31 } } }));
     expect((await umbel.status('w1')).quota).toMatchObject({ fiveHour: { usedPercent: 31 } });
-    });
   });
+});
 
 describe('after a usage limit', () => {
   const RESET = '2030-01-04T10:20:00.000Z';
