@@ -63,6 +63,8 @@ export type WaitDecision =
       readonly withScreen?: boolean;
       /** Record the turn's end (it ended in the transcript alone: no hook fired). */
       readonly recordEnded?: string;
+      /** The CLI is still retrying the failed turn: cancel it (the provider's cancel keys) before reporting, then record it ended. */
+      readonly cancel?: boolean;
     }
   | { readonly kind: 'completed-from-stop'; readonly answer: string; readonly message: string }
   | { readonly kind: 'dead'; readonly pane: PaneState }
@@ -86,7 +88,7 @@ function accountFields(account: ProviderV1AccountError | undefined): { reason: F
 }
 
 /** The outcome of a turn the transcript shows failed: its reason, the message and what it says of the API error. */
-function failedOutcome(read: Failed, recordEnded?: string): WaitDecision {
+function failedOutcome(read: Failed, recordEnded?: string): Extract<WaitDecision, { kind: 'outcome' }> {
   const { reason, fields } = accountFields(read.account);
   return {
     kind: 'outcome',
@@ -144,6 +146,10 @@ function fromTranscript(input: WaitInput): WaitDecision | undefined {
   const { read } = input;
   // CLIs whose errors and interrupts fire no hook: the transcript alone ends the turn
   if (read.status === 'completed') return { kind: 'completed', read };
+  // a failure the CLI keeps retrying: nothing else will end the turn
+  if (read.status === 'failed' && read.retrying) {
+    return { ...failedOutcome(read), cancel: true };
+  }
   if ((read.status === 'failed' || read.status === 'interrupted') && input.now - input.lastStateChangeAt < TRANSCRIPT_END_SETTLE_MS) {
     return { kind: 'hold', ms: HOLD_MS * 4, mark: 'transcript' };
   }
