@@ -24,7 +24,12 @@ describe('readSideRecords', () => {
   });
 
   it('never reads outside the provider dir', () => {
-    expect(readSideRecords(dir, [{ name: 'x', path: '../outside.txt' }, { name: 'y', path: join(root, 'outside.txt') }])).toEqual({});
+    expect(
+      readSideRecords(dir, [
+        { name: 'x', path: '../outside.txt' },
+        { name: 'y', path: join(root, 'outside.txt') },
+      ]),
+    ).toEqual({});
   });
 
   it('no records declared: undefined', () => {

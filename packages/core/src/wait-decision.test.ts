@@ -94,7 +94,7 @@ describe('decideWait', () => {
     expect(decideWait({ ...early, stopSeenAt: 100_000 - 5000 })).toMatchObject({ reason: 'auth-failed', fields: { message: 'authentication_failed' } });
   });
 
-  it('a failure the CLI keeps retrying (Gemini\'s 429 rounds) ends at once, asking to cancel the turn; recorded ended only after that', () => {
+  it("a failure the CLI keeps retrying (Gemini's 429 rounds) ends at once, asking to cancel the turn; recorded ended only after that", () => {
     const retrying: ProviderV1TurnRead = { status: 'failed', message: 'quota', account: { kind: 'rate-limited' }, retrying: true };
     const decision = decideWait(setup([sent], retrying, { lastStateChangeAt: 100_000 - 10 }));
     expect(decision).toMatchObject({ kind: 'outcome', reason: 'rate-limited', cancel: true, fields: { message: 'quota' } });

@@ -35,12 +35,21 @@ describe('gemini account failures (real recordings)', () => {
 });
 
 describe("a retryable 429's rounds, from the CLI's telemetry beside the chat (real recordings, general.maxAttempts 3)", () => {
-  const telemetry = (name: string) => readFileSync(new URL(`../../../test-fixtures/real/recorded/account/gemini-${name}-telemetry.log`, import.meta.url), 'utf8');
+  const telemetry = (name: string) =>
+    readFileSync(new URL(`../../../test-fixtures/real/recorded/account/gemini-${name}-telemetry.log`, import.meta.url), 'utf8');
   const QUOTA_TEXT = 'You exceeded your current quota, please check your plan and billing details.';
   const ACCEPTED = '2026-12-01T19:35:32.022Z';
   const settings = JSON.stringify({ general: { maxAttempts: 3 } });
   const read = (chat: string, stopSeen: boolean, sideRecords?: Record<string, string>) =>
-    gemini.doReadTurn({ content: chat, transcriptPath: '/t.jsonl', turnKey: ACCEPTED, prompt: PROMPT_429, ordinal: 1, stopSeen, ...(sideRecords ? { sideRecords } : {}) });
+    gemini.doReadTurn({
+      content: chat,
+      transcriptPath: '/t.jsonl',
+      turnKey: ACCEPTED,
+      prompt: PROMPT_429,
+      ordinal: 1,
+      stopSeen,
+      ...(sideRecords ? { sideRecords } : {}),
+    });
   const PROMPT_429 = `FAIL 429 ${QUOTA_TEXT}`;
   const running = `${JSON.stringify({ id: 'u1', timestamp: '2026-12-01T19:35:32.030Z', type: 'user', content: [{ text: PROMPT_429 }] })}\n`;
 

@@ -255,7 +255,10 @@ describe('settings helpers', () => {
   it("keeps the user's own enabled telemetry as it is (umbel then has no record of retried attempts)", () => {
     const telemetry = { enabled: true, target: 'gcp', logPrompts: true };
     expect(buildWorkerSettings({ user: { telemetry }, hookCommand: (k) => k, env: {}, telemetryOutfile: '/w/t.log' }).telemetry).toEqual(telemetry);
-    expect(buildWorkerSettings({ user: { telemetry: { enabled: false, otlpEndpoint: 'http://x' } }, hookCommand: (k) => k, env: {}, telemetryOutfile: '/w/t.log' }).telemetry).toEqual({
+    expect(
+      buildWorkerSettings({ user: { telemetry: { enabled: false, otlpEndpoint: 'http://x' } }, hookCommand: (k) => k, env: {}, telemetryOutfile: '/w/t.log' })
+        .telemetry,
+    ).toEqual({
       enabled: true,
       target: 'local',
       outfile: '/w/t.log',
