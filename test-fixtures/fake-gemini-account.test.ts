@@ -115,4 +115,25 @@ describe('fake gemini TUI on account errors, like the real one', () => {
     expect(response(turn)).toBe(response(real.turns[0]));
     expect(chatOf(turn)).toEqual(chatOf(real.turns[0]));
   });
+
+  it("the local telemetry records each retried 429 attempt like the real one's (event, role, status, the API body)", async () => {
+    const { out } = await run('gemini-429', geminiTuiCase, { cancelAfterMs: 4000, midScreenMs: [], telemetry: true });
+    const real = apiRecords(readFileSync(join(here, 'real', 'recorded', 'account', 'gemini-429-telemetry.log'), 'utf8'));
+    const fake = out.telemetry as Json[];
+    const shape = (r: Json) => ({ event: r['event.name'], role: r.role, status: r.status_code, error: r.error });
+    const errors = (records: Json[]) => records.filter((r) => r['event.name'] === 'gemini_cli.api_error');
+    expect(errors(fake).length).toBeGreaterThan(3);
+    expect(shape(errors(fake)[0])).toEqual(shape(errors(real)[0]));
+    // the fields a reader needs carry the same names as the real one's
+    for (const key of ['event.timestamp', 'session.id', 'prompt_id', 'model']) expect(errors(fake)[0]).toHaveProperty([key]);
+  });
 });
+
+/** The api_* log records' attributes of a telemetry file (pretty-printed JSON objects, one after another). */
+function apiRecords(text: string): Json[] {
+  return text
+    .split(/\n(?=\{\n)/)
+    .filter((chunk) => chunk.includes('"gemini_cli.api_'))
+    .map((chunk) => JSON.parse(chunk).attributes)
+    .filter((a: Json) => a.role === 'main');
+}

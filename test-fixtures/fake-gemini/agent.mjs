@@ -46,6 +46,7 @@ function runShell(command, cwd) {
 export async function runTurn(s, t) {
   const ctx = { sessionId: s.sessionId, transcriptPath: s.chat.path, cwd: s.cwd, onRun: (name) => t.onActivity?.(`Executing Hooks: ${name}`) };
   await runHooks(s.settings, 'BeforeAgent', { prompt: t.hookPrompt }, ctx);
+  s.telemetry?.('gemini_cli.user_prompt', { prompt_length: t.hookPrompt.length });
   const promptMsg = s.chat.user(t.parts, t.display);
   const snapshot = s.contents.length;
   const userParts = s.contents.length === 0 ? [{ text: s.chat.messages[0].content[0].text }, ...t.parts] : t.parts;
@@ -58,7 +59,7 @@ export async function runTurn(s, t) {
   for (;;) {
     t.onActivity?.('Thinking...');
     await runHooks(s.settings, 'BeforeModel', { llm_request: { model: s.model, messages: [] } }, ctx);
-    const r = await modelStep({ contents: s.contents, model: s.model, env: s.env, signal: t.signal, maxAttempts });
+    const r = await modelStep({ contents: s.contents, model: s.model, env: s.env, signal: t.signal, maxAttempts, telemetry: s.telemetry });
     if (r.kind === 'aborted' || t.signal.aborted) {
       s.contents.length = snapshot;
       s.chat.info('Request cancelled.');

@@ -26,6 +26,7 @@ import { runTurn } from './agent.mjs';
 import { ChatRecording, registerProject } from './chat.mjs';
 import { runHooks } from './hooks.mjs';
 import { closeModel } from './model.mjs';
+import { telemetryWriter } from './telemetry.mjs';
 import { authProblem, authType, geminiDir, loadSettings } from './settings.mjs';
 import { expandAtFiles, Tui } from './tui.mjs';
 
@@ -110,6 +111,7 @@ async function main() {
     authType: auth.type,
     warnings: [...loaded.warnings],
     chat: undefined,
+    telemetry: undefined,
     async begin() {
       if (this.chat) return;
       const dir = geminiDir(env);
@@ -126,6 +128,7 @@ async function main() {
         process.exit(42);
       }
       this.chat = new ChatRecording({ dir, slug, cwd, sessionId: this.sessionId });
+      this.telemetry = telemetryWriter(settings, this.sessionId);
     },
     async newSession() {
       this.chat?.finish();

@@ -66,7 +66,7 @@ export function classifyError(status, body) {
  * One model step. Resolves {kind:'text', text} | {kind:'tool', call} | {kind:'error', status, body}
  * | {kind:'aborted'}.
  */
-export async function modelStep({ contents, model, env, signal, maxAttempts = 10 }) {
+export async function modelStep({ contents, model, env, signal, maxAttempts = 10, telemetry }) {
   const url = `${await baseUrl(env)}/v1beta/models/${model}:streamGenerateContent?alt=sse`;
   const body = JSON.stringify({
     contents,
@@ -75,6 +75,8 @@ export async function modelStep({ contents, model, env, signal, maxAttempts = 10
   });
   for (let attempt = 1; ; attempt++) {
     let res;
+    const began = Date.now();
+    telemetry?.('gemini_cli.api_request', { model, role: 'main' });
     try {
       res = await fetch(url, {
         method: 'POST',
@@ -90,6 +92,15 @@ export async function modelStep({ contents, model, env, signal, maxAttempts = 10
     }
     if (res.status !== 200) {
       const text = await res.text().catch(() => '');
+      telemetry?.('gemini_cli.api_error', {
+        model,
+        error: text,
+        status_code: res.status,
+        duration_ms: Date.now() - began,
+        role: 'main',
+        'error.type': 'ApiError',
+        'http.status_code': res.status,
+      });
       const classified = classifyError(res.status, text);
       if (classified.quota !== 'terminal' && RETRYABLE.has(res.status) && attempt < maxAttempts) {
         await backoff(env, signal);
@@ -105,6 +116,7 @@ export async function modelStep({ contents, model, env, signal, maxAttempts = 10
       return { kind: 'aborted' };
     }
     if (signal?.aborted) return { kind: 'aborted' };
+    telemetry?.('gemini_cli.api_response', { model, status_code: 200, duration_ms: Date.now() - began, role: 'main', 'http.status_code': 200 });
     let text = '';
     let call;
     for (const block of raw.split(/\r?\n\r?\n/)) {

@@ -14,7 +14,7 @@ const HOOK_EVENTS = ['SessionStart', 'BeforeAgent', 'AfterAgent', 'Notification'
 const READY = /Type your message|How would you like to authenticate|Enter Gemini API Key|Enter the authorization code|Waiting for auth/;
 
 /** settings.json + trustedFolders.json + env of one auth world. */
-function geminiWorld(world, { auth, baseUrl, maxAttempts }) {
+function geminiWorld(world, { auth, baseUrl, maxAttempts, telemetry }) {
   const dir = join(world.home, '.gemini');
   mkdirSync(dir, { recursive: true });
   const selected = { 'api-key': 'gemini-api-key', 'api-key-missing': 'gemini-api-key', google: 'oauth-personal' }[auth];
@@ -28,6 +28,8 @@ function geminiWorld(world, { auth, baseUrl, maxAttempts }) {
     model: { disableLoopDetection: true },
     ui: { hideTips: true },
     hooks,
+    // the CLI's own record of every API attempt (ACCOUNT-FACTS.md §3.2), when the case asks for it
+    ...(telemetry ? { telemetry: { enabled: true, target: 'local', outfile: telemetryFile(world), logPrompts: false, useCollector: false } } : {}),
   };
   writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings));
   writeFileSync(join(dir, 'trustedFolders.json'), JSON.stringify({ [world.work]: 'TRUST_FOLDER' }));
@@ -46,6 +48,26 @@ function geminiWorld(world, { auth, baseUrl, maxAttempts }) {
   else env.GOOGLE_GEMINI_BASE_URL = baseUrl;
   if (auth === 'api-key' || auth === 'unset') env.GEMINI_API_KEY = 'umbel-mock-gemini-key';
   return env;
+}
+
+/** Where a world's CLI writes its local telemetry. */
+function telemetryFile(world) {
+  return join(world.root, 'telemetry.log');
+}
+
+/** The main-model api_* log records' attributes of the world's telemetry file, oldest first. */
+function telemetryRecords(world) {
+  let text;
+  try {
+    text = readFileSync(telemetryFile(world), 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split(/\n(?=\{\n)/)
+    .filter((chunk) => chunk.includes('"gemini_cli.api_'))
+    .map((chunk) => JSON.parse(chunk).attributes)
+    .filter((a) => a.role === 'main');
 }
 
 /** The env a recording documents: names only. */
@@ -72,7 +94,7 @@ function chatRecords(path) {
  */
 export async function geminiTuiCase({ gemini, mock, c, makeWorld, tmuxHost }) {
   const world = makeWorld(`umbel-acct-gemini-${c.name}-`);
-  const env = geminiWorld(world, { auth: c.auth, baseUrl: mock.url, maxAttempts: c.maxAttempts });
+  const env = geminiWorld(world, { auth: c.auth, baseUrl: mock.url, maxAttempts: c.maxAttempts, telemetry: c.telemetry });
   const host = await tmuxHost({ stateDir: join(world.root, 'state'), cwd: world.work, width: 200, height: 50 });
   const out = { auth: c.auth, env: envNames(env), settingsAuth: c.auth };
   try {
@@ -86,6 +108,10 @@ export async function geminiTuiCase({ gemini, mock, c, makeWorld, tmuxHost }) {
     const ready = /Type your message/.test(out.startupScreen);
     for (const prompt of ready ? (c.prompts ?? []) : []) out.turns.push(await geminiTurn(host, world, prompt, c));
     out.errorReports = countReports(env.TMPDIR);
+    if (c.telemetry) {
+      await sleep(6000); // the real CLI writes its log records in batches ~5 s apart
+      out.telemetry = telemetryRecords(world);
+    }
     out.requests = mock.requests().map((r) => ({ time: r.time, method: r.method, path: r.path, model: r.model, kind: r.kind, prompt: r.prompt }));
     return { out, scrub: [[world.root, '<root>']] };
   } finally {

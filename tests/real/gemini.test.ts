@@ -67,7 +67,12 @@ beforeAll(async () => {
   userSettingsPath = join(userHome, '.gemini', 'settings.json');
   await mkdir(work, { recursive: true });
   await mkdir(join(userHome, '.gemini'), { recursive: true });
-  await writeFile(userSettingsPath, '{\n  // mine\n  "privacy": { "usageStatisticsEnabled": false },\n  "ui": { "hideTips": true }\n}\n');
+  // general.maxAttempts 3: a round of 429 retries takes ~15 s, not ~4 min (never 1: with a persistent
+  // 429 the TUI then retries in a tight loop, ACCOUNT-FACTS.md §3.2 / gemini.md §1.3)
+  await writeFile(
+    userSettingsPath,
+    '{\n  // mine\n  "privacy": { "usageStatisticsEnabled": false },\n  "ui": { "hideTips": true },\n  "general": { "maxAttempts": 3 }\n}\n',
+  );
   userSettingsBytes = await readFile(userSettingsPath);
   env = testEnv({
     home: userHome,
@@ -234,6 +239,35 @@ describe('umbel -p --provider gemini on the real gemini', () => {
       await umbel(['send', 'quota', 'ECHO after the quota']);
       expect((await waitJson('quota')).outcome).toMatchObject({ reason: 'completed', result: 'after the quota' });
       await umbel(['kill', 'quota']);
+    },
+    T,
+  );
+
+  it(
+    'a retryable 429, without and with retry info: rate-limited (118) once a whole round (general.maxAttempts 3) failed, cancelled with Escape, the worker goes on; two 429s then an answer complete; -p json says rate-limited',
+    async () => {
+      const quota = 'You exceeded your current quota, please check your plan and billing details.';
+      const attempts = (prompt: string) => mock.requests().filter((r) => r.kind === 'turn' && r.prompt === prompt).length;
+      await umbel(['spawn', 'r429', ...g]);
+      for (const prompt of [`FAIL 429 ${quota}`, `FAIL 429 reset=2 retry-after=2 ${quota} Please retry in 2s.`]) {
+        await umbel(['send', 'r429', prompt]);
+        const limited = await waitJson('r429');
+        expect(limited.code, JSON.stringify(limited.outcome)).toBe(118);
+        expect(limited.outcome).toMatchObject({ reason: 'rate-limited', exitCode: 118 });
+        expect(limited.outcome.message).toContain(quota);
+        const spent = attempts(prompt);
+        expect(spent).toBeGreaterThanOrEqual(3);
+        await umbel(['send', 'r429', 'ECHO after the 429']);
+        expect((await waitJson('r429')).outcome).toMatchObject({ reason: 'completed', result: 'after the 429' });
+        // Escape ended the retry loop: no attempt at the 429 prompt since
+        expect(attempts(prompt)).toBe(spent);
+      }
+      await umbel(['send', 'r429', 'FAIL 429 x2 ECHO answered after two 429s']);
+      expect((await waitJson('r429')).outcome).toMatchObject({ reason: 'completed', result: 'answered after two 429s' });
+      await umbel(['kill', 'r429']);
+      const p = await umbel(['-p', `FAIL 429 ${quota}`, '--output-format', 'json', ...g]);
+      expect(p.code, p.stderr).toBe(118);
+      expect(JSON.parse(p.stdout)).toMatchObject({ is_error: true, umbel: { reason: 'rate-limited', exit_code: 118 } });
     },
     T,
   );

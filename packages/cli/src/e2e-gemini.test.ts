@@ -294,7 +294,7 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
   );
 
   it(
-    "the daily quota's blocking Usage limit reached dialog is rate-limited (118) with the screen; a retryable 429 never ends the turn (timeout)",
+    "the daily quota's blocking Usage limit reached dialog is rate-limited (118) with the screen",
     async () => {
       await umbel(['spawn', 'quota', ...g]);
       await umbel(['send', 'quota', 'FAIL 429 limit=usage You exceeded your current quota, please check your plan and billing details.']);
@@ -304,10 +304,35 @@ describe('supervisor verbs with --provider gemini (fake gemini)', () => {
       expect(limited.outcome.message).toContain('Usage limit reached for');
       expect(limited.outcome.paneTail).toContain('2. Stop');
       await umbel(['kill', 'quota']);
+    },
+    T,
+  );
+
+  it(
+    'a retryable 429 the TUI retries forever is rate-limited (118) once a whole round of attempts failed (the telemetry), umbel cancels it with Escape and the worker stays usable; transient 429s still complete',
+    async () => {
       await umbel(['spawn', 'retry', ...g, '--env', 'FAKE_GEMINI_RETRY_MS=20']);
-      await umbel(['send', 'retry', 'FAIL 429 retry-after=2 Resource has been exhausted']);
-      expect((await waitJson('retry', '3s')).outcome).toMatchObject({ reason: 'timeout' });
+      const prompt = 'FAIL 429 retry-after=2 Resource has been exhausted';
+      const attempts = () => mock.requests().filter((r) => r.kind === 'turn' && r.prompt === prompt).length;
+      await umbel(['send', 'retry', prompt]);
+      const limited = await waitJson('retry');
+      expect(limited.code).toBe(118);
+      expect(limited.outcome).toMatchObject({ reason: 'rate-limited', exitCode: 118, message: 'Resource has been exhausted' });
+      // at least a whole round (general.maxAttempts, 10 by default) was spent on it
+      expect(attempts()).toBeGreaterThanOrEqual(10);
+      const afterCancel = attempts();
+      // the same turn waited again is still rate-limited (the records say so, not the wait that cancelled it)
+      expect((await waitJson('retry')).outcome).toMatchObject({ reason: 'rate-limited' });
+      await umbel(['send', 'retry', 'ECHO still usable']);
+      expect((await waitJson('retry')).outcome).toMatchObject({ reason: 'completed', result: 'still usable' });
+      // Escape stopped the retry loop: no attempt at the 429 prompt since
+      expect(attempts()).toBe(afterCancel);
+      await umbel(['send', 'retry', 'FAIL 429 x2 ECHO answered after two 429s']);
+      expect((await waitJson('retry')).outcome).toMatchObject({ reason: 'completed', result: 'answered after two 429s' });
       await umbel(['kill', 'retry']);
+      const json = await umbel(['-p', prompt, '--output-format', 'json', ...g, '--env', 'FAKE_GEMINI_RETRY_MS=20']);
+      expect(json.code, json.stderr).toBe(118);
+      expect(JSON.parse(json.stdout)).toMatchObject({ is_error: true, umbel: { reason: 'rate-limited', exit_code: 118 } });
     },
     T,
   );

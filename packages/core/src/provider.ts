@@ -225,6 +225,27 @@ export interface ProviderV1ReadTurnOptions {
    * message, before its own end-of-turn marker lands.
    */
   readonly stopMessage?: string;
+  /**
+   * The provider's {@link ProviderV1.sideRecords} as they are now, by name: each file's text (only
+   * its last `maxBytes` when it is longer, so the first record may be cut), or undefined when it does
+   * not exist (yet). The engine does the I/O, on the reader's first access to a record (so a turn the
+   * transcript settles costs no side read); the reader stays pure.
+   */
+  readonly sideRecords?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A file the CLI writes beside its transcript that reading a turn needs (Gemini's telemetry file:
+ * the one record of each failed API attempt it retries). Declared by the provider, read by the
+ * engine with the transcript and handed to `doReadTurn` as {@link ProviderV1ReadTurnOptions.sideRecords}.
+ */
+export interface ProviderV1SideRecord {
+  /** Its key in `sideRecords`. */
+  readonly name: string;
+  /** Path relative to the worker's provider dir (the launch's `workerDir`). */
+  readonly path: string;
+  /** Read only the last this many bytes of a longer file (default: the whole file). */
+  readonly maxBytes?: number;
 }
 
 /** One message for stream output, in Claude's stream-json shape (`{type, message}`). */
@@ -314,6 +335,12 @@ export type ProviderV1TurnRead =
       readonly account?: ProviderV1AccountError;
       /** Plan usage the transcript recorded for this turn, as on a completed one (a plan limit: the used-up window). */
       readonly quota?: ProviderV1Quota;
+      /**
+       * The CLI has not ended the turn: it keeps retrying the failed call and would go on (Gemini's
+       * TUI retries a 429 in rounds, forever). `wait` reports the failure at once and ends the turn
+       * with the provider's {@link ProviderV1InputSpec.cancelKeys}, so the worker stops calling the API.
+       */
+      readonly retrying?: boolean;
     }
   | { readonly status: 'interrupted'; readonly message?: string };
 
@@ -334,6 +361,12 @@ export interface ProviderV1InputSpec {
    * empty box (quit, rewind) is never pressed there. Without `doReadInputBox` nothing is pressed.
    */
   readonly clearKeys?: readonly string[];
+  /**
+   * The CLI's own cancel of a running turn (Gemini: `['Escape']`), pressed once by `wait` when a
+   * turn read is a failure the CLI keeps {@link retrying}. Without it such a turn is reported but
+   * left running.
+   */
+  readonly cancelKeys?: readonly string[];
 }
 
 /** Capabilities the engine checks before any I/O. */
@@ -398,7 +431,9 @@ export interface ProviderV1 {
   doPreparePrompt?(prompt: string): string;
   /** Extract what a hook payload says. Pure. */
   doParseEvent(event: HookEvent): ProviderV1EventInfo;
-  /** Read one turn from the transcript text. Pure. */
+  /** Files beside the transcript that {@link doReadTurn} reads too (see {@link ProviderV1SideRecord}). Optional. */
+  readonly sideRecords?: readonly ProviderV1SideRecord[];
+  /** Read one turn from the transcript text (and the side records). Pure. */
   doReadTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead;
   /** Messages of one turn for stream output. Pure. Optional. */
   doReadMessages?(options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[];

@@ -94,6 +94,15 @@ describe('decideWait', () => {
     expect(decideWait({ ...early, stopSeenAt: 100_000 - 5000 })).toMatchObject({ reason: 'auth-failed', fields: { message: 'authentication_failed' } });
   });
 
+  it("a failure the CLI keeps retrying (Gemini's 429 rounds) ends at once, asking to cancel the turn; recorded ended only after that", () => {
+    const retrying: ProviderV1TurnRead = { status: 'failed', message: 'quota', account: { kind: 'rate-limited' }, retrying: true };
+    const decision = decideWait(setup([sent], retrying, { lastStateChangeAt: 100_000 - 10 }));
+    expect(decision).toMatchObject({ kind: 'outcome', reason: 'rate-limited', cancel: true, fields: { message: 'quota' } });
+    expect(decision).not.toHaveProperty('recordEnded');
+    const settled: ProviderV1TurnRead = { status: 'failed', message: 'quota', account: { kind: 'rate-limited' } };
+    expect(decideWait(setup([sent], settled, { lastStateChangeAt: 0 }))).not.toHaveProperty('cancel');
+  });
+
   it('a blocking account dialog the monitor found mid-turn (no record yet) ends rate-limited, with the screen', () => {
     const finding = { account: { kind: 'rate-limited' as const, message: 'Usage limit reached for gemini-3.8-flash.' }, screen: 'dialog' };
     expect(decideWait(setup([sent, ev(2, 'prompt')], { status: 'running' }, { finding }))).toMatchObject({

@@ -65,6 +65,8 @@ export type WaitDecision =
       readonly recordEnded?: string;
       /** Plan usage the failed turn's transcript recorded (to be kept in the ledger). */
       readonly quota?: ProviderV1Quota;
+      /** The CLI is still retrying the failed turn: cancel it (the provider's cancel keys) before reporting, then record it ended. */
+      readonly cancel?: boolean;
     }
   | { readonly kind: 'completed-from-stop'; readonly answer: string; readonly message: string }
   | { readonly kind: 'dead'; readonly pane: PaneState }
@@ -88,7 +90,7 @@ function accountFields(account: ProviderV1AccountError | undefined): { reason: F
 }
 
 /** The outcome of a turn the transcript shows failed: its reason, the message and what it says of the API error. */
-function failedOutcome(read: Failed, recordEnded?: string): WaitDecision {
+function failedOutcome(read: Failed, recordEnded?: string): Extract<WaitDecision, { kind: 'outcome' }> {
   const { reason, fields } = accountFields(read.account);
   return {
     kind: 'outcome',
@@ -147,6 +149,10 @@ function fromTranscript(input: WaitInput): WaitDecision | undefined {
   const { read } = input;
   // CLIs whose errors and interrupts fire no hook: the transcript alone ends the turn
   if (read.status === 'completed') return { kind: 'completed', read };
+  // a failure the CLI keeps retrying: nothing else will end the turn
+  if (read.status === 'failed' && read.retrying) {
+    return { ...failedOutcome(read), cancel: true };
+  }
   if ((read.status === 'failed' || read.status === 'interrupted') && input.now - input.lastStateChangeAt < TRANSCRIPT_END_SETTLE_MS) {
     return { kind: 'hold', ms: HOLD_MS * 4, mark: 'transcript' };
   }

@@ -258,6 +258,7 @@ async function carryOut(
     case 'completed-from-stop':
       return deps.outcome('completed', { result: decision.answer, message: decision.message });
     case 'outcome': {
+      if (decision.cancel) await cancelRetrying(ctx, deps, view, turn);
       if (decision.recordEnded) await ended(decision.recordEnded);
       await recordQuota(view, turn, decision.quota);
       const evidence = decision.withScreen ? (screen ?? (await captureOr(ctx, view.session, deps.monitor.screen(), 30))) : undefined;
@@ -288,6 +289,29 @@ async function recordQuota(view: UsableView, turn: TurnView, quota: ProviderV1Qu
   if (!quota || (!quota.fiveHour && !quota.sevenDay)) return;
   if (view.events.some((e) => e.own?.kind === 'quota' && e.own.data.turn >= turn.turn)) return;
   await writeOwnEvent(view.paths.events, 'quota', { turn: turn.turn, ...quota }).catch(() => undefined);
+}
+
+/** How long a cancelled turn may take to end by its CLI's own hook before umbel records it ended. */
+const CANCEL_SETTLE_MS = 10_000;
+
+/**
+ * End a turn its CLI keeps retrying (a failed read that says `retrying`) with the provider's own
+ * cancel keys, then wait for the CLI to end it (its stop hook), so that end is not taken for the next
+ * turn's; record the end only when none came. The keys are logged like `umbel keys`.
+ */
+async function cancelRetrying(ctx: EngineContext, deps: LoopDeps, view: UsableView, turn: TurnView): Promise<void> {
+  const keys = view.provider.input?.cancelKeys ?? [];
+  if (keys.length > 0) {
+    await writeOwnEvent(view.paths.events, 'keys', { keys: [...keys] }).catch(() => undefined);
+    await ctx.substrate.sendKeys(view.session, keys).catch(() => undefined);
+  }
+  const until = ctx.now() + (keys.length > 0 ? CANCEL_SETTLE_MS : 0);
+  for (;;) {
+    if (pickTurn(reload(ctx, view), turn.turn).end) return;
+    if (ctx.now() >= until) break;
+    await deps.watcher.next(100);
+  }
+  await writeOwnEvent(view.paths.events, 'ended', { turn: turn.turn, reason: 'failed' }).catch(() => undefined);
 }
 
 async function deadOutcome(ctx: EngineContext, deps: LoopDeps, view: UsableView, turn: TurnView, pane: PaneState): Promise<Outcome> {

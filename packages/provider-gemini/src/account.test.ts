@@ -34,6 +34,49 @@ describe('gemini account failures (real recordings)', () => {
   });
 });
 
+describe("a retryable 429's rounds, from the CLI's telemetry beside the chat (real recordings, general.maxAttempts 3)", () => {
+  const telemetry = (name: string) =>
+    readFileSync(new URL(`../../../test-fixtures/real/recorded/account/gemini-${name}-telemetry.log`, import.meta.url), 'utf8');
+  const QUOTA_TEXT = 'You exceeded your current quota, please check your plan and billing details.';
+  const ACCEPTED = '2026-12-01T19:35:32.022Z';
+  const settings = JSON.stringify({ general: { maxAttempts: 3 } });
+  const read = (chat: string, stopSeen: boolean, sideRecords?: Record<string, string>) =>
+    gemini.doReadTurn({
+      content: chat,
+      transcriptPath: '/t.jsonl',
+      turnKey: ACCEPTED,
+      prompt: PROMPT_429,
+      ordinal: 1,
+      stopSeen,
+      ...(sideRecords ? { sideRecords } : {}),
+    });
+  const PROMPT_429 = `FAIL 429 ${QUOTA_TEXT}`;
+  const running = `${JSON.stringify({ id: 'u1', timestamp: '2026-12-01T19:35:32.030Z', type: 'user', content: [{ text: PROMPT_429 }] })}\n`;
+
+  it('still retrying after a whole round: failed rate-limited with the API message, retrying (umbel cancels it)', () => {
+    expect(read(running, false, { telemetry: telemetry('429'), settings })).toEqual({
+      status: 'failed',
+      message: QUOTA_TEXT,
+      apiErrorStatus: 429,
+      account: { kind: 'rate-limited' },
+      retrying: true,
+    });
+  });
+
+  it('after the cancel (AfterAgent, the prompt dropped): still rate-limited, no longer retrying', () => {
+    const path = new URL('../../../test-fixtures/real/recorded/account/gemini-429.json', import.meta.url);
+    const turn = (JSON.parse(readFileSync(path, 'utf8')) as Recording).turns[0];
+    const chat = `${(turn?.chat ?? []).map((record) => JSON.stringify(record)).join('\n')}\n`;
+    expect(read(chat, true, { telemetry: telemetry('429'), settings })).toMatchObject({ status: 'failed', account: { kind: 'rate-limited' } });
+    expect(read(chat, true, { telemetry: telemetry('429'), settings })).not.toHaveProperty('retrying');
+  });
+
+  it('the default budget (10) not yet spent, or no telemetry: the turn is still running', () => {
+    expect(read(running, false, { telemetry: telemetry('429') })).toEqual({ status: 'running' });
+    expect(read(running, false)).toEqual({ status: 'running' });
+  });
+});
+
 describe('gemini account dialogs (real recording)', () => {
   it("the daily quota's Usage limit reached dialog is rate-limited; a normal screen is nothing", () => {
     const path = new URL('../../../test-fixtures/real/recorded/account/gemini-usage-limit.json', import.meta.url);

@@ -59,6 +59,14 @@ function launchOptions(over: Partial<ProviderV1LaunchOptions> = {}): ProviderV1L
 }
 
 describe('provider shape', () => {
+  it('reads its telemetry and settings beside the chat, and cancels a turn with Escape', () => {
+    expect(createGemini().sideRecords).toEqual([
+      { name: 'telemetry', path: 'telemetry.log', maxBytes: 4 << 20 },
+      { name: 'settings', path: 'gemini-home/.gemini/settings.json' },
+    ]);
+    expect(createGemini().input?.cancelKeys).toEqual(['Escape']);
+  });
+
   it('is a v1 provider with the gemini id and a version', () => {
     const p = createGemini();
     expect(p.specificationVersion).toBe('umbel-provider-v1');
@@ -194,6 +202,8 @@ describe('doBuildLaunch', () => {
     // the user's explicit auth choice is kept
     expect(s.security.auth.selectedType).toBe('oauth-personal');
     expect(s.general).toMatchObject({ enableAutoUpdate: false, enableAutoUpdateNotification: false });
+    // the CLI's own record of each failed API attempt: local telemetry into the worker's dir, no prompts
+    expect(s.telemetry).toEqual({ enabled: true, target: 'local', outfile: join(o.workerDir, 'telemetry.log'), logPrompts: false, useCollector: false });
     // everything else of the user's ~/.gemini is linked, not copied
     for (const name of ['GEMINI.md', 'oauth_creds.json', 'commands', 'tmp']) {
       expect(lstatSync(join(workerHome, name)).isSymbolicLink()).toBe(true);
@@ -240,6 +250,21 @@ describe('settings helpers', () => {
     const before = JSON.stringify(user);
     buildWorkerSettings({ user, hookCommand: (k) => k, env: {} });
     expect(JSON.stringify(user)).toBe(before);
+  });
+
+  it("keeps the user's own enabled telemetry as it is (umbel then has no record of retried attempts)", () => {
+    const telemetry = { enabled: true, target: 'gcp', logPrompts: true };
+    expect(buildWorkerSettings({ user: { telemetry }, hookCommand: (k) => k, env: {}, telemetryOutfile: '/w/t.log' }).telemetry).toEqual(telemetry);
+    expect(
+      buildWorkerSettings({ user: { telemetry: { enabled: false, otlpEndpoint: 'http://x' } }, hookCommand: (k) => k, env: {}, telemetryOutfile: '/w/t.log' })
+        .telemetry,
+    ).toEqual({
+      enabled: true,
+      target: 'local',
+      outfile: '/w/t.log',
+      logPrompts: false,
+      useCollector: false,
+    });
   });
 
   it.each([

@@ -13,6 +13,13 @@ import { join } from 'node:path';
 import { type HookInstallContext, type LaunchParts, readJsonObject, symlinkIfAbsent } from '@umbel/core/provider-kit';
 import { buildWorkerSettings, geminiBilling } from './settings.js';
 
+/** The worker's Gemini home, inside its provider dir. */
+export const WORKER_HOME_DIR = 'gemini-home';
+/** The worker's settings file, relative to its provider dir. */
+export const WORKER_SETTINGS_PATH = `${WORKER_HOME_DIR}/.gemini/settings.json`;
+/** The CLI's local telemetry file, relative to the worker's provider dir (./telemetry.ts). */
+export const TELEMETRY_PATH = 'telemetry.log';
+
 /** Entries of the user's `~/.gemini` that are not shared with a worker's home. */
 const NOT_LINKED = new Set(['settings.json', 'projects.json', 'tmp']);
 
@@ -47,13 +54,14 @@ export interface GeminiHomeOptions {
 export async function installGeminiHome({ launch }: HookInstallContext, options: GeminiHomeOptions): Promise<LaunchParts> {
   const userDotGemini = join(userGeminiHome(launch.callerEnv), '.gemini');
   const user = await readJsonObject(join(userDotGemini, 'settings.json'), 'Gemini settings');
-  const home = join(launch.workerDir, 'gemini-home');
+  const home = join(launch.workerDir, WORKER_HOME_DIR);
   const dotGemini = join(home, '.gemini');
   await linkUserEntries(userDotGemini, dotGemini, launch.sharedDir);
   const settings = buildWorkerSettings({
     user,
     hookCommand: (kind) => launch.hookCommand(kind),
     env: launch.env,
+    telemetryOutfile: join(launch.workerDir, TELEMETRY_PATH),
     ...(options.settingsOverrides ? { overrides: options.settingsOverrides } : {}),
   });
   return {

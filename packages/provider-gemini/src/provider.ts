@@ -8,7 +8,7 @@
  */
 import type { ProviderV1 } from '@umbel/core';
 import { defineProvider, modeFlags } from '@umbel/core/provider-kit';
-import { chatOptions, readGeminiMessages, readGeminiTurn } from './chat.js';
+import { chatOptions, readGeminiMessages } from './chat.js';
 import {
   APPROVAL_RE,
   GEMINI_APPROVAL_MODES,
@@ -26,6 +26,7 @@ import {
 } from './facts.js';
 import { installGeminiHome } from './home.js';
 import { GEMINI_TOOLS } from './tools.js';
+import { GEMINI_SIDE_RECORDS, readGeminiTurnRecords } from './turn.js';
 
 /** Version of this package. */
 export const VERSION = '0.1.0';
@@ -86,11 +87,13 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
       inputBox: GEMINI_INPUT_BOX,
     },
     // An Enter within ~45 ms of a paste becomes a newline (§6): wait, then confirm by BeforeAgent.
-    input: { submitDelayMs: 150, confirmTimeoutMs: 1000, maxSubmitRetries: 3, alwaysPaste: true },
+    // Escape cancels a running turn (it never quits; §8), here a 429 the TUI keeps retrying.
+    input: { submitDelayMs: 150, confirmTimeoutMs: 1000, maxSubmitRetries: 3, alwaysPaste: true, cancelKeys: ['Escape'] },
     prompt: GEMINI_PROMPT,
     payload: GEMINI_PAYLOAD,
     transcript: {
-      read: (options) => readGeminiTurn(options.content, chatOptions(options)),
+      read: readGeminiTurnRecords,
+      sideRecords: GEMINI_SIDE_RECORDS,
       messages: (options) => readGeminiMessages(options.content, chatOptions(options)),
     },
   });

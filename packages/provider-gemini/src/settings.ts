@@ -69,6 +69,19 @@ export interface WorkerSettingsInput {
   readonly env: Readonly<Record<string, string>>;
   /** Deep-merged last (tests: `{model:{disableLoopDetection:true}}`). */
   readonly overrides?: Readonly<Record<string, unknown>>;
+  /** Where the CLI writes its local telemetry (see {@link workerTelemetry}); none when absent. */
+  readonly telemetryOutfile?: string;
+}
+
+/**
+ * The worker's telemetry: local, into `outfile`, without prompts (ACCOUNT-FACTS §3.2: the only
+ * record of each API attempt the TUI retries). A user's own enabled telemetry is kept as it is:
+ * umbel never redirects it, and then has no such record.
+ */
+export function workerTelemetry(user: Json | undefined, outfile: string | undefined): Json | undefined {
+  if (isObject(user) && user.enabled === true) return user;
+  if (outfile === undefined) return user;
+  return { enabled: true, target: 'local', outfile, logPrompts: false, useCollector: false };
 }
 
 function clone<T>(value: T): T {
@@ -119,5 +132,7 @@ export function buildWorkerSettings(input: WorkerSettingsInput): JsonObject {
   general.enableAutoUpdate = false;
   general.enableAutoUpdateNotification = false;
   s.general = general;
+  const telemetry = workerTelemetry(s.telemetry, input.telemetryOutfile);
+  if (telemetry !== undefined) s.telemetry = telemetry;
   return input.overrides ? deepMerge(s, input.overrides) : s;
 }

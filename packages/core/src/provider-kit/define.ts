@@ -130,6 +130,7 @@ export function defineProvider(facts: ProviderFacts): ProviderV1 {
     doDetectStartup: (startup) => classifyStartup(screens, startup),
     ...(facts.prompt ? { doPreparePrompt: (prompt: string) => preparePrompt(facts.prompt ?? {}, prompt) } : {}),
     doParseEvent: (event) => parseEvent(payload, event),
+    ...(transcript.sideRecords?.length ? { sideRecords: transcript.sideRecords.map((r) => ({ ...r })) } : {}),
     doReadTurn: (options) => withLegacyUsage(transcript.read(options)),
     ...(transcript.messages ? { doReadMessages: (options: ProviderV1ReadTurnOptions) => transcript.messages?.(options) ?? [] } : {}),
     ...(screens.signIn?.length ? { doDetectSignIn: (screen: string) => signInOf(screens.signIn ?? [], screen) } : {}),

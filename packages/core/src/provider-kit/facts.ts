@@ -15,6 +15,7 @@ import type {
   ProviderV1LaunchOptions,
   ProviderV1Message,
   ProviderV1ReadTurnOptions,
+  ProviderV1SideRecord,
   ProviderV1TurnRead,
   ProviderV1ValidateOptions,
 } from '../provider.js';
@@ -232,6 +233,8 @@ export interface TranscriptFacts {
   messages?(options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[];
   /** The transcript's path when it is known at launch (a prediction: hook payloads win). */
   predict?(launch: ProviderV1LaunchOptions): string | undefined;
+  /** Files beside the transcript that `read` needs too (ProviderV1's `sideRecords`). */
+  readonly sideRecords?: readonly ProviderV1SideRecord[];
 }
 
 /** Everything {@link defineProvider} needs. */
