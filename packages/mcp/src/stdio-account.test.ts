@@ -110,7 +110,7 @@ describe('account outcomes over MCP on the fakes', () => {
   );
 
   it(
-    'gemini: the daily quota dialog → rate-limited, 401 → auth-failed',
+    'gemini: the daily quota dialog → rate-limited, a retryable 429 it would retry forever → rate-limited, 401 → auth-failed',
     async () => {
       const dir = root('gemini');
       const work = join(dir, 'project');
@@ -132,8 +132,13 @@ describe('account outcomes over MCP on the fakes', () => {
         dir,
       );
       const env = { GEMINI_API_KEY: { fromEnv: 'GEMINI_API_KEY' }, GOOGLE_GEMINI_BASE_URL: { fromEnv: 'GOOGLE_GEMINI_BASE_URL' } };
-      expect(await call(client, 'umbel_spawn', { name: 'g', provider: 'gemini', cwd: work, env, startupTimeout: '90s' })).toMatchObject({ alive: true });
+      expect(
+        await call(client, 'umbel_spawn', { name: 'g', provider: 'gemini', cwd: work, env: { ...env, FAKE_GEMINI_RETRY_MS: '20' }, startupTimeout: '90s' }),
+      ).toMatchObject({ alive: true });
       expectRefused(await turn(client, 'g', 'FAIL 401 Request had invalid authentication credentials.'));
+      for (const prompt of ['FAIL 429 Resource has been exhausted', 'FAIL 429 retry-after=2 Resource has been exhausted']) {
+        expect(await turn(client, 'g', prompt)).toMatchObject({ reason: 'rate-limited', exitCode: 118, message: 'Resource has been exhausted' });
+      }
       const limited = await turn(client, 'g', 'FAIL 429 limit=usage You exceeded your current quota, please check your plan and billing details.');
       expect(limited).toMatchObject({ reason: 'rate-limited', exitCode: 118 });
       expect(limited.message).toContain('Usage limit reached for');
