@@ -61,3 +61,15 @@ export function spawnFromArgs(args: Args, cwd: string): Omit<SpawnOptions, 'name
 export function billingFromArgs(args: Args): SpawnOptions['billing'] {
   return str(args.billing) as SpawnOptions['billing'];
 }
+
+/** The options of a turn's wait that `wait` and `-p` share: its bounds and its check (argv → engine). */
+export function turnWaitFromArgs(args: Args) {
+  return {
+    timeout: str(args.timeout) ?? '30m',
+    idleTimeout: str(args.idleTimeout),
+    check: str(args.check),
+    schema: str(args.schema),
+    retries: num(args.retries, 'retries'),
+    checkTimeout: str(args.checkTimeout),
+  };
+}

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BillingRefusedError, type Outcome, type Umbel, UmbelError, UsageError, type WaitOptions, type WorkerStatus } from '@umbel/core';
-import { type Args, num, spawnFromArgs, str } from './args.js';
+import { type Args, spawnFromArgs, str, turnWaitFromArgs } from './args.js';
 import { type CliIo, interruptExitCode } from './io.js';
 import { printJson } from './output.js';
 import { claimForPrint, type PrintClaim } from './pool.js';
@@ -92,14 +92,7 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
   if (args.pool !== undefined && (args.name !== undefined || args.resume !== undefined)) {
     throw new UsageError('--pool takes a fresh worker from a pool; --name and --resume keep one', { hint: 'use one or the other' });
   }
-  const wait = {
-    timeout: str(args.timeout) ?? '30m',
-    idleTimeout: str(args.idleTimeout),
-    check: str(args.check),
-    schema: str(args.schema),
-    retries: num(args.retries, 'retries'),
-    checkTimeout: str(args.checkTimeout),
-  };
+  const wait = turnWaitFromArgs(args);
   const prompt = await promptOf(args, io);
   const run: PrintRun = { args, io, engine, signal, format, prompt, wait, hold: hold(engine) };
   const main = printRun(run);

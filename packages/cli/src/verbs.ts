@@ -1,7 +1,7 @@
 /** The supervisor verbs: spawn, send, wait, keys, status, ls, read, actions, diff, kill, prune, attach, capture, logs. */
 import { spawnSync } from 'node:child_process';
 import { formatMs, type Outcome, type Umbel, UsageError, type WorkerStatus } from '@umbel/core';
-import { type Args, num, signedNum, spawnFromArgs, str, turnOrAll } from './args.js';
+import { type Args, num, signedNum, spawnFromArgs, str, turnOrAll, turnWaitFromArgs } from './args.js';
 import { actionsText, diffText } from './evidence.js';
 import { type CliIo, interruptExitCode } from './io.js';
 import { logLine, printJson, statusTable, unreachableHosts } from './output.js';
@@ -139,12 +139,7 @@ const waitVerb: VerbHandler = async ({ args, io, engine, signal, json }) => {
       {
         name: String(args.name),
         turn: num(args.turn, 'turn'),
-        timeout: str(args.timeout) ?? '30m',
-        idleTimeout: str(args.idleTimeout),
-        check: str(args.check),
-        schema: str(args.schema),
-        retries: num(args.retries, 'retries'),
-        checkTimeout: str(args.checkTimeout),
+        ...turnWaitFromArgs(args),
         until: str(args.until) as 'stop' | undefined,
         file: str(args.file),
         pattern: str(args.pattern),

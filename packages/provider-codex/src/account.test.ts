@@ -3,18 +3,9 @@
 // codex_error_info names them; a plan limit's reset is in the turn's token_count.rate_limits.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readRecorded } from './__fixtures__/recorded.js';
 import { readCodexTurn } from './rollout.js';
 
-interface Recording {
-  readonly turns: readonly { readonly rollout: readonly Record<string, unknown>[] }[];
-}
-function readRecorded(name: string) {
-  const path = new URL(`../../../test-fixtures/real/recorded/account/codex-${name}.json`, import.meta.url);
-  const turn = (JSON.parse(readFileSync(path, 'utf8')) as Recording).turns[0];
-  if (!turn) throw new Error(`${name}: no turn`);
-  const content = `${turn.rollout.map(({ ordinal: _, ...record }) => JSON.stringify(record)).join('\n')}\n`;
-  return readCodexTurn({ content, ordinal: 1, stopSeen: false });
-}
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 describe('codex account failures (real recordings)', () => {

@@ -1,21 +1,6 @@
-// Plan usage of the real codex 0.169.0 from its rollouts against the Responses mock
-// (test-fixtures/real/recorded/account/codex-*.json, ACCOUNT-FACTS.md §2.2): the turn's last
-// `token_count.rate_limits` windows, by their length, on completed and failed turns alike.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readRecorded } from './__fixtures__/recorded.js';
 import { codexQuota } from './quota.js';
-import { readCodexTurn } from './rollout.js';
-
-interface Recording {
-  readonly turns: readonly { readonly rollout: readonly Record<string, unknown>[] }[];
-}
-function readRecorded(name: string) {
-  const path = new URL(`../../../test-fixtures/real/recorded/account/codex-${name}.json`, import.meta.url);
-  const turn = (JSON.parse(readFileSync(path, 'utf8')) as Recording).turns[0];
-  if (!turn) throw new Error(`${name}: no turn`);
-  const content = `${turn.rollout.map(({ ordinal: _, ...record }) => JSON.stringify(record)).join('\n')}\n`;
-  return readCodexTurn({ content, ordinal: 1, stopSeen: false });
-}
 
 describe('codex plan usage from the rollout (real recordings)', () => {
   it('a normal answer with usage headers: both windows on the completed turn', () => {
