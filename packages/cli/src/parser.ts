@@ -151,7 +151,13 @@ function printCommand(y: Argv, help: ProviderHelp): Argv {
     .option('startup-timeout', { type: 'string', describe: 'A cold start: how long to wait for the ready prompt (default 60s)' });
 }
 
+/** The supervisor verbs, in three groups. */
 function verbs(y: Argv, help: ProviderHelp): Argv {
+  return maintenanceVerbs(inspectionVerbs(workVerbs(y, help)), help);
+}
+
+/** A worker and its turns: spawn, send, wait, keys, status, ls. */
+function workVerbs(y: Argv, help: ProviderHelp): Argv {
   return y
     .command(
       COMMANDS.spawn,
@@ -210,7 +216,12 @@ function verbs(y: Argv, help: ProviderHelp): Argv {
       'Show one worker, or all of them',
       verb((v) => json()(v.positional('name', { type: 'string', describe: 'Worker name' }))),
     )
-    .command(COMMANDS.ls, 'List every worker (tombstones included)', verb(json()))
+    .command(COMMANDS.ls, 'List every worker (tombstones included)', verb(json()));
+}
+
+/** What a worker did: read, actions, diff. */
+function inspectionVerbs(y: Argv): Argv {
+  return y
     .command(
       COMMANDS.read,
       'Print the answer of a turn, from the transcript',
@@ -240,7 +251,12 @@ function verbs(y: Argv, help: ProviderHelp): Argv {
           })
           .option('to', { type: 'string', describe: '--text: the newer turn (default: the latest completed); negative counts back' }),
       ),
-    )
+    );
+}
+
+/** Ending, watching and the tools around workers: kill, prune, attach, capture, logs, run, pool, mcp, doctor, providers. */
+function maintenanceVerbs(y: Argv, help: ProviderHelp): Argv {
+  return y
     .command(
       COMMANDS.kill,
       'End a worker; its state stays as a tombstone unless --purge',
