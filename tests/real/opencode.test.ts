@@ -185,7 +185,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
   );
 
   it(
-    'an API error is provider-error (122) with its message; a retrying one is stopped after 2 retries, reported; the worker answers again',
+    'an API error is provider-error (122) with its message, a 401 auth-failed (119); a retrying one is stopped after 2 retries, reported; the worker answers again',
     async () => {
       const user = await freshUser();
       await spawn(user, 'err');
@@ -194,6 +194,8 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
         code: 122,
         outcome: { reason: 'provider-error', message: 'real bad request', apiErrorStatus: 400, apiErrorType: 'APIError' },
       });
+      await user.umbel(['send', 'err', 'FAIL 401 real invalid key']);
+      expect(await waitJson(user, 'err')).toMatchObject({ code: 119, outcome: { reason: 'auth-failed', message: 'real invalid key', apiErrorStatus: 401 } });
       await user.umbel(['send', 'err', 'FAIL 500 retry-after-ms=200 real always down']);
       const down = await waitJson(user, 'err');
       expect(down).toMatchObject({

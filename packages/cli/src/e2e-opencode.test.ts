@@ -176,7 +176,7 @@ describe('supervisor verbs with --provider opencode on the fake opencode', () =>
   );
 
   it(
-    'a non-retryable API error is provider-error (122) with the message; a retrying one is stopped after 2 retries; the worker answers again',
+    'a non-retryable API error is provider-error (122) with the message, a 401 auth-failed (119); a retrying one is stopped after 2 retries; the worker answers again',
     async () => {
       await umbel(['spawn', 'err', ...oc]);
       await umbel(['send', 'err', 'FAIL 400 fake bad request']);
@@ -185,6 +185,9 @@ describe('supervisor verbs with --provider opencode on the fake opencode', () =>
         code: 122,
         outcome: { reason: 'provider-error', message: 'fake bad request', apiErrorStatus: 400, apiErrorType: 'APIError' },
       });
+      // a refused login is the account's: auth-failed (119), from the status opencode records
+      await umbel(['send', 'err', 'FAIL 401 fake invalid key']);
+      expect(await waitJson('err')).toMatchObject({ code: 119, outcome: { reason: 'auth-failed', message: 'fake invalid key', apiErrorStatus: 401 } });
       await umbel(['send', 'err', 'FAIL 500 retry-after-ms=50 always down']);
       const down = await waitJson('err');
       expect(down).toMatchObject({

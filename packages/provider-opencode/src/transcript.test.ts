@@ -154,6 +154,28 @@ describe('readOpencodeTurn on the states of a turn', () => {
     expect(read(doc(user('u1', 'x'), aborted), { turnKey: 'u1' })).toMatchObject({ status: 'interrupted' });
   });
 
+  it('an account failure by its HTTP status: 401/403 auth-failed, 429 rate-limited (no reset: opencode records none); other statuses none', () => {
+    const failing = (statusCode: number) =>
+      JSON.stringify({
+        messages: [
+          user('u1', 'x'),
+          step('a1', 'u1', { time: { created: 2, completed: 3 }, error: { name: 'APIError', data: { message: 'no', statusCode } } }, []),
+        ],
+        umbel: { version: 1, failures: {} },
+      });
+    expect(read(failing(401), { turnKey: 'u1' })).toMatchObject({ status: 'failed', apiErrorStatus: 401, account: { kind: 'auth-failed' } });
+    expect(read(failing(403), { turnKey: 'u1' })).toMatchObject({ account: { kind: 'auth-failed' } });
+    expect(read(failing(429), { turnKey: 'u1' })).toEqual({
+      status: 'failed',
+      message: 'no',
+      apiErrorStatus: 429,
+      apiErrorType: 'APIError',
+      account: { kind: 'rate-limited' },
+    });
+    expect(read(failing(400), { turnKey: 'u1' })).not.toHaveProperty('account');
+    expect(read(failing(500), { turnKey: 'u1' })).not.toHaveProperty('account');
+  });
+
   it("failed when umbel stopped the turn (the plugin's record), even though opencode's own step shows no error", () => {
     const content = JSON.stringify({
       messages: [user('u1', 'FAIL 500 down'), step('a1', 'u1', { time: { created: 2, completed: 3 } }, [])],

@@ -13,7 +13,7 @@
  *   step's text parts, byte-exact (the screen renders markdown; it is never read).
  */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
-import { asRecord, parseJson } from '@umbel/core/provider-kit';
+import { accountError, accountErrorOfStatus, asRecord, parseJson } from '@umbel/core/provider-kit';
 
 /** One part of a message (text, tool, step-start, step-finish, reasoning, …). */
 export interface OpencodePart {
@@ -143,11 +143,15 @@ function failedOf(turn: OpencodeTurn): ProviderV1TurnRead | undefined {
   const stepError = turn.steps.find((s) => s.info.error && s.info.error.name !== 'MessageAbortedError')?.info.error;
   const failure = turn.failure ?? (stepError ? { name: stepError.name, message: stepError.data?.message, statusCode: stepError.data?.statusCode } : undefined);
   if (!failure) return undefined;
+  const status = typeof failure.statusCode === 'number' ? failure.statusCode : undefined;
+  // opencode records the HTTP status only, and no reset time
+  const account = accountErrorOfStatus(status);
   return {
     status: 'failed',
     message: failure.message || failure.name || 'opencode reported an error',
-    ...(typeof failure.statusCode === 'number' ? { apiErrorStatus: failure.statusCode } : {}),
+    ...(status !== undefined ? { apiErrorStatus: status } : {}),
     ...(failure.name ? { apiErrorType: failure.name } : {}),
+    ...(account ? { account: accountError(account) } : {}),
   };
 }
 
