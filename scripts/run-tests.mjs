@@ -28,6 +28,8 @@ function step(title, command, args, options = {}) {
 
 step('install the pinned real CLIs', process.execPath, [join(root, 'scripts/install-real-clis.mjs')]);
 step('build every package', 'pnpm', ['-r', '--filter', './packages/*', 'run', 'build']);
+// the compiler over every package's sources and tests (vitest strips types without checking them)
+if (!realOnly) step('typecheck every package', 'pnpm', ['typecheck']);
 
 const out = mkdtempSync(join(tmpdir(), 'umbel-vitest-'));
 const report = join(out, 'results.json');
