@@ -2,7 +2,7 @@
 // (test-fixtures/real/recorded/account/gemini-429*-telemetry.log, general.maxAttempts 3; ACCOUNT-FACTS.md
 // §3.2): one `gemini_cli.api_error` log record per failed attempt, which the chat never shows.
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { geminiApiAttempts, geminiMaxAttempts, rateLimitRound } from './telemetry.js';
 
 function recorded(name: string): string {
@@ -13,6 +13,18 @@ const ACCEPTED = { '429': '2026-12-01T19:35:32.022Z', '429-retry-info': '2026-12
 const QUOTA_TEXT = 'You exceeded your current quota, please check your plan and billing details.';
 
 describe('gemini telemetry: the main model attempts', () => {
+  it('the same telemetry text read again (a wait tick with no new batch) is not parsed again', () => {
+    const text = recorded('429');
+    const first = geminiApiAttempts(text);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(geminiApiAttempts(text)).toEqual(first);
+      expect(parse).not.toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
   it('a persistent 429: every attempt is an api_error 429 with the API body (the classifier call is not the main role)', () => {
     const attempts = geminiApiAttempts(recorded('429'));
     expect(attempts.length).toBe(7);

@@ -57,15 +57,25 @@ function attemptOf(chunk: string): GeminiApiAttempt | undefined {
   return { at, outcome, ...(status !== undefined ? { status } : {}), ...(error !== undefined ? { message: errorMessage(error) } : {}) };
 }
 
+/** The last text parsed and its attempts: every wait tick of a running turn hands over the same tail until the next batch (~5 s). */
+let last: { readonly text: string; readonly attempts: readonly GeminiApiAttempt[] } | undefined;
+
 /** The main-model attempts (errors and responses) the telemetry text records, oldest first. */
-export function geminiApiAttempts(text: string): GeminiApiAttempt[] {
+export function geminiApiAttempts(text: string): readonly GeminiApiAttempt[] {
+  if (last?.text === text) return last.attempts;
+  const attempts = parseAttempts(text);
+  last = { text, attempts };
+  return attempts;
+}
+
+function parseAttempts(text: string): readonly GeminiApiAttempt[] {
   const out: GeminiApiAttempt[] = [];
   for (const chunk of text.split(/\n(?=\{\n)/)) {
     if (!chunk.includes('"gemini_cli.api_')) continue;
     const attempt = attemptOf(chunk);
     if (attempt) out.push(attempt);
   }
-  return out.sort((x, y) => x.at - y.at);
+  return Object.freeze(out.sort((x, y) => x.at - y.at).map((a) => Object.freeze(a)));
 }
 
 /** The CLI's default and highest `general.maxAttempts`. */
