@@ -24,6 +24,12 @@ describe('package', () => {
   });
 });
 
+describe('input facts', () => {
+  it('presses Enter right after the bracketed paste: no delay on the critical path (codex.md §8; 75/75 sends on the real 0.171.0)', () => {
+    expect(codex.input).toEqual({ alwaysPaste: true, confirmTimeoutMs: 3000, maxSubmitRetries: 3, clearKeys: ['C-c'] });
+  });
+});
+
 const fixture = (name: string) => readFile(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
 const hookCommand = (kind: HookKind) => `'/state/hooks/umbel-hook' ${kind}`;
 

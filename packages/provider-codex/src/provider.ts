@@ -53,9 +53,10 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
       inputPrompt: CODEX_APPROVAL,
       inputBox: CODEX_COMPOSER,
     },
-    // Bracketed paste + Enter submits at once, even for 20,000 characters (§8); the small delay is
-    // a margin. UserPromptSubmit runs through `$SHELL -lc`, so confirmation can take a moment.
-    input: { submitDelayMs: 50, confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true },
+    // Bracketed paste + Enter submits at once, even for 20,000 characters (§8; on the real 0.171.0,
+    // 75 of 75 sends with no delay, the first right after the ready screen, needed no second Enter).
+    // UserPromptSubmit runs through `$SHELL -lc`, so confirmation can take a moment.
+    input: { confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true },
     prompt: CODEX_PROMPT,
     payload: CODEX_PAYLOAD,
     transcript: { read: readCodexTurn, messages: readCodexMessages },
