@@ -410,6 +410,26 @@ describe('evidence verbs and CLI commands on the fake claude', () => {
     expect(diff.stdout).not.toContain('kept.txt');
   });
 
+  it('umbel -p in a git work tree runs no git for the worker it removes (nobody can diff it); a kept --name worker gets its snapshot', async () => {
+    const repo = join(scratch, 'repo-p');
+    const repoConfig = join(scratch, 'claude-config-repo-p');
+    await mkdir(repo, { recursive: true });
+    await seed(repoConfig, [repo]);
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    // a git on PATH that logs each call, then runs the real one
+    const shim = join(scratch, 'git-shim');
+    const log = join(scratch, 'git-calls.log');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    await mkdir(shim, { recursive: true });
+    await writeFile(join(shim, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    const options = { cwd: repo, env: { PATH: `${shim}:${process.env.PATH}` } };
+    expect(await umbel(['-p', 'ECHO removed after', ...cfg(repoConfig)], options)).toMatchObject({ code: 0, stdout: 'removed after\n' });
+    expect(existsSync(log)).toBe(false);
+    expect(await umbel(['-p', 'ECHO kept', '--name', 'kept-p', ...cfg(repoConfig)], options)).toMatchObject({ code: 0, stdout: 'kept\n' });
+    expect(await readFile(log, 'utf8')).toContain('write-tree');
+    expect((await umbel(['kill', 'kept-p', '--purge'])).code).toBe(0);
+  });
+
   it('a prompt starting with / is text; --command runs it, with no model turn', async () => {
     await umbel(['spawn', 'cmd', ...cfg()]);
     expect((await umbel(['send', 'cmd', '/notacommand please'])).stdout).toBe('1\n');

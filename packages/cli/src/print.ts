@@ -197,7 +197,8 @@ async function acquire(run: PrintRun): Promise<void> {
 /** Send the prompt and wait for its turn; stream-json prints the init line and messages live. */
 async function turn(run: PrintRun, name: string): Promise<{ outcome: Outcome; status?: WorkerStatus }> {
   const { io, engine, signal, format } = run;
-  const { turn } = await engine.send({ name, prompt: run.prompt }, { signal });
+  // A worker -p removes afterwards is never diffed: no git snapshot before its Enter.
+  const { turn } = await engine.send({ name, prompt: run.prompt }, { signal, snapshot: !run.hold.anonymous });
   // Read the status after the prompt was accepted: some CLIs (codex) report their session id
   // only in the first prompt's hook payload. Only stream-json prints it before the answer; the
   // other formats take the session id from the outcome.

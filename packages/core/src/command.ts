@@ -16,7 +16,7 @@ import { guarded } from './provider-guard.js';
 import type { SendResult } from './schemas.js';
 import { acquireLock, clearInput, confirmWithin, deliver, requireAlive, takeSnapshot } from './send.js';
 import { latestSubmitted, nextTurnNumber } from './turns.js';
-import type { CallContext } from './umbel.js';
+import type { SendContext } from './umbel.js';
 import { watchDir } from './watch.js';
 
 /** A command is refused while a turn runs: the CLI would queue it or treat it as input to that turn. */
@@ -40,7 +40,7 @@ async function stillTyped(ctx: EngineContext, view: UsableView): Promise<boolean
 }
 
 /** Run `text` as the worker CLI's own command. */
-export async function sendCommand(ctx: EngineContext, options: { name: string; prompt: string }, context: CallContext = {}): Promise<SendResult> {
+export async function sendCommand(ctx: EngineContext, options: { name: string; prompt: string }, context: SendContext = {}): Promise<SendResult> {
   const view = usableWorker(ctx, options.name);
   await requireAlive(ctx, view);
   requireIdle(view);
@@ -50,7 +50,7 @@ export async function sendCommand(ctx: EngineContext, options: { name: string; p
     requireIdle(now);
     const n = nextTurnNumber(now.turns);
     await writeOwnEvent(view.paths.events, 'sent', { turn: n, prompt: options.prompt, command: true });
-    const snapshot = takeSnapshot(ctx, view, n);
+    const snapshot = takeSnapshot(ctx, view, n, context);
     const watcher = await watchDir(view.paths.events);
     try {
       try {

@@ -45,7 +45,7 @@ import { spawnWorker } from './spawn.js';
 import { billingFields, listWorkers, statusOf } from './status.js';
 import type { Provider } from './provider.js';
 import type { Substrate } from './substrate.js';
-import type { CallContext, Umbel, UmbelPools, UmbelSettings, WaitContext } from './umbel.js';
+import type { CallContext, SendContext, Umbel, UmbelPools, UmbelSettings, WaitContext } from './umbel.js';
 import { waitForTurn } from './wait.js';
 import { waitUntil } from './wait-until.js';
 
@@ -99,7 +99,7 @@ function withBilling(ctx: EngineContext, outcome: Outcome): Outcome {
 export function createUmbel(settings: UmbelSettings): Umbel {
   const ctx = createContext(settings);
   // async everywhere: bad input is a rejected promise like every other failure, never a synchronous throw
-  const send: Umbel['send'] = async (input, context: CallContext = {}) => {
+  const send: Umbel['send'] = async (input, context: SendContext = {}) => {
     const options = parse(SendOptionsSchema, input, 'send options');
     return options.command ? sendCommand(ctx, options, context) : sendPrompt(ctx, options, context);
   };

@@ -202,6 +202,17 @@ describe('diff', () => {
     });
   });
 
+  it('a send that will never be diffed (`snapshot: false`, as `umbel -p` sends to the worker it removes) runs no git before its Enter', async () => {
+    git('init', '-q');
+    await spawn();
+    // a git that would fail if it ran: nothing is recorded, not even a failed snapshot
+    umbel = createUmbel({ substrate, providers: [createMockProvider()], home, env: { ...env, PATH: '/nonexistent' } });
+    const { turn: n } = await umbel.send({ name: 'w1', prompt: 'TOOLS write a.txt x' }, { snapshot: false });
+    expect(await umbel.wait({ name: 'w1', turn: n, timeout: '10s' })).toMatchObject({ reason: 'completed' });
+    expect((await umbel.logs('w1')).map((e) => e.kind)).not.toContain('snapshot');
+    expect((await umbel.diff({ name: 'w1' })).note).toBe('no snapshot was taken when turn 1 was sent');
+  });
+
   it('a failed snapshot never fails the send: that turn has no git diff, and says why', async () => {
     git('init', '-q');
     await spawn();

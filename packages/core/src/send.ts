@@ -17,7 +17,7 @@ import type { TurnView, UsableView } from './ledger-types.js';
 import { writeOwnEvent } from './own-events.js';
 import { guarded } from './provider-guard.js';
 import type { SendResult } from './schemas.js';
-import type { CallContext } from './umbel.js';
+import type { SendContext } from './umbel.js';
 import { nextTurnNumber } from './turns.js';
 import { sleep } from './util.js';
 import { watchDir, type DirWatcher } from './watch.js';
@@ -85,10 +85,12 @@ export async function deliver(ctx: EngineContext, view: UsableView, text: string
 /**
  * Snapshot the worker's git work tree for `diff` and record it (`snapshot` event): taken after the
  * `sent` event and settled before the Enter that submits the turn, so it holds the tree before the
- * turn could change it. Outside git nothing is recorded. Never rejects: a failed snapshot is a
- * recorded reason (that turn has no git diff), never a failed send.
+ * turn could change it. Outside git, or when the caller will not diff the turn (`context.snapshot`
+ * false), nothing is recorded. Never rejects: a failed snapshot is a recorded reason (that turn has
+ * no git diff), never a failed send.
  */
-export function takeSnapshot(ctx: EngineContext, view: UsableView, turn: number): Promise<void> {
+export function takeSnapshot(ctx: EngineContext, view: UsableView, turn: number, context: SendContext): Promise<void> {
+  if (context.snapshot === false) return Promise.resolve();
   return (async () => {
     const snapshot = await snapshotTree(view.meta.cwd, view.paths.dir, ctx.env);
     if (!snapshot) return;
@@ -128,7 +130,7 @@ async function confirm(ctx: EngineContext, view: UsableView, n: number, watcher:
 }
 
 /** Deliver a prompt into a worker and confirm it was submitted. */
-export async function sendPrompt(ctx: EngineContext, options: { name: string; prompt: string }, context: CallContext = {}): Promise<SendResult> {
+export async function sendPrompt(ctx: EngineContext, options: { name: string; prompt: string }, context: SendContext = {}): Promise<SendResult> {
   const view = usableWorker(ctx, options.name);
   await requireAlive(ctx, view);
   const provider = view.provider;
@@ -143,7 +145,7 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
     if (dialog) throw new AccountDialogError(view.name, dialog.message, dialog.answer);
     const n = nextTurnNumber(now.turns);
     await writeOwnEvent(view.paths.events, 'sent', { turn: n, prompt: options.prompt });
-    const snapshot = takeSnapshot(ctx, view, n);
+    const snapshot = takeSnapshot(ctx, view, n, context);
     const watcher = await watchDir(view.paths.events);
     try {
       try {

@@ -59,6 +59,16 @@ export interface CallContext {
   readonly signal?: AbortSignal;
 }
 
+/** Context of a send. */
+export interface SendContext extends CallContext {
+  /**
+   * `false`: skip the git snapshot of the work tree taken before the Enter (it is what `diff`
+   * compares with), for a turn nobody will diff — `umbel -p` sends so to the worker it removes.
+   * That turn's `diff` then lists the files the transcript names. Default: taken (in git).
+   */
+  readonly snapshot?: boolean;
+}
+
 /** Context of a wait. */
 export interface WaitContext extends CallContext {
   readonly onProgress?: (progress: WaitProgress) => void;
@@ -119,7 +129,7 @@ export interface Umbel {
   provider(id: string): Provider;
   spawn(options: SpawnOptions, context?: CallContext): Promise<WorkerStatus>;
   /** Deliver a prompt (or, with `command: true`, run the CLI's own command) and confirm it was taken. */
-  send(options: SendOptions, context?: CallContext): Promise<SendResult>;
+  send(options: SendOptions, context?: SendContext): Promise<SendResult>;
   /** Press keys in the worker's terminal (e.g. answer a permission dialog); a pending needs-input counts as answered. */
   keys(options: KeysOptions): Promise<KeysResult>;
   /** Wait for a turn to end (or, with `until`, for a file to appear or the screen to match). */
