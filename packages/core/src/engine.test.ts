@@ -314,6 +314,24 @@ describe('bad input', () => {
     expect(await readdir(join(home, 'workers'))).toEqual(['w1']);
   });
 
+  it("spawn's first host call is the launch; a session of that name already on the host (not a worker's) is refused and left running", async () => {
+    const calls: string[] = [];
+    for (const method of ['inspect', 'launch'] as const) {
+      const real = substrate[method].bind(substrate) as (arg: never) => Promise<unknown>;
+      (substrate as unknown as Record<string, unknown>)[method] = (arg: never) => {
+        calls.push(method);
+        return real(arg);
+      };
+    }
+    await spawnMock();
+    // the launch itself refuses a duplicate: no inspect before it, on the critical path of every spawn
+    expect(calls[0]).toBe('launch');
+    await substrate.launch({ session: 'umbel-w2', cwd: work, argv: ['mock-cli'], env: {}, exitRecordDir: work });
+    expect(await code(umbel.spawn({ name: 'w2', provider: 'mock', cwd: work }))).toBe('UMBEL_WORKER_EXISTS');
+    expect((await substrate.inspect('umbel-w2')).dead).toBe(false);
+    expect(await readdir(join(home, 'workers'))).toEqual(['w1']);
+  });
+
   it('two spawns of one name race and exactly one wins', async () => {
     const results = await Promise.allSettled([spawnMock(), spawnMock(), spawnMock()]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);

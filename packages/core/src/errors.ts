@@ -398,15 +398,24 @@ export class TurnNotFoundError extends UsageError {
 export class SubstrateError extends UmbelError {
   readonly timedOut: boolean;
   readonly stderr: string | undefined;
+  /** A launch refused because the host already has a session of that name (nothing was started). */
+  readonly sessionExists: boolean;
   constructor(options: {
     code: typeof UmbelErrorCode.TmuxUnavailable | typeof UmbelErrorCode.TmuxTimeout | typeof UmbelErrorCode.TmuxFailed;
     message: string;
     stderr?: string;
+    sessionExists?: boolean;
     cause?: unknown;
   }) {
     super({ name: 'SubstrateError', code: options.code, message: options.message, cause: options.cause });
     this.timedOut = options.code === UmbelErrorCode.TmuxTimeout;
     this.stderr = options.stderr;
+    this.sessionExists = options.sessionExists === true;
+  }
+
+  /** Whether `error` is a launch refused because a session of that name exists. */
+  static isSessionExists(error: unknown): boolean {
+    return UmbelError.isInstance(error) && (error as { sessionExists?: unknown }).sessionExists === true;
   }
 }
 

@@ -10,7 +10,7 @@ import { isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { detectBilling, endpointOf, refuseApiBilling, refuseApiEnv } from './billing.js';
 import type { EngineContext } from './context.js';
 import { finalizeWorkerEnv, resolveWorkerEnv } from './env.js';
-import { CwdMissingError, OptionUnsupportedError, UmbelError, WorkerExistsError, WorkerVanishedError } from './errors.js';
+import { CwdMissingError, OptionUnsupportedError, SubstrateError, UmbelError, WorkerExistsError, WorkerVanishedError } from './errors.js';
 import { asStateError, mkdirPrivate, writeFileAtomic } from './fs-atomic.js';
 import { hookCommandFor, installHookSink } from './hook-sink.js';
 import { loadWorker } from './ledger.js';
@@ -182,10 +182,14 @@ export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParse
   const written: string[] = [];
   let launched = false;
   try {
-    if ((await ctx.substrate.inspect(session)).exists) throw new WorkerExistsError(name);
     const { launch, env, meta } = await prepareLaunch(ctx, p, written);
     launched = true;
-    await ctx.substrate.launch({ session, cwd: meta.cwd, argv: launch.argv, env, exitRecordDir: wp.events });
+    // A session of this name already on the host (not this claim's) is refused by the launch itself.
+    await ctx.substrate.launch({ session, cwd: meta.cwd, argv: launch.argv, env, exitRecordDir: wp.events }).catch((error: unknown) => {
+      if (!SubstrateError.isSessionExists(error)) throw error;
+      launched = false;
+      throw new WorkerExistsError(name);
+    });
     const screen = await awaitReady(ctx, { name, session, eventsDir: wp.events, provider: p.provider }, p.startupTimeout, context.signal);
     const billing = detectBilling(p.provider, screen, meta.envNames, launch.billing);
     refuseApiBilling(billing, p.billingGuard, name);

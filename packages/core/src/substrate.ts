@@ -60,7 +60,11 @@ export interface Substrate {
    * none, and refuses another one (`HomeMismatchError`).
    */
   readonly home?: string;
-  /** Start a session running `argv`. Resolves once the host has created it. */
+  /**
+   * Start a session running `argv`. Resolves once the host has created it. When the host already
+   * has a session of that name, rejects with a `SubstrateError` whose `sessionExists` is true and
+   * starts nothing: spawn relies on it (it asks the host nothing before the launch).
+   */
   launch(options: SubstrateLaunchOptions): Promise<void>;
   /** Liveness of one session. `exists:false` only when the host answered that it is gone. */
   inspect(session: string): Promise<PaneState>;

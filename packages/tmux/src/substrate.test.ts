@@ -110,8 +110,13 @@ describe('launch, inspect, list, capture, typing', () => {
     await shLaunch(r, 'umbel-dup', 'exec sleep 1000');
     // The first launch's buffer is the wrapper's to delete, once it has read it.
     await until(() => r.tmux('list-buffers').stdout === '');
-    await expect(shLaunch(r, 'umbel-dup', 'exec sleep 1000', { env: { SECRET_X: 'v' } })).rejects.toMatchObject({ code: UmbelErrorCode.TmuxFailed });
+    // said as a fact (spawn asks nothing before its launch and relies on it), and the first one runs on
+    await expect(shLaunch(r, 'umbel-dup', 'exec sleep 1000', { env: { SECRET_X: 'v' } })).rejects.toMatchObject({
+      code: UmbelErrorCode.TmuxFailed,
+      sessionExists: true,
+    });
     expect(r.tmux('list-buffers').stdout).toBe('');
+    expect(await r.substrate.inspect('umbel-dup')).toMatchObject({ exists: true, dead: false });
   });
 
   it('rejects a missing cwd and a bad session name before touching tmux', async () => {

@@ -105,6 +105,9 @@ const SESSION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,199}$/;
 const ABSENT =
   /no server running|no current target|server exited unexpectedly|lost server|can't find session|can't find window|can't find pane|session not found|error connecting to .*\((?:No such file or directory|Connection refused)\)/i;
 
+/** new-session's answer when the server already has a session of that name (tmux 3.3a: `duplicate session: NAME`). */
+const DUPLICATE = /^duplicate session: /m;
+
 /** The `list-panes` fields of a liveness probe. */
 const PANE_FORMAT = ['#{pane_dead}', '#{pane_dead_status}', '#{pane_dead_signal}', '#{pane_pid}'].join(FIELD_SEPARATOR);
 
@@ -153,12 +156,13 @@ function checkSession(session: string): void {
   }
 }
 
-function failed(what: string, result: TmuxResult): SubstrateError {
+function failed(what: string, result: TmuxResult, facts: { sessionExists?: boolean } = {}): SubstrateError {
   const detail = result.stderr.trim();
   return new SubstrateError({
     code: UmbelErrorCode.TmuxFailed,
     message: `tmux ${what} failed (exit ${result.code})${detail ? `: ${detail}` : ''}`,
     stderr: result.stderr,
+    ...facts,
   });
 }
 
@@ -330,7 +334,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
       }
       if (result.code !== 0) {
         await deleteBuffer(buffer);
-        throw failed(`new-session ${options.session}`, result);
+        throw failed(`new-session ${options.session}`, result, { sessionExists: DUPLICATE.test(result.stderr) });
       }
       // tmux may exit 0 while the server it just started dies (upstream #54): check for the pane.
       let state: PaneState;

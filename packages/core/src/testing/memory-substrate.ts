@@ -32,6 +32,7 @@
 import { spawn } from 'node:child_process';
 import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { SubstrateError, UmbelErrorCode } from '../errors.js';
 import type { AttachCommand, PaneState, Substrate, SubstrateLaunchOptions } from '../substrate.js';
 import type { RecordedScenario } from './recording.js';
 import { type ReplaySession, startReplay } from './replay.js';
@@ -110,6 +111,9 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
     hang: false,
     async launch(options) {
       await gate();
+      if (sessions.has(options.session) || replays.has(options.session)) {
+        throw new SubstrateError({ code: UmbelErrorCode.TmuxFailed, message: `duplicate session: ${options.session}`, sessionExists: true });
+      }
       launches.push(options);
       if (settings.replay) {
         replays.set(options.session, startReplay(options, settings.replay));
