@@ -131,7 +131,9 @@ export async function awaitReady(
   const deadline = Date.now() + timeoutMs;
   const tries = new Map<string, number>();
   const watcher = await watchDir(target.eventsDir);
-  let lastInspect = 0;
+  // The launch has just had the host's answer for this session: the first liveness ask waits its
+  // turn (an exit record, or a capture that fails, asks at once).
+  let lastInspect = Date.now();
   let lastSpaceCheck = Date.now();
   let lookedSinceSession = 0;
   try {
