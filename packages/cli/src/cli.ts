@@ -1,5 +1,4 @@
-/** The `umbel` bin. The one place that exits the process. */
-import { main } from './main.js';
+/** The `umbel` bin: it runs the CLI bundle through the code cache (./boot.ts). The one place that exits the process. */
+import { boot } from './boot.js';
 
-const code = await main(process.argv.slice(2));
-process.exit(code);
+process.exit(await boot(process.argv.slice(2)));

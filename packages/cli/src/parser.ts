@@ -353,7 +353,7 @@ Usage:
     .help('help')
     .alias('help', 'h')
     .epilogue(
-      `${providersHelp(help)}\n\n${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_TMUX_BIN, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN, UMBEL_OPENCODE_BIN,\nUMBEL_PROVIDERS (provider packages: names or paths, comma-separated), UMBEL_CONFIG (default ~/.config/umbel/config.json).\nDocs: ${DOCS_URL}`,
+      `${providersHelp(help)}\n\n${EXIT_CODES_HELP}\n\nEnvironment: UMBEL_HOME (state root), UMBEL_TMUX_SOCKET, UMBEL_TMUX_BIN, UMBEL_CLAUDE_BIN, UMBEL_CODEX_BIN, UMBEL_GEMINI_BIN, UMBEL_OPENCODE_BIN,\nUMBEL_PROVIDERS (provider packages: names or paths, comma-separated), UMBEL_CONFIG (default ~/.config/umbel/config.json),\nUMBEL_CODE_CACHE (the bin's compiled code, default ~/.cache/umbel/code-cache; off: none).\nDocs: ${DOCS_URL}`,
     )
     .strict()
     .exitProcess(false)

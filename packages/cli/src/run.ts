@@ -104,12 +104,12 @@ async function runCommand(verb: string, args: Args, io: CliIo, json: boolean, si
   if (verb === 'providers') return await runProviders(io, json);
   if (verb === 'doctor') return await runDoctor(args, io, await io.createEngine(io.env), signal);
   if (verb === 'mcp') {
-    const { runMcpServer } = await import('@umbel/mcp');
+    const { runMcpServer } = await (await import('@umbel/runtime')).importModule<typeof import('@umbel/mcp')>('@umbel/mcp');
     await runMcpServer({ engine: await io.createEngine(io.env) });
     return 0;
   }
   if (verb === 'run') {
-    const { runWorkflowCommand } = await import('@umbel/workflow');
+    const { runWorkflowCommand } = await (await import('@umbel/runtime')).importModule<typeof import('@umbel/workflow')>('@umbel/workflow');
     const vars = args.var === undefined ? [] : (Array.isArray(args.var) ? args.var : [args.var]).map(String);
     return await runWorkflowCommand({
       engine: await io.createEngine(io.env),

@@ -4,6 +4,7 @@
  * providers and the default engine (tmux + every provider).
  */
 export { createDefaultUmbel, type DefaultUmbelOptions } from './engine.js';
+export { importModule, setModuleImporter } from './import-module.js';
 export { loadProviders, ProviderLoadError, ProviderShapeSchema, type LoadProvidersOptions } from './load.js';
 export type { LoadedProvider, LoadedProviders, ProviderSource } from './loaded.js';
 export { builtInProviders } from './builtins.js';

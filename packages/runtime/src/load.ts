@@ -16,6 +16,7 @@ import type { RuntimeEnv } from './env.js';
 import { globalNodeModules } from './global-dir.js';
 import type { LoadedProvider, LoadedProviders, ProviderSource } from './loaded.js';
 import { ancestors, isPathSpecifier, ResolveFailure, type ResolvedModule, resolveName, resolvePath, type SearchPlace } from './resolve.js';
+import { importModule } from './import-module.js';
 
 export type { LoadedProvider, LoadedProviders, ProviderSource } from './loaded.js';
 
@@ -168,7 +169,7 @@ async function importProviders(request: Request, resolved: ResolvedModule): Prom
   const fail = (reason: string, cause?: unknown) => new ProviderLoadError(request.specifier, request.source, request.label, reason, { cause });
   let ns: Record<string, unknown>;
   try {
-    ns = (await import(pathToFileURL(resolved.file).href)) as Record<string, unknown>;
+    ns = await importModule(pathToFileURL(resolved.file).href);
   } catch (error) {
     throw fail(`importing ${resolved.file} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, error);
   }

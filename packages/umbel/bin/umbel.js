@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-const { main } = await import('@umbel/cli/main');
-process.exit(await main(process.argv.slice(2)));
+// The bin of @umbel/cli: it runs the command and exits with its code.
+await import('@umbel/cli/bin');
