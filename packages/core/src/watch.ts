@@ -91,21 +91,31 @@ export async function watchDir(dir: string, options: WatchDirOptions = {}): Prom
     }
   };
   const ancestors = new Set<string>();
-  /** Watch the nearest existing ancestor of `dir` (depth 0: it sees the next level appear). */
-  const watchAncestor = (dir: string): boolean => {
+  /**
+   * Watch the nearest existing ancestor of `dir` (depth 0: it sees the next level appear). 'new'
+   * when that watch was just made: a level created before it was in place sent it no event.
+   */
+  const watchAncestor = (dir: string): 'new' | 'known' | false => {
     let ancestor = dirname(dir);
     while (ancestor !== dirname(ancestor) && !existsSync(ancestor)) ancestor = dirname(ancestor);
-    if (ancestors.has(ancestor)) return true;
+    if (ancestors.has(ancestor)) return 'known';
     if (!watchNative(ancestor, undefined, () => retryPending())) return false;
     ancestors.add(ancestor);
-    return true;
+    return 'new';
   };
   /** Attach the watches of directories that now exist; follow the others one level down. */
   const retryPending = (): void => {
     for (const [dir, names] of pendingDirs) {
       if (closed) return;
       if (!existsSync(dir)) {
-        if (!watchAncestor(dir)) for (const name of names) void watchFallback(`${dir}/${name}`);
+        const watched = watchAncestor(dir);
+        if (!watched) for (const name of names) void watchFallback(`${dir}/${name}`);
+        // `mkdir -p` makes the levels in a row: the next one may be there already, unseen. Each
+        // look goes a level deeper or finds the same ancestor, so this ends.
+        else if (watched === 'new') {
+          retryPending();
+          return;
+        }
         continue;
       }
       pendingDirs.delete(dir);
