@@ -76,7 +76,8 @@ describe('billing with the real claude 2.1.328', () => {
         billingEvidence: 'banner "API Usage Billing" with ANTHROPIC_API_KEY passed',
         endpoint: new URL(tier.mock.url).toString(),
       });
-      expect(w.responses().approved).toEqual([approvedKeySuffix(MOCK_API_KEY)]);
+      // Claude records the answer in its config file on its own time, after the ready prompt can show.
+      await expect.poll(() => w.responses().approved, { timeout: 10_000 }).toEqual([approvedKeySuffix(MOCK_API_KEY)]);
       expect((await run(['kill', 'paid', '--purge'])).code).toBe(0);
     },
     T,
