@@ -389,13 +389,19 @@ describe('umbel -p on the fake claude', () => {
   });
 });
 
+/** A fresh git work tree under the scratch dir, with a Claude config that trusts it. */
+async function gitRepo(name: string): Promise<{ repo: string; repoConfig: string }> {
+  const repo = join(scratch, name);
+  const repoConfig = join(scratch, `claude-config-${name}`);
+  await mkdir(repo, { recursive: true });
+  await seed(repoConfig, [repo]);
+  execFileSync('git', ['init', '-q'], { cwd: repo });
+  return { repo, repoConfig };
+}
+
 describe('evidence verbs and CLI commands on the fake claude', () => {
   it('actions and diff: what a Bash tool turn ran and changed, in a git work tree', async () => {
-    const repo = join(scratch, 'repo');
-    const repoConfig = join(scratch, 'claude-config-repo');
-    await mkdir(repo, { recursive: true });
-    await seed(repoConfig, [repo]);
-    execFileSync('git', ['init', '-q'], { cwd: repo });
+    const { repo, repoConfig } = await gitRepo('repo');
     await writeFile(join(repo, 'kept.txt'), 'kept\n');
     expect((await umbel(['spawn', 'ev', '--cwd', repo, ...cfg(repoConfig)])).code).toBe(0);
     await umbel(['send', 'ev', 'TOOL echo made by claude > made.txt']);
@@ -411,11 +417,7 @@ describe('evidence verbs and CLI commands on the fake claude', () => {
   });
 
   it('umbel -p in a git work tree runs no git for the worker it removes (nobody can diff it); a kept --name worker gets its snapshot', async () => {
-    const repo = join(scratch, 'repo-p');
-    const repoConfig = join(scratch, 'claude-config-repo-p');
-    await mkdir(repo, { recursive: true });
-    await seed(repoConfig, [repo]);
-    execFileSync('git', ['init', '-q'], { cwd: repo });
+    const { repo, repoConfig } = await gitRepo('repo-p');
     // a git on PATH that logs each call, then runs the real one
     const shim = join(scratch, 'git-shim');
     const log = join(scratch, 'git-calls.log');

@@ -3,6 +3,7 @@
  * arguments, the `list-panes` fields of a liveness probe, and which answers mean "absent",
  * "duplicate" or a failure.
  */
+import { randomBytes } from 'node:crypto';
 import { type PaneState, SubstrateError, UmbelErrorCode, UsageError } from '@umbel/core';
 import { FIELD_SEPARATOR } from './constants.js';
 import type { TmuxResult } from './run-tmux.js';
@@ -79,4 +80,9 @@ export function failed(what: string, result: TmuxResult, facts: { sessionExists?
 
 export function isAbsent(result: TmuxResult): boolean {
   return ABSENT.test(result.stderr);
+}
+
+/** A random suffix for the names of umbel's tmux buffers (never shared between two calls). */
+export function uniqueSuffix(): string {
+  return randomBytes(6).toString('hex');
 }

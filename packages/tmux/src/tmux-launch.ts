@@ -3,7 +3,6 @@
  * line, never in tmux's environment), the launch wrapper reads and deletes it, then runs the argv.
  * The server options and the session are made in the same invocation.
  */
-import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { CwdMissingError, type PaneState, SubstrateError, type SubstrateLaunchOptions, UmbelErrorCode, UsageError } from '@umbel/core';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, TMUX_HISTORY_LIMIT } from './constants.js';
@@ -11,7 +10,7 @@ import { renderEnvExports } from './env-exports.js';
 import { ensureLaunchScript } from './launch-script.js';
 import { resolveTmuxBinary } from './run-tmux.js';
 import { SESSION_MARK_VARIABLE, sessionMark } from './session-mark.js';
-import { checkSession, DUPLICATE, escapeFormat, failed } from './tmux-answers.js';
+import { checkSession, DUPLICATE, escapeFormat, failed, uniqueSuffix } from './tmux-answers.js';
 import type { TmuxClient } from './tmux-client.js';
 
 /** What a launch runs on: the client, the state root (its wrapper), and how to ask for the pane. */
@@ -64,7 +63,7 @@ export async function launchSession(host: LaunchHost, options: SubstrateLaunchOp
   if (!cwdInfo?.isDirectory()) throw new CwdMissingError(options.cwd);
   const script = await ensureLaunchScript(host.home);
   const bin = resolveTmuxBinary(host.tmuxBin, host.clientEnv['PATH']);
-  const buffer = `umbel-env-${options.session}-${randomBytes(6).toString('hex')}`;
+  const buffer = `umbel-env-${options.session}-${uniqueSuffix()}`;
   const env = renderEnvExports({ ...options.env, [SESSION_MARK_VARIABLE]: sessionMark(host.clientEnv, host.socket, options.session) });
   try {
     const result = await host.client.call(launchCommands(options, { script, bin, buffer }), { input: env });

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { type AttachCommand, type PaneState, type Substrate, SubstrateError, UmbelErrorCode, UsageError } from '@umbel/core';
 import { tmuxClientEnv } from './client-env.js';
@@ -8,7 +7,7 @@ import type { TmuxResult } from './run-tmux.js';
 import { sessionProcesses } from './session-processes.js';
 import { resolveSocketName } from './socket.js';
 import { unionByPid } from './terminate.js';
-import { checkSession, failed, isAbsent, PANE_FORMAT, paneStateOf, SESSION_NAME, windowTarget } from './tmux-answers.js';
+import { checkSession, failed, isAbsent, PANE_FORMAT, paneStateOf, SESSION_NAME, uniqueSuffix, windowTarget } from './tmux-answers.js';
 import { createTmuxClient } from './tmux-client.js';
 import { launchSession } from './tmux-launch.js';
 
@@ -57,10 +56,6 @@ export interface TmuxSubstrate extends Substrate {
 
 /** How long `inspect()` waits for tmux to record the status of a pane it already reports dead. */
 const DEAD_STATUS_SETTLE_MS = 1000;
-
-function uniqueSuffix(): string {
-  return randomBytes(6).toString('hex');
-}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
