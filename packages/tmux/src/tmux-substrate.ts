@@ -10,6 +10,7 @@ import { unionByPid } from './terminate.js';
 import { checkSession, failed, isAbsent, PANE_FORMAT, paneStateOf, SESSION_NAME, uniqueSuffix, windowTarget } from './tmux-answers.js';
 import { createTmuxClient } from './tmux-client.js';
 import { launchSession } from './tmux-launch.js';
+import { captureCommand, watchScreen } from './screen-watch.js';
 
 export { escapeTmuxArgument } from './tmux-answers.js';
 
@@ -155,10 +156,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
 
     async capture(session: string, options?: { readonly lines?: number }): Promise<string> {
       checkSession(session);
-      const lines = options?.lines ?? 0;
-      const command = ['capture-pane', '-p', '-J', '-t', windowTarget(session)];
-      if (lines > 0) command.push('-S', `-${Math.floor(lines)}`);
-      const result = await call([command], { retry: true });
+      const result = await call([captureCommand(windowTarget(session), options?.lines)], { retry: true });
       if (result.code !== 0) {
         if (isAbsent(result)) {
           throw new SubstrateError({ code: UmbelErrorCode.TmuxFailed, message: `no tmux session '${session}' to capture`, stderr: result.stderr });
@@ -167,6 +165,8 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
       }
       return result.stdout;
     },
+
+    watchScreen: (session, onOutput) => watchScreen({ tmuxBin, socket, clientEnv, timeoutMs }, session, onOutput),
 
     async pasteText(session: string, text: string): Promise<void> {
       checkSession(session);
