@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -89,6 +89,38 @@ describe('loadBundle', () => {
     expect(off.exports.v).toBe(3);
     off.settle();
     expect(await readdir(dir)).toEqual(['b.cjs', 'cache']);
+  });
+
+  it('keeps the caches of the two bundles written last besides its own: upgrades do not pile up (two installs side by side both keep theirs)', async () => {
+    await mkdir(cache, { mode: 0o700 });
+    const tag = `${process.version}-${process.arch}`;
+    const old = (n: number) => `${String(n).repeat(32)}`;
+    const hours = (h: number) => new Date(Date.now() - h * 3600_000);
+    // four older bundles (two kinds each), newest first, and a file that is not a cache
+    for (const [n, age] of [
+      [1, 1],
+      [2, 2],
+      [3, 30],
+      [4, 400],
+    ] as const) {
+      for (const kind of ['print', 'verbs']) {
+        const path = join(cache, `${old(n)}-${kind}-${tag}.v8`);
+        await writeFile(path, 'x', { mode: 0o600 });
+        await utimes(path, hours(age), hours(age));
+      }
+    }
+    await writeFile(join(cache, 'notes.txt'), 'mine');
+    const file = await bundle('b.cjs', 'module.exports = { v: 4 };');
+    loadBundle(file, env(), 'print').settle();
+    const left = (await readdir(cache)).sort();
+    expect(left.filter((f) => f.startsWith(old(1)) || f.startsWith(old(2)))).toHaveLength(4);
+    expect(left.filter((f) => f.startsWith(old(3)) || f.startsWith(old(4)))).toEqual([]);
+    expect(left).toContain('notes.txt');
+    expect(left.filter((f) => f.includes('-print-') && !f.startsWith(old(1)) && !f.startsWith(old(2)))).toHaveLength(1);
+    // a hit writes nothing and removes nothing
+    await writeFile(join(cache, `${old(5)}-verbs-${tag}.v8`), 'x', { mode: 0o600 });
+    expect(loadBundle(file, env(), 'print').cache).toBe('hit');
+    expect(await readdir(cache)).toHaveLength(left.length + 1);
   });
 
   it('a bundle that fails to load throws its own error (the cache changes nothing)', async () => {

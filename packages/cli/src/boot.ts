@@ -12,12 +12,14 @@
  *   file and renamed into place: a crash or a race leaves the old file or the new one.
  * - It holds what the first command of its kind compiled (V8 compiles functions when they first
  *   run), so each kind of command has its own: `-p`, the verbs, `--version`, `mcp`, `run`, `rpc`.
+ * - Writing a cache removes those of older bundles but the two written last (another install of
+ *   umbel on the machine keeps its own), so upgrades do not pile them up.
  * - Every failure of the cache is silent and costs only the compile: the command runs the same.
  *
  * It imports only node's own modules: it is loaded before the bundle, on every command.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -72,10 +74,46 @@ export function openCodeCache(dir: string, source: string, kind: string): CodeCa
     } catch {
       data = undefined;
     }
-    return { path, data, save: (bytes) => saveAtomic(path, bytes) };
+    return {
+      path,
+      data,
+      save(bytes) {
+        saveAtomic(path, bytes);
+        pruneOldBundles(dir, digest);
+      },
+    };
   } catch {
     return undefined;
   }
+}
+
+/** A cache file's name: the bundle's digest, the kind, node's version and the architecture. */
+const CACHE_FILE = /^([0-9a-f]{32})-[a-z]+-v[0-9.]+-[a-z0-9_]+\.v8$/;
+/** Other bundles whose caches stay beside the current one's (another install of umbel on the machine, the previous release). */
+const KEEP_OTHER_BUNDLES = 2;
+
+/**
+ * Remove the caches of all but the {@link KEEP_OTHER_BUNDLES} bundles written last besides
+ * `current`, so upgrades do not pile caches up. Runs only when a cache was written (a new bundle
+ * or kind), never on a hit; files not named like a cache are left alone.
+ */
+function pruneOldBundles(dir: string, current: string): void {
+  const newest = new Map<string, number>();
+  const files: { name: string; digest: string }[] = [];
+  for (const name of readdirSync(dir)) {
+    const digest = CACHE_FILE.exec(name)?.[1];
+    if (!digest || digest === current) continue;
+    const mtime = lstatSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    newest.set(digest, Math.max(newest.get(digest) ?? 0, mtime));
+    files.push({ name, digest });
+  }
+  const kept = new Set(
+    [...newest]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, KEEP_OTHER_BUNDLES)
+      .map(([digest]) => digest),
+  );
+  for (const file of files) if (!kept.has(file.digest)) rmSync(join(dir, file.name), { force: true });
 }
 
 function saveAtomic(path: string, bytes: Buffer): void {
