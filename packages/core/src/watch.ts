@@ -64,32 +64,58 @@ function changeGate() {
   };
 }
 
-/** Watch `dir` (depth 0). Resolves once the watch is in place, so no later change is missed. */
-export async function watchDir(dir: string, options: WatchDirOptions = {}): Promise<DirWatcher> {
-  const gate = changeGate();
-  let closed = false;
-  const onChange = gate.mark;
+/** Native watches of one watcher: `fs.watch` with an optional file-name filter. */
+function nativeWatches(options: WatchDirOptions, onChange: () => void) {
   const native: FSWatcher[] = [];
-  /** File names watched per directory (added files). */
-  const filesByDir = new Map<string, Set<string>>();
-  let fallback: { add(path: string): unknown; close(): Promise<void> } | undefined;
-
-  /** Directories whose watch waits for them to be created (watched through an ancestor meanwhile). */
-  const pendingDirs = new Map<string, Set<string>>();
-  const watchNative = (path: string, filter?: Set<string>, onEvent?: () => void): boolean => {
-    if (options.native === false) return false;
-    try {
-      const watcher = fsWatch(path, { persistent: false }, (_event, name) => {
-        onEvent?.();
-        if (!filter || name === null || filter.has(String(name))) onChange();
-      });
-      watcher.on('error', onChange);
-      native.push(watcher);
-      return true;
-    } catch {
-      return false;
-    }
+  return {
+    /** Watch `path` natively; false where `fs.watch` is refused (or forced off). */
+    watch(path: string, filter?: Set<string>, onEvent?: () => void): boolean {
+      if (options.native === false) return false;
+      try {
+        const watcher = fsWatch(path, { persistent: false }, (_event, name) => {
+          onEvent?.();
+          if (!filter || name === null || filter.has(String(name))) onChange();
+        });
+        watcher.on('error', onChange);
+        native.push(watcher);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close(): void {
+      for (const watcher of native.splice(0)) watcher.close();
+    },
   };
+}
+
+/** chokidar, where `fs.watch` is refused; loaded only when needed, so commands that never wait (status, --help) do not pay for it. */
+function chokidarFallback(onChange: () => void) {
+  let fallback: { add(path: string): unknown; close(): Promise<void> } | undefined;
+  return {
+    async watch(path: string): Promise<void> {
+      if (!fallback) {
+        const { watch } = await import('chokidar');
+        const watcher = watch([], { ignoreInitial: true, depth: 0, atomic: false });
+        watcher.on('all', onChange).on('raw', onChange);
+        watcher.on('error', () => undefined);
+        fallback = watcher;
+      }
+      fallback.add(path);
+    },
+    used: () => fallback !== undefined,
+    close: async () => fallback?.close(),
+  };
+}
+
+/**
+ * Directories that do not exist yet (a CLI creates its transcript's directory with the first line),
+ * watched natively through their nearest existing ancestor until they appear: no need to load
+ * chokidar for that, on the critical path of a wait.
+ */
+function missingDirs(io: { native: ReturnType<typeof nativeWatches>; fallback: (path: string) => void; changed: () => void; closed: () => boolean }) {
+  /** The file names awaited in each missing directory. */
+  const pending = new Map<string, Set<string>>();
   const ancestors = new Set<string>();
   /**
    * Watch the nearest existing ancestor of `dir` (depth 0: it sees the next level appear). 'new'
@@ -99,55 +125,54 @@ export async function watchDir(dir: string, options: WatchDirOptions = {}): Prom
     let ancestor = dirname(dir);
     while (ancestor !== dirname(ancestor) && !existsSync(ancestor)) ancestor = dirname(ancestor);
     if (ancestors.has(ancestor)) return 'known';
-    if (!watchNative(ancestor, undefined, () => retryPending())) return false;
+    if (!io.native.watch(ancestor, undefined, () => retry())) return false;
     ancestors.add(ancestor);
     return 'new';
   };
   /** Attach the watches of directories that now exist; follow the others one level down. */
-  const retryPending = (): void => {
-    for (const [dir, names] of pendingDirs) {
-      if (closed) return;
+  const retry = (): void => {
+    for (const [dir, names] of pending) {
+      if (io.closed()) return;
       if (!existsSync(dir)) {
         const watched = watchAncestor(dir);
-        if (!watched) for (const name of names) void watchFallback(`${dir}/${name}`);
+        if (!watched) for (const name of names) io.fallback(`${dir}/${name}`);
         // `mkdir -p` makes the levels in a row: the next one may be there already, unseen. Each
         // look goes a level deeper or finds the same ancestor, so this ends.
         else if (watched === 'new') {
-          retryPending();
+          retry();
           return;
         }
         continue;
       }
-      pendingDirs.delete(dir);
-      if (watchNative(dir, names))
-        onChange(); // a line may have landed before the watch did
-      else for (const name of names) void watchFallback(`${dir}/${name}`);
+      pending.delete(dir);
+      if (io.native.watch(dir, names))
+        io.changed(); // a line may have landed before the watch did
+      else for (const name of names) io.fallback(`${dir}/${name}`);
     }
   };
-  /**
-   * A directory that does not exist yet (a CLI creates its transcript's directory with the first
-   * line) is watched through its nearest existing ancestor, natively, until it appears: no need to
-   * load chokidar for that, on the critical path of a wait.
-   */
-  const watchMissing = (dir: string, names: Set<string>): boolean => {
-    if (options.native === false || existsSync(dir) || !watchAncestor(dir)) return false;
-    pendingDirs.set(dir, names);
-    retryPending(); // created meanwhile
-    return true;
+  return {
+    /** Await `names` in `dir`, which is missing; false when it exists or no ancestor can be watched. */
+    watch(dir: string, names: Set<string>): boolean {
+      if (existsSync(dir) || !watchAncestor(dir)) return false;
+      pending.set(dir, names);
+      retry(); // created meanwhile
+      return true;
+    },
   };
-  const watchFallback = async (path: string): Promise<void> => {
-    if (!fallback) {
-      // Loaded only when needed, so commands that never wait (status, --help) do not pay for it.
-      const { watch } = await import('chokidar');
-      const watcher = watch([], { ignoreInitial: true, depth: 0, atomic: false });
-      watcher.on('all', onChange).on('raw', onChange);
-      watcher.on('error', () => undefined);
-      fallback = watcher;
-    }
-    fallback.add(path);
-  };
+}
 
-  if (!watchNative(dir)) await watchFallback(dir);
+/** Watch `dir` (depth 0). Resolves once the watch is in place, so no later change is missed. */
+export async function watchDir(dir: string, options: WatchDirOptions = {}): Promise<DirWatcher> {
+  const gate = changeGate();
+  let closed = false;
+  const onChange = gate.mark;
+  const native = nativeWatches(options, onChange);
+  const fallback = chokidarFallback(onChange);
+  const missing = missingDirs({ native, fallback: (path) => void fallback.watch(path), changed: onChange, closed: () => closed });
+  /** File names watched per directory (added files). */
+  const filesByDir = new Map<string, Set<string>>();
+
+  if (!native.watch(dir)) await fallback.watch(dir);
 
   return {
     next: (timeoutMs) => gate.next(timeoutMs),
@@ -162,14 +187,14 @@ export async function watchDir(dir: string, options: WatchDirOptions = {}): Prom
       }
       const names = new Set([basename(path)]);
       filesByDir.set(parent, names);
-      if (!watchNative(parent, names) && !watchMissing(parent, names)) void watchFallback(path);
+      if (!native.watch(parent, names) && (options.native === false || !missing.watch(parent, names))) void fallback.watch(path);
     },
-    usesFallback: () => fallback !== undefined,
+    usesFallback: fallback.used,
     async close() {
       closed = true;
       gate.release();
-      for (const watcher of native.splice(0)) watcher.close();
-      await fallback?.close();
+      native.close();
+      await fallback.close();
     },
   };
 }

@@ -1,15 +1,16 @@
 import { resolve } from 'node:path';
 import { type AttachCommand, type PaneState, type Substrate, SubstrateError, UmbelErrorCode, UsageError } from '@umbel/core';
 import { tmuxClientEnv } from './client-env.js';
-import { FIELD_SEPARATOR, TMUX_CALL_TIMEOUT_MS, TMUX_MAX_CONCURRENT_CALLS, TMUX_TIMEOUT_RETRIES } from './constants.js';
+import { TMUX_CALL_TIMEOUT_MS, TMUX_MAX_CONCURRENT_CALLS, TMUX_TIMEOUT_RETRIES } from './constants.js';
 import type { ProcessEntry } from './proc-tree.js';
 import type { TmuxResult } from './run-tmux.js';
 import { sessionProcesses } from './session-processes.js';
 import { resolveSocketName } from './socket.js';
 import { unionByPid } from './terminate.js';
-import { checkSession, failed, isAbsent, PANE_FORMAT, paneStateOf, SESSION_NAME, uniqueSuffix, windowTarget } from './tmux-answers.js';
+import { checkSession, failed, isAbsent, uniqueSuffix, windowTarget } from './tmux-answers.js';
 import { createTmuxClient } from './tmux-client.js';
 import { launchSession } from './tmux-launch.js';
+import { tmuxLiveness } from './tmux-liveness.js';
 import { captureCommand, watchScreen } from './screen-watch.js';
 
 export { escapeTmuxArgument } from './tmux-answers.js';
@@ -55,13 +56,6 @@ export interface TmuxSubstrate extends Substrate {
   killServer(): Promise<void>;
 }
 
-/** How long `inspect()` waits for tmux to record the status of a pane it already reports dead. */
-const DEAD_STATUS_SETTLE_MS = 1000;
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** The absolute state root of the settings, or a UsageError saying what is missing (never a raw TypeError). */
 function homeOf(settings: TmuxSubstrateSettings | undefined): string {
   const home: unknown = (settings as { home?: unknown } | null | undefined)?.home;
@@ -92,67 +86,17 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
   const { call, deleteBuffer } = client;
   const processes = sessionProcesses(client, clientEnv, socket);
 
-  /**
-   * One `list-panes` liveness probe of the session's first pane. With `nudge`, a `run-shell true` runs
-   * first in the same invocation: tmux 3.3a sometimes leaves a dead pane's process an unreaped zombie
-   * (pane_dead=1, no status) until its next SIGCHLD; the job's exit makes it reap every child.
-   */
-  const probe = async (session: string, nudge: boolean): Promise<PaneState> => {
-    const listPanes = ['list-panes', '-s', '-t', windowTarget(session), '-F', PANE_FORMAT];
-    const result = await call(nudge ? [['run-shell', 'true'], listPanes] : [listPanes], { retry: true });
-    if (result.code !== 0) {
-      if (isAbsent(result)) return { exists: false, dead: true };
-      throw failed('list-panes', result);
-    }
-    const state = paneStateOf(result.stdout.split('\n')[0] ?? '');
-    if (!state) throw failed('list-panes (unexpected answer)', result);
-    return state;
-  };
+  const { inspect, inspectAll } = tmuxLiveness(client);
 
   const substrate: TmuxSubstrate = {
     substrateId: 'tmux',
     home,
     socket,
 
-    launch: (options) => launchSession({ client, home, tmuxBin, socket, clientEnv, inspect: (session) => substrate.inspect(session) }, options),
+    launch: (options) => launchSession({ client, home, tmuxBin, socket, clientEnv, inspect }, options),
 
-    async inspect(session: string): Promise<PaneState> {
-      checkSession(session);
-      // tmux marks a pane dead when its pty closes, which can come before it has reaped the process
-      // and stored the status (upstream #91), and 3.3a sometimes does not reap it at all until its next
-      // SIGCHLD: nudge and settle for a bounded moment until a status or signal shows.
-      const settleUntil = Date.now() + DEAD_STATUS_SETTLE_MS;
-      for (let attempt = 0; ; attempt += 1) {
-        const state = await probe(session, attempt > 0);
-        if (!state.exists || !state.dead || state.exitStatus !== undefined || state.signal !== undefined) return state;
-        if (attempt > 0 && Date.now() >= settleUntil) return state;
-        if (attempt > 0) await delay(50);
-      }
-    },
-
-    async inspectAll(): Promise<ReadonlyMap<string, PaneState>> {
-      // One `list-panes -a` for every session; the first pane of each session speaks for it (as in
-      // inspect). A dead pane without a status yet gets inspect's bounded settle.
-      const result = await call([['list-panes', '-a', '-F', `#{session_name}${FIELD_SEPARATOR}${PANE_FORMAT}`]], { retry: true });
-      if (result.code !== 0) {
-        if (isAbsent(result)) return new Map();
-        throw failed('list-panes -a', result);
-      }
-      const states = new Map<string, PaneState>();
-      for (const line of result.stdout.split('\n')) {
-        const cut = line.indexOf(FIELD_SEPARATOR);
-        if (cut <= 0) continue;
-        const session = line.slice(0, cut);
-        const state = paneStateOf(line.slice(cut + FIELD_SEPARATOR.length));
-        if (state && !states.has(session)) states.set(session, state);
-      }
-      for (const [session, state] of states) {
-        if (state.dead && state.exitStatus === undefined && state.signal === undefined && SESSION_NAME.test(session)) {
-          states.set(session, await substrate.inspect(session));
-        }
-      }
-      return states;
-    },
+    inspect,
+    inspectAll,
 
     async capture(session: string, options?: { readonly lines?: number }): Promise<string> {
       checkSession(session);
