@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { resolveSocketName } from '@umbel/tmux';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
 import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
@@ -19,6 +20,8 @@ let work: string;
 let config: string;
 let umbel: UmbelRun;
 let startUmbel: UmbelStart;
+let socket: string;
+let env: Record<string, string>;
 
 const cfg = (dir = config) => ['--env', `CLAUDE_CONFIG_DIR=${dir}`];
 
@@ -43,7 +46,9 @@ beforeAll(async () => {
   config = join(scratch, 'claude-config');
   await mkdir(work, { recursive: true });
   await seed(config, [work]);
-  ({ run: umbel, start: startUmbel } = umbelRunner({ cwd: work, env: testEnv({ home: scratch, umbelHome: home, UMBEL_CLAUDE_BIN: fakeClaude }) }));
+  env = testEnv({ home: scratch, umbelHome: home, UMBEL_CLAUDE_BIN: fakeClaude });
+  socket = resolveSocketName(home, env);
+  ({ run: umbel, start: startUmbel } = umbelRunner({ cwd: work, env }));
 });
 
 afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], remove: [scratch] }));
@@ -306,6 +311,27 @@ describe('supervisor verbs on the fake claude', () => {
     await umbel(['send', 'child', 'ECHO still recorded'], { env: markers });
     expect((await umbel(['wait', 'child'], { env: markers })).stdout).toBe('still recorded\n');
     expect(await transcriptOf('child')).toContain('still recorded');
+  });
+
+  it("a long-lived process keeps no tmux client once spawn returns: startup's screen watch is closed, ready or failed", async () => {
+    // (A command's process cannot leak one: the control client ends with the pipe of its stdin.)
+    const { createDefaultUmbel } = await import('@umbel/runtime');
+    const controlClients = () => processesOf({ argsIncludes: [`-L ${socket} -f /dev/null -C attach-session`] });
+    const slow = join(scratch, 'slow-claude');
+    await writeFile(slow, `#!/bin/sh\nsleep 1.5\nexec '${fakeClaude}' "$@"\n`, { mode: 0o755 });
+    const fleet = await createDefaultUmbel({ env: { ...env, UMBEL_CLAUDE_BIN: slow }, cwd: work });
+    const spawning = fleet.spawn({ name: 'watched', provider: 'claude', cwd: work, env: { CLAUDE_CONFIG_DIR: config } });
+    // While it starts, startup looks through one…
+    await until(() => controlClients().length === 1, 'the control client of the starting worker');
+    await spawning;
+    // …and none is left once it is ready, nor after a failed start.
+    expect(controlClients()).toEqual([]);
+    const broken = join(scratch, 'broken-claude-2');
+    await writeFile(broken, '#!/bin/sh\necho "claude: starting"\nsleep 1\nexit 3\n', { mode: 0o755 });
+    const failing = await createDefaultUmbel({ env: { ...env, UMBEL_CLAUDE_BIN: broken }, cwd: work });
+    await expect(failing.spawn({ name: 'watched-broken', provider: 'claude', cwd: work })).rejects.toMatchObject({ code: 'UMBEL_SPAWN_FAILED' });
+    expect(controlClients()).toEqual([]);
+    await fleet.kill({ name: 'watched' });
   });
 
   it('kill leaves no process of the worker; the tombstone still reads', async () => {
