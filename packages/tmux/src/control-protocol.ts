@@ -1,8 +1,8 @@
 /**
  * tmux control mode (`tmux -C`), the part umbel reads: the reply block of each command this client
- * sent (`%begin <time> <n> 1` … `%end|%error <time> <n> 1`), `%output` notices (the pane printed
- * something) and `%exit`. Everything else (`%session-changed`, `%window-renamed`, blocks of
- * commands the client did not send) is skipped. Pure: fed lines, it calls back.
+ * sent or was started with (`%begin <time> <n> <flags>` … `%end|%error <time> <n> <flags>`),
+ * `%output` notices (the pane printed something) and `%exit`. Other notices (`%session-changed`,
+ * `%window-renamed`, …) are skipped. Pure: fed chunks, it calls back.
  */
 
 /** The answer of one command sent on a control client. */

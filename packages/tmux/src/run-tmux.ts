@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants as fsConstants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { SubstrateError, UmbelErrorCode } from '@umbel/core';
@@ -56,6 +56,20 @@ function unavailable(message: string, cause?: unknown): SubstrateError {
   return new SubstrateError({ code: UmbelErrorCode.TmuxUnavailable, message, cause });
 }
 
+/** SIGKILL a child started `detached` (its own process group) and all its group; quiet when it is gone. */
+export function killProcessGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    try {
+      child.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
 /**
  * Run one tmux client with an argv array (never a shell), bounded by `timeoutMs`. The client runs in
  * its own process group; when the bound passes, the whole group is killed and the call rejects with
@@ -79,18 +93,7 @@ export function runTmux(options: TmuxCallOptions): Promise<TmuxResult> {
       reject(unavailable(`could not start tmux (${options.bin}): ${(error as Error).message}`, error));
       return;
     }
-    const killGroup = (): void => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        try {
-          child.kill('SIGKILL');
-        } catch {
-          /* already gone */
-        }
-      }
-    };
+    const killGroup = (): void => killProcessGroup(child);
     const timer = setTimeout(() => {
       if (settled) return;
       settled = true;

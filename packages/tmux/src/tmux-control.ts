@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { SubstrateError, UmbelErrorCode } from '@umbel/core';
 import { type ControlReply, controlCommandLine, controlParser } from './control-protocol.js';
-import { resolveTmuxBinary } from './run-tmux.js';
+import { killProcessGroup, resolveTmuxBinary } from './run-tmux.js';
 import { windowTarget } from './tmux-answers.js';
 
 /** Where the control client runs and what it tells. */
@@ -45,41 +45,42 @@ function gone(message: string): SubstrateError {
 }
 
 /** Attach a control client to `session`; resolves once tmux answered the attach. */
-export function openControlClient(settings: ControlClientSettings): Promise<ControlClient> {
+export async function openControlClient(settings: ControlClientSettings): Promise<ControlClient> {
   const bin = resolveTmuxBinary(settings.tmuxBin, settings.clientEnv['PATH']);
   const args = ['-u', '-L', settings.socket, '-f', '/dev/null', '-C', 'attach-session', '-t', windowTarget(settings.session)];
+  // its own process group, so a kill takes whatever it runs too (a wrapper's children)
   const child: ChildProcess = spawn(bin, args, { env: { ...settings.clientEnv }, stdio: ['pipe', 'pipe', 'ignore'], detached: true, windowsHide: true });
-  // Its own process group, so a kill takes whatever it runs too (a wrapper's children).
-  const kill = (): void => {
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      kill();
-    }
-  };
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  /** Replies awaited, oldest first: the attach's, then one per line written. */
   const pending: Pending[] = [];
   let ended: Error | undefined;
-  let attach: { resolve(): void; reject(error: Error): void } | undefined;
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  let attached = false;
 
   const end = (error: Error): void => {
     if (ended) return;
     ended = error;
-    attach?.reject(error);
     for (const p of pending.splice(0)) {
       clearTimeout(p.timer);
       p.reject(error);
     }
   };
+  const expectReply = (what: string): Promise<ControlReply> => {
+    if (ended) return Promise.reject(ended);
+    return new Promise<ControlReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        // a late reply would be taken for the next command's: the client is no use any more
+        end(new SubstrateError({ code: UmbelErrorCode.TmuxTimeout, message: `tmux did not answer ${what} within ${settings.timeoutMs} ms (control client)` }));
+        killProcessGroup(child);
+      }, settings.timeoutMs);
+      pending.push({ resolve, reject, timer });
+    });
+  };
   const feed = controlParser({
     reply: (reply) => {
-      if (!reply.mine) {
-        // The attach's answer (a later block of a command not ours is nobody's).
-        if (attach && reply.ok) attach.resolve();
-        else if (attach) end(gone(`tmux refused to attach a control client to '${settings.session}': ${reply.text.trim() || 'no reason given'}`));
-        attach = undefined;
-        return;
-      }
+      // The first block answers the attach (the command the client started with, flag 0); a later
+      // block of a command not ours is nobody's.
+      if (attached && !reply.mine) return;
+      attached = true;
       const p = pending.shift();
       if (!p) return;
       clearTimeout(p.timer);
@@ -96,55 +97,30 @@ export function openControlClient(settings: ControlClientSettings): Promise<Cont
   child.on('close', () => end(gone('the tmux control client exited')));
 
   const client: ControlClient = {
-    command(argv) {
-      if (ended) return Promise.reject(ended);
+    async command(argv) {
       const line = `${controlCommandLine(argv)}\n`;
-      return new Promise<ControlReply>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          // A late reply would be taken for the next command's: the client is no use any more.
-          end(
-            new SubstrateError({
-              code: UmbelErrorCode.TmuxTimeout,
-              message: `tmux did not answer ${argv[0]} within ${settings.timeoutMs} ms (control client)`,
-            }),
-          );
-          kill();
-        }, settings.timeoutMs);
-        pending.push({ resolve, reject, timer });
-        child.stdin?.write(line);
-      });
+      const reply = expectReply(argv[0] ?? 'a command');
+      if (!ended) child.stdin?.write(line);
+      return reply;
     },
     async close() {
       end(gone('the tmux control client was closed'));
       child.stdin?.end();
       if (child.exitCode !== null || child.signalCode !== null) return;
-      const grace = setTimeout(kill, CLOSE_GRACE_MS);
+      const grace = setTimeout(() => killProcessGroup(child), CLOSE_GRACE_MS);
       await exited;
       clearTimeout(grace);
     },
   };
-  // tmux may run stdin's lines before the attach it was started with: nothing is sent until the
+  // tmux may run stdin's lines before the attach it was started with: nothing is written until the
   // attach is answered.
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      end(new SubstrateError({ code: UmbelErrorCode.TmuxTimeout, message: `tmux did not attach a control client within ${settings.timeoutMs} ms` }));
-      kill();
-    }, settings.timeoutMs);
-    attach = {
-      resolve() {
-        clearTimeout(timer);
-        resolve();
-      },
-      reject(error) {
-        clearTimeout(timer);
-        reject(error);
-      },
-    };
-  }).then(
-    () => client,
-    async (error: unknown) => {
-      await client.close();
-      throw error;
-    },
-  );
+  const attach = await expectReply('the attach').catch(async (error: unknown) => {
+    await client.close();
+    throw error;
+  });
+  if (!attach.ok) {
+    await client.close();
+    throw gone(`tmux refused to attach a control client to '${settings.session}': ${attach.text.trim() || 'no reason given'}`);
+  }
+  return client;
 }

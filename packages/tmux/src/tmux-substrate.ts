@@ -8,7 +8,7 @@ import { sessionProcesses } from './session-processes.js';
 import { resolveSocketName } from './socket.js';
 import { unionByPid } from './terminate.js';
 import { checkSession, failed, isAbsent, uniqueSuffix, windowTarget } from './tmux-answers.js';
-import { createTmuxClient } from './tmux-client.js';
+import { createTmuxClient, type TmuxClient } from './tmux-client.js';
 import { launchSession } from './tmux-launch.js';
 import { tmuxLiveness } from './tmux-liveness.js';
 import { captureCommand, watchScreen } from './screen-watch.js';
@@ -68,6 +68,47 @@ function homeOf(settings: TmuxSubstrateSettings | undefined): string {
   return resolve(home);
 }
 
+/** Paste `text` into the session as one bracketed paste (a private buffer, deleted by the paste). */
+async function pasteInto(client: TmuxClient, session: string, text: string): Promise<void> {
+  checkSession(session);
+  if (text === '') return;
+  const buffer = `umbel-paste-${uniqueSuffix()}`;
+  let result: TmuxResult;
+  try {
+    result = await client.call(
+      [
+        ['load-buffer', '-b', buffer, '-'],
+        ['paste-buffer', '-p', '-d', '-b', buffer, '-t', windowTarget(session)],
+      ],
+      { input: text },
+    );
+  } catch (error) {
+    await client.deleteBuffer(buffer);
+    throw error;
+  }
+  if (result.code !== 0) {
+    await client.deleteBuffer(buffer);
+    throw failed('paste-buffer', result);
+  }
+}
+
+/** End the session and every process it started (the panes' trees and every marked process). */
+async function killSession(client: TmuxClient, processes: ReturnType<typeof sessionProcesses>, session: string): Promise<void> {
+  checkSession(session);
+  // The panes' trees first (tmux may not answer: the marked processes are ended all the same).
+  const panes = await processes.treeOf(session).catch(() => [] as ProcessEntry[]);
+  const marked = await processes.marked(session);
+  let failure: unknown;
+  try {
+    const result = await client.call([['kill-session', '-t', `=${session}`]], { retry: true });
+    if (result.code !== 0 && !isAbsent(result)) failure = failed('kill-session', result);
+  } catch (error) {
+    failure = error;
+  }
+  await processes.end(session, unionByPid(panes, marked));
+  if (failure !== undefined) throw failure;
+}
+
 /**
  * Create the tmux substrate for one umbel state root. Every call runs `tmux -L <socket> -f /dev/null …`
  * with an argv array and a minimal client environment, bounded by `callTimeoutMs`.
@@ -83,7 +124,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
   const retries = Number.isFinite(retrySetting) ? Math.max(0, Math.floor(retrySetting)) : TMUX_TIMEOUT_RETRIES;
   const maxConcurrentCalls = settings.maxConcurrentCalls ?? TMUX_MAX_CONCURRENT_CALLS;
   const client = createTmuxClient({ tmuxBin, socket, clientEnv, timeoutMs, retries, maxConcurrentCalls });
-  const { call, deleteBuffer } = client;
+  const { call } = client;
   const processes = sessionProcesses(client, clientEnv, socket);
 
   const { inspect, inspectAll } = tmuxLiveness(client);
@@ -112,28 +153,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
 
     watchScreen: (session, onOutput) => watchScreen({ tmuxBin, socket, clientEnv, timeoutMs }, session, onOutput),
 
-    async pasteText(session: string, text: string): Promise<void> {
-      checkSession(session);
-      if (text === '') return;
-      const buffer = `umbel-paste-${uniqueSuffix()}`;
-      let result: TmuxResult;
-      try {
-        result = await call(
-          [
-            ['load-buffer', '-b', buffer, '-'],
-            ['paste-buffer', '-p', '-d', '-b', buffer, '-t', windowTarget(session)],
-          ],
-          { input: text },
-        );
-      } catch (error) {
-        await deleteBuffer(buffer);
-        throw error;
-      }
-      if (result.code !== 0) {
-        await deleteBuffer(buffer);
-        throw failed('paste-buffer', result);
-      }
-    },
+    pasteText: (session, text) => pasteInto(client, session, text),
 
     async typeText(session: string, text: string): Promise<void> {
       checkSession(session);
@@ -149,21 +169,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
       if (result.code !== 0) throw failed('send-keys', result);
     },
 
-    async kill(session: string): Promise<void> {
-      checkSession(session);
-      // The panes' trees first (tmux may not answer: the marked processes are ended all the same).
-      const panes = await processes.treeOf(session).catch(() => [] as ProcessEntry[]);
-      const marked = await processes.marked(session);
-      let failure: unknown;
-      try {
-        const result = await call([['kill-session', '-t', `=${session}`]], { retry: true });
-        if (result.code !== 0 && !isAbsent(result)) failure = failed('kill-session', result);
-      } catch (error) {
-        failure = error;
-      }
-      await processes.end(session, unionByPid(panes, marked));
-      if (failure !== undefined) throw failure;
-    },
+    kill: (session) => killSession(client, processes, session),
 
     async list(): Promise<string[]> {
       const result = await call([['list-sessions', '-F', '#{session_name}']], { retry: true });

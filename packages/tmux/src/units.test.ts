@@ -199,3 +199,13 @@ describe('proc stat parsing', () => {
     expect(descendantsOf(table, [99])).toEqual([]);
   });
 });
+
+describe('killProcessGroup', () => {
+  it('is quiet for a child whose group is already gone (a late kill never throws or loops)', async () => {
+    const { spawn } = await import('node:child_process');
+    const { killProcessGroup } = await import('./run-tmux.js');
+    const child = spawn('/bin/sh', ['-c', 'exit 0'], { detached: true, stdio: 'ignore' });
+    await new Promise((resolve) => child.once('close', resolve));
+    expect(() => killProcessGroup(child)).not.toThrow();
+  });
+});
