@@ -842,13 +842,14 @@ class Tui {
     if (toolItem) toolItem.sub = 'Waiting…';
     this.registry.set('waiting');
     const notifyMs = /^\d+$/.test(this.env.FAKE_CLAUDE_NOTIFY_MS ?? '') ? Number(this.env.FAKE_CLAUDE_NOTIFY_MS) : 6400;
-    const timer = this.setTimer(() => {
+    const lateMs = /^\d+$/.test(this.env.FAKE_CLAUDE_NOTIFY_AFTER_ANSWER_MS ?? '') ? Number(this.env.FAKE_CLAUDE_NOTIFY_AFTER_ANSWER_MS) : undefined;
+    const notify = () =>
       this.ctx.hooks.fire({
         ...common(this.ctx, 'Notification', req.promptId),
         message: 'Claude needs your permission',
         notification_type: 'permission_prompt',
       });
-    }, notifyMs);
+    const timer = this.setTimer(notify, notifyMs);
     const labels = [
       'Yes',
       `Yes, and always allow access to ${this.cwd} from this project`,
@@ -860,6 +861,8 @@ class Tui {
       let idx = 0;
       const done = (i) => {
         this.clearTimer(timer);
+        // the timer racing the answer: the notification still comes, after it
+        if (lateMs !== undefined) this.setTimer(notify, lateMs);
         this.dialog = null;
         this.registry.set('busy');
         this.scheduleRender();

@@ -145,6 +145,17 @@ describe('supervisor verbs on the fake claude', () => {
     expect(existsSync(join(work, 'created-by-tool.txt'))).toBe(true);
   });
 
+  it('a permission notification that lands after the keys answered the prompt does not make the running turn needs-input', async () => {
+    await umbel(['spawn', 'perm-late', ...cfg(), '--permission-mode', 'default', '--env', 'FAKE_CLAUDE_NOTIFY_AFTER_ANSWER_MS=100']);
+    await umbel(['send', 'perm-late', 'TOOL touch late.txt && sleep 4']);
+    expect((await umbel(['wait', 'perm-late', '--json'])).code).toBe(126);
+    await umbel(['keys', 'perm-late', 'Enter']);
+    // the notification comes 100 ms after the Enter, while the tool still runs for 4 s
+    expect(await umbel(['wait', 'perm-late'])).toMatchObject({ code: 0, stdout: 'TOOL-RESULT: (Bash completed with no output)\n' });
+    const events = await readdir(join(home, 'workers/perm-late/events'));
+    expect(events.filter((f) => f.endsWith('-notify.json'))).toHaveLength(1);
+  });
+
   it('a provider error is outcome provider-error (122)', async () => {
     await umbel(['spawn', 'err', ...cfg(), '--env', 'CLAUDE_CODE_MAX_RETRIES=0']);
     await umbel(['send', 'err', 'FAIL 500 upstream exploded']);
@@ -350,7 +361,10 @@ describe('concurrency on real tmux', () => {
   it('10 workers spawned, sent to and waited on in parallel all answer; status never reads a torn file', async () => {
     const names = Array.from({ length: 10 }, (_, i) => `par-${i}`);
     const spawned = await Promise.all(names.map((n) => umbel(['spawn', n, ...cfg()])));
-    expect(spawned.map((r) => r.code)).toEqual(names.map(() => 0));
+    expect(
+      spawned.map((r) => r.code),
+      spawned.map((r) => r.stderr).join(''),
+    ).toEqual(names.map(() => 0));
     await Promise.all(names.map((n) => umbel(['send', n, `ECHO answer of ${n}`])));
     let polling = true;
     const statuses: number[] = [];

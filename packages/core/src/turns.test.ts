@@ -66,6 +66,36 @@ describe('turn assignment', () => {
       expect(turns[0]?.pendingInput, answer).toBeUndefined();
     }
   });
+
+  describe('a permission notification after its request was answered re-announces it (Claude Code fires it ~6 s after the dialog, even when the answer raced it)', () => {
+    type Need = { kind: 'permission' | 'question' };
+    const hook = (at: number, kind: string, needsInput?: Need) =>
+      ({ ...ledgerEvents(undefined, '/events', [ev(at, kind)], [])[0], info: needsInput ? { needsInput } : {} }) as LedgerEvent;
+    const own = (at: number, kind: string, payload: unknown) => ledgerEvents(undefined, '/events', [ev(at, kind, payload)], [])[0] as LedgerEvent;
+    const asked = [own(1, 'sent', { turn: 1, prompt: 'a' }), hook(2, 'prompt'), hook(3, 'permission', { kind: 'permission' })];
+
+    it('is not pending when it lands after the keys that answered the request', () => {
+      const turns = assignTurns([...asked, own(4, 'keys', { keys: ['Enter'] }), hook(5, 'notify', { kind: 'permission' })]);
+      expect(turns[0]?.inputs).toHaveLength(2);
+      expect(turns[0]?.pendingInput).toBeUndefined();
+    });
+
+    it('is pending while the request is unanswered, and a new request after the answer is pending again', () => {
+      expect(assignTurns([...asked, hook(4, 'notify', { kind: 'permission' })])[0]?.pendingInput?.at).toBe(4n);
+      const again = [...asked, own(4, 'keys', { keys: ['Enter'] }), hook(5, 'tool'), hook(6, 'permission', { kind: 'permission' })];
+      expect(assignTurns([...again, hook(7, 'notify', { kind: 'permission' })])[0]?.pendingInput?.at).toBe(7n);
+    });
+
+    it('another kind of notification after the answer is its own input', () => {
+      const turns = assignTurns([...asked, own(4, 'keys', { keys: ['Enter'] }), hook(5, 'notify', { kind: 'question' })]);
+      expect(turns[0]?.pendingInput?.at).toBe(5n);
+    });
+
+    it('a permission notification with no request before it (a CLI whose only signal it is) is pending', () => {
+      const turns = assignTurns([own(1, 'sent', { turn: 1, prompt: 'a' }), hook(2, 'prompt'), hook(3, 'notify', { kind: 'permission' })]);
+      expect(turns[0]?.pendingInput?.at).toBe(3n);
+    });
+  });
 });
 
 describe('a turn the CLI continues by itself (Claude Code at a plan limit reset)', () => {

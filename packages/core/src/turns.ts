@@ -63,7 +63,8 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
   const turns: Draft[] = [];
   let running = 0;
   let unaccepted = 0;
-  let lastAnswerAt: bigint | undefined;
+  /** When someone answered an input (keys, a tool run, an accepted prompt), oldest first. */
+  const answers: bigint[] = [];
   let continuing = false;
   /** Keys of continuations that continue no turn of umbel's. */
   const foreign = new Set<string>();
@@ -72,7 +73,7 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
       continuing = true;
       continue;
     }
-    if (ANSWERS.has(event.kind) && !continuing) lastAnswerAt = event.at;
+    if (ANSWERS.has(event.kind) && !continuing) answers.push(event.at);
     const own = event.own;
     if (own?.kind === 'sent') {
       const end = ended.get(own.data.turn);
@@ -120,17 +121,36 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
     else if (INPUT.has(event.kind)) target.inputs.push(event);
     else if (event.kind === 'tool') target.activity.push(event);
   }
-  return turns.map((t) => finish(t, lastAnswerAt));
+  return turns.map((t) => finish(t, answers));
 }
 
-function finish(turn: Draft, lastAnswerAt: bigint | undefined): TurnView {
+/** Whether an answer came after `from` (and before `to`, when given). */
+const answeredBetween = (answers: readonly bigint[], from: bigint, to?: bigint): boolean => answers.some((at) => at > from && (to === undefined || at < to));
+
+/**
+ * Whether `input` is a permission notification re-announcing a request already answered: Claude
+ * Code fires it ~6 s after its permission dialog appeared, also when the answer raced the timer.
+ */
+function reannounces(inputs: readonly LedgerEvent[], input: LedgerEvent, answers: readonly bigint[]): boolean {
+  if (input.kind !== 'notify' || input.info.needsInput?.kind !== 'permission') return false;
+  const request = inputs.findLast((e) => e.kind === 'permission' && e.at < input.at);
+  return request !== undefined && answeredBetween(answers, request.at, input.at);
+}
+
+/** The input the turn waits on: its latest, unless the turn ended, someone answered it, or it re-announces an answered request. */
+function pendingOf(turn: Draft, answers: readonly bigint[]): LedgerEvent | undefined {
   const last = turn.inputs[turn.inputs.length - 1];
-  const answered = last !== undefined && lastAnswerAt !== undefined && lastAnswerAt > last.at;
+  if (!last || turn.end || answeredBetween(answers, last.at) || reannounces(turn.inputs, last, answers)) return undefined;
+  return last;
+}
+
+function finish(turn: Draft, answers: readonly bigint[]): TurnView {
+  const pending = pendingOf(turn, answers);
   const stop = turn.end?.kind === 'stop' ? turn.end : undefined;
   const turnKey = keyOf(turn) ?? turn.end?.info.turnKey;
   return {
     ...turn,
-    ...(last && !turn.end && !answered ? { pendingInput: last } : {}),
+    ...(pending ? { pendingInput: pending } : {}),
     ...(turnKey ? { turnKey } : {}),
     stopSeen: stop !== undefined,
     ...(stop?.info.lastMessage !== undefined ? { stopMessage: stop.info.lastMessage } : {}),
