@@ -7,7 +7,9 @@
  * prompt_id) that a turn holds: then that turn, or, when that turn is closed, none. A turn whose send
  * failed (`send-failed`) never started, so it takes no event at all; a turn a wait saw end in the
  * transcript alone is closed by umbel's `ended` event whenever that was written. Terminal events
- * with no open turn (a turn typed by hand in the terminal) are ignored.
+ * with no open turn (a turn typed by hand in the terminal) are ignored. An input event (a permission
+ * request, a notification) is pending until someone answers it — keys pressed, a tool run, a prompt
+ * accepted after it; a permission notification after an answered request only re-announces it.
  *
  * A CLI may continue a turn by itself (Claude Code at a plan limit's reset, ACCOUNT-FACTS §1.3): an
  * event marked `autoContinue`, then a prompt umbel never sent. That prompt reopens the latest
