@@ -10,7 +10,7 @@ import { AbortedError, NotSignedInError, SpawnFailedError, StateUnwritableError 
 import { loadWorker } from './ledger.js';
 import type { Provider, ProviderV1StartupState } from './provider.js';
 import { guarded } from './provider-guard.js';
-import type { PaneState, ScreenWatch } from './substrate.js';
+import type { PaneState } from './substrate.js';
 import { lastNonBlankLines, sleep, tailText } from './util.js';
 import { watchDir } from './watch.js';
 
@@ -24,8 +24,6 @@ const DIALOG_SETTLE_MS = 300;
 const READY_POLL_MS = 100;
 /** …and once the CLI has announced its session (the input box is drawn around then). */
 const READY_POLL_AFTER_SESSION_MS = 20;
-/** With a screen watch, the least time between two looks however often the CLI prints (a spinner must not make startup spin). */
-const READY_LOOK_GAP_MS = 10;
 /** How often startup asks the host whether the CLI is still alive (an exit record asks at once). */
 const READY_INSPECT_EVERY_MS = 500;
 /** How often startup checks that hooks can still write (a full disk drops them silently). */
@@ -38,8 +36,6 @@ interface Startup {
   readonly eventsDir: string;
   readonly provider: Provider;
   lastScreen: string;
-  /** The host's live view of the screen, while it works (a look then costs no new host client, and a print wakes startup). */
-  screen: ScreenWatch | undefined;
 }
 
 function detect(s: Startup, screen: string): ProviderV1StartupState {
@@ -114,26 +110,7 @@ async function answerDialog(
   await waitScreenChange(s, screen, 1500);
 }
 
-/** The host's screen watch of the session, if it offers one that opens; startup does without otherwise. */
-async function openScreenWatch(ctx: EngineContext, session: string, onOutput: () => void): Promise<ScreenWatch | undefined> {
-  try {
-    return await ctx.substrate.watchScreen?.(session, onOutput);
-  } catch {
-    return undefined;
-  }
-}
-
 async function look(s: Startup): Promise<string> {
-  if (s.screen) {
-    try {
-      return await s.screen.capture({ lines: 60 });
-    } catch {
-      // the watch broke (its client died, the host is slow): plain captures say what happened
-      const broken = s.screen;
-      s.screen = undefined;
-      await broken.close().catch(() => undefined);
-    }
-  }
   try {
     return await s.ctx.substrate.capture(s.session, { lines: 60 });
   } catch (error) {
@@ -150,16 +127,15 @@ export async function awaitReady(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<string> {
+  const s: Startup = { ctx, ...target, lastScreen: '' };
   const deadline = Date.now() + timeoutMs;
   const tries = new Map<string, number>();
   const watcher = await watchDir(target.eventsDir);
-  const s: Startup = { ctx, ...target, lastScreen: '', screen: await openScreenWatch(ctx, target.session, () => watcher.poke()) };
   // The launch has just had the host's answer for this session: the first liveness ask waits its
   // turn (an exit record, or a capture that fails, asks at once).
   let lastInspect = Date.now();
   let lastSpaceCheck = Date.now();
   let lookedSinceSession = 0;
-  let lookedAt = 0;
   try {
     for (;;) {
       if (signal?.aborted) throw new AbortedError('spawn cancelled');
@@ -170,9 +146,6 @@ export async function awaitReady(
         const pane = await ctx.substrate.inspect(target.session);
         if (!pane.exists || pane.dead) await failed(s, pane);
       }
-      const gap = lookedAt + READY_LOOK_GAP_MS - Date.now();
-      if (s.screen && gap > 0) await sleep(gap);
-      lookedAt = Date.now();
       const screen = await look(s);
       s.lastScreen = screen;
       const startup = detect(s, screen);
@@ -199,6 +172,6 @@ export async function awaitReady(
       await watcher.next(sessionSeen ? Math.min(READY_POLL_MS, READY_POLL_AFTER_SESSION_MS * 2 ** (lookedSinceSession - 1)) : READY_POLL_MS);
     }
   } finally {
-    await Promise.all([watcher.close(), s.screen?.close().catch(() => undefined)]);
+    await watcher.close();
   }
 }

@@ -50,14 +50,6 @@ export interface AttachCommand {
   readonly env: Readonly<Record<string, string>>;
 }
 
-/** A live view of one session's screen (see `Substrate.watchScreen`). */
-export interface ScreenWatch {
-  /** What `Substrate.capture` answers, without starting a host client per look. */
-  capture(options?: { readonly lines?: number }): Promise<string>;
-  /** Stop watching. Idempotent. */
-  close(): Promise<void>;
-}
-
 /** The terminal host port. */
 export interface Substrate {
   /** Short id of the implementation, e.g. tmux. */
@@ -83,12 +75,6 @@ export interface Substrate {
   inspectAll?(): Promise<ReadonlyMap<string, PaneState>>;
   /** The visible screen (plus scrollback up to `lines`), for people and evidence only. */
   capture(session: string, options?: { readonly lines?: number }): Promise<string>;
-  /**
-   * Optional: watch a session's screen. `onOutput` is called whenever the session's process prints,
-   * and the watch's captures are cheap. Startup uses it to see a ready prompt as soon as it is
-   * drawn; without it, startup polls `capture`.
-   */
-  watchScreen?(session: string, onOutput: () => void): Promise<ScreenWatch>;
   /** Deliver text as a bracketed paste (exact bytes, newlines kept, nothing submitted). */
   pasteText(session: string, text: string): Promise<void>;
   /** Type text literally, key by key (nothing submitted). */

@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 describe('an unresponsive tmux', () => {
-  it('inspect, list, launch, kill, watchScreen reject with UMBEL_TMUX_TIMEOUT and the client group is killed', async () => {
+  it('inspect, list, launch, kill reject with UMBEL_TMUX_TIMEOUT and the client group is killed', async () => {
     const root = await tempDir('umbel-tmux-hang-');
     dirs.push(root);
     const bin = join(root, 'bin');
@@ -37,10 +37,8 @@ describe('an unresponsive tmux', () => {
     await expectTimeout(substrate.kill('umbel-x'));
     await expectTimeout(substrate.capture('umbel-x'));
     await expectTimeout(substrate.launch({ session: 'umbel-x', cwd: root, argv: ['sleep', '1'], env: { K: 'v' }, exitRecordDir: root }));
-    // the screen watch's control client: a tmux that never answers its attach
-    await expectTimeout(substrate.watchScreen?.('umbel-x', () => {}) ?? Promise.resolve());
     const started = (await readFile(pids, 'utf8')).trim().split('\n').map(Number);
-    expect(started.length).toBeGreaterThanOrEqual(12);
+    expect(started.length).toBeGreaterThanOrEqual(10);
     for (const pid of started) await until(async () => !(await alive(pid)));
   });
 });

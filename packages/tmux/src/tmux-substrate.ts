@@ -11,7 +11,6 @@ import { checkSession, failed, isAbsent, uniqueSuffix, windowTarget } from './tm
 import { createTmuxClient, type TmuxClient } from './tmux-client.js';
 import { launchSession } from './tmux-launch.js';
 import { tmuxLiveness } from './tmux-liveness.js';
-import { captureCommand, watchScreen } from './screen-watch.js';
 
 export { escapeTmuxArgument } from './tmux-answers.js';
 
@@ -141,7 +140,10 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
 
     async capture(session: string, options?: { readonly lines?: number }): Promise<string> {
       checkSession(session);
-      const result = await call([captureCommand(windowTarget(session), options?.lines)], { retry: true });
+      const command = ['capture-pane', '-p', '-J', '-t', windowTarget(session)];
+      const lines = options?.lines ?? 0;
+      if (lines > 0) command.push('-S', `-${Math.floor(lines)}`);
+      const result = await call([command], { retry: true });
       if (result.code !== 0) {
         if (isAbsent(result)) {
           throw new SubstrateError({ code: UmbelErrorCode.TmuxFailed, message: `no tmux session '${session}' to capture`, stderr: result.stderr });
@@ -150,8 +152,6 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
       }
       return result.stdout;
     },
-
-    watchScreen: (session, onOutput) => watchScreen({ tmuxBin, socket, clientEnv, timeoutMs }, session, onOutput),
 
     pasteText: (session, text) => pasteInto(client, session, text),
 
