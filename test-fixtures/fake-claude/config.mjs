@@ -188,6 +188,11 @@ export function newestSession(paths, cwd) {
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** True for a canonical UUID string. */
+/** A fake-only knob in ms: the env value when it is a whole number, else `fallback`. */
+export function envMs(env, name, fallback) {
+  return /^\d+$/.test(env[name] ?? '') ? Number(env[name]) : fallback;
+}
+
 export function isUuid(value) {
   return UUID_RE.test(value);
 }

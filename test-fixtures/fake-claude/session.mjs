@@ -2,7 +2,19 @@
 // transcript, hook runner and the env markers the real CLI hands to hooks and Bash children (§3, §8).
 import { existsSync, readFileSync } from 'node:fs';
 import { authWorld, defaultModelFor } from './account.mjs';
-import { FakeExit, findTranscript, isUuid, loadSettings, mergeSettings, newestSession, readJson, resolveModel, transcriptPathFor, uuid } from './config.mjs';
+import {
+  envMs,
+  FakeExit,
+  findTranscript,
+  isUuid,
+  loadSettings,
+  mergeSettings,
+  newestSession,
+  readJson,
+  resolveModel,
+  transcriptPathFor,
+  uuid,
+} from './config.mjs';
 import { HookRunner } from './hooks.mjs';
 import { Transcript } from './transcript.mjs';
 
@@ -103,7 +115,7 @@ export function createContext({ opts, env, cwd, paths, tui }) {
     allowRules: [...settings.allow, ...opts.allowedTools],
     denyRules: [...opts.disallowedTools],
     maxRetries: /^\d+$/.test(env.CLAUDE_CODE_MAX_RETRIES ?? '') ? Number(env.CLAUDE_CODE_MAX_RETRIES) : 10,
-    lateFinalMs: /^\d+$/.test(env.FAKE_CLAUDE_LATE_FINAL_MS ?? '') ? Number(env.FAKE_CLAUDE_LATE_FINAL_MS) : 60,
+    lateFinalMs: envMs(env, 'FAKE_CLAUDE_LATE_FINAL_MS', 60),
     promptIndex: 0,
     turnsInFile: resumed && existsSync(path) ? 1 : 0,
     markers() {

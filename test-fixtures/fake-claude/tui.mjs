@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { AUTO_CONTINUE_PROMPT, authWorld, BOTH_WARNING, displayName, resetWording } from './account.mjs';
-import { isTrusted, keyTail, readJson, SessionRegistry, transcriptPathFor, updateGlobalConfig, uuid, VERSION } from './config.mjs';
+import { envMs, isTrusted, keyTail, readJson, SessionRegistry, transcriptPathFor, updateGlobalConfig, uuid, VERSION } from './config.mjs';
 import { common, finishTurn, runTurn } from './engine.mjs';
 import { StatusLine } from './statusline.mjs';
 import { KeyDecoder } from './keys.mjs';
@@ -841,8 +841,8 @@ class Tui {
   askPermission(req, toolItem) {
     if (toolItem) toolItem.sub = 'Waiting…';
     this.registry.set('waiting');
-    const notifyMs = /^\d+$/.test(this.env.FAKE_CLAUDE_NOTIFY_MS ?? '') ? Number(this.env.FAKE_CLAUDE_NOTIFY_MS) : 6400;
-    const lateMs = /^\d+$/.test(this.env.FAKE_CLAUDE_NOTIFY_AFTER_ANSWER_MS ?? '') ? Number(this.env.FAKE_CLAUDE_NOTIFY_AFTER_ANSWER_MS) : undefined;
+    const notifyMs = envMs(this.env, 'FAKE_CLAUDE_NOTIFY_MS', 6400);
+    const lateMs = envMs(this.env, 'FAKE_CLAUDE_NOTIFY_AFTER_ANSWER_MS', undefined);
     const notify = () =>
       this.ctx.hooks.fire({
         ...common(this.ctx, 'Notification', req.promptId),
