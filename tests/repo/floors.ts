@@ -5,27 +5,39 @@
  * (everything but its bins and tests) when its bin composes more.
  */
 export const FLOORS: Readonly<Record<string, number>> = {
-  '@umbel/core': 1,
-  '@umbel/tmux': 2,
-  '@umbel/provider-claude': 2,
-  '@umbel/provider-codex': 2,
-  '@umbel/provider-gemini': 2,
-  '@umbel/provider-opencode': 2,
-  '@umbel/runtime': 3,
-  '@umbel/workflow': 3,
-  '@umbel/mcp': 4,
-  '@umbel/cli': 5,
-  umbel: 6,
+  '@umbel/provider': 1,
+  '@umbel/core': 2,
+  // the providers' library code imports only @umbel/provider (ONLY below); their tests drive them
+  // through the engine, so they sit above core
+  '@umbel/tmux': 3,
+  '@umbel/provider-claude': 3,
+  '@umbel/provider-codex': 3,
+  '@umbel/provider-gemini': 3,
+  '@umbel/provider-opencode': 3,
+  '@umbel/runtime': 4,
+  '@umbel/workflow': 4,
+  '@umbel/mcp': 5,
+  '@umbel/cli': 6,
+  umbel: 7,
 };
 
-/** Packages that may depend on nothing of ours but these (beyond the floor rule). */
+/** Packages that may depend on (and, but for their tests, import) nothing of ours but these (beyond the floor rule). */
 export const ONLY: Readonly<Record<string, readonly string[]>> = {
-  '@umbel/tmux': ['@umbel/core'],
-  '@umbel/provider-claude': ['@umbel/core'],
-  '@umbel/provider-codex': ['@umbel/core'],
-  '@umbel/provider-gemini': ['@umbel/core'],
-  '@umbel/provider-opencode': ['@umbel/core'],
-  '@umbel/runtime': ['@umbel/core', '@umbel/tmux', '@umbel/provider-claude', '@umbel/provider-codex', '@umbel/provider-gemini', '@umbel/provider-opencode'],
+  '@umbel/core': ['@umbel/provider'],
+  '@umbel/tmux': ['@umbel/core', '@umbel/provider'],
+  '@umbel/provider-claude': ['@umbel/provider'],
+  '@umbel/provider-codex': ['@umbel/provider'],
+  '@umbel/provider-gemini': ['@umbel/provider'],
+  '@umbel/provider-opencode': ['@umbel/provider'],
+  '@umbel/runtime': [
+    '@umbel/provider',
+    '@umbel/core',
+    '@umbel/tmux',
+    '@umbel/provider-claude',
+    '@umbel/provider-codex',
+    '@umbel/provider-gemini',
+    '@umbel/provider-opencode',
+  ],
   '@umbel/workflow': ['@umbel/core'],
 };
 

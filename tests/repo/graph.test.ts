@@ -77,7 +77,7 @@ describe('package graph', () => {
       ],
     };
     const problems = checkGraph([core, workflow, mcp], []);
-    expect(problems).toContain("packages/core/src/bad.ts: imports '@umbel/cli' — @umbel/core (floor 1) must not import @umbel/cli (floor 5)");
+    expect(problems).toContain("packages/core/src/bad.ts: imports '@umbel/cli' — @umbel/core (floor 2) must not import @umbel/cli (floor 6)");
     expect(problems.some((p) => p.startsWith("packages/core/src/bad.ts: imports 'yaml' but @umbel/core's package.json does not declare yaml"))).toBe(true);
     expect(problems.some((p) => p.includes('@umbel/workflow may only depend on @umbel/core, not @umbel/tmux'))).toBe(true);
     // @umbel/mcp's library part imports only core; its bin and its tests may compose more.

@@ -47,12 +47,12 @@ const dist = (pkg: string) => {
 };
 
 describe('importing a package as a library, in a fresh node process', () => {
-  it('@umbel/mcp loads @umbel/core and itself only: no tmux, no provider, no runtime', async () => {
+  it('@umbel/mcp loads @umbel/core (with the specification it re-exports) and itself only: no tmux, no provider, no runtime', async () => {
     const loaded = await loadedBy(
       'mcp',
       `const m = await import(${JSON.stringify(dist('mcp'))});\nif (typeof m.createMcpServer !== 'function') process.exit(3);\n`,
     );
-    expect(loaded).toEqual(['@umbel/core', '@umbel/mcp']);
+    expect(loaded).toEqual(['@umbel/core', '@umbel/mcp', '@umbel/provider']);
   });
 
   it('@umbel/runtime loads the providers but not tmux until an engine is created', async () => {
@@ -63,6 +63,7 @@ describe('importing a package as a library, in a fresh node process', () => {
     );
     expect(loading).toEqual([
       '@umbel/core',
+      '@umbel/provider',
       '@umbel/provider-claude',
       '@umbel/provider-codex',
       '@umbel/provider-gemini',

@@ -83,6 +83,7 @@ describe('packed packages', () => {
       '@umbel/cli',
       '@umbel/core',
       '@umbel/mcp',
+      '@umbel/provider',
       '@umbel/provider-claude',
       '@umbel/provider-codex',
       '@umbel/provider-gemini',

@@ -1,20 +1,20 @@
-export * from './errors.js';
-export * from './schemas.js';
-export * from './provider.js';
-export * from './substrate.js';
-export type * from './umbel.js';
-export { createUmbel, DEFAULT_STARTUP_TIMEOUT_MS } from './engine.js';
+export * from './contract/errors.js';
+export * from './contract/schemas.js';
+export * from '@umbel/provider';
+export * from './contract/substrate.js';
+export type * from './contract/umbel.js';
+export { createUmbel, DEFAULT_STARTUP_TIMEOUT_MS } from './engine/engine.js';
 export * from './doctor/index.js';
-export { resolveHome, statePaths, sessionName, type StatePaths, type WorkerPaths } from './paths.js';
-export { BASE_ENV_ALLOWLIST, resolveWorkerEnv, resolveExplicitEnv, finalizeWorkerEnv, UMBEL_WORKER_ENV } from './env.js';
-export { HOOK_SINK_SCRIPT, HOOK_SINK_VERSION, installHookSink, hookCommandFor, shellQuote } from './hook-sink.js';
-export { nowNs, isoOf } from './clock.js';
-export { writeFileAtomic, readJson } from './fs-atomic.js';
-export { INPUT_PROMPT_SETTLE_MS } from './wait-decision.js';
-export { STOP_SETTLE_MS } from './context.js';
-export { formatMs } from './util.js';
-export { ajvValidator, extractJson } from './json-schema.js';
-export { feedbackPrompt, CHECK_OUTPUT_TAIL } from './check-runner.js';
+export { resolveHome, statePaths, sessionName, type StatePaths, type WorkerPaths } from './engine/paths.js';
+export { BASE_ENV_ALLOWLIST, resolveWorkerEnv, resolveExplicitEnv, finalizeWorkerEnv, UMBEL_WORKER_ENV } from './engine/env.js';
+export { HOOK_SINK_SCRIPT, HOOK_SINK_VERSION, installHookSink, hookCommandFor } from './engine/hook-sink.js';
+export { nowNs, isoOf } from './engine/clock.js';
+
+export { INPUT_PROMPT_SETTLE_MS } from './wait/wait-decision.js';
+export { STOP_SETTLE_MS } from './engine/context.js';
+export { formatMs } from './engine/util.js';
+export { ajvValidator, extractJson } from './wait/json-schema.js';
+export { feedbackPrompt, CHECK_OUTPUT_TAIL } from './wait/check-runner.js';
 export {
   OWN_EVENT_SCHEMAS,
   SentEventSchema,
@@ -27,6 +27,6 @@ export {
   SnapshotEventSchema,
   type OwnEvent,
   type OwnKind,
-} from './own-events.js';
-export { VERSION } from './version.js';
-export { AUTO_KEEP_TOKENS, AUTO_TRUNCATE_TOKENS, shapeAnswer, type ShapeAnswerOptions, type ShapedAnswer } from './answer.js';
+} from './ledger/own-events.js';
+export { VERSION } from './contract/version.js';
+export { AUTO_KEEP_TOKENS, AUTO_TRUNCATE_TOKENS, shapeAnswer, type ShapeAnswerOptions, type ShapedAnswer } from './operations/answer.js';

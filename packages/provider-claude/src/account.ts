@@ -5,8 +5,8 @@
  * limit's reset is only in that entry: `apiErrorParams.rate_limit_info` or `quotaLimits`
  * (`resetsAt` in epoch seconds, `rateLimitType` five_hour | seven_day). Pure.
  */
-import type { ProviderV1AccountError } from '@umbel/core';
-import { accountError, accountErrorOfStatus, asRecord, isoOfEpoch, stringField } from '@umbel/core/provider-kit';
+import type { ProviderV1AccountError } from '@umbel/provider';
+import { accountError, accountErrorOfStatus, asRecord, isoOfEpoch, stringField } from '@umbel/provider';
 
 const ERROR_KINDS: Readonly<Record<string, ProviderV1AccountError['kind']>> = {
   rate_limit: 'rate-limited',

@@ -3,7 +3,7 @@
  * (`Opus 5.5 · API Usage Billing` | `· Claude Max|Pro|Team|Enterprise` | `· Claude API` for
  * CLAUDE_CODE_OAUTH_TOKEN), else the cloud switches in the env. Pure.
  */
-import type { ProviderV1BillingInput, ProviderV1BillingReport } from '@umbel/core';
+import type { ProviderV1BillingInput, ProviderV1BillingReport } from '@umbel/provider';
 import { CLAUDE_API_BILLING_ENV } from './facts.js';
 
 /** The banner's second line ends with the billing label after a `·`. */

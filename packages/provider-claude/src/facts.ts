@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HookKind, OptionUnsupportedError, type ProviderV1ValidateOptions, shellQuote } from '@umbel/core';
+import { type HookKind, OptionUnsupportedError, type ProviderV1ValidateOptions, shellQuote } from '@umbel/provider';
 import { CLAUDE_STATUSLINE_KIND } from './payload.js';
-import type { HookInstallContext, LaunchParts } from '@umbel/core/provider-kit';
+import type { HookInstallContext, LaunchParts } from '@umbel/provider';
 
 /**
  * Variables that switch Claude Code from the subscription login to API or cloud billing

@@ -1,6 +1,6 @@
 /**
  * @umbel/provider-claude: the umbel provider for Anthropic Claude Code (`claude`), written on
- * `@umbel/core/provider-kit`: its CLI's facts and its transcript reader.
+ * `@umbel/provider`: its CLI's facts and its transcript reader.
  */
 export { CLAUDE_VERIFIED_VERSIONS, type ClaudeSettings, claude, createClaude } from './provider.js';
 export {

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { HOOK_KINDS, type HookKind, type ProviderV1LaunchOptions, UmbelError, UmbelErrorCode } from '@umbel/core';
-import { ExecutableNotFoundError } from '@umbel/core/provider-kit';
+import { ExecutableNotFoundError } from '@umbel/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_SETTINGS_FILE, encodeClaudeProjectDir, splitAllowedTools } from './facts.js';
 import { type ClaudeSettings, createClaude } from './provider.js';

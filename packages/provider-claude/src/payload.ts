@@ -1,6 +1,6 @@
 /** What Claude Code hook payloads say (claude-code.md §3): the field map and the few readings it needs code for. */
-import type { HookEvent, ProviderV1EventInfo } from '@umbel/core';
-import { asRecord, oneLine, type PayloadFacts, stringField } from '@umbel/core/provider-kit';
+import type { HookEvent, ProviderV1EventInfo } from '@umbel/provider';
+import { asRecord, oneLine, type PayloadFacts, stringField } from '@umbel/provider';
 import { claudeHookAccountError } from './account.js';
 
 type NeedsInput = NonNullable<ProviderV1EventInfo['needsInput']>;

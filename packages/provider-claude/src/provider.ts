@@ -1,6 +1,6 @@
 /** The Claude Code provider: its facts compiled by the provider kit. */
-import type { ProviderV1 } from '@umbel/core';
-import { defineProvider, modeFlags } from '@umbel/core/provider-kit';
+import type { ProviderV1 } from '@umbel/provider';
+import { defineProvider, modeFlags } from '@umbel/provider';
 import { detectClaudeBilling } from './billing.js';
 import { forgetClaudeScratch } from './scratch.js';
 import {
@@ -40,7 +40,7 @@ export interface ClaudeSettings {
  *
  * @example
  * ```ts
- * import { createUmbel } from '@umbel/core';
+ * import { createUmbel } from '@umbel/provider';
  * import { createClaude } from '@umbel/provider-claude';
  * const umbel = createUmbel({ substrate, providers: [createClaude()] });
  * ```

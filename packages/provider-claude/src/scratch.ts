@@ -9,8 +9,8 @@
  */
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProviderV1ScratchSession } from '@umbel/core';
-import { asRecord, parseJson, writeIfChanged } from '@umbel/core/provider-kit';
+import type { ProviderV1ScratchSession } from '@umbel/provider';
+import { asRecord, parseJson, writeIfChanged } from '@umbel/provider';
 
 /** Where Claude keeps its state for this env: the config root and its `.claude.json`. */
 function stateOf(env: ProviderV1ScratchSession['env']): { root?: string; stateFile?: string } {

@@ -1,5 +1,5 @@
 /** Claude Code's screens (claude-code.md §2.3, §5, §6): fatal messages, sign-in, startup dialogs, the input box. */
-import { allOf, anyOf, cursorOn, type DialogFact, type FatalFact, type InputBoxFacts, type Matcher } from '@umbel/core/provider-kit';
+import { allOf, anyOf, cursorOn, type DialogFact, type FatalFact, type InputBoxFacts, type Matcher } from '@umbel/provider';
 
 /** Ids of the startup dialogs umbel answers. */
 export const CLAUDE_DIALOGS = {

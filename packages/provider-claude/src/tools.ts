@@ -7,7 +7,7 @@
  * with `is_error: true` (a Bash command exiting non-zero included), which the engine reads itself.
  * Pure.
  */
-import type { ProviderV1ToolCall, ProviderV1ToolUse } from '@umbel/core';
+import type { ProviderV1ToolCall, ProviderV1ToolUse } from '@umbel/provider';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 

@@ -2,8 +2,8 @@
  * Reading Claude Code's transcript JSONL (claude-code.md §4). All functions are pure: the engine
  * reads the file and passes its text.
  */
-import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
-import { asRecord, jsonLines, preparePrompt, type PromptFacts, stringField } from '@umbel/core/provider-kit';
+import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+import { asRecord, jsonLines, preparePrompt, type PromptFacts, stringField } from '@umbel/provider';
 import { claudeAccountError } from './account.js';
 import { describeToolCall } from './payload.js';
 

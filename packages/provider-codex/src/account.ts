@@ -5,8 +5,8 @@
  * limit's reset is the used-up window (used_percent ≥ 100) of the turn's last
  * `token_count.rate_limits` (`primary` / `secondary`, `resets_at` in epoch seconds). Pure.
  */
-import type { ProviderV1AccountError } from '@umbel/core';
-import { accountError, accountErrorOfStatus, asRecord, isoOfEpoch } from '@umbel/core/provider-kit';
+import type { ProviderV1AccountError } from '@umbel/provider';
+import { accountError, accountErrorOfStatus, asRecord, isoOfEpoch } from '@umbel/provider';
 
 const NAMED: Readonly<Record<string, ProviderV1AccountError['kind']>> = {
   usage_limit_exceeded: 'rate-limited',

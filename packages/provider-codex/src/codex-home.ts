@@ -19,9 +19,9 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { HookKind } from '@umbel/core';
-import type { ProviderV1BillingReport } from '@umbel/core';
-import { type HookInstallContext, type LaunchParts, readTextIfExists, symlinkIfAbsent, withDirLock, writeIfChanged } from '@umbel/core/provider-kit';
+import type { HookKind } from '@umbel/provider';
+import type { ProviderV1BillingReport } from '@umbel/provider';
+import { type HookInstallContext, type LaunchParts, readTextIfExists, symlinkIfAbsent, withDirLock, writeIfChanged } from '@umbel/provider';
 import { CODEX_HOOK_EVENTS } from './facts.js';
 import { readTomlScalar, tomlString, upsertTomlKey } from './toml-edit.js';
 

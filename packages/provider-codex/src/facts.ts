@@ -3,9 +3,9 @@
  * screens, prompt rules and hook payload fields. The managed CODEX_HOME that installs the hooks is
  * ./codex-home.ts; the rollout reader is ./rollout.ts.
  */
-import type { HookEvent, HookKind, ProviderV1EventInfo } from '@umbel/core';
-import type { DialogFact, FatalFact, InputBoxFacts, Matcher, PayloadFacts, PromptFacts } from '@umbel/core/provider-kit';
-import { asRecord, stringField } from '@umbel/core/provider-kit';
+import type { HookEvent, HookKind, ProviderV1EventInfo } from '@umbel/provider';
+import type { DialogFact, FatalFact, InputBoxFacts, Matcher, PayloadFacts, PromptFacts } from '@umbel/provider';
+import { asRecord, stringField } from '@umbel/provider';
 
 /**
  * Configuration variables a worker inherits (§11): none of codex's own. The `env_key` of a custom

@@ -1,6 +1,6 @@
 /**
  * @umbel/provider-codex — umbel's provider for OpenAI Codex (`codex`, verified on 0.169.0 and 0.171.0), written on
- * `@umbel/core/provider-kit`: its CLI's facts, its managed CODEX_HOME and its rollout reader.
+ * `@umbel/provider`: its CLI's facts, its managed CODEX_HOME and its rollout reader.
  */
 export { CODEX_VERIFIED_VERSIONS, type CodexSettings, codex, createCodex } from './provider.js';
 export {

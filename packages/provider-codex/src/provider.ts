@@ -1,6 +1,6 @@
 /** The codex provider: its facts compiled by the provider kit. */
-import type { ProviderV1 } from '@umbel/core';
-import { defineProvider } from '@umbel/core/provider-kit';
+import type { ProviderV1 } from '@umbel/provider';
+import { defineProvider } from '@umbel/provider';
 import { installCodexHome } from './codex-home.js';
 import {
   CODEX_APPROVAL,

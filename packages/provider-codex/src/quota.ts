@@ -6,8 +6,8 @@
  * or one without `window_minutes`, is left out: the neutral quota has no name for it, and calling
  * it five-hour or seven-day by its slot would misreport a plan whose windows differ. Pure.
  */
-import type { ProviderV1Quota, ProviderV1QuotaWindow } from '@umbel/core';
-import { asRecord } from '@umbel/core/provider-kit';
+import type { ProviderV1Quota, ProviderV1QuotaWindow } from '@umbel/provider';
+import { asRecord } from '@umbel/provider';
 
 /** The neutral name of each window length codex reports (minutes). */
 const WINDOW_NAMES: Readonly<Record<number, keyof ProviderV1Quota>> = { 300: 'fiveHour', 10080: 'sevenDay' };

@@ -11,8 +11,8 @@
  *   not, so once Stop has fired the final message counts;
  * - the hidden title turn writes nothing here, `!cmd` turns have no user prompt and a null answer.
  */
-import type { ProviderV1Message, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
-import { jsonLines } from '@umbel/core/provider-kit';
+import type { ProviderV1Message, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+import { jsonLines } from '@umbel/provider';
 import { codexAccountError } from './account.js';
 import { codexQuota } from './quota.js';
 

@@ -4,8 +4,8 @@
  * a bad key's 400), or the daily-quota text (`You have exhausted your daily quota…`). Gemini records
  * no reset time anywhere, and a retryable 429 never reaches the chat (the TUI keeps retrying). Pure.
  */
-import type { ProviderV1AccountError } from '@umbel/core';
-import { accountError, accountErrorOfStatus } from '@umbel/core/provider-kit';
+import type { ProviderV1AccountError } from '@umbel/provider';
+import { accountError, accountErrorOfStatus } from '@umbel/provider';
 
 const QUOTA_TEXT = /exhausted your daily quota|exceeded your current quota|Usage limit reached|RESOURCE_EXHAUSTED/i;
 

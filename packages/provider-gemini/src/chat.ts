@@ -7,8 +7,8 @@
  * chat and drop the aborted prompt) and `{"$rewindTo": id}` truncations. Facts: reference
  * gemini.md §5.
  */
-import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
-import { jsonLines } from '@umbel/core/provider-kit';
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+import { jsonLines } from '@umbel/provider';
 import { geminiAccountError } from './account.js';
 
 /** One Gemini content part (only the fields umbel reads). */

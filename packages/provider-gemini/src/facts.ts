@@ -3,8 +3,8 @@
  * screens, prompt rules and hook payload fields. The worker home that installs the hooks is
  * ./home.ts and ./settings.ts; the chat reader is ./chat.ts.
  */
-import type { HookEvent, HookKind, ProviderV1EventInfo } from '@umbel/core';
-import { type FatalFact, type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField } from '@umbel/core/provider-kit';
+import type { HookEvent, HookKind, ProviderV1EventInfo } from '@umbel/provider';
+import { type FatalFact, type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField } from '@umbel/provider';
 
 /** `--approval-mode` values of Gemini CLI. */
 export const GEMINI_APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;

@@ -10,7 +10,7 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type HookInstallContext, type LaunchParts, readJsonObject, symlinkIfAbsent } from '@umbel/core/provider-kit';
+import { type HookInstallContext, type LaunchParts, readJsonObject, symlinkIfAbsent } from '@umbel/provider';
 import { buildWorkerSettings, geminiBilling } from './settings.js';
 
 /** The worker's Gemini home, inside its provider dir. */

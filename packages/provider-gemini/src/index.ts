@@ -1,6 +1,6 @@
 /**
  * @umbel/provider-gemini: Google Gemini CLI (`gemini`) as an umbel provider, written on
- * `@umbel/core/provider-kit`: its CLI's facts, its worker home and its chat reader.
+ * `@umbel/provider`: its CLI's facts, its worker home and its chat reader.
  */
 export { createGemini, GEMINI_CLI_VERIFIED_VERSION, GEMINI_VERIFIED_VERSIONS, gemini, type GeminiSettings, VERSION } from './provider.js';
 export {

@@ -6,8 +6,8 @@
  * leaves no orphan), `GEMINI_CLI_TRUST_WORKSPACE=true` (the worker's cwd is trusted for this run
  * only), and `CI`/`GITHUB_ACTIONS` removed (either one forces headless mode even on a terminal).
  */
-import type { ProviderV1 } from '@umbel/core';
-import { defineProvider, modeFlags } from '@umbel/core/provider-kit';
+import type { ProviderV1 } from '@umbel/provider';
+import { defineProvider, modeFlags } from '@umbel/provider';
 import { chatOptions, readGeminiMessages } from './chat.js';
 import {
   APPROVAL_RE,

@@ -9,7 +9,7 @@
  * hooks appended (hook lists of every layer are concatenated, so the user's and the project's hooks
  * still run). The user's files are only read, never written.
  */
-import type { HookKind, ProviderV1BillingReport } from '@umbel/core';
+import type { HookKind, ProviderV1BillingReport } from '@umbel/provider';
 import { GEMINI_HOOK_EVENTS } from './facts.js';
 
 /** Timeout of umbel's hook commands (ms); the sink writes one file and exits. */

@@ -7,7 +7,7 @@
  * A failed call's result is `{"error": …}` (the CLI's error response), and a shell command that
  * exits non-zero says `Exit Code: N` in its output. Pure.
  */
-import type { ProviderV1ToolCall, ProviderV1ToolResult, ProviderV1ToolUse } from '@umbel/core';
+import type { ProviderV1ToolCall, ProviderV1ToolResult, ProviderV1ToolUse } from '@umbel/provider';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 

@@ -4,8 +4,8 @@
  * says whether the CLI spent a whole round of its retry budget (`general.maxAttempts` of the worker
  * settings) on 429s — the TUI then retries forever and shows nothing (ACCOUNT-FACTS.md §3.2). Pure.
  */
-import type { ProviderV1ReadTurnOptions, ProviderV1SideRecord, ProviderV1TurnRead } from '@umbel/core';
-import { accountError } from '@umbel/core/provider-kit';
+import type { ProviderV1ReadTurnOptions, ProviderV1SideRecord, ProviderV1TurnRead } from '@umbel/provider';
+import { accountError } from '@umbel/provider';
 import { chatOptions, readGeminiTurn } from './chat.js';
 import { TELEMETRY_PATH, WORKER_SETTINGS_PATH } from './home.js';
 import { geminiMaxAttempts, rateLimitRound } from './telemetry.js';

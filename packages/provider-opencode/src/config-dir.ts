@@ -18,7 +18,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HookInstallContext, LaunchParts } from '@umbel/core/provider-kit';
+import type { HookInstallContext, LaunchParts } from '@umbel/provider';
 import { OPENCODE_PERMISSION_MODES, type OpencodePermissionMode, PLUGIN_PACKAGE_VERSION } from './facts.js';
 import { OPENCODE_SIGNALS, type PluginSettings, renderPlugin } from './plugin.js';
 

@@ -4,8 +4,8 @@
  * payload fields. The worker config dir that installs the plugin is ./config-dir.ts, the plugin
  * ./plugin.ts, the transcript reader ./transcript.ts, the model check ./models.ts.
  */
-import type { HookEvent, ProviderV1BillingReport, ProviderV1EventInfo } from '@umbel/core';
-import { asRecord, type PayloadFacts, type PromptFacts, stringField } from '@umbel/core/provider-kit';
+import type { HookEvent, ProviderV1BillingReport, ProviderV1EventInfo } from '@umbel/provider';
+import { asRecord, type PayloadFacts, type PromptFacts, stringField } from '@umbel/provider';
 
 /**
  * Configuration variables a worker inherits, named one by one: opencode's own switches and extra

@@ -1,7 +1,7 @@
 /**
- * A third party could have written this provider: its code imports nothing of umbel's but the public
- * entry points of `@umbel/core` (`@umbel/core`, `@umbel/core/provider-kit`), and its package depends
- * on nothing else (the tests may also use `@umbel/core/testing`, and vitest).
+ * A third party could have written this provider: its code imports nothing of umbel's but
+ * `@umbel/provider` (the specification and the provider kit), and its package depends on nothing
+ * else (the tests may also drive it through the engine: `@umbel/core`, `@umbel/core/testing`, vitest).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 
 const src = new URL('./', import.meta.url);
 const files = readdirSync(src).filter((f) => f.endsWith('.ts'));
-const PUBLIC = new Set(['@umbel/core', '@umbel/core/provider-kit']);
-const TESTS_ALSO = new Set(['@umbel/core/testing', 'vitest']);
+const PUBLIC = new Set(['@umbel/provider']);
+const TESTS_ALSO = new Set(['@umbel/core', '@umbel/core/testing', 'vitest']);
 const NODE = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
 /** Every module specifier a file imports or re-exports (static and dynamic). */
@@ -34,7 +34,7 @@ describe('@umbel/provider-opencode is built on public entry points only', () => 
     expect(files.length).toBeGreaterThan(8);
   });
 
-  it.each(files)('%s imports only @umbel/core, @umbel/core/provider-kit, node built-ins and its own modules', (file) => {
+  it.each(files)('%s imports only @umbel/provider, node built-ins and its own modules', (file) => {
     const text = readFileSync(new URL(file, src), 'utf8');
     const allowed = (s: string) =>
       PUBLIC.has(s) ||
@@ -44,10 +44,10 @@ describe('@umbel/provider-opencode is built on public entry points only', () => 
     expect(specifiers(text).filter((s) => !allowed(s))).toEqual([]);
   });
 
-  it('depends on nothing of umbel but @umbel/core, as a peer', () => {
+  it('depends on nothing of umbel but @umbel/provider, as a peer', () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
     expect(pkg.dependencies ?? {}).toEqual({});
-    expect(pkg.peerDependencies).toEqual({ '@umbel/core': '>=0.1.0 <1' });
-    expect(Object.keys(pkg.devDependencies ?? {})).toEqual(['@umbel/core']);
+    expect(pkg.peerDependencies).toEqual({ '@umbel/provider': '>=0.1.0 <1' });
+    expect(Object.keys(pkg.devDependencies ?? {}).sort()).toEqual(['@umbel/core', '@umbel/provider']);
   });
 });

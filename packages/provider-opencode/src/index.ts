@@ -1,6 +1,6 @@
 /**
  * @umbel/provider-opencode — umbel's provider for opencode (`opencode`, verified on 1.18.33), written on
- * `@umbel/core`'s public entry points only: its CLI's facts, its per-worker config dir and plugin,
+ * `@umbel/provider` only: its CLI's facts, its per-worker config dir and plugin,
  * its model check and its stored-session transcript reader.
  */
 export { createOpencode, opencode, OPENCODE_VERIFIED_VERSIONS, type OpencodeSettings } from './provider.js';

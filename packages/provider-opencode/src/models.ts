@@ -7,7 +7,7 @@
  * exit 2); the list unreadable → {@link OpencodeModelsUnreadableError} (exit 1).
  */
 import { execFile } from 'node:child_process';
-import { SpawnFailedError, UsageError } from '@umbel/core';
+import { SpawnFailedError, UsageError } from '@umbel/provider';
 
 /** How many models an unknown-model error names. */
 export const MODELS_NAMED = 10;

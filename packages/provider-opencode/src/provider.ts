@@ -1,14 +1,14 @@
 /**
- * The opencode provider: its facts compiled by the provider kit, on `@umbel/core`'s public entry
- * points only (as any third-party provider would be written).
+ * The opencode provider: its facts compiled by the provider kit, on `@umbel/provider` alone
+ * (as any third-party provider would be written).
  *
  * Launch: `opencode [--model provider/model]` with `OPENCODE_CONFIG_DIR=<workerDir>/opencode` (umbel's
  * plugin and settings, ./config-dir.ts) and, unless the worker env says otherwise,
  * `npm_config_offline=true` (the plugin-install trap). The model is checked against `opencode
  * models` first (./models.ts).
  */
-import { type ProviderV1, type ProviderV1LaunchOptions, type ProviderV1ValidateOptions, UsageError } from '@umbel/core';
-import { defineProvider } from '@umbel/core/provider-kit';
+import { type ProviderV1, type ProviderV1LaunchOptions, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
+import { defineProvider } from '@umbel/provider';
 import { addsNpmOffline, installConfigDir, NPM_OFFLINE } from './config-dir.js';
 import {
   MODEL_ID,

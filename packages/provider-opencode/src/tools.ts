@@ -4,7 +4,7 @@
  * oldString, newString}`, `write {filePath, content}`, `glob`, `grep`, `list`, `webfetch`, `task`,
  * `todowrite`, `skill` (FACTS.md "The requests opencode sends"). Pure.
  */
-import type { ProviderV1ToolCall, ProviderV1ToolUse } from '@umbel/core';
+import type { ProviderV1ToolCall, ProviderV1ToolUse } from '@umbel/provider';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 

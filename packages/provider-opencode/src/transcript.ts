@@ -12,8 +12,8 @@
  * - completed: the last step completed with a finish other than `tool-calls`; the answer is that
  *   step's text parts, byte-exact (the screen renders markdown; it is never read).
  */
-import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/core';
-import { accountError, accountErrorOfStatus, asRecord, parseJson } from '@umbel/core/provider-kit';
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+import { accountError, accountErrorOfStatus, asRecord, parseJson } from '@umbel/provider';
 
 /** One part of a message (text, tool, step-start, step-finish, reasoning, …). */
 export interface OpencodePart {

@@ -4,7 +4,7 @@
  * that declares none).
  */
 
-import type { Provider, ProviderV1BillingSpec } from '../provider.js';
+import type { Provider, ProviderV1BillingSpec } from '@umbel/provider';
 
 /** For a provider that declares no billing facts: variables that carry an API key or token. */
 const API_KEY_NAME = /(^|_)(API_KEY|AUTH_TOKEN)$/;

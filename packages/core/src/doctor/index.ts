@@ -5,11 +5,11 @@
  * session hook; with `turn`, one tiny model turn. Never touches the caller's workers or state root.
  */
 import { tmpdir } from 'node:os';
-import { ProviderUnknownError, UmbelError } from '../errors.js';
-import { resolveWorkerEnv } from '../env.js';
-import type { Provider } from '../provider.js';
-import type { Substrate } from '../substrate.js';
-import type { Umbel } from '../umbel.js';
+import { ProviderUnknownError, UmbelError } from '../contract/errors.js';
+import { resolveWorkerEnv } from '../engine/env.js';
+import type { Provider } from '@umbel/provider';
+import type { Substrate } from '../contract/substrate.js';
+import type { Umbel } from '../contract/umbel.js';
 import { billingDetail, endpointsOf } from './billing.js';
 import type { DoctorCheck, DoctorOptionsParsed, DoctorProvider, DoctorReport } from './schema.js';
 import { type ScratchHostFactory, scratchChecks } from './scratch.js';

@@ -3,7 +3,7 @@
  * (`umbel_doctor`). A report is a checklist per provider: pass ✓, fail ✗ (with one fix hint), skip –.
  */
 import * as z from 'zod';
-import { DurationSchema, EnvMapSchema } from '../schemas.js';
+import { DurationSchema, EnvMapSchema } from '../contract/schemas.js';
 
 /** What `doctor` is asked to check. */
 export const DoctorOptionsSchema = z

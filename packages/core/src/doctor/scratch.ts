@@ -7,12 +7,12 @@
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { AbortedError, NotSignedInError, SendNotSubmittedError, SpawnFailedError, UmbelError } from '../errors.js';
-import { readEventDir } from '../event-store.js';
-import type { EnvMap } from '../schemas.js';
-import type { Provider } from '../provider.js';
-import type { Substrate } from '../substrate.js';
-import type { Umbel } from '../umbel.js';
+import { AbortedError, NotSignedInError, SendNotSubmittedError, SpawnFailedError, UmbelError } from '../contract/errors.js';
+import { readEventDir } from '../ledger/event-store.js';
+import type { EnvMap } from '../contract/schemas.js';
+import type { Provider } from '@umbel/provider';
+import type { Substrate } from '../contract/substrate.js';
+import type { Umbel } from '../contract/umbel.js';
 import type { DoctorCheck } from './schema.js';
 
 /** A host for one scratch state root, and how to end it (e.g. its tmux server). */

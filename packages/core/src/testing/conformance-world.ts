@@ -6,11 +6,11 @@
 import { lstat, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createUmbel } from '../engine.js';
-import { hookCommandFor } from '../hook-sink.js';
-import { statePaths } from '../paths.js';
-import type { ProviderV1 } from '../provider.js';
-import type { Umbel } from '../umbel.js';
+import { createUmbel } from '../engine/engine.js';
+import { hookCommandFor } from '../engine/hook-sink.js';
+import { statePaths } from '../engine/paths.js';
+import type { ProviderV1 } from '@umbel/provider';
+import type { Umbel } from '../contract/umbel.js';
 import { createMemorySubstrate, type MemorySubstrate } from './memory-substrate.js';
 import type { RecordedScenario } from './recording.js';
 

@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { type BehaviourInput, behaviourTests } from './conformance-behaviour.js';
 import { type BehaviourSettings, type ConformanceWorld, createWorld, textsUnder } from './conformance-world.js';
 import type { ProviderRecording, RecordedScenario } from './recording.js';
-import { FORBIDDEN_INHERITED_ENV } from '../provider-kit/env-rules.js';
-import type { HookEvent, ProviderV1, ProviderV1ReadTurnOptions, ProviderV1StartupState, ProviderV1TurnRead } from '../provider.js';
+import { FORBIDDEN_INHERITED_ENV } from '@umbel/provider';
+import type { HookEvent, ProviderV1, ProviderV1ReadTurnOptions, ProviderV1StartupState, ProviderV1TurnRead } from '@umbel/provider';
 
 /** Recorded material a provider brings to the suite. */
 export interface ConformanceFixtures {

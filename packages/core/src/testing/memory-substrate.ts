@@ -32,8 +32,8 @@
 import { spawn } from 'node:child_process';
 import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { SubstrateError, UmbelErrorCode } from '../errors.js';
-import type { AttachCommand, PaneState, Substrate, SubstrateLaunchOptions } from '../substrate.js';
+import { SubstrateError, UmbelErrorCode } from '../contract/errors.js';
+import type { AttachCommand, PaneState, Substrate, SubstrateLaunchOptions } from '../contract/substrate.js';
 import type { RecordedScenario } from './recording.js';
 import { type ReplaySession, startReplay } from './replay.js';
 

@@ -15,7 +15,7 @@ import type {
   ProviderV1ToolCall,
   ProviderV1ToolUse,
   ProviderV1TurnRead,
-} from '../provider.js';
+} from '@umbel/provider';
 
 /** One line of the mock transcript (JSONL). */
 export type MockTranscriptLine =

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { PaneState, SubstrateLaunchOptions } from '../substrate.js';
+import type { PaneState, SubstrateLaunchOptions } from '../contract/substrate.js';
 import { fillPayload, fillRecorded, type RecordedScenario, type RecordedStep } from './recording.js';
 
 /** What the memory substrate needs from a replay session. */

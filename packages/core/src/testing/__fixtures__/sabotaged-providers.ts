@@ -4,7 +4,7 @@
  * recording of the mock CLI; then on the mock provider with no recording and with an incomplete
  * one. The parent asserts which of these suites fail.
  */
-import type { ProviderV1 } from '../../provider.js';
+import type { ProviderV1 } from '@umbel/provider';
 import { type TestProviderInput, testProvider } from '../conformance.js';
 import { createMockProvider } from '../mock-provider.js';
 import type { ProviderRecording, RecordedStep } from '../recording.js';

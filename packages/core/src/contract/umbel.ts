@@ -1,0 +1,165 @@
+/**
+ * The engine's public surface: what `createUmbel()` returns and every face (CLI, MCP, workflow)
+ * calls. Inputs are the zod-inferred option types of ./schemas; outputs are plain data.
+ */
+import type { Provider, ProviderV1Message } from '@umbel/provider';
+import type {
+  ActionsOptions,
+  ActionsResult,
+  CaptureOptions,
+  CaptureResult,
+  DiffOptions,
+  DiffResult,
+  FleetList,
+  KeysResult,
+  KillResult,
+  LogEntry,
+  PruneResult,
+  ReadResult,
+  SendResult,
+  KeysOptions,
+  KillOptions,
+  Outcome,
+  PoolClaimOptions,
+  PoolClaimResult,
+  PoolRefillOptions,
+  PoolRefillResult,
+  PoolRelease,
+  PoolStartOptions,
+  PoolStatus,
+  PoolStopResult,
+  PruneOptions,
+  ReadOptions,
+  SendOptions,
+  SpawnOptions,
+  WaitOptions,
+  WorkerStatus,
+} from './schemas.js';
+import type { DoctorOptions, DoctorReport, ScratchHostFactory } from '../doctor/index.js';
+import type { AttachCommand, Substrate } from './substrate.js';
+
+export type { ActionsResult, CaptureResult, DiffResult, KeysResult, KillResult, LogEntry, PruneResult, ReadResult, SendResult };
+
+/** Progress reported while a wait is pending. */
+export interface WaitProgress {
+  readonly worker: string;
+  readonly turn: number;
+  readonly elapsedMs: number;
+  /** Latest activity from the transcript or hooks (e.g. "Bash(ls)"). */
+  readonly activity?: string;
+  /** Transcript messages of this turn that appeared since the previous progress report. */
+  readonly messages?: readonly ProviderV1Message[];
+  /** Guardrail attempt in progress (1-based), when a check/schema is set. */
+  readonly attempt?: number;
+}
+
+/** Per-call context. */
+export interface CallContext {
+  /** Cancels the call. A cancelled wait returns outcome `aborted`; the worker keeps running. */
+  readonly signal?: AbortSignal;
+}
+
+/** Context of a send. */
+export interface SendContext extends CallContext {
+  /**
+   * `false`: skip the git snapshot of the work tree taken before the Enter (it is what `diff`
+   * compares with), for a turn nobody will diff — `umbel -p` sends so to the worker it removes.
+   * That turn's `diff` then lists the files the transcript names. Default: taken (in git).
+   */
+  readonly snapshot?: boolean;
+}
+
+/** Context of a wait. */
+export interface WaitContext extends CallContext {
+  readonly onProgress?: (progress: WaitProgress) => void;
+}
+
+/** Validates a value against a JSON Schema; returns error strings (empty = valid). */
+export type JsonSchemaValidator = (schema: unknown, value: unknown) => readonly string[];
+
+/** Settings of `createUmbel`. */
+export interface UmbelSettings {
+  readonly substrate: Substrate;
+  readonly providers: readonly Provider[];
+  /**
+   * State root; default: the root the substrate serves (`createTmuxSubstrate({ home })`), else
+   * `UMBEL_HOME`, else `$XDG_STATE_HOME/umbel`, else `~/.local/state/umbel`. A substrate bound to
+   * another root is refused (`HomeMismatchError`).
+   */
+  readonly home?: string;
+  /** umbel's own environment (default `process.env`): source of inherited and `--env NAME` values. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Overrides for the JSON Schema validator used by `wait --schema`. */
+  readonly validateJsonSchema?: JsonSchemaValidator;
+  /**
+   * How long a wait holds a turn whose stop hook fired for its final message to reach the
+   * transcript (default 5 s). Then it completes with the stop payload's message, or ends `unknown`.
+   */
+  readonly stopSettleMs?: number;
+  /**
+   * Hosts for scratch state roots (`doctor`'s scratch worker runs under its own root, never this
+   * one). Without it, `doctor` checks binaries and configuration only.
+   */
+  readonly scratch?: ScratchHostFactory;
+}
+
+/**
+ * Warm pools (./pool.ts): N idle workers kept at their ready prompt, so a one-shot call skips the
+ * CLI's startup. No daemon: a pool is its workers and its state files under `pools/`.
+ */
+export interface UmbelPools {
+  /** Create the pool (or resize a matching one) and spawn until it is full. */
+  start(options: PoolStartOptions, context?: CallContext): Promise<PoolStatus>;
+  /** Every pool, or the one named, with each worker's state. */
+  status(name?: string): Promise<PoolStatus[]>;
+  /** Remove the pool (every one when no name): its workers, in use or not, and its files. */
+  stop(name?: string): Promise<PoolStopResult[]>;
+  /** Atomically take an idle worker of a matching pool (two callers never get the same one). */
+  claim(options: PoolClaimOptions): Promise<PoolClaimResult>;
+  /** Remove a claimed worker after its call (a pool worker is never used twice). */
+  release(claim: PoolRelease): Promise<void>;
+  /** Replace dead, used and missing workers until the pool is full (one refill at a time per pool). */
+  refill(options: PoolRefillOptions, context?: CallContext): Promise<PoolRefillResult>;
+}
+
+/** The engine. */
+export interface Umbel {
+  readonly home: string;
+  readonly providerIds: readonly string[];
+  provider(id: string): Provider;
+  spawn(options: SpawnOptions, context?: CallContext): Promise<WorkerStatus>;
+  /** Deliver a prompt (or, with `command: true`, run the CLI's own command) and confirm it was taken. */
+  send(options: SendOptions, context?: SendContext): Promise<SendResult>;
+  /** Press keys in the worker's terminal (e.g. answer a permission dialog); a pending needs-input counts as answered. */
+  keys(options: KeysOptions): Promise<KeysResult>;
+  /** Wait for a turn to end (or, with `until`, for a file to appear or the screen to match). */
+  wait(options: WaitOptions, context?: WaitContext): Promise<Outcome>;
+  read(options: ReadOptions): Promise<ReadResult>;
+  status(name: string): Promise<WorkerStatus>;
+  list(): Promise<WorkerStatus[]>;
+  /**
+   * Optional (a fleet has it: @umbel/runtime's createFleet): every worker here and on every
+   * configured host, and how each host answered — an unreachable host is a report with its reason
+   * (its recorded workers are `unreachable`, never dead). `list()` is its `workers`.
+   */
+  listFleet?(): Promise<FleetList>;
+  kill(options: KillOptions): Promise<KillResult>;
+  prune(options?: PruneOptions): Promise<PruneResult>;
+  capture(options: CaptureOptions): Promise<CaptureResult>;
+  logs(name: string): Promise<LogEntry[]>;
+  /** Transcript messages of a turn (for stream output). */
+  messages(name: string, turn?: number): Promise<readonly ProviderV1Message[]>;
+  attachCommand(name: string): Promise<AttachCommand>;
+  /** What the worker did in a turn (default the latest sent), or in every turn (`turn: 'all'`), from its transcript. */
+  actions(options: ActionsOptions): Promise<ActionsResult>;
+  /** The file changes a turn made in the worker's cwd (git snapshot, else the transcript's list), or (`text`) how two answers differ. */
+  diff(options: DiffOptions): Promise<DiffResult>;
+  /** Warm pools. */
+  readonly pool: UmbelPools;
+  /**
+   * Check that the installed CLIs still behave as umbel expects (binary, version, login, billing,
+   * endpoint, and a scratch worker's hooks; with `turn`, one small model request). Touches none of
+   * this engine's workers. Cancelling tears the scratch worker down.
+   */
+  doctor(options?: DoctorOptions, context?: CallContext): Promise<DoctorReport>;
+}

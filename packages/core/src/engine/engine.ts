@@ -1,0 +1,155 @@
+/**
+ * The engine's façade: `createUmbel(settings)` parses each input with its schema (one per concept,
+ * shared with argv, MCP and YAML) and delegates to the module of the operation. No daemon: every
+ * state is derived from the files under the state root and the substrate's answer when asked.
+ */
+import { workerActions } from '../operations/actions.js';
+import { captureScreen } from '../operations/capture.js';
+import { sendCommand } from '../operations/command.js';
+import { createContext, type EngineContext } from './context.js';
+import { HostUnknownError, PoolNotFoundError, usageFromZod, WorkerNotFoundError } from '../contract/errors.js';
+import { runGuarded } from '../wait/guardrail.js';
+import { pressKeys } from '../operations/keys.js';
+import { workerDiff } from '../operations/diff.js';
+import { DoctorOptionsSchema, DoctorReportSchema, runDoctor } from '../doctor/index.js';
+import { killWorker } from '../operations/kill.js';
+import { loadWorker } from '../ledger/ledger.js';
+import { workerLogs } from '../operations/logs.js';
+import { sessionName } from './paths.js';
+import { poolStatuses } from '../pool/pool-members.js';
+import { refillPool } from '../pool/pool-refill.js';
+import { claimWorker, releaseWorker, startPool, stopPools } from '../pool/pool.js';
+import { pruneWorkers } from '../operations/prune.js';
+import { readAnswer, turnMessages } from '../operations/read.js';
+import {
+  ActionsOptionsSchema,
+  CaptureOptionsSchema,
+  DiffOptionsSchema,
+  KeysOptionsSchema,
+  KillOptionsSchema,
+  PoolClaimOptionsSchema,
+  PoolRefillOptionsSchema,
+  PoolRefSchema,
+  PoolReleaseSchema,
+  PoolStartOptionsSchema,
+  PruneOptionsSchema,
+  ReadOptionsSchema,
+  SendOptionsSchema,
+  SpawnOptionsSchema,
+  WaitOptionsCheckedSchema,
+  WorkerNameSchema,
+} from '../contract/schemas.js';
+import type { Outcome } from '../contract/schemas.js';
+import { sendPrompt } from '../operations/send.js';
+import { spawnWorker } from '../operations/spawn.js';
+import { billingFields, listWorkers, statusOf } from '../operations/status.js';
+import type { Provider } from '@umbel/provider';
+import type { Substrate } from '../contract/substrate.js';
+import type { CallContext, SendContext, Umbel, UmbelPools, UmbelSettings, WaitContext } from '../contract/umbel.js';
+import { waitForTurn } from '../wait/wait.js';
+import { waitUntil } from '../wait/wait-until.js';
+
+export { DEFAULT_STARTUP_TIMEOUT_MS } from '../operations/startup.js';
+
+type Schema<T> = {
+  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+};
+
+function parse<T>(schema: Schema<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw usageFromZod(result.error, what);
+  return result.data;
+}
+
+const nameOf = (name: unknown) => parse(WorkerNameSchema, name, 'worker name');
+
+async function attachCommand(ctx: EngineContext, name: string) {
+  const session = sessionName(name);
+  if (!loadWorker(ctx, name) && !(await ctx.substrate.inspect(session)).exists) throw new WorkerNotFoundError(name);
+  return ctx.substrate.attachCommand(session);
+}
+
+function pools(ctx: EngineContext): UmbelPools {
+  const poolName = (name: unknown) => parse(PoolRefSchema, { name }, 'pool name').name;
+  return {
+    async start(input, context: CallContext = {}) {
+      const record = await startPool(ctx, parse(PoolStartOptionsSchema, input, 'pool start options'), context.signal);
+      const [status] = await poolStatuses(ctx, record.name);
+      if (!status) throw new PoolNotFoundError(record.name); // stopped while it started
+      return status;
+    },
+    status: async (name) => poolStatuses(ctx, poolName(name)),
+    stop: async (name) => stopPools(ctx, poolName(name)),
+    claim: async (input) => claimWorker(ctx, parse(PoolClaimOptionsSchema, input, 'pool claim options')),
+    release: async (input) => releaseWorker(ctx, parse(PoolReleaseSchema, input, 'pool release')),
+    refill: async (input, context: CallContext = {}) =>
+      refillPool(ctx, parse(PoolRefillOptionsSchema, input, 'pool refill options'), context.signal ? { signal: context.signal } : {}),
+  };
+}
+
+/** Every outcome says how its worker is billed (and the plan usage last reported), from the ledger. */
+function withBilling(ctx: EngineContext, outcome: Outcome): Outcome {
+  const view = loadWorker(ctx, outcome.worker);
+  if (!view) return outcome;
+  const { billing, billingEvidence } = billingFields(view);
+  return { ...outcome, billing, ...(billingEvidence ? { billingEvidence } : {}), ...(view.quota ? { quota: view.quota } : {}) };
+}
+
+/** Create an engine. */
+export function createUmbel(settings: UmbelSettings): Umbel {
+  const ctx = createContext(settings);
+  // async everywhere: bad input is a rejected promise like every other failure, never a synchronous throw
+  const send: Umbel['send'] = async (input, context: SendContext = {}) => {
+    const options = parse(SendOptionsSchema, input, 'send options');
+    return options.command ? sendCommand(ctx, options, context) : sendPrompt(ctx, options, context);
+  };
+  return {
+    home: ctx.home,
+    providerIds: ctx.providers.ids,
+    provider: (id) => ctx.providers.get(id),
+    async spawn(input, context) {
+      const options = parse(SpawnOptionsSchema, input, 'spawn options');
+      // Hosts are the fleet's (@umbel/runtime's createFleet); this engine runs workers here only.
+      if (options.host !== undefined) throw new HostUnknownError(options.host, []);
+      return spawnWorker(ctx, options, context);
+    },
+    send,
+    keys: async (input) => pressKeys(ctx, parse(KeysOptionsSchema, input, 'keys options')),
+    async wait(input, context: WaitContext = {}) {
+      const options = parse(WaitOptionsCheckedSchema, input, 'wait options');
+      if (options.until !== 'stop') return withBilling(ctx, await waitUntil(ctx, options, context));
+      if (!options.check && !options.schema) return withBilling(ctx, await waitForTurn(ctx, options, context));
+      return withBilling(ctx, await runGuarded(ctx, options, (name, prompt) => send({ name, prompt }, context), context));
+    },
+    read: async (input) => readAnswer(ctx, parse(ReadOptionsSchema, input, 'read options')),
+    status: async (name) => statusOf(ctx, nameOf(name)),
+    list: async () => listWorkers(ctx),
+    kill: async (input) => killWorker(ctx, parse(KillOptionsSchema, input, 'kill options')),
+    prune: async (input) => pruneWorkers(ctx, parse(PruneOptionsSchema, input ?? {}, 'prune options')),
+    capture: async (input) => captureScreen(ctx, parse(CaptureOptionsSchema, input, 'capture options')),
+    logs: async (name) => workerLogs(ctx, nameOf(name)),
+    messages: async (name, turn) => turnMessages(ctx, nameOf(name), turn),
+    actions: async (input) => workerActions(ctx, parse(ActionsOptionsSchema, input, 'actions options')),
+    diff: async (input) => workerDiff(ctx, parse(DiffOptionsSchema, input, 'diff options')),
+    attachCommand: async (name) => attachCommand(ctx, nameOf(name)),
+    pool: pools(ctx),
+    async doctor(input, context: CallContext = {}) {
+      const options = parse(DoctorOptionsSchema, input ?? {}, 'doctor options');
+      const engine = (substrate: Substrate, home: string, provider: Provider) =>
+        createUmbel({
+          substrate,
+          home,
+          providers: [provider],
+          env: ctx.env,
+          ...(settings.stopSettleMs !== undefined ? { stopSettleMs: settings.stopSettleMs } : {}),
+        });
+      const deps = {
+        providers: ctx.providers.ids.map((id) => ctx.providers.get(id)),
+        callerEnv: ctx.env,
+        engine,
+        ...(settings.scratch ? { scratch: settings.scratch } : {}),
+      };
+      return DoctorReportSchema.parse(await runDoctor(deps, options, context.signal));
+    },
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * send: deliver a prompt exactly as given and confirm the CLI took it. Sends to one worker run one
+ * at a time, in the order they take the worker's send lock (a directory); each opens the next turn
+ * and returns once its prompt was accepted — or, on a busy worker, queued behind the running turn.
+ * A prompt that never gets in is recorded as `send-failed`, which closes its turn as not submitted
+ * (it never takes a later turn's events), and the CLI's input box is cleared.
+ */
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { accountDialogOf } from './account-dialog.js';
+import type { EngineContext } from '../engine/context.js';
+import { deathFacts } from '../ledger/death.js';
+import { AbortedError, AccountDialogError, SendBusyError, SendNotSubmittedError, UmbelError, WorkerDeadError } from '../contract/errors.js';
+import { asStateError } from '@umbel/provider';
+import { snapshotTree } from '../git/git-tree.js';
+import { loadWorker, usableWorker } from '../ledger/ledger.js';
+import type { TurnView, UsableView } from '../ledger/ledger-types.js';
+import { writeOwnEvent } from '../ledger/own-events.js';
+import { guarded } from '../engine/provider-guard.js';
+import type { SendResult } from '../contract/schemas.js';
+import type { SendContext } from '../contract/umbel.js';
+import { nextTurnNumber } from '../ledger/turns.js';
+import { sleep } from '../engine/util.js';
+import { watchDir, type DirWatcher } from '../wait/watch.js';
+
+const LOCK_WAIT_MS = 30_000;
+const LOCK_STALE_MS = 120_000;
+
+export async function acquireLock(path: string, worker: string): Promise<() => Promise<void>> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      await mkdir(path, { mode: 0o700 });
+      return () => rm(path, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EEXIST') throw asStateError(error, path);
+      const info = await stat(path).catch(() => undefined);
+      if (info && Date.now() - info.mtimeMs > LOCK_STALE_MS) await rm(path, { recursive: true, force: true });
+      if (Date.now() - started > LOCK_WAIT_MS) throw new SendBusyError(worker, Date.now() - started);
+      await sleep(25);
+    }
+  }
+}
+
+/** The worker's session must be alive to take a prompt. */
+export async function requireAlive(ctx: EngineContext, view: UsableView): Promise<void> {
+  const pane = await ctx.substrate.inspect(view.session);
+  if (!pane.exists || pane.dead) throw new WorkerDeadError(view.name, deathFacts(loadWorker(ctx, view.name) ?? view, pane).cause);
+}
+
+/** Whether the ledger shows turn `n` started: accepted, ended, or asking for input. */
+function started(ctx: EngineContext, name: string, n: number): { turn?: TurnView; busyBefore: boolean } {
+  const view = loadWorker(ctx, name);
+  const turns = view?.turns ?? [];
+  const turn = turns.find((t) => t.turn === n);
+  const before = turns.filter((t) => t.turn < n && !t.notSubmitted);
+  const busyBefore = before.length > 0 && !before[before.length - 1]?.end;
+  return { ...(turn && (turn.accepted || turn.end || turn.inputs.length) ? { turn } : {}), busyBefore };
+}
+
+/** Press the provider's clear keys one at a time while its input box still holds text. */
+export async function clearInput(ctx: EngineContext, view: UsableView): Promise<void> {
+  const provider = view.provider;
+  const keys = provider.input?.clearKeys ?? [];
+  if (!provider.doReadInputBox || keys.length === 0) return;
+  for (const key of keys) {
+    const screen = await ctx.substrate.capture(view.session, { lines: 40 }).catch(() => undefined);
+    if (screen === undefined) return;
+    const box = guarded(provider, 'doReadInputBox', () => provider.doReadInputBox?.(screen));
+    if (!box) return;
+    await ctx.substrate.sendKeys(view.session, [key]);
+    await sleep(100);
+  }
+}
+
+/** Put `text` in the CLI's input box, then (once `beforeEnter` settled) press Enter. */
+export async function deliver(ctx: EngineContext, view: UsableView, text: string, signal?: AbortSignal, beforeEnter?: Promise<unknown>): Promise<void> {
+  const input = view.provider.input ?? {};
+  if ((input.alwaysPaste ?? true) || text.includes('\n') || text.length > 1000) await ctx.substrate.pasteText(view.session, text);
+  else await ctx.substrate.typeText(view.session, text);
+  if (input.submitDelayMs) await sleep(input.submitDelayMs, signal);
+  await beforeEnter;
+  await ctx.substrate.sendKeys(view.session, ['Enter']);
+}
+
+/**
+ * Snapshot the worker's git work tree for `diff` and record it (`snapshot` event): taken after the
+ * `sent` event and settled before the Enter that submits the turn, so it holds the tree before the
+ * turn could change it. Outside git, or when the caller will not diff the turn (`context.snapshot`
+ * false), nothing is recorded. Never rejects: a failed snapshot is a recorded reason (that turn has
+ * no git diff), never a failed send.
+ */
+export function takeSnapshot(ctx: EngineContext, view: UsableView, turn: number, context: SendContext): Promise<void> {
+  if (context.snapshot === false) return Promise.resolve();
+  return (async () => {
+    const snapshot = await snapshotTree(view.meta.cwd, view.paths.dir, ctx.env);
+    if (!snapshot) return;
+    await writeOwnEvent(view.paths.events, 'snapshot', { turn, ...snapshot });
+  })().catch(() => undefined);
+}
+
+/** Wait up to `ms` for the ledger to show turn `n` started. */
+export async function confirmWithin(ctx: EngineContext, view: UsableView, n: number, ms: number, watcher: DirWatcher, signal?: AbortSignal) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const seen = started(ctx, view.name, n);
+    if (seen.turn || Date.now() >= until) return seen;
+    if (signal?.aborted) throw new AbortedError('send cancelled');
+    await watcher.next(Math.min(100, Math.max(1, until - Date.now())));
+  }
+}
+
+async function confirm(ctx: EngineContext, view: UsableView, n: number, watcher: DirWatcher, signal?: AbortSignal): Promise<SendResult> {
+  const input = view.provider.input ?? {};
+  const windowMs = input.confirmTimeoutMs ?? 1500;
+  const retries = input.maxSubmitRetries ?? 3;
+  for (let presses = 1; ; presses++) {
+    const seen = await confirmWithin(ctx, view, n, windowMs, watcher, signal);
+    if (seen.turn) return { worker: view.name, turn: n };
+    await requireAlive(ctx, view);
+    // A busy CLI queues the prompt and starts it after the running turn: nothing to re-press.
+    if (seen.busyBefore) return { worker: view.name, turn: n, queued: true };
+    if (presses > retries) {
+      await writeOwnEvent(view.paths.events, 'send-failed', { turn: n, reason: 'not-submitted', message: `not confirmed after ${presses} Enter presses` });
+      await clearInput(ctx, view).catch(() => undefined);
+      const tail = await ctx.substrate.capture(view.session, { lines: 20 }).catch(() => undefined);
+      throw new SendNotSubmittedError(view.name, presses, tail);
+    }
+    await ctx.substrate.sendKeys(view.session, ['Enter']);
+  }
+}
+
+/** Deliver a prompt into a worker and confirm it was submitted. */
+export async function sendPrompt(ctx: EngineContext, options: { name: string; prompt: string }, context: SendContext = {}): Promise<SendResult> {
+  const view = usableWorker(ctx, options.name);
+  await requireAlive(ctx, view);
+  const provider = view.provider;
+  const text = provider.doPreparePrompt
+    ? guarded(provider, 'doPreparePrompt', () => provider.doPreparePrompt?.(options.prompt) ?? options.prompt)
+    : options.prompt;
+  const release = await acquireLock(view.paths.sendLock, view.name);
+  try {
+    const now = usableWorker(ctx, options.name);
+    // A prompt pasted into a blocking account dialog would answer it, or be lost: refuse, type nothing.
+    const dialog = await accountDialogOf(ctx, now);
+    if (dialog) throw new AccountDialogError(view.name, dialog.message, dialog.answer);
+    const n = nextTurnNumber(now.turns);
+    await writeOwnEvent(view.paths.events, 'sent', { turn: n, prompt: options.prompt });
+    const snapshot = takeSnapshot(ctx, view, n, context);
+    const watcher = await watchDir(view.paths.events);
+    try {
+      try {
+        await deliver(ctx, view, text, context.signal, snapshot);
+      } catch (error) {
+        // nothing reached the CLI's input, or not all of it: the turn never started
+        const message = UmbelError.isInstance(error) || error instanceof Error ? error.message : String(error);
+        await writeOwnEvent(view.paths.events, 'send-failed', { turn: n, reason: 'delivery-failed', message }).catch(() => undefined);
+        await clearInput(ctx, view).catch(() => undefined);
+        throw error;
+      }
+      return await confirm(ctx, view, n, watcher, context.signal);
+    } finally {
+      await snapshot;
+      await watcher.close();
+    }
+  } finally {
+    await release();
+  }
+}

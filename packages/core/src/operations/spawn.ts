@@ -1,0 +1,225 @@
+/**
+ * spawn: claim the name atomically (a private claim directory holding the first meta.json, renamed
+ * into place, so no reader ever sees a worker without its meta), build the provider's launch, hand
+ * the environment to the host, wait for the ready prompt, record `ready`. Any failure unwinds
+ * everything it made: session, provider files, state.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve as resolvePath } from 'node:path';
+import { detectBilling, endpointOf, refuseApiBilling, refuseApiEnv } from './billing.js';
+import type { EngineContext } from '../engine/context.js';
+import { finalizeWorkerEnv, resolveWorkerEnv } from '../engine/env.js';
+import { CwdMissingError, OptionUnsupportedError, SubstrateError, UmbelError, WorkerExistsError, WorkerVanishedError } from '../contract/errors.js';
+import { asStateError, mkdirPrivate, writeFileAtomic } from '@umbel/provider';
+import { hookCommandFor, installHookSink } from '../engine/hook-sink.js';
+import { loadWorker } from '../ledger/ledger.js';
+import { writeOwnEvent } from '../ledger/own-events.js';
+import { sessionName, type WorkerPaths } from '../engine/paths.js';
+import type { Provider, ProviderV1Launch, ProviderV1LaunchOptions } from '@umbel/provider';
+import { guarded, guardedAsync } from '../engine/provider-guard.js';
+import type { BillingGuard, SpawnOptionsParsed, WorkerMeta, WorkerStatus } from '../contract/schemas.js';
+import { DEFAULT_STARTUP_TIMEOUT_MS, awaitReady } from './startup.js';
+import { deriveStatus } from './status.js';
+import type { CallContext } from '../contract/umbel.js';
+
+function anonymousName(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return `anon-${Array.from(randomBytes(6), (b) => alphabet[b % 36]).join('')}`;
+}
+
+/** Options the provider does not support are refused before any I/O. */
+function checkCapabilities(provider: Provider, options: SpawnOptionsParsed): void {
+  const caps = provider.capabilities;
+  const id = provider.providerId;
+  if (options.unattended && !caps.unattended) throw new OptionUnsupportedError(id, '--unattended');
+  if (options.allowedTools && !caps.allowedTools) throw new OptionUnsupportedError(id, '--allowed-tools');
+  if (options.appendSystemPrompt !== undefined && !caps.appendSystemPrompt) throw new OptionUnsupportedError(id, '--append-system-prompt');
+  if (options.permissionMode !== undefined && !caps.permissionModes.includes(options.permissionMode)) {
+    const detail = caps.permissionModes.length ? `use one of ${caps.permissionModes.join(', ')}` : 'it has no permission modes';
+    throw new OptionUnsupportedError(id, `--permission-mode ${options.permissionMode}`, detail);
+  }
+}
+
+async function realCwd(input: string | undefined): Promise<string> {
+  const given = input ?? process.cwd();
+  const abs = isAbsolute(given) ? given : resolvePath(process.cwd(), given);
+  try {
+    if ((await stat(abs)).isDirectory()) return await realpath(abs);
+  } catch {
+    // fall through
+  }
+  throw new CwdMissingError(abs);
+}
+
+/** Claim `workers/<name>` with its first meta.json in one rename. */
+async function claim(ctx: EngineContext, wp: WorkerPaths, meta: WorkerMeta): Promise<void> {
+  await mkdirPrivate(ctx.paths.workersDir);
+  const temp = join(ctx.paths.workersDir, `.claim-${meta.name}-${randomBytes(4).toString('hex')}`);
+  try {
+    await mkdirPrivate(join(temp, 'events'));
+    await writeFileAtomic(join(temp, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+    await rename(temp, wp.dir);
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true }).catch(() => undefined);
+    const code = (error as { code?: string }).code;
+    if (code === 'EEXIST' || code === 'ENOTEMPTY' || code === 'EISDIR') throw new WorkerExistsError(meta.name);
+    throw UmbelError.isInstance(error) ? error : asStateError(error, wp.dir);
+  }
+}
+
+/** Write the launch's files; returns the ones removed with the worker (outside its dir) and all written. */
+async function writeLaunchFiles(launch: ProviderV1Launch, wp: WorkerPaths): Promise<{ written: string[]; outside: string[] }> {
+  const written: string[] = [];
+  const outside: string[] = [];
+  for (const file of launch.files ?? []) {
+    if (file.shared) {
+      const same = await readFile(file.path, 'utf8').then(
+        (text) => text === file.content,
+        () => false,
+      );
+      if (!same) await writeFileAtomic(file.path, file.content, file.mode);
+      continue;
+    }
+    await writeFileAtomic(file.path, file.content, file.mode);
+    written.push(file.path);
+    if (!file.path.startsWith(`${wp.dir}/`)) outside.push(file.path);
+  }
+  return { written, outside };
+}
+
+/** Everything decided before any I/O: the provider, its checks, the env, the cwd, the first meta. */
+export interface SpawnPlan {
+  readonly provider: Provider;
+  readonly choices: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>;
+  readonly meta: WorkerMeta;
+  readonly startupTimeout: number;
+  readonly billingGuard: BillingGuard;
+}
+
+/** Validate spawn options and resolve them (also what a pool claim matches on). No state is written. */
+export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Promise<SpawnPlan> {
+  const provider = ctx.providers.get(options.provider);
+  checkCapabilities(provider, options);
+  // What bills the API is never inherited, whatever a (hand-written) provider lists.
+  const billsApi = new Set(provider.billing?.apiEnv ?? []);
+  const inherit = provider.inheritEnv.filter((name) => !billsApi.has(name));
+  const env = resolveWorkerEnv({ callerEnv: ctx.env, inherit, explicit: options.env });
+  const cwd = await realCwd(options.cwd);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const { model, permissionMode, allowedTools, appendSystemPrompt, unattended } = options;
+  const choices = { cwd, model, permissionMode, allowedTools, appendSystemPrompt, unattended, env, callerEnv: ctx.env };
+  guarded(provider, 'doValidate', () => provider.doValidate?.({ spawn: choices, isRoot }));
+  const name = options.name ?? anonymousName();
+  refuseApiEnv(provider, env, options.billing, name);
+  const startupTimeout = options.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS;
+  const createdAt = new Date(ctx.now());
+  const meta: WorkerMeta = {
+    version: 1,
+    name,
+    provider: provider.providerId,
+    cwd,
+    ...(model ? { model } : {}),
+    ...(permissionMode ? { permissionMode } : {}),
+    ...(allowedTools ? { allowedTools } : {}),
+    unattended,
+    anonymous: options.name === undefined,
+    createdAt: createdAt.toISOString(),
+    substrateSession: sessionName(name),
+    providerFiles: [],
+    envNames: [],
+    // the launch's own steps (files, hook sink) come on top of the ready wait
+    readyBy: new Date(createdAt.getTime() + startupTimeout + 30_000).toISOString(),
+  };
+  return { provider, choices, meta, startupTimeout, billingGuard: options.billing };
+}
+
+/** Build the provider's launch and write its files; the meta that records them. */
+async function prepareLaunch(
+  ctx: EngineContext,
+  p: SpawnPlan,
+  written: string[],
+): Promise<{ launch: ProviderV1Launch; env: Record<string, string>; meta: WorkerMeta }> {
+  const { provider, meta } = p;
+  const wp = ctx.paths.worker(meta.name);
+  await mkdirPrivate(wp.provider);
+  await installHookSink(ctx.paths.hookSink);
+  const sharedDir = ctx.paths.providerShared(provider.providerId);
+  await mkdirPrivate(sharedDir);
+  const launch = await guardedAsync(provider, 'doBuildLaunch', () =>
+    provider.doBuildLaunch({
+      ...p.choices,
+      worker: meta.name,
+      workerDir: wp.provider,
+      sharedDir,
+      sessionId: randomUUID(),
+      hookSinkPath: ctx.paths.hookSink,
+      hookCommand: (kind, hookOptions) => hookCommandFor(ctx.paths.hookSink, kind, hookOptions?.stdout),
+    }),
+  );
+  const files = await writeLaunchFiles(launch, wp);
+  written.push(...files.written);
+  let env = finalizeWorkerEnv(p.choices.env, launch.env, launch.unsetEnv, { UMBEL_EVENTS_DIR: wp.events, UMBEL_WORKER: meta.name });
+  if (provider.doReconcileEnv) env = guarded(provider, 'doReconcileEnv', () => provider.doReconcileEnv?.(env) ?? env);
+  const recorded: WorkerMeta = {
+    ...meta,
+    ...(launch.sessionId ? { sessionId: launch.sessionId } : {}),
+    ...(launch.transcriptPath ? { transcriptPath: launch.transcriptPath } : {}),
+    providerFiles: files.outside,
+    envNames: Object.keys(env).sort(),
+  };
+  await writeFileAtomic(wp.meta, `${JSON.stringify(recorded, null, 2)}\n`);
+  return { launch, env, meta: recorded };
+}
+
+/** Start a worker and wait until its CLI is ready. */
+export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParsed, context: CallContext = {}): Promise<WorkerStatus> {
+  const p = await plan(ctx, options);
+  const { name, substrateSession: session } = p.meta;
+  const wp = ctx.paths.worker(name);
+  await mkdirPrivate(ctx.home);
+  await claim(ctx, wp, p.meta);
+  const written: string[] = [];
+  let launched = false;
+  try {
+    const { launch, env, meta } = await prepareLaunch(ctx, p, written);
+    launched = true;
+    // A session of this name already on the host (not this claim's) is refused by the launch itself.
+    await ctx.substrate.launch({ session, cwd: meta.cwd, argv: launch.argv, env, exitRecordDir: wp.events }).catch((error: unknown) => {
+      if (!SubstrateError.isSessionExists(error)) throw error;
+      launched = false;
+      throw new WorkerExistsError(name);
+    });
+    const screen = await awaitReady(ctx, { name, session, eventsDir: wp.events, provider: p.provider }, p.startupTimeout, context.signal);
+    const billing = detectBilling(p.provider, screen, meta.envNames, launch.billing);
+    refuseApiBilling(billing, p.billingGuard, name);
+    const endpoint = endpointOf(p.provider, env, launch.endpoint);
+    await writeOwnEvent(wp.events, 'ready', {
+      at: new Date().toISOString(),
+      billing: billing.billing,
+      ...(billing.evidence ? { billingEvidence: billing.evidence } : {}),
+      ...(endpoint ? { endpoint } : {}),
+    });
+    return await settle(ctx, name, meta);
+  } catch (error) {
+    if (launched) await ctx.substrate.kill(session).catch(() => undefined);
+    for (const path of written) await rm(path, { force: true }).catch(() => undefined);
+    await rm(wp.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch(() => undefined);
+    throw UmbelError.isInstance(error) ? error : asStateError(error, wp.dir);
+  }
+}
+
+/** Record what startup learned (session id, transcript) in meta, and report the ready worker. */
+async function settle(ctx: EngineContext, name: string, meta: WorkerMeta): Promise<WorkerStatus> {
+  const view = loadWorker(ctx, name);
+  const found = view?.transcript ?? {};
+  let final = meta;
+  if (found.path !== meta.transcriptPath || found.sessionId !== meta.sessionId) {
+    final = { ...meta, ...(found.path ? { transcriptPath: found.path } : {}), ...(found.sessionId ? { sessionId: found.sessionId } : {}) };
+    await writeFileAtomic(ctx.paths.worker(name).meta, `${JSON.stringify(final, null, 2)}\n`);
+  }
+  // Alive: startup just saw its ready screen (and would have seen an exit record).
+  const fresh = loadWorker(ctx, name);
+  if (!fresh) throw new WorkerVanishedError(name, 'while it was starting');
+  return deriveStatus(fresh, { exists: true, dead: false }, ctx.now());
+}

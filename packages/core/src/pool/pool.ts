@@ -1,0 +1,229 @@
+/**
+ * Warm pools: N idle workers kept at their ready prompt, so a one-shot call (`umbel -p`) skips the
+ * CLI's startup. No daemon: a pool is its workers and its files under `pools/` (./pool-store.ts).
+ *
+ * - start: record the pool (its spawn options, never an env value: ./pool-key.ts), then refill.
+ * - claim: the call's spawn options are resolved exactly as a cold spawn would resolve them; a pool
+ *   matches when every option and the digest of the complete worker environment are equal. One
+ *   rename of an `idle/` marker takes a worker (two callers never get the same one); a worker that
+ *   turns out dead or used is removed and the next one tried. Never reused: release removes it.
+ * - refill (./pool-refill.ts) replaces dead, used and missing workers; stop removes everything.
+ */
+import { randomBytes } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EngineContext } from '../engine/context.js';
+import { PoolExistsError, PoolMismatchError, PoolNotFoundError } from '../contract/errors.js';
+import { killWorker } from '../operations/kill.js';
+import { loadWorker } from '../ledger/ledger.js';
+import { membersOf, unusable } from './pool-members.js';
+import { differences, envDigest, type PoolSpec, poolKey, specDigest } from './pool-key.js';
+import { refillPool, removeMember } from './pool-refill.js';
+import {
+  claimMarker,
+  createPool,
+  lockOwner,
+  markers,
+  moveMarker,
+  type PoolPaths,
+  poolNames,
+  poolPaths,
+  poolsDir,
+  readRecord,
+  writeRecord,
+} from './pool-store.js';
+import type { PoolClaimOptionsParsed, PoolClaimResult, PoolRecord, PoolStartOptionsParsed, PoolStopResult, SpawnOptionsParsed } from '../contract/schemas.js';
+import { plan } from '../operations/spawn.js';
+import { sessionName } from '../engine/paths.js';
+import { mapLimit, sleep } from '../engine/util.js';
+
+/** Size of a new pool when none is given. */
+export const DEFAULT_POOL_SIZE = 2;
+/** How long stop waits for a running refill to cancel its spawns. */
+const STOP_WAIT_MS = 15_000;
+
+/** A call's options as a pool sees them: the spec, the env digest, and the default pool name. */
+async function resolve(ctx: EngineContext, options: SpawnOptionsParsed): Promise<{ spec: PoolSpec; env: string; defaultName: string }> {
+  const p = await plan(ctx, options);
+  const { cwd, model, permissionMode, allowedTools, appendSystemPrompt, unattended } = p.choices;
+  const spec: PoolSpec = {
+    provider: p.provider.providerId,
+    cwd,
+    ...(model ? { model } : {}),
+    ...(permissionMode ? { permissionMode } : {}),
+    ...(allowedTools ? { allowedTools } : {}),
+    ...(appendSystemPrompt !== undefined ? { appendSystemPrompt } : {}),
+    unattended: unattended === true,
+  };
+  const key = await poolKey(poolsDir(ctx));
+  const env = envDigest(key, p.choices.env);
+  const prefix = spec.provider.replace(/[^a-z0-9-]/g, '').slice(0, 30) || 'pool';
+  return { spec, env, defaultName: `${prefix}-${specDigest(key, spec, env).slice(0, 8)}` };
+}
+
+/** `pool start`: create the pool (or resize a matching one), then spawn until it is full. */
+export async function startPool(ctx: EngineContext, options: PoolStartOptionsParsed, signal?: AbortSignal): Promise<PoolRecord> {
+  const { name: given, size, ...spawn } = options;
+  const { spec, env, defaultName } = await resolve(ctx, spawn);
+  const name = given ?? defaultName;
+  const paths = poolPaths(ctx, name);
+  const record: PoolRecord = {
+    version: 1,
+    name,
+    ...spec,
+    ...(spawn.startupTimeout !== undefined ? { startupTimeout: spawn.startupTimeout } : {}),
+    size: size ?? DEFAULT_POOL_SIZE,
+    envNames: Object.keys(spawn.env ?? {}).sort(),
+    envDigest: env,
+    createdAt: new Date(ctx.now()).toISOString(),
+  };
+  const created = await adopt(paths, record, size, spec, env, ctx);
+  try {
+    await refillUntilFull(ctx, name, spawn.env, signal, (record.startupTimeout ?? 60_000) + 30_000);
+  } catch (error) {
+    if (created) await stopPools(ctx, name).catch(() => undefined);
+    throw error;
+  }
+  return readRecord(paths) ?? record;
+}
+
+/** Create the pool, or take an existing one with the same options (resized when a size was given). True when created. */
+async function adopt(paths: PoolPaths, record: PoolRecord, size: number | undefined, spec: PoolSpec, env: string, ctx: EngineContext): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existing = readRecord(paths);
+    if (!existing) {
+      if (await createPool(ctx, record)) return true;
+      continue; // created by someone else meanwhile: compare with theirs
+    }
+    const diffs = differences(existing, spec, env);
+    if (diffs.length) throw new PoolExistsError(paths.name, diffs);
+    if (size !== undefined && size !== existing.size) await writeRecord(paths, { ...existing, size });
+    return false;
+  }
+  throw new PoolExistsError(paths.name, ['it was created and removed while this start ran']);
+}
+
+/** Refill until the pool is full; another refill at work is waited for (it may be spawning with another caller's env). */
+async function refillUntilFull(ctx: EngineContext, name: string, env: SpawnOptionsParsed['env'], signal: AbortSignal | undefined, maxMs: number) {
+  const until = Date.now() + maxMs;
+  for (;;) {
+    const result = await refillPool(ctx, { name, ...(env ? { env } : {}) }, { ...(signal ? { signal } : {}), throwErrors: true });
+    if (!result.busy || Date.now() > until) return;
+    await sleep(100, signal);
+  }
+}
+
+/** `pool claim`: an idle worker of a matching pool, or why there is none. */
+export async function claimWorker(ctx: EngineContext, options: PoolClaimOptionsParsed): Promise<PoolClaimResult> {
+  const { pool: asked, ...spawn } = options;
+  const names = asked === undefined ? poolNames(ctx) : [asked];
+  // No pool at all (the common case without pools): nothing to resolve, no key to create.
+  if (names.length === 0) return { reason: 'no-match', refill: false };
+  const { spec, env } = await resolve(ctx, spawn);
+  let matched: PoolPaths | undefined;
+  for (const name of names) {
+    const paths = poolPaths(ctx, name);
+    const record = readRecord(paths);
+    if (!record) {
+      if (asked !== undefined) throw new PoolNotFoundError(name);
+      continue;
+    }
+    const diffs = differences(record, spec, env);
+    if (diffs.length) {
+      if (asked !== undefined) throw new PoolMismatchError(name, diffs);
+      continue;
+    }
+    matched ??= paths;
+    const worker = await claimFrom(ctx, paths);
+    // A running refill catches this claim in its next round; otherwise the caller starts one.
+    if (worker) return { worker, pool: name, reason: 'claimed', refill: lockOwner(paths) === undefined };
+  }
+  return matched ? { pool: matched.name, reason: 'empty', refill: lockOwner(matched) === undefined } : { reason: 'no-match', refill: false };
+}
+
+/** Take one idle worker by renaming its marker; one that is not usable is removed and the next tried. */
+async function claimFrom(ctx: EngineContext, paths: PoolPaths): Promise<string | undefined> {
+  // In random order, so parallel claimers rarely race for the same marker.
+  const idle = markers(paths.idle).sort(() => Math.random() - 0.5);
+  for (const worker of idle) {
+    const marker = join(paths.claimed, claimMarker(worker, process.pid));
+    if (!(await moveMarker(join(paths.idle, worker), marker))) continue;
+    const view = loadWorker(ctx, worker);
+    const pane = await ctx.substrate.inspect(sessionName(worker)).catch(() => ({ exists: false, dead: true }));
+    if (unusable(view, pane) === undefined) return worker;
+    await removeMember(ctx, { worker, marker });
+  }
+  return undefined;
+}
+
+/** `pool release`: remove a claimed worker after its call, and its marker. */
+export async function releaseWorker(ctx: EngineContext, claim: { pool: string; worker: string }): Promise<void> {
+  await killWorker(ctx, { name: claim.worker, purge: true }).catch(() => undefined);
+  await rm(join(poolPaths(ctx, claim.pool).claimed, claimMarker(claim.worker, process.pid)), { force: true });
+}
+
+/** `pool stop [NAME]`: every pool (and what an interrupted stop left) when no name is given. */
+export async function stopPools(ctx: EngineContext, name?: string): Promise<PoolStopResult[]> {
+  const out: PoolStopResult[] = [];
+  for (const pool of name === undefined ? poolNames(ctx) : [name]) {
+    const moved = join(poolsDir(ctx), `.stopping-${pool}-${randomBytes(4).toString('hex')}`);
+    try {
+      // One rename takes the pool away from every claim and refill at once.
+      await rename(join(poolsDir(ctx), pool), moved);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ENOENT') throw error;
+      if (name !== undefined && !leftovers(ctx, pool).length) throw new PoolNotFoundError(pool);
+      continue;
+    }
+    out.push({ pool, removed: await removeAll(ctx, poolPaths(ctx, pool, moved)) });
+  }
+  for (const dir of leftovers(ctx, name)) {
+    const pool = /^\.(?:stopping|new)-(.+)-[0-9a-f]{8}$/.exec(dir)?.[1] ?? dir;
+    const removed = await removeAll(ctx, poolPaths(ctx, pool, join(poolsDir(ctx), dir)));
+    const known = out.find((r) => r.pool === pool);
+    if (known) known.removed.push(...removed);
+    else if (removed.length) out.push({ pool, removed });
+  }
+  return out;
+}
+
+/** A start's directory younger than this may still be renamed into place. */
+const NEW_POOL_GRACE_MS = 60_000;
+
+/** Directories of stops (and starts) that were interrupted. */
+function leftovers(ctx: EngineContext, name?: string): string[] {
+  const root = poolsDir(ctx);
+  const old = (n: string) => {
+    try {
+      return ctx.now() - statSync(join(root, n)).mtimeMs > NEW_POOL_GRACE_MS;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    return readdirSync(root).filter((n) =>
+      name === undefined ? n.startsWith('.stopping-') || (n.startsWith('.new-') && old(n)) : n.startsWith(`.stopping-${name}-`),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** Wait for a refill at work to cancel its spawns, then remove every member and the directory. */
+async function removeAll(ctx: EngineContext, paths: PoolPaths): Promise<string[]> {
+  for (const until = Date.now() + STOP_WAIT_MS; lockOwner(paths) !== undefined && Date.now() < until; ) await sleep(50);
+  const members = membersOf(paths);
+  await mapLimit(members, 8, (member) => removeMember(ctx, member));
+  await rm(paths.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  return members.map((m) => m.worker);
+}
+
+/** For prune: drop the markers of workers it removed (their pool would otherwise show them dead until the next refill). */
+export async function forgetPoolWorkers(ctx: EngineContext, workers: readonly string[]): Promise<void> {
+  if (workers.length === 0) return;
+  const gone = new Set(workers);
+  for (const pool of poolNames(ctx)) {
+    for (const member of membersOf(poolPaths(ctx, pool))) if (gone.has(member.worker)) await rm(member.marker, { force: true });
+  }
+}

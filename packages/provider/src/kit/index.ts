@@ -1,0 +1,52 @@
+/**
+ * `@umbel/core/provider-kit`: the supported way to write a provider. `defineProvider(facts)` compiles
+ * one CLI's facts (binary, env, flags, hooks, screens, prompt rules, payload fields, the transcript
+ * reader) into a ProviderV1; the helpers are what every provider's launch needs. Using it is never
+ * required: a hand-written ProviderV1 loads the same way.
+ */
+export { defineProvider, ProviderFactsError, withLegacyUsage } from './define.js';
+export type {
+  BinaryFacts,
+  DialogFact,
+  EnvFacts,
+  FatalFact,
+  FieldFact,
+  FlagFacts,
+  HookFacts,
+  HookInstallContext,
+  InputBoxFacts,
+  InstalledHook,
+  LaunchParts,
+  PayloadFacts,
+  PromptFacts,
+  ProviderFacts,
+  RefusedPrompt,
+  ScreenFacts,
+  TranscriptFacts,
+} from './facts.js';
+export {
+  binEnvName,
+  ExecutableNotFoundError,
+  findOnPath,
+  isExecutableFile,
+  pathDirs,
+  resolveExecutable,
+  type ExecutableQuery,
+  type ExecutableSource,
+} from './executable.js';
+export { asRecord, jsonLines, parseJson, stringField, stripJsonComments, type JsonLine } from './json.js';
+export { readJsonObject, readTextIfExists, symlinkIfAbsent, writeIfChanged } from './files.js';
+export { withDirLock, type DirLockOptions } from './lock.js';
+export { allOf, anyOf, cursorOn, findLine, type Matcher, matchedText, matches, oneLine, trimBox } from './matchers.js';
+export { classifyStartup, fatalOf, readInputBox, signInOf } from './screens.js';
+export { accountError, accountErrorOfStatus, isoOfEpoch } from './account.js';
+export { parseEvent } from './payload.js';
+export { preparePrompt } from './prompt.js';
+export { buildLaunch, effectivePermissionMode, findExecutable, flagArgs } from './launch.js';
+export { ENV_NAME, FORBIDDEN_INHERITED_ENV } from './env-rules.js';
+
+/** `flag value` for every mode, except `bare` ones (the CLI's default) which map to no argument. */
+export function modeFlags(flag: string, modes: readonly string[], bare: readonly string[] = []): Record<string, readonly string[]> {
+  return Object.fromEntries(modes.map((mode) => [mode, bare.includes(mode) ? [] : [flag, mode]]));
+}
+export { shellQuote } from './shell.js';
