@@ -86,6 +86,22 @@ describe('package graph', () => {
     ]);
   });
 
+  it("lets a provider's tests drive it through the engine, never its library code", () => {
+    const provider: PackageInfo = {
+      name: '@umbel/provider-claude',
+      dir: 'packages/provider-claude',
+      dependencies: ['@umbel/provider'],
+      devDependencies: ['@umbel/core', '@umbel/provider'],
+      files: [
+        { path: 'packages/provider-claude/src/facts.ts', text: `import { createUmbel } from '@umbel/core';` },
+        { path: 'packages/provider-claude/src/facts.test.ts', text: `import { createUmbel } from '@umbel/core';\nimport { testProvider } from '@umbel/core/testing';` },
+      ],
+    };
+    expect(checkGraph([provider], [])).toEqual([
+      "packages/provider-claude/src/facts.ts: imports '@umbel/core' — @umbel/provider-claude may only import @umbel/provider",
+    ]);
+  });
+
   it('holds for the real tree', async () => {
     const rootPkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
     expect(checkGraph(await loadPackages(), Object.keys(rootPkg.devDependencies ?? {}))).toEqual([]);
