@@ -18,9 +18,9 @@
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { HookKind } from '@umbel/provider';
-import type { ProviderV1BillingReport } from '@umbel/provider';
+import type { ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
 import { type HookInstallContext, type LaunchParts, readTextIfExists, symlinkIfAbsent, withDirLock, writeIfChanged } from '@umbel/provider';
 import { CODEX_HOOK_EVENTS } from './facts.js';
 import { readTomlScalar, tomlString, upsertTomlKey } from './toml-edit.js';
@@ -190,11 +190,31 @@ export async function installCodexHome({ launch }: HookInstallContext, userHomeS
   const home = join(launch.sharedDir, 'home');
   const prepared = await prepareCodexHome({ home, userHome, cwd: launch.cwd, hookCommand: (kind) => launch.hookCommand(kind) });
   const env: Record<string, string> = { CODEX_HOME: home };
+  const tmp = codexTempDir(home, launch);
+  if (tmp) {
+    await mkdir(tmp, { recursive: true, mode: 0o700 });
+    env.TMPDIR = tmp;
+  }
   const envKey = configuredEnvKey(prepared.configText);
   const value = envKey ? launch.callerEnv[envKey] : undefined;
   if (envKey && value !== undefined && launch.env[envKey] === undefined && envKey !== 'CODEX_HOME') env[envKey] = value;
   const endpoint = codexEndpoint(prepared.configText);
   return { env, billing: codexBilling(prepared.configText, await readTextIfExists(join(home, 'auth.json'))), ...(endpoint ? { endpoint } : {}) };
+}
+
+/**
+ * A private TMPDIR for the worker when the managed CODEX_HOME lies inside the temp dir the worker
+ * would get, else none. Codex refuses to create its helper aliases (`codex-linux-sandbox` on PATH)
+ * under the temp dir; with a system `bwrap` on PATH its shell tool then fails with `bwrap: execvp
+ * codex-linux-sandbox` — `codex exec` does the same with such a CODEX_HOME (docs/providers/codex.md,
+ * "Pitfalls handled for you"). A TMPDIR the caller names with `--env` is theirs and kept.
+ */
+export function codexTempDir(home: string, launch: Pick<ProviderV1LaunchOptions, 'env' | 'callerEnv' | 'workerDir'>): string | undefined {
+  if (launch.env.TMPDIR !== undefined) return undefined;
+  const temp = resolve(launch.callerEnv.TMPDIR || '/tmp');
+  const rel = relative(temp, resolve(home));
+  const inside = rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  return inside ? join(launch.workerDir, 'tmp') : undefined;
 }
 
 /** The base URL the config sends requests to: the selected custom provider's `base_url`, else `openai_base_url`. */

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent, HookKind, ProviderV1LaunchOptions } from '@umbel/core';
 import { createUmbel } from '@umbel/core';
 import { createMemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codexBilling, codexEndpoint, codexHookHash, codexHooks, configuredEnvKey, renderManagedConfig } from './codex-home.js';
+import { codexBilling, codexEndpoint, codexTempDir, codexHookHash, codexHooks, configuredEnvKey, renderManagedConfig } from './codex-home.js';
 import { CODEX_INHERIT_ENV } from './facts.js';
 import { codex, createCodex } from './provider.js';
 
@@ -144,7 +144,7 @@ describe('doBuildLaunch and the shared CODEX_HOME', () => {
     cwd: '/work/one',
     unattended: false,
     env: {},
-    callerEnv: { PATH: `/nonexistent:${join(dir, 'bin')}`, HOME: join(dir, 'user'), MOCK_API_KEY: 'sk-mock', OPENAI_API_KEY: 'sk-nope' },
+    callerEnv: { PATH: `/nonexistent:${join(dir, 'bin')}`, HOME: join(dir, 'user'), TMPDIR: tmpdir(), MOCK_API_KEY: 'sk-mock', OPENAI_API_KEY: 'sk-nope' },
     workerDir: join(dir, 'worker'),
     sharedDir: join(dir, 'shared'),
     sessionId: '00000000-0000-4000-8000-000000000000',
@@ -156,8 +156,23 @@ describe('doBuildLaunch and the shared CODEX_HOME', () => {
   it('launches the absolute codex from PATH with CODEX_HOME and the provider key, never on argv', async () => {
     const launch = await codex.doBuildLaunch(options({ model: 'm1' }));
     expect(launch.argv).toEqual([join(dir, 'bin', 'codex'), '--model', 'm1']);
-    expect(launch.env).toEqual({ CODEX_HOME: join(dir, 'shared', 'home'), MOCK_API_KEY: 'sk-mock' });
+    expect(launch.env).toEqual({ CODEX_HOME: join(dir, 'shared', 'home'), MOCK_API_KEY: 'sk-mock', TMPDIR: join(dir, 'worker', 'tmp') });
     expect(launch.argv.join(' ')).not.toContain('sk-mock');
+  });
+
+  it('gives the worker a private TMPDIR when the managed home is inside its temp dir (codex makes no sandbox helper there)', async () => {
+    const launch = await codex.doBuildLaunch(options({ callerEnv: { ...options().callerEnv, TMPDIR: dir } }));
+    expect(launch.env.TMPDIR).toBe(join(dir, 'worker', 'tmp'));
+    expect((await stat(join(dir, 'worker', 'tmp'))).mode & 0o777).toBe(0o700);
+  });
+
+  it('leaves TMPDIR alone when the managed home is outside the temp dir, or the caller names one', async () => {
+    const outside = await codex.doBuildLaunch(options({ callerEnv: { ...options().callerEnv, TMPDIR: join(dir, 'elsewhere') } }));
+    expect(outside.env.TMPDIR).toBeUndefined();
+    expect(codexTempDir('/tmpfoo/home', { env: {}, callerEnv: {}, workerDir: '/w' })).toBeUndefined();
+    expect(codexTempDir('/tmp/x/home', { env: {}, callerEnv: {}, workerDir: '/w' })).toBe('/w/tmp');
+    const named = await codex.doBuildLaunch(options({ env: { TMPDIR: '/mine' } }));
+    expect(named.env.TMPDIR).toBeUndefined(); // the caller's own --env TMPDIR reaches the worker unchanged
   });
 
   it('prefers UMBEL_CODEX_BIN and maps unattended to the bypass flag', async () => {
