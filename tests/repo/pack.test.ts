@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanUp, runCommand, testEnv } from '../../test-fixtures/real/umbel-helpers.mjs';
 
@@ -95,6 +96,10 @@ describe('packed packages', () => {
     ]);
   });
 
+  it('ships a README and a LICENSE in every tarball', () => {
+    for (const t of tarballs) for (const file of ['README.md', 'LICENSE']) expect(existsSync(join(t.dir, file)), `${t.name}: ${file}`).toBe(true);
+  });
+
   it('leaks no workspace: range', () => {
     for (const t of [...tarballs, { name: 'umbel-provider-echo', ...example }]) expect(JSON.stringify(t.manifest), t.name).not.toContain('workspace:');
   });
@@ -121,6 +126,30 @@ describe('packed packages', () => {
       expect(answer, argv.join(' ')).toMatchObject({ id: 1, result: { serverInfo: { name: 'umbel' } } });
     }
   });
+});
+
+describe("the README's embedding example, as written, from the tarballs", () => {
+  it(
+    'spawns a worker, sends, waits and prints the answer (on the fake claude)',
+    async () => {
+      const readme = await readFile(join(root, 'README.md'), 'utf8');
+      const block = /## Embedding\n[\s\S]*?```ts\n([\s\S]*?)\n```/.exec(readme)?.[1];
+      expect(block, 'README.md has a ```ts block under ## Embedding').toBeDefined();
+      const { outputText } = ts.transpileModule(block as string, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+      await writeFile(join(project, 'embed.mjs'), outputText);
+      const env = testEnv({
+        home: join(work, 'embed-home'),
+        umbelHome: join(work, 'embed-state'),
+        PATH: `${join(root, 'test-fixtures', 'bin')}:${process.env.PATH}`,
+      });
+      await mkdir(env.HOME as string, { recursive: true });
+      // a user who ran claude once (onboarding done): what the README's reader has
+      await writeFile(join(env.HOME as string, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true }));
+      const ran = await runCommand(process.execPath, ['embed.mjs'], { cwd: project, env });
+      expect(ran, ran.stderr).toMatchObject({ code: 0, stdout: 'MOCK-REPLY: Review the last commit\n' });
+    },
+    T,
+  );
 });
 
 // --- the worked example of a provider package ---
