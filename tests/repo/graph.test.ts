@@ -94,7 +94,10 @@ describe('package graph', () => {
       devDependencies: ['@umbel/core', '@umbel/provider'],
       files: [
         { path: 'packages/provider-claude/src/facts.ts', text: `import { createUmbel } from '@umbel/core';` },
-        { path: 'packages/provider-claude/src/facts.test.ts', text: `import { createUmbel } from '@umbel/core';\nimport { testProvider } from '@umbel/core/testing';` },
+        {
+          path: 'packages/provider-claude/src/facts.test.ts',
+          text: `import { createUmbel } from '@umbel/core';\nimport { testProvider } from '@umbel/core/testing';`,
+        },
       ],
     };
     expect(checkGraph([provider], [])).toEqual([
