@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkGraph, findBareTmux, importsOf, type PackageInfo } from './graph.js';
+import { checkGraph, findBareTmux, findImportCycles, importsOf, type PackageInfo } from './graph.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -108,6 +108,27 @@ describe('package graph', () => {
   it('holds for the real tree', async () => {
     const rootPkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
     expect(checkGraph(await loadPackages(), Object.keys(rootPkg.devDependencies ?? {}))).toEqual([]);
+  });
+});
+
+describe('no import cycles', () => {
+  it('finds a planted cycle, a type-only one and a self-import, never a test or a chain', () => {
+    const files = [
+      { path: 'p/src/a.ts', text: `import { b } from './b.js';` },
+      { path: 'p/src/b.ts', text: `import type { A } from './a.js';` },
+      { path: 'p/src/c/index.ts', text: `export * from '../d.js';` },
+      { path: 'p/src/d.ts', text: `import { c } from './c/index.js';` },
+      { path: 'p/src/e.ts', text: `import { e } from './e.js';` },
+      { path: 'p/src/f.ts', text: `import { g } from './g.js';` },
+      { path: 'p/src/g.ts', text: `import { h } from '@umbel/core';` },
+      { path: 'p/src/g.test.ts', text: `import { f } from './f.js';` },
+    ];
+    expect(findImportCycles(files)).toEqual([['p/src/a.ts', 'p/src/b.ts'], ['p/src/c/index.ts', 'p/src/d.ts'], ['p/src/e.ts']]);
+  });
+
+  it('holds for the real tree (every package, type-only imports included)', async () => {
+    const cycles = (await loadPackages()).flatMap((p) => findImportCycles(p.files));
+    expect(cycles).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 /** Package-graph and bare-tmux checks as pure functions over file contents (tested on planted violations). */
 import { builtinModules } from 'node:module';
+import { posix } from 'node:path';
 import { FLOORS, LIBRARY_ONLY, ONLY } from './floors.js';
 
 /** One package as the checks see it. */
@@ -96,4 +97,54 @@ export function findBareTmux(files: readonly { readonly path: string; readonly t
     });
   }
   return problems;
+}
+
+/** The module a relative import names, among `known` paths (`./x.js` → `x.ts`), or undefined. */
+function resolveRelative(from: string, specifier: string, known: ReadonlySet<string>): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const base = posix.join(posix.dirname(from), specifier);
+  const stem = base.replace(/\.(m?js|m?ts)$/, '');
+  for (const candidate of [base, `${stem}.ts`, `${stem}.mts`, `${stem}.js`, `${stem}.mjs`, `${stem}/index.ts`]) {
+    if (known.has(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * Import cycles among the library modules (type-only imports included, tests left out): each a
+ * strongly connected component of two or more modules, or one that imports itself, as the
+ * modules' paths. Tarjan's algorithm over the relative imports.
+ */
+export function findImportCycles(files: readonly { readonly path: string; readonly text: string }[]): string[][] {
+  const modules = files.filter((f) => !/\.test\.[cm]?[jt]s$/.test(f.path));
+  const known = new Set(modules.map((f) => f.path));
+  const edges = new Map(modules.map((f) => [f.path, importsOf(f.text).flatMap((s) => resolveRelative(f.path, s, known) ?? [])]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v) as number);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop() as string;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (edges.get(v) ?? []).includes(v)) cycles.push(component.sort());
+  };
+  for (const v of known) if (!index.has(v)) visit(v);
+  return cycles;
 }

@@ -22,7 +22,7 @@ import * as z from 'zod';
 import type { RegisterTool } from './register.js';
 
 /** The pool tools, in registration order. */
-export const POOL_TOOL_NAMES = ['umbel_pool_start', 'umbel_pool_status', 'umbel_pool_stop'] as const;
+export { POOL_TOOL_NAMES } from './tool-names.js';
 
 /** Output of `umbel_pool_status`. */
 export const PoolStatusOutputSchema = z.object({ pools: z.array(PoolStatusSchema) });

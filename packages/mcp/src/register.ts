@@ -11,7 +11,7 @@ import { UmbelError, UmbelErrorCode, usageFromZod } from '@umbel/core';
 import type * as z from 'zod';
 import type { CallTracker } from './calls.js';
 import { forMcp } from './mcp-text.js';
-import type { ToolName } from './server.js';
+import type { ToolName } from './tool-names.js';
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 type AnyObjectSchema = z.ZodObject;

@@ -15,34 +15,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Umbel } from '@umbel/core';
 import { createCallTracker } from './calls.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
-import { POOL_TOOL_NAMES, registerPoolTools } from './pool-tools.js';
+import { registerPoolTools } from './pool-tools.js';
 import { providerSummaries } from './provider-text.js';
 import { toolRegistrar } from './register.js';
 import { registerVerbTools } from './verb-tools.js';
 
 export type { RegisterTool } from './register.js';
 
-/** Names of the tools, in registration order. `umbel_`-prefixed snake case, as upstream had them. */
-export const TOOL_NAMES = [
-  'umbel_spawn',
-  'umbel_send',
-  'umbel_wait',
-  'umbel_keys',
-  'umbel_status',
-  'umbel_list',
-  'umbel_read',
-  'umbel_actions',
-  'umbel_diff',
-  'umbel_kill',
-  'umbel_capture',
-  'umbel_logs',
-  'umbel_prune',
-  'umbel_help',
-  'umbel_doctor',
-  ...POOL_TOOL_NAMES,
-] as const;
-/** One tool name. */
-export type ToolName = (typeof TOOL_NAMES)[number];
+export { TOOL_NAMES, type ToolName } from './tool-names.js';
 
 /** Settings of `createMcpServer`. */
 export interface McpServerSettings {

@@ -162,17 +162,17 @@ describe('doBuildLaunch and the shared CODEX_HOME', () => {
 
   it('gives the worker a private TMPDIR when the managed home is inside its temp dir (codex makes no sandbox helper there)', async () => {
     const launch = await codex.doBuildLaunch(options({ callerEnv: { ...options().callerEnv, TMPDIR: dir } }));
-    expect(launch.env.TMPDIR).toBe(join(dir, 'worker', 'tmp'));
+    expect(launch.env?.TMPDIR).toBe(join(dir, 'worker', 'tmp'));
     expect((await stat(join(dir, 'worker', 'tmp'))).mode & 0o777).toBe(0o700);
   });
 
   it('leaves TMPDIR alone when the managed home is outside the temp dir, or the caller names one', async () => {
     const outside = await codex.doBuildLaunch(options({ callerEnv: { ...options().callerEnv, TMPDIR: join(dir, 'elsewhere') } }));
-    expect(outside.env.TMPDIR).toBeUndefined();
+    expect(outside.env?.TMPDIR).toBeUndefined();
     expect(codexTempDir('/tmpfoo/home', { env: {}, callerEnv: {}, workerDir: '/w' })).toBeUndefined();
     expect(codexTempDir('/tmp/x/home', { env: {}, callerEnv: {}, workerDir: '/w' })).toBe('/w/tmp');
     const named = await codex.doBuildLaunch(options({ env: { TMPDIR: '/mine' } }));
-    expect(named.env.TMPDIR).toBeUndefined(); // the caller's own --env TMPDIR reaches the worker unchanged
+    expect(named.env?.TMPDIR).toBeUndefined(); // the caller's own --env TMPDIR reaches the worker unchanged
   });
 
   it('prefers UMBEL_CODEX_BIN and maps unattended to the bypass flag', async () => {

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { writeFileAtomic } from '@umbel/core';
 import type { WorkflowEvent } from './progress.js';
-import type { RunStatus } from './run.js';
+import type { RunStatus } from './run-status.js';
 
 export interface RunJournal {
   /** Write `status.json` (updatedAt set now); resolves once a write made after this call is done. */

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Attempt, type Outcome, type Umbel, UsageError, writeFileAtomic } from '@umbel/core';
+import { type Outcome, type Umbel, UsageError, writeFileAtomic } from '@umbel/core';
 import { dependencies, topologicalOrder } from './graph.js';
 import { IssueList } from './issues.js';
 import { createJournal, type RunJournal } from './journal.js';
@@ -15,6 +15,7 @@ import { addBindingIssues, type Workflow } from './parse.js';
 import { addPreflightIssues, loadWorkflow } from './preflight.js';
 import type { WorkflowEvent } from './progress.js';
 import { RunIdSchema, type WorkflowStep } from './schema.js';
+import type { RunStatus, StepRecord } from './run-status.js';
 import { attemptStep, type Failure, type StepContext } from './step.js';
 import type { TemplateContext } from './template.js';
 import { type RunWorkers, runWorkers } from './workers.js';
@@ -35,47 +36,7 @@ export interface RunWorkflowOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Persisted state of one step (in `status.json`). */
-export interface StepRecord {
-  id: string;
-  worker: string;
-  workerName: string;
-  status: 'pending' | 'running' | 'accepted' | 'failed' | 'cancelled';
-  startedAt?: string;
-  endedAt?: string;
-  elapsedMs?: number;
-  turn?: number;
-  attempts?: Attempt[];
-  /** The wait's Outcome (attempts included). */
-  outcome?: Outcome;
-  /** A thrown error that failed the step (spawn, send, output file). */
-  error?: { code: string; message: string };
-  /** The accepted answer (`{{ steps.ID.output }}`). */
-  output?: string;
-  /** Declared outputs (`{{ steps.ID.outputs.KEY }}`), also in `outputs/<step>/<KEY>`. */
-  outputs?: Record<string, string>;
-}
-
-/** `status.json` of a run. */
-export interface RunStatus {
-  version: 1;
-  runId: string;
-  status: 'running' | 'completed' | 'failed';
-  /** The workflow file as given, when there was one. */
-  file?: string;
-  /** Base directory of relative `cwd:`/`schema:` paths. */
-  dir: string;
-  createdAt: string;
-  updatedAt: string;
-  resumedAt: string[];
-  /** Values of `{{ vars.K }}` (never env values). */
-  vars: Record<string, string>;
-  /** Worker key → engine worker name. */
-  workers: Record<string, string>;
-  steps: StepRecord[];
-  failedStep?: string;
-  exitCode?: number;
-}
+export type { RunStatus, StepRecord } from './run-status.js';
 
 /** What a run returns. */
 export interface WorkflowSummary {

@@ -10,7 +10,7 @@ import type { RunJournal } from './journal.js';
 import { readOutputFile } from './output-file.js';
 import type { Workflow } from './parse.js';
 import type { StepEvent } from './progress.js';
-import type { RunStatus, StepRecord } from './run.js';
+import type { RunStatus, StepRecord } from './run-status.js';
 import type { WorkflowStep } from './schema.js';
 import { renderTemplate, type TemplateContext } from './template.js';
 import { type RunWorkers, workerCwd } from './workers.js';

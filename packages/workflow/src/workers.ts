@@ -7,7 +7,7 @@ import { type Umbel, UmbelError, UmbelErrorCode, WorkerNotFoundError } from '@um
 import type { RunJournal } from './journal.js';
 import type { Workflow } from './parse.js';
 import { workerCwdOf } from './preflight.js';
-import type { RunStatus, StepRecord } from './run.js';
+import type { RunStatus, StepRecord } from './run-status.js';
 
 /** The absolute cwd of worker `key`. */
 export function workerCwd(workflow: Workflow, key: string): string {

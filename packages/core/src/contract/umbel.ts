@@ -35,7 +35,8 @@ import type {
   WaitOptions,
   WorkerStatus,
 } from './schemas.js';
-import type { DoctorOptions, DoctorReport, ScratchHostFactory } from '../doctor/index.js';
+import type { ScratchHostFactory } from '../doctor/host.js';
+import type { DoctorOptions, DoctorReport } from '../doctor/schema.js';
 import type { AttachCommand, Substrate } from './substrate.js';
 
 export type { ActionsResult, CaptureResult, DiffResult, KeysResult, KillResult, LogEntry, PruneResult, ReadResult, SendResult };

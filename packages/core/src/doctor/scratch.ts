@@ -13,16 +13,10 @@ import type { EnvMap } from '../contract/schemas.js';
 import type { Provider } from '@umbel/provider';
 import type { Substrate } from '../contract/substrate.js';
 import type { Umbel } from '../contract/umbel.js';
+import type { ScratchHost, ScratchHostFactory } from './host.js';
 import type { DoctorCheck } from './schema.js';
 
-/** A host for one scratch state root, and how to end it (e.g. its tmux server). */
-export interface ScratchHost {
-  readonly substrate: Substrate;
-  dispose(): Promise<void>;
-}
-
-/** Makes the host of a scratch state root. */
-export type ScratchHostFactory = (home: string) => ScratchHost;
+export type { ScratchHost, ScratchHostFactory } from './host.js';
 
 /** What a scratch run needs. */
 export interface ScratchRun {
