@@ -1,12 +1,27 @@
 /** Event time: wall-clock nanoseconds (strictly increasing within a process) and their ISO form. */
 
-const hrStart = process.hrtime.bigint();
-const epochStartNs = BigInt(Date.now()) * 1_000_000n;
+let hrAnchor = process.hrtime.bigint();
+let wallAnchorNs = BigInt(Date.now()) * 1_000_000n;
 let lastNs = 0n;
+/** How far the sub-millisecond clock may stray from the wall clock before it is anchored again. */
+const MAX_SKEW_NS = 1_000_000n;
 
-/** Wall-clock nanoseconds, strictly increasing within this process. */
+/**
+ * Wall-clock nanoseconds, strictly increasing within this process. Hook events are stamped by the
+ * wall clock of other processes, so this one follows the wall clock too: the monotonic clock only
+ * adds sub-millisecond precision, and is anchored again whenever the two drift apart by more than
+ * a millisecond (in a VM the wall clock moves against it, by steps when time is synced). It never
+ * goes back: when the wall clock does, it counts on from the last value.
+ */
 export function nowNs(): bigint {
-  let ns = epochStartNs + (process.hrtime.bigint() - hrStart);
+  const wallNs = BigInt(Date.now()) * 1_000_000n;
+  let ns = wallAnchorNs + (process.hrtime.bigint() - hrAnchor);
+  const skew = ns - wallNs;
+  if (skew > MAX_SKEW_NS || skew < -MAX_SKEW_NS) {
+    hrAnchor = process.hrtime.bigint();
+    wallAnchorNs = wallNs;
+    ns = wallNs;
+  }
   if (ns <= lastNs) ns = lastNs + 1n;
   lastNs = ns;
   return ns;
