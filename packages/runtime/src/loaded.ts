@@ -33,6 +33,6 @@ export interface ProviderLoadFailure {
 export interface LoadedProviders {
   readonly providers: readonly LoadedProvider[];
   /** Packages that could not be loaded: only their own providers are missing. */
-  readonly failures: readonly ProviderLoadFailure[];
+  readonly failures?: readonly ProviderLoadFailure[];
   readonly config: LoadedConfig;
 }

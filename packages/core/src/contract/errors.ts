@@ -80,11 +80,21 @@ export class HomeMismatchError extends UsageError {
   }
 }
 
+/** Provider packages that failed to load, as the tail of a sentence about a missing provider. */
+export function unloadedText(unloaded: readonly { package: string; reason: string }[]): string {
+  if (unloaded.length === 0) return '';
+  return `; provider packages that failed to load: ${unloaded.map((u) => `${u.package}: ${u.reason}`).join('; ')}`;
+}
+
 /** The named provider is not registered. Exit 2. */
 export class ProviderUnknownError extends UsageError {
   readonly provider: string;
-  constructor(provider: string, known: readonly string[]) {
-    super(`unknown provider '${provider}' (known: ${known.join(', ') || 'none'})`, { code: UmbelErrorCode.ProviderUnknown });
+  /** `unloaded`: provider packages that failed to load, named as the reason it may be missing. */
+  constructor(provider: string, known: readonly string[], unloaded: readonly { package: string; reason: string }[] = []) {
+    super(`unknown provider '${provider}' (known: ${known.join(', ') || 'none'})${unloadedText(unloaded)}`, {
+      code: UmbelErrorCode.ProviderUnknown,
+      ...(unloaded.length > 0 ? { hint: "fix or remove the package; 'umbel providers' shows what is loaded and what failed" } : {}),
+    });
     this.name = 'ProviderUnknownError';
     this.provider = provider;
   }
