@@ -181,12 +181,16 @@ async function printRun(run: PrintRun): Promise<number> {
 
 /**
  * `--billing subscription` on a worker -p did not spawn itself (`--resume`, a live `--name`d one, a
- * warm pool worker): refused before the prompt when it bills the API. A new worker was checked by spawn.
+ * warm pool worker): refused before the prompt when it bills the API, or when its billing is unknown and
+ * its provider does not declare a subscription-only CLI. A new worker was checked by spawn.
  */
 async function guardBilling(run: PrintRun): Promise<void> {
   if (str(run.args.billing) !== 'subscription' || run.hold.name === undefined) return;
   const status = await run.engine.status(run.hold.name);
-  if (status.billing === 'api') throw new BillingRefusedError(status.name, status.billingEvidence, run.hold.anonymous);
+  if (status.billing === 'subscription') return;
+  // unknown passes only for a CLI that bills nothing but a subscription (its provider says so)
+  if (status.billing === 'unknown' && run.engine.provider(status.provider).billing?.subscriptionOnly === true) return;
+  throw new BillingRefusedError(status.name, status.billingEvidence, run.hold.anonymous, status.billing);
 }
 
 /** Take the worker: `--resume`'s, a live `--name`d one, a warm pool worker, or a new one (anonymous without --name). */

@@ -176,6 +176,12 @@ export interface ProviderV1BillingSpec {
    * (subscription) login. Doctor shows `unknown: <this>`.
    */
   readonly unknowableBeforeStart?: string;
+  /**
+   * The CLI bills only a subscription login: it has no API billing at all. Only then does a worker
+   * whose verdict is `unknown` pass `billing: subscription`; otherwise the guard refuses it, as it
+   * cannot tell the worker does not bill the API.
+   */
+  readonly subscriptionOnly?: boolean;
 }
 
 /** A scratch session to forget (`doForgetScratch`). */
@@ -376,6 +382,11 @@ export interface ProviderV1Capabilities {
   readonly appendSystemPrompt: boolean;
   /** Accepted `permissionMode` values, or empty when the CLI has none. */
   readonly permissionModes: readonly string[];
+  /**
+   * The CLI takes a model (`--model`): `doBuildLaunch` passes `model` on. Absent or false: a spawn
+   * given a model is refused (`OptionUnsupportedError`), never launched with the model dropped.
+   */
+  readonly model?: boolean;
 }
 
 /** Version 1 of the provider specification. */

@@ -38,6 +38,7 @@ export const ProviderShapeSchema = z.object({
     allowedTools: z.boolean(),
     appendSystemPrompt: z.boolean(),
     permissionModes: z.array(z.string()),
+    model: z.boolean().optional(),
   }),
   inheritEnv: z.array(z.string()),
   verifiedVersions: z.array(z.string()).optional(),

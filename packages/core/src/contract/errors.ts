@@ -173,13 +173,23 @@ export class NotSignedInError extends UmbelError {
 export class BillingRefusedError extends UmbelError {
   readonly worker: string;
   readonly evidence: string | undefined;
-  /** @param removed false for a worker the call did not start (it is left as it was) */
-  constructor(worker: string, evidence: string | undefined, removed = true) {
+  /**
+   * @param removed false for a worker the call did not start (it is left as it was)
+   * @param verdict `unknown`: the billing could not be told, so the guard cannot guarantee it is not the API
+   */
+  constructor(worker: string, evidence: string | undefined, removed = true, verdict: 'api' | 'unknown' = 'api') {
+    const what =
+      verdict === 'api'
+        ? `would bill the API, not your subscription${evidence ? ` (${evidence})` : ''}`
+        : `— its billing is unknown${evidence ? ` (${evidence})` : ''}, so umbel cannot guarantee it does not bill the API`;
     super({
       name: 'BillingRefusedError',
       code: UmbelErrorCode.BillingRefused,
-      message: `worker '${worker}' would bill the API, not your subscription${evidence ? ` (${evidence})` : ''}: refused by --billing subscription${removed ? '; it was removed' : ', before any prompt'}`,
-      hint: 'drop the API key / cloud variable from --env (umbel never inherits them) and sign in to the CLI, or use --billing any to allow API billing',
+      message: `worker '${worker}' ${what}: refused by --billing subscription${removed ? '; it was removed' : ', before any prompt'}`,
+      hint:
+        verdict === 'api'
+          ? 'drop the API key / cloud variable from --env (umbel never inherits them) and sign in to the CLI, or use --billing any to allow API billing'
+          : "use --billing any when you accept that risk (umbel status shows the worker's billing once ready)",
     });
     this.worker = worker;
     this.evidence = evidence;

@@ -87,7 +87,7 @@ describe('defineProvider: the compiled ProviderV1', () => {
   it('derives capabilities from the flag mapping, inherits names one by one, keeps the verified versions', () => {
     const p = provider();
     expect(p.specificationVersion).toBe('umbel-provider-v1');
-    expect(p.capabilities).toEqual({ unattended: true, allowedTools: false, appendSystemPrompt: false, permissionModes: ['default', 'bypass'] });
+    expect(p.capabilities).toEqual({ unattended: true, allowedTools: false, appendSystemPrompt: false, permissionModes: ['default', 'bypass'], model: true });
     expect(p.inheritEnv).toEqual(['MOCK_API_KEY']);
     expect(p.verifiedVersions).toEqual(['1.0.0']);
     expect(p.input).toEqual({ confirmTimeoutMs: 400, maxSubmitRetries: 2, clearKeys: ['C-u'] });

@@ -63,6 +63,7 @@ function capabilitiesOf(flags: FlagFacts): ProviderV1Capabilities {
     allowedTools: flags.allowedTools !== undefined,
     appendSystemPrompt: flags.appendSystemPrompt !== undefined,
     permissionModes: Object.keys(flags.permissionModes ?? {}),
+    model: flags.model !== undefined,
   };
 }
 
