@@ -402,6 +402,11 @@ export interface ProviderV1 {
   readonly inheritEnv: readonly string[];
   /** Billing facts: the variables that bill the API (never inherited). Optional. */
   readonly billing?: ProviderV1BillingSpec;
+  /**
+   * How a user signs this CLI in (one sentence, e.g. "run `acme login` once in a terminal"): the hint
+   * of a sign-in screen (`NotSignedInError`, `doctor`'s login check), instead of umbel's generic one.
+   */
+  readonly signInHint?: string;
   readonly input?: ProviderV1InputSpec;
   /** The CLI versions this provider was verified against (newest last). Optional. */
   readonly verifiedVersions?: readonly string[];

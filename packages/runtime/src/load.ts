@@ -42,6 +42,7 @@ export const ProviderShapeSchema = z.object({
   }),
   inheritEnv: z.array(z.string()),
   verifiedVersions: z.array(z.string()).optional(),
+  signInHint: z.string().optional(),
   doBuildLaunch: fn,
   doDetectStartup: fn,
   doParseEvent: fn,

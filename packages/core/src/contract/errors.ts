@@ -155,7 +155,8 @@ export class NotSignedInError extends UmbelError {
    * @param apiEnv the variables that bill the API instead (named in the hint: passing one is how a
    *   caller chooses API billing on purpose; umbel never inherits them).
    */
-  constructor(provider: string, screenLine: string, apiEnv: readonly string[] = []) {
+  /** @param signInHint the provider's own (ProviderV1's `signInHint`): used instead of the generic one */
+  constructor(provider: string, screenLine: string, apiEnv: readonly string[] = [], signInHint?: string) {
     const api = apiEnv.length
       ? `, or pass ${apiEnv.map((name) => `--env ${name}`).join(' or ')} to bill the API on purpose`
       : ', or pass an API key with --env';
@@ -163,7 +164,7 @@ export class NotSignedInError extends UmbelError {
       name: 'NotSignedInError',
       code: UmbelErrorCode.NotSignedIn,
       message: `${provider} is not signed in: the CLI shows its sign-in screen ("${screenLine.trim()}")`,
-      hint: `sign in to your subscription by running the CLI once by hand${api} (keys in your environment are never inherited)`,
+      hint: signInHint ?? `sign in to your subscription by running the CLI once by hand${api} (keys in your environment are never inherited)`,
     });
     this.screenLine = screenLine;
   }

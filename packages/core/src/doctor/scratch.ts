@@ -177,7 +177,7 @@ async function spawnScratch(run: ScratchRun, engine: Umbel, name: string, dirs: 
   } catch (error) {
     if (error instanceof AbortedError || run.signal?.aborted) throw error instanceof AbortedError ? error : new AbortedError('doctor cancelled');
     if (error instanceof NotSignedInError) {
-      const hint = `run \`${provider.providerId}\` once in a terminal and sign in (or give the worker an API key with --env)`;
+      const hint = provider.signInHint ?? `run \`${provider.providerId}\` once in a terminal and sign in (or give the worker an API key with --env)`;
       return [check(...LOGIN, 'fail', error.message, hint), ...skipped([LAUNCH, HOOK, PAYLOAD], 'not tried: not signed in')];
     }
     const tail = error instanceof SpawnFailedError ? error.paneTail : undefined;

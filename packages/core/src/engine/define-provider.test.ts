@@ -352,6 +352,16 @@ describe('billing through the engine (issue 17)', () => {
     });
   });
 
+  it("a provider's own sign-in hint (screens.signInHint) replaces umbel's generic one", async () => {
+    const hint = 'run `mock-cli login` once in a terminal';
+    const own = defineProvider(mockFacts({ screens: { ...mockFacts().screens, signInHint: hint } }));
+    expect(own.signInHint).toBe(hint);
+    const umbel = createUmbel({ substrate, providers: [own], home: join(dir, 'state'), env: { PATH: process.env.PATH, UMBEL_MOCK_BIN: bin } });
+    const error = await umbel.spawn({ name: 'h1', provider: 'mock', cwd: dir, env: { MOCK_CLI_SIGN_IN: '1' } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UMBEL_NOT_SIGNED_IN', hint: expect.stringContaining(hint) });
+    expect((error as Error & { hint: string }).hint).not.toMatch(/API key|--env/);
+  });
+
   it('a sign-in screen names the variables that bill the API on purpose', async () => {
     await expect(engine().spawn({ name: 'b6', provider: 'mock', cwd: dir, env: { MOCK_CLI_SIGN_IN: '1' } })).rejects.toMatchObject({
       code: 'UMBEL_NOT_SIGNED_IN',
