@@ -373,6 +373,13 @@ export interface ProviderV1InputSpec {
    * left running.
    */
   readonly cancelKeys?: readonly string[];
+  /**
+   * What the CLI does with a prompt typed while a turn runs: `queue` it and start it after that turn
+   * (default; `send` returns `queued: true`), or `drop` it. For `drop`, `send` into a worker whose
+   * latest turn is still running is refused at once (`SendBusyError`): nothing is typed and no turn
+   * number is taken, so the caller waits for the running turn and sends again.
+   */
+  readonly whileBusy?: 'queue' | 'drop';
 }
 
 /** Capabilities the engine checks before any I/O. */

@@ -73,6 +73,8 @@ export interface MockProviderSettings {
   readonly unattended?: boolean;
   /** Whether it declares `--model` support (default true). */
   readonly model?: boolean;
+  /** Declare that the CLI drops input typed while a turn runs (`input.whileBusy: 'drop'`; play it with MOCK_CLI_DROP_WHILE_BUSY=1). */
+  readonly dropsInputWhileBusy?: boolean;
 }
 
 /** A ProviderV1 for the memory substrate's mock CLI, with a call log. */
@@ -95,7 +97,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
       model: settings.model ?? true,
     },
     inheritEnv: settings.inheritEnv ?? ['MOCK_API_KEY'],
-    input: { confirmTimeoutMs: 400, maxSubmitRetries: 2, clearKeys: ['C-u'] },
+    input: { confirmTimeoutMs: 400, maxSubmitRetries: 2, clearKeys: ['C-u'], ...(settings.dropsInputWhileBusy ? { whileBusy: 'drop' as const } : {}) },
     calls,
     async doBuildLaunch(options: ProviderV1LaunchOptions) {
       calls.push({ method: 'doBuildLaunch', args: { ...options, hookCommand: undefined } });
