@@ -33,6 +33,8 @@ export async function createDefaultUmbel(options: DefaultUmbelOptions = {}): Pro
     const substrate = createTmuxSubstrate({ home: scratchHome, env: scratchEnv });
     return { substrate, dispose: () => substrate.killServer() };
   };
-  const local = createUmbel({ home, env, substrate: createTmuxSubstrate({ home, env }), providers: loaded.providers.map((p) => p.provider), scratch });
+  const limits = loaded.config.config.limits;
+  const substrate = createTmuxSubstrate({ home, env });
+  const local = createUmbel({ home, env, substrate, providers: loaded.providers.map((p) => p.provider), scratch, ...(limits ? { limits } : {}) });
   return createFleet({ local, hosts: loaded.config.config.hosts ?? {}, env, home });
 }

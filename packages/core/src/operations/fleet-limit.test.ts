@@ -127,4 +127,16 @@ describe('fleet limits', () => {
     controller.abort();
     await expect(queued).rejects.toMatchObject({ code: UmbelErrorCode.Aborted });
   });
+
+  it('pool start refuses past the limit (config or maxWorkers of the call), and leaves no pool behind', async () => {
+    const engine = engineWith({ maxWorkers: 3 });
+    await engine.spawn(spawnOptions('p0'));
+    await expect(engine.pool.start({ name: 'pa', provider: 'mock', cwd: work, size: 3 })).rejects.toMatchObject({ code: UmbelErrorCode.FleetLimit });
+    expect(await engine.pool.status()).toEqual([]);
+    await expect(engine.pool.start({ name: 'pb', provider: 'mock', cwd: work, size: 2, maxWorkers: 2 })).rejects.toMatchObject({
+      code: UmbelErrorCode.FleetLimit,
+    });
+    expect(await engine.pool.status()).toEqual([]);
+    expect(await liveCount(engine)).toBeLessThanOrEqual(3);
+  });
 });
