@@ -575,4 +575,3 @@ async function runSubagent(ctx, ms, io, signal) {
     io.still?.(false);
   }
 }
-

@@ -42,7 +42,10 @@ describe('fleet limits on the bin', () => {
     const second = await umbel(['spawn', 'b', ...cfg], limited);
     expect(second.code).toBe(117);
     expect(second.stderr).toMatch(/maxWorkers 1 is reached: 1 workers live/);
-    await writeFile(join(work, 'wf.yaml'), `workers:\n  w: {provider: claude, env: {CLAUDE_CONFIG_DIR: ${config}}}\nsteps:\n  - id: one\n    worker: w\n    prompt: ECHO one\n`);
+    await writeFile(
+      join(work, 'wf.yaml'),
+      `workers:\n  w: {provider: claude, env: {CLAUDE_CONFIG_DIR: ${config}}}\nsteps:\n  - id: one\n    worker: w\n    prompt: ECHO one\n`,
+    );
     const run = await umbel(['run', 'wf.yaml', '--max-workers', '1']);
     expect(run.code).toBe(117);
     expect(run.stderr).toMatch(/maxWorkers 1 is reached/);

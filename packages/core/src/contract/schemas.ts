@@ -133,7 +133,7 @@ export const SpawnOptionsSchema = z
       .int()
       .min(1)
       .optional()
-      .describe('Refuse to start the worker when this many workers already live on this state root (overrides the config\'s limits.maxWorkers for this call)'),
+      .describe("Refuse to start the worker when this many workers already live on this state root (overrides the config's limits.maxWorkers for this call)"),
   })
   .strict();
 export type SpawnOptions = z.input<typeof SpawnOptionsSchema>;
@@ -142,7 +142,12 @@ export type SpawnOptionsParsed = z.output<typeof SpawnOptionsSchema>;
 /** The config's fleet limits (`limits` in @umbel/runtime's config file; `createUmbel`'s `limits`). */
 export const FleetLimitsSchema = z
   .object({
-    maxWorkers: z.number().int().min(1).optional().describe('At most this many live workers on this state root (starting ones included); a spawn past it is refused (exit 117)'),
+    maxWorkers: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('At most this many live workers on this state root (starting ones included); a spawn past it is refused (exit 117)'),
     minFreeMemoryMB: z.number().int().min(0).optional().describe('Refuse a spawn while less than this much memory is available (MB)'),
     queue: z.boolean().optional().describe('Workflows wait for a slot instead of failing when a limit is reached'),
   })

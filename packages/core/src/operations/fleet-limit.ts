@@ -70,7 +70,13 @@ async function takeFleetLock(ctx: EngineContext, signal?: AbortSignal): Promise<
     }
     if (lockIsStale(lock)) {
       const trash = `${lock}.stale-${randomBytes(4).toString('hex')}`;
-      if (await rename(lock, trash).then(() => true, () => false)) await rm(trash, { recursive: true, force: true });
+      if (
+        await rename(lock, trash).then(
+          () => true,
+          () => false,
+        )
+      )
+        await rm(trash, { recursive: true, force: true });
       continue;
     }
     await sleep(delay, signal);
