@@ -2,6 +2,8 @@
 // (`plan()`), never from a network. Reference: claude-code.md §1 (replies, retries), §3 (hook payloads),
 // §4 (transcript entries), §6 (permissions), §7 (error texts).
 import { spawn } from 'node:child_process';
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { plan, toolResultReply } from '../lib/directives.mjs';
 import { accountErrorWords, applyQuota, errorKindOf, isRetried, notLoggedIn } from './account.mjs';
 import { anthropicId, usage } from './transcript.mjs';
@@ -373,6 +375,13 @@ export async function runTurn(ctx, t) {
     return respond({ kind: 'text', text: toolResultReply(content), delayMs: 0 });
   };
 
+  // Fake-only: SUBAGENT <ms> <rest> — a Task subagent works for <ms> behind a still screen (no
+  // spinner, no hook), appending to its own transcript (`<transcript dir>/<session>/subagents/`),
+  // then the turn goes on with <rest>.
+  if ((m = /^SUBAGENT (\d+) ([\s\S]*)$/.exec(modelPrompt))) {
+    await runSubagent(ctx, Number(m[1]), io, signal);
+    return respond(plan(m[2]));
+  }
   return respond(plan(modelPrompt));
 }
 
@@ -546,4 +555,23 @@ function writeTail(ctx, r, o, late, stopResults) {
     tail.push({ type: 'last-prompt', lastPrompt: o.lastPrompt, leafUuid: td.uuid, sessionId: ctx.sessionId });
   }
   if (tail.length > 0) tr.write(tail, 20);
+}
+
+/** A subagent's work: its own transcript grows every 500 ms for `ms`, the screen stays still. */
+async function runSubagent(ctx, ms, io, signal) {
+  const tr = ctx.transcript;
+  await tr.flush();
+  const dir = join(tr.path.replace(/\.jsonl$/, ''), 'subagents');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `agent-${anthropicId('a').slice(-8)}.jsonl`);
+  io.still?.(true);
+  try {
+    for (const until = Date.now() + ms; Date.now() < until; ) {
+      appendFileSync(file, `${JSON.stringify({ isSidechain: true, type: 'assistant', timestamp: new Date().toISOString() })}\n`);
+      await sleep(Math.min(500, until - Date.now()), signal).catch(() => undefined);
+      if (signal?.aborted) return;
+    }
+  } finally {
+    io.still?.(false);
+  }
 }

@@ -407,7 +407,7 @@ class Tui {
       this.scheduleRender();
     }, 80);
     this.spinTimer = setInterval(() => {
-      if (this.busy) {
+      if (this.busy && !this.still) {
         this.spin++;
         this.scheduleRender();
       }
@@ -717,6 +717,9 @@ class Tui {
         this.scheduleRender();
       },
       setMode: (m) => this.setMode(m),
+      still: (on) => {
+        this.still = on;
+      },
       askPermission: (req) => this.askPermission(req, toolItem),
     };
     const r = await runTurn(ctx, {

@@ -54,7 +54,14 @@ export function spawnFromArgs(args: Args, cwd: string): Omit<SpawnOptions, 'name
     appendSystemPrompt: str(args.appendSystemPrompt),
     unattended: args.unattended === true,
     billing: billingFromArgs(args),
+    ...maxWorkersFromArgs(args),
   };
+}
+
+/** `--max-workers N` (a whole number; the schema refuses 0). */
+export function maxWorkersFromArgs(args: Args): { maxWorkers?: number } {
+  const maxWorkers = num(args.maxWorkers, 'max-workers');
+  return maxWorkers === undefined ? {} : { maxWorkers };
 }
 
 /** `--billing subscription|any` (the schema refuses anything else). */

@@ -12,6 +12,7 @@ const EXIT_CODES_HELP = `Exit codes:
        doctor: a provider failed a check)
   2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME, unknown --host)
   3    --billing subscription refused a worker that would bill the API (UMBEL_BILLING_REFUSED)
+  117  spawn, -p, pool start, run: a fleet limit (limits.maxWorkers, --max-workers, limits.minFreeMemoryMB) is reached
   118  wait, -p: rate-limited (HTTP 429, a plan's usage limit; resetsAt when recorded)
   119  wait, -p: auth-failed (401/403: the login was refused; sign in again)
   120  the worker's host is unreachable (wait: host-unreachable — the worker may still run there; wait again)
@@ -112,6 +113,10 @@ function spawnOptions(y: Argv, help: ProviderHelp): Argv {
     .option('billing', {
       type: 'string',
       describe: 'subscription: refuse (exit 3, nothing left) a worker that would bill the API instead of your plan login; any (default)',
+    })
+    .option('max-workers', {
+      type: 'string',
+      describe: "Refuse (exit 117) when this many workers already live on this state root (this call's limit; the config's limits.maxWorkers otherwise)",
     });
 }
 
@@ -286,6 +291,7 @@ function maintenanceVerbs(y: Argv, help: ProviderHelp): Argv {
           .positional('file', { type: 'string', describe: 'The workflow file' })
           .option('var', { type: 'string', nargs: 1, describe: 'K=V for {{ vars.K }}; repeatable' })
           .option('keep-workers', { type: 'boolean', describe: "Don't kill the run's workers at the end" })
+          .option('max-workers', { type: 'string', describe: "This run's fleet limit: a spawn past it fails its step (exit 117), or waits with limits.queue" })
           .option('resume', { type: 'string', describe: 'Continue a failed run from its first unfinished step' }),
       ),
     )

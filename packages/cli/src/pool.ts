@@ -118,7 +118,7 @@ export interface PrintClaim {
 export async function claimForPrint(args: Args, io: CliIo, engine: Umbel): Promise<PrintClaim | undefined> {
   const choice = str(args.pool);
   if (choice === 'none') return undefined;
-  const spawn = spawnFromArgs(args, io.cwd);
+  const { maxWorkers: _limit, ...spawn } = spawnFromArgs(args, io.cwd);
   const claim = await engine.pool.claim({ ...spawn, ...(choice !== undefined ? { pool: choice } : {}) });
   if (claim.reason === 'no-match' || claim.pool === undefined) return undefined;
   const pool = claim.pool;

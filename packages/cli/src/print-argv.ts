@@ -31,6 +31,7 @@ export const PRINT_VALUE_FLAGS: ReadonlySet<string> = new Set([
   'pool',
   'billing',
   'startup-timeout',
+  'max-workers',
 ]);
 const PRINT_BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['verbose', 'unattended']);
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());

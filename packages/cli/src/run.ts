@@ -3,7 +3,7 @@
  * `process.exit` lives in ./cli.ts.
  */
 import { UsageError } from '@umbel/core';
-import type { Args } from './args.js';
+import { type Args, maxWorkersFromArgs } from './args.js';
 import { checkBooleanValues, checkRepeats, checkVerbWord, missingArgument, type Protected, protectDashDash, unknownVerb } from './argv.js';
 import { type CliIo, type Interrupt, interruptExitCode } from './io.js';
 import { reportError } from './output.js';
@@ -119,6 +119,7 @@ async function runCommand(verb: string, args: Args, io: CliIo, json: boolean, si
       env: io.env,
       json,
       keepWorkers: args.keepWorkers === true,
+      ...maxWorkersFromArgs(args),
       isTTY: io.stderr.isTTY === true,
       stdout: io.stdout,
       stderr: io.stderr,

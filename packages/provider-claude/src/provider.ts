@@ -18,7 +18,7 @@ import {
 } from './facts.js';
 import { CLAUDE_PAYLOAD } from './payload.js';
 import { CLAUDE_ACCOUNT_SCREENS, CLAUDE_DIALOG_FACTS, CLAUDE_FATAL_FACTS, CLAUDE_INPUT_BOX, CLAUDE_PERMISSION_PROMPT, CLAUDE_SIGN_IN } from './screens.js';
-import { CLAUDE_PROMPT, readClaudeMessages, readClaudeTurn } from './transcript.js';
+import { CLAUDE_PROMPT, claudeActivityDirs, readClaudeMessages, readClaudeTurn } from './transcript.js';
 import { CLAUDE_TOOLS } from './tools.js';
 
 /** Claude Code releases these facts were verified on (oldest first; the last is the pinned real CLI). */
@@ -80,7 +80,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     validate: validateClaudeOptions,
   });
   // how its tool calls touch files and the shell (actions, diff); what a doctor scratch session leaves
-  return { ...provider, ...CLAUDE_TOOLS, doForgetScratch: forgetClaudeScratch };
+  return { ...provider, ...CLAUDE_TOOLS, doForgetScratch: forgetClaudeScratch, doFindActivityDirs: claudeActivityDirs };
 }
 
 /** The default Claude Code provider instance (`createClaude()`). */

@@ -304,3 +304,8 @@ export function readClaudeMessages(options: ProviderV1ReadTurnOptions): Provider
   }
   return out;
 }
+
+/** Where Claude Code keeps its subagents' transcripts: `<transcript without .jsonl>/subagents/` (Task tool). Pure. */
+export function claudeActivityDirs(transcriptPath: string): readonly string[] {
+  return [`${transcriptPath.replace(/\.jsonl$/, '')}/subagents`];
+}

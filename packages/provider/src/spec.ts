@@ -456,6 +456,13 @@ export interface ProviderV1 {
   doParseEvent(event: HookEvent): ProviderV1EventInfo;
   /** Files beside the transcript that {@link doReadTurn} reads too (see {@link ProviderV1SideRecord}). Optional. */
   readonly sideRecords?: readonly ProviderV1SideRecord[];
+  /**
+   * Directories of the CLI's background work beside a transcript (Claude: its subagents'
+   * transcripts, `<transcript without .jsonl>/subagents/`): a file there growing counts as activity
+   * for the idle net of `wait --idle-timeout`, so a turn whose subagents work behind a still screen is
+   * never reported idle. Pure. Optional.
+   */
+  doFindActivityDirs?(transcriptPath: string): readonly string[];
   /** Read one turn from the transcript text (and the side records). Pure. */
   doReadTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead;
   /** Messages of one turn for stream output. Pure. Optional. */

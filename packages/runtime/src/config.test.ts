@@ -67,6 +67,18 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the fleet limits; a bad limit is refused naming the field', async () => {
+    const path = await file('limits.json', JSON.stringify({ limits: { maxWorkers: 5, minFreeMemoryMB: 512, queue: true } }));
+    expect((await loadConfig({ env: { UMBEL_CONFIG: path }, cwd: scratch })).config.limits).toEqual({ maxWorkers: 5, minFreeMemoryMB: 512, queue: true });
+    for (const [body, pattern] of [
+      [{ limits: { maxWorkers: 0 } }, /limits\.maxWorkers/],
+      [{ limits: { maxWorker: 3 } }, /limits.*maxWorker/],
+    ] as const) {
+      const bad = await file('bad-limits.json', JSON.stringify(body));
+      expect((await failure({ UMBEL_CONFIG: bad })).message).toMatch(pattern);
+    }
+  });
+
   it('refuses a file that is not JSON, naming the file and the problem', async () => {
     const path = await file('bad-json.json', '{ "providers": [ "a", ]\n}');
     const error = await failure({ UMBEL_CONFIG: path });

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { HostNameSchema, UsageError } from '@umbel/core';
+import { FleetLimitsSchema, HostNameSchema, UsageError } from '@umbel/core';
 import * as z from 'zod';
 import type { RuntimeEnv } from './env.js';
 
@@ -25,6 +25,7 @@ export const UmbelConfigSchema = z
     $schema: z.string().optional(),
     providers: z.array(z.string().min(1)).optional().describe('provider packages to load: package names, or paths (absolute, or relative to this file)'),
     hosts: z.record(HostNameSchema, HostSchema).optional().describe('named SSH hosts'),
+    limits: FleetLimitsSchema.optional().describe('fleet limits on this state root: maxWorkers, minFreeMemoryMB, queue (docs/cli.md#fleet-limits)'),
   })
   .strict();
 

@@ -38,6 +38,8 @@ export async function createDefaultUmbel(options: DefaultUmbelOptions = {}): Pro
     reason: f.reason,
   }));
   const providers = loaded.providers.map((p) => p.provider);
-  const local = createUmbel({ home, env, substrate: createTmuxSubstrate({ home, env }), providers, scratch, unloadedProviders });
+  const limits = loaded.config.config.limits;
+  const substrate = createTmuxSubstrate({ home, env });
+  const local = createUmbel({ home, env, substrate, providers, scratch, unloadedProviders, ...(limits ? { limits } : {}) });
   return createFleet({ local, hosts: loaded.config.config.hosts ?? {}, env, home });
 }

@@ -35,6 +35,8 @@ export interface RunWorkflowCommandOptions {
   readonly signal?: AbortSignal;
   /** Run id for a new run (tests; default random). */
   readonly runId?: string;
+  /** `--max-workers`: this run's fleet limit. */
+  readonly maxWorkers?: number;
 }
 
 /** Parse `--var K=V` arguments (later ones win). @throws UsageError on a malformed one. */
@@ -84,6 +86,7 @@ export async function runWorkflowCommand(options: RunWorkflowCommandOptions): Pr
         vars,
         env: options.env,
         keepWorkers: options.keepWorkers ?? false,
+        ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
         ...(onEvent ? { onEvent } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });
@@ -97,6 +100,7 @@ export async function runWorkflowCommand(options: RunWorkflowCommandOptions): Pr
         env: options.env,
         keepWorkers: options.keepWorkers ?? false,
         ...(options.runId !== undefined ? { runId: options.runId } : {}),
+        ...(options.maxWorkers !== undefined ? { maxWorkers: options.maxWorkers } : {}),
         ...(onEvent ? { onEvent } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
       });

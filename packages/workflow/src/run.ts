@@ -34,6 +34,8 @@ export interface RunWorkflowOptions {
   readonly onEvent?: (event: WorkflowEvent) => void;
   /** Cancels the run: running waits end `aborted` (exit 130), workers are killed unless kept. */
   readonly signal?: AbortSignal;
+  /** The fleet limit of this run's spawns (`--max-workers`), over the engine's `limits.maxWorkers`. */
+  readonly maxWorkers?: number;
 }
 
 export type { RunStatus, StepRecord } from './run-status.js';
@@ -186,7 +188,7 @@ async function execute(
   const onAbort = (): void => controller.abort();
   if (options.signal?.aborted) controller.abort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
-  const workers = runWorkers({ engine, workflow, state, resumed, signal: controller.signal, journal });
+  const workers = runWorkers({ engine, workflow, state, resumed, signal: controller.signal, journal, maxWorkers: options.maxWorkers });
   const { ctx, failure } = stepContext({ engine, workflow, state, runDir, env: options.env, controller, journal, workers });
 
   const spec = workflow.spec;

@@ -30,6 +30,8 @@ interface WorkerDeps {
   readonly resumed: boolean;
   readonly signal: AbortSignal;
   readonly journal: RunJournal;
+  /** The run's own fleet limit (`--max-workers`). */
+  readonly maxWorkers?: number | undefined;
 }
 
 export function runWorkers(deps: WorkerDeps): RunWorkers {
@@ -88,8 +90,10 @@ async function startWorker(deps: WorkerDeps, key: string, rec: StepRecord): Prom
       ...(w.env !== undefined ? { env: w.env } : {}),
       ...(w.permissionMode !== undefined ? { permissionMode: w.permissionMode } : {}),
       ...(w.allowedTools !== undefined ? { allowedTools: w.allowedTools } : {}),
+      ...(deps.maxWorkers !== undefined ? { maxWorkers: deps.maxWorkers } : {}),
     },
-    { signal: deps.signal },
+    // A run may wait for a fleet slot: with the config's limits.queue, a spawn past a limit waits.
+    { signal: deps.signal, queue: true },
   );
   return name;
 }

@@ -46,6 +46,7 @@ export const UmbelErrorCode = {
   PoolExists: 'UMBEL_POOL_EXISTS',
   PoolMismatch: 'UMBEL_POOL_MISMATCH',
   PoolCorrupt: 'UMBEL_POOL_CORRUPT',
+  FleetLimit: 'UMBEL_FLEET_LIMIT',
 } as const;
 export type UmbelErrorCode = (typeof UmbelErrorCode)[keyof typeof UmbelErrorCode];
 
@@ -484,6 +485,26 @@ export class PoolCorruptError extends UmbelError {
   }
 }
 
+/** A new worker would pass a fleet limit (`limits.maxWorkers`, `--max-workers`, `limits.minFreeMemoryMB`). Exit 117. */
+export class FleetLimitError extends UmbelError {
+  readonly limit: 'maxWorkers' | 'minFreeMemoryMB';
+  readonly live: number;
+  constructor(limit: 'maxWorkers' | 'minFreeMemoryMB', value: number, live: number, freeMB?: number) {
+    const why =
+      limit === 'maxWorkers'
+        ? `the fleet limit maxWorkers ${value} is reached: ${live} workers live`
+        : `the fleet limit minFreeMemoryMB ${value} is not met: ${freeMB ?? 0} MB free, ${live} workers live`;
+    super({
+      name: 'FleetLimitError',
+      code: UmbelErrorCode.FleetLimit,
+      message: `cannot start another worker: ${why}`,
+      hint: "kill or prune workers ('umbel ls', 'umbel kill NAME'), raise the limit (config limits, --max-workers), or set limits.queue for workflows to wait",
+    });
+    this.limit = limit;
+    this.live = live;
+  }
+}
+
 /** Wrap a zod error into a UsageError without leaking zod's raw shape. */
 export function usageFromZod(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, what: string): UsageError {
   const issues = error.issues.map((issue) => ({
@@ -514,6 +535,8 @@ export function errorExitCode(error: unknown): number {
     case UmbelErrorCode.HostUnknown:
     case UmbelErrorCode.PoolMismatch:
       return 2;
+    case UmbelErrorCode.FleetLimit:
+      return 117;
     case UmbelErrorCode.HostUnreachable:
       return 120;
     case UmbelErrorCode.NotSignedIn:

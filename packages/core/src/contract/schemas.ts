@@ -128,10 +128,31 @@ export const SpawnOptionsSchema = z
       'Run the worker on this host of the config file (`hosts`), over SSH; every later call routes there by itself. With a host, cwd is a path on that host (default: its home directory)',
     ),
     billing: BillingGuardSchema,
+    maxWorkers: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Refuse to start the worker when this many workers already live on this state root (overrides the config's limits.maxWorkers for this call)"),
   })
   .strict();
 export type SpawnOptions = z.input<typeof SpawnOptionsSchema>;
 export type SpawnOptionsParsed = z.output<typeof SpawnOptionsSchema>;
+
+/** The config's fleet limits (`limits` in @umbel/runtime's config file; `createUmbel`'s `limits`). */
+export const FleetLimitsSchema = z
+  .object({
+    maxWorkers: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('At most this many live workers on this state root (starting ones included); a spawn past it is refused (exit 117)'),
+    minFreeMemoryMB: z.number().int().min(0).optional().describe('Refuse a spawn while less than this much memory is available (MB)'),
+    queue: z.boolean().optional().describe('Workflows wait for a slot instead of failing when a limit is reached'),
+  })
+  .strict();
+export type FleetLimits = z.infer<typeof FleetLimitsSchema>;
 
 /** Options of `send`. */
 export const SendOptionsSchema = z
@@ -469,6 +490,7 @@ export const WorkerMetaSchema = z.object({
   providerFiles: z.array(z.string()).default([]).describe('Files the provider wrote outside the worker dir, removed on kill'),
   envNames: z.array(z.string()).default([]).describe('Names (never values) of the variables passed to the worker'),
   readyBy: z.string().optional().describe('ISO time by which spawn gives up reaching the ready prompt (a worker without a ready event is starting until then)'),
+  spawnPid: z.number().int().optional().describe('The process that spawned it: a starting worker whose spawner died before its launch holds no fleet slot'),
 });
 export type WorkerMeta = z.infer<typeof WorkerMetaSchema>;
 
@@ -671,7 +693,7 @@ export type PoolStartOptions = z.input<typeof PoolStartOptionsSchema>;
 export type PoolStartOptionsParsed = z.output<typeof PoolStartOptionsSchema>;
 
 /** Options of `pool claim`: the spawn options a call would use; a pool whose workers have exactly these. */
-export const PoolClaimOptionsSchema = PoolSpawnFields.omit({ startupTimeout: true })
+export const PoolClaimOptionsSchema = PoolSpawnFields.omit({ startupTimeout: true, maxWorkers: true })
   .extend({ pool: PoolNameSchema.optional().describe('Claim from this pool only (default: any pool whose options match)') })
   .strict();
 export type PoolClaimOptions = z.input<typeof PoolClaimOptionsSchema>;

@@ -10,6 +10,7 @@ import type {
   CaptureResult,
   DiffOptions,
   DiffResult,
+  FleetLimits,
   FleetList,
   KeysResult,
   KillResult,
@@ -60,6 +61,12 @@ export interface CallContext {
   readonly signal?: AbortSignal;
 }
 
+/** Context of a spawn. */
+export interface SpawnContext extends CallContext {
+  /** The caller may wait for a slot (workflows): with `limits.queue`, a spawn past a limit waits instead of failing. */
+  readonly queue?: boolean;
+}
+
 /** Context of a send. */
 export interface SendContext extends CallContext {
   /**
@@ -107,6 +114,8 @@ export interface UmbelSettings {
    * wherever a worker's provider is missing (its status, a refusal, `doctor`) they are named.
    */
   readonly unloadedProviders?: readonly UnloadedProvider[];
+  /** Fleet limits on this state root (the config file's `limits`); none by default. */
+  readonly limits?: FleetLimits;
 }
 
 /** A provider package that could not be loaded: the package (and where it was named) and why. */
@@ -139,7 +148,7 @@ export interface Umbel {
   readonly home: string;
   readonly providerIds: readonly string[];
   provider(id: string): Provider;
-  spawn(options: SpawnOptions, context?: CallContext): Promise<WorkerStatus>;
+  spawn(options: SpawnOptions, context?: SpawnContext): Promise<WorkerStatus>;
   /** Deliver a prompt (or, with `command: true`, run the CLI's own command) and confirm it was taken. */
   send(options: SendOptions, context?: SendContext): Promise<SendResult>;
   /** Press keys in the worker's terminal (e.g. answer a permission dialog); a pending needs-input counts as answered. */

@@ -21,7 +21,8 @@ import { guarded, guardedAsync } from '../engine/provider-guard.js';
 import type { BillingGuard, SpawnOptionsParsed, WorkerMeta, WorkerStatus } from '../contract/schemas.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS, awaitReady } from './startup.js';
 import { deriveStatus } from './status.js';
-import type { CallContext } from '../contract/umbel.js';
+import type { SpawnContext } from '../contract/umbel.js';
+import { withFleetSlot } from './fleet-limit.js';
 
 function anonymousName(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -174,12 +175,13 @@ async function prepareLaunch(
 }
 
 /** Start a worker and wait until its CLI is ready. */
-export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParsed, context: CallContext = {}): Promise<WorkerStatus> {
-  const p = await plan(ctx, options);
+export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParsed, context: SpawnContext = {}): Promise<WorkerStatus> {
+  const planned = await plan(ctx, options);
+  const p: SpawnPlan = { ...planned, meta: { ...planned.meta, spawnPid: process.pid } };
   const { name, substrateSession: session } = p.meta;
   const wp = ctx.paths.worker(name);
   await mkdirPrivate(ctx.home);
-  await claim(ctx, wp, p.meta);
+  await withFleetSlot(ctx, options.maxWorkers, context, () => claim(ctx, wp, p.meta));
   const written: string[] = [];
   let launched = false;
   try {

@@ -145,10 +145,10 @@ function short(paths: PoolPaths): boolean {
 export async function refillPool(
   ctx: EngineContext,
   options: { name: string; env?: EnvMap },
-  context: { signal?: AbortSignal; throwErrors?: boolean } = {},
+  context: { signal?: AbortSignal; throwErrors?: boolean; maxWorkers?: number } = {},
 ): Promise<PoolRefillResult> {
   const paths = poolPaths(ctx, options.name);
-  const spawnOptions = spawnOptionsOf(requireRecord(paths), options.env);
+  const spawnOptions = { ...spawnOptionsOf(requireRecord(paths), options.env), ...(context.maxWorkers ? { maxWorkers: context.maxWorkers } : {}) };
   await checkEnv(ctx, requireRecord(paths), spawnOptions);
   const work: Work = { started: [], removed: [], errors: [] };
   let busy = false;

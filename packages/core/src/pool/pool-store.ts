@@ -20,6 +20,9 @@ import type { EngineContext } from '../engine/context.js';
 import { PoolCorruptError, PoolNotFoundError } from '../contract/errors.js';
 import { asStateError, writeFileAtomic } from '@umbel/provider';
 import { type PoolRecord, PoolRecordSchema } from '../contract/schemas.js';
+import { pidAlive } from '../engine/util.js';
+
+export { pidAlive };
 
 /** The files of one pool. */
 export interface PoolPaths {
@@ -173,21 +176,6 @@ export function parseClaim(marker: string): { worker: string; pid: number } | un
   const at = marker.lastIndexOf('@');
   const pid = Number(marker.slice(at + 1));
   return at > 0 && Number.isInteger(pid) && pid > 0 ? { worker: marker.slice(0, at), pid } : undefined;
-}
-
-/** Whether process `pid` is alive (EPERM: alive, someone else's). A zombie (exited, not yet reaped) is not. */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
-  }
-  try {
-    // Linux: the state follows the parenthesised command name ("pid (comm) Z …").
-    return !/\)\s+Z\s/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true; // no /proc: what kill() said
-  }
 }
 
 /** The pid that holds the pool's refill lock, when a live process does. */

@@ -80,7 +80,7 @@ export async function startPool(ctx: EngineContext, options: PoolStartOptionsPar
   };
   const created = await adopt(paths, record, size, spec, env, ctx);
   try {
-    await refillUntilFull(ctx, name, spawn.env, signal, (record.startupTimeout ?? 60_000) + 30_000);
+    await refillUntilFull(ctx, { name, env: spawn.env, maxWorkers: spawn.maxWorkers }, signal, (record.startupTimeout ?? 60_000) + 30_000);
   } catch (error) {
     if (created) await stopPools(ctx, name).catch(() => undefined);
     throw error;
@@ -105,10 +105,16 @@ async function adopt(paths: PoolPaths, record: PoolRecord, size: number | undefi
 }
 
 /** Refill until the pool is full; another refill at work is waited for (it may be spawning with another caller's env). */
-async function refillUntilFull(ctx: EngineContext, name: string, env: SpawnOptionsParsed['env'], signal: AbortSignal | undefined, maxMs: number) {
+async function refillUntilFull(
+  ctx: EngineContext,
+  { name, env, maxWorkers }: { name: string; env: SpawnOptionsParsed['env']; maxWorkers: number | undefined },
+  signal: AbortSignal | undefined,
+  maxMs: number,
+) {
   const until = Date.now() + maxMs;
   for (;;) {
-    const result = await refillPool(ctx, { name, ...(env ? { env } : {}) }, { ...(signal ? { signal } : {}), throwErrors: true });
+    const context = { ...(signal ? { signal } : {}), ...(maxWorkers ? { maxWorkers } : {}), throwErrors: true };
+    const result = await refillPool(ctx, { name, ...(env ? { env } : {}) }, context);
     if (!result.busy || Date.now() > until) return;
     await sleep(100, signal);
   }

@@ -4,7 +4,10 @@
  * and carries out what it says: return an outcome, record a turn's end, capture evidence. A
  * liveness monitor runs beside it; a hard deadline holds even when the host stops answering.
  */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { msOf } from '../engine/clock.js';
+import { guarded } from '../engine/provider-guard.js';
 import type { EngineContext } from '../engine/context.js';
 import { deathFacts } from '../ledger/death.js';
 import { TurnNotFoundError, TurnNotSubmittedError, WorkerVanishedError } from '../contract/errors.js';
@@ -201,7 +204,7 @@ function reload(ctx: EngineContext, previous: UsableView): UsableView {
 function track(deps: LoopDeps, view: UsableView, turn: TurnView, transcript: TurnRead): void {
   const { state, context } = deps;
   const { read, options: readOptions } = transcript;
-  const fingerprint = `${view.events.length}:${transcript.size}`;
+  const fingerprint = `${view.events.length}:${transcript.size}:${backgroundBytes(view, deps.state.transcriptPath)}`;
   if (fingerprint !== state.fingerprint) {
     // The first look dates the last change from the files themselves (a turn may have ended long ago).
     const filesChangedAt = Math.max(view.lastEventAt !== undefined ? msOf(view.lastEventAt) : 0, transcript.mtimeMs ?? 0);
@@ -221,6 +224,29 @@ function track(deps: LoopDeps, view: UsableView, turn: TurnView, transcript: Tur
     context.onProgress({ worker: view.name, turn: turn.turn, elapsedMs: Date.now() - deps.started, ...(activity ? { activity } : {}), messages: fresh });
   }
   state.activity = activity;
+}
+
+/** The bytes of the files in the provider's activity dirs (Claude's subagent transcripts): their growth is activity. */
+function backgroundBytes(view: UsableView, transcriptPath: string | undefined): number {
+  const provider = view.provider;
+  if (!transcriptPath || !provider.doFindActivityDirs) return 0;
+  let total = 0;
+  for (const dir of guarded(provider, 'doFindActivityDirs', () => provider.doFindActivityDirs?.(transcriptPath) ?? [])) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue; // none (yet)
+    }
+    for (const name of names) {
+      try {
+        total += statSync(join(dir, name)).size;
+      } catch {
+        // removed meanwhile
+      }
+    }
+  }
+  return total;
 }
 
 async function captureOr(ctx: EngineContext, session: string, fallback: string, lines: number): Promise<string> {

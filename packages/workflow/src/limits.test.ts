@@ -1,0 +1,91 @@
+// Fleet limits in workflows: past the limit a run fails its step with exit 117; with
+// `limits.queue` its spawns wait for a slot instead; `maxWorkers` of the run is its own limit.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createUmbel, type FleetLimits, type Umbel } from '@umbel/core';
+import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '@umbel/core/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseWorkflow, runWorkflow, runWorkflowCommand } from './index.js';
+
+let home: string;
+let dir: string;
+let substrate: MemorySubstrate;
+const callerEnv = { PATH: process.env.PATH, HOME: '/nonexistent-home' };
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'umbel-wf-limits-'));
+  dir = await mkdtemp(join(tmpdir(), 'umbel-wf-limits-dir-'));
+  substrate = createMemorySubstrate();
+});
+afterEach(async () => {
+  for (const name of await substrate.list()) await substrate.kill(name);
+  await rm(home, { recursive: true, force: true, maxRetries: 5 });
+  await rm(dir, { recursive: true, force: true });
+});
+
+const engineWith = (limits?: FleetLimits): Umbel =>
+  createUmbel({ substrate, providers: [createMockProvider()], home, env: callerEnv, ...(limits ? { limits } : {}) });
+
+const oneWorker = () =>
+  parseWorkflow(
+    `
+workers:
+  a: {provider: mock}
+steps:
+  - id: one
+    worker: a
+    prompt: ECHO one
+`,
+    { file: join(dir, 'wf.yaml') },
+  );
+
+describe('fleet limits in a workflow', () => {
+  it('a spawn past the limit fails the run with exit 117', async () => {
+    const engine = engineWith({ maxWorkers: 1 });
+    await engine.spawn({ name: 'other', provider: 'mock', cwd: dir });
+    const summary = await runWorkflow(engine, oneWorker(), { runId: 'r1', env: callerEnv });
+    expect(summary).toMatchObject({ ok: false, exitCode: 117 });
+  });
+
+  it('maxWorkers of the run is its limit', async () => {
+    const engine = engineWith();
+    await engine.spawn({ name: 'other', provider: 'mock', cwd: dir });
+    const summary = await runWorkflow(engine, oneWorker(), { runId: 'r2', env: callerEnv, maxWorkers: 1 });
+    expect(summary).toMatchObject({ ok: false, exitCode: 117 });
+  });
+
+  it('with limits.queue, a spawn waits for a slot: the run completes once another worker ends', async () => {
+    const engine = engineWith({ maxWorkers: 1, queue: true });
+    await engine.spawn({ name: 'other', provider: 'mock', cwd: dir });
+    let spawning: () => void = () => undefined;
+    const spawned = new Promise<void>((resolve) => {
+      spawning = resolve;
+    });
+    const run = runWorkflow(engine, oneWorker(), {
+      runId: 'r3',
+      env: callerEnv,
+      onEvent: (event) => {
+        if (event.kind === 'step' && event.state === 'spawning') spawning();
+      },
+    });
+    // The run's spawn is queued behind `other` (without queue it fails at once); ending `other` frees the slot.
+    await spawned;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await engine.kill({ name: 'other' });
+    const summary = await run;
+    expect(summary).toMatchObject({ ok: true, exitCode: 0 });
+  });
+
+  it('runWorkflowCommand (umbel run --max-workers) exits 117, its message naming the limit', async () => {
+    const engine = engineWith();
+    await engine.spawn({ name: 'other', provider: 'mock', cwd: dir });
+    const file = join(dir, 'wf.yaml');
+    await writeFile(file, 'workers:\n  a: {provider: mock}\nsteps:\n  - id: one\n    worker: a\n    prompt: ECHO one\n');
+    let stderr = '';
+    const sink = { write: (t: string) => (stderr += t) };
+    const code = await runWorkflowCommand({ engine, file, env: callerEnv, maxWorkers: 1, stdout: { write: () => true }, stderr: sink, runId: 'r4' });
+    expect(code).toBe(117);
+    expect(stderr).toMatch(/maxWorkers 1 is reached: 1 workers live/);
+  });
+});
