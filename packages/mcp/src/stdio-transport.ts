@@ -63,11 +63,15 @@ export class LineTransport implements Transport {
   private readonly onData = (chunk: Buffer | string) => this.take(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   private readonly onError = (error: Error) => this.onerror?.(error);
 
-  constructor(
-    private readonly stdin: Readable,
-    private readonly stdout: Writable,
-    private readonly maxMessageBytes = MAX_MESSAGE_BYTES,
-  ) {}
+  private readonly stdin: Readable;
+  private readonly stdout: Writable;
+  private readonly maxMessageBytes: number;
+
+  constructor(stdin: Readable, stdout: Writable, maxMessageBytes = MAX_MESSAGE_BYTES) {
+    this.stdin = stdin;
+    this.stdout = stdout;
+    this.maxMessageBytes = maxMessageBytes;
+  }
 
   async start(): Promise<void> {
     this.stdin.on('data', this.onData);

@@ -17,9 +17,11 @@ export const DEFAULT_PROVIDER_LOAD_TIMEOUT_MS = 10_000;
 
 /** The module ended, hung or stalled loading; `reason` says which. */
 export class ImportRefusal extends Error {
-  constructor(readonly reason: string) {
+  readonly reason: string;
+  constructor(reason: string) {
     super(reason);
     this.name = 'ImportRefusal';
+    this.reason = reason;
   }
 }
 

@@ -27,8 +27,8 @@ beforeEach(async () => {
     delivered.push({ how: 'type', text });
     return type(session, text);
   };
-  const typing = createMockProvider({ providerId: 'typing' });
-  typing.input = { ...typing.input, alwaysPaste: false };
+  const mock = createMockProvider({ providerId: 'typing' });
+  const typing = { ...mock, input: { ...mock.input, alwaysPaste: false } };
   umbel = createUmbel({ substrate, providers: [createMockProvider(), typing], home, env: { PATH: process.env.PATH } });
 });
 afterEach(async () => {
