@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // `pnpm soak`: N cycles of spawn → send → wait → read → kill (or one `umbel -p`) through the BUILT
 // `umbel` bin on the fake claude, with random faults injected: SIGKILL of the CLI, tmux kill-server,
-// SIGTERM/SIGHUP of `-p`, a stalled tmux call, a concurrent `prune`. After every cycle and at the end
+// SIGTERM/SIGHUP of `-p`, a stalled tmux call, a concurrent `prune`, paste terminators in a prompt
+// (`ESC[201~!touch …` / `ESC[201~/exit`: nothing may run, the answer shows them as `␛[201~`). After every cycle and at the end
 // it sweeps the process table and the private socket. It prints four counts and exits non-zero
 // unless all are 0:
 //   answers lost or wrong · workers orphaned · processes left · stack traces printed
 // Not part of `pnpm test` (it takes minutes). Needs `pnpm build`.
 //
 //   node scripts/soak.mjs [--cycles 200] [--seed N] [--concurrency 2] [--verbose]
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,7 +36,7 @@ function rng(seed) {
   };
 }
 const random = rng(SEED);
-const FAULTS = ['none', 'none', 'none', 'sigkill-cli', 'kill-server', 'p-sigterm', 'p-sighup', 'stall', 'prune'];
+const FAULTS = ['none', 'none', 'none', 'sigkill-cli', 'kill-server', 'p-sigterm', 'p-sighup', 'stall', 'prune', 'paste-terminator'];
 const pick = () => FAULTS[Math.floor(random() * FAULTS.length)];
 
 const scratch = mkdtempSync(join(tmpdir(), 'umbel-soak-'));
@@ -101,6 +102,26 @@ function processesWith(prefix) {
 const cliProcesses = (name) => processesWith(`UMBEL_EVENTS_DIR=${join(home, 'workers', name, 'events')}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The prompt of a verb cycle and the answer it must give. With the fault `paste-terminator` the
+ * prompt carries `ESC[201~` before a `!` command and a `/exit`: `check` counts an answer lost when
+ * the command ran or the worker ended.
+ */
+function pasteEscape(fault, cycle, token) {
+  if (fault !== 'paste-terminator') return { prompt: token, answer: token };
+  const marker = join(scratch, `escaped-${cycle}`);
+  const tail = (esc) => `${esc}[201~!touch ${marker}\n${esc}[201~/exit`;
+  return {
+    prompt: `${token}${tail('\x1b')}`,
+    answer: `${token}${tail('\u241b')}`,
+    check: (status) => {
+      if (existsSync(marker)) lose(fault, cycle, `the prompt's !touch ran (${marker})`);
+      const view = JSON.parse(status.stdout || '{}');
+      if (view.alive !== true) lose(fault, cycle, `the worker ended after the prompt: ${view.state} ${status.stderr.slice(0, 200)}`);
+    },
+  };
+}
+
 /** A worker through the verbs, with one fault injected mid-turn. */
 async function verbCycle(cycle, fault) {
   const name = `s${cycle}`;
@@ -123,7 +144,8 @@ async function verbCycle(cycle, fault) {
     return name;
   }
   const delayed = fault === 'sigkill-cli' || fault === 'kill-server';
-  checkOutput(cycle, fault, await run(['send', name, delayed ? `DELAY 1500 ECHO ${token}` : `ECHO ${token}`], { env }));
+  const pasted = pasteEscape(fault, cycle, token);
+  checkOutput(cycle, fault, await run(['send', name, delayed ? `DELAY 1500 ECHO ${token}` : `ECHO ${pasted.prompt}`], { env }));
   if (fault === 'sigkill-cli') {
     await sleep(200);
     for (const p of cliProcesses(name)) if (/claude/.test(p.args)) process.kill(p.pid, 'SIGKILL');
@@ -137,12 +159,13 @@ async function verbCycle(cycle, fault) {
   if (delayed) {
     if (outcome.reason !== 'dead' && outcome.result !== token)
       lose(fault, cycle, `expected dead, got ${outcome.reason} (exit ${waited.code}: ${JSON.stringify((waited.stdout || waited.stderr).slice(0, 300))})`);
-  } else if (outcome.reason !== 'completed' || outcome.result !== token) {
+  } else if (outcome.reason !== 'completed' || outcome.result !== pasted.answer) {
     lose(fault, cycle, `wait: ${outcome.reason} ${JSON.stringify(outcome.result ?? outcome.message ?? waited.stderr).slice(0, 200)}`);
   } else {
     const read = checkOutput(cycle, fault, await run(['read', name], { env }));
-    if (read.stdout !== `${token}\n`) lose(fault, cycle, `read gave ${JSON.stringify(read.stdout.slice(0, 80))}`);
+    if (read.stdout !== `${pasted.answer}\n`) lose(fault, cycle, `read gave ${JSON.stringify(read.stdout.slice(0, 80))}`);
   }
+  if (fault === 'paste-terminator') pasted.check(await run(['status', name, '--json'], { env }));
   await prune;
   checkOutput(cycle, fault, await run(['kill', name, '--purge'], { env }));
   return name;

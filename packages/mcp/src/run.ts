@@ -9,9 +9,9 @@
  * keeps running, so a piped client that closes its input at once still gets every answer.
  */
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Umbel } from '@umbel/core';
 import { createMcpServer, drainMcpServer, type McpServerSettings } from './server.js';
+import { LineTransport } from './stdio-transport.js';
 
 /** Why `runMcpServer` returned. */
 export type McpStopReason = 'stdin-closed' | 'stdout-error' | 'signal' | 'transport-closed';
@@ -50,7 +50,7 @@ export async function runMcpServer(options: RunMcpServerOptions): Promise<McpSto
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`umbel-mcp: ${line}\n`));
   const server = createMcpServer(options.engine, { ...options, log });
-  const transport = new StdioServerTransport(stdin, stdout);
+  const transport = new LineTransport(stdin, stdout);
 
   let stop!: (info: McpStopInfo) => void;
   const stopped = new Promise<McpStopInfo>((resolve) => {

@@ -3,12 +3,13 @@
  * `~/.config/umbel/config.json`. One schema ({@link UmbelConfigSchema}); a missing file is an empty
  * config, an unreadable or invalid one a {@link ConfigInvalidError} (a usage error, exit 2).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { FleetLimitsSchema, HostNameSchema, UsageError } from '@umbel/core';
 import * as z from 'zod';
 import type { RuntimeEnv } from './env.js';
+import { unsafeConfigMode } from './config-mode.js';
 
 /** A remote host umbel runs workers on, over SSH (docs/remote.md). */
 export const HostSchema = z
@@ -43,7 +44,7 @@ export interface LoadedConfig {
 /** The config file cannot be read or is invalid. Exit 2. */
 export class ConfigInvalidError extends UsageError {
   readonly path: string;
-  constructor(path: string, problem: string, options: { issues?: readonly { path: string; message: string }[]; cause?: unknown } = {}) {
+  constructor(path: string, problem: string, options: { issues?: readonly { path: string; message: string }[]; cause?: unknown; hint?: string } = {}) {
     super(`umbel config ${path}: ${problem}`, {
       hint: 'fix or remove the file (set UMBEL_CONFIG to use another one); see docs/cli.md#the-config-file',
       ...options,
@@ -64,6 +65,7 @@ export function configPath(env: RuntimeEnv, cwd: string): string {
 /** Read and validate the config file. */
 export async function loadConfig(options: { readonly env: RuntimeEnv; readonly cwd: string }): Promise<LoadedConfig> {
   const path = configPath(options.env, options.cwd);
+  await refuseUnsafeMode(path);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -86,4 +88,11 @@ export async function loadConfig(options: { readonly env: RuntimeEnv; readonly c
     throw new ConfigInvalidError(path, `invalid: ${list}`, { issues });
   }
   return { path, exists: true, config: parsed.data };
+}
+
+/** Refuse a config file others can write (config-mode.ts); a missing one is left to the read. */
+async function refuseUnsafeMode(path: string): Promise<void> {
+  const stats = await stat(path).catch(() => undefined);
+  const problem = stats && unsafeConfigMode(stats, process.getuid?.());
+  if (problem) throw new ConfigInvalidError(path, problem, { hint: `chmod go-w ${path} (and check what it holds), or set UMBEL_CONFIG to another file` });
 }

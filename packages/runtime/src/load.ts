@@ -9,7 +9,7 @@
  */
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type ProviderV1, UmbelErrorCode, UsageError } from '@umbel/core';
+import { parseDuration, type ProviderV1, UmbelErrorCode, UsageError } from '@umbel/core';
 import * as z from 'zod';
 import { builtInProviders } from './builtins.js';
 import { type LoadedConfig, loadConfig } from './config.js';
@@ -17,7 +17,7 @@ import type { RuntimeEnv } from './env.js';
 import { globalNodeModules } from './global-dir.js';
 import type { LoadedProvider, LoadedProviders, ProviderSource } from './loaded.js';
 import { ancestors, isPathSpecifier, ResolveFailure, type ResolvedModule, resolveName, resolvePath, type SearchPlace } from './resolve.js';
-import { importModule } from './import-module.js';
+import { DEFAULT_PROVIDER_LOAD_TIMEOUT_MS, ImportRefusal, importGuarded } from './guarded-import.js';
 
 export type { LoadedProvider, LoadedProviders, ProviderLoadFailure, ProviderSource } from './loaded.js';
 
@@ -123,10 +123,11 @@ export async function loadProviders(options: LoadProvidersOptions): Promise<Load
   const failures: ProviderLoadError[] = [];
   if (requests.length === 0) return { providers, config, failures };
   const places = await searchPlaces(options);
+  const timeoutMs = loadTimeout(options.env);
   for (const request of requests) {
     // A package that cannot be loaded makes only its own providers unusable: collected, never thrown.
     try {
-      providers.push(...(await loadRequest(request, places, providers)));
+      providers.push(...(await loadRequest(request, places, providers, timeoutMs)));
     } catch (error) {
       if (!(error instanceof ProviderLoadError)) throw error;
       failures.push(error);
@@ -136,16 +137,25 @@ export async function loadProviders(options: LoadProvidersOptions): Promise<Load
 }
 
 /** The providers of one package (all or none of them), checked against those already loaded. */
-async function loadRequest(request: Request, places: readonly SearchPlace[], loaded: readonly LoadedProvider[]): Promise<LoadedProvider[]> {
+async function loadRequest(request: Request, places: readonly SearchPlace[], loaded: readonly LoadedProvider[], timeoutMs: number): Promise<LoadedProvider[]> {
   const resolved = await resolveRequest(request, places);
   const out: LoadedProvider[] = [];
-  for (const provider of await importProviders(request, resolved)) {
+  for (const provider of await importProviders(request, resolved, timeoutMs)) {
     if ([...loaded, ...out].some((p) => p.provider === provider)) continue; // the same module listed twice
     const clash = [...loaded, ...out].find((p) => p.provider.providerId === provider.providerId);
     if (clash) throw shadowError(request, provider.providerId, clash);
     out.push({ provider, source: request.source, specifier: request.specifier, ...packageOf(resolved), module: resolved.file });
   }
   return out;
+}
+
+/** How long one provider module may take to load: UMBEL_PROVIDER_LOAD_TIMEOUT (a duration), else 10 s. */
+function loadTimeout(env: LoadProvidersOptions['env']): number {
+  const text = env.UMBEL_PROVIDER_LOAD_TIMEOUT;
+  if (text === undefined || text.trim() === '') return DEFAULT_PROVIDER_LOAD_TIMEOUT_MS;
+  const ms = parseDuration(text);
+  if (ms === undefined || ms <= 0) throw new UsageError(`UMBEL_PROVIDER_LOAD_TIMEOUT='${text}' is not a duration (use 500ms, 30s, 5m)`);
+  return ms;
 }
 
 /** Where package names are looked up, in order. */
@@ -182,12 +192,13 @@ const looksLikeProvider = (value: unknown): boolean =>
   value !== null && typeof value === 'object' && ('specificationVersion' in value || 'providerId' in value);
 
 /** Import the module and pick its providers: `default`, `provider`, `providers` (exactly these). */
-async function importProviders(request: Request, resolved: ResolvedModule): Promise<ProviderV1[]> {
+async function importProviders(request: Request, resolved: ResolvedModule, timeoutMs: number): Promise<ProviderV1[]> {
   const fail = (reason: string, cause?: unknown) => new ProviderLoadError(request.specifier, request.source, request.label, reason, { cause });
   let ns: Record<string, unknown>;
   try {
-    ns = await importModule(pathToFileURL(resolved.file).href);
+    ns = await importGuarded(pathToFileURL(resolved.file).href, timeoutMs);
   } catch (error) {
+    if (error instanceof ImportRefusal) throw fail(`${resolved.file} ${error.reason}`, error);
     throw fail(`importing ${resolved.file} failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, error);
   }
   const candidates: [string, unknown][] = [];

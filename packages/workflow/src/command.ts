@@ -2,7 +2,7 @@
  * `umbel run FILE [--var K=V]… [--json] [--keep-workers] [--resume RUN_ID]` — parse, run, print.
  * The CLI wires argv to `runWorkflowCommand` and exits with the code it returns.
  */
-import { type Umbel, UmbelError, UsageError } from '@umbel/core';
+import { OUTCOME_EXIT_CODES, type Umbel, UmbelError, UsageError } from '@umbel/core';
 import { exitCodeOfError } from './exit-code.js';
 import { loadWorkflow } from './preflight.js';
 import { renderProgressLine, type WorkflowEvent } from './progress.js';
@@ -55,10 +55,20 @@ export function parseVarArgs(args: readonly string[] | Readonly<Record<string, s
   return out;
 }
 
+/** The first line of a run that did not complete: interrupted (exit 130, the steps not accepted named), or failed. */
+function headline(summary: WorkflowSummary): string {
+  const f = summary.failedStep;
+  if (summary.exitCode === OUTCOME_EXIT_CODES.aborted) {
+    const notAccepted = summary.steps.filter((s) => s.status !== 'accepted').map((s) => s.id);
+    return `umbel: workflow ${summary.runId} interrupted at step '${f?.id}' (worker ${f?.workerName})${f?.message ? ` — ${f.message}` : ''}; not accepted: ${notAccepted.join(', ')}`;
+  }
+  return `umbel: workflow ${summary.runId} failed at step '${f?.id}' (worker ${f?.workerName}): ${f?.reason}${f?.message ? ` — ${f.message}` : ''}`;
+}
+
 function summaryLines(summary: WorkflowSummary): string[] {
   if (summary.ok) return [];
   const f = summary.failedStep;
-  const lines = [`umbel: workflow ${summary.runId} failed at step '${f?.id}' (worker ${f?.workerName}): ${f?.reason}${f?.message ? ` — ${f.message}` : ''}`];
+  const lines = [headline(summary)];
   const attempts = summary.outcome?.attempts;
   const last = attempts?.[attempts.length - 1];
   if (last?.checkOutput) lines.push(`  last check output:\n${last.checkOutput.replace(/^/gm, '    ')}`);

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Outcome, type Umbel, UsageError, writeFileAtomic } from '@umbel/core';
+import { OUTCOME_EXIT_CODES, type Outcome, type Umbel, UsageError, writeFileAtomic } from '@umbel/core';
 import { dependencies, topologicalOrder } from './graph.js';
 import { IssueList } from './issues.js';
 import { createJournal, type RunJournal } from './journal.js';
@@ -222,7 +222,20 @@ async function execute(
   await Promise.all(topologicalOrder(deps).order.map((id) => runStep(byId.get(id) as WorkflowStep)));
   await workers.settle();
   options.signal?.removeEventListener('abort', onAbort);
+  failIfInterrupted(ctx, state);
   return finishRun({ state, runDir, journal, ctx, failure: failure(), keepWorkers: options.keepWorkers === true, workers, durationMs: () => Date.now() - t0 });
+}
+
+/**
+ * A run is completed only when every step was accepted. An interrupt that lands where no step is
+ * waiting (between two steps, before the first) fails no step itself: the steps not started yet
+ * just stop. Such a run is interrupted (`aborted`, 130) at its first step that was not accepted.
+ */
+function failIfInterrupted(ctx: StepContext, state: RunStatus): void {
+  if (ctx.failed()) return;
+  const first = state.steps.find((r) => r.status !== 'accepted');
+  if (!first) return;
+  ctx.fail(first, { exitCode: OUTCOME_EXIT_CODES.aborted, reason: 'aborted', message: 'the run was interrupted before this step started' });
 }
 
 /** The context of the run's steps, and the run's first failure. */

@@ -47,8 +47,11 @@ export const EnvNameSchema = z.string().regex(ENV_NAME_RE, 'not a valid environm
 /** A reference to a variable of umbel's own environment, resolved at call time. */
 export const FromEnvSchema = z.object({ fromEnv: EnvNameSchema }).strict().describe("Take the value from this variable of umbel's own environment");
 
+/** A literal env value: any string but one holding a NUL byte (no environment can carry it; it arrived empty). */
+export const EnvLiteralSchema = z.string().refine((value) => !value.includes('\0'), 'an environment value cannot hold a NUL byte (\\u0000)');
+
 /** One env value as written in MCP/YAML: a literal string or `{fromEnv: NAME}`. */
-export const EnvValueSchema = z.union([z.string(), FromEnvSchema]);
+export const EnvValueSchema = z.union([EnvLiteralSchema, FromEnvSchema]);
 export type EnvValue = z.infer<typeof EnvValueSchema>;
 
 /** The env map of MCP and YAML: `{NAME: "literal" | {fromEnv: "NAME"}}`. */
@@ -66,7 +69,13 @@ export const EnvArgSchema = z.string().transform((arg, ctx): [string, EnvValue] 
     ctx.addIssue({ code: 'custom', message: `--env '${arg}': '${name}' is not a valid variable name (use NAME or NAME=VALUE)` });
     return z.NEVER;
   }
-  return eq === -1 ? [name, { fromEnv: name }] : [name, arg.slice(eq + 1)];
+  if (eq === -1) return [name, { fromEnv: name }];
+  const value = EnvLiteralSchema.safeParse(arg.slice(eq + 1));
+  if (!value.success) {
+    ctx.addIssue({ code: 'custom', message: `--env '${name}=…': ${value.error.issues[0]?.message}` });
+    return z.NEVER;
+  }
+  return [name, value.data];
 });
 
 /** Turn repeated `--env` arguments into an EnvMap (later ones win). */

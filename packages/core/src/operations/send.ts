@@ -21,6 +21,7 @@ import type { SendContext } from '../contract/umbel.js';
 import { nextTurnNumber } from '../ledger/turns.js';
 import { sleep } from '../engine/util.js';
 import { watchDir, type DirWatcher } from '../wait/watch.js';
+import { inputBoxText } from './prompt-text.js';
 
 const LOCK_WAIT_MS = 30_000;
 const LOCK_STALE_MS = 120_000;
@@ -72,10 +73,14 @@ export async function clearInput(ctx: EngineContext, view: UsableView): Promise<
   }
 }
 
-/** Put `text` in the CLI's input box, then (once `beforeEnter` settled) press Enter. */
-export async function deliver(ctx: EngineContext, view: UsableView, text: string, signal?: AbortSignal, beforeEnter?: Promise<unknown>): Promise<void> {
+/**
+ * Put `text` in the CLI's input box as text (`inputBoxText`: it can never type keys), then (once
+ * `beforeEnter` settled) press Enter. Typed, a newline or a tab is a key: such text is pasted.
+ */
+export async function deliver(ctx: EngineContext, view: UsableView, prompt: string, signal?: AbortSignal, beforeEnter?: Promise<unknown>): Promise<void> {
   const input = view.provider.input ?? {};
-  if ((input.alwaysPaste ?? true) || text.includes('\n') || text.length > 1000) await ctx.substrate.pasteText(view.session, text);
+  const text = inputBoxText(prompt);
+  if ((input.alwaysPaste ?? true) || /[\n\t]/.test(text) || text.length > 1000) await ctx.substrate.pasteText(view.session, text);
   else await ctx.substrate.typeText(view.session, text);
   if (input.submitDelayMs) await sleep(input.submitDelayMs, signal);
   await beforeEnter;
