@@ -182,6 +182,8 @@ function fleetEngine(ctx: FleetContext): Umbel {
       return place.local ? local.wait(input, context) : remoteWait(ctx, place.record, input, context);
     },
     read: routed(ctx, 'read', (input) => local.read(input)),
+    // The workers of this machine (a host's stream is not carried over the wire yet).
+    events: (input, context) => local.events(input, context),
     async status(name) {
       const place = await placeOf(ctx, name);
       return place.local ? local.status(name) : remoteStatus(ctx, place.record);

@@ -776,7 +776,18 @@ export type PoolStopResult = z.infer<typeof PoolStopResultSchema>;
 // --- the fleet's event stream (`umbel events`, see ../ledger/fleet-events.ts) and multi-wait ---
 
 /** What happened to a worker, as its ledger records it. */
-export const FleetEventKindSchema = z.enum(['spawned', 'ready', 'sent', 'send-failed', 'needs-input', 'ended', 'dead', 'killed', 'host-unreachable', 'host-back']);
+export const FleetEventKindSchema = z.enum([
+  'spawned',
+  'ready',
+  'sent',
+  'send-failed',
+  'needs-input',
+  'ended',
+  'dead',
+  'killed',
+  'host-unreachable',
+  'host-back',
+]);
 export type FleetEventKind = z.infer<typeof FleetEventKindSchema>;
 
 /** One lifecycle event of the fleet (derived from the ledger, never from a screen). */
@@ -801,10 +812,7 @@ export type FleetEvent = z.infer<typeof FleetEventSchema>;
 /** Options of `events`. */
 export const EventsOptionsSchema = z.object({
   names: z.array(WorkerNameSchema).optional().describe('Only these workers (default: every one)'),
-  since: z
-    .string()
-    .optional()
-    .describe("Only events after this: a cursor an event carried, an ISO time, or a duration back from now ('10m')"),
+  since: z.string().optional().describe("Only events after this: a cursor an event carried, an ISO time, or a duration back from now ('10m')"),
   limit: z.number().int().positive().optional().describe('At most this many events (the oldest first)'),
   follow: z.boolean().optional().describe('Keep going: new events as they happen, until cancelled'),
 });
@@ -813,3 +821,16 @@ export type EventsOptions = z.input<typeof EventsOptionsSchema>;
 /** How a wait on several workers ends: when every one ended (all), or the first (any). */
 export const WaitModeSchema = z.enum(['all', 'any']).default('all').describe('all: every worker ended (default); any: the first one did');
 export type WaitMode = z.infer<typeof WaitModeSchema>;
+
+/** Options of a wait on several workers: the wait fields of each (but its turn), the names and the mode. */
+export const WaitManyOptionsSchema = WaitOptionsSchema.omit({ name: true, turn: true })
+  .extend({
+    names: z
+      .array(WorkerNameSchema)
+      .min(1)
+      .refine((names) => new Set(names).size === names.length, { message: 'a worker is named twice' })
+      .describe('The workers; each one waits for its latest sent model turn'),
+    mode: WaitModeSchema,
+  })
+  .strict();
+export type WaitManyOptions = z.input<typeof WaitManyOptionsSchema>;

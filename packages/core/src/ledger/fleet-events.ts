@@ -153,7 +153,5 @@ export function isAfter(event: StampedEvent, since: SincePoint | undefined): boo
 
 /** The fleet's events past `since`, merged into one order. */
 export function mergeEvents(perWorker: readonly (readonly StampedEvent[])[], since: SincePoint | undefined): StampedEvent[] {
-  return perWorker
-    .flatMap((events) => events.filter((e) => isAfter(e, since)))
-    .sort(compareStamped);
+  return perWorker.flatMap((events) => events.filter((e) => isAfter(e, since))).sort(compareStamped);
 }
