@@ -1,18 +1,9 @@
 /**
  * The fleet tools: `umbel_wait_many` (one outcome per worker, in the order they ended; all or any)
  * and `umbel_events` (the fleet's lifecycle, bounded, with a cursor to continue; it can sleep until
- * the next event). Core does the work (`waitMany`, `engine.events`); this is their MCP shape.
+ * the next event). Core does the work (`waitMany`, `engine.events`); this is their MCP shape (a page: core's `eventPage`).
  */
-import {
-  DurationSchema,
-  EventsOptionsSchema,
-  type FleetEvent,
-  FleetEventSchema,
-  type Umbel,
-  WaitManyOptionsSchema,
-  waitMany,
-  waitManyExitCode,
-} from '@umbel/core';
+import { DurationSchema, EventsOptionsSchema, eventPage, FleetEventSchema, type Umbel, WaitManyOptionsSchema, waitMany, waitManyExitCode } from '@umbel/core';
 import * as z from 'zod';
 import type { RegisterTool } from './register.js';
 import { MCP_WAIT_TIMEOUT_MS, WaitOutputSchema } from './schemas.js';
@@ -48,31 +39,6 @@ const EventsOutputSchema = z.object({
   more: z.boolean().describe('More events are past the cursor already: call again with it'),
 });
 
-async function collect(iterable: AsyncIterable<FleetEvent>): Promise<FleetEvent[]> {
-  const out: FleetEvent[] = [];
-  for await (const event of iterable) out.push(event);
-  return out;
-}
-
-/** The next event past `since` has been written (or the time is up, or the call was cancelled). */
-async function nextEvent(engine: Umbel, options: { names?: string[]; since?: string }, waitMs: number, signal: AbortSignal): Promise<void> {
-  const bounded = AbortSignal.any([signal, AbortSignal.timeout(waitMs)]);
-  for await (const _ of engine.events({ ...options, follow: true, limit: 1 }, { signal: bounded })) return;
-}
-
-async function events(engine: Umbel, input: z.output<typeof EventsInputSchema>, signal: AbortSignal) {
-  const { limit, wait, ...options } = input;
-  const read = () => collect(engine.events({ ...options, limit: limit + 1 }));
-  let found = await read();
-  if (found.length === 0 && wait) {
-    await nextEvent(engine, options, wait, signal);
-    found = await read();
-  }
-  const page = found.slice(0, limit);
-  const cursor = page.at(-1)?.cursor ?? options.since;
-  return { events: page, ...(cursor ? { cursor } : {}), more: found.length > limit };
-}
-
 /** Register umbel_wait_many and umbel_events. */
 export function registerFleetTools(tool: RegisterTool, engine: Umbel): void {
   tool(
@@ -101,6 +67,6 @@ export function registerFleetTools(tool: RegisterTool, engine: Umbel): void {
       output: EventsOutputSchema,
       readOnly: true,
     },
-    (input, extra) => events(engine, input, extra.signal),
+    (input, extra) => eventPage(engine, input, extra.signal),
   );
 }
