@@ -53,7 +53,7 @@ describe('events and multi-wait on the fake claude', () => {
   it('events --follow: three workers, every lifecycle event in order with exact turns; SIGINT ends it cleanly', async () => {
     const follower = startUmbel(['events', '--follow', '--json']);
     let out = '';
-    follower.child.stdout.on('data', (d: Buffer) => {
+    follower.child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
     });
     for (const name of ['e1', 'e2', 'e3']) expect((await umbel(['spawn', name, ...cfg()])).code).toBe(0);
@@ -107,8 +107,8 @@ describe('events and multi-wait on the fake claude', () => {
   it('events --follow ends when its reader goes away (EPIPE: 141)', async () => {
     await umbel(['spawn', 'p1', ...cfg()]);
     const follower = startUmbel(['events', 'p1', '--follow']);
-    await new Promise<void>((resolve) => follower.child.stdout.once('data', () => resolve()));
-    follower.child.stdout.destroy();
+    await new Promise<void>((resolve) => follower.child.stdout?.once('data', () => resolve()));
+    follower.child.stdout?.destroy();
     await umbel(['send', 'p1', 'ECHO after the reader left']);
     expect(await exited(follower.child)).toBe(141);
   });

@@ -155,3 +155,16 @@ export function isAfter(event: StampedEvent, since: SincePoint | undefined): boo
 export function mergeEvents(perWorker: readonly (readonly StampedEvent[])[], since: SincePoint | undefined): StampedEvent[] {
   return perWorker.flatMap((events) => events.filter((e) => isAfter(e, since))).sort(compareStamped);
 }
+
+/** An event made outside a ledger (a fleet's host going away or coming back), at `ns`. */
+export function stampEvent(ns: bigint, fields: Omit<FleetEvent, 'cursor' | 'at'>): FleetEvent {
+  return stamp(ns, fields).event;
+}
+
+/** Order of two events by their cursors (events from several machines merge into the same order). */
+export function compareEvents(a: Pick<FleetEvent, 'cursor'>, b: Pick<FleetEvent, 'cursor'>): number {
+  const x = parseSince(a.cursor, 0);
+  const y = parseSince(b.cursor, 0);
+  if (!x || !y || !('after' in x) || !('after' in y)) return a.cursor < b.cursor ? -1 : a.cursor > b.cursor ? 1 : 0;
+  return compareStamped(x.after, y.after);
+}
