@@ -88,6 +88,26 @@ describe('events', () => {
       ['late', 'ended', 1, 'completed'],
     ]);
   });
+
+  it('follow: a worker purged and spawned again under its name is followed again', async () => {
+    const controller = new AbortController();
+    const seen: FleetEvent[] = [];
+    let sent = 0;
+    const done = (async () => {
+      for await (const e of umbel.events({ follow: true }, { signal: controller.signal })) {
+        seen.push(e);
+        if (e.kind === 'sent' && ++sent === 2) controller.abort();
+      }
+    })();
+    await spawn('again');
+    await umbel.send({ name: 'again', prompt: 'ECHO one' });
+    await umbel.wait({ name: 'again' });
+    await umbel.kill({ name: 'again', purge: true });
+    await spawn('again');
+    await umbel.send({ name: 'again', prompt: 'ECHO two' });
+    await done;
+    expect(seen.filter((e) => e.kind === 'sent').map((e) => e.turn)).toEqual([1, 1]);
+  });
 });
 
 describe('wait on several workers', () => {

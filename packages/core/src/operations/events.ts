@@ -4,6 +4,7 @@
  * it is written: the stream sleeps on file-system notifications of the workers dir and of each
  * worker's dir and `events/` (the watcher of `wait`), never on a poll a user could see.
  */
+import { statSync } from 'node:fs';
 import { mkdirPrivate } from '@umbel/provider';
 import { UsageError, WorkerNotFoundError } from '../contract/errors.js';
 import type { EventsOptions, FleetEvent } from '../contract/schemas.js';
@@ -51,15 +52,18 @@ function nextChange(watcher: DirWatcher, signal: AbortSignal | undefined): Promi
 
 /** The follower's state: which dirs it watches, which events it handed out. */
 function follower(ctx: EngineContext, watcher: DirWatcher, since: SincePoint | undefined) {
-  const watched = new Set<string>();
+  /** The inode of each dir watched: a worker purged and spawned again under its name is a new dir to watch. */
+  const watched = new Map<string, number>();
   const emitted = new Map<string, Set<string>>();
   const watch = (dir: string) => {
-    if (watched.has(dir)) return;
     try {
+      const ino = statSync(dir).ino;
+      if (watched.get(dir) === ino) return;
       watcher.addDir(dir);
-      watched.add(dir);
+      watched.set(dir, ino);
     } catch {
       // not there (yet): the parent's watch sees it appear
+      watched.delete(dir);
     }
   };
   return {
