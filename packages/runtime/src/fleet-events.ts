@@ -92,7 +92,7 @@ async function* merged<T>(sources: (signal: AbortSignal) => AsyncIterable<T>[], 
       i,
       (iterators[i] as AsyncIterator<T>).next().then((r) => ({ i, r })),
     );
-  iterators.forEach((_, i) => pull(i));
+  for (let i = 0; i < iterators.length; i++) pull(i);
   try {
     while (pending.size > 0) {
       const { i, r } = await Promise.race(pending.values());
