@@ -4,7 +4,7 @@
 // (run `pnpm build` first), tmux, the fake `claude` from test-fixtures and, when installed, the
 // real `claude` against the local mock model server.
 //
-//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|remote] [--providers claude,codex,gemini]
+//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|events|remote] [--providers claude,codex,gemini]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,8 +20,9 @@ const opt = (name, fallback) => {
 const RUNS = opt('runs', 50);
 const PARALLEL = opt('parallel', 50);
 const skipReal = args.includes('--skip-real');
-// --only print|engine|remote: run one part (the real-CLI comparison, the fake-CLI engine figures, or
-// a remote turn over ssh against a local one on a loopback sshd).
+// --only print|engine|events|remote: run one part (the real-CLI comparison, the fake-CLI engine
+// figures, the latency of `umbel events --follow`, or a remote turn over ssh against a local one on a
+// loopback sshd).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const dist = (pkg, file = 'index.js') => pathToFileURL(join(root, 'packages', pkg, 'dist', file)).href;
 if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) {
@@ -84,6 +85,9 @@ try {
   console.log(`umbel bench — ${RUNS} runs per figure, ${PARALLEL} parallel workers, on ${process.env.CI ? 'CI' : 'this machine'}\n`);
 
   if (only === undefined || only === 'engine') await benchEngine();
+
+  // 5b. a stop hook → its `ended` line in `umbel events --follow` (a separate process, as a user runs it)
+  if (only === undefined || only === 'events') await benchEvents();
 
   // 6. umbel -p vs the real claude -p on the same mock
   if (!skipReal && (only === undefined || only === 'print')) await benchPrint(bin);
@@ -192,6 +196,44 @@ async function benchEngine() {
       }
     });
   console.log(`umbel processes left between calls: ${ours.length} (no daemon)`);
+}
+
+async function benchEvents() {
+  await umbel.spawn({ name: 'ev', provider: 'claude', cwd: work, env: workerEnv });
+  const follower = spawn(process.execPath, [bin, 'events', 'ev', '--follow', '--json'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  /** When each turn's `ended` line arrived (epoch ns). */
+  const arrived = new Map();
+  const waiters = [];
+  let buffer = '';
+  follower.stdout.setEncoding('utf8').on('data', (chunk) => {
+    const now = epochNs();
+    buffer += chunk;
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const event = JSON.parse(buffer.slice(0, i));
+      buffer = buffer.slice(i + 1);
+      if (event.kind === 'ended') arrived.set(event.turn, now);
+    }
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const lineOf = async (turn) => {
+    while (!arrived.has(turn)) await new Promise((resolve) => waiters.push(resolve));
+    return arrived.get(turn);
+  };
+  const latency = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const { turn } = await umbel.send({ name: 'ev', prompt: `ECHO events ${i}` });
+      const at = await lineOf(turn);
+      const stop = eventsOf('ev')
+        .filter((e) => e.kind === 'stop')
+        .pop();
+      latency.push(Number(at - stop.at) / 1e6);
+    }
+  } finally {
+    follower.kill('SIGINT');
+    await umbel.kill({ name: 'ev', purge: true });
+  }
+  report('stop hook fired → its line in events --follow', latency, 20);
 }
 
 async function benchPrint(bin) {

@@ -56,8 +56,8 @@ export function checkRepeats(args: Args): void {
   const verbOnly = VERB_REPEATABLE_FLAGS[String(args._[0] ?? '')] ?? [];
   for (const [key, value] of Object.entries(args)) {
     if (verbOnly.includes(key)) continue;
-    // camelCase keys are yargs' aliases of the kebab-case ones; `keys` is the variadic positional.
-    if (key === '_' || key === 'keys' || /[A-Z]/.test(key) || REPEATABLE_FLAGS.has(key) || !Array.isArray(value)) continue;
+    // camelCase keys are yargs' aliases of the kebab-case ones; `keys` and `names` are variadic positionals.
+    if (key === '_' || key === 'keys' || key === 'names' || /[A-Z]/.test(key) || REPEATABLE_FLAGS.has(key) || !Array.isArray(value)) continue;
     const given = value.map((v) => `'${String(v)}'`).join(', ');
     throw new UsageError(`--${key} was given ${value.length} times (${given}); it takes one value`, {
       hint: `only ${[...REPEATABLE_FLAGS].map((f) => `--${f}`).join(' and ')} repeat`,

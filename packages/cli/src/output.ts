@@ -1,5 +1,5 @@
 /** Formatting helpers shared by the verbs. */
-import { errorExitCode, type HostReport, type LogEntry, UmbelError, type WorkerStatus } from '@umbel/core';
+import { errorExitCode, type FleetEvent, type HostReport, type LogEntry, UmbelError, type WorkerStatus } from '@umbel/core';
 import type { Out } from './io.js';
 
 /** Print one JSON value as a line. */
@@ -30,6 +30,19 @@ export function reportError(error: unknown, io: { stdout: Out; stderr: Out }, js
  */
 export function logLine(entry: LogEntry): string {
   return `${entry.at}  ${entry.kind.padEnd(12)}  ${oneLine(entry.summary)}\n`;
+}
+
+/** One `events` line: time, worker (@host), provider, kind, then what the kind tells. */
+export function eventLine(e: FleetEvent): string {
+  const details = [
+    e.turn !== undefined ? `turn ${e.turn}` : undefined,
+    e.reason ? `${e.reason} (exit ${e.exitCode})` : undefined,
+    e.input ? `${e.input}${e.tool ? ` ${e.tool}` : ''}` : undefined,
+    e.status !== undefined ? `status ${e.status}` : undefined,
+    e.signal,
+    e.message === undefined ? undefined : oneLine(e.message),
+  ].filter((d) => d !== undefined);
+  return `${[e.at, `${e.worker}${e.host ? `@${e.host}` : ''}`, e.provider, e.kind.padEnd(11), ...details].join('  ').trimEnd()}\n`;
 }
 
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };

@@ -54,7 +54,7 @@ export const VERB_REPEATABLE_FLAGS: Readonly<Record<string, readonly string[]>> 
 export const COMMANDS = {
   spawn: 'spawn [worker]',
   send: 'send <name> [prompt]',
-  wait: 'wait <name>',
+  wait: 'wait <names..>',
   keys: 'keys <name> <keys..>',
   status: 'status [name]',
   ls: 'ls',
@@ -66,6 +66,7 @@ export const COMMANDS = {
   attach: 'attach <name>',
   capture: 'capture <name>',
   logs: 'logs <name>',
+  events: 'events [names..]',
   run: 'run [file]',
   mcp: 'mcp',
   providers: 'providers',
@@ -192,13 +193,18 @@ function workVerbs(y: Argv, help: ProviderHelp): Argv {
     )
     .command(
       COMMANDS.wait,
-      'Wait for a turn to end; prints the answer (the exit code tells the outcome)',
+      'Wait for a turn to end; prints the answer (the exit code tells the outcome). Several workers: one outcome each, in the order they ended',
       verb((v) =>
-        json('Print the whole Outcome as JSON')(waitOptions(name(v), 'the worker'))
+        json('Print the whole Outcome as JSON (several workers: an array)')(
+          waitOptions(v.positional('names', { type: 'string', array: true, describe: 'Worker name(s)' }), 'the worker'),
+        )
           .option('turn', {
             type: 'string',
-            describe: 'Turn to wait for (default: the latest sent model turn)',
+            describe: 'Turn to wait for (default: the latest sent model turn; one worker only)',
           })
+          .option('all', { type: 'boolean', describe: 'Several workers: return when every one ended (default)' })
+          .option('any', { type: 'boolean', describe: 'Several workers: return when the first one ended (the others keep running)' })
+          .conflicts('any', 'all')
           .option('until', {
             type: 'string',
             describe:
@@ -282,6 +288,16 @@ function maintenanceVerbs(y: Argv, help: ProviderHelp): Argv {
       COMMANDS.logs,
       "Print the worker's event log, one line per event",
       verb((v) => json('Print JSON lines')(name(v)).option('follow', { alias: 'f', type: 'boolean', describe: 'Keep printing new events until Ctrl-C' })),
+    )
+    .command(
+      COMMANDS.events,
+      "The fleet's lifecycle, one line per event: spawned, ready, sent, send-failed, needs-input, ended, dead, killed (from the ledger)",
+      verb((v) =>
+        json('Print JSON lines')(v)
+          .positional('names', { type: 'string', array: true, describe: 'Only these workers (default: every one)' })
+          .option('follow', { alias: 'f', type: 'boolean', describe: 'Keep printing new events as they happen, until Ctrl-C' })
+          .option('since', { type: 'string', describe: "Only events after this: an event's cursor, an ISO time, or a duration back from now (10m)" }),
+      ),
     )
     .command(
       COMMANDS.run,

@@ -1,10 +1,10 @@
-/** The supervisor verbs: spawn, send, wait, keys, status, ls, read, actions, diff, kill, prune, attach, capture, logs. */
+/** The supervisor verbs: spawn, send, wait, keys, status, ls, read, actions, diff, kill, prune, attach, capture, logs, events. */
 import { spawnSync } from 'node:child_process';
-import { formatMs, type Outcome, type Umbel, UsageError, type WorkerStatus } from '@umbel/core';
+import { formatMs, type Outcome, type Umbel, UsageError, waitMany, waitManyExitCode, type WorkerStatus } from '@umbel/core';
 import { type Args, num, signedNum, spawnFromArgs, str, turnOrAll, turnWaitFromArgs } from './args.js';
 import { actionsText, diffText } from './evidence.js';
 import { type CliIo, interruptExitCode } from './io.js';
-import { logLine, printJson, statusTable, unreachableHosts } from './output.js';
+import { eventLine, logLine, printJson, statusTable, unreachableHosts } from './output.js';
 
 export { type Args, envFromArgs } from './args.js';
 
@@ -131,19 +131,35 @@ const sendVerb: VerbHandler = async ({ args, io, engine, signal, json }) => {
   return 0;
 };
 
-const waitVerb: VerbHandler = async ({ args, io, engine, signal, json }) => {
+/** What ends a wait, beside its turn (argv → engine): its bounds, its check, its until. */
+function waitFields(args: Args) {
+  return { ...turnWaitFromArgs(args), until: str(args.until) as 'stop' | undefined, file: str(args.file), pattern: str(args.pattern) };
+}
+
+/** `wait A B C [--any|--all]`: one outcome per worker in the order they ended (--json: an array). */
+async function waitManyVerb({ args, io, engine, signal, json }: VerbCall, names: string[]): Promise<number> {
+  if (args.turn !== undefined)
+    throw new UsageError('--turn names the turn of one worker', { hint: 'wait for several without it: each waits for its latest sent turn' });
+  const wait = (options: Parameters<Umbel['wait']>[0], context: Parameters<Umbel['wait']>[1]) => engine.wait(options, context);
+  const outcomes = await waitMany(wait, { names, mode: args.any === true ? 'any' : 'all', ...waitFields(args) }, { signal });
+  if (json) printJson(io.stdout, outcomes);
+  else
+    for (const outcome of outcomes) {
+      io.stdout.write(`── ${outcome.worker} · turn ${outcome.turn} · ${outcome.reason}\n`);
+      printOutcome(io, outcome);
+    }
+  return waitManyExitCode(outcomes);
+}
+
+const waitVerb: VerbHandler = async (call) => {
+  const { args, io, engine, signal, json } = call;
+  const names = ((args.names as unknown[] | undefined) ?? []).map(String);
+  if (names.length > 1) return waitManyVerb(call, names);
   const live = !json && io.stderr.isTTY === true ? progressLine(io) : undefined;
   let outcome: Outcome;
   try {
     outcome = await engine.wait(
-      {
-        name: String(args.name),
-        turn: num(args.turn, 'turn'),
-        ...turnWaitFromArgs(args),
-        until: str(args.until) as 'stop' | undefined,
-        file: str(args.file),
-        pattern: str(args.pattern),
-      },
+      { name: String(names[0]), turn: num(args.turn, 'turn'), ...waitFields(args) },
       { signal, onProgress: live ? (p) => live.update(p) : undefined },
     );
   } finally {
@@ -307,6 +323,15 @@ const logsVerb: VerbHandler = async ({ args, io, engine, signal, json }) => {
   return interruptExitCode(signal);
 };
 
+/** `events [NAME…] [--follow] [--since T]`: the fleet's lifecycle, one line (JSON Lines with --json) per event. */
+const eventsVerb: VerbHandler = async ({ args, io, engine, signal, json }) => {
+  const names = ((args.names as unknown[] | undefined) ?? []).map(String);
+  const follow = args.follow === true;
+  const options = { ...(names.length ? { names } : {}), since: str(args.since), follow };
+  for await (const event of engine.events(options, { signal })) io.stdout.write(json ? `${JSON.stringify(event)}\n` : eventLine(event));
+  return follow ? interruptExitCode(signal) : 0;
+};
+
 const VERB_HANDLERS: Readonly<Record<string, VerbHandler>> = {
   spawn: spawnVerb,
   send: sendVerb,
@@ -322,6 +347,7 @@ const VERB_HANDLERS: Readonly<Record<string, VerbHandler>> = {
   attach: attachVerb,
   capture: captureVerb,
   logs: logsVerb,
+  events: eventsVerb,
 };
 
 /** Dispatch one verb. Returns the exit code. */

@@ -11,6 +11,9 @@ export { HOOK_SINK_SCRIPT, HOOK_SINK_VERSION, installHookSink, hookCommandFor } 
 export { nowNs, isoOf } from './engine/clock.js';
 
 export { INPUT_PROMPT_SETTLE_MS } from './wait/wait-decision.js';
+export { compareEvents, stampEvent } from './ledger/fleet-events.js';
+export { eventPage, type EventPage, type EventPageOptions } from './operations/event-page.js';
+export { waitMany, waitManyDone, waitManyExitCode } from './wait/wait-many.js';
 export { STOP_SETTLE_MS } from './engine/context.js';
 export { formatMs } from './engine/util.js';
 export { ajvValidator, extractJson } from './wait/json-schema.js';

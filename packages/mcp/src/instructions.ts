@@ -18,5 +18,6 @@ umbel_wait returns an outcome as data; branch on reason:
 - idle: the turn stopped without an answer; umbel_capture, then umbel_send or umbel_keys.
 - aborted: your wait was cancelled; the worker keeps running.
 - guardrail-halted: the check kept failing; see attempts.
+Several workers: umbel_wait_many (all, or any: the first to end); umbel_events follows the fleet (cursor, wait).
 Evidence: umbel_actions (tools, files, commands), umbel_diff (file changes).
 More: umbel_help (topics lifecycle, workflow, providers).`;

@@ -15,6 +15,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Umbel } from '@umbel/core';
 import { createCallTracker } from './calls.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { registerFleetTools } from './fleet-tools.js';
 import { registerPoolTools } from './pool-tools.js';
 import { providerSummaries } from './provider-text.js';
 import { toolRegistrar } from './register.js';
@@ -63,6 +64,7 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     progressIntervalMs: settings.progressIntervalMs ?? PROGRESS_INTERVAL_MS,
     log,
   });
+  registerFleetTools(tool, engine);
   registerPoolTools(tool, engine);
   return server;
 }

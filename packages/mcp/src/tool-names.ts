@@ -20,6 +20,8 @@ export const TOOL_NAMES = [
   'umbel_prune',
   'umbel_help',
   'umbel_doctor',
+  'umbel_wait_many',
+  'umbel_events',
   ...POOL_TOOL_NAMES,
 ] as const;
 /** One tool name. */

@@ -311,7 +311,7 @@ function nextFor(outcome: Outcome, options: { name: string; retries?: number; un
 }
 
 /** The wait's result for an MCP client: long answers shortened (unless full), hints in MCP terms. */
-function waitResult(outcome: Outcome, options: Parameters<typeof nextFor>[1], full: boolean) {
+export function waitResult(outcome: Outcome, options: Parameters<typeof nextFor>[1], full: boolean) {
   const hint = readHint(outcome.worker, outcome.turn);
   const shorten = (text: string) => (full ? { text } : shapeAnswer(text, { auto: true, hint }));
   const result = outcome.result === undefined ? undefined : shorten(outcome.result);

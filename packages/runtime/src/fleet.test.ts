@@ -305,3 +305,56 @@ describe('waiting on a host', () => {
     expect(gpu.links.size).toBe(0);
   });
 });
+
+describe('events across the fleet', () => {
+  const brief = (e: { worker: string; kind: string; turn?: number; host?: string }) => [e.worker, e.host ?? 'here', e.kind, ...(e.turn ? [e.turn] : [])];
+
+  it("merges this machine's events and a host's into one order, each remote one naming its host", async () => {
+    await fleet.spawn({ name: 'r1', provider: 'mock', cwd: work, host: 'gpu' });
+    await fleet.spawn({ name: 'l1', provider: 'mock', cwd: work });
+    await fleet.send({ name: 'r1', prompt: 'ECHO there' });
+    await fleet.wait({ name: 'r1' });
+    await fleet.send({ name: 'l1', prompt: 'ECHO here' });
+    await fleet.wait({ name: 'l1' });
+    const events = [];
+    for await (const e of fleet.events()) events.push(e);
+    expect(events.map(brief)).toEqual([
+      ['r1', 'gpu', 'spawned'],
+      ['r1', 'gpu', 'ready'],
+      ['l1', 'here', 'spawned'],
+      ['l1', 'here', 'ready'],
+      ['r1', 'gpu', 'sent', 1],
+      ['r1', 'gpu', 'ended', 1],
+      ['l1', 'here', 'sent', 1],
+      ['l1', 'here', 'ended', 1],
+    ]);
+    const only = [];
+    for await (const e of fleet.events({ names: ['r1'], since: events[4]?.cursor })) only.push(e);
+    expect(only.map(brief)).toEqual([['r1', 'gpu', 'ended', 1]]);
+  });
+
+  it('follow: a host’s new events as they are written; a host that goes away and comes back says so', async () => {
+    await fleet.spawn({ name: 'r1', provider: 'mock', cwd: work, host: 'gpu' });
+    const stop = new AbortController();
+    const seen: string[][] = [];
+    const following = (async () => {
+      for await (const e of fleet.events({ follow: true }, { signal: stop.signal })) {
+        seen.push(brief(e).map(String));
+        if (e.kind === 'ready') gpu.drop('ssh: connection reset');
+        if (e.kind === 'host-unreachable') {
+          gpu.up();
+          await fleet.send({ name: 'r1', prompt: 'ECHO again' });
+        }
+        if (e.kind === 'sent') break; // ends the host's long poll too
+      }
+    })();
+    await following;
+    expect(seen).toEqual([
+      ['r1', 'gpu', 'spawned'],
+      ['r1', 'gpu', 'ready'],
+      ['r1', 'gpu', 'host-unreachable'],
+      ['r1', 'gpu', 'host-back'],
+      ['r1', 'gpu', 'sent', '1'],
+    ]);
+  });
+});

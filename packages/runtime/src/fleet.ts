@@ -23,6 +23,7 @@ import {
 import type { HostConfig } from './config.js';
 import type { RuntimeEnv } from './env.js';
 import { call, type FleetContext, hostFailed, hostOf, placeOf, reasonOf, unreachableStatus, withHost, workerName } from './fleet-context.js';
+import { fleetEvents } from './fleet-events.js';
 import { fleetList, fleetPrune } from './fleet-list.js';
 import { fleetSpawn } from './fleet-spawn.js';
 import { recordsDir, type RemoteRecord, removeRecord } from './records.js';
@@ -182,6 +183,7 @@ function fleetEngine(ctx: FleetContext): Umbel {
       return place.local ? local.wait(input, context) : remoteWait(ctx, place.record, input, context);
     },
     read: routed(ctx, 'read', (input) => local.read(input)),
+    events: (input, context) => fleetEvents(ctx, input, context?.signal),
     async status(name) {
       const place = await placeOf(ctx, name);
       return place.local ? local.status(name) : remoteStatus(ctx, place.record);

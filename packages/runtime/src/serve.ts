@@ -3,7 +3,7 @@
  * line out. Every failure, bad requests included, is a response with a typed error; nothing is
  * thrown past here.
  */
-import { UmbelErrorCode, UmbelError, UsageError, type Umbel, type WaitProgress } from '@umbel/core';
+import { eventPage, UmbelErrorCode, UmbelError, UsageError, type Umbel, type WaitProgress } from '@umbel/core';
 import { encodeError, type Hello, RPC_OPS, RPC_VERSION, type RpcOp, RpcRequestSchema, type RpcResponse } from './wire.js';
 
 /** What the caller of {@link serveRpc} gives it. */
@@ -40,7 +40,19 @@ const CALLS: Record<RpcOp, Call> = {
   },
   actions: (engine, options) => engine.actions(opt(options)),
   diff: (engine, options) => engine.diff(opt(options)),
+  events: (engine, options, { signal }) => servePage(engine, options, signal),
 };
+
+/** The longest a page may sleep for the next event. */
+const MAX_PAGE_WAIT_MS = 60_000;
+
+/** One page of the host's events (`wait`: sleep that long, at most a minute, for the next one). */
+function servePage(engine: Umbel, input: unknown, signal: AbortSignal | undefined) {
+  const { limit, wait, ...options } = (input ?? {}) as { limit?: unknown; wait?: unknown };
+  const page = { ...(options as object), limit: typeof limit === 'number' && limit > 0 ? Math.min(limit, 1000) : 500 };
+  const waitMs = typeof wait === 'number' && wait > 0 ? Math.min(wait, MAX_PAGE_WAIT_MS) : 0;
+  return eventPage(engine, { ...page, ...(waitMs ? { wait: waitMs } : {}) }, signal);
+}
 
 /**
  * A wait. With progress asked for, the first line names the turn awaited (the latest sent, when

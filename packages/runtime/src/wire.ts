@@ -28,6 +28,7 @@ export const RPC_OPS = [
   'messages',
   'actions',
   'diff',
+  'events',
 ] as const;
 export type RpcOp = (typeof RPC_OPS)[number];
 

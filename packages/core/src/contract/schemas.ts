@@ -803,3 +803,65 @@ export type PoolRefillResult = z.infer<typeof PoolRefillResultSchema>;
 /** Result of `pool stop`. */
 export const PoolStopResultSchema = z.object({ pool: PoolNameSchema, removed: z.array(WorkerNameSchema) });
 export type PoolStopResult = z.infer<typeof PoolStopResultSchema>;
+
+// --- the fleet's event stream (`umbel events`, see ../ledger/fleet-events.ts) and multi-wait ---
+
+/** What happened to a worker, as its ledger records it. */
+export const FleetEventKindSchema = z.enum([
+  'spawned',
+  'ready',
+  'sent',
+  'send-failed',
+  'needs-input',
+  'ended',
+  'dead',
+  'killed',
+  'host-unreachable',
+  'host-back',
+]);
+export type FleetEventKind = z.infer<typeof FleetEventKindSchema>;
+
+/** One lifecycle event of the fleet (derived from the ledger, never from a screen). */
+export const FleetEventSchema = z.object({
+  cursor: z.string().describe('Where this event sits in the stream: pass it as `since` to continue after it'),
+  at: z.string().describe('When it happened (ISO time)'),
+  kind: FleetEventKindSchema,
+  worker: z.string(),
+  provider: z.string(),
+  host: z.string().optional().describe('The host of a remote worker (absent: this machine)'),
+  turn: z.number().int().positive().optional().describe('sent, send-failed, needs-input, ended: the turn'),
+  input: z.enum(['permission', 'question', 'idle']).optional().describe('needs-input: what the CLI asks for'),
+  tool: z.string().optional().describe('needs-input: the tool asking for permission'),
+  message: z.string().optional(),
+  reason: OutcomeReasonSchema.optional().describe("ended: how the turn ended, as its hooks tell (a wait's outcome reads the transcript too)"),
+  exitCode: z.number().int().optional().describe('ended: the exit code of that reason'),
+  status: z.number().int().optional().describe('dead: the exit status of the CLI process'),
+  signal: z.string().optional().describe('dead: the signal that ended it'),
+});
+export type FleetEvent = z.infer<typeof FleetEventSchema>;
+
+/** Options of `events`. */
+export const EventsOptionsSchema = z.object({
+  names: z.array(WorkerNameSchema).optional().describe('Only these workers (default: every one)'),
+  since: z.string().optional().describe("Only events after this: a cursor an event carried, an ISO time, or a duration back from now ('10m')"),
+  limit: z.number().int().positive().optional().describe('At most this many events (the oldest first)'),
+  follow: z.boolean().optional().describe('Keep going: new events as they happen, until cancelled'),
+});
+export type EventsOptions = z.input<typeof EventsOptionsSchema>;
+
+/** How a wait on several workers ends: when every one ended (all), or the first (any). */
+export const WaitModeSchema = z.enum(['all', 'any']).default('all').describe('all: every worker ended (default); any: the first one did');
+export type WaitMode = z.infer<typeof WaitModeSchema>;
+
+/** Options of a wait on several workers: the wait fields of each (but its turn), the names and the mode. */
+export const WaitManyOptionsSchema = WaitOptionsSchema.omit({ name: true, turn: true })
+  .extend({
+    names: z
+      .array(WorkerNameSchema)
+      .min(1)
+      .refine((names) => new Set(names).size === names.length, { message: 'a worker is named twice' })
+      .describe('The workers; each one waits for its latest sent model turn'),
+    mode: WaitModeSchema,
+  })
+  .strict();
+export type WaitManyOptions = z.input<typeof WaitManyOptionsSchema>;

@@ -10,6 +10,8 @@ import type {
   CaptureResult,
   DiffOptions,
   DiffResult,
+  EventsOptions,
+  FleetEvent,
   FleetLimits,
   FleetList,
   KeysResult,
@@ -156,6 +158,12 @@ export interface Umbel {
   /** Wait for a turn to end (or, with `until`, for a file to appear or the screen to match). */
   wait(options: WaitOptions, context?: WaitContext): Promise<Outcome>;
   read(options: ReadOptions): Promise<ReadResult>;
+  /**
+   * The lifecycle of the workers (all, or `names`) as one ordered stream, from their ledgers:
+   * spawned, ready, sent, send-failed, needs-input, ended, dead, killed. With `follow`, it goes on
+   * with each new event as it is written (woken by file-system notifications) until cancelled.
+   */
+  events(options?: EventsOptions, context?: CallContext): AsyncIterable<FleetEvent>;
   status(name: string): Promise<WorkerStatus>;
   list(): Promise<WorkerStatus[]>;
   /**

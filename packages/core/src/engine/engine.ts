@@ -25,6 +25,7 @@ import {
   ActionsOptionsSchema,
   CaptureOptionsSchema,
   DiffOptionsSchema,
+  EventsOptionsSchema,
   KeysOptionsSchema,
   KillOptionsSchema,
   PoolClaimOptionsSchema,
@@ -48,6 +49,7 @@ import type { Substrate } from '../contract/substrate.js';
 import type { CallContext, SendContext, Umbel, UmbelPools, UmbelSettings, WaitContext } from '../contract/umbel.js';
 import { waitForTurn } from '../wait/wait.js';
 import { waitUntil } from '../wait/wait-until.js';
+import { streamEvents } from '../operations/events.js';
 
 export { DEFAULT_STARTUP_TIMEOUT_MS } from '../operations/startup.js';
 
@@ -95,6 +97,11 @@ function withBilling(ctx: EngineContext, outcome: Outcome): Outcome {
   return { ...outcome, billing, ...(billingEvidence ? { billingEvidence } : {}), ...(view.quota ? { quota: view.quota } : {}) };
 }
 
+/** The event stream; bad input is an error on the first step, like every other failure of it. */
+async function* events(ctx: EngineContext, input: unknown, context: CallContext) {
+  yield* streamEvents(ctx, parse(EventsOptionsSchema, input ?? {}, 'events options'), context.signal);
+}
+
 /** Create an engine. */
 export function createUmbel(settings: UmbelSettings): Umbel {
   const ctx = createContext(settings);
@@ -121,6 +128,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
       if (!options.check && !options.schema) return withBilling(ctx, await waitForTurn(ctx, options, context));
       return withBilling(ctx, await runGuarded(ctx, options, (name, prompt) => send({ name, prompt }, context), context));
     },
+    events: (input, context: CallContext = {}) => events(ctx, input, context),
     read: async (input) => readAnswer(ctx, parse(ReadOptionsSchema, input, 'read options')),
     status: async (name) => statusOf(ctx, nameOf(name)),
     list: async () => listWorkers(ctx),

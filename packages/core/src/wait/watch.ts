@@ -17,6 +17,8 @@ export interface DirWatcher {
   next(timeoutMs: number): Promise<boolean>;
   /** Also watch this file (e.g. the transcript once its path is known); it need not exist yet. */
   add(path: string): void;
+  /** Also watch this directory (depth 0: its entries appearing, changing, leaving); it must exist. */
+  addDir(path: string): void;
   /** Wake the waiter as if something changed (news from elsewhere, e.g. a liveness probe). */
   poke(): void;
   /** Whether chokidar had to stand in for `fs.watch` (for tests). */
@@ -177,6 +179,10 @@ export async function watchDir(dir: string, options: WatchDirOptions = {}): Prom
   return {
     next: (timeoutMs) => gate.next(timeoutMs),
     poke: onChange,
+    addDir(path) {
+      if (closed) return;
+      if (!native.watch(path)) void fallback.watch(path);
+    },
     add(path) {
       if (closed) return;
       const parent = dirname(path);
