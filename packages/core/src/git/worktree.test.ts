@@ -79,7 +79,7 @@ describe('purgeDecision', () => {
 });
 
 describe('planWorktree refuses bad input with a typed error and writes nothing', () => {
-  const plan = (home: string, cwd: string, request: { branch?: string; base?: string } = {}, e = env) =>
+  const plan = (home: string, cwd: string, request: { branch?: string; base?: string } = {}, e: Record<string, string | undefined> = env) =>
     planWorktree({ home, name: 'w1', cwd, request, env: e });
 
   it('outside a repository, in a bare one, a bad branch, an existing default branch, a bad base, no git', async () => {
