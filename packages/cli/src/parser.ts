@@ -112,7 +112,13 @@ function spawnOptions(y: Argv, help: ProviderHelp): Argv {
     .option('billing', {
       type: 'string',
       describe: 'subscription: refuse (exit 3, nothing left) a worker that would bill the API instead of your plan login; any (default)',
-    });
+    })
+    .option('worktree', {
+      type: 'boolean',
+      describe: "Run the worker in its own git worktree of --cwd's repository, on a new branch (default umbel/<name>); kill keeps it",
+    })
+    .option('branch', { type: 'string', describe: '--worktree: the branch (default umbel/<name>; an existing one is checked out on purpose)' })
+    .option('base', { type: 'string', describe: '--worktree: the commit, branch or tag it starts from (default HEAD)' });
 }
 
 function waitOptions(y: Argv, what: string): Argv {
@@ -249,7 +255,8 @@ function inspectionVerbs(y: Argv): Argv {
             type: 'string',
             describe: '--text: the older turn (default: the completed one before); -1, -2 … count back from the latest completed',
           })
-          .option('to', { type: 'string', describe: '--text: the newer turn (default: the latest completed); negative counts back' }),
+          .option('to', { type: 'string', describe: '--text: the newer turn (default: the latest completed); negative counts back' })
+          .option('against', { type: 'string', describe: "base: a worktree worker's whole change (commits and uncommitted files) against the commit it was made from" }),
       ),
     );
 }
@@ -260,7 +267,11 @@ function maintenanceVerbs(y: Argv, help: ProviderHelp): Argv {
     .command(
       COMMANDS.kill,
       'End a worker; its state stays as a tombstone unless --purge',
-      verb((v) => json()(name(v)).option('purge', { type: 'boolean', describe: 'Also remove its state' })),
+      verb((v) =>
+        json()(name(v))
+          .option('purge', { type: 'boolean', describe: 'Also remove its state, and its worktree when that holds no work (else refused)' })
+          .option('discard-worktree', { type: 'boolean', describe: 'Purge, and remove its worktree and branch even with work in them' }),
+      ),
     )
     .command(
       COMMANDS.prune,

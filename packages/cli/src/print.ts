@@ -31,7 +31,19 @@ interface Hold {
   remove(): Promise<void>;
 }
 
-function hold(engine: Umbel): Hold {
+/**
+ * A worktree worker (`-p --worktree`) whose worktree holds work is killed but not purged: its
+ * worktree, branch and state stay, and stderr says where (work is never thrown away by default).
+ */
+async function keepWorktree(engine: Umbel, io: CliIo, worker: string, error: unknown): Promise<boolean> {
+  if (!(UmbelError.isInstance(error) && error.code === 'UMBEL_WORKTREE_HAS_WORK')) return false;
+  const result = await engine.kill({ name: worker });
+  const wt = result.worktree;
+  if (wt) io.stderr.write(`umbel: kept the worktree ${wt.path} (branch ${wt.branch}): it holds work; remove it with: umbel kill ${worker} --discard-worktree\n`);
+  return true;
+}
+
+function hold(engine: Umbel, io: CliIo): Hold {
   let name: string | undefined;
   let anonymous = false;
   let removal: Promise<void> | undefined;
@@ -43,7 +55,7 @@ function hold(engine: Umbel): Hold {
         return;
       } catch (error) {
         const gone = UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND';
-        if (gone || attempt >= 3) return;
+        if (gone || attempt >= 3 || (await keepWorktree(engine, io, worker, error).catch(() => false))) return;
       }
     }
   };
@@ -94,7 +106,7 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
   }
   const wait = turnWaitFromArgs(args);
   const prompt = await promptOf(args, io);
-  const run: PrintRun = { args, io, engine, signal, format, prompt, wait, hold: hold(engine) };
+  const run: PrintRun = { args, io, engine, signal, format, prompt, wait, hold: hold(engine, io) };
   const main = printRun(run);
   if (!hurry) return main;
   // A second signal: remove the worker now (or, while spawn is still cleaning up after the first,
@@ -184,8 +196,8 @@ async function acquire(run: PrintRun): Promise<void> {
       if (!(UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND')) throw error;
     }
   }
-  // A pool's workers are local: a --host call always spawns there.
-  if (named === undefined && str(args.host) === undefined) {
+  // A pool's workers are local: a --host call always spawns there; pool workers have no worktree.
+  if (named === undefined && str(args.host) === undefined && args.worktree !== true) {
     run.pooled = await claimForPrint(args, io, engine);
     const { worker, pool } = run.pooled?.claim ?? {};
     if (worker && pool) return hold.take(worker, true, () => engine.pool.release({ pool, worker }));

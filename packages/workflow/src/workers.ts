@@ -88,6 +88,7 @@ async function startWorker(deps: WorkerDeps, key: string, rec: StepRecord): Prom
       ...(w.env !== undefined ? { env: w.env } : {}),
       ...(w.permissionMode !== undefined ? { permissionMode: w.permissionMode } : {}),
       ...(w.allowedTools !== undefined ? { allowedTools: w.allowedTools } : {}),
+      ...(w.worktree !== undefined ? { worktree: w.worktree } : {}),
     },
     { signal: deps.signal },
   );
