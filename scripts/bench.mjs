@@ -105,7 +105,12 @@ function repository5k(dir) {
     for (let f = 0; f < 100; f++) writeFileSync(join(dir, `d${d}`, `f${f}.txt`), `file ${d}/${f}\n`);
   }
   const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@b' };
-  for (const argv of [['init', '-q'], ['add', '.'], ['commit', '-q', '-m', '5k']]) execFileSync('git', argv, { cwd: dir, env: gitEnv });
+  for (const argv of [
+    ['init', '-q'],
+    ['add', '.'],
+    ['commit', '-q', '-m', '5k'],
+  ])
+    execFileSync('git', argv, { cwd: dir, env: gitEnv });
 }
 
 async function benchWorktree() {

@@ -256,7 +256,10 @@ function inspectionVerbs(y: Argv): Argv {
             describe: '--text: the older turn (default: the completed one before); -1, -2 … count back from the latest completed',
           })
           .option('to', { type: 'string', describe: '--text: the newer turn (default: the latest completed); negative counts back' })
-          .option('against', { type: 'string', describe: "base: a worktree worker's whole change (commits and uncommitted files) against the commit it was made from" }),
+          .option('against', {
+            type: 'string',
+            describe: "base: a worktree worker's whole change (commits and uncommitted files) against the commit it was made from",
+          }),
       ),
     );
 }

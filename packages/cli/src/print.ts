@@ -39,7 +39,8 @@ async function keepWorktree(engine: Umbel, io: CliIo, worker: string, error: unk
   if (!(UmbelError.isInstance(error) && error.code === 'UMBEL_WORKTREE_HAS_WORK')) return false;
   const result = await engine.kill({ name: worker });
   const wt = result.worktree;
-  if (wt) io.stderr.write(`umbel: kept the worktree ${wt.path} (branch ${wt.branch}): it holds work; remove it with: umbel kill ${worker} --discard-worktree\n`);
+  if (wt)
+    io.stderr.write(`umbel: kept the worktree ${wt.path} (branch ${wt.branch}): it holds work; remove it with: umbel kill ${worker} --discard-worktree\n`);
   return true;
 }
 

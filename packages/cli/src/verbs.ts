@@ -174,7 +174,9 @@ const keysVerb: VerbHandler = async ({ args, io, engine, json }) => {
 /** A worktree as `status NAME` shows it: path, branch, base, and the work in it. */
 function worktreeText(wt: WorkerStatus['worktree']): string | undefined {
   if (!wt) return undefined;
-  const work = wt.missing ? 'missing' : [wt.dirty ? 'uncommitted changes' : '', wt.ahead ? `${wt.ahead} commit(s) ahead` : ''].filter(Boolean).join(', ') || 'clean';
+  const work = wt.missing
+    ? 'missing'
+    : [wt.dirty ? 'uncommitted changes' : '', wt.ahead ? `${wt.ahead} commit(s) ahead` : ''].filter(Boolean).join(', ') || 'clean';
   return `${wt.path} (branch ${wt.branch}, base ${wt.base.slice(0, 12)}; ${work})`;
 }
 

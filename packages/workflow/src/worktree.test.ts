@@ -57,8 +57,8 @@ steps:
   });
 
   it('refuses a worktree value of the wrong shape when the workflow is parsed', () => {
-    expect(() => parseWorkflow('workers:\n  w: {provider: mock, worktree: {branch: 1}}\nsteps:\n  - {id: s, worker: w, prompt: hi}\n', { file: join(repo, 'wf.yaml') })).toThrow(
-      /worktree/,
-    );
+    expect(() =>
+      parseWorkflow('workers:\n  w: {provider: mock, worktree: {branch: 1}}\nsteps:\n  - {id: s, worker: w, prompt: hi}\n', { file: join(repo, 'wf.yaml') }),
+    ).toThrow(/worktree/);
   });
 });

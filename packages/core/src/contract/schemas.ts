@@ -122,7 +122,7 @@ export const WorktreeRequestSchema = z
       .strict(),
   ])
   .describe(
-    "Run the worker in its own git worktree of the repository that holds cwd, on a new branch (default umbel/<name>) from base (default HEAD): true, or {branch, base}. Kill keeps it; kill --purge removes it only when it holds no work",
+    'Run the worker in its own git worktree of the repository that holds cwd, on a new branch (default umbel/<name>) from base (default HEAD): true, or {branch, base}. Kill keeps it; kill --purge removes it only when it holds no work',
   );
 export type WorktreeRequest = z.infer<typeof WorktreeRequestSchema>;
 
@@ -664,7 +664,7 @@ export const DiffResultSchema = z.object({
   patch: z.string().describe('A unified diff ("" when nothing changed or the method gives none)'),
   elidedTokens: z.number().int().positive().optional().describe('About this many tokens of the patch were left out (MCP shortens long patches unless full)'),
   note: z.string().optional().describe('Why there is no (git) diff, or that nothing changed'),
-  against: z.literal('base').optional().describe("The whole change of the worktree against its base commit (turn is then 0)"),
+  against: z.literal('base').optional().describe('The whole change of the worktree against its base commit (turn is then 0)'),
 });
 export type DiffResult = z.infer<typeof DiffResultSchema>;
 

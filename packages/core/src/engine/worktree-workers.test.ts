@@ -15,7 +15,14 @@ let home: string;
 let repo: string;
 let substrate: MemorySubstrate;
 let umbel: Umbel;
-const env = { PATH: process.env.PATH, HOME: '/nonexistent-home', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+const env = {
+  PATH: process.env.PATH,
+  HOME: '/nonexistent-home',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+};
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
 
 beforeEach(async () => {

@@ -80,7 +80,10 @@ async function checkBranch(top: string, branch: string, named: boolean, env: Git
   if (!valid) throw new WorktreeInvalidError(`'${branch}' is not a branch name git accepts`);
   const found = (await run(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], top, env)).code === 0;
   if (found && !named)
-    throw new WorktreeInvalidError(`branch '${branch}' exists already`, `check it out on purpose with --branch ${branch}, or delete it (git branch -D ${branch})`);
+    throw new WorktreeInvalidError(
+      `branch '${branch}' exists already`,
+      `check it out on purpose with --branch ${branch}, or delete it (git branch -D ${branch})`,
+    );
   return found;
 }
 

@@ -106,7 +106,8 @@ async function textDiff(ctx: EngineContext, view: UsableView, options: { turn?: 
 /** `diff --against base`: the worktree now (commits and uncommitted files) against the commit it was made from. */
 async function baseDiff(ctx: EngineContext, view: UsableView): Promise<DiffResult> {
   const record = view.meta.worktree;
-  if (!record) throw new UsageError(`worker '${view.name}' has no worktree: --against base diffs a worktree against its base`, { hint: 'spawn it with --worktree' });
+  if (!record)
+    throw new UsageError(`worker '${view.name}' has no worktree: --against base diffs a worktree against its base`, { hint: 'spawn it with --worktree' });
   const diff = await diffTrees(record.path, view.paths.dir, ctx.env, record.base);
   if ('error' in diff) throw new WorktreeFailedError(`git could not diff ${record.path} (${diff.error})`);
   return {

@@ -56,7 +56,11 @@ export async function pruneWorkers(ctx: EngineContext, options: { olderThan?: nu
     // its worktree is never deleted with work in it, nor orphaned.
     const gone = await killWorker(ctx, { name, purge: true }).then(
       () => true,
-      async () => !view.meta?.worktree && (await rm(ctx.paths.worker(name).dir, { recursive: true, force: true }), true),
+      async () => {
+        if (view.meta?.worktree) return false;
+        await rm(ctx.paths.worker(name).dir, { recursive: true, force: true });
+        return true;
+      },
     );
     if (gone) removed.push(name);
     else kept++;

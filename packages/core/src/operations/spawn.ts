@@ -102,7 +102,13 @@ export interface SpawnPlan {
 async function planWorktreeOf(ctx: EngineContext, name: string, cwd: string, request: WorktreeRequest | undefined): Promise<WorktreePlan | undefined> {
   if (request === undefined || request === false) return undefined;
   // A taken name is WorkerExistsError, not the branch its worktree left behind (the claim still decides races).
-  if (await stat(ctx.paths.worker(name).dir).then(() => true, () => false)) throw new WorkerExistsError(name);
+  if (
+    await stat(ctx.paths.worker(name).dir).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new WorkerExistsError(name);
   return planWorktree({ home: ctx.home, name, cwd, request: request === true ? {} : request, env: ctx.env });
 }
 
