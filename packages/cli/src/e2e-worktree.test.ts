@@ -128,6 +128,9 @@ describe('isolated workers (--worktree) on the fake claude', () => {
     expect((await umbel(['spawn', 'bad', '--worktree', '--base', 'no-such', ...cfg()])).code).toBe(2);
     expect((await umbel(['spawn', 'bad', '--worktree', '--cwd', scratch, ...cfg()])).code).toBe(2);
     expect((await umbel(['spawn', 'bad', '--branch', 'x', ...cfg()])).code).toBe(2);
+    const pool = await umbel(['pool', 'start', '--worktree', ...cfg()]);
+    expect(pool.code).toBe(2);
+    expect(pool.stderr).toContain('pool workers have no worktree');
     const signIn = await umbel(['spawn', 'half', '--worktree', ...cfg(), '--env', 'FAKE_CLAUDE_SIGN_IN=1']);
     expect(signIn.code).toBe(126);
     expect(existsSync(wt('half'))).toBe(false);

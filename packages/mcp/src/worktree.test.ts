@@ -73,6 +73,12 @@ describe('isolated workers over MCP', () => {
     expect(git(repo, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
   });
 
+  it('refuses pool with worktree (pool workers have no worktree)', async () => {
+    const result = await call('umbel_spawn', { provider: 'mock', cwd: repo, worktree: true, pool: 'auto' });
+    expect(result.isError).toBe(true);
+    expect((result.content[0] as { text: string }).text).toContain('pool workers have no worktree');
+  });
+
   it('refuses a worktree outside a repository with a typed error', async () => {
     const result = await call('umbel_spawn', { name: 'w2', provider: 'mock', cwd: root, worktree: true });
     expect(result.isError).toBe(true);
