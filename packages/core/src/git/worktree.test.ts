@@ -159,6 +159,17 @@ describe('createWorktree, inspectWorktree, removeWorktree', () => {
     expect(r.git('branch', '--list', 'umbel/w3')).toBe('');
   });
 
+  it('a locked ref (another git holds refs/heads/umbel/w4.lock) is a typed failure that makes nothing', async () => {
+    const r = repo();
+    const { record } = await planWorktree({ home: r.home, name: 'w4', cwd: r.repo, request: {}, env });
+    mkdirSync(join(r.repo, '.git', 'refs', 'heads', 'umbel'), { recursive: true });
+    writeFileSync(join(r.repo, '.git', 'refs', 'heads', 'umbel', 'w4.lock'), '');
+    expect(await codeOf(createWorktree(record, env))).toBe(UmbelErrorCode.WorktreeFailed);
+    expect(existsSync(record.path)).toBe(false);
+    expect(r.git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    expect(existsSync(join(r.repo, '.git', 'refs', 'heads', 'umbel', 'w4.lock'))).toBe(true);
+  });
+
   it('ten worktrees made at once on one repository all succeed', async () => {
     const r = repo();
     const names = Array.from({ length: 10 }, (_, i) => `c${i}`);
