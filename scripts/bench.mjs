@@ -4,7 +4,7 @@
 // (run `pnpm build` first), tmux, the fake `claude` from test-fixtures and, when installed, the
 // real `claude` against the local mock model server.
 //
-//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|events|remote] [--providers claude,codex,gemini]
+//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|events|remote|worktree] [--providers claude,codex,gemini]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,9 +20,9 @@ const opt = (name, fallback) => {
 const RUNS = opt('runs', 50);
 const PARALLEL = opt('parallel', 50);
 const skipReal = args.includes('--skip-real');
-// --only print|engine|events|remote: run one part (the real-CLI comparison, the fake-CLI engine
-// figures, the latency of `umbel events --follow`, or a remote turn over ssh against a local one on a
-// loopback sshd).
+// --only print|engine|events|remote|worktree: run one part (the real-CLI comparison, the fake-CLI engine
+// figures, the latency of `umbel events --follow`, a remote turn over ssh against a local one on a
+// loopback sshd, or spawn --worktree on 5,000 files).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const dist = (pkg, file = 'index.js') => pathToFileURL(join(root, 'packages', pkg, 'dist', file)).href;
 if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) {
@@ -94,9 +94,69 @@ try {
 
   // 7. a turn on a worker of another host (a real sshd on 127.0.0.1) vs the same turn on a local one
   if (only === undefined || only === 'remote') await benchRemote();
+
+  // 8. spawn --worktree against a plain spawn, on a repository of 5,000 files
+  if (only === undefined || only === 'worktree') await benchWorktree();
 } finally {
   await umbel.prune().catch(() => undefined);
   rmSync(scratch, { recursive: true, force: true });
+}
+
+/** A committed repository of 5,000 small files (50 directories of 100). */
+function repository5k(dir) {
+  for (let d = 0; d < 50; d++) {
+    mkdirSync(join(dir, `d${d}`), { recursive: true });
+    for (let f = 0; f < 100; f++) writeFileSync(join(dir, `d${d}`, `f${f}.txt`), `file ${d}/${f}\n`);
+  }
+  const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'b@b' };
+  for (const argv of [
+    ['init', '-q'],
+    ['add', '.'],
+    ['commit', '-q', '-m', '5k'],
+  ])
+    execFileSync('git', argv, { cwd: dir, env: gitEnv });
+}
+
+async function benchWorktree() {
+  const repo = join(scratch, 'repo5k');
+  repository5k(repo);
+  const n = Math.min(RUNS, 20);
+  // Every directory trusted up front, so both kinds of spawn answer the same (no) dialogs.
+  const wtConfig = join(scratch, 'claude-config-wt');
+  mkdirSync(wtConfig, { recursive: true });
+  const dirs = [repo, ...Array.from({ length: n }, (_, i) => join(home, 'worktrees', `wt-${i}`))];
+  const projects = Object.fromEntries(dirs.map((d) => [d, { hasTrustDialogAccepted: true }]));
+  writeFileSync(join(wtConfig, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects }));
+  const spawnEnv = { ...workerEnv, CLAUDE_CONFIG_DIR: wtConfig };
+  const timedMs = async (work) => {
+    const t = process.hrtime.bigint();
+    await work();
+    return ms(t, process.hrtime.bigint());
+  };
+  const plain = [];
+  const isolated = [];
+  const removal = [];
+  for (let i = 0; i < n; i++) {
+    plain.push(await timedMs(() => umbel.spawn({ name: `pl-${i}`, provider: 'claude', cwd: repo, env: spawnEnv })));
+    await umbel.kill({ name: `pl-${i}`, purge: true });
+    isolated.push(await timedMs(() => umbel.spawn({ name: `wt-${i}`, provider: 'claude', cwd: repo, env: spawnEnv, worktree: true })));
+    removal.push(await timedMs(() => umbel.kill({ name: `wt-${i}`, purge: true })));
+  }
+  // git's own checkout of the same tree, for scale: on a slow disk it is most of the overhead.
+  const gitAlone = [];
+  for (let i = 0; i < n; i++) {
+    const path = join(scratch, `git-wt-${i}`);
+    gitAlone.push(await timedMs(async () => execFileSync('git', ['worktree', 'add', '--quiet', '-b', `bench-${i}`, path, 'HEAD'], { cwd: repo })));
+    execFileSync('git', ['worktree', 'remove', '--force', path], { cwd: repo });
+  }
+  console.log('');
+  report('git worktree add alone (same repository)', gitAlone);
+  report('spawn, plain (5,000-file repository)', plain);
+  report('spawn --worktree (5,000-file repository)', isolated);
+  report('kill --purge of a clean worktree worker', removal);
+  const over = pct(isolated, 50) - pct(plain, 50);
+  console.log(`spawn --worktree − plain spawn (p50, 5,000 files): ${over.toFixed(0)}ms  target ≤150ms  ratio ${(over / 150).toFixed(2)}`);
+  console.log(`  of which git's own checkout (p50): ${pct(gitAlone, 50).toFixed(0)}ms; umbel's share: ${(over - pct(gitAlone, 50)).toFixed(0)}ms`);
 }
 
 async function benchEngine() {

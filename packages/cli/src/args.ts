@@ -39,6 +39,17 @@ export function turnOrAll(value: unknown): number | 'all' | undefined {
   return value !== undefined && String(value).trim() === 'all' ? 'all' : num(value, 'turn');
 }
 
+/** `--worktree [--branch B] [--base REF]` → spawn's `worktree` (absent without --worktree). */
+export function worktreeFromArgs(args: Args): SpawnOptions['worktree'] {
+  const branch = str(args.branch);
+  const base = str(args.base);
+  if (args.worktree !== true) {
+    if (branch !== undefined || base !== undefined) throw new UsageError(`--${branch !== undefined ? 'branch' : 'base'} goes with --worktree`);
+    return undefined;
+  }
+  return branch === undefined && base === undefined ? true : { ...(branch !== undefined ? { branch } : {}), ...(base !== undefined ? { base } : {}) };
+}
+
 /** The spawn options of a call, from argv (shared by `spawn`, `pool start` and `-p`). */
 export function spawnFromArgs(args: Args, cwd: string): Omit<SpawnOptions, 'name' | 'startupTimeout'> {
   const host = str(args.host);
@@ -55,6 +66,7 @@ export function spawnFromArgs(args: Args, cwd: string): Omit<SpawnOptions, 'name
     unattended: args.unattended === true,
     billing: billingFromArgs(args),
     ...maxWorkersFromArgs(args),
+    ...(args.worktree === true || args.branch !== undefined || args.base !== undefined ? { worktree: worktreeFromArgs(args) } : {}),
   };
 }
 

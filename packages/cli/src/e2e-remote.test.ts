@@ -76,6 +76,37 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
+describe('an isolated worker on another host', () => {
+  it(
+    'spawn --host --worktree makes the worktree there; status, diff --against base and kill --discard-worktree route to it',
+    { timeout: 120_000 },
+    async () => {
+      const { execFileSync } = await import('node:child_process');
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      const repo = join(world.remoteWork, 'repo');
+      await mkdir(repo, { recursive: true });
+      const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: gitEnv, encoding: 'utf8' });
+      git('init', '-q', '-b', 'main');
+      await writeFile(join(repo, 'f.txt'), 'base\n');
+      git('add', '.');
+      git('commit', '-q', '-m', 'base');
+      const flags = ['--host', 'loop', '--cwd', repo, '--env', `CLAUDE_CONFIG_DIR=${claudeConfig}`, '--worktree'];
+      expect(await world.run(['spawn', 'rw', ...flags])).toMatchObject({ code: 0, stdout: 'rw\n' });
+      const path = join(world.remoteHome, 'worktrees', 'rw');
+      const status = JSON.parse((await world.run(['status', 'rw', '--json'])).stdout);
+      expect(status).toMatchObject({ host: 'loop', cwd: path, worktree: { path, branch: 'umbel/rw', dirty: false, ahead: 0 } });
+      await writeFile(join(path, 'f.txt'), 'changed on the host\n');
+      const diff = JSON.parse((await world.run(['diff', 'rw', '--against', 'base', '--json'])).stdout);
+      expect(diff).toMatchObject({ against: 'base', files: [{ path: 'f.txt', status: 'modified' }] });
+      expect((await world.run(['kill', 'rw', '--purge'])).code).toBe(1);
+      expect(await world.run(['kill', 'rw', '--discard-worktree'])).toMatchObject({ code: 0, stdout: 'purged: rw\n' });
+      expect(await readdir(join(world.localHome, 'remote')).catch(() => [])).not.toContain('rw.json');
+      expect(git('worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+    },
+  );
+});
+
 describe('a worker on another host, over ssh', () => {
   it('spawn --host → send → wait → read → kill, every verb after spawn routed with no flag', { timeout: 120_000 }, async () => {
     expect(await world.run(['spawn', 'r1', ...onLoop()])).toMatchObject({ code: 0, stdout: 'r1\n' });

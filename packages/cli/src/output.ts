@@ -86,7 +86,10 @@ export function unreachableHosts(hosts: readonly HostReport[]): string {
 /** An aligned table of workers (HOST: `local` for this machine's). */
 export function statusTable(workers: readonly WorkerStatus[], now = Date.now()): string {
   if (workers.length === 0) return 'No workers.\n';
-  const rows = [['NAME', 'PROVIDER', 'STATE', 'TURN', 'MODEL', 'CWD', 'HOST', 'CREATED', 'LAST ACTIVITY']];
+  // The BRANCH column only when a worker runs in its own worktree (spawn --worktree).
+  const branches = workers.some((w) => w.worktree);
+  const branch = (w: WorkerStatus) => (branches ? [w.worktree?.branch ?? '—'] : []);
+  const rows = [['NAME', 'PROVIDER', 'STATE', 'TURN', 'MODEL', 'CWD', ...(branches ? ['BRANCH'] : []), 'HOST', 'CREATED', 'LAST ACTIVITY']];
   for (const w of workers)
     rows.push([
       w.name,
@@ -95,6 +98,7 @@ export function statusTable(workers: readonly WorkerStatus[], now = Date.now()):
       `${w.completedTurn}/${w.turn}`,
       w.model ?? '—',
       w.cwd === '' ? '—' : shortenPath(w.cwd, 32),
+      ...branch(w),
       w.host ?? 'local',
       ago(w.createdAt, now),
       ago(w.lastActivityAt, now),

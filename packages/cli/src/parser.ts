@@ -118,7 +118,13 @@ function spawnOptions(y: Argv, help: ProviderHelp): Argv {
     .option('max-workers', {
       type: 'string',
       describe: "Refuse (exit 117) when this many workers already live on this state root (this call's limit; the config's limits.maxWorkers otherwise)",
-    });
+    })
+    .option('worktree', {
+      type: 'boolean',
+      describe: "Run the worker in its own git worktree of --cwd's repository, on a new branch (default umbel/<name>); kill keeps it",
+    })
+    .option('branch', { type: 'string', describe: '--worktree: the branch (default umbel/<name>; an existing one is checked out on purpose)' })
+    .option('base', { type: 'string', describe: '--worktree: the commit, branch or tag it starts from (default HEAD)' });
 }
 
 function waitOptions(y: Argv, what: string): Argv {
@@ -260,7 +266,11 @@ function inspectionVerbs(y: Argv): Argv {
             type: 'string',
             describe: '--text: the older turn (default: the completed one before); -1, -2 … count back from the latest completed',
           })
-          .option('to', { type: 'string', describe: '--text: the newer turn (default: the latest completed); negative counts back' }),
+          .option('to', { type: 'string', describe: '--text: the newer turn (default: the latest completed); negative counts back' })
+          .option('against', {
+            type: 'string',
+            describe: "base: a worktree worker's whole change (commits and uncommitted files) against the commit it was made from",
+          }),
       ),
     );
 }
@@ -271,7 +281,11 @@ function maintenanceVerbs(y: Argv, help: ProviderHelp): Argv {
     .command(
       COMMANDS.kill,
       'End a worker; its state stays as a tombstone unless --purge',
-      verb((v) => json()(name(v)).option('purge', { type: 'boolean', describe: 'Also remove its state' })),
+      verb((v) =>
+        json()(name(v))
+          .option('purge', { type: 'boolean', describe: 'Also remove its state, and its worktree when that holds no work (else refused)' })
+          .option('discard-worktree', { type: 'boolean', describe: 'Purge, and remove its worktree and branch even with work in them' }),
+      ),
     )
     .command(
       COMMANDS.prune,

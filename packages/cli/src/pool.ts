@@ -36,6 +36,8 @@ export async function runPool(args: Args, io: CliIo, engine: Umbel, signal: Abor
   const name = poolName(args);
   if (action === 'refill') return refill(args, io, engine, signal, name);
   if (action === 'start') {
+    if (args.worktree === true)
+      throw new UsageError('pool workers have no worktree (docs/cli.md, Isolated workers)', { hint: 'spawn --worktree starts one of your own' });
     const pool = await engine.pool.start(
       { ...spawnFromArgs(args, io.cwd), name, size: num(args.size, 'size'), startupTimeout: str(args.startupTimeout) },
       { signal },

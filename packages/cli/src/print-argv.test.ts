@@ -29,6 +29,8 @@ const TAKEN: string[][] = [
   ['-p', ''],
   ['-p', 'x', '--model', ''],
   ['-p', 'x', '--startup-timeout', '3m'],
+  ['-p', 'x', '--worktree'],
+  ['-p', 'x', '--worktree', '--branch', 'try/x', '--base', 'main'],
 ];
 const LEFT_TO_YARGS: string[][] = [
   [],
@@ -74,7 +76,7 @@ describe('plainPrintArgs: a plain -p command line without yargs', () => {
     // The options -p's help lists, less its booleans: exactly the value flags known here.
     const words = ['-p', 'x', '--help'];
     const help = await new Promise<string>((resolve) => parser(words).parse(words, {}, (_e: unknown, _a: unknown, out: string) => resolve(out)));
-    const booleans = new Set(['help', 'version', 'print', 'verbose', 'unattended']);
+    const booleans = new Set(['help', 'version', 'print', 'verbose', 'unattended', 'worktree']);
     const declared = [...help.matchAll(/^\s+(?:-\w, )?--([a-z-]+)\s/gm)].map((m) => m[1] as string).filter((f) => !booleans.has(f));
     expect(declared.sort()).toEqual([...PRINT_VALUE_FLAGS].sort());
   });

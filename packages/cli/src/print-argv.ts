@@ -2,7 +2,7 @@
  * The argv of a plain `umbel -p` call, read without yargs: loading yargs and building the full
  * command tree costs ~50 ms of CPU, a large share of a warm call. Only the common shape is taken —
  * `-p`/`--print` first and once, at most one prompt, each print flag with its value as the next word
- * (`--env` repeatable), `--verbose`/`--unattended` — and the result is what yargs gives for it
+ * (`--env` repeatable), `--verbose`/`--unattended`/`--worktree` — and the result is what yargs gives for it
  * (./print-argv.test.ts compares the two on many command lines). Anything else (help, `--`,
  * `--flag=value`, an unknown or repeated flag, a value starting with `-`, a verb, a second prompt)
  * is left to yargs, which also explains the mistakes.
@@ -32,8 +32,10 @@ export const PRINT_VALUE_FLAGS: ReadonlySet<string> = new Set([
   'billing',
   'startup-timeout',
   'max-workers',
+  'branch',
+  'base',
 ]);
-const PRINT_BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['verbose', 'unattended']);
+const PRINT_BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['verbose', 'unattended', 'worktree']);
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The parsed args of a plain `umbel -p …`, or undefined when yargs must read this command line. */

@@ -31,7 +31,20 @@ interface Hold {
   remove(): Promise<void>;
 }
 
-function hold(engine: Umbel): Hold {
+/**
+ * A worktree worker (`-p --worktree`) whose worktree holds work is killed but not purged: its
+ * worktree, branch and state stay, and stderr says where (work is never thrown away by default).
+ */
+async function keepWorktree(engine: Umbel, io: CliIo, worker: string, error: unknown): Promise<boolean> {
+  if (!(UmbelError.isInstance(error) && error.code === 'UMBEL_WORKTREE_HAS_WORK')) return false;
+  const result = await engine.kill({ name: worker });
+  const wt = result.worktree;
+  if (wt)
+    io.stderr.write(`umbel: kept the worktree ${wt.path} (branch ${wt.branch}): it holds work; remove it with: umbel kill ${worker} --discard-worktree\n`);
+  return true;
+}
+
+function hold(engine: Umbel, io: CliIo): Hold {
   let name: string | undefined;
   let anonymous = false;
   let removal: Promise<void> | undefined;
@@ -43,7 +56,7 @@ function hold(engine: Umbel): Hold {
         return;
       } catch (error) {
         const gone = UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND';
-        if (gone || attempt >= 3) return;
+        if (gone || attempt >= 3 || (await keepWorktree(engine, io, worker, error).catch(() => false))) return;
       }
     }
   };
@@ -129,7 +142,7 @@ async function prepare(args: Args, io: CliIo, engine: Umbel | (() => Umbel | Pro
   const wait = turnWaitFromArgs(args);
   const prompt = await promptOf(args, io);
   const made = typeof engine === 'function' ? await engine() : engine;
-  return { args, io, engine: made, signal, format, prompt, wait, hold: hold(made) };
+  return { args, io, engine: made, signal, format, prompt, wait, hold: hold(made, io) };
 }
 
 async function within(work: Promise<unknown>, ms: number): Promise<void> {
@@ -208,8 +221,8 @@ async function acquire(run: PrintRun): Promise<void> {
       if (!(UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND')) throw error;
     }
   }
-  // A pool's workers are local: a --host call always spawns there.
-  if (named === undefined && str(args.host) === undefined) {
+  // A pool's workers are local: a --host call always spawns there; pool workers have no worktree.
+  if (named === undefined && str(args.host) === undefined && args.worktree !== true) {
     run.pooled = await claimForPrint(args, io, engine);
     const { worker, pool } = run.pooled?.claim ?? {};
     if (worker && pool) return hold.take(worker, true, () => engine.pool.release({ pool, worker }));

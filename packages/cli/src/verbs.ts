@@ -187,6 +187,15 @@ const keysVerb: VerbHandler = async ({ args, io, engine, json }) => {
   return 0;
 };
 
+/** A worktree as `status NAME` shows it: path, branch, base, and the work in it. */
+function worktreeText(wt: WorkerStatus['worktree']): string | undefined {
+  if (!wt) return undefined;
+  const work = wt.missing
+    ? 'missing'
+    : [wt.dirty ? 'uncommitted changes' : '', wt.ahead ? `${wt.ahead} commit(s) ahead` : ''].filter(Boolean).join(', ') || 'clean';
+  return `${wt.path} (branch ${wt.branch}, base ${wt.base.slice(0, 12)}; ${work})`;
+}
+
 /** `status NAME` as text: one `label: value` line per known fact. */
 function statusText(status: WorkerStatus): string {
   const needs = status.needsInput;
@@ -206,6 +215,7 @@ function statusText(status: WorkerStatus): string {
     ['needs input', needs ? `${needs.kind}${needs.tool ? ` (${needs.tool})` : ''}${needs.message ? `: ${needs.message}` : ''}` : undefined],
     ['exit', exit ? `${exit.signal ?? (exit.status !== undefined ? `status ${exit.status}` : 'unknown')}${exit.by ? ` (by ${exit.by})` : ''}` : undefined],
     ['corrupt', status.corrupt ? `${status.corrupt.reason} (${status.corrupt.path})` : undefined],
+    ['worktree', worktreeText(status.worktree)],
     ['host', status.host],
     ['unreachable', status.unreachable?.reason],
     ...(status.problems ?? []).map((p): [string, unknown] => ['problem', `${p.message} (${p.file})`]),
@@ -262,6 +272,7 @@ const diffVerb: VerbHandler = async ({ args, io, engine, json }) => {
     ...(args.text === true ? { text: true } : {}),
     from: signedNum(args.from, 'from'),
     to: signedNum(args.to, 'to'),
+    ...(args.against !== undefined ? { against: str(args.against) as 'base' } : {}),
   });
   if (json) printJson(io.stdout, result);
   else {
@@ -273,9 +284,11 @@ const diffVerb: VerbHandler = async ({ args, io, engine, json }) => {
 };
 
 const killVerb: VerbHandler = async ({ args, io, engine, json }) => {
-  const result = await engine.kill({ name: String(args.name), purge: args.purge === true });
+  const result = await engine.kill({ name: String(args.name), purge: args.purge === true, discardWorktree: args.discardWorktree === true });
   if (json) printJson(io.stdout, result);
   else io.stdout.write(`${result.purged ? 'purged' : 'killed'}: ${result.worker}\n`);
+  const wt = result.worktree;
+  if (!json && wt) io.stderr.write(wt.removed ? `umbel: removed its worktree ${wt.path}\n` : `umbel: kept its worktree ${wt.path} (branch ${wt.branch})\n`);
   return 0;
 };
 

@@ -107,11 +107,13 @@ async function remoteKill(ctx: FleetContext, record: RemoteRecord, input: KillOp
   hostOf(ctx, record);
   try {
     const result = await call<KillResult>(ctx, record.host, 'kill', input);
-    if (input.purge) await removeRecord(ctx.home, record.name);
+    // Purged there (--purge, or --discard-worktree, which purges): the record goes too.
+    if (result.purged) await removeRecord(ctx.home, record.name);
     return result;
   } catch (error) {
     // Gone on the host: the record is all that is left of it.
-    if (input.purge && UmbelError.isInstance(error) && error.code === UmbelErrorCode.WorkerNotFound) await removeRecord(ctx.home, record.name);
+    if ((input.purge || input.discardWorktree) && UmbelError.isInstance(error) && error.code === UmbelErrorCode.WorkerNotFound)
+      await removeRecord(ctx.home, record.name);
     throw error;
   }
 }

@@ -141,9 +141,11 @@ async function rejected(ctx: StepContext, rec: StepRecord, outcome: Outcome): Pr
 async function acceptOutputs(ctx: StepContext, step: WorkflowStep, rec: StepRecord, outcome: Outcome): Promise<void> {
   const answer = outcome.result ?? '';
   const outputs: Record<string, string> = {};
+  // A worker in its own worktree writes its files there: its cwd is the engine's, not the workflow's.
+  const cwd = ctx.workflow.spec.workers[step.worker]?.worktree ? (await ctx.engine.status(outcome.worker)).cwd : workerCwd(ctx.workflow, step.worker);
   for (const [key, source] of Object.entries(step.outputs)) {
     if (source === 'answer') outputs[key] = answer;
-    else outputs[key] = await readOutputFile(workerCwd(ctx.workflow, step.worker), source.slice('file:'.length), { step: step.id, key });
+    else outputs[key] = await readOutputFile(cwd, source.slice('file:'.length), { step: step.id, key });
   }
   for (const [key, text] of Object.entries(outputs)) await writeFileAtomic(join(ctx.runDir, 'outputs', step.id, key), text);
   rec.output = answer;

@@ -47,6 +47,9 @@ export const UmbelErrorCode = {
   PoolMismatch: 'UMBEL_POOL_MISMATCH',
   PoolCorrupt: 'UMBEL_POOL_CORRUPT',
   FleetLimit: 'UMBEL_FLEET_LIMIT',
+  WorktreeInvalid: 'UMBEL_WORKTREE_INVALID',
+  WorktreeFailed: 'UMBEL_WORKTREE_FAILED',
+  WorktreeHasWork: 'UMBEL_WORKTREE_HAS_WORK',
 } as const;
 export type UmbelErrorCode = (typeof UmbelErrorCode)[keyof typeof UmbelErrorCode];
 
@@ -505,6 +508,35 @@ export class FleetLimitError extends UmbelError {
   }
 }
 
+/** `--worktree` asked for something git cannot give (outside a repository, a bare one, a bad branch or base). Exit 2; nothing was made. */
+export class WorktreeInvalidError extends UsageError {
+  constructor(message: string, hint?: string) {
+    super(`--worktree: ${message}`, { code: UmbelErrorCode.WorktreeInvalid, ...(hint ? { hint } : {}) });
+    this.name = 'WorktreeInvalidError';
+  }
+}
+
+/** git failed to make or remove a worker's worktree (no git on PATH, a locked or corrupt worktree list). Exit 1; what was made is undone. */
+export class WorktreeFailedError extends UmbelError {
+  constructor(message: string, hint?: string) {
+    super({ name: 'WorktreeFailedError', code: UmbelErrorCode.WorktreeFailed, message: `worktree: ${message}`, ...(hint ? { hint } : {}) });
+  }
+}
+
+/** `kill --purge` of a worker whose worktree holds work (uncommitted changes or commits beyond its base). Exit 1; nothing was removed. */
+export class WorktreeHasWorkError extends UmbelError {
+  readonly path: string;
+  constructor(worker: string, path: string, work: string) {
+    super({
+      name: 'WorktreeHasWorkError',
+      code: UmbelErrorCode.WorktreeHasWork,
+      message: `worker '${worker}': its worktree ${path} has ${work}; nothing was removed`,
+      hint: `keep it: umbel kill ${worker} (the worktree and its branch stay); throw the work away: umbel kill ${worker} --discard-worktree`,
+    });
+    this.path = path;
+  }
+}
+
 /** Wrap a zod error into a UsageError without leaking zod's raw shape. */
 export function usageFromZod(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }, what: string): UsageError {
   const issues = error.issues.map((issue) => ({
@@ -534,6 +566,7 @@ export function errorExitCode(error: unknown): number {
     case UmbelErrorCode.CheckInvalid:
     case UmbelErrorCode.HostUnknown:
     case UmbelErrorCode.PoolMismatch:
+    case UmbelErrorCode.WorktreeInvalid:
       return 2;
     case UmbelErrorCode.FleetLimit:
       return 117;

@@ -116,6 +116,25 @@ export const QuotaSchema = z
   .describe('Plan usage the CLI last reported (absent when it reports none: API keys never get it)');
 export type Quota = z.infer<typeof QuotaSchema>;
 
+/**
+ * `worktree` of spawn, `-p`, YAML workers and MCP (one field, shared): run the worker in a git
+ * worktree of its own, on a new branch (default `umbel/<name>`) from `base` (default HEAD).
+ */
+export const WorktreeRequestSchema = z
+  .union([
+    z.boolean(),
+    z
+      .object({
+        branch: z.string().min(1).optional().describe('Branch of the worktree (default umbel/<name>); an existing one is checked out on purpose'),
+        base: z.string().min(1).optional().describe('Commit, branch or tag the new branch starts from (default HEAD)'),
+      })
+      .strict(),
+  ])
+  .describe(
+    'Run the worker in its own git worktree of the repository that holds cwd, on a new branch (default umbel/<name>) from base (default HEAD): true, or {branch, base}. Kill keeps it; kill --purge removes it only when it holds no work',
+  );
+export type WorktreeRequest = z.infer<typeof WorktreeRequestSchema>;
+
 /** Options of `spawn`. */
 export const SpawnOptionsSchema = z
   .object({
@@ -143,6 +162,7 @@ export const SpawnOptionsSchema = z
       .min(1)
       .optional()
       .describe("Refuse to start the worker when this many workers already live on this state root (overrides the config's limits.maxWorkers for this call)"),
+    worktree: WorktreeRequestSchema.optional(),
   })
   .strict();
 export type SpawnOptions = z.input<typeof SpawnOptionsSchema>;
@@ -328,9 +348,16 @@ export const DiffOptionsSchema = z
       .optional()
       .describe('text: the newer turn (default: the latest completed, or turn); negative counts back from the latest completed'),
     full: z.boolean().optional().describe('The whole patch, never shortened (MCP shortens patches over ~2000 tokens otherwise)'),
+    against: z
+      .literal('base')
+      .optional()
+      .describe("'base': the whole change of a worktree worker: its worktree now (commits and uncommitted files) against the base commit it was made from"),
   })
   .strict()
   .superRefine((value, ctx) => {
+    if (value.against !== undefined && (value.text || value.turn !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['against'], message: 'against base shows the whole change of the worktree: not with turn or text' });
+    }
     if (!value.text && (value.from !== undefined || value.to !== undefined)) {
       ctx.addIssue({ code: 'custom', path: [value.from !== undefined ? 'from' : 'to'], message: 'from/to pick the answers of a text diff: add text' });
     }
@@ -342,7 +369,14 @@ export type DiffOptions = z.input<typeof DiffOptionsSchema>;
 export const KillOptionsSchema = z
   .object({
     name: WorkerNameSchema,
-    purge: z.boolean().default(false).describe("Also remove the worker's state (otherwise a tombstone stays for read/status)"),
+    purge: z
+      .boolean()
+      .default(false)
+      .describe("Also remove the worker's state (otherwise a tombstone stays for read/status); and its worktree, only when that holds no work"),
+    discardWorktree: z
+      .boolean()
+      .default(false)
+      .describe("Purge, and remove the worker's worktree (and the branch umbel made for it) even when it holds uncommitted changes or commits"),
   })
   .strict();
 export type KillOptions = z.input<typeof KillOptionsSchema>;
@@ -481,6 +515,16 @@ export type Outcome = CompletedOutcome | UnfinishedOutcome;
 
 // --- worker state ---
 
+/** A worker's git worktree as spawn made it (in meta.json). */
+export const WorktreeRecordSchema = z.object({
+  path: z.string().describe('The worktree (its top directory)'),
+  branch: z.string().describe('Its branch'),
+  base: z.string().describe('The commit it was made from (what --against base diffs to)'),
+  repo: z.string().describe("The top of the caller's checkout it was made from (git runs there to remove it)"),
+  createdBranch: z.boolean().describe('umbel made the branch (so it deletes it with the worktree); false for a branch named on purpose that existed'),
+});
+export type WorktreeRecord = z.infer<typeof WorktreeRecordSchema>;
+
 /** Persisted per worker (`meta.json`). Never holds any env value. */
 export const WorkerMetaSchema = z.object({
   version: z.literal(1),
@@ -500,6 +544,7 @@ export const WorkerMetaSchema = z.object({
   envNames: z.array(z.string()).default([]).describe('Names (never values) of the variables passed to the worker'),
   readyBy: z.string().optional().describe('ISO time by which spawn gives up reaching the ready prompt (a worker without a ready event is starting until then)'),
   spawnPid: z.number().int().optional().describe('The process that spawned it: a starting worker whose spawner died before its launch holds no fleet slot'),
+  worktree: WorktreeRecordSchema.optional().describe('The git worktree spawn made for the worker'),
 });
 export type WorkerMeta = z.infer<typeof WorkerMetaSchema>;
 
@@ -541,6 +586,17 @@ export const WorkerStatusSchema = z.object({
   billingEvidence: z.string().optional().describe('What the billing verdict rests on (a banner label, an auth mode, a variable name; never a value)'),
   endpoint: z.string().optional().describe('The base URL the CLI calls when a variable sets one (ANTHROPIC_BASE_URL, …), credentials removed'),
   quota: QuotaSchema.optional(),
+  worktree: z
+    .object({
+      path: z.string(),
+      branch: z.string(),
+      base: z.string().describe('The commit it was made from'),
+      dirty: z.boolean().optional().describe('It has uncommitted changes (untracked files included); status NAME only'),
+      ahead: z.number().int().nonnegative().optional().describe('Commits on it beyond the base; status NAME only'),
+      missing: z.boolean().optional().describe('Its directory is gone'),
+    })
+    .optional()
+    .describe('The git worktree the worker runs in (spawn --worktree)'),
 });
 export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
 
@@ -639,6 +695,7 @@ export const DiffResultSchema = z.object({
   patch: z.string().describe('A unified diff ("" when nothing changed or the method gives none)'),
   elidedTokens: z.number().int().positive().optional().describe('About this many tokens of the patch were left out (MCP shortens long patches unless full)'),
   note: z.string().optional().describe('Why there is no (git) diff, or that nothing changed'),
+  against: z.literal('base').optional().describe('The whole change of the worktree against its base commit (turn is then 0)'),
 });
 export type DiffResult = z.infer<typeof DiffResultSchema>;
 
@@ -647,6 +704,10 @@ export const KillResultSchema = z.object({
   worker: WorkerNameSchema,
   killed: z.boolean().describe('A live session was ended'),
   purged: z.boolean().describe('The state was removed too'),
+  worktree: z
+    .object({ path: z.string(), branch: z.string(), removed: z.boolean().describe('The worktree was removed (purge of a clean one, or discard)') })
+    .optional()
+    .describe("The worker's worktree and what became of it (kept unless removed)"),
 });
 export type KillResult = z.infer<typeof KillResultSchema>;
 
@@ -685,7 +746,8 @@ export type PoolName = z.infer<typeof PoolNameSchema>;
 /** Most workers one pool keeps warm. */
 export const POOL_MAX_SIZE = 32;
 
-const PoolSpawnFields = SpawnOptionsSchema.omit({ name: true });
+// A pool worker is never made with a worktree: each claim would need a fresh branch (docs/cli.md).
+const PoolSpawnFields = SpawnOptionsSchema.omit({ name: true, worktree: true });
 
 /** Options of `pool start`: the spawn options its workers get, the pool's size and name. */
 export const PoolStartOptionsSchema = PoolSpawnFields.extend({

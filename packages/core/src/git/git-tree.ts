@@ -5,79 +5,22 @@
  * object store like `git stash create`'s do; nothing refers to them, so `git gc` drops them in time.
  * Every git call is bounded; a failure is a reason, never a throw.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFile, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { failure, type GitOptions, git as runGit } from './run.js';
 
 /** How long one snapshot may take (it delays the Enter of a send by at most this much). */
 export const SNAPSHOT_TIMEOUT_MS = 5_000;
 /** Bound on one git call of a diff. */
 const DIFF_TIMEOUT_MS = 30_000;
-/** Largest output kept from one git call. */
-const MAX_OUTPUT = 16 * 1024 * 1024;
+/** Snapshot objects are scratch (nothing refers to them): no fsync per object. */
+const SCRATCH = ['core.fsync=none', 'core.fsyncObjectFiles=false'];
 
 /** A snapshot: the tree id, or why there is none. */
 export type Snapshot = { readonly tree: string; readonly ms: number } | { readonly error: string; readonly ms: number };
 
-interface GitOptions {
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly indexFile?: string;
-  readonly timeoutMs: number;
-}
-
-interface GitRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly error?: string;
-}
-
-/** umbel's env for git: no GIT_* of the caller's (a GIT_DIR or GIT_INDEX_FILE would redirect it), fixed locale, no prompts. */
-function gitEnv(env: Readonly<Record<string, string | undefined>>, indexFile?: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(env)) if (value !== undefined && !key.startsWith('GIT_')) out[key] = value;
-  return { ...out, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', ...(indexFile ? { GIT_INDEX_FILE: indexFile } : {}) };
-}
-
-function git(args: readonly string[], options: GitOptions): Promise<GitRun> {
-  return new Promise((resolve) => {
-    // Snapshot objects are scratch (nothing refers to them): no fsync per object.
-    const child = spawn('git', ['-c', 'core.quotepath=off', '-c', 'core.fsync=none', '-c', 'core.fsyncObjectFiles=false', ...args], {
-      cwd: options.cwd,
-      env: gitEnv(options.env, options.indexFile),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let size = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_OUTPUT) out.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      resolve({ code: null, stdout: '', stderr: '', error: `git ${args[0]} took longer than ${Math.round(options.timeoutMs / 1000)}s` });
-    }, options.timeoutMs);
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      resolve({ code: null, stdout: '', stderr: '', error: error.code === 'ENOENT' ? 'git is not installed (not on PATH)' : error.message });
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
-    });
-  });
-}
-
-function failure(run: GitRun, what: string): string | undefined {
-  if (run.error) return run.error;
-  if (run.code === 0) return undefined;
-  const line = run.stderr.trim().split('\n').pop() ?? '';
-  return `${what} failed${line ? `: ${line}` : ` (exit ${run.code})`}`;
-}
+const git = (args: readonly string[], options: GitOptions) => runGit(args, { ...options, config: SCRATCH });
 
 /** The git work tree `cwd` is in (a `.git` directory or file above it), found without running git. */
 export async function findWorkTree(cwd: string): Promise<string | undefined> {

@@ -6,7 +6,7 @@
  */
 import type { EngineContext } from '../engine/context.js';
 import { digestTurns } from './actions.js';
-import { TurnNotFoundError, TurnNotSubmittedError } from '../contract/errors.js';
+import { TurnNotFoundError, TurnNotSubmittedError, UsageError, WorktreeFailedError } from '../contract/errors.js';
 import { diffTrees, findWorkTree } from '../git/git-tree.js';
 import { usableWorker } from '../ledger/ledger.js';
 import type { TurnView, UsableView } from '../ledger/ledger-types.js';
@@ -103,12 +103,34 @@ async function textDiff(ctx: EngineContext, view: UsableView, options: { turn?: 
   };
 }
 
+/** `diff --against base`: the worktree now (commits and uncommitted files) against the commit it was made from. */
+async function baseDiff(ctx: EngineContext, view: UsableView): Promise<DiffResult> {
+  const record = view.meta.worktree;
+  if (!record)
+    throw new UsageError(`worker '${view.name}' has no worktree: --against base diffs a worktree against its base`, { hint: 'spawn it with --worktree' });
+  const diff = await diffTrees(record.path, view.paths.dir, ctx.env, record.base);
+  if ('error' in diff) throw new WorktreeFailedError(`git could not diff ${record.path} (${diff.error})`);
+  return {
+    worker: view.name,
+    kind: 'files',
+    turn: 0,
+    method: 'git',
+    against: 'base',
+    base: record.base,
+    target: 'worktree',
+    files: diff.files.map((f) => ({ path: f.path, status: f.status, ...(f.from ? { from: f.from } : {}) })),
+    patch: diff.patch,
+    ...(diff.files.length === 0 ? { note: `nothing changed in ${record.path} since ${record.base.slice(0, 12)}` } : {}),
+  };
+}
+
 /** `diff`. */
 export async function workerDiff(
   ctx: EngineContext,
-  options: { name: string; turn?: number; text?: boolean; from?: number; to?: number },
+  options: { name: string; turn?: number; text?: boolean; from?: number; to?: number; against?: 'base' },
 ): Promise<DiffResult> {
   const view = usableWorker(ctx, options.name);
+  if (options.against === 'base') return baseDiff(ctx, view);
   if (options.text) return textDiff(ctx, view, options);
   return fileDiff(ctx, view, pickTurn(view, options.turn));
 }

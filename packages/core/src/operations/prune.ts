@@ -1,7 +1,8 @@
 /**
  * prune: remove dead workers (never a live one, and never one that is still starting: a claimed
  * name whose session is not up yet is a spawn in progress), and end sessions on umbel's socket
- * that no state directory owns, so nothing is ever an orphan nobody can see.
+ * that no state directory owns, so nothing is ever an orphan nobody can see. A dead worker whose
+ * git worktree holds work is kept (its state names the worktree and its branch).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -51,8 +52,18 @@ export async function pruneWorkers(ctx: EngineContext, options: { olderThan?: nu
       kept++;
       continue;
     }
-    await killWorker(ctx, { name, purge: true }).catch(() => rm(ctx.paths.worker(name).dir, { recursive: true, force: true }));
-    removed.push(name);
+    // A worktree worker whose purge refused (its worktree holds work) or failed keeps its state:
+    // its worktree is never deleted with work in it, nor orphaned.
+    const gone = await killWorker(ctx, { name, purge: true }).then(
+      () => true,
+      async () => {
+        if (view.meta?.worktree) return false;
+        await rm(ctx.paths.worker(name).dir, { recursive: true, force: true });
+        return true;
+      },
+    );
+    if (gone) removed.push(name);
+    else kept++;
   }
   const known = new Set(names.map((n) => sessionName(n)));
   for (const session of live) {

@@ -5,12 +5,10 @@
  * A prompt that never gets in is recorded as `send-failed`, which closes its turn as not submitted
  * (it never takes a later turn's events), and the CLI's input box is cleared.
  */
-import { mkdir, rm, stat } from 'node:fs/promises';
 import { accountDialogOf } from './account-dialog.js';
 import type { EngineContext } from '../engine/context.js';
 import { deathFacts } from '../ledger/death.js';
 import { AbortedError, AccountDialogError, SendBusyError, SendNotSubmittedError, UmbelError, WorkerDeadError } from '../contract/errors.js';
-import { asStateError } from '@umbel/provider';
 import { snapshotTree } from '../git/git-tree.js';
 import { loadWorker, usableWorker } from '../ledger/ledger.js';
 import type { TurnView, UsableView } from '../ledger/ledger-types.js';
@@ -20,26 +18,15 @@ import type { SendResult } from '../contract/schemas.js';
 import type { SendContext } from '../contract/umbel.js';
 import { nextTurnNumber } from '../ledger/turns.js';
 import { sleep } from '../engine/util.js';
+import { acquireDirLock } from '../engine/dir-lock.js';
 import { watchDir, type DirWatcher } from '../wait/watch.js';
 import { inputBoxText } from './prompt-text.js';
 
 const LOCK_WAIT_MS = 30_000;
 const LOCK_STALE_MS = 120_000;
 
-export async function acquireLock(path: string, worker: string): Promise<() => Promise<void>> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await mkdir(path, { mode: 0o700 });
-      return () => rm(path, { recursive: true, force: true });
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') throw asStateError(error, path);
-      const info = await stat(path).catch(() => undefined);
-      if (info && Date.now() - info.mtimeMs > LOCK_STALE_MS) await rm(path, { recursive: true, force: true });
-      if (Date.now() - started > LOCK_WAIT_MS) throw new SendBusyError(worker, Date.now() - started);
-      await sleep(25);
-    }
-  }
+export function acquireLock(path: string, worker: string): Promise<() => Promise<void>> {
+  return acquireDirLock(path, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS, onTimeout: (waited) => new SendBusyError(worker, waited) });
 }
 
 /** The worker's session must be alive to take a prompt. */

@@ -18,7 +18,8 @@ import { writeOwnEvent } from '../ledger/own-events.js';
 import { sessionName, type WorkerPaths } from '../engine/paths.js';
 import type { Provider, ProviderV1Launch, ProviderV1LaunchOptions } from '@umbel/provider';
 import { guarded, guardedAsync } from '../engine/provider-guard.js';
-import type { BillingGuard, SpawnOptionsParsed, WorkerMeta, WorkerStatus } from '../contract/schemas.js';
+import type { BillingGuard, SpawnOptionsParsed, WorkerMeta, WorkerStatus, WorktreeRequest } from '../contract/schemas.js';
+import { createWorktree, planWorktree, removeWorktree, type WorktreePlan } from '../git/worktree.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS, awaitReady } from './startup.js';
 import { deriveStatus } from './status.js';
 import type { SpawnContext } from '../contract/umbel.js';
@@ -99,6 +100,27 @@ export interface SpawnPlan {
   readonly billingGuard: BillingGuard;
 }
 
+/** The worktree `--worktree` asks for (read-only git calls; nothing is made yet). */
+async function planWorktreeOf(ctx: EngineContext, name: string, cwd: string, request: WorktreeRequest | undefined): Promise<WorktreePlan | undefined> {
+  if (request === undefined || request === false) return undefined;
+  // A taken name is WorkerExistsError, not the branch its worktree left behind (the claim still decides races).
+  if (
+    await stat(ctx.paths.worker(name).dir).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new WorkerExistsError(name);
+  return planWorktree({ home: ctx.home, name, cwd, request: request === true ? {} : request, env: ctx.env });
+}
+
+/** Make the worker's worktree (and its cwd there: an untracked subdirectory is not checked out). */
+async function makeWorktree(ctx: EngineContext, meta: WorkerMeta): Promise<void> {
+  if (!meta.worktree) return;
+  await createWorktree(meta.worktree, ctx.env);
+  await mkdirPrivate(meta.cwd);
+}
+
 /** Validate spawn options and resolve them (also what a pool claim matches on). No state is written. */
 export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Promise<SpawnPlan> {
   const provider = ctx.providers.get(options.provider);
@@ -107,12 +129,14 @@ export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Pro
   const billsApi = new Set(provider.billing?.apiEnv ?? []);
   const inherit = provider.inheritEnv.filter((name) => !billsApi.has(name));
   const env = resolveWorkerEnv({ callerEnv: ctx.env, inherit, explicit: options.env });
-  const cwd = await realCwd(options.cwd);
+  const name = options.name ?? anonymousName();
+  const given = await realCwd(options.cwd);
+  const worktree = await planWorktreeOf(ctx, name, given, options.worktree);
+  const cwd = worktree?.cwd ?? given;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const { model, permissionMode, allowedTools, appendSystemPrompt, unattended } = options;
   const choices = { cwd, model, permissionMode, allowedTools, appendSystemPrompt, unattended, env, callerEnv: ctx.env };
   guarded(provider, 'doValidate', () => provider.doValidate?.({ spawn: choices, isRoot }));
-  const name = options.name ?? anonymousName();
   refuseApiEnv(provider, env, options.billing, name);
   const startupTimeout = options.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS;
   const createdAt = new Date(ctx.now());
@@ -132,6 +156,7 @@ export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Pro
     envNames: [],
     // the launch's own steps (files, hook sink) come on top of the ready wait
     readyBy: new Date(createdAt.getTime() + startupTimeout + 30_000).toISOString(),
+    ...(worktree ? { worktree: worktree.record } : {}),
   };
   return { provider, choices, meta, startupTimeout, billingGuard: options.billing };
 }
@@ -184,7 +209,10 @@ export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParse
   await withFleetSlot(ctx, options.maxWorkers, context, () => claim(ctx, wp, p.meta));
   const written: string[] = [];
   let launched = false;
+  let worktreeMade = false;
   try {
+    await makeWorktree(ctx, p.meta);
+    worktreeMade = p.meta.worktree !== undefined;
     const { launch, env, meta } = await prepareLaunch(ctx, p, written);
     launched = true;
     // A session of this name already on the host (not this claim's) is refused by the launch itself.
@@ -207,6 +235,8 @@ export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParse
   } catch (error) {
     if (launched) await ctx.substrate.kill(session).catch(() => undefined);
     for (const path of written) await rm(path, { force: true }).catch(() => undefined);
+    // A worker that never got ready did no work of the caller's: its worktree and branch go with it.
+    if (worktreeMade && p.meta.worktree) await removeWorktree(p.meta.worktree, ctx.env, { deleteBranch: true }).catch(() => undefined);
     await rm(wp.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch(() => undefined);
     throw UmbelError.isInstance(error) ? error : asStateError(error, wp.dir);
   }

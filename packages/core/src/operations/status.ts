@@ -11,7 +11,8 @@ import { WorkerNotFoundError } from '../contract/errors.js';
 import { loadWorker, workerNames } from '../ledger/ledger.js';
 import type { WorkerView } from '../ledger/ledger-types.js';
 import type { ProviderV1AccountScreen } from '@umbel/provider';
-import type { WorkerState, WorkerStatus } from '../contract/schemas.js';
+import type { WorkerState, WorkerStatus, WorktreeRecord } from '../contract/schemas.js';
+import { inspectWorktree } from '../git/worktree.js';
 import type { PaneState } from '../contract/substrate.js';
 import { latestEnded, latestSubmitted } from '../ledger/turns.js';
 import { mapLimit } from '../engine/util.js';
@@ -81,6 +82,7 @@ export function deriveStatus(view: WorkerView, pane: PaneState, now: number, dia
     ...(view.problems.length ? { problems: view.problems.map((p) => ({ ...p })) } : {}),
     ...billingFields(view),
     ...(view.quota ? { quota: view.quota } : {}),
+    ...(view.meta?.worktree ? { worktree: { path: view.meta.worktree.path, branch: view.meta.worktree.branch, base: view.meta.worktree.base } } : {}),
   };
 }
 
@@ -94,7 +96,15 @@ export function billingFields(view: WorkerView): Pick<WorkerStatus, 'billing' | 
 export async function statusOf(ctx: EngineContext, name: string): Promise<WorkerStatus> {
   const view = loadWorker(ctx, name);
   if (!view) throw new WorkerNotFoundError(name);
-  return lookedAt(ctx, view, await ctx.substrate.inspect(view.session), ctx.now());
+  const status = await lookedAt(ctx, view, await ctx.substrate.inspect(view.session), ctx.now());
+  return status.worktree && view.meta?.worktree ? { ...status, worktree: { ...status.worktree, ...(await worktreeWork(ctx, view.meta.worktree)) } } : status;
+}
+
+/** The work in a worker's worktree, as `status NAME` shows it (nothing when git cannot tell). */
+async function worktreeWork(ctx: EngineContext, record: WorktreeRecord): Promise<{ dirty?: boolean; ahead?: number; missing?: boolean }> {
+  const work = await inspectWorktree(record, ctx.env);
+  if ('error' in work) return {};
+  return { dirty: work.dirty, ahead: work.ahead, ...(work.missing ? { missing: true } : {}) };
 }
 
 /** deriveStatus, with the screen looked at when the ledger says a blocking account dialog may be up. */

@@ -1,0 +1,152 @@
+/**
+ * Isolated workers end to end on real tmux: `spawn --worktree` on the fake `claude` gives each
+ * worker its own git worktree and branch; the user's checkout is never touched; kill keeps the
+ * worktree, `--purge` refuses one with work, `--discard-worktree` removes it; ten concurrent
+ * worktree spawns on one repository; failures leave no worktree entry. Needs `pnpm build`.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UmbelRun } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+
+const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
+let scratch: string;
+let home: string;
+let repo: string;
+let config: string;
+let umbel: UmbelRun;
+
+const gitEnv = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: { ...process.env, ...gitEnv }, encoding: 'utf8' });
+const cfg = () => ['--env', `CLAUDE_CONFIG_DIR=${config}`, '--allowed-tools', 'Bash'];
+const wt = (name: string) => join(home, 'worktrees', name);
+const entries = () => git(repo, 'worktree', 'list', '--porcelain').match(/^worktree /gm)?.length ?? 0;
+const branches = () => git(repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/umbel/').trim();
+
+/** Every file of the user's checkout (its .git included: index, refs, config) and its bytes. */
+function checkoutBytes(dir: string, root = dir, out = new Map<string, string>()): Map<string, string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const rel = relative(root, path);
+    // git's own bookkeeping of the linked worktrees (and the logs of the refs umbel made) is expected to change.
+    if (rel === join('.git', 'worktrees') || rel === join('.git', 'logs') || rel === join('.git', 'refs', 'heads', 'umbel')) continue;
+    if (entry.isDirectory()) checkoutBytes(path, root, out);
+    else out.set(rel, readFileSync(path).toString('base64'));
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  assertBuilt(['packages/cli/dist/cli.js']);
+  scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-wt-'));
+  home = join(scratch, 'state');
+  repo = join(scratch, 'repo');
+  config = join(scratch, 'claude-config');
+  await mkdir(join(repo, 'sub'), { recursive: true });
+  git(repo, 'init', '-q', '-b', 'main');
+  await writeFile(join(repo, 'same.txt'), 'base\n');
+  await writeFile(join(repo, 'sub', 'keep.txt'), 'keep\n');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-q', '-m', 'base');
+  await mkdir(config, { recursive: true });
+  await writeFile(join(config, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: {} }));
+  const env = testEnv({ home: scratch, umbelHome: home, UMBEL_CLAUDE_BIN: fakeClaude, ...gitEnv });
+  ({ run: umbel } = umbelRunner({ cwd: repo, env }));
+});
+
+// Every worker is discarded at the end, its worktree with it.
+afterAll(() =>
+  cleanUp({ workers: [(args) => umbel(args[0] === 'kill' ? ['kill', String(args[1]), '--discard-worktree'] : args)], reap: [scratch], remove: [scratch] }),
+);
+
+describe('isolated workers (--worktree) on the fake claude', () => {
+  it('two workers writing the same file each see only their own; the user checkout stays byte-identical', async () => {
+    await writeFile(join(repo, 'same.txt'), 'user edit, uncommitted\n');
+    await writeFile(join(repo, 'untracked.txt'), 'mine\n');
+    const before = checkoutBytes(repo);
+    for (const name of ['a', 'b']) {
+      const r = await umbel(['spawn', name, '--worktree', '--cwd', join(repo, 'sub'), ...cfg(), '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ cwd: join(wt(name), 'sub'), worktree: { path: wt(name), branch: `umbel/${name}` } });
+    }
+    await Promise.all(['a', 'b'].map((name) => umbel(['send', name, `TOOL printf 'from ${name}\\n' > ../same.txt`])));
+    for (const name of ['a', 'b']) expect((await umbel(['wait', name])).code).toBe(0);
+    expect(readFileSync(join(wt('a'), 'same.txt'), 'utf8')).toBe('from a\n');
+    expect(readFileSync(join(wt('b'), 'same.txt'), 'utf8')).toBe('from b\n');
+    expect(checkoutBytes(repo)).toEqual(before);
+
+    const status = JSON.parse((await umbel(['status', 'a', '--json'])).stdout);
+    expect(status.worktree).toEqual({ path: wt('a'), branch: 'umbel/a', base: git(repo, 'rev-parse', 'HEAD').trim(), dirty: true, ahead: 0 });
+    expect(statSync(wt('a')).mode & 0o777).toBe(0o700);
+    const ls = (await umbel(['ls'])).stdout;
+    expect(ls).toMatch(/BRANCH/);
+    expect(ls).toContain('umbel/b');
+    const diff = JSON.parse((await umbel(['diff', 'a', '--against', 'base', '--json'])).stdout);
+    expect(diff).toMatchObject({ against: 'base', files: [{ path: 'same.txt', status: 'modified' }] });
+    expect(diff.patch).toContain('+from a');
+  });
+
+  it('kill keeps the worktree; kill --purge refuses one with work; --discard-worktree removes it and its branch', async () => {
+    const killed = await umbel(['kill', 'a']);
+    expect(killed).toMatchObject({ code: 0, stderr: `umbel: kept its worktree ${wt('a')} (branch umbel/a)\n` });
+    const refused = await umbel(['kill', 'a', '--purge']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('uncommitted changes');
+    expect(refused.stderr).toContain('--discard-worktree');
+    expect(readFileSync(join(wt('a'), 'same.txt'), 'utf8')).toBe('from a\n');
+    expect((await umbel(['prune'])).stdout).toContain('0 removed');
+    expect(existsSync(wt('a'))).toBe(true);
+    expect(await umbel(['kill', 'a', '--discard-worktree'])).toMatchObject({ code: 0, stdout: 'purged: a\n' });
+    expect(existsSync(wt('a'))).toBe(false);
+    // b: its change committed is still work; once it is gone, purge removes the clean worktree
+    git(wt('b'), 'commit', '-q', '-am', 'b');
+    expect((await umbel(['kill', 'b', '--purge'])).stderr).toContain('1 commit beyond its base');
+    git(wt('b'), 'reset', '-q', '--hard', 'HEAD~1');
+    expect(await umbel(['kill', 'b', '--purge'])).toMatchObject({ code: 0, stdout: 'purged: b\n' });
+    expect(entries()).toBe(1);
+    expect(branches()).toBe('');
+  });
+
+  it('ten worktree workers spawned at once on one repository all start; purged, git lists none', async () => {
+    const names = Array.from({ length: 10 }, (_, i) => `c${i}`);
+    const results = await Promise.all(names.map((name) => umbel(['spawn', name, '--worktree', ...cfg()])));
+    expect(results.map((r) => r.code)).toEqual(names.map(() => 0));
+    expect(entries()).toBe(11);
+    await Promise.all(names.map((name) => umbel(['kill', name, '--purge'])));
+    expect(entries()).toBe(1);
+    expect(branches()).toBe('');
+  });
+
+  it('bad input and a spawn that fails half-way leave no worktree entry and no branch', async () => {
+    const bad = await umbel(['spawn', 'bad', '--worktree', '--branch', 'a..b', ...cfg()]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('not a branch name');
+    expect((await umbel(['spawn', 'bad', '--worktree', '--base', 'no-such', ...cfg()])).code).toBe(2);
+    expect((await umbel(['spawn', 'bad', '--worktree', '--cwd', scratch, ...cfg()])).code).toBe(2);
+    expect((await umbel(['spawn', 'bad', '--branch', 'x', ...cfg()])).code).toBe(2);
+    const pool = await umbel(['pool', 'start', '--worktree', ...cfg()]);
+    expect(pool.code).toBe(2);
+    expect(pool.stderr).toContain('pool workers have no worktree');
+    const signIn = await umbel(['spawn', 'half', '--worktree', ...cfg(), '--env', 'FAKE_CLAUDE_SIGN_IN=1']);
+    expect(signIn.code).toBe(126);
+    expect(existsSync(wt('half'))).toBe(false);
+    expect(entries()).toBe(1);
+    expect(branches()).toBe('');
+  });
+
+  it('-p --worktree keeps a worktree with work (and says where), removes a clean one', async () => {
+    const wrote = await umbel(['-p', "TOOL printf 'p\\n' > p.txt", '--worktree', '--pool', 'none', ...cfg()]);
+    expect(wrote.code, wrote.stderr).toBe(0);
+    const kept = /kept the worktree (\S+) \(branch (umbel\/anon-[a-z0-9]+)\)/.exec(wrote.stderr);
+    expect(kept, wrote.stderr).not.toBeNull();
+    expect(readFileSync(join(kept?.[1] as string, 'p.txt'), 'utf8')).toBe('p\n');
+    expect(branches()).toBe(kept?.[2]);
+    const clean = await umbel(['-p', 'ECHO nothing written', '--worktree', ...cfg()]);
+    expect(clean).toMatchObject({ code: 0, stdout: 'nothing written\n' });
+    expect(entries()).toBe(2);
+  });
+});
