@@ -46,6 +46,7 @@ export const UmbelErrorCode = {
   PoolExists: 'UMBEL_POOL_EXISTS',
   PoolMismatch: 'UMBEL_POOL_MISMATCH',
   PoolCorrupt: 'UMBEL_POOL_CORRUPT',
+  StateInvalid: 'UMBEL_STATE_INVALID',
 } as const;
 export type UmbelErrorCode = (typeof UmbelErrorCode)[keyof typeof UmbelErrorCode];
 
@@ -453,6 +454,27 @@ export class PoolCorruptError extends UmbelError {
       message: `pool state ${path} cannot be used (${reason})`,
       hint: "remove it with 'umbel pool stop NAME'",
     });
+  }
+}
+
+/**
+ * A state file or directory umbel will not use as it is: a named pipe, a device, a socket, a file
+ * over its size bound, a state root that is a dangling symlink, a loop or a regular file. Names the
+ * path. Exit 1.
+ */
+export class StateInvalidError extends UmbelError {
+  readonly path: string;
+  readonly reason: string;
+  constructor(path: string, reason: string, cause?: unknown) {
+    super({
+      name: 'StateInvalidError',
+      code: UmbelErrorCode.StateInvalid,
+      message: `${path}: ${reason}`,
+      hint: 'remove it (or point UMBEL_HOME at a directory umbel owns)',
+      cause,
+    });
+    this.path = path;
+    this.reason = reason;
   }
 }
 

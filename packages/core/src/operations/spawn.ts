@@ -5,7 +5,8 @@
  * everything it made: session, provider files, state.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { realpath, rename, rm, stat } from 'node:fs/promises';
+import { readStateFile } from '../engine/state-file.js';
 import { isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { detectBilling, endpointOf, refuseApiBilling, refuseApiEnv } from './billing.js';
 import type { EngineContext } from '../engine/context.js';
@@ -74,7 +75,7 @@ async function writeLaunchFiles(launch: ProviderV1Launch, wp: WorkerPaths): Prom
   const outside: string[] = [];
   for (const file of launch.files ?? []) {
     if (file.shared) {
-      const same = await readFile(file.path, 'utf8').then(
+      const same = await readStateFile(file.path).then(
         (text) => text === file.content,
         () => false,
       );
