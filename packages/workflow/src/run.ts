@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Outcome, readStateFile, type Umbel, UsageError, writeFileAtomic } from '@umbel/core';
+import { mkdirPrivate, type Outcome, PRIVATE_DIR_MODE, readStateFile, type Umbel, UsageError, writeFileAtomic } from '@umbel/core';
 import { dependencies, topologicalOrder } from './graph.js';
 import { IssueList } from './issues.js';
 import { createJournal, type RunJournal } from './journal.js';
@@ -107,9 +107,9 @@ export async function runWorkflow(engine: Umbel, workflow: Workflow, options: Ru
   await checkBeforeRun(engine, workflow, { vars, env });
   const runId = checkRunId(options.runId ?? newRunId());
   const runDir = runDirOf(engine.home, runId);
-  await mkdir(join(engine.home, 'runs'), { recursive: true });
+  await mkdirPrivate(join(engine.home, 'runs'));
   try {
-    await mkdir(runDir);
+    await mkdir(runDir, { mode: PRIVATE_DIR_MODE });
   } catch (error) {
     if ((error as { code?: string }).code === 'EEXIST')
       throw new UsageError(`run '${runId}' already exists (${runDir})`, { hint: `resume it with --resume ${runId}, or pick another run id` });
