@@ -13,7 +13,7 @@ export { nowNs, isoOf } from './engine/clock.js';
 export { INPUT_PROMPT_SETTLE_MS } from './wait/wait-decision.js';
 export { STOP_SETTLE_MS } from './engine/context.js';
 export { formatMs } from './engine/util.js';
-export { readStateFile, readStateFileSync, STATE_FILE_MAX_BYTES } from './engine/state-file.js';
+export { checkStateRoot, readStateFile, readStateFileSync, STATE_FILE_MAX_BYTES } from './engine/state-file.js';
 export { ajvValidator, extractJson } from './wait/json-schema.js';
 export { feedbackPrompt, CHECK_OUTPUT_TAIL } from './wait/check-runner.js';
 export {

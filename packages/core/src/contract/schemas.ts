@@ -23,14 +23,20 @@ export function parseDuration(text: string): number | undefined {
   return Math.round(Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]);
 }
 
-/** A duration: `500ms`, `30s`, `5m`, `1.5h` (or a number of milliseconds) → milliseconds. */
+/** The longest duration umbel takes (a year): beyond it a deadline is no longer a date at all. */
+export const DURATION_MAX_MS = 365 * 24 * 3_600_000;
+
+/** A duration: `500ms`, `30s`, `5m`, `1.5h` (or a number of milliseconds) → milliseconds, at most a year. */
 export const DurationSchema = z
   .union([z.string(), z.number().nonnegative()])
   .transform((value, ctx) => {
-    if (typeof value === 'number') return Math.round(value);
-    const ms = parseDuration(value);
+    const ms = typeof value === 'number' ? Math.round(value) : parseDuration(value);
     if (ms === undefined) {
       ctx.addIssue({ code: 'custom', message: `'${value}' is not a duration (use 500ms, 30s, 5m or 1.5h)` });
+      return z.NEVER;
+    }
+    if (!(ms <= DURATION_MAX_MS)) {
+      ctx.addIssue({ code: 'custom', message: `'${value}' is too long a duration (at most ${DURATION_MAX_MS / 3_600_000}h, a year)` });
       return z.NEVER;
     }
     return ms;

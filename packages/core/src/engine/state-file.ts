@@ -5,7 +5,7 @@
  * StateInvalidError naming the file; fs errors (ENOENT…) are rethrown as they are.
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readlink, stat } from 'node:fs/promises';
 import { StateInvalidError } from '../contract/errors.js';
 
 /** The default bound of a state file (meta, events, records, config): far above any umbel writes. */
@@ -61,4 +61,25 @@ export async function readStateFile(path: string, max: number = STATE_FILE_MAX_B
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The state root must be a directory, or not exist yet (it is created on first write): a dangling
+ * symlink, a symlink loop or a regular file there is a StateInvalidError naming it, before any verb
+ * runs. Other errors (EACCES…) are left to the writes, which name them (StateUnwritableError).
+ */
+export async function checkStateRoot(home: string): Promise<void> {
+  let info: Stats;
+  try {
+    info = await stat(home);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ELOOP') throw new StateInvalidError(home, 'the state root is a symbolic link loop', error);
+    if (code === 'ENOTDIR') throw new StateInvalidError(home, 'the state root is inside something that is not a directory', error);
+    if (code !== 'ENOENT') return;
+    const target = await readlink(home).catch(() => undefined);
+    if (target !== undefined) throw new StateInvalidError(home, `the state root is a dangling symbolic link (to ${target})`, error);
+    return;
+  }
+  if (!info.isDirectory()) throw new StateInvalidError(home, 'the state root is not a directory');
 }

@@ -1,0 +1,72 @@
+// Hostile input on the CLI face (issue 38): durations beyond a timer, a state root that is no
+// directory, a read-only worker, named pipes in the state, killed sends and -p runs, a tmux server
+// killed under its workers. Fake claude on real tmux, one private state root per file.
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+
+const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
+let scratch: string;
+let home: string;
+let work: string;
+let config: string;
+let umbel: UmbelRun;
+let startUmbel: UmbelStart;
+let env: Record<string, string>;
+
+const cfg = () => ['--env', `CLAUDE_CONFIG_DIR=${config}`];
+
+beforeAll(async () => {
+  assertBuilt(['packages/cli/dist/cli.js']);
+  scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-hostile-'));
+  home = join(scratch, 'state');
+  work = join(scratch, 'project');
+  config = join(scratch, 'claude-config');
+  await mkdir(work, { recursive: true });
+  await mkdir(config, { recursive: true });
+  await writeFile(join(config, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: { [work]: { hasTrustDialogAccepted: true } } }));
+  env = testEnv({ home: scratch, umbelHome: home, UMBEL_CLAUDE_BIN: fakeClaude });
+  ({ run: umbel, start: startUmbel } = umbelRunner({ cwd: work, env }));
+});
+
+afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], remove: [scratch] }));
+
+describe('durations', () => {
+  it.each([
+    ['spawn', ['spawn', 'dur', '--startup-timeout', '999999999999999h']],
+    ['-p', ['-p', 'ECHO hi', '--startup-timeout', '999999999999999h']],
+    ['-p --timeout', ['-p', 'ECHO hi', '--timeout', '999999999999999h']],
+    ['pool start', ['pool', 'start', 'p1', '--size', '1', '--startup-timeout', '999999999999999h']],
+    ['wait', ['wait', 'dur', '--timeout', '999999999999999h']],
+  ])('a duration past a year is a usage error on %s (exit 2), never a RangeError', async (_face, args) => {
+    const result = await umbel(args);
+    expect(result.stderr).toContain('too long a duration');
+    expect(result.stderr).not.toMatch(/RangeError|internal error/);
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('a state root that is no directory', () => {
+  it.each([
+    ['a dangling symlink', (path: string) => symlink(join(scratch, 'nowhere'), path), 'dangling symbolic link'],
+    ['a symlink loop', (path: string) => symlink(path, path), 'symbolic link loop'],
+    ['a regular file', (path: string) => writeFile(path, 'x'), 'not a directory'],
+  ])('%s is a typed error naming it on spawn and ls', async (_what, plant, reason) => {
+    const root = join(scratch, `root-${reason.replace(/\W+/g, '-')}`);
+    await plant(root);
+    try {
+      for (const args of [['spawn', 'w1', ...cfg()], ['ls']]) {
+        const result = await umbel(args, { env: { UMBEL_HOME: root } });
+        expect(result.stderr, args.join(' ')).toContain(root);
+        expect(result.stderr).toContain(reason);
+        expect(result.stderr).not.toMatch(/internal error/);
+        expect(result.code).toBe(1);
+      }
+    } finally {
+      await rm(root, { force: true });
+    }
+  });
+});
