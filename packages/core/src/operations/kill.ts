@@ -6,6 +6,7 @@
 import { rm } from 'node:fs/promises';
 import type { EngineContext } from '../engine/context.js';
 import { WorkerNotFoundError } from '../contract/errors.js';
+import { asStateError } from '@umbel/provider';
 import { loadWorker } from '../ledger/ledger.js';
 import type { WorkerView } from '../ledger/ledger-types.js';
 import { writeOwnEvent } from '../ledger/own-events.js';
@@ -27,6 +28,13 @@ async function tombstone(ctx: EngineContext, view: WorkerView, pane: PaneState):
   }).catch(() => undefined);
 }
 
+/** Remove a worker's dir; one that cannot be removed (read-only, permissions) is StateUnwritableError naming it. */
+export async function removeWorkerDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch((error: unknown) => {
+    throw asStateError(error, dir);
+  });
+}
+
 /** `kill NAME [--purge]`. */
 export async function killWorker(ctx: EngineContext, options: { name: string; purge: boolean }): Promise<KillResult> {
   const view = loadWorker(ctx, options.name);
@@ -43,6 +51,6 @@ export async function killWorker(ctx: EngineContext, options: { name: string; pu
   for (const file of view?.meta?.providerFiles ?? []) await rm(file, { force: true }).catch(() => undefined);
   // substrate.kill returns once every process of the session is gone, the launch wrapper (which
   // records the exit) included; a hook that fired just before may still be renaming its event in.
-  if (options.purge && view) await rm(view.paths.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  if (options.purge && view) await removeWorkerDir(view.paths.dir);
   return { worker: options.name, killed, purged: options.purge };
 }

@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine/context.js';
-import { killWorker } from './kill.js';
+import { killWorker, removeWorkerDir } from './kill.js';
 import { loadWorker, workerNames } from '../ledger/ledger.js';
 import { sessionName } from '../engine/paths.js';
 import { forgetPoolWorkers } from '../pool/pool.js';
@@ -51,7 +51,7 @@ export async function pruneWorkers(ctx: EngineContext, options: { olderThan?: nu
       kept++;
       continue;
     }
-    await killWorker(ctx, { name, purge: true }).catch(() => rm(ctx.paths.worker(name).dir, { recursive: true, force: true }));
+    await killWorker(ctx, { name, purge: true }).catch(() => removeWorkerDir(ctx.paths.worker(name).dir));
     removed.push(name);
   }
   const known = new Set(names.map((n) => sessionName(n)));
