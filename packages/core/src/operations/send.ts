@@ -5,12 +5,10 @@
  * A prompt that never gets in is recorded as `send-failed`, which closes its turn as not submitted
  * (it never takes a later turn's events), and the CLI's input box is cleared.
  */
-import { mkdir, rm, stat } from 'node:fs/promises';
 import { accountDialogOf } from './account-dialog.js';
 import type { EngineContext } from '../engine/context.js';
 import { deathFacts } from '../ledger/death.js';
 import { AbortedError, AccountDialogError, SendBusyError, SendNotSubmittedError, UmbelError, WorkerDeadError } from '../contract/errors.js';
-import { asStateError } from '@umbel/provider';
 import { snapshotTree } from '../git/git-tree.js';
 import { loadWorker, usableWorker } from '../ledger/ledger.js';
 import type { TurnView, UsableView } from '../ledger/ledger-types.js';
@@ -20,25 +18,51 @@ import type { SendResult } from '../contract/schemas.js';
 import type { SendContext } from '../contract/umbel.js';
 import { nextTurnNumber } from '../ledger/turns.js';
 import { sleep } from '../engine/util.js';
+import { acquireOwnedLock, type HeldLock } from '../engine/owned-lock.js';
+import type { ProcessOwner } from '../engine/process-owner.js';
 import { watchDir, type DirWatcher } from '../wait/watch.js';
 
 const LOCK_WAIT_MS = 30_000;
-const LOCK_STALE_MS = 120_000;
 
-export async function acquireLock(path: string, worker: string): Promise<() => Promise<void>> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      await mkdir(path, { mode: 0o700 });
-      return () => rm(path, { recursive: true, force: true });
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EEXIST') throw asStateError(error, path);
-      const info = await stat(path).catch(() => undefined);
-      if (info && Date.now() - info.mtimeMs > LOCK_STALE_MS) await rm(path, { recursive: true, force: true });
-      if (Date.now() - started > LOCK_WAIT_MS) throw new SendBusyError(worker, Date.now() - started);
-      await sleep(25);
-    }
+/** Take the worker's send lock (a dead sender's is broken at once); SIGINT (`signal`) ends the wait. */
+export function acquireLock(path: string, worker: string, signal?: AbortSignal): Promise<HeldLock> {
+  return acquireOwnedLock(path, { waitMs: LOCK_WAIT_MS, ...(signal ? { signal } : {}), busy: (ms) => new SendBusyError(worker, ms) });
+}
+
+/**
+ * A send killed while it held the lock (`dead`) may have left its turn open, its text in the input
+ * box: unless the CLI takes that turn within the confirm window (or it is queued behind a running
+ * turn, the box empty), it is closed as not submitted and the box cleared, so it never takes the
+ * next turn's events.
+ */
+export async function closeOrphanTurn(ctx: EngineContext, name: string, dead: ProcessOwner, signal?: AbortSignal): Promise<void> {
+  const view = usableWorker(ctx, name);
+  const last = view.turns.at(-1);
+  if (!last || last.notSubmitted || last.accepted || last.end || last.inputs.length > 0) return;
+  if (last.sent.at < BigInt(dead.at) * 1_000_000n) return; // sent before the dead sender took the lock
+  const watcher = await watchDir(view.paths.events);
+  try {
+    const seen = await confirmWithin(ctx, view, last.turn, view.provider.input?.confirmTimeoutMs ?? 1500, watcher, signal);
+    if (seen.turn || (seen.busyBefore && !(await inputBoxHolds(ctx, view)))) return;
+  } finally {
+    await watcher.close();
   }
+  await writeOwnEvent(view.paths.events, 'send-failed', {
+    turn: last.turn,
+    reason: 'not-submitted',
+    message: 'its send was killed before the CLI took the prompt',
+  });
+  await clearInput(ctx, view).catch(() => undefined);
+}
+
+/** Whether the CLI's input box holds text (false when the provider cannot read it). */
+export async function inputBoxHolds(ctx: EngineContext, view: UsableView): Promise<boolean> {
+  const provider = view.provider;
+  if (!provider.doReadInputBox) return false;
+  const screen = await ctx.substrate.capture(view.session, { lines: 40 }).catch(() => undefined);
+  if (screen === undefined) return false;
+  const box = guarded(provider, 'doReadInputBox', () => provider.doReadInputBox?.(screen));
+  return box !== undefined && box.trim() !== '';
 }
 
 /** The worker's session must be alive to take a prompt. */
@@ -137,8 +161,9 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
   const text = provider.doPreparePrompt
     ? guarded(provider, 'doPreparePrompt', () => provider.doPreparePrompt?.(options.prompt) ?? options.prompt)
     : options.prompt;
-  const release = await acquireLock(view.paths.sendLock, view.name);
+  const lock = await acquireLock(view.paths.sendLock, view.name, context.signal);
   try {
+    if (lock.broke) await closeOrphanTurn(ctx, options.name, lock.broke, context.signal);
     const now = usableWorker(ctx, options.name);
     // A prompt pasted into a blocking account dialog would answer it, or be lost: refuse, type nothing.
     const dialog = await accountDialogOf(ctx, now);
@@ -163,6 +188,6 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
       await watcher.close();
     }
   } finally {
-    await release();
+    await lock.release();
   }
 }

@@ -13,9 +13,10 @@
  * `stop` renamed away cannot be re-created by a refill or a claim still running.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { readStateFile, readStateFileSync } from '../engine/state-file.js';
+import { pidAlive } from '../engine/process-owner.js';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine/context.js';
 import { PoolCorruptError, PoolNotFoundError } from '../contract/errors.js';
@@ -176,20 +177,7 @@ export function parseClaim(marker: string): { worker: string; pid: number } | un
   return at > 0 && Number.isInteger(pid) && pid > 0 ? { worker: marker.slice(0, at), pid } : undefined;
 }
 
-/** Whether process `pid` is alive (EPERM: alive, someone else's). A zombie (exited, not yet reaped) is not. */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
-  }
-  try {
-    // Linux: the state follows the parenthesised command name ("pid (comm) Z …").
-    return !/\)\s+Z\s/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true; // no /proc: what kill() said
-  }
-}
+export { pidAlive };
 
 /** The pid that holds the pool's refill lock, when a live process does. */
 export function lockOwner(paths: PoolPaths): number | undefined {
