@@ -70,3 +70,47 @@ describe('a state root that is no directory', () => {
     }
   });
 });
+
+/** Poll `check` every 50 ms until it holds (30 s bound, then fail naming `what`). */
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+type Listed = { name: string; state: string; anonymous: boolean; alive: boolean };
+const listed = async (): Promise<Listed[]> => JSON.parse((await umbel(['ls', '--json'])).stdout || '[]') as Listed[];
+
+describe('a killed umbel -p', () => {
+  it('leaves an anonymous worker that prune removes once the -p process is gone', async () => {
+    const print = startUmbel(['-p', 'DELAY 60000 never', ...cfg()]);
+    let anon: Listed | undefined;
+    await until(async () => {
+      anon = (await listed()).find((w) => w.anonymous && w.state === 'busy');
+      return anon !== undefined;
+    }, 'the -p worker to be busy');
+    print.child.kill('SIGKILL');
+    await print.done;
+    const pruned = JSON.parse((await umbel(['prune', '--json'])).stdout) as { removed: string[] };
+    expect(pruned.removed).toContain(anon?.name);
+    expect((await listed()).map((w) => w.name)).not.toContain(anon?.name);
+  });
+
+  it('prune keeps the anonymous worker of a -p that still runs', async () => {
+    const print = startUmbel(['-p', 'DELAY 60000 never', ...cfg()]);
+    try {
+      let anon: Listed | undefined;
+      await until(async () => {
+        anon = (await listed()).find((w) => w.anonymous && w.state === 'busy');
+        return anon !== undefined;
+      }, 'the -p worker to be busy');
+      const pruned = JSON.parse((await umbel(['prune', '--json'])).stdout) as { removed: string[] };
+      expect(pruned.removed).not.toContain(anon?.name);
+    } finally {
+      print.child.kill('SIGTERM');
+      await print.done;
+    }
+  });
+});

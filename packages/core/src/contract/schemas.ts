@@ -457,6 +457,16 @@ export type Outcome = CompletedOutcome | UnfinishedOutcome;
 
 // --- worker state ---
 
+/** A process that owns something (a send lock, a `-p` worker): pid and, on Linux, its start time (pids are reused). */
+export const ProcessOwnerSchema = z.object({
+  pid: z.number().int().positive(),
+  /** /proc/<pid>/stat's starttime (clock ticks since boot), where there is a /proc. */
+  start: z.string().optional(),
+  /** When the owner took it (ms since the epoch). */
+  at: z.number(),
+});
+export type ProcessOwner = z.infer<typeof ProcessOwnerSchema>;
+
 /** Persisted per worker (`meta.json`). Never holds any env value. */
 export const WorkerMetaSchema = z.object({
   version: z.literal(1),
@@ -475,6 +485,7 @@ export const WorkerMetaSchema = z.object({
   providerFiles: z.array(z.string()).default([]).describe('Files the provider wrote outside the worker dir, removed on kill'),
   envNames: z.array(z.string()).default([]).describe('Names (never values) of the variables passed to the worker'),
   readyBy: z.string().optional().describe('ISO time by which spawn gives up reaching the ready prompt (a worker without a ready event is starting until then)'),
+  owner: ProcessOwnerSchema.optional().describe('The process the worker lives for (umbel -p): prune removes the worker once it is gone'),
 });
 export type WorkerMeta = z.infer<typeof WorkerMetaSchema>;
 

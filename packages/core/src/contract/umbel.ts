@@ -60,6 +60,16 @@ export interface CallContext {
   readonly signal?: AbortSignal;
 }
 
+/** Context of a spawn. */
+export interface SpawnContext extends CallContext {
+  /**
+   * `true`: the worker lives only as long as the calling process (`umbel -p`'s anonymous worker):
+   * its pid and start time are recorded in meta.json (`owner`), and `prune` removes the worker once
+   * that process is gone (killed before it could remove the worker itself).
+   */
+  readonly heldByCaller?: boolean;
+}
+
 /** Context of a send. */
 export interface SendContext extends CallContext {
   /**
@@ -128,7 +138,7 @@ export interface Umbel {
   readonly home: string;
   readonly providerIds: readonly string[];
   provider(id: string): Provider;
-  spawn(options: SpawnOptions, context?: CallContext): Promise<WorkerStatus>;
+  spawn(options: SpawnOptions, context?: SpawnContext): Promise<WorkerStatus>;
   /** Deliver a prompt (or, with `command: true`, run the CLI's own command) and confirm it was taken. */
   send(options: SendOptions, context?: SendContext): Promise<SendResult>;
   /** Press keys in the worker's terminal (e.g. answer a permission dialog); a pending needs-input counts as answered. */

@@ -4,16 +4,9 @@
  * alive, is a zombie, or now belongs to a process that started at another time.
  */
 import { readFileSync } from 'node:fs';
-import * as z from 'zod';
+import type { ProcessOwner } from '../contract/schemas.js';
 
-export const ProcessOwnerSchema = z.object({
-  pid: z.number().int().positive(),
-  /** /proc/<pid>/stat's starttime (clock ticks since boot), where there is a /proc. */
-  start: z.string().optional(),
-  /** When the owner took it (ms since the epoch). */
-  at: z.number(),
-});
-export type ProcessOwner = z.infer<typeof ProcessOwnerSchema>;
+export { type ProcessOwner, ProcessOwnerSchema } from '../contract/schemas.js';
 
 /** `/proc/<pid>/stat`: its state letter and start time, or undefined (no such process, or no /proc). */
 function procStat(pid: number): { state: string; start: string } | undefined {

@@ -22,7 +22,8 @@ import { guarded, guardedAsync } from '../engine/provider-guard.js';
 import type { BillingGuard, SpawnOptionsParsed, WorkerMeta, WorkerStatus } from '../contract/schemas.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS, awaitReady } from './startup.js';
 import { deriveStatus } from './status.js';
-import type { CallContext } from '../contract/umbel.js';
+import type { SpawnContext } from '../contract/umbel.js';
+import { currentOwner } from '../engine/process-owner.js';
 
 function anonymousName(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -99,7 +100,7 @@ export interface SpawnPlan {
 }
 
 /** Validate spawn options and resolve them (also what a pool claim matches on). No state is written. */
-export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Promise<SpawnPlan> {
+export async function plan(ctx: EngineContext, options: SpawnOptionsParsed, context: SpawnContext = {}): Promise<SpawnPlan> {
   const provider = ctx.providers.get(options.provider);
   checkCapabilities(provider, options);
   // What bills the API is never inherited, whatever a (hand-written) provider lists.
@@ -131,6 +132,7 @@ export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Pro
     envNames: [],
     // the launch's own steps (files, hook sink) come on top of the ready wait
     readyBy: new Date(createdAt.getTime() + startupTimeout + 30_000).toISOString(),
+    ...(context.heldByCaller ? { owner: currentOwner() } : {}),
   };
   return { provider, choices, meta, startupTimeout, billingGuard: options.billing };
 }
@@ -174,8 +176,8 @@ async function prepareLaunch(
 }
 
 /** Start a worker and wait until its CLI is ready. */
-export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParsed, context: CallContext = {}): Promise<WorkerStatus> {
-  const p = await plan(ctx, options);
+export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParsed, context: SpawnContext = {}): Promise<WorkerStatus> {
+  const p = await plan(ctx, options, context);
   const { name, substrateSession: session } = p.meta;
   const wp = ctx.paths.worker(name);
   await mkdirPrivate(ctx.home);
