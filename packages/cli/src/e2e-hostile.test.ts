@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, REPO_ROOT, testEnv, umbelRunner, workerProcesses } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { createTmuxSubstrate } from '@umbel/tmux';
 
 const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
 let scratch: string;
@@ -112,5 +113,31 @@ describe('a killed umbel -p', () => {
       print.child.kill('SIGTERM');
       await print.done;
     }
+  });
+});
+
+describe('after the tmux server is killed', () => {
+  /** A worker whose tool left a process running on its own (nohup, backgrounded): it outlives the server. */
+  async function workerWithTool(name: string): Promise<void> {
+    expect((await umbel(['spawn', name, ...cfg(), '--allowed-tools', 'Bash'])).code).toBe(0);
+    await umbel(['send', name, `TOOL nohup sleep 301 >/dev/null 2>&1 &`]);
+    expect((await umbel(['wait', name])).code).toBe(0);
+    expect(workerProcesses(home, name).filter((p) => p.args.startsWith('sleep 301'))).toHaveLength(1);
+  }
+  const killServer = () => createTmuxSubstrate({ home, env }).killServer();
+
+  it("kill --purge ends the worker's tool processes (found by their mark, not by a session)", async () => {
+    await workerWithTool('ks1');
+    await killServer();
+    expect(workerProcesses(home, 'ks1').length).toBeGreaterThan(0);
+    expect((await umbel(['kill', 'ks1', '--purge'])).code).toBe(0);
+    expect(workerProcesses(home, 'ks1')).toEqual([]);
+  });
+
+  it("prune ends the worker's tool processes", async () => {
+    await workerWithTool('ks2');
+    await killServer();
+    expect((await umbel(['prune'])).code).toBe(0);
+    expect(workerProcesses(home, 'ks2')).toEqual([]);
   });
 });

@@ -41,13 +41,12 @@ export async function killWorker(ctx: EngineContext, options: { name: string; pu
   const session = sessionName(options.name);
   const pane = await ctx.substrate.inspect(session);
   if (!view && !pane.exists) throw new WorkerNotFoundError(options.name);
-  let killed = false;
-  if (pane.exists) {
-    // The screen and a tombstone are evidence for later; a purge keeps nothing, so skips them.
-    if (view && !options.purge) await tombstone(ctx, view, pane);
-    await ctx.substrate.kill(session);
-    killed = !pane.dead;
-  }
+  // The screen and a tombstone are evidence for later; a purge keeps nothing, so skips them.
+  if (pane.exists && view && !options.purge) await tombstone(ctx, view, pane);
+  // Also without a session (its tmux server killed): the worker's processes may live on, and the
+  // substrate finds them by their mark.
+  await ctx.substrate.kill(session);
+  const killed = pane.exists && !pane.dead;
   for (const file of view?.meta?.providerFiles ?? []) await rm(file, { force: true }).catch(() => undefined);
   // substrate.kill returns once every process of the session is gone, the launch wrapper (which
   // records the exit) included; a hook that fired just before may still be renaming its event in.
