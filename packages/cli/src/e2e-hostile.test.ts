@@ -1,6 +1,8 @@
 // Hostile input on the CLI face (issue 38): durations beyond a timer, a state root that is no
 // directory, a read-only worker, named pipes in the state, killed sends and -p runs, a tmux server
 // killed under its workers. Fake claude on real tmux, one private state root per file.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -139,5 +141,57 @@ describe('after the tmux server is killed', () => {
     await killServer();
     expect((await umbel(['prune'])).code).toBe(0);
     expect(workerProcesses(home, 'ks2')).toEqual([]);
+  });
+});
+
+describe('named pipes in the state', () => {
+  // A verb that opened one blocking would hang until the test's timeout; each is run to its end here.
+  it('a FIFO in events/ (the agent can mkfifo there) never hangs status, ls, send, wait or read', async () => {
+    expect((await umbel(['spawn', 'fifo1', ...cfg()])).code).toBe(0);
+    execFileSync('mkfifo', [join(home, 'workers', 'fifo1', 'events', '1764000000000000000-1-stop.json')]);
+    const status = JSON.parse((await umbel(['status', 'fifo1', '--json'])).stdout) as { state: string; problems?: { message: string }[] };
+    expect(status.state).toBe('ready');
+    expect(status.problems?.map((p) => p.message).join('\n')).toContain('named pipe');
+    expect((await umbel(['ls'])).code).toBe(0);
+    expect((await umbel(['send', 'fifo1', 'ECHO through'])).code).toBe(0);
+    expect(await umbel(['wait', 'fifo1'])).toMatchObject({ code: 0, stdout: 'through\n' });
+    expect((await umbel(['read', 'fifo1'])).stdout).toBe('through\n');
+  });
+
+  it('a FIFO as meta.json makes the worker corrupt, naming it; kill --purge still ends it', async () => {
+    expect((await umbel(['spawn', 'fifo2', ...cfg()])).code).toBe(0);
+    const meta = join(home, 'workers', 'fifo2', 'meta.json');
+    await rm(meta);
+    execFileSync('mkfifo', [meta]);
+    const status = await umbel(['status', 'fifo2', '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ state: 'corrupt', corrupt: { path: meta } });
+    expect((await umbel(['send', 'fifo2', 'ECHO x'])).code).toBe(1);
+    expect((await umbel(['kill', 'fifo2', '--purge'])).code).toBe(0);
+    expect(workerProcesses(home, 'fifo2')).toEqual([]);
+  });
+
+  it('a FIFO as UMBEL_CONFIG is a config error naming it (exit 2)', async () => {
+    const pipe = join(scratch, 'config-pipe.json');
+    execFileSync('mkfifo', [pipe]);
+    const result = await umbel(['ls'], { env: { UMBEL_CONFIG: pipe } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(pipe);
+    expect(result.stderr).toContain('named pipe');
+  });
+});
+
+describe('a killed umbel send', () => {
+  it('never blocks the next send, and its turn never takes the next answer', async () => {
+    expect((await umbel(['spawn', 'ksend', ...cfg()])).code).toBe(0);
+    // Killed once it holds the lock and has recorded its turn (before the CLI took the prompt).
+    const lock = join(home, 'workers', 'ksend', 'send.lock');
+    const send = startUmbel(['send', 'ksend', 'ECHO dead turn']);
+    await until(() => existsSync(join(lock, 'owner')), 'the send to hold the lock');
+    send.child.kill('SIGKILL');
+    await send.done;
+    const next = await umbel(['send', 'ksend', 'ECHO next turn', '--json']);
+    expect(next.code).toBe(0);
+    const turn = (JSON.parse(next.stdout) as { turn: number }).turn;
+    expect(await umbel(['wait', 'ksend', '--turn', String(turn)])).toMatchObject({ code: 0, stdout: 'next turn\n' });
   });
 });
