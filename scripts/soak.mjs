@@ -2,13 +2,16 @@
 // `pnpm soak`: N cycles of spawn → send → wait → read → kill (or one `umbel -p`) through the BUILT
 // `umbel` bin on the fake claude, with random faults injected: SIGKILL of the CLI, tmux kill-server,
 // SIGTERM/SIGHUP of `-p`, a stalled tmux call, a concurrent `prune`, paste terminators in a prompt
-// (`ESC[201~!touch …` / `ESC[201~/exit`: nothing may run, the answer shows them as `␛[201~`). After every cycle and at the end
+// (`ESC[201~!touch …` / `ESC[201~/exit`: nothing may run, the answer shows them as `␛[201~`), a named pipe in the worker's
+// events/ or in place of its meta.json (a verb that hangs on one counts as a lost answer), a
+// SIGKILLed `umbel send` before the one whose answer is checked. After every cycle and at the end
 // it sweeps the process table and the private socket. It prints four counts and exits non-zero
 // unless all are 0:
 //   answers lost or wrong · workers orphaned · processes left · stack traces printed
 // Not part of `pnpm test` (it takes minutes). Needs `pnpm build`.
 //
 //   node scripts/soak.mjs [--cycles 200] [--seed N] [--concurrency 2] [--verbose]
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +39,7 @@ function rng(seed) {
   };
 }
 const random = rng(SEED);
-const FAULTS = ['none', 'none', 'none', 'sigkill-cli', 'kill-server', 'p-sigterm', 'p-sighup', 'stall', 'prune', 'paste-terminator'];
+const FAULTS = ['none', 'none', 'none', 'sigkill-cli', 'kill-server', 'p-sigterm', 'p-sighup', 'stall', 'prune', 'paste-terminator', 'fifo-events', 'fifo-meta', 'killed-send'];
 const pick = () => FAULTS[Math.floor(random() * FAULTS.length)];
 
 const scratch = mkdtempSync(join(tmpdir(), 'umbel-soak-'));
@@ -52,7 +55,21 @@ const baseEnv = testEnv({
   UMBEL_CLAUDE_BIN: join(REPO_ROOT, 'test-fixtures/bin/claude'),
   UMBEL_TMUX_BIN: join(REPO_ROOT, 'test-fixtures/bin/tmux-stall'),
 });
-const { run } = umbelRunner({ cwd: work, env: baseEnv });
+const { start } = umbelRunner({ cwd: work, env: baseEnv });
+/** A command that has not ended after this long hung (on a named pipe, say): it is killed and reported. */
+const HANG_MS = 90_000;
+const hung = [];
+/** `run`, bounded: a hung command is SIGKILLed and answers exit 124 with a note. */
+async function run(args, options = {}) {
+  const started = start(args, options);
+  const timer = setTimeout(() => {
+    hung.push(args.join(' '));
+    started.child.kill('SIGKILL');
+  }, HANG_MS);
+  const result = await started.done;
+  clearTimeout(timer);
+  return result;
+}
 const cfg = ['--env', `CLAUDE_CONFIG_DIR=${config}`];
 
 const counts = { lost: 0, orphaned: 0, processes: 0, traces: 0 };
@@ -143,6 +160,10 @@ async function verbCycle(cycle, fault) {
     await prune;
     return name;
   }
+  const events = join(home, 'workers', name, 'events');
+  // a name that parses as a hook event: the agent itself can mkfifo in its events dir
+  if (fault === 'fifo-events') execFileSync('mkfifo', [join(events, `${1764000000000000000n + BigInt(cycle)}-1-stop.json`)]);
+  if (fault === 'killed-send') await killedSend(cycle, name);
   const delayed = fault === 'sigkill-cli' || fault === 'kill-server';
   const pasted = pasteEscape(fault, cycle, token);
   checkOutput(cycle, fault, await run(['send', name, delayed ? `DELAY 1500 ECHO ${token}` : `ECHO ${pasted.prompt}`], { env }));
@@ -166,9 +187,28 @@ async function verbCycle(cycle, fault) {
     if (read.stdout !== `${pasted.answer}\n`) lose(fault, cycle, `read gave ${JSON.stringify(read.stdout.slice(0, 80))}`);
   }
   if (fault === 'paste-terminator') pasted.check(await run(['status', name, '--json'], { env }));
+  if (fault === 'fifo-meta') await fifoMeta(cycle, name);
   await prune;
   checkOutput(cycle, fault, await run(['kill', name, '--purge'], { env }));
   return name;
+}
+
+/** A `umbel send` SIGKILLed at a random moment (it may hold the send lock, its turn half sent). */
+async function killedSend(cycle, name) {
+  const dead = start(['send', name, `ECHO dead-${cycle}`]);
+  await sleep(Math.floor(random() * 400));
+  dead.child.kill('SIGKILL');
+  await dead.done;
+}
+
+/** meta.json replaced by a named pipe: status must answer `corrupt` (not hang); kill --purge still ends the worker. */
+async function fifoMeta(cycle, name) {
+  const meta = join(home, 'workers', name, 'meta.json');
+  rmSync(meta, { force: true });
+  execFileSync('mkfifo', [meta]);
+  const status = checkOutput(cycle, 'fifo-meta', await run(['status', name, '--json']));
+  const state = JSON.parse(status.stdout || '{}').state;
+  if (state !== 'corrupt') lose('fifo-meta', cycle, `status of a FIFO meta.json: ${state ?? status.stderr.slice(0, 200)}`);
 }
 
 /** One `umbel -p`, signalled at a random moment. */
@@ -285,6 +325,8 @@ console.log(
     .map(([k, v]) => `${k} ${v}`)
     .join(', ')}`,
 );
+if (hung.length) notes.unshift(`hung (killed after ${HANG_MS / 1000}s): ${hung.join('; ')}`);
+counts.lost += hung.length;
 console.log(`answers lost or wrong ${counts.lost} · workers orphaned ${counts.orphaned} · processes left ${counts.processes} · stack traces ${counts.traces}`);
 for (const line of notes.slice(0, 40)) console.log(`  ${line}`);
 process.exit(Object.values(counts).every((n) => n === 0) ? 0 : 1);

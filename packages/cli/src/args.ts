@@ -1,5 +1,5 @@
 /** Reading parsed argv values: every value is validated here or by core's schemas. */
-import { EnvArgsSchema, type SpawnOptions, usageFromZod, UsageError } from '@umbel/core';
+import { DurationSchema, EnvArgsSchema, type SpawnOptions, usageFromZod, UsageError } from '@umbel/core';
 
 /** Parsed argv as yargs hands it over (loosely typed). */
 export type Args = Record<string, unknown> & { _: (string | number)[] };
@@ -84,11 +84,18 @@ export function billingFromArgs(args: Args): SpawnOptions['billing'] {
 /** The options of a turn's wait that `wait` and `-p` share: its bounds and its check (argv → engine). */
 export function turnWaitFromArgs(args: Args) {
   return {
-    timeout: str(args.timeout) ?? '30m',
-    idleTimeout: str(args.idleTimeout),
+    timeout: duration(str(args.timeout) ?? '30m', 'timeout'),
+    idleTimeout: duration(str(args.idleTimeout), 'idle-timeout'),
     check: str(args.check),
     schema: str(args.schema),
     retries: num(args.retries, 'retries'),
-    checkTimeout: str(args.checkTimeout),
+    checkTimeout: duration(str(args.checkTimeout), 'check-timeout'),
   };
+}
+
+/** A duration flag checked now (before a worker is spawned for the wait that takes it). */
+function duration<T extends string | undefined>(value: T, flag: string): T {
+  const parsed = value === undefined ? undefined : DurationSchema.safeParse(value);
+  if (parsed && !parsed.success) throw usageFromZod(parsed.error, `--${flag}`);
+  return value;
 }

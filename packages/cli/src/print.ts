@@ -227,7 +227,11 @@ async function acquire(run: PrintRun): Promise<void> {
     const { worker, pool } = run.pooled?.claim ?? {};
     if (worker && pool) return hold.take(worker, true, () => engine.pool.release({ pool, worker }));
   }
-  const status = await engine.spawn({ ...spawnFromArgs(args, io.cwd), name: named, startupTimeout: str(args.startupTimeout) }, { signal });
+  // An anonymous worker lives for this process: prune removes it if this process is killed before it can.
+  const status = await engine.spawn(
+    { ...spawnFromArgs(args, io.cwd), name: named, startupTimeout: str(args.startupTimeout) },
+    { signal, heldByCaller: named === undefined },
+  );
   hold.take(status.name, named === undefined);
 }
 

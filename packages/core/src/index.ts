@@ -16,6 +16,7 @@ export { eventPage, type EventPage, type EventPageOptions } from './operations/e
 export { waitMany, waitManyDone, waitManyExitCode } from './wait/wait-many.js';
 export { STOP_SETTLE_MS } from './engine/context.js';
 export { formatMs } from './engine/util.js';
+export { checkStateRoot, readStateFile, readStateFileSync, STATE_FILE_MAX_BYTES } from './engine/state-file.js';
 export { ajvValidator, extractJson } from './wait/json-schema.js';
 export { feedbackPrompt, CHECK_OUTPUT_TAIL } from './wait/check-runner.js';
 export {

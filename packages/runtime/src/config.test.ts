@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,6 +119,21 @@ describe('loadConfig', () => {
       const locked = await file('locked.json', '{}');
       await chmod(locked, 0o000);
       expect((await failure({ UMBEL_CONFIG: locked })).message).toMatch(/cannot read.*EACCES|permission/i);
+    }
+  });
+
+  it('refuses a named pipe as UMBEL_CONFIG at once, naming it (never waits for a writer)', async () => {
+    const pipe = join(scratch, 'pipe.json');
+    execFileSync('mkfifo', ['-m', '600', pipe]);
+    // The valve: an unfixed reader blocks on the pipe; after a while this writes to it, so that
+    // reader fails below instead of hanging the run. A fixed one never opens it blocking.
+    const valve = spawn('sh', ['-c', 'sleep 8; echo "{}" > "$1"', 'sh', pipe], { stdio: 'ignore' });
+    try {
+      const error = await failure({ UMBEL_CONFIG: pipe });
+      expect(error.message).toContain(pipe);
+      expect(error.message).toContain('named pipe');
+    } finally {
+      valve.kill('SIGKILL');
     }
   });
 });

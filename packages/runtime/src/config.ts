@@ -3,10 +3,10 @@
  * `~/.config/umbel/config.json`. One schema ({@link UmbelConfigSchema}); a missing file is an empty
  * config, an unreadable or invalid one a {@link ConfigInvalidError} (a usage error, exit 2).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { FleetLimitsSchema, HostNameSchema, UsageError } from '@umbel/core';
+import { FleetLimitsSchema, HostNameSchema, readStateFile, type StateInvalidError, UmbelError, UmbelErrorCode, UsageError } from '@umbel/core';
 import * as z from 'zod';
 import type { RuntimeEnv } from './env.js';
 import { unsafeConfigMode } from './config-mode.js';
@@ -62,16 +62,21 @@ export function configPath(env: RuntimeEnv, cwd: string): string {
   return join(base, 'umbel', 'config.json');
 }
 
+/** A config file is a few kilobytes. */
+const CONFIG_MAX_BYTES = 1024 * 1024;
+
 /** Read and validate the config file. */
 export async function loadConfig(options: { readonly env: RuntimeEnv; readonly cwd: string }): Promise<LoadedConfig> {
   const path = configPath(options.env, options.cwd);
   await refuseUnsafeMode(path);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readStateFile(path, CONFIG_MAX_BYTES);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { path, exists: false, config: {} };
+    if (UmbelError.isInstance(error) && error.code === UmbelErrorCode.StateInvalid)
+      throw new ConfigInvalidError(path, `cannot read it (it ${(error as StateInvalidError).reason})`, { cause: error });
     throw new ConfigInvalidError(path, `cannot read it (${code === 'EISDIR' ? 'it is a directory' : (code ?? String(error))})`, { cause: error });
   }
   if (text.trim() === '') throw new ConfigInvalidError(path, 'the file is empty (write {} for an empty config)');

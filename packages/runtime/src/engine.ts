@@ -4,7 +4,7 @@
  * (workers on other machines, over SSH). tmux is loaded only here, so reading the providers (for
  * `--help`, `umbel providers`) never loads it.
  */
-import { createUmbel, resolveHome, type Umbel } from '@umbel/core';
+import { checkStateRoot, createUmbel, resolveHome, type Umbel } from '@umbel/core';
 import type { RuntimeEnv } from './env.js';
 import { createFleet } from './fleet.js';
 import { loadProviders } from './load.js';
@@ -27,6 +27,7 @@ export async function createDefaultUmbel(options: DefaultUmbelOptions = {}): Pro
   const loaded = options.providers ?? (await loadProviders({ env, cwd }));
   const { createTmuxSubstrate } = await import('@umbel/tmux');
   const home = resolveHome(env);
+  await checkStateRoot(home);
   // doctor's scratch roots get their own tmux server (never the user's socket override) and end it.
   const { UMBEL_TMUX_SOCKET: _socket, ...scratchEnv } = env;
   const scratch = (scratchHome: string) => {

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  type CallContext,
+  type SpawnContext,
   HostUnknownError,
   resolveExplicitEnv,
   type SpawnOptions,
@@ -62,7 +62,7 @@ async function claim(ctx: FleetContext, record: RemoteRecord): Promise<void> {
 }
 
 /** `spawn`, routed by its `host`. */
-export async function fleetSpawn(ctx: FleetContext, input: SpawnOptions, context: CallContext = {}): Promise<WorkerStatus> {
+export async function fleetSpawn(ctx: FleetContext, input: SpawnOptions, context: SpawnContext = {}): Promise<WorkerStatus> {
   const parsed = SpawnOptionsSchema.safeParse(input);
   if (!parsed.success) throw usageFromZod(parsed.error, 'spawn options');
   const { host, ...options } = parsed.data;

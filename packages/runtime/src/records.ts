@@ -5,9 +5,9 @@
  * unique across this machine's workers and the remote ones.
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HostNameSchema, WorkerCorruptError, WorkerNameSchema, writeFileAtomic } from '@umbel/core';
+import { HostNameSchema, readStateFile, WorkerCorruptError, WorkerNameSchema, writeFileAtomic } from '@umbel/core';
 import * as z from 'zod';
 
 /** One record. Never holds an env value. */
@@ -42,7 +42,7 @@ export async function readRecord(home: string, name: string): Promise<RemoteReco
   const path = recordPath(home, name);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readStateFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

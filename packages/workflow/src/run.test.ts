@@ -340,6 +340,18 @@ steps:
     expect(substrate.launches).toEqual([]);
   });
 
+  it('creates the state root, runs/ and runs/<id>/ private (0700), whatever the umask', async () => {
+    const fresh = join(dir, 'fresh-home');
+    const own = createUmbel({ substrate, providers: [createMockProvider()], home: fresh, env: callerEnv });
+    const umask = process.umask(0o022);
+    try {
+      await runWorkflow(own, load('workers:\n  w: {provider: mock}\nsteps:\n  - {id: a, worker: w, prompt: ECHO hi}\n'), { runId: 'r9', env: callerEnv });
+    } finally {
+      process.umask(umask);
+    }
+    for (const path of [fresh, join(fresh, 'runs'), join(fresh, 'runs', 'r9')]) expect(((await stat(path)).mode & 0o777).toString(8), path).toBe('700');
+  });
+
   it('a run id that exists is refused', async () => {
     const wf = load('workers: {w: {provider: mock}}\nsteps: [{id: a, worker: w, prompt: ECHO x}]\n');
     await runWorkflow(engine, wf, { runId: 'same', env: callerEnv });

@@ -5,9 +5,9 @@
  * `<home>/runs/<run-id>/` holds the YAML as run, `status.json` (atomic) and the outputs.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OUTCOME_EXIT_CODES, type Outcome, type Umbel, UsageError, writeFileAtomic } from '@umbel/core';
+import { mkdirPrivate, OUTCOME_EXIT_CODES, type Outcome, PRIVATE_DIR_MODE, readStateFile, type Umbel, UsageError, writeFileAtomic } from '@umbel/core';
 import { dependencies, topologicalOrder } from './graph.js';
 import { IssueList } from './issues.js';
 import { createJournal, type RunJournal } from './journal.js';
@@ -109,9 +109,9 @@ export async function runWorkflow(engine: Umbel, workflow: Workflow, options: Ru
   await checkBeforeRun(engine, workflow, { vars, env });
   const runId = checkRunId(options.runId ?? newRunId());
   const runDir = runDirOf(engine.home, runId);
-  await mkdir(join(engine.home, 'runs'), { recursive: true });
+  await mkdirPrivate(join(engine.home, 'runs'));
   try {
-    await mkdir(runDir);
+    await mkdir(runDir, { mode: PRIVATE_DIR_MODE });
   } catch (error) {
     if ((error as { code?: string }).code === 'EEXIST')
       throw new UsageError(`run '${runId}' already exists (${runDir})`, { hint: `resume it with --resume ${runId}, or pick another run id` });
@@ -146,8 +146,8 @@ export async function resumeWorkflow(engine: Umbel, runId: string, options: Omit
   let state: RunStatus;
   let text: string;
   try {
-    state = JSON.parse(await readFile(join(runDir, 'status.json'), 'utf8')) as RunStatus;
-    text = await readFile(join(runDir, 'workflow.yaml'), 'utf8');
+    state = JSON.parse(await readStateFile(join(runDir, 'status.json'))) as RunStatus;
+    text = await readStateFile(join(runDir, 'workflow.yaml'));
   } catch {
     throw new UsageError(`no run '${runId}' to resume (${runDir} has no status.json and workflow.yaml)`);
   }

@@ -50,6 +50,7 @@ export const UmbelErrorCode = {
   WorktreeInvalid: 'UMBEL_WORKTREE_INVALID',
   WorktreeFailed: 'UMBEL_WORKTREE_FAILED',
   WorktreeHasWork: 'UMBEL_WORKTREE_HAS_WORK',
+  StateInvalid: 'UMBEL_STATE_INVALID',
 } as const;
 export type UmbelErrorCode = (typeof UmbelErrorCode)[keyof typeof UmbelErrorCode];
 
@@ -534,6 +535,27 @@ export class WorktreeHasWorkError extends UmbelError {
       hint: `keep it: umbel kill ${worker} (the worktree and its branch stay); throw the work away: umbel kill ${worker} --discard-worktree`,
     });
     this.path = path;
+  }
+}
+
+/**
+ * A state file or directory umbel will not use as it is: a named pipe, a device, a socket, a file
+ * over its size bound, a state root that is a dangling symlink, a loop or a regular file. Names the
+ * path. Exit 1.
+ */
+export class StateInvalidError extends UmbelError {
+  readonly path: string;
+  readonly reason: string;
+  constructor(path: string, reason: string, cause?: unknown) {
+    super({
+      name: 'StateInvalidError',
+      code: UmbelErrorCode.StateInvalid,
+      message: `${path}: ${reason}`,
+      hint: 'remove it (or point UMBEL_HOME at a directory umbel owns)',
+      cause,
+    });
+    this.path = path;
+    this.reason = reason;
   }
 }
 

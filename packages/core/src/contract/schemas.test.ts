@@ -25,6 +25,12 @@ describe('schemas', () => {
     expect(parseDuration('1d')).toBeUndefined();
     expect(DurationSchema.parse(250)).toBe(250);
     expect(DurationSchema.safeParse('soon').success).toBe(false);
+    expect(DurationSchema.parse('8760h')).toBe(8760 * 3_600_000);
+    for (const long of ['999999999999999h', '8761h', `${'9'.repeat(400)}s`, 1e300]) {
+      const parsed = DurationSchema.safeParse(long);
+      expect(parsed.success, String(long)).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toMatch(/too long a duration \(at most 8760h/);
+    }
   });
   it('--env arguments: by name or with a value', () => {
     expect(EnvArgsSchema.parse(['KEY', 'A=b=c', 'EMPTY='])).toEqual({ KEY: { fromEnv: 'KEY' }, A: 'b=c', EMPTY: '' });

@@ -23,14 +23,20 @@ export function parseDuration(text: string): number | undefined {
   return Math.round(Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS]);
 }
 
-/** A duration: `500ms`, `30s`, `5m`, `1.5h` (or a number of milliseconds) → milliseconds. */
+/** The longest duration umbel takes (a year): beyond it a deadline is no longer a date at all. */
+export const DURATION_MAX_MS = 365 * 24 * 3_600_000;
+
+/** A duration: `500ms`, `30s`, `5m`, `1.5h` (or a number of milliseconds) → milliseconds, at most a year. */
 export const DurationSchema = z
   .union([z.string(), z.number().nonnegative()])
   .transform((value, ctx) => {
-    if (typeof value === 'number') return Math.round(value);
-    const ms = parseDuration(value);
+    const ms = typeof value === 'number' ? Math.round(value) : parseDuration(value);
     if (ms === undefined) {
       ctx.addIssue({ code: 'custom', message: `'${value}' is not a duration (use 500ms, 30s, 5m or 1.5h)` });
+      return z.NEVER;
+    }
+    if (!(ms <= DURATION_MAX_MS)) {
+      ctx.addIssue({ code: 'custom', message: `'${value}' is too long a duration (at most ${DURATION_MAX_MS / 3_600_000}h, a year)` });
       return z.NEVER;
     }
     return ms;
@@ -524,6 +530,15 @@ export const WorktreeRecordSchema = z.object({
   createdBranch: z.boolean().describe('umbel made the branch (so it deletes it with the worktree); false for a branch named on purpose that existed'),
 });
 export type WorktreeRecord = z.infer<typeof WorktreeRecordSchema>;
+/** A process that owns something (a send lock, a `-p` worker): pid and, on Linux, its start time (pids are reused). */
+export const ProcessOwnerSchema = z.object({
+  pid: z.number().int().positive(),
+  /** /proc/<pid>/stat's starttime (clock ticks since boot), where there is a /proc. */
+  start: z.string().optional(),
+  /** When the owner took it (ms since the epoch). */
+  at: z.number(),
+});
+export type ProcessOwner = z.infer<typeof ProcessOwnerSchema>;
 
 /** Persisted per worker (`meta.json`). Never holds any env value. */
 export const WorkerMetaSchema = z.object({
@@ -545,6 +560,7 @@ export const WorkerMetaSchema = z.object({
   readyBy: z.string().optional().describe('ISO time by which spawn gives up reaching the ready prompt (a worker without a ready event is starting until then)'),
   spawnPid: z.number().int().optional().describe('The process that spawned it: a starting worker whose spawner died before its launch holds no fleet slot'),
   worktree: WorktreeRecordSchema.optional().describe('The git worktree spawn made for the worker'),
+  owner: ProcessOwnerSchema.optional().describe('The process the worker lives for (umbel -p): prune removes the worker once it is gone'),
 });
 export type WorkerMeta = z.infer<typeof WorkerMetaSchema>;
 

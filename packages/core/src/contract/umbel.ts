@@ -67,6 +67,12 @@ export interface CallContext {
 export interface SpawnContext extends CallContext {
   /** The caller may wait for a slot (workflows): with `limits.queue`, a spawn past a limit waits instead of failing. */
   readonly queue?: boolean;
+  /**
+   * `true`: the worker lives only as long as the calling process (`umbel -p`'s anonymous worker):
+   * its pid and start time are recorded in meta.json (`owner`), and `prune` removes the worker once
+   * that process is gone (killed before it could remove the worker itself).
+   */
+  readonly heldByCaller?: boolean;
 }
 
 /** Context of a send. */

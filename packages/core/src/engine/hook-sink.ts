@@ -6,7 +6,7 @@
  * printed verbatim for CLIs that want an answer). Event files are private (umask 077: a prompt or an
  * answer in a payload is nobody else's business). No jq, no node: it must run anywhere sh runs.
  */
-import { readFile } from 'node:fs/promises';
+import { readStateFile } from './state-file.js';
 import { shellQuote, writeFileAtomic } from '@umbel/provider';
 
 /** Version marker inside the script; bump when the script changes. */
@@ -36,9 +36,9 @@ exit 0
 /** Install the sink at `path` (mode 0755) unless an identical one is there. Safe to call concurrently. */
 export async function installHookSink(path: string): Promise<void> {
   try {
-    if ((await readFile(path, 'utf8')) === HOOK_SINK_SCRIPT) return;
+    if ((await readStateFile(path)) === HOOK_SINK_SCRIPT) return;
   } catch {
-    // missing: write it
+    // missing (or no regular file): write it
   }
   await writeFileAtomic(path, HOOK_SINK_SCRIPT, 0o755);
 }

@@ -85,17 +85,3 @@ export function lastNonBlankLines(text: string, n: number): string {
     .join('\n');
 }
 
-/** Whether process `pid` is alive (EPERM: alive, someone else's). A zombie (exited, not yet reaped) is not. */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
-  }
-  try {
-    // Linux: the state follows the parenthesised command name ("pid (comm) Z …").
-    return !/\)\s+Z\s/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true; // no /proc: what kill() said
-  }
-}

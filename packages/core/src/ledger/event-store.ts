@@ -7,9 +7,11 @@
  * write a temp file and rename it), so each is read once per process; a name that leaves the dir
  * leaves the cache. Bounded: the oldest dirs are forgotten first.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_NS_MAX, EVENT_NS_MIN } from '../engine/clock.js';
+import { StateInvalidError } from '../contract/errors.js';
+import { readStateFileSync } from '../engine/state-file.js';
 
 /** One event file as read. */
 export interface RawEvent {
@@ -35,6 +37,9 @@ export interface EventDirRead {
   readonly problems: readonly StateProblem[];
 }
 
+/** An event file is a hook payload or one of umbel's own records: kilobytes. */
+const EVENT_FILE_MAX_BYTES = 4 * 1024 * 1024;
+
 const NAME_RE = /^(\d+)-(\d+)-([a-z][a-z-]*)\.json$/;
 
 type Parsed = { readonly event: RawEvent; readonly problem?: string };
@@ -50,13 +55,15 @@ function parseName(file: string): { at: bigint; kind: string } | string {
   return { at, kind: m[3] as string };
 }
 
-function readPayload(path: string): { readonly payload: unknown; readonly problem?: string } | undefined {
+/** The payload of one event file; `refused` when it is no regular file (a named pipe never blocks the read). */
+function readPayload(path: string): { readonly payload: unknown; readonly problem?: string } | { readonly refused: string } | undefined {
   let text: string;
   try {
     // Event files are small: a synchronous read costs microseconds, where the promise API pays
     // several thread-pool round trips per file (a cold `umbel status` reads hundreds).
-    text = readFileSync(path, 'utf8');
-  } catch {
+    text = readStateFileSync(path, EVENT_FILE_MAX_BYTES);
+  } catch (error) {
+    if (error instanceof StateInvalidError) return { refused: error.message };
     return undefined; // vanished or unreadable this time: not remembered
   }
   if (text.trim() === '') return { payload: undefined };
@@ -95,6 +102,10 @@ export function readEventDir(dir: string): EventDirRead {
       const read = readPayload(join(dir, file));
       if (!read) {
         complete = false;
+        continue;
+      }
+      if ('refused' in read) {
+        problems.push({ file: join(dir, file), message: read.refused });
         continue;
       }
       parsed = { event: { file, at: name.at, kind: name.kind, payload: read.payload }, ...(read.problem ? { problem: read.problem } : {}) };

@@ -11,6 +11,7 @@ import { UmbelError } from '../contract/errors.js';
 import type { ProviderV1 } from '@umbel/provider';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '../testing/index.js';
 import type { Umbel } from '../contract/umbel.js';
+import { closeFifoValves, plantFifo } from '../testing/__fixtures__/fifo.js';
 
 let home: string;
 let work: string;
@@ -25,6 +26,7 @@ beforeEach(async () => {
   umbel = createUmbel({ substrate, providers: [createMockProvider()], home, env, stopSettleMs: 300 });
 });
 afterEach(async () => {
+  closeFifoValves();
   for (const name of await substrate.list()) await substrate.kill(name);
   await rm(home, { recursive: true, force: true, maxRetries: 5 });
   await rm(work, { recursive: true, force: true });
@@ -109,6 +111,33 @@ describe('bad state files', () => {
     expect((await failure(umbel.send({ name: 'w1', prompt: 'ECHO x' }))).code).toBe('UMBEL_WORKER_CORRUPT');
     expect(await umbel.kill({ name: 'w1' })).toMatchObject({ killed: true });
     expect(await substrate.list()).toEqual([]);
+    expect(await umbel.prune()).toMatchObject({ removed: ['w1'] });
+  });
+
+  it('a named pipe in events/ (the agent can mkfifo there) is a problem naming it, never a hang', async () => {
+    await spawn('w1');
+    await umbel.send({ name: 'w1', prompt: 'ECHO kept' });
+    await umbel.wait({ name: 'w1' });
+    const pipe = join(home, 'workers', 'w1', 'events', '1764000000000000000-1-stop.json');
+    plantFifo(pipe);
+    const w1 = await umbel.status('w1');
+    expect(w1).toMatchObject({ state: 'ready', turn: 1, completedTurn: 1 });
+    expect(w1.problems).toEqual(expect.arrayContaining([{ file: pipe, message: expect.stringContaining('named pipe') }]));
+    expect((await umbel.read({ name: 'w1' })).result).toBe('kept');
+    await umbel.send({ name: 'w1', prompt: 'ECHO next' });
+    expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'completed', turn: 2, result: 'next' });
+  });
+
+  it('a named pipe in place of meta.json makes the worker corrupt, naming it; kill and prune still work', async () => {
+    await spawn('w1');
+    const metaPath = join(home, 'workers', 'w1', 'meta.json');
+    await rm(metaPath);
+    plantFifo(metaPath);
+    const listing = await umbel.list();
+    expect(listing[0]).toMatchObject({ name: 'w1', state: 'corrupt', corrupt: { path: metaPath } });
+    expect(listing[0]?.corrupt?.reason).toContain('named pipe');
+    expect((await failure(umbel.send({ name: 'w1', prompt: 'ECHO x' }))).code).toBe('UMBEL_WORKER_CORRUPT');
+    expect(await umbel.kill({ name: 'w1' })).toMatchObject({ killed: true });
     expect(await umbel.prune()).toMatchObject({ removed: ['w1'] });
   });
 

@@ -5,7 +5,8 @@
  * and everything that could not be used is a problem naming its file. Nothing here throws for bad
  * state; operations decide what a corrupt or half-readable worker means for them.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { readStateFileSync } from '../engine/state-file.js';
 import type { EngineContext } from '../engine/context.js';
 import { ProviderUnknownError, unloadedText, WorkerCorruptError, WorkerNotFoundError } from '../contract/errors.js';
 import { type EventDirRead, readEventDir, type RawEvent, type StateProblem } from './event-store.js';
@@ -19,12 +20,15 @@ import { assignTurns } from './turns.js';
 
 type MetaRead = { meta: WorkerMeta } | { corrupt: string; raw?: Record<string, unknown> };
 
+/** A meta.json is a few kilobytes; a bigger one is not umbel's. */
+const META_MAX_BYTES = 1024 * 1024;
+
 /** Read and check meta.json of the worker in directory `name`. */
 function readMeta(path: string, name: string): MetaRead | undefined {
   let text: string;
   try {
     // Small file: a synchronous read is far cheaper than the promise API's thread-pool round trips.
-    text = readFileSync(path, 'utf8');
+    text = readStateFileSync(path, META_MAX_BYTES);
   } catch (error) {
     return (error as { code?: string }).code === 'ENOENT' ? undefined : { corrupt: `meta.json cannot be read (${(error as Error).message})` };
   }

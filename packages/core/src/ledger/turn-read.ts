@@ -3,8 +3,8 @@
  * hands it to its provider's reader (behind the guard). The answer always comes from here (or from
  * the CLI's own stop payload), never from the screen.
  */
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, fstatSync, readSync, statSync } from 'node:fs';
+import { openStateFileSync, readStateFile, readStateFileSync, TRANSCRIPT_MAX_BYTES } from '../engine/state-file.js';
 import { isAbsolute, join } from 'node:path';
 import type { TurnView, UsableView } from './ledger-types.js';
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1SideRecord, ProviderV1TurnRead } from '@umbel/provider';
@@ -41,7 +41,7 @@ const SYNC_READ_MAX = 8 << 20;
 async function readTranscript(path: string): Promise<{ content: string; mtimeMs: number } | undefined> {
   try {
     const { size, mtimeMs } = statSync(path);
-    return { content: size <= SYNC_READ_MAX ? readFileSync(path, 'utf8') : await readFile(path, 'utf8'), mtimeMs };
+    return { content: size <= SYNC_READ_MAX ? readStateFileSync(path, TRANSCRIPT_MAX_BYTES) : await readStateFile(path, TRANSCRIPT_MAX_BYTES), mtimeMs };
   } catch {
     return undefined;
   }
@@ -51,7 +51,7 @@ async function readTranscript(path: string): Promise<{ content: string; mtimeMs:
 function readTail(path: string, maxBytes: number | undefined): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = openStateFileSync(path, Number.MAX_SAFE_INTEGER);
     const size = fstatSync(fd).size;
     const start = maxBytes !== undefined && size > maxBytes ? size - maxBytes : 0;
     const buffer = Buffer.alloc(size - start);

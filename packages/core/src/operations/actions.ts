@@ -4,7 +4,7 @@
  * The transcript's messages come from the provider's `doReadMessages` (Claude's stream-json shape);
  * what a tool call means (a read, an edit, a command) is the provider's `doClassifyTool`.
  */
-import { readFile } from 'node:fs/promises';
+import { readStateFile, TRANSCRIPT_MAX_BYTES } from '../engine/state-file.js';
 import { isAbsolute, resolve } from 'node:path';
 import type { EngineContext } from '../engine/context.js';
 import { TurnNotFoundError, TurnNotSubmittedError } from '../contract/errors.js';
@@ -158,7 +158,7 @@ export async function digestTurns(
   turns: readonly TurnView[],
 ): Promise<{ digest: ActionDigest; reads: ProviderV1TurnRead[]; missing: boolean }> {
   const path = view.transcript.path;
-  const content = path ? await readFile(path, 'utf8').catch(() => undefined) : undefined;
+  const content = path ? await readStateFile(path, TRANSCRIPT_MAX_BYTES).catch(() => undefined) : undefined;
   if (path === undefined || content === undefined) return { digest: EMPTY, reads: [], missing: true };
   const provider = view.provider;
   const readers = readersOf(view);

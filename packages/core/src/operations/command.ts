@@ -12,9 +12,8 @@ import { SendNotSubmittedError, UmbelError, UsageError } from '../contract/error
 import { usableWorker } from '../ledger/ledger.js';
 import type { UsableView } from '../ledger/ledger-types.js';
 import { writeOwnEvent } from '../ledger/own-events.js';
-import { guarded } from '../engine/provider-guard.js';
 import type { SendResult } from '../contract/schemas.js';
-import { acquireLock, clearInput, confirmWithin, deliver, requireAlive, takeSnapshot } from './send.js';
+import { acquireLock, clearInput, closeOrphanTurn, confirmWithin, deliver, inputBoxHolds, requireAlive, takeSnapshot } from './send.js';
 import { latestSubmitted, nextTurnNumber } from '../ledger/turns.js';
 import type { SendContext } from '../contract/umbel.js';
 import { watchDir } from '../wait/watch.js';
@@ -29,23 +28,14 @@ function requireIdle(view: UsableView): void {
   }
 }
 
-/** Whether the input box still holds text after the Enter (the command was never submitted). */
-async function stillTyped(ctx: EngineContext, view: UsableView): Promise<boolean> {
-  const provider = view.provider;
-  if (!provider.doReadInputBox) return false;
-  const screen = await ctx.substrate.capture(view.session, { lines: 40 }).catch(() => undefined);
-  if (screen === undefined) return false;
-  const box = guarded(provider, 'doReadInputBox', () => provider.doReadInputBox?.(screen));
-  return box !== undefined && box.trim() !== '';
-}
-
 /** Run `text` as the worker CLI's own command. */
 export async function sendCommand(ctx: EngineContext, options: { name: string; prompt: string }, context: SendContext = {}): Promise<SendResult> {
   const view = usableWorker(ctx, options.name);
   await requireAlive(ctx, view);
   requireIdle(view);
-  const release = await acquireLock(view.paths.sendLock, view.name);
+  const lock = await acquireLock(view.paths.sendLock, view.name, context.signal);
   try {
+    if (lock.broke) await closeOrphanTurn(ctx, options.name, lock.broke, context.signal);
     const now = usableWorker(ctx, options.name);
     requireIdle(now);
     const n = nextTurnNumber(now.turns);
@@ -63,7 +53,7 @@ export async function sendCommand(ctx: EngineContext, options: { name: string; p
       }
       const seen = await confirmWithin(ctx, view, n, view.provider.input?.confirmTimeoutMs ?? 1500, watcher, context.signal);
       if (seen.turn) return { worker: view.name, turn: n, command: true, modelTurn: true };
-      if (await stillTyped(ctx, view)) {
+      if (await inputBoxHolds(ctx, view)) {
         await writeOwnEvent(view.paths.events, 'send-failed', { turn: n, reason: 'not-submitted', message: 'the command stayed in the input box' });
         await clearInput(ctx, view).catch(() => undefined);
         throw new SendNotSubmittedError(view.name, 1, await ctx.substrate.capture(view.session, { lines: 20 }).catch(() => undefined));
@@ -76,6 +66,6 @@ export async function sendCommand(ctx: EngineContext, options: { name: string; p
       await watcher.close();
     }
   } finally {
-    await release();
+    await lock.release();
   }
 }

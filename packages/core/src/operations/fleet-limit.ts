@@ -16,7 +16,8 @@ import type { EngineContext } from '../engine/context.js';
 import { FleetLimitError } from '../contract/errors.js';
 import type { SpawnContext } from '../contract/umbel.js';
 import { loadWorker, workerNames } from '../ledger/ledger.js';
-import { pidAlive, sleep } from '../engine/util.js';
+import { pidAlive } from '../engine/process-owner.js';
+import { sleep } from '../engine/util.js';
 import { fleetPanes, isStarting } from './status.js';
 
 /** How often a queued spawn looks for a free slot. */

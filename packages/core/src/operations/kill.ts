@@ -7,6 +7,7 @@ import { rm } from 'node:fs/promises';
 import type { EngineContext } from '../engine/context.js';
 import { WorkerNotFoundError, WorktreeHasWorkError } from '../contract/errors.js';
 import { inspectWorktree, purgeDecision, removeWorktree } from '../git/worktree.js';
+import { asStateError } from '@umbel/provider';
 import { loadWorker } from '../ledger/ledger.js';
 import type { WorkerView } from '../ledger/ledger-types.js';
 import { writeOwnEvent } from '../ledger/own-events.js';
@@ -28,6 +29,13 @@ async function tombstone(ctx: EngineContext, view: WorkerView, pane: PaneState):
   }).catch(() => undefined);
 }
 
+/** Remove a worker's dir; one that cannot be removed (read-only, permissions) is StateUnwritableError naming it. */
+export async function removeWorkerDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch((error: unknown) => {
+    throw asStateError(error, dir);
+  });
+}
+
 /**
  * What a purge does with the worker's worktree: removes it (and the branch umbel made) when it
  * holds no work or the caller discards it; otherwise refuses, before anything is ended or removed.
@@ -47,20 +55,19 @@ export async function killWorker(ctx: EngineContext, options: { name: string; pu
   const session = sessionName(options.name);
   const pane = await ctx.substrate.inspect(session);
   if (!view && !pane.exists) throw new WorkerNotFoundError(options.name);
-  let killed = false;
-  if (pane.exists) {
-    // The screen and a tombstone are evidence for later; a purge keeps nothing, so skips them.
-    if (view && (!purge || record)) await tombstone(ctx, view, pane);
-    await ctx.substrate.kill(session);
-    killed = !pane.dead;
-  }
+  // The screen and a tombstone are evidence for later; a purge keeps nothing, so skips them.
+  if (pane.exists && view && (!purge || record)) await tombstone(ctx, view, pane);
+  // Also without a session (its tmux server killed): the worker's processes may live on, and the
+  // substrate finds them by their mark.
+  await ctx.substrate.kill(session);
+  const killed = pane.exists && !pane.dead;
   for (const file of view?.meta?.providerFiles ?? []) await rm(file, { force: true }).catch(() => undefined);
   // The worker may have written between the check and its end: checked again, now that it is gone.
   if (purge && record) await worktreeVerdict(ctx, options.name, record, discard);
   if (purge && record) await removeWorktree(record, ctx.env, { deleteBranch: true });
   // substrate.kill returns once every process of the session is gone, the launch wrapper (which
   // records the exit) included; a hook that fired just before may still be renaming its event in.
-  if (purge && view) await rm(view.paths.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  if (purge && view) await removeWorkerDir(view.paths.dir);
   const worktree = record ? { worktree: { path: record.path, branch: record.branch, removed: purge } } : {};
   return { worker: options.name, killed, purged: purge, ...worktree };
 }

@@ -1,6 +1,7 @@
 /**
  * prune: remove dead workers (never a live one, and never one that is still starting: a claimed
- * name whose session is not up yet is a spawn in progress), and end sessions on umbel's socket
+ * name whose session is not up yet is a spawn in progress; but a worker that lives for a process —
+ * `umbel -p`'s — goes once that process is gone, whatever its state), and end sessions on umbel's socket
  * that no state directory owns, so nothing is ever an orphan nobody can see. A dead worker whose
  * git worktree holds work is kept (its state names the worktree and its branch).
  */
@@ -8,7 +9,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine/context.js';
-import { killWorker } from './kill.js';
+import { killWorker, removeWorkerDir } from './kill.js';
+import { ownerAlive } from '../engine/process-owner.js';
 import { loadWorker, workerNames } from '../ledger/ledger.js';
 import { sessionName } from '../engine/paths.js';
 import { forgetPoolWorkers } from '../pool/pool.js';
@@ -48,7 +50,9 @@ export async function pruneWorkers(ctx: EngineContext, options: { olderThan?: nu
     const pane = await paneOf(sessionName(name));
     const alive = pane.exists && !pane.dead;
     const young = options.olderThan !== undefined && view !== undefined && now - diedAtMs(view) < options.olderThan;
-    if (alive || !view || isStarting(view, now) || young) {
+    // A worker that lives for its caller (umbel -p) whose caller is gone is removed, alive or not.
+    const orphan = view?.meta?.owner !== undefined && !ownerAlive(view.meta.owner);
+    if (!orphan && (alive || !view || isStarting(view, now) || young)) {
       kept++;
       continue;
     }
@@ -58,7 +62,7 @@ export async function pruneWorkers(ctx: EngineContext, options: { olderThan?: nu
       () => true,
       async () => {
         if (view.meta?.worktree) return false;
-        await rm(ctx.paths.worker(name).dir, { recursive: true, force: true });
+        await removeWorkerDir(ctx.paths.worker(name).dir);
         return true;
       },
     );

@@ -18,15 +18,52 @@ import type { SendResult } from '../contract/schemas.js';
 import type { SendContext } from '../contract/umbel.js';
 import { nextTurnNumber } from '../ledger/turns.js';
 import { sleep } from '../engine/util.js';
-import { acquireDirLock } from '../engine/dir-lock.js';
+import { acquireOwnedLock, type HeldLock } from '../engine/owned-lock.js';
+import type { ProcessOwner } from '../engine/process-owner.js';
 import { watchDir, type DirWatcher } from '../wait/watch.js';
 import { inputBoxText } from './prompt-text.js';
 
 const LOCK_WAIT_MS = 30_000;
-const LOCK_STALE_MS = 120_000;
 
-export function acquireLock(path: string, worker: string): Promise<() => Promise<void>> {
-  return acquireDirLock(path, { waitMs: LOCK_WAIT_MS, staleMs: LOCK_STALE_MS, onTimeout: (waited) => new SendBusyError(worker, waited) });
+/** Take the worker's send lock (a dead sender's is broken at once); SIGINT (`signal`) ends the wait. */
+export function acquireLock(path: string, worker: string, signal?: AbortSignal): Promise<HeldLock> {
+  return acquireOwnedLock(path, { waitMs: LOCK_WAIT_MS, ...(signal ? { signal } : {}), busy: (ms) => new SendBusyError(worker, ms) });
+}
+
+/**
+ * A send killed while it held the lock (`dead`) may have left its turn open, its text in the input
+ * box: unless the CLI takes that turn within the confirm window (or it is queued behind a running
+ * turn, the box empty), it is closed as not submitted and the box cleared, so it never takes the
+ * next turn's events.
+ */
+export async function closeOrphanTurn(ctx: EngineContext, name: string, dead: ProcessOwner, signal?: AbortSignal): Promise<void> {
+  const view = usableWorker(ctx, name);
+  const last = view.turns.at(-1);
+  if (!last || last.notSubmitted || last.accepted || last.end || last.inputs.length > 0) return;
+  if (last.sent.at < BigInt(dead.at) * 1_000_000n) return; // sent before the dead sender took the lock
+  const watcher = await watchDir(view.paths.events);
+  try {
+    const seen = await confirmWithin(ctx, view, last.turn, view.provider.input?.confirmTimeoutMs ?? 1500, watcher, signal);
+    if (seen.turn || (seen.busyBefore && !(await inputBoxHolds(ctx, view)))) return;
+  } finally {
+    await watcher.close();
+  }
+  await writeOwnEvent(view.paths.events, 'send-failed', {
+    turn: last.turn,
+    reason: 'not-submitted',
+    message: 'its send was killed before the CLI took the prompt',
+  });
+  await clearInput(ctx, view).catch(() => undefined);
+}
+
+/** Whether the CLI's input box holds text (false when the provider cannot read it). */
+export async function inputBoxHolds(ctx: EngineContext, view: UsableView): Promise<boolean> {
+  const provider = view.provider;
+  if (!provider.doReadInputBox) return false;
+  const screen = await ctx.substrate.capture(view.session, { lines: 40 }).catch(() => undefined);
+  if (screen === undefined) return false;
+  const box = guarded(provider, 'doReadInputBox', () => provider.doReadInputBox?.(screen));
+  return box !== undefined && box.trim() !== '';
 }
 
 /** The worker's session must be alive to take a prompt. */
@@ -139,8 +176,9 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
   const text = provider.doPreparePrompt
     ? guarded(provider, 'doPreparePrompt', () => provider.doPreparePrompt?.(options.prompt) ?? options.prompt)
     : options.prompt;
-  const release = await acquireLock(view.paths.sendLock, view.name);
+  const lock = await acquireLock(view.paths.sendLock, view.name, context.signal);
   try {
+    if (lock.broke) await closeOrphanTurn(ctx, options.name, lock.broke, context.signal);
     const now = usableWorker(ctx, options.name);
     // A prompt pasted into a blocking account dialog would answer it, or be lost: refuse, type nothing.
     const dialog = await accountDialogOf(ctx, now);
@@ -166,6 +204,6 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
       await watcher.close();
     }
   } finally {
-    await release();
+    await lock.release();
   }
 }

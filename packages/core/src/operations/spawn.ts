@@ -5,7 +5,8 @@
  * everything it made: session, provider files, state.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { realpath, rename, rm, stat } from 'node:fs/promises';
+import { readStateFile } from '../engine/state-file.js';
 import { isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { detectBilling, endpointOf, refuseApiBilling, refuseApiEnv } from './billing.js';
 import type { EngineContext } from '../engine/context.js';
@@ -24,6 +25,7 @@ import { DEFAULT_STARTUP_TIMEOUT_MS, awaitReady } from './startup.js';
 import { deriveStatus } from './status.js';
 import type { SpawnContext } from '../contract/umbel.js';
 import { withFleetSlot } from './fleet-limit.js';
+import { currentOwner } from '../engine/process-owner.js';
 
 function anonymousName(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -77,7 +79,7 @@ async function writeLaunchFiles(launch: ProviderV1Launch, wp: WorkerPaths): Prom
   const outside: string[] = [];
   for (const file of launch.files ?? []) {
     if (file.shared) {
-      const same = await readFile(file.path, 'utf8').then(
+      const same = await readStateFile(file.path).then(
         (text) => text === file.content,
         () => false,
       );
@@ -122,7 +124,7 @@ async function makeWorktree(ctx: EngineContext, meta: WorkerMeta): Promise<void>
 }
 
 /** Validate spawn options and resolve them (also what a pool claim matches on). No state is written. */
-export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Promise<SpawnPlan> {
+export async function plan(ctx: EngineContext, options: SpawnOptionsParsed, context: SpawnContext = {}): Promise<SpawnPlan> {
   const provider = ctx.providers.get(options.provider);
   checkCapabilities(provider, options);
   // What bills the API is never inherited, whatever a (hand-written) provider lists.
@@ -157,6 +159,7 @@ export async function plan(ctx: EngineContext, options: SpawnOptionsParsed): Pro
     // the launch's own steps (files, hook sink) come on top of the ready wait
     readyBy: new Date(createdAt.getTime() + startupTimeout + 30_000).toISOString(),
     ...(worktree ? { worktree: worktree.record } : {}),
+    ...(context.heldByCaller ? { owner: currentOwner() } : {}),
   };
   return { provider, choices, meta, startupTimeout, billingGuard: options.billing };
 }
@@ -201,7 +204,7 @@ async function prepareLaunch(
 
 /** Start a worker and wait until its CLI is ready. */
 export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParsed, context: SpawnContext = {}): Promise<WorkerStatus> {
-  const planned = await plan(ctx, options);
+  const planned = await plan(ctx, options, context);
   const p: SpawnPlan = { ...planned, meta: { ...planned.meta, spawnPid: process.pid } };
   const { name, substrateSession: session } = p.meta;
   const wp = ctx.paths.worker(name);

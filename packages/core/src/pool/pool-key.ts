@@ -9,7 +9,8 @@
  * (and the workers' own environments) already.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { link, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, rm, writeFile } from 'node:fs/promises';
+import { readStateFile } from '../engine/state-file.js';
 import { join } from 'node:path';
 import { PoolCorruptError } from '../contract/errors.js';
 import { asStateError, mkdirPrivate } from '@umbel/provider';
@@ -30,7 +31,7 @@ export async function poolKey(poolsDir: string): Promise<Buffer> {
   const cached = keys.get(poolsDir);
   if (cached) return cached;
   const path = join(poolsDir, '.key');
-  let text = await readFile(path, 'utf8').catch((error: { code?: string }) => {
+  let text = await readStateFile(path).catch((error: { code?: string }) => {
     if (error.code === 'ENOENT') return undefined;
     throw asStateError(error, path);
   });
@@ -48,7 +49,7 @@ export async function poolKey(poolsDir: string): Promise<Buffer> {
     } finally {
       await rm(tmp, { force: true });
     }
-    text = await readFile(path, 'utf8');
+    text = await readStateFile(path);
   }
   const hex = text.trim();
   if (!KEY_RE.test(hex)) throw new PoolCorruptError(path, 'not a pool key');

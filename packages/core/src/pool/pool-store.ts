@@ -13,14 +13,15 @@
  * `stop` renamed away cannot be re-created by a refill or a claim still running.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { readStateFile, readStateFileSync } from '../engine/state-file.js';
+import { pidAlive } from '../engine/process-owner.js';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine/context.js';
 import { PoolCorruptError, PoolNotFoundError } from '../contract/errors.js';
 import { asStateError, writeFileAtomic } from '@umbel/provider';
 import { type PoolRecord, PoolRecordSchema } from '../contract/schemas.js';
-import { pidAlive } from '../engine/util.js';
 
 export { pidAlive };
 
@@ -70,7 +71,7 @@ export function poolNames(ctx: EngineContext): string[] {
 export function readRecord(paths: PoolPaths): PoolRecord | undefined {
   let text: string;
   try {
-    text = readFileSync(paths.record, 'utf8');
+    text = readStateFileSync(paths.record);
   } catch (error) {
     if ((error as { code?: string }).code === 'ENOENT') return undefined;
     throw new PoolCorruptError(paths.record, (error as Error).message);
@@ -181,7 +182,7 @@ export function parseClaim(marker: string): { worker: string; pid: number } | un
 /** The pid that holds the pool's refill lock, when a live process does. */
 export function lockOwner(paths: PoolPaths): number | undefined {
   try {
-    const pid = Number(JSON.parse(readFileSync(join(paths.lock, 'owner'), 'utf8')).pid);
+    const pid = Number(JSON.parse(readStateFileSync(join(paths.lock, 'owner'))).pid);
     return Number.isInteger(pid) && pid > 0 && pidAlive(pid) ? pid : undefined;
   } catch {
     return undefined;
@@ -194,7 +195,7 @@ const OWNERLESS_LOCK_MS = 10_000;
 function lockIsStale(paths: PoolPaths): boolean {
   if (lockOwner(paths) !== undefined) return false;
   try {
-    readFileSync(join(paths.lock, 'owner'));
+    readStateFileSync(join(paths.lock, 'owner'));
     return true; // an owner that is no longer alive
   } catch {
     try {
@@ -237,6 +238,6 @@ export async function recordError(paths: PoolPaths, message: string | undefined)
 
 /** Why the last refill could not start a worker, if it could not. */
 export async function lastError(paths: PoolPaths): Promise<string | undefined> {
-  const text = await readFile(paths.lastError, 'utf8').catch(() => undefined);
+  const text = await readStateFile(paths.lastError).catch(() => undefined);
   return text?.trim() || undefined;
 }

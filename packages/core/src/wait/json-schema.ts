@@ -3,10 +3,10 @@
  * read or used), validate answers with ajv (or a validator the embedder supplies), and find the
  * JSON in an answer.
  */
-import { readFile } from 'node:fs/promises';
+import { readStateFile } from '../engine/state-file.js';
 import { createRequire } from 'node:module';
 import { resolve as resolvePath } from 'node:path';
-import { UmbelErrorCode, UsageError } from '../contract/errors.js';
+import { UmbelError, UmbelErrorCode, UsageError } from '../contract/errors.js';
 import type { JsonSchemaValidator } from '../contract/umbel.js';
 
 /** The default JSON Schema validator (ajv, all errors). */
@@ -43,9 +43,9 @@ export async function loadJsonSchema(file: string, validate: JsonSchemaValidator
   const invalid = (why: string) => new UsageError(`--schema ${file}: ${why}`, { code: UmbelErrorCode.CheckInvalid });
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw invalid(`cannot read ${path}`);
+    text = await readStateFile(path);
+  } catch (error) {
+    throw invalid(`cannot read ${path}${UmbelError.isInstance(error) ? ` (${error.message})` : ''}`);
   }
   let schema: unknown;
   try {
