@@ -1,7 +1,7 @@
 import { defineProject } from 'vitest/config';
 
-// The unit tests, and the generated package's own tests run against this repository's built
-// packages (scaffold.test.ts: needs `pnpm build` first).
+// The unit tests (pnpm test:unit). The generated package's own tests and its tarball in umbel run
+// in their own project, after a build (vitest.scaffold.config.ts, pnpm test:e2e).
 export default defineProject({
-  test: { name: 'create-umbel-provider', include: ['src/**/*.test.ts'], environment: 'node', testTimeout: 300_000, hookTimeout: 300_000 },
+  test: { name: 'create-umbel-provider', include: ['src/**/*.test.ts'], exclude: ['src/scaffold.test.ts'], environment: 'node', testTimeout: 60_000 },
 });

@@ -92,6 +92,7 @@ describe('packed packages', () => {
       '@umbel/runtime',
       '@umbel/tmux',
       '@umbel/workflow',
+      'create-umbel-provider',
       'umbel',
     ]);
   });

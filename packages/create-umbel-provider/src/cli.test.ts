@@ -51,7 +51,9 @@ describe('create-umbel-provider', () => {
     expect(result.stdout).toContain('Created @me/umbel-provider-acme in ./umbel-provider-acme');
     expect(result.stdout).toContain('npm test');
     const dir = join(cwd, 'umbel-provider-acme');
-    const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
+    const files = (await readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
     expect(files.sort()).toEqual([
       '.gitignore',
       'README.md',
@@ -74,7 +76,11 @@ describe('create-umbel-provider', () => {
       expect(text.match(/\{\{\w+\}\}/g)?.filter((key) => key !== '{{cwd}}' && key !== '{{transcript}}') ?? [], file).toEqual([]);
     }
     const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'));
-    expect(manifest).toMatchObject({ name: '@me/umbel-provider-acme', bin: { 'acme-agent': './bin/acme-agent.js' }, peerDependencies: { '@umbel/provider': '>=0.1.0 <1' } });
+    expect(manifest).toMatchObject({
+      name: '@me/umbel-provider-acme',
+      bin: { 'acme-agent': './bin/acme-agent.js' },
+      peerDependencies: { '@umbel/provider': '>=0.1.0 <1' },
+    });
     expect(manifest.dependencies).toBeUndefined();
     expect(await readFile(join(dir, 'src', 'facts.ts'), 'utf8')).toContain("id: 'acme',");
     expect((await stat(join(dir, 'bin', 'acme-agent.js'))).mode & 0o111).not.toBe(0);

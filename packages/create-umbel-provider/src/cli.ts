@@ -50,7 +50,11 @@ export async function runCli(argv: readonly string[], cwd: string): Promise<CliR
   const usage = (message: string): CliResult => ({ code: 2, stdout: '', stderr: `create-umbel-provider: ${message}\n(see create-umbel-provider --help)\n` });
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } });
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } },
+    });
   } catch (error) {
     return usage((error as Error).message);
   }

@@ -12,7 +12,12 @@ describe('scaffoldNames', () => {
       binEnv: 'UMBEL_ACME_BIN',
       homeEnv: 'ACME_AGENT_HOME',
     });
-    expect(scaffoldNames('@me/umbel-provider-big-co')).toMatchObject({ dir: 'umbel-provider-big-co', id: 'big-co', title: 'Big Co', binEnv: 'UMBEL_BIG_CO_BIN' });
+    expect(scaffoldNames('@me/umbel-provider-big-co')).toMatchObject({
+      dir: 'umbel-provider-big-co',
+      id: 'big-co',
+      title: 'Big Co',
+      binEnv: 'UMBEL_BIG_CO_BIN',
+    });
     expect(scaffoldNames('acme2')).toMatchObject({ dir: 'acme2', id: 'acme2' });
   });
 

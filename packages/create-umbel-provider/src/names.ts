@@ -43,7 +43,9 @@ export function scaffoldNames(name: string): ScaffoldNames {
   const dir = name.replace(/^@[^/]+\//, '');
   const id = dir.startsWith(PREFIX) ? dir.slice(PREFIX.length) : dir;
   if (!PROVIDER_ID.test(id)) {
-    throw new ScaffoldError(`the provider id '${id}' (from '${name}') must be kebab-case: a lower-case letter, then letters, digits and single '-' (e.g. umbel-provider-acme)`);
+    throw new ScaffoldError(
+      `the provider id '${id}' (from '${name}') must be kebab-case: a lower-case letter, then letters, digits and single '-' (e.g. umbel-provider-acme)`,
+    );
   }
   if (BUILT_IN_IDS.includes(id)) throw new ScaffoldError(`the provider id '${id}' (from '${name}') is a built-in provider of umbel: choose another name`);
   const snake = id.toUpperCase().replace(/-/g, '_');
@@ -51,7 +53,10 @@ export function scaffoldNames(name: string): ScaffoldNames {
     name,
     dir,
     id,
-    title: id.split('-').map((word) => word[0]?.toUpperCase() + word.slice(1)).join(' '),
+    title: id
+      .split('-')
+      .map((word) => word[0]?.toUpperCase() + word.slice(1))
+      .join(' '),
     bin: `${id}-agent`,
     binEnv: `UMBEL_${snake}_BIN`,
     homeEnv: `${snake}_AGENT_HOME`,

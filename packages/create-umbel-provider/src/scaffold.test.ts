@@ -41,7 +41,12 @@ it('passes its own tests as generated (npm test: the conformance suite and the p
   const { stdout } = await run('npm', ['test', '--', '--reporter=verbose'], { cwd: pkg, env: cleanEnv({ CI: '1' }), maxBuffer: 16 * 1024 * 1024 });
   expect(stdout).toMatch(/Test Files +2 passed \(2\)/);
   // the behavioural suite ran, replaying the template's recording of the demo CLI
-  for (const name of ['spawn reaches ready', 'a permission request is needs-input (126)', 'an API error is provider-error (122)', 'a sign-in screen is refused at spawn'])
+  for (const name of [
+    'spawn reaches ready',
+    'a permission request is needs-input (126)',
+    'an API error is provider-error (122)',
+    'a sign-in screen is refused at spawn',
+  ])
     expect(stdout).toContain(name);
   const typecheck = await run('npm', ['run', 'typecheck'], { cwd: pkg, env: cleanEnv() });
   expect(typecheck.stderr).not.toContain('error');

@@ -53,7 +53,13 @@ function render() {
   const lines = [` {{title}} agent ${VERSION} · model ${state.model}`, ''];
   if (state.mode === 'signed-out') lines.push(' Signed out. Run `{{bin}} login` in a shell, then start {{bin}} again.');
   else {
-    lines.push(...state.history.flatMap((line) => line.split('\n')).map((line) => ` ${line}`).slice(-12), ` ${'─'.repeat(40)}`);
+    lines.push(
+      ...state.history
+        .flatMap((line) => line.split('\n'))
+        .map((line) => ` ${line}`)
+        .slice(-12),
+      ` ${'─'.repeat(40)}`,
+    );
     if (state.asking) lines.push(` Allow {{bin}} to write ${state.asking.file}? [y] yes  [n] no`);
     else lines.push(` ❯ ${state.input.split('\n')[0]}`);
     lines.push(state.turn ? ' working… · esc interrupt' : ' enter send · ctrl-d quit');
@@ -168,7 +174,14 @@ let positionals;
 try {
   ({ values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { settings: { type: 'string' }, 'session-id': { type: 'string' }, model: { type: 'string' }, yes: { type: 'boolean' }, version: { type: 'boolean' }, help: { type: 'boolean' } },
+    options: {
+      settings: { type: 'string' },
+      'session-id': { type: 'string' },
+      model: { type: 'string' },
+      yes: { type: 'boolean' },
+      version: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
   }));
 } catch (error) {
   fail(error.message);
