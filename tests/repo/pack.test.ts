@@ -129,6 +129,17 @@ describe('packed packages', () => {
   });
 });
 
+describe('create-umbel-provider from its tarball', () => {
+  it('npx create-umbel-provider NAME generates a provider package (--help first)', async () => {
+    const help = await run('npx', ['--no', '--', 'create-umbel-provider', '--help'], { cwd: project });
+    expect(help.stdout).toContain('Usage: npm create umbel-provider@latest NAME');
+    await run('npx', ['--no', '--', 'create-umbel-provider', 'umbel-provider-packed'], { cwd: project });
+    const manifest = JSON.parse(await readFile(join(project, 'umbel-provider-packed', 'package.json'), 'utf8'));
+    expect(manifest).toMatchObject({ name: 'umbel-provider-packed', peerDependencies: { '@umbel/provider': '>=0.1.0 <1' } });
+    expect(existsSync(join(project, 'umbel-provider-packed', 'src', '__fixtures__', 'conformance.json'))).toBe(true);
+  });
+});
+
 describe("the README's embedding example, as written, from the tarballs", () => {
   it(
     'spawns a worker, sends, waits and prints the answer (on the fake claude)',
