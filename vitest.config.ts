@@ -13,7 +13,7 @@ function workers(): number {
 }
 
 // One project per package (packages/*/vitest.config.ts) and per example (examples/*), the CLI's
-// end-to-end tests (e2e), the shared fixtures, the repository guards (repo), the pack check (pack) and
+// end-to-end tests (e2e), the scaffold's generated package (create-umbel-provider-scaffold), the shared fixtures, the repository guards (repo), the pack check (pack) and
 // the real-CLI tier (tests/real).
 export default defineConfig({
   test: {
@@ -21,6 +21,7 @@ export default defineConfig({
     projects: [
       'packages/*',
       'packages/cli/vitest.e2e.config.ts',
+      'packages/create-umbel-provider/vitest.scaffold.config.ts',
       'examples/*',
       'test-fixtures',
       'tests/repo',

@@ -21,6 +21,8 @@ const problems = [];
 
 /** What a tarball may not carry: tests, fixtures, build and test configs. */
 const UNWANTED = [/\.test\.[cm]?[jt]s$/, /__fixtures__\//, /tsconfig[^/]*\.json$/, /vitest\.config/, /tsup\.config/];
+/** Where those are what a package ships: the package create-umbel-provider generates (its tests, recording and configs). */
+const SHIPPED = { 'create-umbel-provider': /^template\// };
 
 function targets(value) {
   if (typeof value === 'string') return [value];
@@ -55,7 +57,7 @@ async function checkPackage(dir, out) {
   for (const target of [...targets(manifest.exports), ...targets(manifest.bin)]) {
     if (!files.has(target.replace(/^\.\//, ''))) problems.push(`${name}: the tarball lacks ${target} (exports/bin)`);
   }
-  for (const file of files) if (UNWANTED.some((re) => re.test(file))) problems.push(`${name}: the tarball carries ${file}`);
+  for (const file of files) if (!SHIPPED[name]?.test(file) && UNWANTED.some((re) => re.test(file))) problems.push(`${name}: the tarball carries ${file}`);
   const publint = await exec(join(root, 'node_modules/.bin/publint'), [tarball, '--strict']);
   if (!publint.ok) problems.push(`${name}: publint:\n${publint.out}`);
   if (manifest.exports) {

@@ -5,6 +5,8 @@
  * (everything but its bins and tests) when its bin composes more.
  */
 export const FLOORS: Readonly<Record<string, number>> = {
+  // the scaffold generates a provider package; it depends on nothing of ours (ONLY below)
+  'create-umbel-provider': 0,
   '@umbel/provider': 1,
   '@umbel/core': 2,
   // the providers' library code imports only @umbel/provider (ONLY below); their tests drive them
@@ -23,6 +25,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
 
 /** Packages that may depend on (and, but for their tests, import) nothing of ours but these (beyond the floor rule). */
 export const ONLY: Readonly<Record<string, readonly string[]>> = {
+  'create-umbel-provider': [],
   '@umbel/core': ['@umbel/provider'],
   '@umbel/tmux': ['@umbel/core', '@umbel/provider'],
   '@umbel/provider-claude': ['@umbel/provider'],

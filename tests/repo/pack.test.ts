@@ -92,6 +92,7 @@ describe('packed packages', () => {
       '@umbel/runtime',
       '@umbel/tmux',
       '@umbel/workflow',
+      'create-umbel-provider',
       'umbel',
     ]);
   });
@@ -125,6 +126,17 @@ describe('packed packages', () => {
       const answer = await initializeOverStdio(project, argv, join(work, `home-${argv.length}`));
       expect(answer, argv.join(' ')).toMatchObject({ id: 1, result: { serverInfo: { name: 'umbel' } } });
     }
+  });
+});
+
+describe('create-umbel-provider from its tarball', () => {
+  it('npx create-umbel-provider NAME generates a provider package (--help first)', async () => {
+    const help = await run('npx', ['--no', '--', 'create-umbel-provider', '--help'], { cwd: project });
+    expect(help.stdout).toContain('Usage: npm create umbel-provider@latest NAME');
+    await run('npx', ['--no', '--', 'create-umbel-provider', 'umbel-provider-packed'], { cwd: project });
+    const manifest = JSON.parse(await readFile(join(project, 'umbel-provider-packed', 'package.json'), 'utf8'));
+    expect(manifest).toMatchObject({ name: 'umbel-provider-packed', peerDependencies: { '@umbel/provider': '>=0.1.0 <1' } });
+    expect(existsSync(join(project, 'umbel-provider-packed', 'src', '__fixtures__', 'conformance.json'))).toBe(true);
   });
 });
 
