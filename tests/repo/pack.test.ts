@@ -301,15 +301,19 @@ describe('a third-party provider package (examples/umbel-provider-echo) beside t
     T,
   );
 
-  it('refuses a provider package that is not installed, naming it (exit 2), on the CLI and in umbel-mcp', async () => {
+  it('a provider package that is not installed makes only its own provider unusable: the CLI and umbel-mcp serve, `providers` names it', async () => {
     const env = echoEnv({ UMBEL_PROVIDERS: 'umbel-provider-nope' });
     const result = await umbelIn(env)(['ls']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("cannot load provider package 'umbel-provider-nope' (from UMBEL_PROVIDERS): not installed");
-    const mcp = await runCommand(process.execPath, [join(project, 'node_modules', '@umbel', 'mcp', 'bin', 'umbel-mcp.js')], { cwd: project, env });
-    expect(mcp.code).toBe(2);
-    expect(mcp.stdout).toBe('');
-    expect(mcp.stderr).toContain("umbel-mcp: UMBEL_PROVIDER_INVALID: cannot load provider package 'umbel-provider-nope'");
+    expect(result.code, result.stderr).toBe(0);
+    const providers = await umbelIn(env)(['providers']);
+    expect(providers.stdout).toContain("cannot load provider package 'umbel-provider-nope' (from UMBEL_PROVIDERS): not installed");
+    const initialize = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`;
+    const mcp = await runCommand(process.execPath, [join(project, 'node_modules', '@umbel', 'mcp', 'bin', 'umbel-mcp.js')], {
+      cwd: project,
+      env,
+      input: initialize,
+    });
+    expect(mcp.stdout).toContain('"serverInfo"');
   });
 });
 

@@ -53,7 +53,7 @@ export const echo: ProviderV1 = {
   displayName: 'Echo agent',
   description: 'The umbel-provider-echo example: echo-agent answers "echo: <prompt>"; no account, no key.',
   verifiedVersions: ['1.0.0'],
-  capabilities: { unattended: true, allowedTools: false, appendSystemPrompt: false, permissionModes: [] },
+  capabilities: { unattended: true, allowedTools: false, appendSystemPrompt: false, permissionModes: [], model: true },
   inheritEnv: ['ECHO_AGENT_HOME'],
   input: { clearKeys: ['Escape'] },
   doFindBinary: findEchoAgent,

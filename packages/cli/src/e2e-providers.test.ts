@@ -46,6 +46,7 @@ beforeAll(async () => {
   await writeFile(join(pkg, 'package.json'), JSON.stringify({ name: 'umbel-provider-alpha', version: '0.4.0', type: 'module', exports: './index.js' }));
   await writeFile(join(pkg, 'index.js'), providerSource('alpha', fakeCli));
   await writeFile(join(project, 'beta.mjs'), providerSource('beta', undefined));
+  await writeFile(join(project, 'throws.mjs'), `throw new Error('boom at import');\n`);
   await mkdir(join(scratch, 'home', '.config', 'umbel'), { recursive: true });
   await writeFile(join(scratch, 'home', '.config', 'umbel', 'config.json'), JSON.stringify({ providers: ['umbel-provider-alpha'] }));
   ({ run: umbel } = umbelRunner({
@@ -129,24 +130,54 @@ describe('--help names the providers actually loaded', () => {
   it('still answers with a broken provider package, saying what is wrong', async () => {
     const { code, stdout } = await umbel(['--help'], { env: { UMBEL_PROVIDERS: 'umbel-provider-missing' } });
     expect(code).toBe(0);
-    expect(flat(stdout)).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, opencode \[/);
+    expect(flat(stdout)).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, opencode, alpha \[/);
     expect(stdout).toMatch(/cannot load provider package 'umbel-provider-missing'/);
   });
 });
 
 describe('a provider package or config file that cannot be loaded', () => {
-  it('is a usage error (exit 2) naming the package, its source and why, on every verb', async () => {
-    for (const argv of [['ls'], ['providers'], ['-p', 'hello'], ['spawn', 'w1']]) {
-      const { code, stderr } = await umbel(argv, { env: { UMBEL_PROVIDERS: 'umbel-provider-missing' } });
-      expect(code, argv.join(' ')).toBe(2);
-      expect(stderr, argv.join(' ')).toMatch(/cannot load provider package 'umbel-provider-missing' \(from UMBEL_PROVIDERS\): not installed \(looked from /);
+  it('makes only its own provider unusable: the other verbs work, and providers, doctor and the refusals name the package and why', async () => {
+    const env = { UMBEL_PROVIDERS: './beta.mjs,./throws.mjs,umbel-provider-missing' };
+    const ls = await umbel(['ls', '--json'], { env });
+    expect(ls.code, ls.stderr).toBe(0);
+    expect(JSON.parse(ls.stdout)).toEqual([]);
+    const status = await umbel(['status', 'nobody'], { env });
+    expect(status.stderr).toMatch(/no worker named 'nobody'/);
+
+    const providers = await umbel(['providers', '--json'], { env });
+    expect(providers.code, providers.stderr).toBe(0);
+    const report = JSON.parse(providers.stdout);
+    expect(report.providers.map((p: { id: string }) => p.id)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'alpha', 'beta']);
+    expect(report.failures).toEqual([
+      expect.objectContaining({ specifier: './throws.mjs', source: 'env', reason: expect.stringMatching(/Error: boom at import/) }),
+      expect.objectContaining({ specifier: 'umbel-provider-missing', source: 'env', reason: expect.stringMatching(/not installed \(looked from /) }),
+    ]);
+    const text = await umbel(['providers'], { env });
+    expect(text.stdout).toMatch(/cannot load provider package '\.\/throws\.mjs' \(from UMBEL_PROVIDERS\): importing .* failed: Error: boom at import/);
+
+    const doctor = await umbel(['doctor', '--json', '--provider', 'beta'], { env });
+    expect(doctor.code).toBe(1);
+    expect(JSON.parse(doctor.stdout).unloaded).toEqual([expect.objectContaining({ package: "'./throws.mjs' (UMBEL_PROVIDERS)" }), expect.anything()]);
+
+    const spawn = await umbel(['spawn', 'w1', '--provider', 'gamma'], { env });
+    expect(spawn.code).toBe(2);
+    expect(spawn.stderr).toMatch(/unknown provider 'gamma'.*'\.\/throws\.mjs' \(UMBEL_PROVIDERS\): importing .* failed: Error: boom at import/);
+  });
+
+  it('-p --output-format json prints a result object for a run that fails before an outcome, even before it has an engine', async () => {
+    const path = join(scratch, 'broken-p.json');
+    await writeFile(path, '{"providers": 7}');
+    for (const env of [{ UMBEL_PROVIDERS: './throws.mjs' }, { UMBEL_CONFIG: path }]) {
+      for (const argv of [
+        ['-p', 'hello', '--provider', 'gamma', '--output-format', 'json'],
+        ['--output-format', 'json', '-p', 'hello', '--name', 'a', '--resume', 'b'],
+      ]) {
+        const { code, stdout } = await umbel(argv, { env });
+        expect(code, argv.join(' ')).toBe(2);
+        const result = JSON.parse(stdout);
+        expect(result).toMatchObject({ type: 'result', is_error: true, umbel: { reason: 'error', exit_code: 2 } });
+      }
     }
-    const json = await umbel(['ls', '--json'], { env: { UMBEL_PROVIDERS: './nope.mjs' } });
-    expect(json.code).toBe(2);
-    expect(JSON.parse(json.stdout || json.stderr).error).toMatchObject({
-      code: 'UMBEL_PROVIDER_INVALID',
-      message: expect.stringContaining(join(project, 'nope.mjs')),
-    });
   });
 
   it('a broken config file: exit 2 naming the file', async () => {

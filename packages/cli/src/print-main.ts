@@ -19,7 +19,7 @@ export async function runPlainPrint(args: Args, io: CliIo): Promise<number> {
     else if (signal !== 'SIGPIPE' && !hurry.signal.aborted) hurry.abort(signal);
   });
   try {
-    return await runPrint(args, io, await io.createEngine(io.env), controller.signal, hurry.signal);
+    return await runPrint(args, io, () => io.createEngine(io.env), controller.signal, hurry.signal);
   } catch (error) {
     return reportError(error, io, false);
   } finally {

@@ -121,3 +121,22 @@ describe('umbel -p on an account failure', () => {
     expect(printExitCode(refused)).toBe(119);
   });
 });
+
+describe('usage keys', () => {
+  it("uses only claude -p's snake_case keys, also for counts claude does not have (reasoning tokens, a provider's own)", () => {
+    const outcome: Outcome = {
+      ...completed,
+      usage: { inputTokens: 5, outputTokens: 7, reasoningTokens: 3, cacheReadTokens: 1, costUsd: 0.5, webSearchRequests: 2 },
+    };
+    const usage = resultObject(outcome, { durationMs: 1 }).usage as Record<string, number>;
+    expect(usage).toEqual({
+      input_tokens: 5,
+      output_tokens: 7,
+      reasoning_tokens: 3,
+      cache_read_input_tokens: 1,
+      cache_creation_input_tokens: 0,
+      web_search_requests: 2,
+    });
+    for (const key of Object.keys(usage)) expect(key).toMatch(/^[a-z_]+$/);
+  });
+});

@@ -2,7 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import { errorExitCode, OUTCOME_EXIT_CODES, type Outcome, UmbelError } from '@umbel/core';
 
-/** Claude's usage field names from umbel's. */
+/** snake_case of a camelCase key (`reasoningTokens` → `reasoning_tokens`). */
+const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Claude's usage field names from umbel's; any other count in claude -p's snake_case. */
 function claudeUsage(usage: Outcome['usage']): Record<string, number> {
   const names: Record<string, string> = {
     inputTokens: 'input_tokens',
@@ -11,7 +14,7 @@ function claudeUsage(usage: Outcome['usage']): Record<string, number> {
     cacheCreationTokens: 'cache_creation_input_tokens',
   };
   const out: Record<string, number> = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
-  for (const [k, v] of Object.entries(usage ?? {})) if (typeof v === 'number' && k !== 'costUsd') out[names[k] ?? k] = v;
+  for (const [k, v] of Object.entries(usage ?? {})) if (typeof v === 'number' && k !== 'costUsd') out[names[k] ?? snake(k)] = v;
   return out;
 }
 

@@ -81,20 +81,28 @@ interface PrintRun {
 }
 
 /** Run print mode. Returns the exit code. `hurry` fires on a second signal. */
-export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: AbortSignal, hurry?: AbortSignal): Promise<number> {
+export async function runPrint(
+  args: Args,
+  io: CliIo,
+  engine: Umbel | (() => Umbel | Promise<Umbel>),
+  signal: AbortSignal,
+  hurry?: AbortSignal,
+): Promise<number> {
   const format = (str(args.outputFormat) ?? 'text') as Format;
   if (!FORMATS.includes(format)) throw new UsageError(`--output-format must be one of ${FORMATS.join(', ')} (got '${format}')`);
   if (format === 'stream-json' && args.verbose !== true) {
     io.stderr.write('Error: When using --print, --output-format=stream-json requires --verbose\n');
     return 1;
   }
-  if (args.name !== undefined && args.resume !== undefined) throw new UsageError('use --name or --resume, not both');
-  if (args.pool !== undefined && (args.name !== undefined || args.resume !== undefined)) {
-    throw new UsageError('--pool takes a fresh worker from a pool; --name and --resume keep one', { hint: 'use one or the other' });
+  const started = Date.now();
+  let run: PrintRun;
+  try {
+    run = await prepare(args, io, engine, signal, format);
+  } catch (error) {
+    // A run that fails before it has an outcome still prints its result object (docs/cli.md).
+    if (format !== 'text') printJson(io.stdout, errorResultObject(error, { durationMs: Date.now() - started, provider: str(args.provider) }));
+    throw error;
   }
-  const wait = turnWaitFromArgs(args);
-  const prompt = await promptOf(args, io);
-  const run: PrintRun = { args, io, engine, signal, format, prompt, wait, hold: hold(engine) };
   const main = printRun(run);
   if (!hurry) return main;
   // A second signal: remove the worker now (or, while spawn is still cleaning up after the first,
@@ -111,6 +119,18 @@ export async function runPrint(args: Args, io: CliIo, engine: Umbel, signal: Abo
 }
 
 function noop(): void {}
+
+/** The run's options checked, its prompt read and its engine made (`engine` may be made only now). */
+async function prepare(args: Args, io: CliIo, engine: Umbel | (() => Umbel | Promise<Umbel>), signal: AbortSignal, format: Format): Promise<PrintRun> {
+  if (args.name !== undefined && args.resume !== undefined) throw new UsageError('use --name or --resume, not both');
+  if (args.pool !== undefined && (args.name !== undefined || args.resume !== undefined)) {
+    throw new UsageError('--pool takes a fresh worker from a pool; --name and --resume keep one', { hint: 'use one or the other' });
+  }
+  const wait = turnWaitFromArgs(args);
+  const prompt = await promptOf(args, io);
+  const made = typeof engine === 'function' ? await engine() : engine;
+  return { args, io, engine: made, signal, format, prompt, wait, hold: hold(made) };
+}
 
 async function within(work: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -161,12 +181,16 @@ async function printRun(run: PrintRun): Promise<number> {
 
 /**
  * `--billing subscription` on a worker -p did not spawn itself (`--resume`, a live `--name`d one, a
- * warm pool worker): refused before the prompt when it bills the API. A new worker was checked by spawn.
+ * warm pool worker): refused before the prompt when it bills the API, or when its billing is unknown and
+ * its provider does not declare a subscription-only CLI. A new worker was checked by spawn.
  */
 async function guardBilling(run: PrintRun): Promise<void> {
   if (str(run.args.billing) !== 'subscription' || run.hold.name === undefined) return;
   const status = await run.engine.status(run.hold.name);
-  if (status.billing === 'api') throw new BillingRefusedError(status.name, status.billingEvidence, run.hold.anonymous);
+  if (status.billing === 'subscription') return;
+  // unknown passes only for a CLI that bills nothing but a subscription (its provider says so)
+  if (status.billing === 'unknown' && run.engine.provider(status.provider).billing?.subscriptionOnly === true) return;
+  throw new BillingRefusedError(status.name, status.billingEvidence, run.hold.anonymous, status.billing);
 }
 
 /** Take the worker: `--resume`'s, a live `--name`d one, a warm pool worker, or a new one (anonymous without --name). */

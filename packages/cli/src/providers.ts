@@ -15,7 +15,9 @@ export async function providerHelp(io: Pick<CliIo, 'env' | 'cwd'>): Promise<Prov
   const summaries = (list: readonly { provider: { providerId: string; displayName: string; description?: string } }[]) =>
     list.map(({ provider }) => ({ id: provider.providerId, summary: provider.description ?? provider.displayName }));
   try {
-    return { providers: summaries((await loadProviders({ env: io.env, cwd: io.cwd })).providers) };
+    const loaded = await loadProviders({ env: io.env, cwd: io.cwd });
+    const problem = (loaded.failures ?? []).map((f) => f.message).join('\n');
+    return { providers: summaries(loaded.providers), ...(problem ? { problem } : {}) };
   } catch (error) {
     return { providers: summaries(builtInProviders()), problem: error instanceof Error ? error.message : String(error) };
   }
@@ -60,6 +62,7 @@ export function providersText(report: ProvidersReport): string {
     lines.push(`  verified: ${p.verifiedVersions.length ? p.verifiedVersions.join(', ') : '—'}`);
     return lines.join('\n');
   });
+  for (const f of report.failures ?? []) blocks.push(`${f.message}${f.hint ? `\n  hint: ${f.hint}` : ''}`);
   const config = `config: ${report.config.path}${report.config.exists ? '' : ' (none)'}`;
   return `${blocks.join('\n\n')}\n\n${config}\n`;
 }

@@ -148,6 +148,15 @@ describe('umbel -p', () => {
     expect(await substrate.list()).toEqual([]);
   });
 
+  it('--billing subscription refuses a kept worker whose billing is unknown (exit 3), and leaves it as it was', async () => {
+    await engine.spawn({ name: 'kept', provider: 'mock', cwd: work });
+    const r = await cli(['-p', 'ECHO hi', '--resume', 'kept', '--billing', 'subscription']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/its billing is unknown.*cannot guarantee it does not bill the API/);
+    expect((await engine.status('kept')).state).toBe('ready');
+    expect((await cli(['-p', 'ECHO hi', '--provider', 'mock', '--billing', 'subscription'])).code).toBe(3);
+  });
+
   it('combines the argument and piped stdin like claude -p', async () => {
     expect((await cli(['-p', 'ECHO first', '--provider', 'mock'], 'second\n')).stdout).toBe('first\nsecond\n\n');
     expect((await cli(['-p', '--provider', 'mock'], 'ECHO only stdin')).stdout).toBe('only stdin\n');

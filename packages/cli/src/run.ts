@@ -94,7 +94,7 @@ async function dispatch(args: Args, io: CliIo, json: boolean, signal: AbortSigna
       if (args.prompt === undefined) throw new UsageError('no verb given: umbel <verb> …, or umbel -p "PROMPT"', { hint: "run 'umbel --help'" });
       throw unknownVerb(String(args.prompt));
     }
-    return await runPrint(args, io, await io.createEngine(io.env), signal, hurry);
+    return await runPrint(args, io, () => io.createEngine(io.env), signal, hurry);
   }
   if (args.print === true) throw new UsageError(`-p cannot be combined with the verb '${verb}'`, { hint: 'umbel -p "PROMPT", or umbel <verb> …' });
   return unlessHurried(runCommand(verb, args, io, json, signal), hurry, signal);

@@ -59,7 +59,7 @@ describe('billing over MCP', () => {
   });
 
   it("the server's key is not inherited even though the provider lists it; status says how the worker bills", async () => {
-    const spawned = await call('umbel_spawn', { name: 'w2', provider: 'mock', cwd: work, billing: 'subscription' });
+    const spawned = await call('umbel_spawn', { name: 'w2', provider: 'mock', cwd: work, billing: 'any' });
     expect(spawned.isError, JSON.stringify(spawned.content)).toBeFalsy();
     expect(spawned.structuredContent).toMatchObject({ name: 'w2', billing: 'unknown' });
     expect(substrate.launches.map((l) => l.env.MOCK_API_KEY)).toEqual([undefined]);

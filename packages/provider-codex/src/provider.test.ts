@@ -239,6 +239,7 @@ describe('doBuildLaunch and the shared CODEX_HOME', () => {
       allowedTools: false,
       appendSystemPrompt: false,
       permissionModes: ['default', 'on-request', 'never', 'bypassPermissions'],
+      model: true,
     });
     const substrate = createMemorySubstrate();
     const umbel = createUmbel({ substrate, providers: [codex], home: join(dir, 'state'), env: { PATH: '/nonexistent' } });

@@ -101,6 +101,7 @@ describe('provider shape', () => {
       allowedTools: false,
       appendSystemPrompt: false,
       permissionModes: ['default', 'auto_edit', 'yolo', 'plan'],
+      model: true,
     });
     const substrate = createMemorySubstrate();
     const umbel = createUmbel({ substrate, providers: [p], home: join(dir, 'state'), env: { PATH: '/nonexistent' } });

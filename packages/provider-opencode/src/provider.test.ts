@@ -80,7 +80,13 @@ describe('the launch', () => {
     expect((await config({ permissionMode: 'allow' })).permission).toBe('allow');
     expect((await config({ unattended: true })).permission).toBe('allow');
     expect(await config({ permissionMode: 'default' })).not.toHaveProperty('permission');
-    expect(opencode.capabilities).toEqual({ unattended: true, allowedTools: false, appendSystemPrompt: false, permissionModes: ['default', 'ask', 'allow'] });
+    expect(opencode.capabilities).toEqual({
+      unattended: true,
+      allowedTools: false,
+      appendSystemPrompt: false,
+      permissionModes: ['default', 'ask', 'allow'],
+      model: true,
+    });
   });
 
   it('--model is passed as given once `opencode models` lists it', async () => {

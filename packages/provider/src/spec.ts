@@ -176,6 +176,12 @@ export interface ProviderV1BillingSpec {
    * (subscription) login. Doctor shows `unknown: <this>`.
    */
   readonly unknowableBeforeStart?: string;
+  /**
+   * The CLI bills only a subscription login: it has no API billing at all. Only then does a worker
+   * whose verdict is `unknown` pass `billing: subscription`; otherwise the guard refuses it, as it
+   * cannot tell the worker does not bill the API.
+   */
+  readonly subscriptionOnly?: boolean;
 }
 
 /** A scratch session to forget (`doForgetScratch`). */
@@ -367,6 +373,13 @@ export interface ProviderV1InputSpec {
    * left running.
    */
   readonly cancelKeys?: readonly string[];
+  /**
+   * What the CLI does with a prompt typed while a turn runs: `queue` it and start it after that turn
+   * (default; `send` returns `queued: true`), or `drop` it. For `drop`, `send` into a worker whose
+   * latest turn is still running is refused at once (`SendBusyError`): nothing is typed and no turn
+   * number is taken, so the caller waits for the running turn and sends again.
+   */
+  readonly whileBusy?: 'queue' | 'drop';
 }
 
 /** Capabilities the engine checks before any I/O. */
@@ -376,6 +389,11 @@ export interface ProviderV1Capabilities {
   readonly appendSystemPrompt: boolean;
   /** Accepted `permissionMode` values, or empty when the CLI has none. */
   readonly permissionModes: readonly string[];
+  /**
+   * The CLI takes a model (`--model`): `doBuildLaunch` passes `model` on. Absent or false: a spawn
+   * given a model is refused (`OptionUnsupportedError`), never launched with the model dropped.
+   */
+  readonly model?: boolean;
 }
 
 /** Version 1 of the provider specification. */
@@ -391,6 +409,11 @@ export interface ProviderV1 {
   readonly inheritEnv: readonly string[];
   /** Billing facts: the variables that bill the API (never inherited). Optional. */
   readonly billing?: ProviderV1BillingSpec;
+  /**
+   * How a user signs this CLI in (one sentence, e.g. "run `acme login` once in a terminal"): the hint
+   * of a sign-in screen (`NotSignedInError`, `doctor`'s login check), instead of umbel's generic one.
+   */
+  readonly signInHint?: string;
   readonly input?: ProviderV1InputSpec;
   /** The CLI versions this provider was verified against (newest last). Optional. */
   readonly verifiedVersions?: readonly string[];

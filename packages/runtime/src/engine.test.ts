@@ -27,10 +27,14 @@ describe('createDefaultUmbel', () => {
     expect(engine.home).toBe(join(scratch, 'state'));
   });
 
-  it('refuses to start with a provider package it cannot load', async () => {
-    await expect(createDefaultUmbel({ env: { HOME: scratch, UMBEL_PROVIDERS: './missing.mjs' }, cwd: scratch })).rejects.toMatchObject({
-      name: 'ProviderLoadError',
-      code: 'UMBEL_PROVIDER_INVALID',
+  it('starts with a provider package it cannot load, without its provider, and names the package when that provider is asked for', async () => {
+    const engine = await createDefaultUmbel({
+      env: { HOME: scratch, UMBEL_HOME: join(scratch, 'state'), UMBEL_PROVIDERS: './missing.mjs,./extra.mjs' },
+      cwd: scratch,
     });
+    expect(engine.providerIds).toEqual(['claude', 'codex', 'gemini', 'opencode', 'extra']);
+    await expect(engine.spawn({ name: 'w1', provider: 'gone', cwd: scratch })).rejects.toThrow(
+      /unknown provider 'gone'.*'\.\/missing\.mjs' \(UMBEL_PROVIDERS\)/,
+    );
   });
 });

@@ -20,7 +20,7 @@ export interface DefaultUmbelOptions {
   readonly providers?: LoadedProviders;
 }
 
-/** Create the engine umbel's faces use. Throws ProviderLoadError / ConfigInvalidError (exit 2). */
+/** Create the engine umbel's faces use (a package that failed to load is named, never fatal). Throws ConfigInvalidError (exit 2). */
 export async function createDefaultUmbel(options: DefaultUmbelOptions = {}): Promise<Umbel> {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
@@ -33,6 +33,11 @@ export async function createDefaultUmbel(options: DefaultUmbelOptions = {}): Pro
     const substrate = createTmuxSubstrate({ home: scratchHome, env: scratchEnv });
     return { substrate, dispose: () => substrate.killServer() };
   };
-  const local = createUmbel({ home, env, substrate: createTmuxSubstrate({ home, env }), providers: loaded.providers.map((p) => p.provider), scratch });
+  const unloadedProviders = (loaded.failures ?? []).map((f) => ({
+    package: `'${f.specifier}' (${f.source === 'env' ? 'UMBEL_PROVIDERS' : 'the config file'})`,
+    reason: f.reason,
+  }));
+  const providers = loaded.providers.map((p) => p.provider);
+  const local = createUmbel({ home, env, substrate: createTmuxSubstrate({ home, env }), providers, scratch, unloadedProviders });
   return createFleet({ local, hosts: loaded.config.config.hosts ?? {}, env, home });
 }

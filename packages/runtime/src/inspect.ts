@@ -41,9 +41,22 @@ export const ProviderReportSchema = z.object({
   verifiedVersions: z.array(z.string()),
 });
 
+/** A provider package that could not be loaded: only its own providers are missing. */
+export const ProviderFailureSchema = z.object({
+  /** As written in UMBEL_PROVIDERS or the config file. */
+  specifier: z.string(),
+  source: z.enum(['config', 'env']),
+  /** Why, without the package and the source. */
+  reason: z.string(),
+  /** The whole sentence: the package, where it was named and why. */
+  message: z.string(),
+  hint: z.string().optional(),
+});
+
 export const ProvidersReportSchema = z.object({
   config: z.object({ path: z.string(), exists: z.boolean() }),
   providers: z.array(ProviderReportSchema),
+  failures: z.array(ProviderFailureSchema).optional(),
 });
 
 export type BinaryReport = z.infer<typeof BinaryReportSchema>;
@@ -88,5 +101,16 @@ export async function inspectProviders(
       };
     }),
   );
-  return ProvidersReportSchema.parse({ config: { path: loaded.config.path, exists: loaded.config.exists }, providers });
+  const failures = (loaded.failures ?? []).map(({ specifier, source, reason, message, hint }) => ({
+    specifier,
+    source,
+    reason,
+    message,
+    ...(hint ? { hint } : {}),
+  }));
+  return ProvidersReportSchema.parse({
+    config: { path: loaded.config.path, exists: loaded.config.exists },
+    providers,
+    ...(failures.length > 0 ? { failures } : {}),
+  });
 }

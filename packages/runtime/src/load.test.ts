@@ -52,12 +52,12 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   return { HOME: join(scratch, 'home'), npm_config_prefix: prefix, ...extra };
 }
 
+/** The one package of `environment` that failed to load (the built-ins and the rest still load). */
 async function refusal(environment: Record<string, string>, cwd = deep): Promise<ProviderLoadError> {
-  const error = await loadProviders({ env: environment, cwd }).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, 'loadProviders should have refused').toBeInstanceOf(ProviderLoadError);
+  const loaded = await loadProviders({ env: environment, cwd });
+  expect(loaded.providers.map((p) => p.provider.providerId)).toEqual(expect.arrayContaining(['claude', 'codex', 'gemini', 'opencode']));
+  const error = loaded.failures?.at(-1);
+  expect(error, 'loadProviders should have refused a package').toBeInstanceOf(ProviderLoadError);
   expect((error as ProviderLoadError).code).toBe(UmbelErrorCode.ProviderInvalid);
   expect(errorExitCode(error)).toBe(2);
   return error as ProviderLoadError;
@@ -198,6 +198,19 @@ describe('loadProviders', () => {
     expect(shape.reason).toMatch(/doReadTurn/);
     expect((await refusal(env({ UMBEL_PROVIDERS: 'umbel-provider-throws' }))).reason).toMatch(/boom at import/);
     expect((await refusal(env({ UMBEL_PROVIDERS: 'umbel-provider-broken' }))).reason).toMatch(/SyntaxError/);
+  });
+
+  it('a broken package makes only its own provider unusable: the others before and after it load, and the failure names it and why', async () => {
+    const loaded = await loadProviders({
+      env: env({ UMBEL_PROVIDERS: 'umbel-provider-alpha,umbel-provider-throws,@acme/umbel-provider-beta,umbel-provider-missing' }),
+      cwd: deep,
+    });
+    expect(loaded.providers.map((p) => p.provider.providerId)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'alpha', 'beta']);
+    expect(loaded.failures?.map((f) => [f.specifier, f.source])).toEqual([
+      ['umbel-provider-throws', 'env'],
+      ['umbel-provider-missing', 'env'],
+    ]);
+    expect(loaded.failures?.[0]?.reason).toMatch(/boom at import/);
   });
 
   it('refuses a provider that would shadow a built-in or another loaded one, naming both', async () => {

@@ -4,7 +4,8 @@
  * umbel itself is installed, then in npm's global install; a path is absolute or relative (to the
  * cwd for UMBEL_PROVIDERS, to the config file's directory for the config). The module provides its
  * provider as its default export, a named `provider` export, or a `providers` array. Anything else
- * is a {@link ProviderLoadError} (a usage error, exit 2) naming the package, its source and why.
+ * is a {@link ProviderLoadError} naming the package, its source and why, collected in `failures`:
+ * a broken package makes only its own providers unusable, never the others nor umbel.
  */
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,7 +19,7 @@ import type { LoadedProvider, LoadedProviders, ProviderSource } from './loaded.j
 import { ancestors, isPathSpecifier, ResolveFailure, type ResolvedModule, resolveName, resolvePath, type SearchPlace } from './resolve.js';
 import { importModule } from './import-module.js';
 
-export type { LoadedProvider, LoadedProviders, ProviderSource } from './loaded.js';
+export type { LoadedProvider, LoadedProviders, ProviderLoadFailure, ProviderSource } from './loaded.js';
 
 /** The specification version this umbel implements. */
 const SPEC_V1 = 'umbel-provider-v1';
@@ -37,9 +38,11 @@ export const ProviderShapeSchema = z.object({
     allowedTools: z.boolean(),
     appendSystemPrompt: z.boolean(),
     permissionModes: z.array(z.string()),
+    model: z.boolean().optional(),
   }),
   inheritEnv: z.array(z.string()),
   verifiedVersions: z.array(z.string()).optional(),
+  signInHint: z.string().optional(),
   doBuildLaunch: fn,
   doDetectStartup: fn,
   doParseEvent: fn,
@@ -117,18 +120,32 @@ export async function loadProviders(options: LoadProvidersOptions): Promise<Load
   const config = options.config ?? (await loadConfig(options));
   const requests = requestsOf(config, options);
   const providers: LoadedProvider[] = builtInProviders();
-  if (requests.length === 0) return { providers, config };
+  const failures: ProviderLoadError[] = [];
+  if (requests.length === 0) return { providers, config, failures };
   const places = await searchPlaces(options);
   for (const request of requests) {
-    const resolved = await resolveRequest(request, places);
-    for (const provider of await importProviders(request, resolved)) {
-      if (providers.some((p) => p.provider === provider)) continue; // the same module listed twice
-      const clash = providers.find((p) => p.provider.providerId === provider.providerId);
-      if (clash) throw shadowError(request, provider.providerId, clash);
-      providers.push({ provider, source: request.source, specifier: request.specifier, ...packageOf(resolved), module: resolved.file });
+    // A package that cannot be loaded makes only its own providers unusable: collected, never thrown.
+    try {
+      providers.push(...(await loadRequest(request, places, providers)));
+    } catch (error) {
+      if (!(error instanceof ProviderLoadError)) throw error;
+      failures.push(error);
     }
   }
-  return { providers, config };
+  return { providers, config, failures };
+}
+
+/** The providers of one package (all or none of them), checked against those already loaded. */
+async function loadRequest(request: Request, places: readonly SearchPlace[], loaded: readonly LoadedProvider[]): Promise<LoadedProvider[]> {
+  const resolved = await resolveRequest(request, places);
+  const out: LoadedProvider[] = [];
+  for (const provider of await importProviders(request, resolved)) {
+    if ([...loaded, ...out].some((p) => p.provider === provider)) continue; // the same module listed twice
+    const clash = [...loaded, ...out].find((p) => p.provider.providerId === provider.providerId);
+    if (clash) throw shadowError(request, provider.providerId, clash);
+    out.push({ provider, source: request.source, specifier: request.specifier, ...packageOf(resolved), module: resolved.file });
+  }
+  return out;
 }
 
 /** Where package names are looked up, in order. */

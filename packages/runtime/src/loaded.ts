@@ -18,8 +18,21 @@ export interface LoadedProvider {
   readonly module?: string;
 }
 
-/** The providers of one engine (built-ins first), and the config they were read with. */
+/** A package that could not be loaded (a ProviderLoadError: its specifier, source, reason, message and hint). */
+export interface ProviderLoadFailure {
+  readonly specifier: string;
+  readonly source: Exclude<ProviderSource, 'built-in'>;
+  /** Why, without the package and the source. */
+  readonly reason: string;
+  /** The whole sentence: the package, its source and why. */
+  readonly message: string;
+  readonly hint?: string;
+}
+
+/** The providers of one engine (built-ins first), the packages that failed to load, and the config they were read with. */
 export interface LoadedProviders {
   readonly providers: readonly LoadedProvider[];
+  /** Packages that could not be loaded: only their own providers are missing. */
+  readonly failures?: readonly ProviderLoadFailure[];
   readonly config: LoadedConfig;
 }

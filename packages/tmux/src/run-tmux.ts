@@ -149,6 +149,7 @@ function describe(args: readonly string[]): string {
       skip = 1;
       continue;
     }
+    if (expectCommand && names.length === 0 && arg.startsWith('-')) continue; // tmux's own flags (-u): not the command
     if (arg === ';') {
       expectCommand = true;
       continue;

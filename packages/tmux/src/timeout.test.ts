@@ -25,17 +25,20 @@ describe('an unresponsive tmux', () => {
       env: baseEnv({ PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}` }),
       callTimeoutMs: 1000,
     });
-    const expectTimeout = async (promise: Promise<unknown>) => {
+    // The message names the tmux command (the verb), never a leading flag such as `-u`.
+    const expectTimeout = async (promise: Promise<unknown>, verb?: string) => {
       const error = await promise.then(
         () => undefined,
         (e: unknown) => e,
       );
       expect(error).toMatchObject({ name: 'SubstrateError', code: UmbelErrorCode.TmuxTimeout, timedOut: true });
+      expect((error as Error).message).not.toMatch(/\(-/);
+      if (verb) expect((error as Error).message).toMatch(new RegExp(`tmux did not answer within \\d+ ms \\(${verb}\\b`));
     };
     await expectTimeout(substrate.inspect('umbel-x'));
-    await expectTimeout(substrate.list());
+    await expectTimeout(substrate.list(), 'list-');
     await expectTimeout(substrate.kill('umbel-x'));
-    await expectTimeout(substrate.capture('umbel-x'));
+    await expectTimeout(substrate.capture('umbel-x'), 'capture-pane');
     await expectTimeout(substrate.launch({ session: 'umbel-x', cwd: root, argv: ['sleep', '1'], env: { K: 'v' }, exitRecordDir: root }));
     const started = (await readFile(pids, 'utf8')).trim().split('\n').map(Number);
     expect(started.length).toBeGreaterThanOrEqual(10);

@@ -80,11 +80,21 @@ export class HomeMismatchError extends UsageError {
   }
 }
 
+/** Provider packages that failed to load, as the tail of a sentence about a missing provider. */
+export function unloadedText(unloaded: readonly { package: string; reason: string }[]): string {
+  if (unloaded.length === 0) return '';
+  return `; provider packages that failed to load: ${unloaded.map((u) => `${u.package}: ${u.reason}`).join('; ')}`;
+}
+
 /** The named provider is not registered. Exit 2. */
 export class ProviderUnknownError extends UsageError {
   readonly provider: string;
-  constructor(provider: string, known: readonly string[]) {
-    super(`unknown provider '${provider}' (known: ${known.join(', ') || 'none'})`, { code: UmbelErrorCode.ProviderUnknown });
+  /** `unloaded`: provider packages that failed to load, named as the reason it may be missing. */
+  constructor(provider: string, known: readonly string[], unloaded: readonly { package: string; reason: string }[] = []) {
+    super(`unknown provider '${provider}' (known: ${known.join(', ') || 'none'})${unloadedText(unloaded)}`, {
+      code: UmbelErrorCode.ProviderUnknown,
+      ...(unloaded.length > 0 ? { hint: "fix or remove the package; 'umbel providers' shows what is loaded and what failed" } : {}),
+    });
     this.name = 'ProviderUnknownError';
     this.provider = provider;
   }
@@ -145,7 +155,8 @@ export class NotSignedInError extends UmbelError {
    * @param apiEnv the variables that bill the API instead (named in the hint: passing one is how a
    *   caller chooses API billing on purpose; umbel never inherits them).
    */
-  constructor(provider: string, screenLine: string, apiEnv: readonly string[] = []) {
+  /** @param signInHint the provider's own (ProviderV1's `signInHint`): used instead of the generic one */
+  constructor(provider: string, screenLine: string, apiEnv: readonly string[] = [], signInHint?: string) {
     const api = apiEnv.length
       ? `, or pass ${apiEnv.map((name) => `--env ${name}`).join(' or ')} to bill the API on purpose`
       : ', or pass an API key with --env';
@@ -153,7 +164,7 @@ export class NotSignedInError extends UmbelError {
       name: 'NotSignedInError',
       code: UmbelErrorCode.NotSignedIn,
       message: `${provider} is not signed in: the CLI shows its sign-in screen ("${screenLine.trim()}")`,
-      hint: `sign in to your subscription by running the CLI once by hand${api} (keys in your environment are never inherited)`,
+      hint: signInHint ?? `sign in to your subscription by running the CLI once by hand${api} (keys in your environment are never inherited)`,
     });
     this.screenLine = screenLine;
   }
@@ -163,13 +174,23 @@ export class NotSignedInError extends UmbelError {
 export class BillingRefusedError extends UmbelError {
   readonly worker: string;
   readonly evidence: string | undefined;
-  /** @param removed false for a worker the call did not start (it is left as it was) */
-  constructor(worker: string, evidence: string | undefined, removed = true) {
+  /**
+   * @param removed false for a worker the call did not start (it is left as it was)
+   * @param verdict `unknown`: the billing could not be told, so the guard cannot guarantee it is not the API
+   */
+  constructor(worker: string, evidence: string | undefined, removed = true, verdict: 'api' | 'unknown' = 'api') {
+    const what =
+      verdict === 'api'
+        ? `would bill the API, not your subscription${evidence ? ` (${evidence})` : ''}`
+        : `— its billing is unknown${evidence ? ` (${evidence})` : ''}, so umbel cannot guarantee it does not bill the API`;
     super({
       name: 'BillingRefusedError',
       code: UmbelErrorCode.BillingRefused,
-      message: `worker '${worker}' would bill the API, not your subscription${evidence ? ` (${evidence})` : ''}: refused by --billing subscription${removed ? '; it was removed' : ', before any prompt'}`,
-      hint: 'drop the API key / cloud variable from --env (umbel never inherits them) and sign in to the CLI, or use --billing any to allow API billing',
+      message: `worker '${worker}' ${what}: refused by --billing subscription${removed ? '; it was removed' : ', before any prompt'}`,
+      hint:
+        verdict === 'api'
+          ? 'drop the API key / cloud variable from --env (umbel never inherits them) and sign in to the CLI, or use --billing any to allow API billing'
+          : "use --billing any when you accept that risk (umbel status shows the worker's billing once ready)",
     });
     this.worker = worker;
     this.evidence = evidence;
@@ -197,12 +218,19 @@ export class SendNotSubmittedError extends UmbelError {
 /** Another send to the worker holds its send lock for too long. The worker is untouched. Exit 1. */
 export class SendBusyError extends UmbelError {
   readonly worker: string;
-  constructor(worker: string, waitedMs: number) {
+  /** `runningTurn`: the worker is running this turn and its CLI drops input typed meanwhile (nothing was typed). */
+  constructor(worker: string, waitedMs: number, runningTurn?: number) {
     super({
       name: 'SendBusyError',
       code: UmbelErrorCode.SendBusy,
-      message: `another send to '${worker}' held its send lock for ${Math.round(waitedMs / 1000)}s; nothing was typed`,
-      hint: `sends to one worker run one at a time: wait for the other one, then send again`,
+      message:
+        runningTurn === undefined
+          ? `another send to '${worker}' held its send lock for ${Math.round(waitedMs / 1000)}s; nothing was typed`
+          : `'${worker}' is still running turn ${runningTurn} and its CLI drops input typed while it works; nothing was typed and no turn was opened`,
+      hint:
+        runningTurn === undefined
+          ? `sends to one worker run one at a time: wait for the other one, then send again`
+          : `wait for turn ${runningTurn} to end (umbel wait ${worker}), then send again`,
     });
     this.worker = worker;
   }

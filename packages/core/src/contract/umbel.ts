@@ -102,6 +102,17 @@ export interface UmbelSettings {
    * one). Without it, `doctor` checks binaries and configuration only.
    */
   readonly scratch?: ScratchHostFactory;
+  /**
+   * Provider packages that could not be loaded (the runtime's): every other provider works, and
+   * wherever a worker's provider is missing (its status, a refusal, `doctor`) they are named.
+   */
+  readonly unloadedProviders?: readonly UnloadedProvider[];
+}
+
+/** A provider package that could not be loaded: the package (and where it was named) and why. */
+export interface UnloadedProvider {
+  readonly package: string;
+  readonly reason: string;
 }
 
 /**

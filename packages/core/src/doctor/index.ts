@@ -9,7 +9,7 @@ import { ProviderUnknownError, UmbelError } from '../contract/errors.js';
 import { resolveWorkerEnv } from '../engine/env.js';
 import type { Provider } from '@umbel/provider';
 import type { Substrate } from '../contract/substrate.js';
-import type { Umbel } from '../contract/umbel.js';
+import type { Umbel, UnloadedProvider } from '../contract/umbel.js';
 import { billingDetail, endpointsOf } from './billing.js';
 import type { DoctorCheck, DoctorOptionsParsed, DoctorProvider, DoctorReport } from './schema.js';
 import { type ScratchHostFactory, scratchChecks } from './scratch.js';
@@ -29,6 +29,8 @@ export const DOCTOR_STARTUP_TIMEOUT_MS = 30_000;
 /** What `runDoctor` works with. */
 export interface DoctorDeps {
   readonly providers: readonly Provider[];
+  /** Provider packages that could not be loaded: reported, and the report is not ok. */
+  readonly unloaded?: readonly UnloadedProvider[];
   readonly callerEnv: Readonly<Record<string, string | undefined>>;
   /** Hosts for scratch state roots; without it the live checks are skipped. */
   readonly scratch?: ScratchHostFactory;
@@ -73,7 +75,9 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptionsParsed, 
       checks: orderLogin(checks),
     });
   }
-  return { ok: reports.length > 0 && reports.every((r) => r.ok), turn: options.turn === true, providers: reports };
+  const unloaded = deps.unloaded ?? [];
+  const ok = reports.length > 0 && reports.every((r) => r.ok) && unloaded.length === 0;
+  return { ok, turn: options.turn === true, providers: reports, ...(unloaded.length > 0 ? { unloaded: [...unloaded] } : {}) };
 }
 
 function pick(deps: DoctorDeps, id: string): Provider {
@@ -82,6 +86,7 @@ function pick(deps: DoctorDeps, id: string): Provider {
   throw new ProviderUnknownError(
     id,
     deps.providers.map((p) => p.providerId),
+    deps.unloaded,
   );
 }
 

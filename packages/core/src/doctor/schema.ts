@@ -46,5 +46,9 @@ export const DoctorReportSchema = z.object({
   ok: z.boolean().describe('Every checked provider passed'),
   turn: z.boolean().describe('Whether a model turn was made'),
   providers: z.array(DoctorProviderSchema),
+  unloaded: z
+    .array(z.object({ package: z.string(), reason: z.string() }))
+    .optional()
+    .describe('Provider packages that could not be loaded (the report is then not ok): the package and why'),
 });
 export type DoctorReport = z.infer<typeof DoctorReportSchema>;

@@ -177,7 +177,7 @@ async function spawnScratch(run: ScratchRun, engine: Umbel, name: string, dirs: 
   } catch (error) {
     if (error instanceof AbortedError || run.signal?.aborted) throw error instanceof AbortedError ? error : new AbortedError('doctor cancelled');
     if (error instanceof NotSignedInError) {
-      const hint = `run \`${provider.providerId}\` once in a terminal and sign in (or give the worker an API key with --env)`;
+      const hint = provider.signInHint ?? `run \`${provider.providerId}\` once in a terminal and sign in (or give the worker an API key with --env)`;
       return [check(...LOGIN, 'fail', error.message, hint), ...skipped([LAUNCH, HOOK, PAYLOAD], 'not tried: not signed in')];
     }
     const tail = error instanceof SpawnFailedError ? error.paneTail : undefined;
@@ -205,11 +205,19 @@ function hookHint(provider: Provider): string {
 }
 
 /** The `session` events of the worker, oldest first, waiting a little for the first after the ready screen. */
-async function sessionEvents(engine: Umbel, name: string, signal?: AbortSignal) {
+function sessionEvents(engine: Umbel, name: string, signal?: AbortSignal) {
+  return eventsOfKind(engine, name, 'session', signal);
+}
+
+/**
+ * The worker's events of one kind, oldest first, waiting a little for the first: a hook may fire
+ * after what it reports is visible (a CLI that writes its transcript before its stop hook).
+ */
+async function eventsOfKind(engine: Umbel, name: string, kind: string, signal?: AbortSignal) {
   const dir = join(engine.home, 'workers', name, 'events');
   const deadline = Date.now() + SESSION_EVENT_GRACE_MS;
   for (;;) {
-    const found = readEventDir(dir).events.filter((e) => e.kind === 'session');
+    const found = readEventDir(dir).events.filter((e) => e.kind === kind);
     if (found.length) return found.map((e) => ({ kind: e.kind, at: e.at, payload: e.payload }));
     if (Date.now() > deadline || signal?.aborted) return [];
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -243,8 +251,16 @@ async function turnCheck(engine: Umbel, name: string, signal?: AbortSignal): Pro
       `inspect it by hand: umbel spawn, send, wait, capture`,
     );
   }
-  const stopped = readEventDir(join(engine.home, 'workers', name, 'events')).events.some((e) => e.kind === 'stop');
-  if (!stopped) return check(...TURN, 'fail', 'the turn completed but the stop hook never fired', 'use a verified version (umbel providers)');
+  // The transcript may hold the answer before the stop hook fires: give the hook its grace.
+  const stopped = (await eventsOfKind(engine, name, 'stop', signal)).length > 0;
+  if (!stopped) {
+    return check(
+      ...TURN,
+      'fail',
+      `the turn completed in the transcript, but the stop hook did not fire within ${SESSION_EVENT_GRACE_MS / 1000} s after it`,
+      'umbel installs a stop hook in the worker: check that hooks are not disabled (managed settings, a policy) and that the version is verified (umbel providers)',
+    );
+  }
   const read = await engine.read({ name, turn });
   if (!read.complete || read.result.trim() === '') {
     return check(...TURN, 'fail', 'the stop hook fired but the transcript holds no answer', 'use a verified version (umbel providers)');

@@ -9,7 +9,7 @@ import { HomeMismatchError, ProviderUnknownError, UmbelError, UmbelErrorCode } f
 import { resolveHome, statePaths, type StatePaths } from './paths.js';
 import type { Provider } from '@umbel/provider';
 import type { Substrate } from '../contract/substrate.js';
-import type { UmbelSettings } from '../contract/umbel.js';
+import type { UmbelSettings, UnloadedProvider } from '../contract/umbel.js';
 
 /** How long a stop is held for the transcript to show the end of the turn. */
 export const STOP_SETTLE_MS = 5000;
@@ -17,6 +17,8 @@ export const STOP_SETTLE_MS = 5000;
 /** The providers of one engine, by id. */
 export interface ProviderRegistry {
   readonly ids: readonly string[];
+  /** Provider packages that could not be loaded (named when a provider is missing). */
+  readonly unloaded: readonly UnloadedProvider[];
   /** The provider, or ProviderUnknownError. */
   get(id: string): Provider;
   /** The provider, or undefined. */
@@ -36,7 +38,7 @@ export interface EngineContext {
   now(): number;
 }
 
-function registry(providers: readonly Provider[]): ProviderRegistry {
+function registry(providers: readonly Provider[], unloaded: readonly UnloadedProvider[] = []): ProviderRegistry {
   const byId = new Map<string, Provider>();
   for (const provider of providers) {
     if (provider?.specificationVersion !== 'umbel-provider-v1') {
@@ -49,10 +51,11 @@ function registry(providers: readonly Provider[]): ProviderRegistry {
   }
   return {
     ids: [...byId.keys()],
+    unloaded,
     find: (id) => byId.get(id),
     get(id) {
       const provider = byId.get(id);
-      if (!provider) throw new ProviderUnknownError(id, [...byId.keys()]);
+      if (!provider) throw new ProviderUnknownError(id, [...byId.keys()], unloaded);
       return provider;
     },
   };
@@ -89,7 +92,7 @@ export function createContext(settings: UmbelSettings): EngineContext {
     home,
     paths: statePaths(home),
     substrate: settings.substrate,
-    providers: registry(settings.providers),
+    providers: registry(settings.providers, settings.unloadedProviders),
     env,
     settings,
     stopSettleMs: settings.stopSettleMs ?? STOP_SETTLE_MS,

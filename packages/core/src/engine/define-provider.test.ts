@@ -87,7 +87,7 @@ describe('defineProvider: the compiled ProviderV1', () => {
   it('derives capabilities from the flag mapping, inherits names one by one, keeps the verified versions', () => {
     const p = provider();
     expect(p.specificationVersion).toBe('umbel-provider-v1');
-    expect(p.capabilities).toEqual({ unattended: true, allowedTools: false, appendSystemPrompt: false, permissionModes: ['default', 'bypass'] });
+    expect(p.capabilities).toEqual({ unattended: true, allowedTools: false, appendSystemPrompt: false, permissionModes: ['default', 'bypass'], model: true });
     expect(p.inheritEnv).toEqual(['MOCK_API_KEY']);
     expect(p.verifiedVersions).toEqual(['1.0.0']);
     expect(p.input).toEqual({ confirmTimeoutMs: 400, maxSubmitRetries: 2, clearKeys: ['C-u'] });
@@ -350,6 +350,16 @@ describe('billing through the engine (issue 17)', () => {
     expect(await umbel.spawn({ name: 'b5', provider: 'mock', cwd: dir, env: { MOCK_CLI_TRUST: '1' }, billing: 'subscription' })).toMatchObject({
       billing: 'subscription',
     });
+  });
+
+  it("a provider's own sign-in hint (screens.signInHint) replaces umbel's generic one", async () => {
+    const hint = 'run `mock-cli login` once in a terminal';
+    const own = defineProvider(mockFacts({ screens: { ...mockFacts().screens, signInHint: hint } }));
+    expect(own.signInHint).toBe(hint);
+    const umbel = createUmbel({ substrate, providers: [own], home: join(dir, 'state'), env: { PATH: process.env.PATH, UMBEL_MOCK_BIN: bin } });
+    const error = await umbel.spawn({ name: 'h1', provider: 'mock', cwd: dir, env: { MOCK_CLI_SIGN_IN: '1' } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UMBEL_NOT_SIGNED_IN', hint: expect.stringContaining(hint) });
+    expect((error as Error & { hint: string }).hint).not.toMatch(/API key|--env/);
   });
 
   it('a sign-in screen names the variables that bill the API on purpose', async () => {

@@ -302,6 +302,13 @@ describe('bad input', () => {
     expect(await code(umbel.spawn({ name: 'x', provider: 'mock', cwd: work, allowedTools: 'Bash' }))).toBe('UMBEL_OPTION_UNSUPPORTED');
     expect(substrate.launches).toHaveLength(0);
     await spawnMock();
+    // --model to a provider that declares no model support: refused like any unsupported option, never dropped.
+    const noModel = createUmbel({ substrate, providers: [createMockProvider({ providerId: 'nomodel', model: false })], home, env: callerEnv });
+    await expect(noModel.spawn({ name: 'm1', provider: 'nomodel', cwd: work, model: 'big' })).rejects.toMatchObject({
+      code: 'UMBEL_OPTION_UNSUPPORTED',
+      message: expect.stringMatching(/--model/),
+    });
+    expect(substrate.launches).toHaveLength(1);
     expect(await code(spawnMock())).toBe('UMBEL_WORKER_EXISTS');
     expect(await code(umbel.send({ name: 'ghost', prompt: 'hi' }))).toBe('UMBEL_WORKER_NOT_FOUND');
     expect(await code(umbel.wait({ name: 'ghost' }))).toBe('UMBEL_WORKER_NOT_FOUND');

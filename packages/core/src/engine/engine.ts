@@ -145,6 +145,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
         });
       const deps = {
         providers: ctx.providers.ids.map((id) => ctx.providers.get(id)),
+        unloaded: ctx.providers.unloaded,
         callerEnv: ctx.env,
         engine,
         ...(settings.scratch ? { scratch: settings.scratch } : {}),

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { EngineContext } from '../engine/context.js';
-import { ProviderUnknownError, WorkerCorruptError, WorkerNotFoundError } from '../contract/errors.js';
+import { ProviderUnknownError, unloadedText, WorkerCorruptError, WorkerNotFoundError } from '../contract/errors.js';
 import { type EventDirRead, readEventDir, type RawEvent, type StateProblem } from './event-store.js';
 import type { DeathRecord, LedgerEvent, UsableView, WorkerView } from './ledger-types.js';
 import { isOwnKind, type OwnEvent, parseOwnEvent } from './own-events.js';
@@ -167,7 +167,10 @@ function buildView(ctx: EngineContext, name: string, paths: WorkerView['paths'],
   const corrupt = meta ? undefined : { reason: read && 'corrupt' in read ? read.corrupt : 'meta.json is missing', path: paths.meta };
   const provider = meta ? ctx.providers.find(meta.provider) : undefined;
   if (meta && !provider)
-    problems.push({ file: paths.meta, message: `provider '${meta.provider}' is not loaded (known: ${ctx.providers.ids.join(', ') || 'none'})` });
+    problems.push({
+      file: paths.meta,
+      message: `provider '${meta.provider}' is not loaded (known: ${ctx.providers.ids.join(', ') || 'none'})${unloadedText(ctx.providers.unloaded)}`,
+    });
   const typed = ledgerEvents(provider, paths.events, events.events, problems);
   const ready = typed.find((e) => e.own?.kind === 'ready');
   return {
@@ -239,7 +242,7 @@ export function requireWorker(ctx: EngineContext, name: string): WorkerView {
 export function usableWorker(ctx: EngineContext, name: string): UsableView {
   const view = requireWorker(ctx, name);
   if (!view.meta) throw new WorkerCorruptError(name, view.corrupt?.reason ?? 'meta.json is unusable', view.corrupt?.path ?? view.paths.meta);
-  if (!view.provider) throw new ProviderUnknownError(view.meta.provider, ctx.providers.ids);
+  if (!view.provider) throw new ProviderUnknownError(view.meta.provider, ctx.providers.ids, ctx.providers.unloaded);
   return view as UsableView;
 }
 

@@ -33,11 +33,20 @@ describe('billing', () => {
     expect(thrown(() => refuseApiEnv(provider, { HOME: '/h' }, 'subscription', 'w1'))).toBeUndefined();
   });
 
-  it('the guard refuses a worker found billing the API; subscription and unknown pass', () => {
-    expect(errorExitCode(thrown(() => refuseApiBilling({ billing: 'api', evidence: 'banner' }, 'subscription', 'w')))).toBe(3);
-    expect(thrown(() => refuseApiBilling({ billing: 'api' }, 'any', 'w'))).toBeUndefined();
-    expect(thrown(() => refuseApiBilling({ billing: 'subscription' }, 'subscription', 'w'))).toBeUndefined();
-    expect(thrown(() => refuseApiBilling({ billing: 'unknown' }, 'subscription', 'w'))).toBeUndefined();
+  it('the guard refuses an unknown verdict unless the provider declares that its CLI bills only a subscription', () => {
+    const unknown = thrown(() => refuseApiBilling(provider, { billing: 'unknown' }, 'subscription', 'w')) as UmbelError;
+    expect(errorExitCode(unknown)).toBe(3);
+    expect(unknown.message).toMatch(/billing is unknown/);
+    expect(unknown.message).toMatch(/cannot guarantee/);
+    const subscriptionOnly = { ...provider, billing: { apiEnv: [], subscriptionOnly: true } } as unknown as Provider;
+    expect(thrown(() => refuseApiBilling(subscriptionOnly, { billing: 'unknown' }, 'subscription', 'w'))).toBeUndefined();
+    expect(thrown(() => refuseApiBilling(provider, { billing: 'unknown' }, 'any', 'w'))).toBeUndefined();
+  });
+
+  it('the guard refuses a worker found billing the API; subscription passes', () => {
+    expect(errorExitCode(thrown(() => refuseApiBilling(provider, { billing: 'api', evidence: 'banner' }, 'subscription', 'w')))).toBe(3);
+    expect(thrown(() => refuseApiBilling(provider, { billing: 'api' }, 'any', 'w'))).toBeUndefined();
+    expect(thrown(() => refuseApiBilling(provider, { billing: 'subscription' }, 'subscription', 'w'))).toBeUndefined();
   });
 
   it("takes the provider's verdict, else the launch's, else unknown", () => {

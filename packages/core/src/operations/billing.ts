@@ -19,9 +19,17 @@ export function refuseApiEnv(provider: Provider, env: Readonly<Record<string, st
   if (names.length) throw new BillingRefusedError(worker, `${names.join(', ')} passed to the worker`);
 }
 
-/** After the ready prompt: a guarded worker that bills the API is refused (the caller unwinds it). */
-export function refuseApiBilling(report: ProviderV1BillingReport, guard: BillingGuard, worker: string): void {
-  if (guard === 'subscription' && report.billing === 'api') throw new BillingRefusedError(worker, report.evidence);
+/**
+ * After the ready prompt: a guarded worker that bills the API is refused (the caller unwinds it), and
+ * so is one whose billing is unknown — the guard cannot tell it does not bill the API — unless the
+ * provider declares that its CLI bills only a subscription (`billing.subscriptionOnly`).
+ */
+export function refuseApiBilling(provider: Provider, report: ProviderV1BillingReport, guard: BillingGuard, worker: string, removed = true): void {
+  if (guard !== 'subscription') return;
+  if (report.billing === 'api') throw new BillingRefusedError(worker, report.evidence, removed);
+  if (report.billing === 'unknown' && provider.billing?.subscriptionOnly !== true) {
+    throw new BillingRefusedError(worker, report.evidence, removed, 'unknown');
+  }
 }
 
 /** The verdict on the ready screen; `unknown` when the provider cannot tell. */

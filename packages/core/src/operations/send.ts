@@ -129,6 +129,16 @@ async function confirm(ctx: EngineContext, view: UsableView, n: number, watcher:
   }
 }
 
+/**
+ * A CLI that drops input typed while it works (`input.whileBusy: 'drop'`) and a turn still running:
+ * refused before anything is typed or a turn number is taken.
+ */
+function refuseWhileBusy(view: UsableView): void {
+  if (view.provider.input?.whileBusy !== 'drop') return;
+  const running = view.turns.filter((t) => !t.notSubmitted).at(-1);
+  if (running && !running.end) throw new SendBusyError(view.name, 0, running.turn);
+}
+
 /** Deliver a prompt into a worker and confirm it was submitted. */
 export async function sendPrompt(ctx: EngineContext, options: { name: string; prompt: string }, context: SendContext = {}): Promise<SendResult> {
   const view = usableWorker(ctx, options.name);
@@ -143,6 +153,7 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
     // A prompt pasted into a blocking account dialog would answer it, or be lost: refuse, type nothing.
     const dialog = await accountDialogOf(ctx, now);
     if (dialog) throw new AccountDialogError(view.name, dialog.message, dialog.answer);
+    refuseWhileBusy(now);
     const n = nextTurnNumber(now.turns);
     await writeOwnEvent(view.paths.events, 'sent', { turn: n, prompt: options.prompt });
     const snapshot = takeSnapshot(ctx, view, n, context);

@@ -33,6 +33,7 @@ function checkCapabilities(provider: Provider, options: SpawnOptionsParsed): voi
   const caps = provider.capabilities;
   const id = provider.providerId;
   if (options.unattended && !caps.unattended) throw new OptionUnsupportedError(id, '--unattended');
+  if (options.model !== undefined && caps.model !== true) throw new OptionUnsupportedError(id, '--model');
   if (options.allowedTools && !caps.allowedTools) throw new OptionUnsupportedError(id, '--allowed-tools');
   if (options.appendSystemPrompt !== undefined && !caps.appendSystemPrompt) throw new OptionUnsupportedError(id, '--append-system-prompt');
   if (options.permissionMode !== undefined && !caps.permissionModes.includes(options.permissionMode)) {
@@ -192,7 +193,7 @@ export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParse
     });
     const screen = await awaitReady(ctx, { name, session, eventsDir: wp.events, provider: p.provider }, p.startupTimeout, context.signal);
     const billing = detectBilling(p.provider, screen, meta.envNames, launch.billing);
-    refuseApiBilling(billing, p.billingGuard, name);
+    refuseApiBilling(p.provider, billing, p.billingGuard, name);
     const endpoint = endpointOf(p.provider, env, launch.endpoint);
     await writeOwnEvent(wp.events, 'ready', {
       at: new Date().toISOString(),

@@ -46,7 +46,7 @@ function detect(s: Startup, screen: string): ProviderV1StartupState {
 }
 
 function notSignedIn(provider: Provider, line: string): NotSignedInError {
-  return new NotSignedInError(provider.displayName, line, provider.billing?.apiEnv ?? []);
+  return new NotSignedInError(provider.displayName, line, provider.billing?.apiEnv ?? [], provider.signInHint);
 }
 
 async function failed(s: Startup, pane: PaneState): Promise<never> {

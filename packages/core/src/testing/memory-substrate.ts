@@ -15,7 +15,9 @@
  * MOCK_CLI_EXIT_AT_START=<n>, MOCK_CLI_DROP_ENTERS=<n>, MOCK_CLI_LATE_MS=<ms>, MOCK_CLI_NO_PROMPT_HOOK=1,
  * MOCK_CLI_FIX=<text> (the reply to a guardrail feedback prompt), MOCK_CLI_PROMPT_LATE_MS=<ms> (the
  * permission prompt is drawn, and takes keys, that long after its hook fired), MOCK_CLI_START_MS=<ms>
- * (startup takes that long before the ready screen). Prompt `MUTE` ends its turn with a stop hook that
+ * (startup takes that long before the ready screen), MOCK_CLI_STOP_LATE_MS=<ms> (the stop hook fires
+ * that long after the answer is in the transcript), MOCK_CLI_DROP_WHILE_BUSY=1 (a prompt typed while a
+ * turn runs is dropped). Prompt `MUTE` ends its turn with a stop hook that
  * carries no message and a transcript that holds no answer. Key `C-u` clears the input box.
  *
  * Tool calls: `TOOLS <action> | <action> …` runs each action in the worker cwd, records it in the
@@ -330,6 +332,10 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
       return;
     }
     if (key !== 'Enter') return;
+    if (s.busy && s.options.env.MOCK_CLI_DROP_WHILE_BUSY) {
+      s.input = ''; // a CLI that drops what is typed while it works
+      return;
+    }
     if (s.dropEnters > 0) {
       s.dropEnters--;
       return;
@@ -451,7 +457,10 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
       if (!late) await write();
       s.busy = false;
       s.screen.push(`● ${reply.split('\n')[0]}`);
-      await runHook(h.stop, { key, last: reply, transcript_path: path }, env);
+      const stopLate = Number(env.MOCK_CLI_STOP_LATE_MS ?? 0);
+      const stop = () => runHook(h.stop, { key, last: reply, transcript_path: path }, env);
+      if (stopLate) later(s, stopLate, stop);
+      else await stop();
       if (late) later(s, late, write);
     };
     await act(prompt);

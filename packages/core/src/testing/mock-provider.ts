@@ -71,6 +71,10 @@ export interface MockProviderSettings {
   readonly providerId?: string;
   readonly inheritEnv?: readonly string[];
   readonly unattended?: boolean;
+  /** Whether it declares `--model` support (default true). */
+  readonly model?: boolean;
+  /** Declare that the CLI drops input typed while a turn runs (`input.whileBusy: 'drop'`; play it with MOCK_CLI_DROP_WHILE_BUSY=1). */
+  readonly dropsInputWhileBusy?: boolean;
 }
 
 /** A ProviderV1 for the memory substrate's mock CLI, with a call log. */
@@ -85,9 +89,15 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
     specificationVersion: 'umbel-provider-v1',
     providerId: settings.providerId ?? 'mock',
     displayName: 'Mock CLI',
-    capabilities: { unattended: settings.unattended ?? true, allowedTools: false, appendSystemPrompt: false, permissionModes: ['default', 'bypass'] },
+    capabilities: {
+      unattended: settings.unattended ?? true,
+      allowedTools: false,
+      appendSystemPrompt: false,
+      permissionModes: ['default', 'bypass'],
+      model: settings.model ?? true,
+    },
     inheritEnv: settings.inheritEnv ?? ['MOCK_API_KEY'],
-    input: { confirmTimeoutMs: 400, maxSubmitRetries: 2, clearKeys: ['C-u'] },
+    input: { confirmTimeoutMs: 400, maxSubmitRetries: 2, clearKeys: ['C-u'], ...(settings.dropsInputWhileBusy ? { whileBusy: 'drop' as const } : {}) },
     calls,
     async doBuildLaunch(options: ProviderV1LaunchOptions) {
       calls.push({ method: 'doBuildLaunch', args: { ...options, hookCommand: undefined } });

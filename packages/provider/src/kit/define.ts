@@ -63,6 +63,7 @@ function capabilitiesOf(flags: FlagFacts): ProviderV1Capabilities {
     allowedTools: flags.allowedTools !== undefined,
     appendSystemPrompt: flags.appendSystemPrompt !== undefined,
     permissionModes: Object.keys(flags.permissionModes ?? {}),
+    model: flags.model !== undefined,
   };
 }
 
@@ -116,6 +117,7 @@ export function defineProvider(facts: ProviderFacts): ProviderV1 {
     providerId: facts.id,
     displayName: facts.displayName,
     ...(facts.description ? { description: facts.description } : {}),
+    ...(facts.screens.signInHint ? { signInHint: facts.screens.signInHint } : {}),
     capabilities: capabilitiesOf(facts.flags ?? {}),
     inheritEnv: [...(env?.inherit ?? [])],
     ...(billing ? { billing: billingSpec(billing) } : {}),

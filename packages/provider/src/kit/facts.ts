@@ -162,6 +162,8 @@ export interface ScreenFacts {
   readonly fatal?: readonly FatalFact[];
   /** Lines that mean the CLI wants a sign-in (the matched line is reported, trimmed of box borders). */
   readonly signIn?: readonly Matcher[];
+  /** How a user signs this CLI in (ProviderV1's `signInHint`), e.g. "run `acme login` once in a terminal". */
+  readonly signInHint?: string;
   /**
    * Blocking account dialogs (ProviderV1's doDetectAccountScreen): one a turn can open before the
    * CLI records its error (Gemini's daily quota), or after it (Claude's /rate-limit-options): the
