@@ -18,10 +18,10 @@ const MCP_BIN = join(REPO_ROOT, 'packages/mcp/dist/bin.js');
 let root: string;
 let n = 0;
 
-/** The shell lines of the ```sh blocks of docs/mcp.md and @umbel/mcp's README that start with `<cli> mcp`, comments cut. */
+/** The shell lines of the ```sh real blocks of docs/mcp.md and @umbel/mcp's README that start with `<cli> mcp`, comments cut. */
 function documented(cli: string): string[] {
   const doc = ['docs/mcp.md', 'packages/mcp/README.md'].map((file) => readFileSync(join(REPO_ROOT, file), 'utf8')).join('\n');
-  const blocks = [...doc.matchAll(/^\s*```sh\n([\s\S]*?)^\s*```/gm)].map((m) => m[1] as string);
+  const blocks = [...doc.matchAll(/^\s*```sh real\n([\s\S]*?)^\s*```/gm)].map((m) => m[1] as string);
   return blocks
     .flatMap((b) => b.split('\n'))
     .map((line) => line.trim())

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { classify, docMarkdownFiles, fencedBlocks } from '../../test-fixtures/lib/markdown-blocks.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -20,37 +21,12 @@ interface Snippet {
   readonly code: string;
 }
 
-function markdownFiles(): string[] {
-  const files = [join(root, 'README.md')];
-  for (const dir of readdirSync(join(root, 'packages')).sort()) {
-    const readme = join(root, 'packages', dir, 'README.md');
-    if (existsSync(readme)) files.push(readme);
-  }
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(join(dir, entry.name));
-      else if (entry.name.endsWith('.md')) files.push(join(dir, entry.name));
-    }
-  };
-  walk(join(root, 'docs'));
-  return files;
-}
-
-/** The ```ts blocks of a markdown text (a fence of three or more backticks, closed by the same). */
-function extractSnippets(file: string, text: string): Snippet[] {
-  const out: Snippet[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(`{3,})(?:ts|typescript)\s*$/.exec(lines[i] ?? '');
-    if (!open) continue;
-    const fence = open[1] as string;
-    const start = i + 1;
-    let end = start;
-    while (end < lines.length && lines[end]?.trimEnd() !== fence) end++;
-    out.push({ file, line: start + 1, code: lines.slice(start, end).join('\n') });
-    i = end;
-  }
-  return out;
+/** The ```ts blocks of the documentation (the ones not marked illustrative), located at their first code line. */
+function tsSnippets(): Snippet[] {
+  return docMarkdownFiles(root)
+    .flatMap((file) => fencedBlocks(file, readFileSync(file, 'utf8')))
+    .filter((block) => classify(block).kind === 'typecheck')
+    .map((block) => ({ file: block.file, line: block.line + 1, code: block.code }));
 }
 
 /** Where each package's published types are (what `import … from '@umbel/x'` sees on npm). */
@@ -112,7 +88,7 @@ function checkSnippets(snippets: readonly Snippet[]): string[] {
 }
 
 describe('README and docs code snippets', () => {
-  const snippets = markdownFiles().flatMap((file) => extractSnippets(file, readFileSync(file, 'utf8')));
+  const snippets = tsSnippets();
 
   it('finds the embedding examples (the extractor is not silently empty)', () => {
     const files = new Set(snippets.map((s) => relative(root, s.file)));
