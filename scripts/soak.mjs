@@ -39,7 +39,21 @@ function rng(seed) {
   };
 }
 const random = rng(SEED);
-const FAULTS = ['none', 'none', 'none', 'sigkill-cli', 'kill-server', 'p-sigterm', 'p-sighup', 'stall', 'prune', 'paste-terminator', 'fifo-events', 'fifo-meta', 'killed-send'];
+const FAULTS = [
+  'none',
+  'none',
+  'none',
+  'sigkill-cli',
+  'kill-server',
+  'p-sigterm',
+  'p-sighup',
+  'stall',
+  'prune',
+  'paste-terminator',
+  'fifo-events',
+  'fifo-meta',
+  'killed-send',
+];
 const pick = () => FAULTS[Math.floor(random() * FAULTS.length)];
 
 const scratch = mkdtempSync(join(tmpdir(), 'umbel-soak-'));

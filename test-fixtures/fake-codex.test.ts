@@ -196,7 +196,7 @@ describe('fake codex TUI in tmux', () => {
         process.kill(pid, 'SIGKILL');
       } catch {}
     }
-    if (env) rmSync(env.dir, { recursive: true, force: true });
+    if (env) rmSync(env.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }); // a hook may still be writing there
   });
   afterAll(() => server.dispose());
 
@@ -374,7 +374,7 @@ describe('fake codex TUI in tmux', () => {
 describe('fake codex exec (§4)', () => {
   let env: Env;
   afterEach(() => {
-    if (env) rmSync(env.dir, { recursive: true, force: true });
+    if (env) rmSync(env.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }); // a hook may still be writing there
   });
   const exec = (args: string[]) =>
     spawnSync(FAKE, ['exec', ...args], {

@@ -84,4 +84,3 @@ export function lastNonBlankLines(text: string, n: number): string {
     .slice(-n)
     .join('\n');
 }
-
