@@ -210,3 +210,23 @@ describe('buildClaudeLaunch: the statusLine (quota, issue 17)', () => {
     expect(script).toContain(`exec /bin/sh -c 'echo '\\''mine'\\'''`);
   });
 });
+
+describe('buildClaudeLaunch: resume (umbel revive; claude-code.md §3: `--resume U` keeps session U and its file)', () => {
+  const OLD = '22222222-2222-4222-8222-222222222222';
+
+  it('passes --resume <id> instead of --session-id, and the launch names the resumed session and its transcript', async () => {
+    const launch = await buildClaudeLaunch(launchOptions({ sessionId: OLD, resume: { sessionId: OLD }, env: { HOME: '/home/u', CLAUDE_CONFIG_DIR: '/cfg' } }));
+    const i = launch.argv.indexOf('--resume');
+    expect(i).toBeGreaterThan(0);
+    expect(launch.argv[i + 1]).toBe(OLD);
+    expect(launch.argv).not.toContain('--session-id');
+    expect(launch.sessionId).toBe(OLD);
+    expect(launch.transcriptPath).toBe(join('/cfg', 'projects', encodeClaudeProjectDir('/srv/my.project'), `${OLD}.jsonl`));
+  });
+
+  it('without resume, a fresh --session-id as before (no --resume)', async () => {
+    const launch = await buildClaudeLaunch(launchOptions());
+    expect(launch.argv).toContain('--session-id');
+    expect(launch.argv).not.toContain('--resume');
+  });
+});

@@ -56,6 +56,8 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     env: { inherit: CLAUDE_INHERIT_ENV, hostMarkers: CLAUDE_CHILD_MARKERS, set: { ...settings.env, ...CLAUDE_RESERVED_ENV }, reconcile: reconcileClaudeEnv },
     flags: {
       sessionId: '--session-id',
+      // claude-code.md §3: `--resume U` keeps session U and its file, and sends the old conversation
+      resume: (sessionId) => ['--resume', sessionId],
       model: '--model',
       permissionModes: modeFlags('--permission-mode', CLAUDE_PERMISSION_MODES),
       unattended: 'bypassPermissions',

@@ -111,8 +111,13 @@ export interface ProviderV1LaunchOptions {
    * than replace; it then owns the locking (concurrent spawns are common).
    */
   readonly sharedDir: string;
-  /** A fresh UUID the provider may use as the CLI's session id. */
+  /** A fresh UUID the provider may use as the CLI's session id (when `resume` is set: the resumed one). */
   readonly sessionId: string;
+  /**
+   * Resume this conversation of the CLI (its session id, as the worker's ledger recorded it) rather
+   * than start a new one: `umbel revive`. Only given to a provider whose `capabilities.resume` is true.
+   */
+  readonly resume?: { readonly sessionId: string };
   /** The shell command string that delivers a hook payload (stdin) as an event of `kind`. */
   hookCommand(kind: HookKind, options?: { readonly stdout?: string }): string;
   /** Absolute path of the hook sink script (for configs that want argv arrays). */
@@ -121,7 +126,7 @@ export interface ProviderV1LaunchOptions {
 
 /** Input to `doValidate`: the spawn's choices (before any I/O) and whether umbel runs as root. */
 export interface ProviderV1ValidateOptions {
-  readonly spawn: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker'>;
+  readonly spawn: Omit<ProviderV1LaunchOptions, 'hookCommand' | 'hookSinkPath' | 'workerDir' | 'sharedDir' | 'sessionId' | 'worker' | 'resume'>;
   readonly isRoot: boolean;
 }
 
@@ -394,6 +399,12 @@ export interface ProviderV1Capabilities {
    * given a model is refused (`OptionUnsupportedError`), never launched with the model dropped.
    */
   readonly model?: boolean;
+  /**
+   * The CLI can resume its own conversation by session id (`umbel revive`): `doBuildLaunch` given
+   * `resume` continues that conversation. Absent or false: revive refuses (`ResumeUnsupportedError`),
+   * never starting a fresh conversation instead.
+   */
+  readonly resume?: boolean;
 }
 
 /** Version 1 of the provider specification. */

@@ -64,6 +64,7 @@ function capabilitiesOf(flags: FlagFacts): ProviderV1Capabilities {
     appendSystemPrompt: flags.appendSystemPrompt !== undefined,
     permissionModes: Object.keys(flags.permissionModes ?? {}),
     model: flags.model !== undefined,
+    ...(flags.resume ? { resume: true } : {}),
   };
 }
 

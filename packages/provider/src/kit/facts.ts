@@ -67,6 +67,12 @@ export interface BillingFacts {
 export interface FlagFacts {
   /** `--session-id`: the CLI takes umbel's session id (the launch then knows it up front). */
   readonly sessionId?: string;
+  /**
+   * The arguments that resume the CLI's conversation `sessionId` (Claude: `['--resume', id]`), used
+   * instead of `sessionId`'s flag by `umbel revive`. Declare it only where the CLI's reference
+   * verifies that it resumes the same conversation; absent = the provider cannot resume.
+   */
+  readonly resume?: (sessionId: string) => readonly string[];
   /** `--model`. */
   readonly model?: string;
   /** Permission mode → its arguments (`[]` for the CLI's default); the keys are the accepted modes. */

@@ -11,7 +11,10 @@ export function effectivePermissionMode(flags: FlagFacts, options: { readonly pe
 /** The arguments the spawn options map to, after the executable and the hooks' own arguments. */
 export function flagArgs(flags: FlagFacts, options: ProviderV1LaunchOptions, mode: string | undefined): string[] {
   const args: string[] = [];
-  if (flags.sessionId) args.push(flags.sessionId, options.sessionId);
+  if (options.resume) {
+    if (!flags.resume) throw new Error('this provider cannot resume a conversation (no flags.resume)');
+    args.push(...flags.resume(options.resume.sessionId));
+  } else if (flags.sessionId) args.push(flags.sessionId, options.sessionId);
   if (flags.model && options.model !== undefined) args.push(flags.model, options.model);
   if (mode !== undefined) args.push(...(flags.permissionModes?.[mode] ?? []));
   if (flags.allowedTools && options.allowedTools !== undefined) args.push(flags.allowedTools, options.allowedTools);
@@ -54,7 +57,7 @@ export async function buildLaunch(facts: ProviderFacts, options: ProviderV1Launc
     ...(permissionMode !== undefined ? { permissionMode } : {}),
   });
   const unsetEnv = unsetNames(facts);
-  const sessionId = flags.sessionId ? options.sessionId : parts.sessionId;
+  const sessionId = options.resume?.sessionId ?? (flags.sessionId ? options.sessionId : parts.sessionId);
   const transcriptPath = parts.transcriptPath ?? facts.transcript.predict?.(options);
   return {
     argv: [binary, ...(parts.args ?? []), ...flagArgs(flags, options, permissionMode)],
