@@ -71,13 +71,15 @@ export interface WorkerView {
   readonly events: readonly LedgerEvent[];
   readonly turns: readonly TurnView[];
   readonly problems: readonly StateProblem[];
-  /** When spawn saw the ready prompt. */
+  /** When spawn (or, after a revive, revive) saw the current process's ready prompt. */
   readonly readyAt?: bigint;
+  /** When `umbel revive` last started the worker's CLI again (its `revived` record): the current process's events come after it. */
+  readonly revivedAt?: bigint;
   /** How the worker bills and its endpoint, as spawn recorded them in its `ready` event. */
   readonly billing?: { readonly billing: BillingKind; readonly evidence?: string; readonly endpoint?: string };
   /** The plan usage the CLI reported last (its provider's reading of the newest event carrying one). */
   readonly quota?: Quota;
-  /** The CLI announced a session (a `session` hook). */
+  /** The current process's CLI announced a session (a `session` hook). */
   readonly sessionSeen: boolean;
   readonly death: DeathRecord;
   /** The newest transcript location any event named (a /clear switches files). */

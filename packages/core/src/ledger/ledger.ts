@@ -107,11 +107,25 @@ export function ledgerEvents(provider: Provider | undefined, dir: string, raws: 
   return out;
 }
 
-/** The exit and death records among the events. */
+/** The events of the current process: those after the last `revived` record (all when never revived). */
+function currentLife(events: readonly LedgerEvent[]): readonly LedgerEvent[] {
+  const i = events.findLastIndex((e) => e.own?.kind === 'revived');
+  return i < 0 ? events : events.slice(i + 1);
+}
+
+/** The current process's life: when it was revived, when it was ready, whether its CLI announced a session. */
+export function lifeOf(events: readonly LedgerEvent[]): Pick<WorkerView, 'revivedAt' | 'readyAt' | 'sessionSeen'> {
+  const revived = events.findLast((e) => e.own?.kind === 'revived');
+  const life = currentLife(events);
+  const ready = life.find((e) => e.own?.kind === 'ready');
+  return { ...(revived ? { revivedAt: revived.at } : {}), ...(ready ? { readyAt: ready.at } : {}), sessionSeen: life.some((e) => e.kind === 'session') };
+}
+
+/** The exit and death records of the current process (a revive starts a new life). */
 export function deathOf(events: readonly LedgerEvent[]): DeathRecord {
   let exit: DeathRecord['exit'];
   let dead: DeathRecord['dead'];
-  for (const event of events) {
+  for (const event of currentLife(events)) {
     if (!exit && event.own?.kind === 'exit') exit = { ...event.own.data, at: event.at };
     if (!dead && event.own?.kind === 'dead') dead = { ...event.own.data, at: event.at };
   }
@@ -176,6 +190,7 @@ function buildView(ctx: EngineContext, name: string, paths: WorkerView['paths'],
       message: `provider '${meta.provider}' is not loaded (known: ${ctx.providers.ids.join(', ') || 'none'})${unloadedText(ctx.providers.unloaded)}`,
     });
   const typed = ledgerEvents(provider, paths.events, events.events, problems);
+  // billing: the first ready's (a revived worker bills as it did)
   const ready = typed.find((e) => e.own?.kind === 'ready');
   return {
     name,
@@ -188,10 +203,9 @@ function buildView(ctx: EngineContext, name: string, paths: WorkerView['paths'],
     events: typed,
     turns: assignTurns(typed),
     problems,
-    ...(ready ? { readyAt: ready.at } : {}),
+    ...lifeOf(typed),
     ...billingOf(ready?.own),
     ...quotaOf(typed),
-    sessionSeen: typed.some((e) => e.kind === 'session'),
     death: deathOf(typed),
     transcript: transcriptOf(meta, typed),
     ...(typed.length ? { lastEventAt: typed[typed.length - 1]?.at } : {}),

@@ -41,7 +41,12 @@ export const ReadyEventSchema = z.object({
   endpoint: z.string().optional(),
 });
 export const KeysEventSchema = z.object({ keys: z.array(z.string()) });
-export const EndedEventSchema = z.object({ turn: Turn, reason: z.string() });
+export const EndedEventSchema = z.object({ turn: Turn, reason: z.string(), message: z.string().optional() });
+/**
+ * `umbel revive` started the worker's CLI again, resuming conversation `sessionId`: the boundary
+ * between the dead process and the new one (death, ready and session records before it are the old life's).
+ */
+export const RevivedEventSchema = z.object({ sessionId: z.string(), at: z.string().optional() });
 export const DeadEventSchema = z.object({
   by: z.string().optional(),
   at: z.string().optional(),
@@ -81,6 +86,7 @@ export const OWN_EVENT_SCHEMAS = {
   exit: ExitEventSchema,
   snapshot: SnapshotEventSchema,
   quota: QuotaEventSchema,
+  revived: RevivedEventSchema,
 } as const;
 
 /** One of umbel's own event kinds. */

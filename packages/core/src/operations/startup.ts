@@ -40,7 +40,9 @@ interface Startup {
 
 function detect(s: Startup, screen: string): ProviderV1StartupState {
   const view = loadWorker(s.ctx, s.name);
-  const events = (view?.events ?? []).map((e) => ({ kind: e.kind, at: e.at, payload: e.payload }));
+  // only the current process's events: a revived worker's old session announcement is not this start's
+  const since = view?.revivedAt ?? -1n;
+  const events = (view?.events ?? []).filter((e) => e.at > since).map((e) => ({ kind: e.kind, at: e.at, payload: e.payload }));
   const envNames = view?.meta?.envNames ?? [];
   return guarded(s.provider, 'doDetectStartup', () => s.provider.doDetectStartup({ screen, events, envNames }));
 }
