@@ -51,6 +51,8 @@ export const UmbelErrorCode = {
   WorktreeFailed: 'UMBEL_WORKTREE_FAILED',
   WorktreeHasWork: 'UMBEL_WORKTREE_HAS_WORK',
   StateInvalid: 'UMBEL_STATE_INVALID',
+  ResumeUnsupported: 'UMBEL_RESUME_UNSUPPORTED',
+  ReviveRefused: 'UMBEL_REVIVE_REFUSED',
 } as const;
 export type UmbelErrorCode = (typeof UmbelErrorCode)[keyof typeof UmbelErrorCode];
 
@@ -509,6 +511,30 @@ export class FleetLimitError extends UmbelError {
   }
 }
 
+/** `revive` of a worker whose provider cannot resume its CLI's conversation (never a silent fresh one). Exit 2. */
+export class ResumeUnsupportedError extends UsageError {
+  readonly worker: string;
+  readonly provider: string;
+  constructor(worker: string, provider: string, displayName: string) {
+    super(`cannot revive '${worker}': the ${provider} provider (${displayName}) declares no way to resume its conversation`, {
+      code: UmbelErrorCode.ResumeUnsupported,
+      hint: `spawn a new worker instead (its conversation starts empty): 'umbel kill ${worker} --purge', then 'umbel spawn'`,
+    });
+    this.name = 'ResumeUnsupportedError';
+    this.worker = worker;
+    this.provider = provider;
+  }
+}
+
+/** `revive` of a worker that is not dead (alive, starting, corrupt) or whose CLI never recorded a conversation. Exit 1. */
+export class ReviveRefusedError extends UmbelError {
+  readonly worker: string;
+  constructor(worker: string, reason: string) {
+    super({ name: 'ReviveRefusedError', code: UmbelErrorCode.ReviveRefused, message: `cannot revive '${worker}': ${reason}` });
+    this.worker = worker;
+  }
+}
+
 /** `--worktree` asked for something git cannot give (outside a repository, a bare one, a bad branch or base). Exit 2; nothing was made. */
 export class WorktreeInvalidError extends UsageError {
   constructor(message: string, hint?: string) {
@@ -589,6 +615,7 @@ export function errorExitCode(error: unknown): number {
     case UmbelErrorCode.HostUnknown:
     case UmbelErrorCode.PoolMismatch:
     case UmbelErrorCode.WorktreeInvalid:
+    case UmbelErrorCode.ResumeUnsupported:
       return 2;
     case UmbelErrorCode.FleetLimit:
       return 117;

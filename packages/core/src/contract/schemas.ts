@@ -371,6 +371,22 @@ export const DiffOptionsSchema = z
   });
 export type DiffOptions = z.input<typeof DiffOptionsSchema>;
 
+/** Options of `revive`: the worker is started again with the options, cwd and env names it was spawned with. */
+export const ReviveOptionsSchema = z
+  .object({
+    name: WorkerNameSchema,
+    startupTimeout: DurationSchema.optional().describe('How long revive waits for the ready prompt (default 60s)'),
+    maxWorkers: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Refuse to revive the worker when this many workers already live on this state root (overrides the config's limits.maxWorkers for this call)"),
+  })
+  .strict();
+export type ReviveOptions = z.input<typeof ReviveOptionsSchema>;
+export type ReviveOptionsParsed = z.output<typeof ReviveOptionsSchema>;
+
 /** Options of `kill`. */
 export const KillOptionsSchema = z
   .object({
@@ -549,6 +565,7 @@ export const WorkerMetaSchema = z.object({
   model: z.string().optional(),
   permissionMode: z.string().optional(),
   allowedTools: z.string().optional(),
+  appendSystemPrompt: z.string().optional().describe('Kept so that revive starts the CLI with it again'),
   unattended: z.boolean(),
   anonymous: z.boolean(),
   createdAt: z.string().describe('ISO time of spawn'),

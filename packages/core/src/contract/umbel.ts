@@ -22,6 +22,7 @@ import type {
   SendResult,
   KeysOptions,
   KillOptions,
+  ReviveOptions,
   Outcome,
   PoolClaimOptions,
   PoolClaimResult,
@@ -178,6 +179,11 @@ export interface Umbel {
    * (its recorded workers are `unreachable`, never dead). `list()` is its `workers`.
    */
   listFleet?(): Promise<FleetList>;
+  /**
+   * Start a dead or killed (not purged) worker again with its provider, options, cwd and env names,
+   * resuming its CLI's conversation (`ResumeUnsupportedError` where the provider cannot); turn numbers go on.
+   */
+  revive(options: ReviveOptions, context?: CallContext): Promise<WorkerStatus>;
   kill(options: KillOptions): Promise<KillResult>;
   prune(options?: PruneOptions): Promise<PruneResult>;
   capture(options: CaptureOptions): Promise<CaptureResult>;

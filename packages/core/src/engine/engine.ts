@@ -13,6 +13,7 @@ import { pressKeys } from '../operations/keys.js';
 import { workerDiff } from '../operations/diff.js';
 import { DoctorOptionsSchema, DoctorReportSchema, runDoctor } from '../doctor/index.js';
 import { killWorker } from '../operations/kill.js';
+import { reviveWorker } from '../operations/revive.js';
 import { loadWorker } from '../ledger/ledger.js';
 import { workerLogs } from '../operations/logs.js';
 import { sessionName } from './paths.js';
@@ -35,6 +36,7 @@ import {
   PoolStartOptionsSchema,
   PruneOptionsSchema,
   ReadOptionsSchema,
+  ReviveOptionsSchema,
   SendOptionsSchema,
   SpawnOptionsSchema,
   WaitOptionsCheckedSchema,
@@ -132,6 +134,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     read: async (input) => readAnswer(ctx, parse(ReadOptionsSchema, input, 'read options')),
     status: async (name) => statusOf(ctx, nameOf(name)),
     list: async () => listWorkers(ctx),
+    revive: async (input, context: CallContext = {}) => reviveWorker(ctx, parse(ReviveOptionsSchema, input, 'revive options'), context),
     kill: async (input) => killWorker(ctx, parse(KillOptionsSchema, input, 'kill options')),
     prune: async (input) => pruneWorkers(ctx, parse(PruneOptionsSchema, input ?? {}, 'prune options')),
     capture: async (input) => captureScreen(ctx, parse(CaptureOptionsSchema, input, 'capture options')),

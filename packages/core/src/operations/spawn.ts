@@ -46,7 +46,7 @@ function checkCapabilities(provider: Provider, options: SpawnOptionsParsed): voi
   }
 }
 
-async function realCwd(input: string | undefined): Promise<string> {
+export async function realCwd(input: string | undefined): Promise<string> {
   const given = input ?? process.cwd();
   const abs = isAbsolute(given) ? given : resolvePath(process.cwd(), given);
   try {
@@ -74,7 +74,7 @@ async function claim(ctx: EngineContext, wp: WorkerPaths, meta: WorkerMeta): Pro
 }
 
 /** Write the launch's files; returns the ones removed with the worker (outside its dir) and all written. */
-async function writeLaunchFiles(launch: ProviderV1Launch, wp: WorkerPaths): Promise<{ written: string[]; outside: string[] }> {
+export async function writeLaunchFiles(launch: ProviderV1Launch, wp: WorkerPaths): Promise<{ written: string[]; outside: string[] }> {
   const written: string[] = [];
   const outside: string[] = [];
   for (const file of launch.files ?? []) {
@@ -150,6 +150,7 @@ export async function plan(ctx: EngineContext, options: SpawnOptionsParsed, cont
     ...(model ? { model } : {}),
     ...(permissionMode ? { permissionMode } : {}),
     ...(allowedTools ? { allowedTools } : {}),
+    ...(appendSystemPrompt !== undefined ? { appendSystemPrompt } : {}),
     unattended,
     anonymous: options.name === undefined,
     createdAt: createdAt.toISOString(),
@@ -164,11 +165,12 @@ export async function plan(ctx: EngineContext, options: SpawnOptionsParsed, cont
   return { provider, choices, meta, startupTimeout, billingGuard: options.billing };
 }
 
-/** Build the provider's launch and write its files; the meta that records them. */
-async function prepareLaunch(
+/** Build the provider's launch (resuming conversation `resume`, for revive) and write its files; the meta that records them. */
+export async function prepareLaunch(
   ctx: EngineContext,
   p: SpawnPlan,
   written: string[],
+  resume?: { readonly sessionId: string },
 ): Promise<{ launch: ProviderV1Launch; env: Record<string, string>; meta: WorkerMeta }> {
   const { provider, meta } = p;
   const wp = ctx.paths.worker(meta.name);
@@ -182,7 +184,8 @@ async function prepareLaunch(
       worker: meta.name,
       workerDir: wp.provider,
       sharedDir,
-      sessionId: randomUUID(),
+      sessionId: resume?.sessionId ?? randomUUID(),
+      ...(resume ? { resume } : {}),
       hookSinkPath: ctx.paths.hookSink,
       hookCommand: (kind, hookOptions) => hookCommandFor(ctx.paths.hookSink, kind, hookOptions?.stdout),
     }),
@@ -202,6 +205,47 @@ async function prepareLaunch(
   return { launch, env, meta: recorded };
 }
 
+/** What a launch made, for the caller's unwind: the files it wrote, whether a session may be up. */
+export interface LaunchState {
+  readonly written: string[];
+  launched: boolean;
+}
+
+/**
+ * Launch the CLI of a claimed worker (resuming conversation `resume`: revive) and wait for its ready
+ * prompt; record `ready` with its billing verdict. `state` tells the caller's unwind what to undo.
+ */
+export async function launchToReady(
+  ctx: EngineContext,
+  p: SpawnPlan,
+  state: LaunchState,
+  resume: { readonly sessionId: string; readonly beforeLaunch?: (meta: WorkerMeta) => void } | undefined,
+  signal: AbortSignal | undefined,
+): Promise<WorkerStatus> {
+  const { name, substrateSession: session } = p.meta;
+  const wp = ctx.paths.worker(name);
+  const { launch, env, meta } = await prepareLaunch(ctx, p, state.written, resume && { sessionId: resume.sessionId });
+  resume?.beforeLaunch?.(meta);
+  state.launched = true;
+  // A session of this name already on the host (not this claim's) is refused by the launch itself.
+  await ctx.substrate.launch({ session, cwd: meta.cwd, argv: launch.argv, env, exitRecordDir: wp.events }).catch((error: unknown) => {
+    if (!SubstrateError.isSessionExists(error)) throw error;
+    state.launched = false;
+    throw new WorkerExistsError(name);
+  });
+  const screen = await awaitReady(ctx, { name, session, eventsDir: wp.events, provider: p.provider }, p.startupTimeout, signal);
+  const billing = detectBilling(p.provider, screen, meta.envNames, launch.billing);
+  refuseApiBilling(p.provider, billing, p.billingGuard, name);
+  const endpoint = endpointOf(p.provider, env, launch.endpoint);
+  await writeOwnEvent(wp.events, 'ready', {
+    at: new Date().toISOString(),
+    billing: billing.billing,
+    ...(billing.evidence ? { billingEvidence: billing.evidence } : {}),
+    ...(endpoint ? { endpoint } : {}),
+  });
+  return settle(ctx, name, meta);
+}
+
 /** Start a worker and wait until its CLI is ready. */
 export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParsed, context: SpawnContext = {}): Promise<WorkerStatus> {
   const planned = await plan(ctx, options, context);
@@ -210,34 +254,15 @@ export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParse
   const wp = ctx.paths.worker(name);
   await mkdirPrivate(ctx.home);
   await withFleetSlot(ctx, options.maxWorkers, context, () => claim(ctx, wp, p.meta));
-  const written: string[] = [];
-  let launched = false;
+  const state: LaunchState = { written: [], launched: false };
   let worktreeMade = false;
   try {
     await makeWorktree(ctx, p.meta);
     worktreeMade = p.meta.worktree !== undefined;
-    const { launch, env, meta } = await prepareLaunch(ctx, p, written);
-    launched = true;
-    // A session of this name already on the host (not this claim's) is refused by the launch itself.
-    await ctx.substrate.launch({ session, cwd: meta.cwd, argv: launch.argv, env, exitRecordDir: wp.events }).catch((error: unknown) => {
-      if (!SubstrateError.isSessionExists(error)) throw error;
-      launched = false;
-      throw new WorkerExistsError(name);
-    });
-    const screen = await awaitReady(ctx, { name, session, eventsDir: wp.events, provider: p.provider }, p.startupTimeout, context.signal);
-    const billing = detectBilling(p.provider, screen, meta.envNames, launch.billing);
-    refuseApiBilling(p.provider, billing, p.billingGuard, name);
-    const endpoint = endpointOf(p.provider, env, launch.endpoint);
-    await writeOwnEvent(wp.events, 'ready', {
-      at: new Date().toISOString(),
-      billing: billing.billing,
-      ...(billing.evidence ? { billingEvidence: billing.evidence } : {}),
-      ...(endpoint ? { endpoint } : {}),
-    });
-    return await settle(ctx, name, meta);
+    return await launchToReady(ctx, p, state, undefined, context.signal);
   } catch (error) {
-    if (launched) await ctx.substrate.kill(session).catch(() => undefined);
-    for (const path of written) await rm(path, { force: true }).catch(() => undefined);
+    if (state.launched) await ctx.substrate.kill(session).catch(() => undefined);
+    for (const path of state.written) await rm(path, { force: true }).catch(() => undefined);
     // A worker that never got ready did no work of the caller's: its worktree and branch go with it.
     if (worktreeMade && p.meta.worktree) await removeWorktree(p.meta.worktree, ctx.env, { deleteBranch: true }).catch(() => undefined);
     await rm(wp.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }).catch(() => undefined);
@@ -246,7 +271,7 @@ export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParse
 }
 
 /** Record what startup learned (session id, transcript) in meta, and report the ready worker. */
-async function settle(ctx: EngineContext, name: string, meta: WorkerMeta): Promise<WorkerStatus> {
+export async function settle(ctx: EngineContext, name: string, meta: WorkerMeta): Promise<WorkerStatus> {
   const view = loadWorker(ctx, name);
   const found = view?.transcript ?? {};
   let final = meta;

@@ -32,6 +32,14 @@ function setup(raws: ReturnType<typeof ev>[], read: ProviderV1TurnRead, extra: P
 const sent = ev(1, 'sent', { turn: 1, prompt: 'p' });
 
 describe('decideWait', () => {
+  it('a turn that died before a revive stays dead, whatever the transcript or the live new process say', () => {
+    const died = ev(3, 'ended', { turn: 1, reason: 'dead', message: 'died before completing turn 1 (killed by SIGKILL)' });
+    expect(decideWait(setup([sent, ev(2, 'prompt'), died, ev(4, 'revived', { sessionId: 's' })], { status: 'running' }))).toEqual({
+      kind: 'died',
+      message: 'died before completing turn 1 (killed by SIGKILL)',
+    });
+  });
+
   it('completes from the transcript; holds a stop whose answer has not landed, then falls back', () => {
     expect(decideWait(setup([sent, ev(2, 'stop')], { status: 'completed', answer: 'a' })).kind).toBe('completed');
     const lagging = setup([sent, ev(2, 'stop', { last: 'from the hook' })], { status: 'running' });

@@ -70,6 +70,8 @@ export type WaitDecision =
     }
   | { readonly kind: 'completed-from-stop'; readonly answer: string; readonly message: string }
   | { readonly kind: 'dead'; readonly pane: PaneState }
+  /** The turn's process died and the worker was revived since (its `ended` record says `dead`): it stays dead. */
+  | { readonly kind: 'died'; readonly message: string }
   | { readonly kind: 'need-screen' }
   | { readonly kind: 'hold'; readonly ms: number; readonly mark: 'stop' | 'input' | 'transcript' }
   | { readonly kind: 'sleep'; readonly ms: number };
@@ -230,6 +232,10 @@ function fromHost(input: WaitInput): WaitDecision | undefined {
 
 /** Decide the next step of a wait for `input.turn`. */
 export function decideWait(input: WaitInput): WaitDecision {
+  const own = input.turn.end?.own;
+  if (own?.kind === 'ended' && own.data.reason === 'dead') {
+    return { kind: 'died', message: own.data.message ?? `worker '${input.view.name}' died before completing turn ${input.turn.turn}` };
+  }
   if (input.turn.end && !input.turn.end.own) return fromHookEnd(input) as WaitDecision;
   return (
     fromTranscript(input) ??

@@ -301,6 +301,8 @@ async function carryOut(
     }
     case 'dead':
       return deadOutcome(ctx, deps, view, turn, decision.pane);
+    case 'died':
+      return deps.outcome('dead', { message: decision.message });
     default:
       return undefined;
   }

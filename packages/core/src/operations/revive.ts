@@ -1,0 +1,110 @@
+/**
+ * revive: start a dead or killed (not purged) worker's CLI again, in the same cwd (its worktree)
+ * with the same provider, options and env names (values resolved again from the caller, as at
+ * spawn; never stored), resuming the CLI's own conversation — only where the provider declares how
+ * (`capabilities.resume`), never as a silent fresh conversation. The ledger gets the turn that was
+ * running when it died closed as `dead` (an `ended` record) and a `revived` record as the boundary
+ * between the two processes; turn numbers go on.
+ */
+import { rm } from 'node:fs/promises';
+import { asStateError, type Provider, writeFileAtomic } from '@umbel/provider';
+import type { EngineContext } from '../engine/context.js';
+import { BASE_ENV_ALLOWLIST, resolveWorkerEnv, UMBEL_WORKER_ENV } from '../engine/env.js';
+import { EnvUnresolvedError, ResumeUnsupportedError, ReviveRefusedError, UmbelError } from '../contract/errors.js';
+import type { ReviveOptionsParsed, WorkerMeta, WorkerStatus } from '../contract/schemas.js';
+import type { CallContext } from '../contract/umbel.js';
+import type { UsableView } from '../ledger/ledger-types.js';
+import { usableWorker } from '../ledger/ledger.js';
+import { writeOwnEvent } from '../ledger/own-events.js';
+import { deathFacts } from '../ledger/death.js';
+import { withFleetSlot } from './fleet-limit.js';
+import { type LaunchState, launchToReady, realCwd, type SpawnPlan } from './spawn.js';
+import { DEFAULT_STARTUP_TIMEOUT_MS } from './startup.js';
+import { deriveStatus } from './status.js';
+
+const DEAD_STATES = new Set(['dead', 'exited', 'killed']);
+
+/**
+ * The worker env again: the base allowlist and the provider's names from the caller, and every
+ * other name the worker had (an explicit `--env`) from the caller too. A name the launch itself
+ * does not set that the caller lacks now is refused (before the CLI starts).
+ */
+function reviveEnv(ctx: EngineContext, provider: Provider, meta: WorkerMeta): Record<string, string> {
+  const billsApi = new Set(provider.billing?.apiEnv ?? []);
+  const inherit = provider.inheritEnv.filter((name) => !billsApi.has(name));
+  const implicit = new Set<string>([...BASE_ENV_ALLOWLIST, ...inherit, ...UMBEL_WORKER_ENV]);
+  const explicit = Object.fromEntries(
+    meta.envNames.filter((name) => !implicit.has(name) && ctx.env[name] !== undefined).map((name) => [name, { fromEnv: name }]),
+  );
+  return resolveWorkerEnv({ callerEnv: ctx.env, inherit, explicit });
+}
+
+/** The env names the spawn had that this launch lacks (the caller no longer has them, the launch does not set them). */
+function missingEnv(before: WorkerMeta, after: WorkerMeta, provider: Provider): string | undefined {
+  const optional = new Set<string>([...BASE_ENV_ALLOWLIST, ...provider.inheritEnv]);
+  return before.envNames.find((name) => !optional.has(name) && !after.envNames.includes(name));
+}
+
+/** Refuse what cannot be revived; the conversation to resume. */
+async function check(ctx: EngineContext, view: UsableView): Promise<string> {
+  const { name, provider } = view;
+  if (!provider.capabilities.resume) throw new ResumeUnsupportedError(name, provider.providerId, provider.displayName);
+  const pane = await ctx.substrate.inspect(view.session);
+  const state = deriveStatus(view, pane, ctx.now()).state;
+  if (!DEAD_STATES.has(state)) throw new ReviveRefusedError(name, `it is ${state}, not dead or killed`);
+  const sessionId = view.transcript.sessionId ?? view.meta.sessionId;
+  if (!sessionId) throw new ReviveRefusedError(name, 'its CLI never recorded a conversation (no session id in its ledger)');
+  return sessionId;
+}
+
+/** Close the turns the dead process left open as `dead`, then mark the boundary; under the fleet slot. */
+async function markRevived(ctx: EngineContext, view: UsableView, meta: WorkerMeta, sessionId: string): Promise<void> {
+  const pane = await ctx.substrate.inspect(view.session).catch(() => ({ exists: false, dead: true }));
+  const cause = deathFacts(view, pane).cause;
+  for (const turn of view.turns) {
+    if (turn.end || turn.notSubmitted) continue;
+    const message = `worker '${view.name}' died before completing turn ${turn.turn} (${cause}); it was revived after`;
+    await writeOwnEvent(view.paths.events, 'ended', { turn: turn.turn, reason: 'dead', message });
+  }
+  await writeFileAtomic(view.paths.meta, `${JSON.stringify(meta, null, 2)}\n`);
+  await writeOwnEvent(view.paths.events, 'revived', { sessionId, at: new Date().toISOString() });
+}
+
+/** Revive a dead or killed worker, resuming its conversation; the ready worker's status. */
+export async function reviveWorker(ctx: EngineContext, options: ReviveOptionsParsed, context: CallContext = {}): Promise<WorkerStatus> {
+  const view = usableWorker(ctx, options.name);
+  const sessionId = await check(ctx, view);
+  const cwd = await realCwd(view.meta.cwd);
+  const env = reviveEnv(ctx, view.provider, view.meta);
+  const { model, permissionMode, allowedTools, appendSystemPrompt, unattended } = view.meta;
+  const startupTimeout = options.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS;
+  const meta: WorkerMeta = {
+    ...view.meta,
+    readyBy: new Date(ctx.now() + startupTimeout + 30_000).toISOString(),
+    spawnPid: process.pid,
+  };
+  const p: SpawnPlan = {
+    provider: view.provider,
+    choices: { cwd, model, permissionMode, allowedTools, appendSystemPrompt, unattended, env, callerEnv: ctx.env },
+    meta,
+    startupTimeout,
+    billingGuard: 'any',
+  };
+  // the dead pane (kept for evidence) goes: the new process takes the session's name
+  await ctx.substrate.kill(view.session).catch(() => undefined);
+  await withFleetSlot(ctx, options.maxWorkers, context, () => markRevived(ctx, view, meta, sessionId));
+  const state: LaunchState = { written: [], launched: false };
+  try {
+    const beforeLaunch = (launched: WorkerMeta) => {
+      const missing = missingEnv(view.meta, launched, view.provider);
+      if (missing) throw new EnvUnresolvedError(missing);
+    };
+    return await launchToReady(ctx, p, state, { sessionId, beforeLaunch }, context.signal);
+  } catch (error) {
+    if (state.launched) await ctx.substrate.kill(view.session).catch(() => undefined);
+    for (const path of state.written) await rm(path, { force: true }).catch(() => undefined);
+    // dead again (not starting until readyBy): the failure is this life's death record
+    await writeOwnEvent(view.paths.events, 'dead', { by: 'revive', at: new Date().toISOString() }).catch(() => undefined);
+    throw UmbelError.isInstance(error) ? error : asStateError(error, view.paths.dir);
+  }
+}
