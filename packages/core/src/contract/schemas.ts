@@ -913,6 +913,7 @@ export const FleetEventKindSchema = z.enum([
   'killed',
   'host-unreachable',
   'host-back',
+  'revived',
 ]);
 export type FleetEventKind = z.infer<typeof FleetEventKindSchema>;
 

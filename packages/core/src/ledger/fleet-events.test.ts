@@ -2,7 +2,7 @@ import type { Provider } from '@umbel/provider';
 import { describe, expect, it } from 'vitest';
 import { mergeEvents, parseSince, workerEvents } from './fleet-events.js';
 import type { WorkerView } from './ledger-types.js';
-import { deathOf, ledgerEvents } from './ledger.js';
+import { deathOf, ledgerEvents, lifeOf } from './ledger.js';
 import { assignTurns } from './turns.js';
 
 const T0 = 1_780_000_000_000_000_000n;
@@ -105,5 +105,35 @@ describe('fleet events from the ledger', () => {
     const nowMs = Number(T0 / 1_000_000n) + 10;
     expect(brief(mergeEvents([workerEvents(a)], parseSince('2ms', nowMs)))).toEqual([['a', 'ended', 1]]);
     expect(parseSince('yesterday', nowMs)).toBeUndefined();
+  });
+});
+
+describe('workerEvents across a revive', () => {
+  it('keeps the first life (its ready and death), then revived, the new ready and the dead turn as ended dead', () => {
+    const ev = (at: number, kind: string, payload: unknown = {}) => ({ at: BigInt(at), kind, payload, file: `${at}-1-${kind}.json` });
+    const events = ledgerEvents(undefined, '/revive-events', [
+      ev(2_000, 'ready', {}),
+      ev(3_000, 'sent', { turn: 1, prompt: 'a' }),
+      ev(4_000, 'exit', { signal: 'SIGKILL' }),
+      ev(5_000, 'ended', { turn: 1, reason: 'dead', message: 'died' }),
+      ev(6_000, 'revived', { sessionId: 's' }),
+      ev(7_000, 'ready', {}),
+    ], []);
+    const view = {
+      name: 'w',
+      shown: { provider: 'mock', createdAt: new Date(0).toISOString() },
+      events,
+      turns: assignTurns(events),
+      death: deathOf(events),
+      ...lifeOf(events),
+    } as unknown as Parameters<typeof workerEvents>[0];
+    expect(workerEvents(view).map((s) => [s.event.kind, s.ns])).toEqual([
+      ['ready', 2_000n],
+      ['sent', 3_000n],
+      ['dead', 4_000n],
+      ['ended', 5_000n],
+      ['revived', 6_000n],
+      ['ready', 7_000n],
+    ]);
   });
 });

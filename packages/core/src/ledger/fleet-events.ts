@@ -10,13 +10,16 @@
  *   provider-error or the account's kind, interrupt → idle, umbel's `ended` → its reason)
  * - `killed` (umbel's kill), else `dead` (the CLI process ended: the launch wrapper's `exit`, or a
  *   wait's death record)
+ * - `revived` (`umbel revive` started the CLI again, resuming its conversation); each life of a
+ *   revived worker has its own `ready` and `dead`/`killed`
  *
  * Every event carries a cursor: `<ns>.<worker>.<rank>`, its place in one total order (time, then
  * worker, then the kind's rank), so `since: cursor` continues after it.
  */
 import { type FleetEvent, OUTCOME_EXIT_CODES, type OutcomeReason, OutcomeReasonSchema, parseDuration } from '../contract/schemas.js';
 import { isoOf } from '../engine/clock.js';
-import type { LedgerEvent, TurnView, WorkerView } from './ledger-types.js';
+import type { DeathRecord, LedgerEvent, TurnView, WorkerView } from './ledger-types.js';
+import { deathIn, livesOf } from './ledger.js';
 
 /** An event with its place in the order. */
 export interface StampedEvent {
@@ -37,6 +40,8 @@ const RANK: Readonly<Record<FleetEvent['kind'], number>> = {
   dead: 7,
   killed: 8,
   'host-unreachable': 9,
+  // (one digit per cursor: shares spawned's rank, which never has the same time)
+  revived: 1,
 };
 
 /** Stamp one event: its order key and cursor. */
@@ -103,8 +108,8 @@ function turnEvents(base: { worker: string; provider: string }, turn: TurnView, 
   return out;
 }
 
-function deathEvents(base: { worker: string; provider: string }, view: WorkerView): StampedEvent[] {
-  const { exit, dead } = view.death;
+function deathEvents(base: { worker: string; provider: string }, death: DeathRecord): StampedEvent[] {
+  const { exit, dead } = death;
   if (dead?.by === 'kill') return [stamp(dead.at, { ...base, kind: 'killed' })];
   const end = exit ?? dead;
   if (!end) return [];
@@ -121,10 +126,16 @@ export function workerEvents(view: WorkerView): readonly StampedEvent[] {
   const created = Date.parse(view.shown.createdAt);
   const out: StampedEvent[] = [];
   if (Number.isFinite(created) && created > 0) out.push(stamp(BigInt(created) * 1_000_000n, { ...base, kind: 'spawned' }));
-  if (view.readyAt !== undefined) out.push(stamp(view.readyAt, { ...base, kind: 'ready' }));
+  // each process's ready and death; a revived one's starts with its `revived` record
+  for (const life of livesOf(view.events)) {
+    const first = life[0];
+    if (first?.own?.kind === 'revived') out.push(stamp(first.at, { ...base, kind: 'revived' }));
+    const ready = life.find((e) => e.own?.kind === 'ready');
+    if (ready) out.push(stamp(ready.at, { ...base, kind: 'ready' }));
+    out.push(...deathEvents(base, deathIn(life)));
+  }
   const failedAt = sendFailures(view.events);
   for (const turn of view.turns) out.push(...turnEvents(base, turn, failedAt));
-  out.push(...deathEvents(base, view));
   out.sort(compareStamped);
   derived.set(view, out);
   return out;

@@ -107,10 +107,20 @@ export function ledgerEvents(provider: Provider | undefined, dir: string, raws: 
   return out;
 }
 
-/** The events of the current process: those after the last `revived` record (all when never revived). */
+/** The events of each process the worker had, oldest first: a `revived` record starts the next (and is its first event). */
+export function livesOf(events: readonly LedgerEvent[]): LedgerEvent[][] {
+  const lives: LedgerEvent[][] = [[]];
+  for (const event of events) {
+    if (event.own?.kind === 'revived') lives.push([]);
+    (lives[lives.length - 1] as LedgerEvent[]).push(event);
+  }
+  return lives;
+}
+
+/** The events of the current process: from the last `revived` record (all when never revived). */
 function currentLife(events: readonly LedgerEvent[]): readonly LedgerEvent[] {
   const i = events.findLastIndex((e) => e.own?.kind === 'revived');
-  return i < 0 ? events : events.slice(i + 1);
+  return i < 0 ? events : events.slice(i);
 }
 
 /** The current process's life: when it was revived, when it was ready, whether its CLI announced a session. */
@@ -123,9 +133,14 @@ export function lifeOf(events: readonly LedgerEvent[]): Pick<WorkerView, 'revive
 
 /** The exit and death records of the current process (a revive starts a new life). */
 export function deathOf(events: readonly LedgerEvent[]): DeathRecord {
+  return deathIn(currentLife(events));
+}
+
+/** The exit and death records among the events of one life. */
+export function deathIn(events: readonly LedgerEvent[]): DeathRecord {
   let exit: DeathRecord['exit'];
   let dead: DeathRecord['dead'];
-  for (const event of currentLife(events)) {
+  for (const event of events) {
     if (!exit && event.own?.kind === 'exit') exit = { ...event.own.data, at: event.at };
     if (!dead && event.own?.kind === 'dead') dead = { ...event.own.data, at: event.at };
   }

@@ -24,7 +24,10 @@ function summarize(event: LedgerEvent): string {
     case 'keys':
       return `keys ${own.data.keys.join(' ')}`;
     case 'ended':
+      if (own.data.reason === 'dead') return `turn ${own.data.turn} closed as dead (its process died; revived after)`;
       return `turn ${own.data.turn} ended in the transcript (${own.data.reason})`;
+    case 'revived':
+      return `revived: the CLI started again, resuming conversation ${own.data.sessionId}`;
     case 'exit':
       return own.data.signal ? `killed by ${own.data.signal}` : `exited with status ${own.data.status ?? 'unknown'}`;
     case 'dead':
