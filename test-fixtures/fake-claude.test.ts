@@ -249,6 +249,14 @@ describe('print mode (-p), compared with 2.1.328 recordings', () => {
     expect(runPrint(world, ['-p', 'x', '--session-id', 'nope'])).toMatchObject({ rc: 1, stderr: 'Error: Invalid session ID. Must be a valid UUID.\n' });
   });
 
+  it('RECALL answers with the earlier prompts of its conversation: a --resume really resumes it, a new session recalls nothing', () => {
+    const sid = '66666666-2222-4333-8444-555555555555';
+    expect(runPrint(world, ['-p', 'ECHO one', '--session-id', sid]).rc).toBe(0);
+    expect(runPrint(world, ['-p', 'second prompt', '--resume', sid]).rc).toBe(0);
+    expect(runPrint(world, ['-p', 'RECALL', '--resume', sid]).stdout).toBe('RECALL: ECHO one | second prompt\n');
+    expect(runPrint(world, ['-p', 'RECALL']).stdout).toBe('RECALL: (nothing)\n');
+  });
+
   it('json format has the recorded keys, in the recorded order', () => {
     const recorded = JSON.parse(readFileSync(join(RECORDED, 'claude-p-json.json'), 'utf8')) as Json;
     const r = runPrint(world, ['-p', 'ECHO hi', '--output-format', 'json']);

@@ -2,7 +2,7 @@
 // (`plan()`), never from a network. Reference: claude-code.md §1 (replies, retries), §3 (hook payloads),
 // §4 (transcript entries), §6 (permissions), §7 (error texts).
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { plan, toolResultReply } from '../lib/directives.mjs';
 import { accountErrorWords, applyQuota, errorKindOf, isRetried, notLoggedIn } from './account.mjs';
@@ -375,6 +375,13 @@ export async function runTurn(ctx, t) {
     return respond({ kind: 'text', text: toolResultReply(content), delayMs: 0 });
   };
 
+  // Fake-only: RECALL — the earlier prompts of this conversation, read back from its session file
+  // (so a `--resume` that really resumed it shows them; a fresh session has none).
+  if (/^RECALL\s*$/.test(modelPrompt)) {
+    await tr.flush();
+    const earlier = humanPrompts(tr.path).slice(0, -1);
+    return respond(plan(`ECHO RECALL: ${earlier.length ? earlier.join(' | ') : '(nothing)'}`));
+  }
   // Fake-only: SUBAGENT <ms> <rest> — a Task subagent works for <ms> behind a still screen (no
   // spinner, no hook), appending to its own transcript (`<transcript dir>/<session>/subagents/`),
   // then the turn goes on with <rest>.
@@ -383,6 +390,27 @@ export async function runTurn(ctx, t) {
     return respond(plan(m[2]));
   }
   return respond(plan(modelPrompt));
+}
+
+/** The prompts a person typed in the session file at `path`, oldest first (tool results and metadata skipped). */
+function humanPrompts(path) {
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const prompts = [];
+  for (const line of text.split('\n')) {
+    let entry;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (entry?.type === 'user' && entry.origin?.kind === 'human' && typeof entry.message?.content === 'string') prompts.push(entry.message.content);
+  }
+  return prompts;
 }
 
 /** The synthetic assistant entry of a failed turn (model `<synthetic>`), with `extra` fields. */

@@ -10,9 +10,10 @@ const EXIT_CODES_HELP = `Exit codes:
   0    success (wait: the turn completed, or --until's file appeared / pattern matched)
   1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error;
        doctor: a provider failed a check)
-  2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME, unknown --host)
+  2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME, unknown --host;
+       revive: the provider cannot resume its conversation)
   3    --billing subscription refused a worker that would bill the API (UMBEL_BILLING_REFUSED)
-  117  spawn, -p, pool start, run: a fleet limit (limits.maxWorkers, --max-workers, limits.minFreeMemoryMB) is reached
+  117  spawn, revive, -p, pool start, run: a fleet limit (limits.maxWorkers, --max-workers, limits.minFreeMemoryMB) is reached
   118  wait, -p: rate-limited (HTTP 429, a plan's usage limit; resetsAt when recorded)
   119  wait, -p: auth-failed (401/403: the login was refused; sign in again)
   120  the worker's host is unreachable (wait: host-unreachable — the worker may still run there; wait again)
@@ -62,6 +63,7 @@ export const COMMANDS = {
   actions: 'actions <name>',
   diff: 'diff <name>',
   kill: 'kill <name>',
+  revive: 'revive <name>',
   prune: 'prune',
   attach: 'attach <name>',
   capture: 'capture <name>',
@@ -285,6 +287,15 @@ function maintenanceVerbs(y: Argv, help: ProviderHelp): Argv {
         json()(name(v))
           .option('purge', { type: 'boolean', describe: 'Also remove its state, and its worktree when that holds no work (else refused)' })
           .option('discard-worktree', { type: 'boolean', describe: 'Purge, and remove its worktree and branch even with work in them' }),
+      ),
+    )
+    .command(
+      COMMANDS.revive,
+      'Start a dead or killed worker again, resuming its conversation (same cwd, provider, options and env names)',
+      verb((v) =>
+        json()(name(v))
+          .option('startup-timeout', { type: 'string', describe: 'How long to wait for the ready prompt (default 60s)' })
+          .option('max-workers', { type: 'string', describe: "Refuse (exit 117) when this many workers already live (this call's limit)" }),
       ),
     )
     .command(

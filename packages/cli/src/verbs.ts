@@ -1,7 +1,7 @@
-/** The supervisor verbs: spawn, send, wait, keys, status, ls, read, actions, diff, kill, prune, attach, capture, logs, events. */
+/** The supervisor verbs: spawn, send, wait, keys, status, ls, read, actions, diff, kill, revive, prune, attach, capture, logs, events. */
 import { spawnSync } from 'node:child_process';
 import { formatMs, type Outcome, type Umbel, UsageError, waitMany, waitManyExitCode, type WorkerStatus } from '@umbel/core';
-import { type Args, num, signedNum, spawnFromArgs, str, turnOrAll, turnWaitFromArgs } from './args.js';
+import { type Args, maxWorkersFromArgs, num, signedNum, spawnFromArgs, str, turnOrAll, turnWaitFromArgs } from './args.js';
 import { actionsText, diffText } from './evidence.js';
 import { type CliIo, interruptExitCode } from './io.js';
 import { eventLine, logLine, printJson, statusTable, unreachableHosts } from './output.js';
@@ -292,6 +292,13 @@ const killVerb: VerbHandler = async ({ args, io, engine, json }) => {
   return 0;
 };
 
+const reviveVerb: VerbHandler = async ({ args, io, engine, signal, json }) => {
+  const status = await engine.revive({ name: String(args.name), startupTimeout: str(args.startupTimeout), ...maxWorkersFromArgs(args) }, { signal });
+  if (json) printJson(io.stdout, status);
+  else io.stdout.write(`${status.name}\n`);
+  return 0;
+};
+
 const pruneVerb: VerbHandler = async ({ args, io, engine, json }) => {
   const result = await engine.prune({ olderThan: str(args.olderThan) });
   if (json) printJson(io.stdout, result);
@@ -356,6 +363,7 @@ const VERB_HANDLERS: Readonly<Record<string, VerbHandler>> = {
   actions: actionsVerb,
   diff: diffVerb,
   kill: killVerb,
+  revive: reviveVerb,
   prune: pruneVerb,
   attach: attachVerb,
   capture: captureVerb,

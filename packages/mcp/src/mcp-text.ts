@@ -45,6 +45,7 @@ const TOOLS: Readonly<Record<string, string>> = {
   actions: 'umbel_actions',
   diff: 'umbel_diff',
   kill: 'umbel_kill',
+  revive: 'umbel_revive',
   capture: 'umbel_capture',
   logs: 'umbel_logs',
   prune: 'umbel_prune',

@@ -15,6 +15,7 @@ export const TOOL_NAMES = [
   'umbel_actions',
   'umbel_diff',
   'umbel_kill',
+  'umbel_revive',
   'umbel_capture',
   'umbel_logs',
   'umbel_prune',

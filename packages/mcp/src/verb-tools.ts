@@ -10,6 +10,7 @@ import {
   DoctorReportSchema,
   KeysOptionsSchema,
   KillOptionsSchema,
+  ReviveOptionsSchema,
   PruneOptionsSchema,
   ReadOptionsSchema,
   SendOptionsSchema,
@@ -222,6 +223,18 @@ function registerEndTools(tool: RegisterTool, engine: Umbel): void {
       destructive: true,
     },
     (input) => engine.kill(input),
+  );
+
+  tool(
+    'umbel_revive',
+    {
+      title: 'Revive a worker',
+      description:
+        "Start a dead or killed (not purged) worker again in its cwd with its provider, options and env names (values read again from this server's environment), resuming its CLI's conversation: the next turn sees the earlier ones, turn numbers go on. Refused for a provider that cannot resume (never a silent fresh conversation) and for a live worker. Returns its status.",
+      input: ReviveOptionsSchema,
+      output: WorkerStatusSchema,
+    },
+    (input, extra) => engine.revive(input, { signal: extra.signal }),
   );
 
   tool(

@@ -193,6 +193,13 @@ function fleetEngine(ctx: FleetContext): Umbel {
     list: async () => (await fleetList(ctx)).workers,
     listFleet: () => fleetList(ctx),
     kill: (input) => fleetKill(ctx, input),
+    // on the worker's host: its umbel resolves the env names from its own environment
+    async revive(input, context) {
+      const place = await placeOf(ctx, input?.name);
+      if (place.local) return local.revive(input, context);
+      hostOf(ctx, place.record);
+      return withHost(await call<WorkerStatus>(ctx, place.record.host, 'revive', input, { signal: context?.signal }), place.record.host, place.record);
+    },
     prune: (input) => fleetPrune(ctx, input),
     capture: routed(ctx, 'capture', (input) => local.capture(input)),
     async logs(name) {

@@ -31,6 +31,7 @@ const CALLS: Record<RpcOp, Call> = {
   status: (engine, options) => engine.status(nameOf(options)),
   list: (engine) => engine.list(),
   kill: (engine, options) => engine.kill(opt(options)),
+  revive: (engine, options, { signal }) => engine.revive(opt(options), { signal }),
   prune: (engine, options) => engine.prune(opt(options ?? {})),
   capture: (engine, options) => engine.capture(opt(options)),
   logs: (engine, options) => engine.logs(nameOf(options)),

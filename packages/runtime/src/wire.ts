@@ -22,6 +22,7 @@ export const RPC_OPS = [
   'status',
   'list',
   'kill',
+  'revive',
   'prune',
   'capture',
   'logs',
