@@ -6,6 +6,7 @@
  * running when it died closed as `dead` (an `ended` record) and a `revived` record as the boundary
  * between the two processes; turn numbers go on.
  */
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { asStateError, type Provider, writeFileAtomic } from '@umbel/provider';
 import type { EngineContext } from '../engine/context.js';
@@ -54,6 +55,11 @@ async function check(ctx: EngineContext, view: UsableView): Promise<string> {
   if (!DEAD_STATES.has(state)) throw new ReviveRefusedError(name, `it is ${state}, not dead or killed`);
   const sessionId = view.transcript.sessionId ?? view.meta.sessionId;
   if (!sessionId) throw new ReviveRefusedError(name, 'its CLI never recorded a conversation (no session id in its ledger)');
+  // a CLI writes its conversation at the first prompt: without one there is nothing to resume
+  const path = view.transcript.path;
+  if (!view.turns.some((t) => !t.notSubmitted) || (path !== undefined && !existsSync(path))) {
+    throw new ReviveRefusedError(name, `it has no conversation to resume (${path === undefined ? 'it never took a prompt' : `no ${path}`}); spawn a new worker instead`);
+  }
   return sessionId;
 }
 
@@ -95,11 +101,12 @@ export async function reviveWorker(ctx: EngineContext, options: ReviveOptionsPar
   await withFleetSlot(ctx, options.maxWorkers, context, () => markRevived(ctx, view, meta, sessionId));
   const state: LaunchState = { written: [], launched: false };
   try {
-    const beforeLaunch = (launched: WorkerMeta) => {
+    // before the meta records the new env names: a refused revive keeps the worker's
+    const check = (launched: WorkerMeta) => {
       const missing = missingEnv(view.meta, launched, view.provider);
       if (missing) throw new EnvUnresolvedError(missing);
     };
-    return await launchToReady(ctx, p, state, { sessionId, beforeLaunch }, context.signal);
+    return await launchToReady(ctx, p, state, { sessionId, check }, context.signal);
   } catch (error) {
     if (state.launched) await ctx.substrate.kill(view.session).catch(() => undefined);
     for (const path of state.written) await rm(path, { force: true }).catch(() => undefined);

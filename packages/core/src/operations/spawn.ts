@@ -165,12 +165,18 @@ export async function plan(ctx: EngineContext, options: SpawnOptionsParsed, cont
   return { provider, choices, meta, startupTimeout, billingGuard: options.billing };
 }
 
+/** The conversation a revive resumes, and its check of the launch's meta before anything is recorded (it throws to refuse). */
+export interface Resume {
+  readonly sessionId: string;
+  readonly check?: (meta: WorkerMeta) => void;
+}
+
 /** Build the provider's launch (resuming conversation `resume`, for revive) and write its files; the meta that records them. */
 export async function prepareLaunch(
   ctx: EngineContext,
   p: SpawnPlan,
   written: string[],
-  resume?: { readonly sessionId: string },
+  resume?: Resume,
 ): Promise<{ launch: ProviderV1Launch; env: Record<string, string>; meta: WorkerMeta }> {
   const { provider, meta } = p;
   const wp = ctx.paths.worker(meta.name);
@@ -185,7 +191,7 @@ export async function prepareLaunch(
       workerDir: wp.provider,
       sharedDir,
       sessionId: resume?.sessionId ?? randomUUID(),
-      ...(resume ? { resume } : {}),
+      ...(resume ? { resume: { sessionId: resume.sessionId } } : {}),
       hookSinkPath: ctx.paths.hookSink,
       hookCommand: (kind, hookOptions) => hookCommandFor(ctx.paths.hookSink, kind, hookOptions?.stdout),
     }),
@@ -201,6 +207,7 @@ export async function prepareLaunch(
     providerFiles: files.outside,
     envNames: Object.keys(env).sort(),
   };
+  resume?.check?.(recorded);
   await writeFileAtomic(wp.meta, `${JSON.stringify(recorded, null, 2)}\n`);
   return { launch, env, meta: recorded };
 }
@@ -219,13 +226,12 @@ export async function launchToReady(
   ctx: EngineContext,
   p: SpawnPlan,
   state: LaunchState,
-  resume: { readonly sessionId: string; readonly beforeLaunch?: (meta: WorkerMeta) => void } | undefined,
+  resume: Resume | undefined,
   signal: AbortSignal | undefined,
 ): Promise<WorkerStatus> {
   const { name, substrateSession: session } = p.meta;
   const wp = ctx.paths.worker(name);
-  const { launch, env, meta } = await prepareLaunch(ctx, p, state.written, resume && { sessionId: resume.sessionId });
-  resume?.beforeLaunch?.(meta);
+  const { launch, env, meta } = await prepareLaunch(ctx, p, state.written, resume);
   state.launched = true;
   // A session of this name already on the host (not this claim's) is refused by the launch itself.
   await ctx.substrate.launch({ session, cwd: meta.cwd, argv: launch.argv, env, exitRecordDir: wp.events }).catch((error: unknown) => {
