@@ -111,14 +111,19 @@ describe('fleet events from the ledger', () => {
 describe('workerEvents across a revive', () => {
   it('keeps the first life (its ready and death), then revived, the new ready and the dead turn as ended dead', () => {
     const ev = (at: number, kind: string, payload: unknown = {}) => ({ at: BigInt(at), kind, payload, file: `${at}-1-${kind}.json` });
-    const events = ledgerEvents(undefined, '/revive-events', [
-      ev(2_000, 'ready', {}),
-      ev(3_000, 'sent', { turn: 1, prompt: 'a' }),
-      ev(4_000, 'exit', { signal: 'SIGKILL' }),
-      ev(5_000, 'ended', { turn: 1, reason: 'dead', message: 'died' }),
-      ev(6_000, 'revived', { sessionId: 's' }),
-      ev(7_000, 'ready', {}),
-    ], []);
+    const events = ledgerEvents(
+      undefined,
+      '/revive-events',
+      [
+        ev(2_000, 'ready', {}),
+        ev(3_000, 'sent', { turn: 1, prompt: 'a' }),
+        ev(4_000, 'exit', { signal: 'SIGKILL' }),
+        ev(5_000, 'ended', { turn: 1, reason: 'dead', message: 'died' }),
+        ev(6_000, 'revived', { sessionId: 's' }),
+        ev(7_000, 'ready', {}),
+      ],
+      [],
+    );
     const view = {
       name: 'w',
       shown: { provider: 'mock', createdAt: new Date(0).toISOString() },

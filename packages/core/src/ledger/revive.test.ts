@@ -44,7 +44,15 @@ describe('the ledger across a revive', () => {
   });
 
   it("turn numbers continue, the dead turn stays dead, and the new process's stop ends the new turn", () => {
-    const events = typed([...firstLife, ...revive, ev(12, 'session'), ev(13, 'ready', {}), ev(14, 'sent', { turn: 3, prompt: 'c' }), ev(15, 'prompt'), ev(16, 'stop')]);
+    const events = typed([
+      ...firstLife,
+      ...revive,
+      ev(12, 'session'),
+      ev(13, 'ready', {}),
+      ev(14, 'sent', { turn: 3, prompt: 'c' }),
+      ev(15, 'prompt'),
+      ev(16, 'stop'),
+    ]);
     const turns = assignTurns(events);
     expect(nextTurnNumber(turns)).toBe(4);
     expect(turns.map((t) => [t.turn, t.end?.kind, t.end?.at])).toEqual([

@@ -58,7 +58,10 @@ async function check(ctx: EngineContext, view: UsableView): Promise<string> {
   // a CLI writes its conversation at the first prompt: without one there is nothing to resume
   const path = view.transcript.path;
   if (!view.turns.some((t) => !t.notSubmitted) || (path !== undefined && !existsSync(path))) {
-    throw new ReviveRefusedError(name, `it has no conversation to resume (${path === undefined ? 'it never took a prompt' : `no ${path}`}); spawn a new worker instead`);
+    throw new ReviveRefusedError(
+      name,
+      `it has no conversation to resume (${path === undefined ? 'it never took a prompt' : `no ${path}`}); spawn a new worker instead`,
+    );
   }
   return sessionId;
 }
