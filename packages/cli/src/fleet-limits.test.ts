@@ -63,6 +63,6 @@ describe('--max-workers', () => {
   });
 
   it('umbel --help lists exit code 117', async () => {
-    expect((await cli(['--help'])).stdout).toMatch(/117 {2}spawn, -p, pool start, run: a fleet limit/);
+    expect((await cli(['--help'])).stdout).toMatch(/117 {2}spawn, revive, -p, pool start, run: a fleet limit/);
   });
 });

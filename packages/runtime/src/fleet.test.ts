@@ -152,6 +152,15 @@ describe('a worker on a host', () => {
     expect(gpu.requests.map((r) => r.op)).toEqual(['spawn', 'send', 'wait', 'read', 'status', 'capture', 'logs', 'keys', 'kill']);
   });
 
+  it('revive routes to the host with no flag; the host decides (its refusal keeps its code)', async () => {
+    await fleet.spawn({ name: 'rv', provider: 'mock', cwd: work, host: 'gpu' });
+    await fleet.kill({ name: 'rv' });
+    // the host's mock provider declares no resume: the host's typed refusal comes back as it is
+    expect(await codeOf(fleet.revive({ name: 'rv' }))).toBe('UMBEL_RESUME_UNSUPPORTED');
+    expect(gpu.requests.map((r) => r.op)).toEqual(['spawn', 'kill', 'revive']);
+    expect(gpu.requests[2]?.options).toEqual({ name: 'rv' });
+  });
+
   it('records where it lives in the local state root, privately, and drops the record on kill --purge', async () => {
     await fleet.spawn({ name: 'r2', provider: 'mock', cwd: work, host: 'gpu' });
     const dir = join(localHome, 'remote');

@@ -285,6 +285,11 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
 
   async function ready(s: MockSession): Promise<void> {
     s.screen = ['mock-cli v1', '──────'];
+    // `--resume <id>` continues the conversation in the transcript: its turn keys go on (like a real CLI's unique ids)
+    if (s.options.argv.includes('--resume')) {
+      const text = await readFile(transcriptPath(s), 'utf8').catch(() => '');
+      s.turnCounter = text.split('\n').filter((line) => line.includes('"type":"user"')).length;
+    }
     await runHook(hooks(s).session, { session_id: 'mock-session', transcript_path: transcriptPath(s) }, s.options.env);
   }
 

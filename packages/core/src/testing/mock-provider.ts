@@ -75,6 +75,8 @@ export interface MockProviderSettings {
   readonly model?: boolean;
   /** Declare that the CLI drops input typed while a turn runs (`input.whileBusy: 'drop'`; play it with MOCK_CLI_DROP_WHILE_BUSY=1). */
   readonly dropsInputWhileBusy?: boolean;
+  /** Declare that it resumes a conversation (`capabilities.resume`; the launch gets `--resume <id>`). */
+  readonly resume?: boolean;
 }
 
 /** A ProviderV1 for the memory substrate's mock CLI, with a call log. */
@@ -95,6 +97,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
       appendSystemPrompt: false,
       permissionModes: ['default', 'bypass'],
       model: settings.model ?? true,
+      ...(settings.resume ? { resume: true } : {}),
     },
     inheritEnv: settings.inheritEnv ?? ['MOCK_API_KEY'],
     input: { confirmTimeoutMs: 400, maxSubmitRetries: 2, clearKeys: ['C-u'], ...(settings.dropsInputWhileBusy ? { whileBusy: 'drop' as const } : {}) },
@@ -111,7 +114,14 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
         notify: options.hookCommand('notify'),
       };
       return {
-        argv: ['mock-cli', '--transcript', transcriptPath, ...(options.unattended ? ['--yolo'] : []), ...(options.model ? ['--model', options.model] : [])],
+        argv: [
+          'mock-cli',
+          '--transcript',
+          transcriptPath,
+          ...(options.unattended ? ['--yolo'] : []),
+          ...(options.model ? ['--model', options.model] : []),
+          ...(options.resume ? ['--resume', options.resume.sessionId] : []),
+        ],
         env: { MOCK_CLI_HOOKS: JSON.stringify(hooks) },
         files: [{ path: join(options.workerDir, 'mock-settings.json'), content: JSON.stringify({ hooks }) }],
         sessionId: options.sessionId,
