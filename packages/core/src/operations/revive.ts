@@ -26,9 +26,8 @@ import { deriveStatus } from './status.js';
 const DEAD_STATES = new Set(['dead', 'exited', 'killed']);
 
 /**
- * The worker env again: the base allowlist and the provider's names from the caller, and every
- * other name the worker had (an explicit `--env`) from the caller too. A name the launch itself
- * does not set that the caller lacks now is refused (before the CLI starts).
+ * The worker env again, from the caller: the base allowlist and the provider's names as at spawn,
+ * and every other name the worker had (an explicit `--env`) by name.
  */
 function reviveEnv(ctx: EngineContext, provider: Provider, meta: WorkerMeta): Record<string, string> {
   const billsApi = new Set(provider.billing?.apiEnv ?? []);
@@ -40,10 +39,9 @@ function reviveEnv(ctx: EngineContext, provider: Provider, meta: WorkerMeta): Re
   return resolveWorkerEnv({ callerEnv: ctx.env, inherit, explicit });
 }
 
-/** The env names the spawn had that this launch lacks (the caller no longer has them, the launch does not set them). */
-function missingEnv(before: WorkerMeta, after: WorkerMeta, provider: Provider): string | undefined {
-  const optional = new Set<string>([...BASE_ENV_ALLOWLIST, ...provider.inheritEnv]);
-  return before.envNames.find((name) => !optional.has(name) && !after.envNames.includes(name));
+/** A name the worker had that its new launch lacks: the caller has no value for it now (and the launch sets none). */
+function missingEnv(before: WorkerMeta, after: WorkerMeta): string | undefined {
+  return before.envNames.find((name) => !after.envNames.includes(name));
 }
 
 /** Refuse what cannot be revived; the conversation to resume. */
@@ -106,7 +104,7 @@ export async function reviveWorker(ctx: EngineContext, options: ReviveOptionsPar
   try {
     // before the meta records the new env names: a refused revive keeps the worker's
     const check = (launched: WorkerMeta) => {
-      const missing = missingEnv(view.meta, launched, view.provider);
+      const missing = missingEnv(view.meta, launched);
       if (missing) throw new EnvUnresolvedError(missing);
     };
     return await launchToReady(ctx, p, state, { sessionId, check }, context.signal);
