@@ -84,6 +84,7 @@ describe('umbel revive (claude)', () => {
       expect((await json(['read', 'rv', '--turn', '1'])).value).toMatchObject({ turn: 1, result: 'first answer' });
       const dead = await json(['wait', 'rv', '--turn', '2']);
       expect(dead.value).toMatchObject({ reason: 'dead', turn: 2 });
+      expect(dead.value.message).toContain('SIGKILL');
       expect(dead.code).toBe(125);
       const logs = await umbel(['logs', 'rv']);
       expect(logs.stdout).toContain('revived');

@@ -44,8 +44,8 @@ function missingEnv(before: WorkerMeta, after: WorkerMeta): string | undefined {
   return before.envNames.find((name) => !after.envNames.includes(name));
 }
 
-/** Refuse what cannot be revived; the conversation to resume. */
-async function check(ctx: EngineContext, view: UsableView): Promise<string> {
+/** Refuse what cannot be revived; the conversation to resume and how the process died. */
+async function check(ctx: EngineContext, view: UsableView): Promise<{ sessionId: string; cause: string }> {
   const { name, provider } = view;
   if (!provider.capabilities.resume) throw new ResumeUnsupportedError(name, provider.providerId, provider.displayName);
   const pane = await ctx.substrate.inspect(view.session);
@@ -61,13 +61,11 @@ async function check(ctx: EngineContext, view: UsableView): Promise<string> {
       `it has no conversation to resume (${path === undefined ? 'it never took a prompt' : `no ${path}`}); spawn a new worker instead`,
     );
   }
-  return sessionId;
+  return { sessionId, cause: deathFacts(view, pane).cause };
 }
 
 /** Close the turns the dead process left open as `dead`, then mark the boundary; under the fleet slot. */
-async function markRevived(ctx: EngineContext, view: UsableView, meta: WorkerMeta, sessionId: string): Promise<void> {
-  const pane = await ctx.substrate.inspect(view.session).catch(() => ({ exists: false, dead: true }));
-  const cause = deathFacts(view, pane).cause;
+async function markRevived(view: UsableView, meta: WorkerMeta, { sessionId, cause }: { sessionId: string; cause: string }): Promise<void> {
   for (const turn of view.turns) {
     if (turn.end || turn.notSubmitted) continue;
     const message = `worker '${view.name}' died before completing turn ${turn.turn} (${cause}); it was revived after`;
@@ -80,7 +78,7 @@ async function markRevived(ctx: EngineContext, view: UsableView, meta: WorkerMet
 /** Revive a dead or killed worker, resuming its conversation; the ready worker's status. */
 export async function reviveWorker(ctx: EngineContext, options: ReviveOptionsParsed, context: CallContext = {}): Promise<WorkerStatus> {
   const view = usableWorker(ctx, options.name);
-  const sessionId = await check(ctx, view);
+  const conversation = await check(ctx, view);
   const cwd = await realCwd(view.meta.cwd);
   const env = reviveEnv(ctx, view.provider, view.meta);
   const { model, permissionMode, allowedTools, appendSystemPrompt, unattended } = view.meta;
@@ -99,15 +97,15 @@ export async function reviveWorker(ctx: EngineContext, options: ReviveOptionsPar
   };
   // the dead pane (kept for evidence) goes: the new process takes the session's name
   await ctx.substrate.kill(view.session).catch(() => undefined);
-  await withFleetSlot(ctx, options.maxWorkers, context, () => markRevived(ctx, view, meta, sessionId));
+  await withFleetSlot(ctx, options.maxWorkers, context, () => markRevived(view, meta, conversation));
   const state: LaunchState = { written: [], launched: false };
   try {
     // before the meta records the new env names: a refused revive keeps the worker's
-    const check = (launched: WorkerMeta) => {
+    const envCheck = (launched: WorkerMeta) => {
       const missing = missingEnv(view.meta, launched);
       if (missing) throw new EnvUnresolvedError(missing);
     };
-    return await launchToReady(ctx, p, state, { sessionId, check }, context.signal);
+    return await launchToReady(ctx, p, state, { sessionId: conversation.sessionId, check: envCheck }, context.signal);
   } catch (error) {
     if (state.launched) await ctx.substrate.kill(view.session).catch(() => undefined);
     for (const path of state.written) await rm(path, { force: true }).catch(() => undefined);
