@@ -165,7 +165,7 @@ function printCommand(y: Argv, help: ProviderHelp): Argv {
 
 /** The supervisor verbs, in three groups. */
 function verbs(y: Argv, help: ProviderHelp): Argv {
-  return maintenanceVerbs(inspectionVerbs(workVerbs(y, help)), help);
+  return toolVerbs(maintenanceVerbs(inspectionVerbs(workVerbs(y, help))), help);
 }
 
 /** A worker and its turns: spawn, send, wait, keys, status, ls. */
@@ -275,8 +275,8 @@ function inspectionVerbs(y: Argv): Argv {
     );
 }
 
-/** Ending, watching and the tools around workers: kill, prune, attach, capture, logs, run, pool, mcp, doctor, providers. */
-function maintenanceVerbs(y: Argv, help: ProviderHelp): Argv {
+/** Ending and watching workers: kill, prune, attach, capture, logs, events. */
+function maintenanceVerbs(y: Argv): Argv {
   return y
     .command(
       COMMANDS.kill,
@@ -312,7 +312,12 @@ function maintenanceVerbs(y: Argv, help: ProviderHelp): Argv {
           .option('follow', { alias: 'f', type: 'boolean', describe: 'Keep printing new events as they happen, until Ctrl-C' })
           .option('since', { type: 'string', describe: "Only events after this: an event's cursor, an ISO time, or a duration back from now (10m)" }),
       ),
-    )
+    );
+}
+
+/** The tools around workers: run, pool, mcp, doctor, providers. */
+function toolVerbs(y: Argv, help: ProviderHelp): Argv {
+  return y
     .command(
       COMMANDS.run,
       'Run a workflow YAML',
