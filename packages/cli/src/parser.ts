@@ -67,6 +67,7 @@ export const COMMANDS = {
   capture: 'capture <name>',
   logs: 'logs <name>',
   events: 'events [names..]',
+  top: 'top',
   run: 'run [file]',
   mcp: 'mcp',
   providers: 'providers',
@@ -312,6 +313,11 @@ function maintenanceVerbs(y: Argv, help: ProviderHelp): Argv {
           .option('follow', { alias: 'f', type: 'boolean', describe: 'Keep printing new events as they happen, until Ctrl-C' })
           .option('since', { type: 'string', describe: "Only events after this: an event's cursor, an ISO time, or a duration back from now (10m)" }),
       ),
+    )
+    .command(
+      COMMANDS.top,
+      'A live full-screen view of the fleet: select, attach, send, answer, kill (q quits)',
+      verb((v) => v),
     )
     .command(
       COMMANDS.run,
