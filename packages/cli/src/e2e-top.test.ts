@@ -4,6 +4,7 @@
  * over three fake `claude` workers; send-keys select, send, answer a permission prompt, kill and
  * quit; capture-pane reads the screen. Needs `pnpm build`.
  */
+import { readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,5 +103,27 @@ describe('umbel top on the fake claude', () => {
     await until((t) => t.includes('top-exited=0'), 'top to exit');
     expect(tmux.run('display-message', '-p', '-t', 'top', '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
     expect(screen()).not.toContain('umbel top');
+  });
+
+  it('Enter attaches to the selected worker and top comes back on detach; SIGTERM restores the terminal', async () => {
+    // the pane's own server passes C-b on, so it reaches the attached client on umbel's socket
+    tmux.run('new-session', '-d', '-s', 'top2', '-x', '80', '-y', '24', script);
+    tmux.run('set-option', '-t', 'top2', 'prefix', 'None');
+    const on = (t: string) => tmux.run('capture-pane', '-p', '-t', t);
+    const wait = async (check: (text: string) => boolean, what: string) => {
+      for (let i = 0; i < 600 && !check(on('top2')); i++) await new Promise((r) => setTimeout(r, 50));
+      if (!check(on('top2'))) throw new Error(`timed out waiting for ${what}; the screen:\n${on('top2')}`);
+    };
+    await wait((t) => t.includes('── t1') && /t1 .*ready/.test(t), 'top with t1 selected');
+    tmux.run('send-keys', '-t', 'top2', 'Enter');
+    await wait((t) => !t.includes('umbel top') && t.includes('auto mode on'), "t1's own screen");
+    tmux.run('send-keys', '-t', 'top2', 'C-b', 'd');
+    await wait((t) => t.includes('umbel top') && t.includes('back from t1'), 'top again after the detach');
+    expect(tmux.run('display-message', '-p', '-t', 'top2', '#{alternate_on}').trim()).toBe('1');
+    const shell = Number(tmux.run('display-message', '-p', '-t', 'top2', '#{pane_pid}').trim());
+    const [node] = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/).map(Number);
+    process.kill(node as number, 'SIGTERM');
+    await wait((t) => t.includes('top-exited=143'), 'top to exit on SIGTERM');
+    expect(tmux.run('display-message', '-p', '-t', 'top2', '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
   });
 });

@@ -135,7 +135,8 @@ async function runCommand(verb: string, args: Args, io: CliIo, json: boolean, si
 async function runTopCommand(io: CliIo, signal: AbortSignal): Promise<number> {
   if (io.stdout.isTTY !== true || !process.stdin.isTTY) throw new UsageError('umbel top needs a terminal', { hint: "for scripts: 'umbel events --follow', 'umbel ls'" });
   const { runTop } = await (await import('@umbel/runtime')).importModule<typeof import('@umbel/top')>('@umbel/top');
-  return await runTop({ engine: await io.createEngine(io.env), stdin: process.stdin, stdout: process.stdout, signal });
+  const code = await runTop({ engine: await io.createEngine(io.env), stdin: process.stdin, stdout: process.stdout, signal });
+  return signal.aborted ? interruptExitCode(signal) : code;
 }
 
 /** `work`'s code; after a second signal, what it reaches within HURRY_MS, else the interrupt's code. */

@@ -31,10 +31,17 @@ export function createFeed(engine: Umbel, store: TopStore): Feed {
       })
       .catch(() => undefined);
   };
+  // Two asks of one worker's status may answer out of order: only the latest one asked is applied.
+  const asked = new Map<string, number>();
+  let asks = 0;
   const refreshWorker = (name: string) => {
+    const ask = ++asks;
+    asked.set(name, ask);
     engine
       .status(name)
-      .then((status) => store.update((s) => applyStatus(s, status)))
+      .then((status) => {
+        if (asked.get(name) === ask) store.update((s) => applyStatus(s, status));
+      })
       .catch(() => undefined);
   };
   store.subscribe(() => {

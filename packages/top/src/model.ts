@@ -98,9 +98,18 @@ export function applyStatuses(state: TopState, statuses: readonly WorkerStatus[]
   return keepSelection({ ...state, rows });
 }
 
-/** One worker's fresh status. */
+/** States a worker never leaves (a name spawned again starts over with its `spawned` event). */
+const FINAL = new Set(['exited', 'dead', 'killed']);
+
+/**
+ * One worker's fresh status. An ended worker stays ended: `kill` records the death before the
+ * process tree is gone, so a status asked at its event can still see the pane and read `ready`.
+ */
 export function applyStatus(state: TopState, status: WorkerStatus): TopState {
-  return upsert(state, rowFromStatus(status, state.rows.find((r) => r.name === status.name)));
+  const previous = state.rows.find((r) => r.name === status.name);
+  const row = rowFromStatus(status, previous);
+  const ended = previous && FINAL.has(previous.state) && !FINAL.has(row.state);
+  return upsert(state, ended ? { ...row, state: previous.state } : row);
 }
 
 /** The first line of a turn's answer (read after its `ended` event). */
