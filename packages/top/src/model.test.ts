@@ -53,6 +53,8 @@ describe('the rows', () => {
     expect(s.rows[0]).toMatchObject({ state: 'busy', turn: 1, line: '' });
     s = applyEvent(s, event('w', 'needs-input', { turn: 1, input: 'permission', tool: 'Bash', message: 'run ls?\nmore' }));
     expect(s.rows[0]).toMatchObject({ state: 'needs-input', line: 'asks permission Bash: run ls?', asking: 'asks permission Bash: run ls?' });
+    const named = applyEvent(s, event('w', 'needs-input', { turn: 1, input: 'permission', tool: 'Bash', message: 'Bash: touch x' }));
+    expect(named.rows[0]?.line).toBe('asks permission Bash: touch x');
     s = applyEvent(s, event('w', 'ended', { turn: 1, reason: 'completed', exitCode: 0 }));
     expect(s.rows[0]).toMatchObject({ state: 'ready', line: '' });
     expect(s.rows[0]?.asking).toBeUndefined();

@@ -48,7 +48,10 @@ export function firstLine(text: string | undefined): string {
 }
 
 function askingLine(needs: { kind: string; tool?: string; message?: string }): string {
-  return `asks ${needs.kind}${needs.tool ? ` ${needs.tool}` : ''}${needs.message ? `: ${firstLine(needs.message)}` : ''}`;
+  // a permission message often starts with the tool's name already (`Bash: touch x`)
+  const message = firstLine(needs.message);
+  const said = needs.tool && message.startsWith(`${needs.tool}: `) ? message.slice(needs.tool.length + 2) : message;
+  return `asks ${needs.kind}${needs.tool ? ` ${needs.tool}` : ''}${said ? `: ${said}` : ''}`;
 }
 
 /** `5h 42% 7d 10%` (the windows the CLI reported). */
