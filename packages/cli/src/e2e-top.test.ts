@@ -38,7 +38,10 @@ beforeAll(async () => {
   const exports = Object.entries(env)
     .map(([k, v]) => `export ${k}='${String(v).replaceAll("'", "'\\''")}'`)
     .join('\n');
-  await writeFile(script, `unset TMUX TMUX_PANE TMUX_TMPDIR\n${exports}\ncd '${work}'\nnode '${join(REPO_ROOT, 'packages/cli/dist/cli.js')}' top\necho "top-exited=$?"\nexec sleep 600\n`);
+  await writeFile(
+    script,
+    `unset TMUX TMUX_PANE TMUX_TMPDIR\n${exports}\ncd '${work}'\nnode '${join(REPO_ROOT, 'packages/cli/dist/cli.js')}' top\necho "top-exited=$?"\nexec sleep 600\n`,
+  );
   await chmod(script, 0o700);
 });
 

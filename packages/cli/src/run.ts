@@ -133,7 +133,8 @@ async function runCommand(verb: string, args: Args, io: CliIo, json: boolean, si
 
 /** `umbel top`: @umbel/top (ink, React) is loaded on demand, never bundled into the bin. */
 async function runTopCommand(io: CliIo, signal: AbortSignal): Promise<number> {
-  if (io.stdout.isTTY !== true || !process.stdin.isTTY) throw new UsageError('umbel top needs a terminal', { hint: "for scripts: 'umbel events --follow', 'umbel ls'" });
+  if (io.stdout.isTTY !== true || !process.stdin.isTTY)
+    throw new UsageError('umbel top needs a terminal', { hint: "for scripts: 'umbel events --follow', 'umbel ls'" });
   const { runTop } = await (await import('@umbel/runtime')).importModule<typeof import('@umbel/top')>('@umbel/top');
   const code = await runTop({ engine: await io.createEngine(io.env), stdin: process.stdin, stdout: process.stdout, signal });
   return signal.aborted ? interruptExitCode(signal) : code;

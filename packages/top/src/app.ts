@@ -31,11 +31,7 @@ export function App({ store }: { readonly store: TopStore }): ReactElement {
     { flexDirection: 'column', width, height: height - 1 },
     h(Text, { bold: true, wrap: 'truncate' }, f.header),
     h(Text, { dimColor: true, wrap: 'truncate' }, f.columns),
-    h(
-      Box,
-      { flexDirection: 'column', flexGrow: 1 },
-      ...f.rows.map((row, i) => h(Text, { key: i, inverse: i === f.selected, wrap: 'truncate' }, row)),
-    ),
+    h(Box, { flexDirection: 'column', flexGrow: 1 }, ...f.rows.map((row, i) => h(Text, { key: i, inverse: i === f.selected, wrap: 'truncate' }, row))),
     h(Text, { dimColor: true, wrap: 'truncate' }, f.detailTitle),
     h(
       Box,

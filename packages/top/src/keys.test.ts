@@ -61,14 +61,25 @@ describe('keys', () => {
 
   it('y/n answer a permission prompt with the provider’s keys, only while the worker asks', () => {
     expect(press(fleet(), 'y')).toMatchObject({ action: undefined, state: { notice: 'w1 is not asking for anything' } });
-    const asking = applyEvent(applyEvent(fleet(), { cursor: '1', at: '2026-01-01T00:00:01.000Z', kind: 'needs-input', worker: 'w1', provider: 'claude', input: 'permission', tool: 'Bash' }), {
-      cursor: '2',
-      at: '2026-01-01T00:00:02.000Z',
-      kind: 'needs-input',
-      worker: 'w2',
-      provider: 'codex',
-      input: 'permission',
-    });
+    const asking = applyEvent(
+      applyEvent(fleet(), {
+        cursor: '1',
+        at: '2026-01-01T00:00:01.000Z',
+        kind: 'needs-input',
+        worker: 'w1',
+        provider: 'claude',
+        input: 'permission',
+        tool: 'Bash',
+      }),
+      {
+        cursor: '2',
+        at: '2026-01-01T00:00:02.000Z',
+        kind: 'needs-input',
+        worker: 'w2',
+        provider: 'codex',
+        input: 'permission',
+      },
+    );
     expect(press(asking, 'y').action).toEqual({ kind: 'keys', name: 'w1', keys: ['Enter'] });
     expect(press(asking, 'n').action).toEqual({ kind: 'keys', name: 'w1', keys: ['Escape'] });
     expect(press(asking, 'j', 'y').action).toEqual({ kind: 'keys', name: 'w2', keys: ['y'] });

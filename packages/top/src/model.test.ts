@@ -94,7 +94,11 @@ describe('the rows', () => {
 });
 
 describe('selection and filter', () => {
-  const fleet = (): TopState => applyStatuses(initialState, ['a1', 'a2', 'b1', 'b2'].map((x) => status(x, x.startsWith('b') ? { provider: 'codex' } : {})));
+  const fleet = (): TopState =>
+    applyStatuses(
+      initialState,
+      ['a1', 'a2', 'b1', 'b2'].map((x) => status(x, x.startsWith('b') ? { provider: 'codex' } : {})),
+    );
 
   it('moves within the visible rows and stops at the ends', () => {
     let s = moveSelection(fleet(), 1);

@@ -44,7 +44,12 @@ export const initialState: TopState = { rows: [], filter: '', mode: { kind: 'lis
 
 /** The first non-empty line of a text, trimmed. */
 export function firstLine(text: string | undefined): string {
-  return (text ?? '').split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+  return (
+    (text ?? '')
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? ''
+  );
 }
 
 function askingLine(needs: { kind: string; tool?: string; message?: string }): string {
@@ -135,7 +140,11 @@ const EVENT_STATE: Partial<Record<FleetEvent['kind'], string>> = {
 
 function eventLine(event: FleetEvent, row: Row | undefined): Pick<Row, 'line' | 'asking'> {
   if (event.kind === 'needs-input') {
-    const asking = askingLine({ kind: event.input ?? 'input', ...(event.tool ? { tool: event.tool } : {}), ...(event.message ? { message: event.message } : {}) });
+    const asking = askingLine({
+      kind: event.input ?? 'input',
+      ...(event.tool ? { tool: event.tool } : {}),
+      ...(event.message ? { message: event.message } : {}),
+    });
     return { line: asking, asking };
   }
   if (event.kind === 'ended' && event.reason !== 'completed') return { line: `${event.reason}${event.message ? `: ${firstLine(event.message)}` : ''}` };
@@ -148,7 +157,15 @@ function eventLine(event: FleetEvent, row: Row | undefined): Pick<Row, 'line' | 
 export function applyEvent(state: TopState, event: FleetEvent): TopState {
   const row = state.rows.find((r) => r.name === event.worker);
   const next = EVENT_STATE[event.kind] ?? row?.state ?? 'starting';
-  const base: Row = row ?? { name: event.worker, provider: event.provider, state: next, turn: 0, billing: 'unknown', line: '', ...(event.host ? { host: event.host } : {}) };
+  const base: Row = row ?? {
+    name: event.worker,
+    provider: event.provider,
+    state: next,
+    turn: 0,
+    billing: 'unknown',
+    line: '',
+    ...(event.host ? { host: event.host } : {}),
+  };
   const { asking: _asking, ...rest } = base;
   const updated: Row = {
     ...rest,
@@ -180,7 +197,10 @@ export function keepSelection(state: TopState): TopState {
 export function moveSelection(state: TopState, delta: number): TopState {
   const rows = visibleRows(state);
   if (rows.length === 0) return state;
-  const at = Math.max(0, rows.findIndex((r) => r.name === state.selected));
+  const at = Math.max(
+    0,
+    rows.findIndex((r) => r.name === state.selected),
+  );
   const to = Math.min(rows.length - 1, Math.max(0, at + delta));
   return { ...state, selected: rows[to]?.name };
 }

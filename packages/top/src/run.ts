@@ -38,8 +38,8 @@ function describe(error: unknown): string {
 function act(engine: Umbel, store: TopStore, action: Action, exit: (e: Exit) => void, refresh: () => void): void {
   const note = (text: string) => store.update((s) => ({ ...s, notice: text }));
   const fail = (error: unknown) => note(`${'name' in action ? `${action.name}: ` : ''}${describe(error)}`);
-  if (action.kind === 'quit' || action.kind === 'attach') return exit(action);
-  if (action.kind === 'send') {
+  if (action.kind === 'quit' || action.kind === 'attach') exit(action);
+  else if (action.kind === 'send') {
     note(`sending to ${action.name}…`);
     engine.send({ name: action.name, prompt: action.prompt }).then((r) => note(`sent turn ${r.turn} to ${r.worker}${r.queued ? ' (queued)' : ''}`), fail);
   } else if (action.kind === 'keys') {
@@ -80,7 +80,15 @@ export async function runTop(options: TopOptions): Promise<number> {
     new Promise<Exit>((resolve) => {
       resolveExit = resolve;
     });
-  const store = createTopStore((action) => act(engine, store, action, (e) => resolveExit(e), () => feed.refreshScreen()));
+  const store = createTopStore((action) =>
+    act(
+      engine,
+      store,
+      action,
+      (e) => resolveExit(e),
+      () => feed.refreshScreen(),
+    ),
+  );
   const feed = createFeed(engine, store);
   const onSignal = () => resolveExit({ kind: 'quit' });
   signal?.addEventListener('abort', onSignal, { once: true });

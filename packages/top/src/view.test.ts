@@ -19,7 +19,11 @@ const status = (name: string, extra: Partial<WorkerStatus> = {}): WorkerStatus =
 });
 
 const NOW = Date.parse('2026-01-01T00:00:42.000Z');
-const hundred = () => applyStatuses(initialState, Array.from({ length: 100 }, (_, i) => status(`w${String(i).padStart(3, '0')}`)));
+const hundred = () =>
+  applyStatuses(
+    initialState,
+    Array.from({ length: 100 }, (_, i) => status(`w${String(i).padStart(3, '0')}`)),
+  );
 
 /** Every line of a frame, as the view lays them out. */
 const lines = (f: ReturnType<typeof frame>) => [f.header, f.columns, ...f.rows, f.detailTitle, ...f.detail, f.footer];
@@ -27,7 +31,13 @@ const lines = (f: ReturnType<typeof frame>) => [f.header, f.columns, ...f.rows, 
 describe('the frame', () => {
   it('100 workers in 80×24: the lines fit, and the selected row stays in view', () => {
     const state = moveSelection(hundred(), 60);
-    const f = frame({ state, nowMs: NOW, width: 80, height: 24, screen: { name: 'w060', text: Array.from({ length: 50 }, (_, i) => `screen line ${i}`).join('\n') } });
+    const f = frame({
+      state,
+      nowMs: NOW,
+      width: 80,
+      height: 24,
+      screen: { name: 'w060', text: Array.from({ length: 50 }, (_, i) => `screen line ${i}`).join('\n') },
+    });
     expect(f.rows.length + f.detailHeight + 4).toBeLessThanOrEqual(23);
     for (const l of lines(f)) expect(l.length).toBeLessThanOrEqual(80);
     expect(f.rows[f.selected]).toMatch(/^w060 /);
