@@ -111,7 +111,12 @@ describe('runTop', () => {
   it('Enter attaches: the view leaves the terminal to the attach command and comes back after it', async () => {
     const t = terminal();
     const seen: string[] = [];
-    const engine = { ...fakeEngine(), attachCommand: async (name: string) => ({ file: 'tmux', args: ['attach', '-t', name], env: {} }) } as Umbel;
+    let screen = 'the screen of w1';
+    const engine = {
+      ...fakeEngine(),
+      capture: async () => ({ worker: 'w1', text: screen, live: true }),
+      attachCommand: async (name: string) => ({ file: 'tmux', args: ['attach', '-t', name], env: {} }),
+    } as Umbel;
     const done = runTop({
       engine,
       stdin: t.stdin,
@@ -119,11 +124,14 @@ describe('runTop', () => {
       runAttach: (command) => {
         // while attached, top is off the screen and out of raw mode
         seen.push(`${command.args.join(' ')} alt:${t.output().endsWith(LEAVE_ALT)} raw:${t.raw.at(-1)}`);
+        screen = 'typed while attached';
       },
     });
     await until(() => t.output().includes('w1'), 'the first frame');
     t.type('\r');
     await until(() => t.output().includes('back from w1'), 'top again');
+    // the screen is captured again: what happened while attached shows
+    await until(() => t.output().includes('typed while attached'), 'the new screen');
     expect(seen).toEqual(['attach -t w1 alt:true raw:false']);
     t.type('q');
     expect(await done).toBe(0);

@@ -104,6 +104,7 @@ export async function runTop(options: TopOptions): Promise<number> {
       if (exit.kind === 'crash') throw exit.error;
       if (exit.kind === 'quit') return signal?.aborted ? 130 : 0;
       await attach(engine, exit.name, options, store);
+      feed.refreshScreen(); // what happened there while attached
     }
   } finally {
     clearInterval(clock);
