@@ -4,7 +4,7 @@
 // (run `pnpm build` first), tmux, the fake `claude` from test-fixtures and, when installed, the
 // real `claude` against the local mock model server.
 //
-//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|events|remote|worktree] [--providers claude,codex,gemini]
+//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|events|top|remote|worktree] [--providers claude,codex,gemini]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,8 +20,8 @@ const opt = (name, fallback) => {
 const RUNS = opt('runs', 50);
 const PARALLEL = opt('parallel', 50);
 const skipReal = args.includes('--skip-real');
-// --only print|engine|events|remote|worktree: run one part (the real-CLI comparison, the fake-CLI engine
-// figures, the latency of `umbel events --follow`, a remote turn over ssh against a local one on a
+// --only print|engine|events|top|remote|worktree: run one part (the real-CLI comparison, the fake-CLI engine
+// figures, the latency of `umbel events --follow`, `umbel top`'s redraw at 100 workers, a remote turn over ssh against a local one on a
 // loopback sshd, or spawn --worktree on 5,000 files).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const dist = (pkg, file = 'index.js') => pathToFileURL(join(root, 'packages', pkg, 'dist', file)).href;
@@ -88,6 +88,12 @@ try {
 
   // 5b. a stop hook → its `ended` line in `umbel events --follow` (a separate process, as a user runs it)
   if (only === undefined || only === 'events') await benchEvents();
+
+  // 5c. `umbel top`: an event → its frame at 100 workers (in process, fake streams)
+  if (only === undefined || only === 'top') {
+    const { benchTop } = await import(pathToFileURL(join(root, 'scripts/bench-top.mjs')).href);
+    await benchTop({ root, runs: RUNS, report });
+  }
 
   // 6. umbel -p vs the real claude -p on the same mock
   if (!skipReal && (only === undefined || only === 'print')) await benchPrint(bin);

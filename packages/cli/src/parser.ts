@@ -67,6 +67,7 @@ export const COMMANDS = {
   capture: 'capture <name>',
   logs: 'logs <name>',
   events: 'events [names..]',
+  top: 'top',
   run: 'run [file]',
   mcp: 'mcp',
   providers: 'providers',
@@ -318,6 +319,11 @@ function maintenanceVerbs(y: Argv): Argv {
 /** The tools around workers: run, pool, mcp, doctor, providers. */
 function toolVerbs(y: Argv, help: ProviderHelp): Argv {
   return y
+    .command(
+      COMMANDS.top,
+      'A live full-screen view of the fleet: select, attach, send, answer, kill (q quits)',
+      verb((v) => v),
+    )
     .command(
       COMMANDS.run,
       'Run a workflow YAML',
