@@ -25,6 +25,12 @@ export const CLAUDE_API_BILLING_ENV = [
   'CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR',
 ] as const;
 
+/** A confined worker (`--sandbox`): the API and sign-in hosts; its config dir (transcripts) and `~/.claude.json`. */
+export const CLAUDE_SANDBOX = {
+  hosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai', 'statsig.anthropic.com'],
+  writePaths: [{ path: '~/.claude', env: 'CLAUDE_CONFIG_DIR' }, { path: '~/.claude.json' }],
+} as const;
+
 /** Variables naming the endpoint Claude Code calls (status shows it, credentials removed). */
 export const CLAUDE_ENDPOINT_ENV = ['ANTHROPIC_BASE_URL'] as const;
 
