@@ -108,7 +108,7 @@ export function validateClaudeOptions({ spawn, isRoot }: ProviderV1ValidateOptio
     'claude',
     `${option} when running as root`,
     'Claude Code refuses bypass mode as root unless IS_SANDBOX=1 is set in its environment. ' +
-      'If this machine is a disposable sandbox, pass --env IS_SANDBOX=1 yourself (umbel never sets it for you); ' +
+      'Run the worker with --sandbox (umbel then sets it inside its own sandbox), or, if this machine is a disposable sandbox, pass --env IS_SANDBOX=1 yourself; ' +
       'otherwise run umbel as a non-root user or choose another --permission-mode',
   );
 }

@@ -6,6 +6,7 @@ const base: SandboxPolicyInput = {
   stateRoot: '/home/u/.local/state/umbel',
   cwd: '/home/u/project',
   workerDir: '/home/u/.local/state/umbel/workers/w1',
+  providerDir: '/home/u/.local/state/umbel/workers/w1/provider',
   eventsDir: '/home/u/.local/state/umbel/workers/w1/events',
   tempDir: '/home/u/.local/state/umbel/workers/w1/tmp',
   hooksDir: '/home/u/.local/state/umbel/hooks',
@@ -21,7 +22,7 @@ describe('buildSandboxPolicy', () => {
     const policy = buildSandboxPolicy(base);
     expect(policy.write).toEqual([
       '/home/u/project',
-      '/home/u/.local/state/umbel/workers/w1',
+      '/home/u/.local/state/umbel/workers/w1/provider',
       '/home/u/.local/state/umbel/workers/w1/events',
       '/home/u/.local/state/umbel/workers/w1/tmp',
       '/home/u/.local/state/umbel/providers/claude',
@@ -29,6 +30,8 @@ describe('buildSandboxPolicy', () => {
       '/home/u/.claude.json',
     ]);
     expect(policy.write).not.toContain('/home/u');
+    // the worker's meta is umbel's: its dir is read, never written
+    expect(policy.write).not.toContain(base.workerDir);
   });
 
   it('a variable that moves the CLI’s config dir moves the write path', () => {

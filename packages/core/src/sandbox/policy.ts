@@ -23,8 +23,9 @@ export interface SandboxPolicyInput {
   readonly stateRoot: string;
   /** The worker's cwd (its worktree with `--worktree`). */
   readonly cwd: string;
-  /** The worker's state dir (its provider files); its events dir (hooks land there); its private temp dir. */
+  /** The worker's state dir (read only: its meta is umbel's), its provider files, its events dir (hooks land there), its private temp dir. */
   readonly workerDir: string;
+  readonly providerDir: string;
   readonly eventsDir: string;
   readonly tempDir: string;
   /** Read (and run) only: the hook sink and launch wrapper dir. */
@@ -104,11 +105,11 @@ function networkOf(input: SandboxPolicyInput): string[] {
 export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   const widenWrite = input.widen.write.map((p) => expandHome(p, input.userHome));
   const widenRead = input.widen.read.map((p) => expandHome(p, input.userHome));
-  const write = unique([input.cwd, input.workerDir, input.eventsDir, input.tempDir, input.sharedDir, ...providerWrites(input), ...widenWrite]);
+  const write = unique([input.cwd, input.providerDir, input.eventsDir, input.tempDir, input.sharedDir, ...providerWrites(input), ...widenWrite]);
   const denyRead = unique([...SANDBOX_DENY_READ.map((p) => join(input.userHome, p)), input.stateRoot]);
   // The worker's own parts of the state root stay readable (its cwd may be its worktree there).
   const inRoot = (p: string) => p === input.stateRoot || p.startsWith(`${input.stateRoot}/`);
-  const allowRead = unique([input.hooksDir, ...write.filter(inRoot), ...widenRead]);
+  const allowRead = unique([input.hooksDir, input.workerDir, ...write.filter(inRoot), ...widenRead]);
   return {
     write,
     denyRead,
