@@ -39,7 +39,6 @@ export async function confineLaunch(
     userHome: input.env.HOME || homedir(),
     stateRoot: input.paths.home,
     cwd: input.cwd,
-    workerDir: wp.dir,
     providerDir: wp.provider,
     eventsDir: wp.events,
     tempDir,

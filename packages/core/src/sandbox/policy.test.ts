@@ -5,7 +5,6 @@ const base: SandboxPolicyInput = {
   userHome: '/home/u',
   stateRoot: '/home/u/.local/state/umbel',
   cwd: '/home/u/project',
-  workerDir: '/home/u/.local/state/umbel/workers/w1',
   providerDir: '/home/u/.local/state/umbel/workers/w1/provider',
   eventsDir: '/home/u/.local/state/umbel/workers/w1/events',
   tempDir: '/home/u/.local/state/umbel/workers/w1/tmp',
@@ -31,7 +30,7 @@ describe('buildSandboxPolicy', () => {
     ]);
     expect(policy.write).not.toContain('/home/u');
     // the worker's meta is umbel's: its dir is read, never written
-    expect(policy.write).not.toContain(base.workerDir);
+    expect(policy.write).not.toContain('/home/u/.local/state/umbel/workers/w1');
   });
 
   it('a variable that moves the CLI’s config dir moves the write path', () => {
@@ -45,19 +44,16 @@ describe('buildSandboxPolicy', () => {
     for (const secret of ['.ssh', '.aws', '.gnupg', '.config/gcloud', '.kube', '.docker/config.json', '.netrc', '.npmrc', '.bash_history', '.zsh_history'])
       expect(policy.denyRead).toContain(`/home/u/${secret}`);
     expect(policy.denyRead).toContain(base.stateRoot);
-    expect(policy.allowRead).toContain(base.workerDir);
-    expect(policy.allowRead).toContain(base.hooksDir);
-    expect(policy.allowRead).not.toContain('/home/u/.local/state/umbel/workers');
-    expect(policy.allowRead.some((p) => p.includes('/workers/w2'))).toBe(false);
-    // the cwd outside the state root needs no re-allowing
-    expect(policy.allowRead).not.toContain(base.cwd);
+    // only the hook sink's dir is re-allowed: the worker's write paths in the root are mounted writable
+    // after the denies (srt), and re-allowing their read would mount them read-only (hooks could not land)
+    expect(policy.allowRead).toEqual([base.hooksDir]);
   });
 
-  it('a worktree cwd under the state root is writable and readable', () => {
+  it('a worktree cwd under the state root is writable (and so seen), never re-allowed read-only', () => {
     const cwd = '/home/u/.local/state/umbel/worktrees/w1';
     const policy = buildSandboxPolicy({ ...base, cwd });
     expect(policy.write).toContain(cwd);
-    expect(policy.allowRead).toContain(cwd);
+    expect(policy.allowRead).not.toContain(cwd);
   });
 
   it('network: the provider’s hosts plus the custom base URL’s host (never its credentials or path)', () => {

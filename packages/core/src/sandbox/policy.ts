@@ -23,8 +23,7 @@ export interface SandboxPolicyInput {
   readonly stateRoot: string;
   /** The worker's cwd (its worktree with `--worktree`). */
   readonly cwd: string;
-  /** The worker's state dir (read only: its meta is umbel's), its provider files, its events dir (hooks land there), its private temp dir. */
-  readonly workerDir: string;
+  /** The worker's provider files, its events dir (hooks land there), its private temp dir. */
   readonly providerDir: string;
   readonly eventsDir: string;
   readonly tempDir: string;
@@ -107,9 +106,10 @@ export function buildSandboxPolicy(input: SandboxPolicyInput): SandboxPolicy {
   const widenRead = input.widen.read.map((p) => expandHome(p, input.userHome));
   const write = unique([input.cwd, input.providerDir, input.eventsDir, input.tempDir, input.sharedDir, ...providerWrites(input), ...widenWrite]);
   const denyRead = unique([...SANDBOX_DENY_READ.map((p) => join(input.userHome, p)), input.stateRoot]);
-  // The worker's own parts of the state root stay readable (its cwd may be its worktree there).
-  const inRoot = (p: string) => p === input.stateRoot || p.startsWith(`${input.stateRoot}/`);
-  const allowRead = unique([input.hooksDir, input.workerDir, ...write.filter(inRoot), ...widenRead]);
+  // The write paths inside the denied state root (events, provider files, a worktree) are mounted
+  // writable after the denies, so they are seen; re-allowing their read would mount them read-only.
+  // The hook sink's dir is read (and run) only. The rest of the worker's dir (its meta) stays hidden.
+  const allowRead = unique([input.hooksDir, ...widenRead]);
   return {
     write,
     denyRead,
