@@ -126,6 +126,15 @@ describe('confined workers (--sandbox) on the fake claude', () => {
     expect(existsSync(join(home, 'workers', 'nobox'))).toBe(false);
   });
 
+  it('umbel -p --sandbox answers from a confined worker (a write beside its cwd refused) and leaves none behind', async () => {
+    const outside = join(scratch, 'outside-p');
+    const r = await umbel(['-p', `TOOL touch ${outside} 2>&1 || echo refused`, '--sandbox', ...cfg()]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('refused');
+    expect(existsSync(outside)).toBe(false);
+    expect(JSON.parse((await umbel(['ls', '--json'])).stdout).filter((w: { anonymous: boolean }) => w.anonymous)).toEqual([]);
+  });
+
   it('--sandbox-allow without --sandbox is a usage error', async () => {
     const r = await umbel(['spawn', 'loose', '--sandbox-allow', 'example.com', ...cfg()]);
     expect(r.code).toBe(2);
