@@ -125,7 +125,19 @@ function spawnOptions(y: Argv, help: ProviderHelp): Argv {
       describe: "Run the worker in its own git worktree of --cwd's repository, on a new branch (default umbel/<name>); kill keeps it",
     })
     .option('branch', { type: 'string', describe: '--worktree: the branch (default umbel/<name>; an existing one is checked out on purpose)' })
-    .option('base', { type: 'string', describe: '--worktree: the commit, branch or tag it starts from (default HEAD)' });
+    .option('base', { type: 'string', describe: '--worktree: the commit, branch or tag it starts from (default HEAD)' })
+    .option('sandbox', {
+      type: 'boolean',
+      describe:
+        'Confine the worker in an OS sandbox: it writes only its cwd (or worktree) and its own dirs, reads none of your secrets, reaches only its model hosts (exit 116 where it cannot be had)',
+    })
+    .option('sandbox-write', { type: 'string', nargs: 1, describe: '--sandbox: also let it write PATH; repeatable' })
+    .option('sandbox-read', { type: 'string', nargs: 1, describe: '--sandbox: let it read PATH of the deny list (~/.npmrc); repeatable' })
+    .option('sandbox-allow', {
+      type: 'string',
+      nargs: 1,
+      describe: '--sandbox: also let it reach HOST (api.example.com, *.example.com, host:port); repeatable',
+    });
 }
 
 function waitOptions(y: Argv, what: string): Argv {
