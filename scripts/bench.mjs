@@ -4,7 +4,7 @@
 // (run `pnpm build` first), tmux, the fake `claude` from test-fixtures and, when installed, the
 // real `claude` against the local mock model server.
 //
-//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|events|remote|worktree] [--providers claude,codex,gemini]
+//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|events|top|remote|worktree|sandbox] [--providers claude,codex,gemini]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,9 +20,10 @@ const opt = (name, fallback) => {
 const RUNS = opt('runs', 50);
 const PARALLEL = opt('parallel', 50);
 const skipReal = args.includes('--skip-real');
-// --only print|engine|events|remote|worktree: run one part (the real-CLI comparison, the fake-CLI engine
-// figures, the latency of `umbel events --follow`, a remote turn over ssh against a local one on a
-// loopback sshd, or spawn --worktree on 5,000 files).
+// --only print|engine|events|top|remote|worktree|sandbox: run one part (the real-CLI comparison, the fake-CLI
+// engine figures, the latency of `umbel events --follow`, `umbel top`'s redraw at 100 workers, a remote
+// turn over ssh against a local one on a loopback sshd, spawn --worktree on 5,000 files, or spawn
+// --sandbox and its turns).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const dist = (pkg, file = 'index.js') => pathToFileURL(join(root, 'packages', pkg, 'dist', file)).href;
 if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) {
@@ -89,6 +90,12 @@ try {
   // 5b. a stop hook → its `ended` line in `umbel events --follow` (a separate process, as a user runs it)
   if (only === undefined || only === 'events') await benchEvents();
 
+  // 5c. `umbel top`: an event → its frame at 100 workers (in process, fake streams)
+  if (only === undefined || only === 'top') {
+    const { benchTop } = await import(pathToFileURL(join(root, 'scripts/bench-top.mjs')).href);
+    await benchTop({ root, runs: RUNS, report });
+  }
+
   // 6. umbel -p vs the real claude -p on the same mock
   if (!skipReal && (only === undefined || only === 'print')) await benchPrint(bin);
 
@@ -97,6 +104,9 @@ try {
 
   // 8. spawn --worktree against a plain spawn, on a repository of 5,000 files
   if (only === undefined || only === 'worktree') await benchWorktree();
+
+  // 9. spawn --sandbox and a turn of a confined worker against plain ones (srt: bubblewrap + socat)
+  if (only === undefined || only === 'sandbox') await benchSandbox();
 } finally {
   await umbel.prune().catch(() => undefined);
   rmSync(scratch, { recursive: true, force: true });
@@ -157,6 +167,44 @@ async function benchWorktree() {
   const over = pct(isolated, 50) - pct(plain, 50);
   console.log(`spawn --worktree − plain spawn (p50, 5,000 files): ${over.toFixed(0)}ms  target ≤150ms  ratio ${(over / 150).toFixed(2)}`);
   console.log(`  of which git's own checkout (p50): ${pct(gitAlone, 50).toFixed(0)}ms; umbel's share: ${(over - pct(gitAlone, 50)).toFixed(0)}ms`);
+}
+
+async function benchSandbox() {
+  const n = Math.min(RUNS, 20);
+  const timedMs = async (work) => {
+    const t = process.hrtime.bigint();
+    await work();
+    return ms(t, process.hrtime.bigint());
+  };
+  const kinds = { plain: { spawn: [], turn: [] }, sandbox: { spawn: [], turn: [] } };
+  for (let i = 0; i < n; i++) {
+    for (const [kind, samples] of Object.entries(kinds)) {
+      const name = `sb-${kind}-${i}`;
+      try {
+        samples.spawn.push(
+          await timedMs(() => umbel.spawn({ name, provider: 'claude', cwd: scratch, env: workerEnv, ...(kind === 'sandbox' ? { sandbox: true } : {}) })),
+        );
+      } catch (error) {
+        console.log(`\nspawn --sandbox: not measured (${error.message})`);
+        return;
+      }
+      samples.turn.push(
+        await timedMs(async () => {
+          const { turn } = await umbel.send({ name, prompt: `ECHO sandbox ${i}` });
+          await umbel.wait({ name, turn, timeout: '60s' });
+        }),
+      );
+      await umbel.kill({ name, purge: true });
+    }
+  }
+  console.log('');
+  report('spawn, plain', kinds.plain.spawn);
+  report('spawn --sandbox', kinds.sandbox.spawn);
+  report('turn (send → answer), plain', kinds.plain.turn);
+  report('turn (send → answer), --sandbox', kinds.sandbox.turn);
+  const over = pct(kinds.sandbox.spawn, 50) - pct(kinds.plain.spawn, 50);
+  console.log(`spawn --sandbox − plain spawn (p50): ${over.toFixed(0)}ms  target ≤300ms  ratio ${(over / 300).toFixed(2)}`);
+  console.log(`turn --sandbox − plain turn (p50): ${(pct(kinds.sandbox.turn, 50) - pct(kinds.plain.turn, 50)).toFixed(0)}ms  (target: within noise)`);
 }
 
 async function benchEngine() {

@@ -27,7 +27,7 @@ const BIN_INLINED = [
   '@umbel/provider-opencode',
   '@umbel/runtime',
 ];
-const BIN_EXTERNAL = ['@umbel/mcp', '@umbel/workflow', 'ajv'];
+const BIN_EXTERNAL = ['@umbel/mcp', '@umbel/workflow', '@umbel/top', 'ajv'];
 
 export default defineConfig([
   // `pnpm build` empties dist/ first (two configs build into it side by side, so neither cleans it).

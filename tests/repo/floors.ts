@@ -19,6 +19,8 @@ export const FLOORS: Readonly<Record<string, number>> = {
   '@umbel/runtime': 4,
   '@umbel/workflow': 4,
   '@umbel/mcp': 5,
+  // `umbel top` (ink + React), loaded by the CLI on demand like mcp and workflow
+  '@umbel/top': 5,
   '@umbel/cli': 6,
   umbel: 7,
 };
@@ -42,6 +44,7 @@ export const ONLY: Readonly<Record<string, readonly string[]>> = {
     '@umbel/provider-opencode',
   ],
   '@umbel/workflow': ['@umbel/core'],
+  '@umbel/top': ['@umbel/core'],
 };
 
 /**

@@ -91,6 +91,7 @@ describe('packed packages', () => {
       '@umbel/provider-opencode',
       '@umbel/runtime',
       '@umbel/tmux',
+      '@umbel/top',
       '@umbel/workflow',
       'create-umbel-provider',
       'umbel',

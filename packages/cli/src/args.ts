@@ -50,6 +50,22 @@ export function worktreeFromArgs(args: Args): SpawnOptions['worktree'] {
   return branch === undefined && base === undefined ? true : { ...(branch !== undefined ? { branch } : {}), ...(base !== undefined ? { base } : {}) };
 }
 
+const list = (value: unknown): string[] => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(String));
+
+/** `--sandbox [--sandbox-write P] [--sandbox-read P] [--sandbox-allow HOST]` (each repeatable) → spawn's `sandbox` (absent without --sandbox). */
+export function sandboxFromArgs(args: Args): SpawnOptions['sandbox'] {
+  const write = list(args.sandboxWrite);
+  const read = list(args.sandboxRead);
+  const allow = list(args.sandboxAllow);
+  if (args.sandbox !== true) {
+    const given = write.length ? 'sandbox-write' : read.length ? 'sandbox-read' : allow.length ? 'sandbox-allow' : undefined;
+    if (given) throw new UsageError(`--${given} goes with --sandbox`);
+    return undefined;
+  }
+  if (!write.length && !read.length && !allow.length) return true;
+  return { ...(write.length ? { write } : {}), ...(read.length ? { read } : {}), ...(allow.length ? { allow } : {}) };
+}
+
 /** The spawn options of a call, from argv (shared by `spawn`, `pool start` and `-p`). */
 export function spawnFromArgs(args: Args, cwd: string): Omit<SpawnOptions, 'name' | 'startupTimeout'> {
   const host = str(args.host);
@@ -67,7 +83,13 @@ export function spawnFromArgs(args: Args, cwd: string): Omit<SpawnOptions, 'name
     billing: billingFromArgs(args),
     ...maxWorkersFromArgs(args),
     ...(args.worktree === true || args.branch !== undefined || args.base !== undefined ? { worktree: worktreeFromArgs(args) } : {}),
+    ...sandboxOption(args),
   };
+}
+
+function sandboxOption(args: Args): { sandbox?: SpawnOptions['sandbox'] } {
+  const sandbox = sandboxFromArgs(args);
+  return sandbox === undefined ? {} : { sandbox };
 }
 
 /** `--max-workers N` (a whole number; the schema refuses 0). */

@@ -44,6 +44,11 @@ export function doctorText(report: DoctorReport): string {
     return lines.join('\n');
   });
   for (const u of report.unloaded ?? []) blocks.push(`✗ ${u.package} could not be loaded: ${u.reason}`);
+  const sb = report.sandbox;
+  if (sb)
+    blocks.push(
+      sb.available ? '✓ sandbox: --sandbox works here' : `– sandbox: --sandbox cannot be had here: ${sb.detail ?? ''}${sb.hint ? `\n    fix: ${sb.hint}` : ''}`,
+    );
   const passed = report.providers.filter((p) => p.ok).length;
   const summary = report.providers.length === 0 ? 'no provider checked' : `${passed} of ${report.providers.length} provider(s) pass`;
   return `${blocks.join('\n\n')}\n\n${summary}${report.turn ? '' : ' (no model call made; --turn runs one tiny turn)'}\n`;

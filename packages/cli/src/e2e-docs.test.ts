@@ -7,6 +7,7 @@
  * review.yaml), with its own state root (UMBEL_HOME) and HOME. Every command must exit 0 unless
  * EXPECTED says otherwise, and where the doc says what a command prints, EXPECTED checks it.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -78,6 +79,8 @@ function chunks(stream: string): { text: string; code?: number }[] {
   return out;
 }
 
+const GIT_IDENTITY = { GIT_AUTHOR_NAME: 'docs', GIT_AUTHOR_EMAIL: 'docs@example.invalid', GIT_COMMITTER_NAME: 'docs', GIT_COMMITTER_EMAIL: 'docs@example.invalid' };
+
 /** Run a block's commands through bash in the sandbox; one result per command that ran. */
 async function runBlock(sandbox: Sandbox, block: FencedBlock): Promise<Ran[]> {
   const commands = commandsOf(block);
@@ -116,6 +119,11 @@ async function sandbox(): Promise<Sandbox> {
     join(home, '.codex', 'config.toml'),
     codexMockConfig({ baseUrl: 'http://127.0.0.1:9/v1', envKey: 'MOCK_API_KEY', tail: ['[tui]', 'screen_reader_detection_done = true', ''] }),
   );
+  // a clone is a git repository (docs/cli.md's worktree lines make worktrees of it), on branch main
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: work, stdio: 'ignore', env: { ...process.env, ...GIT_IDENTITY } });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'a clone');
   const env = testEnv({
     home,
     umbelHome: join(root, 'state'),

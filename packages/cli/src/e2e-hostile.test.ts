@@ -182,7 +182,9 @@ describe('named pipes in the state', () => {
 
 describe('a killed umbel send', () => {
   it('never blocks the next send, and its turn never takes the next answer', async () => {
-    expect((await umbel(['spawn', 'ksend', ...cfg()])).code).toBe(0);
+    // The CLI swallows its first Enter, so the send holds the lock (waiting to confirm, then pressing
+    // Enter again) long enough to be seen holding it, on a loaded machine too.
+    expect((await umbel(['spawn', 'ksend', ...cfg(), '--env', 'FAKE_CLAUDE_DROP_FIRST_ENTER=1'])).code).toBe(0);
     // Killed once it holds the lock and has recorded its turn (before the CLI took the prompt).
     const lock = join(home, 'workers', 'ksend', 'send.lock');
     const send = startUmbel(['send', 'ksend', 'ECHO dead turn']);

@@ -69,6 +69,7 @@ export const COMMANDS = {
   capture: 'capture <name>',
   logs: 'logs <name>',
   events: 'events [names..]',
+  top: 'top',
   run: 'run [file]',
   mcp: 'mcp',
   providers: 'providers',
@@ -126,7 +127,19 @@ function spawnOptions(y: Argv, help: ProviderHelp): Argv {
       describe: "Run the worker in its own git worktree of --cwd's repository, on a new branch (default umbel/<name>); kill keeps it",
     })
     .option('branch', { type: 'string', describe: '--worktree: the branch (default umbel/<name>; an existing one is checked out on purpose)' })
-    .option('base', { type: 'string', describe: '--worktree: the commit, branch or tag it starts from (default HEAD)' });
+    .option('base', { type: 'string', describe: '--worktree: the commit, branch or tag it starts from (default HEAD)' })
+    .option('sandbox', {
+      type: 'boolean',
+      describe:
+        'Confine the worker in an OS sandbox: it writes only its cwd (or worktree) and its own dirs, reads none of your secrets, reaches only its model hosts (exit 116 where it cannot be had)',
+    })
+    .option('sandbox-write', { type: 'string', nargs: 1, describe: '--sandbox: also let it write PATH; repeatable' })
+    .option('sandbox-read', { type: 'string', nargs: 1, describe: '--sandbox: let it read PATH of the deny list (~/.npmrc); repeatable' })
+    .option('sandbox-allow', {
+      type: 'string',
+      nargs: 1,
+      describe: '--sandbox: also let it reach HOST (api.example.com, *.example.com, host:port); repeatable',
+    });
 }
 
 function waitOptions(y: Argv, what: string): Argv {
@@ -167,7 +180,7 @@ function printCommand(y: Argv, help: ProviderHelp): Argv {
 
 /** The supervisor verbs, in three groups. */
 function verbs(y: Argv, help: ProviderHelp): Argv {
-  return maintenanceVerbs(inspectionVerbs(workVerbs(y, help)), help);
+  return toolVerbs(maintenanceVerbs(inspectionVerbs(workVerbs(y, help))), help);
 }
 
 /** A worker and its turns: spawn, send, wait, keys, status, ls. */
@@ -277,8 +290,8 @@ function inspectionVerbs(y: Argv): Argv {
     );
 }
 
-/** Ending, watching and the tools around workers: kill, prune, attach, capture, logs, run, pool, mcp, doctor, providers. */
-function maintenanceVerbs(y: Argv, help: ProviderHelp): Argv {
+/** Ending and watching workers: kill, prune, attach, capture, logs, events. */
+function maintenanceVerbs(y: Argv): Argv {
   return y
     .command(
       COMMANDS.kill,
@@ -323,6 +336,16 @@ function maintenanceVerbs(y: Argv, help: ProviderHelp): Argv {
           .option('follow', { alias: 'f', type: 'boolean', describe: 'Keep printing new events as they happen, until Ctrl-C' })
           .option('since', { type: 'string', describe: "Only events after this: an event's cursor, an ISO time, or a duration back from now (10m)" }),
       ),
+    );
+}
+
+/** The tools around workers: run, pool, mcp, doctor, providers. */
+function toolVerbs(y: Argv, help: ProviderHelp): Argv {
+  return y
+    .command(
+      COMMANDS.top,
+      'A live full-screen view of the fleet: select, attach, send, answer, kill (q quits)',
+      verb((v) => v),
     )
     .command(
       COMMANDS.run,

@@ -38,6 +38,10 @@ export async function runPool(args: Args, io: CliIo, engine: Umbel, signal: Abor
   if (action === 'start') {
     if (args.worktree === true)
       throw new UsageError('pool workers have no worktree (docs/cli.md, Isolated workers)', { hint: 'spawn --worktree starts one of your own' });
+    if (args.sandbox === true)
+      throw new UsageError('pool workers are not confined yet (docs/cli.md, Confined workers)', {
+        hint: 'spawn --sandbox starts a confined worker of your own',
+      });
     const pool = await engine.pool.start(
       { ...spawnFromArgs(args, io.cwd), name, size: num(args.size, 'size'), startupTimeout: str(args.startupTimeout) },
       { signal },

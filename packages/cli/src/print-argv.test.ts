@@ -31,6 +31,8 @@ const TAKEN: string[][] = [
   ['-p', 'x', '--startup-timeout', '3m'],
   ['-p', 'x', '--worktree'],
   ['-p', 'x', '--worktree', '--branch', 'try/x', '--base', 'main'],
+  ['-p', 'x', '--sandbox'],
+  ['-p', 'x', '--sandbox', '--sandbox-write', '/a', '--sandbox-write', '/b', '--sandbox-read', '~/.npmrc', '--sandbox-allow', 'h.example'],
 ];
 const LEFT_TO_YARGS: string[][] = [
   [],
@@ -76,7 +78,7 @@ describe('plainPrintArgs: a plain -p command line without yargs', () => {
     // The options -p's help lists, less its booleans: exactly the value flags known here.
     const words = ['-p', 'x', '--help'];
     const help = await new Promise<string>((resolve) => parser(words).parse(words, {}, (_e: unknown, _a: unknown, out: string) => resolve(out)));
-    const booleans = new Set(['help', 'version', 'print', 'verbose', 'unattended', 'worktree']);
+    const booleans = new Set(['help', 'version', 'print', 'verbose', 'unattended', 'worktree', 'sandbox']);
     const declared = [...help.matchAll(/^\s+(?:-\w, )?--([a-z-]+)\s/gm)].map((m) => m[1] as string).filter((f) => !booleans.has(f));
     expect(declared.sort()).toEqual([...PRINT_VALUE_FLAGS].sort());
   });

@@ -2,7 +2,7 @@
  * The argv of a plain `umbel -p` call, read without yargs: loading yargs and building the full
  * command tree costs ~50 ms of CPU, a large share of a warm call. Only the common shape is taken —
  * `-p`/`--print` first and once, at most one prompt, each print flag with its value as the next word
- * (`--env` repeatable), `--verbose`/`--unattended`/`--worktree` — and the result is what yargs gives for it
+ * (`--env` repeatable), `--verbose`/`--unattended`/`--worktree`/`--sandbox` — and the result is what yargs gives for it
  * (./print-argv.test.ts compares the two on many command lines). Anything else (help, `--`,
  * `--flag=value`, an unknown or repeated flag, a value starting with `-`, a verb, a second prompt)
  * is left to yargs, which also explains the mistakes.
@@ -34,8 +34,13 @@ export const PRINT_VALUE_FLAGS: ReadonlySet<string> = new Set([
   'max-workers',
   'branch',
   'base',
+  'sandbox-write',
+  'sandbox-read',
+  'sandbox-allow',
 ]);
-const PRINT_BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['verbose', 'unattended', 'worktree']);
+const PRINT_BOOLEAN_FLAGS: ReadonlySet<string> = new Set(['verbose', 'unattended', 'worktree', 'sandbox']);
+/** The value flags that may be given more than once (yargs collects them into an array). */
+const REPEATABLE: ReadonlySet<string> = new Set(['env', 'sandbox-write', 'sandbox-read', 'sandbox-allow']);
 const camel = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The parsed args of a plain `umbel -p …`, or undefined when yargs must read this command line. */
@@ -59,7 +64,7 @@ export function plainPrintArgs(argv: readonly string[]): Args | undefined {
     if (!PRINT_VALUE_FLAGS.has(flag) || value === undefined || value.startsWith('-')) return undefined;
     i++;
     const before = flags[flag];
-    if (flag === 'env') flags.env = before === undefined ? value : [...(Array.isArray(before) ? before : [String(before)]), value];
+    if (REPEATABLE.has(flag)) flags[flag] = before === undefined ? value : [...(Array.isArray(before) ? before : [String(before)]), value];
     else if (before !== undefined) return undefined;
     else flags[flag] = value;
   }

@@ -216,13 +216,16 @@ async function acquire(run: PrintRun): Promise<void> {
     try {
       const existing = await engine.status(named);
       if (!existing.alive) throw new UsageError(`worker '${named}' exists but is ${existing.state}; kill it with --purge or pick another name`);
+      // --sandbox never reuses an unconfined worker.
+      if (args.sandbox === true && !existing.sandbox)
+        throw new UsageError(`worker '${named}' exists and is not confined (--sandbox)`, { hint: 'pick another name' });
       return hold.take(named, false);
     } catch (error) {
       if (!(UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND')) throw error;
     }
   }
-  // A pool's workers are local: a --host call always spawns there; pool workers have no worktree.
-  if (named === undefined && str(args.host) === undefined && args.worktree !== true) {
+  // A pool's workers are local: a --host call always spawns there; pool workers have no worktree and are not confined.
+  if (named === undefined && str(args.host) === undefined && args.worktree !== true && args.sandbox !== true) {
     run.pooled = await claimForPrint(args, io, engine);
     const { worker, pool } = run.pooled?.claim ?? {};
     if (worker && pool) return hold.take(worker, true, () => engine.pool.release({ pool, worker }));

@@ -50,11 +50,18 @@ async function cli(argv: string[], stdin?: string) {
 }
 
 describe('help, version and usage errors', () => {
+  it('top needs a terminal: without one it is a usage error naming what scripts use', async () => {
+    const r = await cli(['top']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('umbel top needs a terminal');
+    expect(r.stderr).toContain('umbel events --follow');
+  });
+
   it('prints the version and help; no args is a usage error', async () => {
     expect(await cli(['--version'])).toMatchObject({ code: 0, stdout: 'umbel 0.1.0\n' });
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
-    for (const verb of ['spawn', 'send', 'wait', 'keys', 'status', 'read', 'kill', 'prune', 'attach', 'capture', 'logs', 'run', 'mcp'])
+    for (const verb of ['spawn', 'send', 'wait', 'keys', 'status', 'read', 'kill', 'prune', 'attach', 'capture', 'logs', 'events', 'top', 'run', 'mcp'])
       expect(help.stdout).toContain(`umbel ${verb}`);
     expect(help.stdout).toContain('124  wait: timeout');
     // its first line names every built-in CLI

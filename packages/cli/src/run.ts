@@ -108,6 +108,7 @@ async function runCommand(verb: string, args: Args, io: CliIo, json: boolean, si
     await runMcpServer({ engine: await io.createEngine(io.env) });
     return 0;
   }
+  if (verb === 'top') return await runTopCommand(io, signal);
   if (verb === 'run') {
     const { runWorkflowCommand } = await (await import('@umbel/runtime')).importModule<typeof import('@umbel/workflow')>('@umbel/workflow');
     const vars = args.var === undefined ? [] : (Array.isArray(args.var) ? args.var : [args.var]).map(String);
@@ -128,6 +129,15 @@ async function runCommand(verb: string, args: Args, io: CliIo, json: boolean, si
   }
   if (verb === 'pool') return await runPool(args, io, await io.createEngine(io.env), signal);
   return await runVerb(verb, args, io, await io.createEngine(io.env), signal);
+}
+
+/** `umbel top`: @umbel/top (ink, React) is loaded on demand, never bundled into the bin. */
+async function runTopCommand(io: CliIo, signal: AbortSignal): Promise<number> {
+  if (io.stdout.isTTY !== true || !process.stdin.isTTY)
+    throw new UsageError('umbel top needs a terminal', { hint: "for scripts: 'umbel events --follow', 'umbel ls'" });
+  const { runTop } = await (await import('@umbel/runtime')).importModule<typeof import('@umbel/top')>('@umbel/top');
+  const code = await runTop({ engine: await io.createEngine(io.env), stdin: process.stdin, stdout: process.stdout, signal });
+  return signal.aborted ? interruptExitCode(signal) : code;
 }
 
 /** `work`'s code; after a second signal, what it reaches within HURRY_MS, else the interrupt's code. */

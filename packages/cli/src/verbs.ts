@@ -196,6 +196,13 @@ function worktreeText(wt: WorkerStatus['worktree']): string | undefined {
   return `${wt.path} (branch ${wt.branch}, base ${wt.base.slice(0, 12)}; ${work})`;
 }
 
+/** A confined worker's policy as `status NAME` shows it: what it may write and reach, and what was widened. */
+function sandboxText(sb: WorkerStatus['sandbox']): string | undefined {
+  if (!sb) return undefined;
+  const widened = [...sb.widened.write.map((p) => `write ${p}`), ...sb.widened.read.map((p) => `read ${p}`), ...sb.widened.allow.map((h) => `allow ${h}`)];
+  return `write ${sb.write.join(', ')}; network ${sb.network.join(', ') || 'none'}${widened.length ? `; widened: ${widened.join(', ')}` : ''}`;
+}
+
 /** `status NAME` as text: one `label: value` line per known fact. */
 function statusText(status: WorkerStatus): string {
   const needs = status.needsInput;
@@ -216,6 +223,7 @@ function statusText(status: WorkerStatus): string {
     ['exit', exit ? `${exit.signal ?? (exit.status !== undefined ? `status ${exit.status}` : 'unknown')}${exit.by ? ` (by ${exit.by})` : ''}` : undefined],
     ['corrupt', status.corrupt ? `${status.corrupt.reason} (${status.corrupt.path})` : undefined],
     ['worktree', worktreeText(status.worktree)],
+    ['sandbox', sandboxText(status.sandbox)],
     ['host', status.host],
     ['unreachable', status.unreachable?.reason],
     ...(status.problems ?? []).map((p): [string, unknown] => ['problem', `${p.message} (${p.file})`]),

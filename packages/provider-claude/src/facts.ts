@@ -25,6 +25,12 @@ export const CLAUDE_API_BILLING_ENV = [
   'CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR',
 ] as const;
 
+/** A confined worker (`--sandbox`): the API and sign-in hosts; its config dir (transcripts) and `~/.claude.json`. */
+export const CLAUDE_SANDBOX = {
+  hosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai', 'statsig.anthropic.com'],
+  writePaths: [{ path: '~/.claude', env: 'CLAUDE_CONFIG_DIR' }, { path: '~/.claude.json' }],
+} as const;
+
 /** Variables naming the endpoint Claude Code calls (status shows it, credentials removed). */
 export const CLAUDE_ENDPOINT_ENV = ['ANTHROPIC_BASE_URL'] as const;
 
@@ -102,7 +108,7 @@ export function validateClaudeOptions({ spawn, isRoot }: ProviderV1ValidateOptio
     'claude',
     `${option} when running as root`,
     'Claude Code refuses bypass mode as root unless IS_SANDBOX=1 is set in its environment. ' +
-      'If this machine is a disposable sandbox, pass --env IS_SANDBOX=1 yourself (umbel never sets it for you); ' +
+      'Run the worker with --sandbox (umbel then sets it inside its own sandbox), or, if this machine is a disposable sandbox, pass --env IS_SANDBOX=1 yourself; ' +
       'otherwise run umbel as a non-root user or choose another --permission-mode',
   );
 }

@@ -2,6 +2,7 @@
 import type { ProviderV1 } from '@umbel/provider';
 import { defineProvider, modeFlags } from '@umbel/provider';
 import { detectClaudeBilling } from './billing.js';
+import { CLAUDE_SANDBOX } from './facts.js';
 import { forgetClaudeScratch } from './scratch.js';
 import {
   CLAUDE_API_BILLING_ENV,
@@ -53,6 +54,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     verifiedVersions: CLAUDE_VERIFIED_VERSIONS,
     binary: { name: 'claude', install: 'npm install -g @anthropic-ai/claude-code', ...(settings.binary ? { configured: settings.binary } : {}) },
     billing: { apiEnv: CLAUDE_API_BILLING_ENV, endpointEnv: CLAUDE_ENDPOINT_ENV, detect: detectClaudeBilling },
+    sandbox: CLAUDE_SANDBOX,
     env: { inherit: CLAUDE_INHERIT_ENV, hostMarkers: CLAUDE_CHILD_MARKERS, set: { ...settings.env, ...CLAUDE_RESERVED_ENV }, reconcile: reconcileClaudeEnv },
     flags: {
       sessionId: '--session-id',

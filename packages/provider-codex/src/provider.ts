@@ -41,6 +41,8 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     binary: { name: 'codex', install: 'npm install -g @openai/codex', ...(settings.bin ? { configured: settings.bin } : {}) },
     env: { inherit: CODEX_INHERIT_ENV },
     billing: { apiEnv: CODEX_API_BILLING_ENV },
+    // A confined worker: the API and ChatGPT-login hosts (its CODEX_HOME is umbel's, under the provider's shared dir).
+    sandbox: { hosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'] },
     flags: { model: '--model', permissionModes: CODEX_PERMISSION_MODES, unattended: 'bypassPermissions', extraArgs: settings.extraArgs ?? [] },
     // SessionStart fires at the first submit, not at launch (reference codex.md §6.3)
     hooks: { events: CODEX_HOOK_EVENTS, sessionAt: 'first-prompt', install: (context) => installCodexHome(context, settings.userHome) },

@@ -63,6 +63,8 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
     verifiedVersions: GEMINI_VERIFIED_VERSIONS,
     binary: { name: 'gemini', install: 'npm install -g @google/gemini-cli', ...(settings.bin ? { configured: settings.bin } : {}) },
     billing: { apiEnv: GEMINI_API_BILLING_ENV, endpointEnv: GEMINI_ENDPOINT_ENV },
+    // A confined worker: the Gemini API and Google sign-in hosts; its own dir (~/.gemini: settings, sessions).
+    sandbox: { hosts: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com'], writePaths: [{ path: '~/.gemini' }] },
     env: { inherit: GEMINI_INHERIT_ENV, unset: GEMINI_UNSET_ENV, set: { GEMINI_CLI_NO_RELAUNCH: 'true' } },
     flags: {
       sessionId: '--session-id',

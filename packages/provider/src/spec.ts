@@ -189,6 +189,21 @@ export interface ProviderV1BillingSpec {
   readonly subscriptionOnly?: boolean;
 }
 
+/**
+ * What a confined worker (`spawn --sandbox`) of this CLI needs beyond its cwd: facts, not code. The
+ * engine builds the sandbox policy from them (network: `hosts` plus the host of a custom base URL
+ * named by `billing.endpointEnv`; write: `writePaths`).
+ */
+export interface ProviderV1SandboxSpec {
+  /** Hosts of the model endpoint(s) the CLI calls (srt `allowedDomains` syntax: `api.example.com`, `*.example.com`). */
+  readonly hosts: readonly string[];
+  /**
+   * Files and directories the CLI itself writes outside the worker's own dirs (its config and
+   * transcripts). `~/` is the worker's HOME; `env` names a variable that moves the path (set: its value wins).
+   */
+  readonly writePaths?: readonly { readonly path: string; readonly env?: string }[];
+}
+
 /** A scratch session to forget (`doForgetScratch`). */
 export interface ProviderV1ScratchSession {
   /** The scratch worker's cwd (absolute; a fresh private temp dir, never one of the user's). */
@@ -420,6 +435,8 @@ export interface ProviderV1 {
   readonly inheritEnv: readonly string[];
   /** Billing facts: the variables that bill the API (never inherited). Optional. */
   readonly billing?: ProviderV1BillingSpec;
+  /** What a confined worker needs (hosts, the CLI's own write paths). Without it `--sandbox` allows no network and writes only the worker's dirs. */
+  readonly sandbox?: ProviderV1SandboxSpec;
   /**
    * How a user signs this CLI in (one sentence, e.g. "run `acme login` once in a terminal"): the hint
    * of a sign-in screen (`NotSignedInError`, `doctor`'s login check), instead of umbel's generic one.

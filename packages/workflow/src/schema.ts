@@ -32,7 +32,7 @@ export const OutputKeySchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_-]{0,62}$/
 
 /**
  * A worker: the spawn options of `umbel spawn` / MCP `spawn` (provider, model, env,
- * unattended, permissionMode, allowedTools, host, billing, worktree), except that `cwd` is relative to the workflow
+ * unattended, permissionMode, allowedTools, host, billing, worktree, sandbox), except that `cwd` is relative to the workflow
  * file's directory (default: that directory) and the name comes from the run. On a `host`, `cwd`
  * is a path there, as written (default: the host's home directory).
  */
@@ -47,6 +47,7 @@ export const WorkflowWorkerSchema = SpawnOptionsSchema.pick({
   host: true,
   billing: true,
   worktree: true,
+  sandbox: true,
 })
   .extend({
     cwd: z

@@ -92,6 +92,7 @@ async function startWorker(deps: WorkerDeps, key: string, rec: StepRecord): Prom
       ...(w.allowedTools !== undefined ? { allowedTools: w.allowedTools } : {}),
       ...(deps.maxWorkers !== undefined ? { maxWorkers: deps.maxWorkers } : {}),
       ...(w.worktree !== undefined ? { worktree: w.worktree } : {}),
+      ...(w.sandbox !== undefined ? { sandbox: w.sandbox } : {}),
     },
     // A run may wait for a fleet slot: with the config's limits.queue, a spawn past a limit waits.
     { signal: deps.signal, queue: true },

@@ -53,6 +53,7 @@ export const UmbelErrorCode = {
   StateInvalid: 'UMBEL_STATE_INVALID',
   ResumeUnsupported: 'UMBEL_RESUME_UNSUPPORTED',
   ReviveRefused: 'UMBEL_REVIVE_REFUSED',
+  SandboxUnavailable: 'UMBEL_SANDBOX_UNAVAILABLE',
 } as const;
 export type UmbelErrorCode = (typeof UmbelErrorCode)[keyof typeof UmbelErrorCode];
 
@@ -535,6 +536,19 @@ export class ReviveRefusedError extends UmbelError {
   }
 }
 
+/**
+ * `--sandbox` cannot be had on this machine (no bubblewrap or socat, no user namespaces, an
+ * unsupported OS, the sandbox runtime missing). Exit 116; refused before anything is created — never
+ * a silently unconfined worker.
+ */
+export class SandboxUnavailableError extends UmbelError {
+  readonly reason: string;
+  constructor(reason: string, hint: string) {
+    super({ name: 'SandboxUnavailableError', code: UmbelErrorCode.SandboxUnavailable, message: `--sandbox: the sandbox cannot be had here: ${reason}`, hint });
+    this.reason = reason;
+  }
+}
+
 /** `--worktree` asked for something git cannot give (outside a repository, a bare one, a bad branch or base). Exit 2; nothing was made. */
 export class WorktreeInvalidError extends UsageError {
   constructor(message: string, hint?: string) {
@@ -619,6 +633,8 @@ export function errorExitCode(error: unknown): number {
       return 2;
     case UmbelErrorCode.FleetLimit:
       return 117;
+    case UmbelErrorCode.SandboxUnavailable:
+      return 116;
     case UmbelErrorCode.HostUnreachable:
       return 120;
     case UmbelErrorCode.NotSignedIn:

@@ -141,6 +141,27 @@ export const WorktreeRequestSchema = z
   );
 export type WorktreeRequest = z.infer<typeof WorktreeRequestSchema>;
 
+/**
+ * `sandbox` of spawn, `-p`, YAML workers and MCP (one field, shared): run the CLI and every tool it
+ * starts inside an OS sandbox (srt: bubblewrap on Linux, sandbox-exec on macOS). `true` is the
+ * default policy; `{write, read, allow}` widens it (recorded and shown in status).
+ */
+export const SandboxRequestSchema = z
+  .union([
+    z.boolean(),
+    z
+      .object({
+        write: z.array(z.string().min(1)).optional().describe('Extra paths the worker may write (~/ is HOME)'),
+        read: z.array(z.string().min(1)).optional().describe('Paths of the read deny list the worker may read after all (~/.npmrc)'),
+        allow: z.array(z.string().min(1)).optional().describe('Extra hosts the worker may reach (api.example.com, *.example.com, host:port)'),
+      })
+      .strict(),
+  ])
+  .describe(
+    "Confine the worker (the CLI and every tool it runs) in an OS sandbox: it writes only its cwd (or worktree), its CLI's own dirs and a private temp dir, reads nothing of the user's secrets (~/.ssh, ~/.aws, …) nor umbel's other state, and reaches only its provider's model hosts: true, or {write, read, allow} to widen that. Refused (exit 116) where the sandbox cannot be had",
+  );
+export type SandboxRequest = z.infer<typeof SandboxRequestSchema>;
+
 /** Options of `spawn`. */
 export const SpawnOptionsSchema = z
   .object({
@@ -169,6 +190,7 @@ export const SpawnOptionsSchema = z
       .optional()
       .describe("Refuse to start the worker when this many workers already live on this state root (overrides the config's limits.maxWorkers for this call)"),
     worktree: WorktreeRequestSchema.optional(),
+    sandbox: SandboxRequestSchema.optional(),
   })
   .strict();
 export type SpawnOptions = z.input<typeof SpawnOptionsSchema>;
@@ -556,6 +578,18 @@ export const ProcessOwnerSchema = z.object({
 });
 export type ProcessOwner = z.infer<typeof ProcessOwnerSchema>;
 
+/** A confined worker's policy as spawn made it (meta.json) and status shows it. */
+export const SandboxRecordSchema = z.object({
+  enabled: z.literal(true),
+  write: z.array(z.string()).describe('Paths the worker may write'),
+  network: z.array(z.string()).describe('Hosts the worker may reach'),
+  denyRead: z.array(z.string()).describe('Paths the worker may not read'),
+  widened: z
+    .object({ write: z.array(z.string()), read: z.array(z.string()), allow: z.array(z.string()) })
+    .describe('What --sandbox-write/--sandbox-read/--sandbox-allow added to the default policy'),
+});
+export type SandboxRecord = z.infer<typeof SandboxRecordSchema>;
+
 /** Persisted per worker (`meta.json`). Never holds any env value. */
 export const WorkerMetaSchema = z.object({
   version: z.literal(1),
@@ -578,6 +612,7 @@ export const WorkerMetaSchema = z.object({
   spawnPid: z.number().int().optional().describe('The process that spawned it: a starting worker whose spawner died before its launch holds no fleet slot'),
   worktree: WorktreeRecordSchema.optional().describe('The git worktree spawn made for the worker'),
   owner: ProcessOwnerSchema.optional().describe('The process the worker lives for (umbel -p): prune removes the worker once it is gone'),
+  sandbox: SandboxRecordSchema.optional().describe('The sandbox the worker runs in (spawn --sandbox)'),
 });
 export type WorkerMeta = z.infer<typeof WorkerMetaSchema>;
 
@@ -630,6 +665,7 @@ export const WorkerStatusSchema = z.object({
     })
     .optional()
     .describe('The git worktree the worker runs in (spawn --worktree)'),
+  sandbox: SandboxRecordSchema.optional().describe('The sandbox the worker runs in (spawn --sandbox); absent: unconfined'),
 });
 export type WorkerStatus = z.infer<typeof WorkerStatusSchema>;
 
@@ -780,7 +816,7 @@ export type PoolName = z.infer<typeof PoolNameSchema>;
 export const POOL_MAX_SIZE = 32;
 
 // A pool worker is never made with a worktree: each claim would need a fresh branch (docs/cli.md).
-const PoolSpawnFields = SpawnOptionsSchema.omit({ name: true, worktree: true });
+const PoolSpawnFields = SpawnOptionsSchema.omit({ name: true, worktree: true, sandbox: true });
 
 /** Options of `pool start`: the spawn options its workers get, the pool's size and name. */
 export const PoolStartOptionsSchema = PoolSpawnFields.extend({

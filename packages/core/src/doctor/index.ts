@@ -14,6 +14,7 @@ import { billingDetail, endpointsOf } from './billing.js';
 import type { DoctorCheck, DoctorOptionsParsed, DoctorProvider, DoctorReport } from './schema.js';
 import { type ScratchHostFactory, scratchChecks } from './scratch.js';
 import { probeVersionIn, versionStanding } from './version.js';
+import { sandboxCheck } from './sandbox.js';
 
 export { billingOf, endpointsOf } from './billing.js';
 export { DOCTOR_TURN_PROMPT, type ScratchHost, type ScratchHostFactory } from './scratch.js';
@@ -77,7 +78,8 @@ export async function runDoctor(deps: DoctorDeps, options: DoctorOptionsParsed, 
   }
   const unloaded = deps.unloaded ?? [];
   const ok = reports.length > 0 && reports.every((r) => r.ok) && unloaded.length === 0;
-  return { ok, turn: options.turn === true, providers: reports, ...(unloaded.length > 0 ? { unloaded: [...unloaded] } : {}) };
+  const sandbox = await sandboxCheck(deps.callerEnv);
+  return { ok, turn: options.turn === true, providers: reports, sandbox, ...(unloaded.length > 0 ? { unloaded: [...unloaded] } : {}) };
 }
 
 function pick(deps: DoctorDeps, id: string): Provider {

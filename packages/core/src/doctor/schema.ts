@@ -46,6 +46,14 @@ export const DoctorReportSchema = z.object({
   ok: z.boolean().describe('Every checked provider passed'),
   turn: z.boolean().describe('Whether a model turn was made'),
   providers: z.array(DoctorProviderSchema),
+  sandbox: z
+    .object({
+      available: z.boolean().describe('`spawn --sandbox` works on this machine (srt ran a command confined)'),
+      detail: z.string().optional().describe('Why not'),
+      hint: z.string().optional().describe('How to get it'),
+    })
+    .optional()
+    .describe('Whether confined workers (--sandbox) can be had here; informational: the report is ok without it'),
   unloaded: z
     .array(z.object({ package: z.string(), reason: z.string() }))
     .optional()

@@ -61,13 +61,24 @@ async function breakLock(path: string, dead: ProcessOwner | undefined): Promise<
   else await rm(aside, { recursive: true, force: true });
 }
 
+/**
+ * Give the lock up: moved aside first, then removed. Removed in place, it would be an empty
+ * directory for a moment, and another taker's rename succeeds onto an empty directory: its lock
+ * would then be emptied under it (and the removal fail with ENOTEMPTY).
+ */
+async function release(path: string): Promise<void> {
+  const aside = `${path}.released-${randomBytes(6).toString('hex')}`;
+  await rename(path, aside).catch(() => undefined);
+  await rm(aside, { recursive: true, force: true });
+}
+
 /** Take the lock at `path`, breaking a dead owner's; `busy(ms)` is thrown after `waitMs` behind a live one. */
 export async function acquireOwnedLock(path: string, options: { waitMs: number; signal?: AbortSignal; busy: (waitedMs: number) => Error }): Promise<HeldLock> {
   const started = Date.now();
   let broke: ProcessOwner | undefined;
   for (;;) {
     if (options.signal?.aborted) throw new AbortedError('cancelled while waiting for a lock');
-    if (await take(path)) return { release: () => rm(path, { recursive: true, force: true }), ...(broke ? { broke } : {}) };
+    if (await take(path)) return { release: () => release(path), ...(broke ? { broke } : {}) };
     const owner = readOwner(path);
     if (owner && !ownerAlive(owner)) {
       await breakLock(path, owner);

@@ -15,7 +15,7 @@ import { join, relative } from 'node:path';
 import { mkdirPrivate } from '@umbel/provider';
 import { WorktreeFailedError, WorktreeInvalidError } from '../contract/errors.js';
 import type { WorktreeRecord } from '../contract/schemas.js';
-import { acquireDirLock } from '../engine/dir-lock.js';
+import { acquireOwnedLock } from '../engine/owned-lock.js';
 import { failure, GIT_MISSING, type GitEnv, git, type GitRun } from './run.js';
 
 /** Bound on one git call (a checkout of a large tree included). */
@@ -132,11 +132,11 @@ async function lockRepository(record: WorktreeRecord, env: GitEnv): Promise<() =
   const locks = join(record.path, '..', '.locks');
   await mkdirPrivate(locks);
   const key = createHash('sha256').update(common).digest('hex').slice(0, 32);
-  return acquireDirLock(join(locks, key), {
+  const lock = await acquireOwnedLock(join(locks, key), {
     waitMs: LOCK_WAIT_MS,
-    staleMs: LOCK_WAIT_MS,
-    onTimeout: (waited) => new WorktreeFailedError(`another worktree of ${record.repo} was being made for ${Math.round(waited / 1000)}s`),
+    busy: (waited) => new WorktreeFailedError(`another worktree of ${record.repo} was being made for ${Math.round(waited / 1000)}s`),
   });
+  return lock.release;
 }
 
 /** Make the planned worktree (0700). Any failure undoes what this call made, then throws. */

@@ -101,7 +101,7 @@ describe('fleet limits', () => {
   it('a lock left by a killed spawn is broken', async () => {
     const engine = engineWith({ maxWorkers: 2 });
     await mkdir(join(home, 'fleet.lock'), { recursive: true, mode: 0o700 });
-    await writeFile(join(home, 'fleet.lock', 'owner'), JSON.stringify({ pid: 2 ** 22 + 7 }), { mode: 0o600 });
+    await writeFile(join(home, 'fleet.lock', 'owner'), JSON.stringify({ pid: 2 ** 22 + 7, at: Date.now() }), { mode: 0o600 });
     await expect(engine.spawn(spawnOptions('d1'))).resolves.toMatchObject({ name: 'd1' });
   });
 

@@ -1,6 +1,7 @@
 // revive on the memory substrate with the mock CLI: a killed or crashed worker comes back through
 // its provider's resume (the launch gets the recorded session id), turn numbers go on, the turn that
 // was running at the death stays dead, and what cannot be revived is refused before anything starts.
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,5 +95,40 @@ describe('revive', () => {
     expect(await codeOf(umbel.revive({ name: 'l' }))).toBe('UMBEL_REVIVE_REFUSED');
     expect((await umbel.status('l')).state).toBe('killed');
     expect(launches()).toHaveLength(1);
+  });
+});
+
+describe('revive of a confined worker (spawn sandbox)', () => {
+  /** A PATH dir with stand-ins for bwrap and socat, unless left out. */
+  function toolsDir(without: string[] = []): string {
+    const dir = join(home, `..bin-${without.join('-') || 'all'}`);
+    mkdirSync(dir, { recursive: true });
+    for (const tool of ['bwrap', 'socat'].filter((t) => !without.includes(t))) if (!existsSync(join(dir, tool))) symlinkSync('/bin/true', join(dir, tool));
+    return dir;
+  }
+  const engineWith = (path: string) =>
+    createUmbel({ substrate, providers: [provider], home, env: { PATH: `${path}:${process.env.PATH}`, HOME: '/nonexistent-home' }, stopSettleMs: 300 });
+
+  it('comes back confined with the same widenings; where the sandbox cannot be had it is refused, never unconfined', async () => {
+    if (process.platform !== 'linux') return;
+    const confined = engineWith(toolsDir());
+    await confined.spawn({ name: 's', provider: 'mock', cwd: work, sandbox: { write: ['/data/out'] } });
+    await confined.send({ name: 's', prompt: 'ECHO one' });
+    await confined.wait({ name: 's' });
+    await confined.kill({ name: 's' });
+
+    // bwrap gone from the caller's PATH: refused (116) before anything starts
+    const launched = substrate.launches.length;
+    expect(await codeOf(createUmbel({ substrate, providers: [provider], home, env: { PATH: toolsDir(['bwrap']) } }).revive({ name: 's' }))).toBe(
+      'UMBEL_SANDBOX_UNAVAILABLE',
+    );
+    expect(substrate.launches).toHaveLength(launched);
+
+    const status = await confined.revive({ name: 's' });
+    const launch = substrate.launches.at(-1);
+    expect(launch?.argv).toContain('--settings');
+    expect(launch?.argv.join(' ')).toContain(join(home, 'workers', 's', 'sandbox.json'));
+    expect(launch?.env.IS_SANDBOX).toBe('1');
+    expect(status.sandbox?.widened.write).toEqual(['/data/out']);
   });
 });

@@ -19,6 +19,7 @@ import { usableWorker } from '../ledger/ledger.js';
 import { writeOwnEvent } from '../ledger/own-events.js';
 import { deathFacts } from '../ledger/death.js';
 import { withFleetSlot } from './fleet-limit.js';
+import { requireSandbox } from '../sandbox/availability.js';
 import { type LaunchState, launchToReady, realCwd, type SpawnPlan } from './spawn.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS } from './startup.js';
 import { deriveStatus } from './status.js';
@@ -80,7 +81,11 @@ export async function reviveWorker(ctx: EngineContext, options: ReviveOptionsPar
   const view = usableWorker(ctx, options.name);
   const conversation = await check(ctx, view);
   const cwd = await realCwd(view.meta.cwd);
-  const env = reviveEnv(ctx, view.provider, view.meta);
+  const resolved = reviveEnv(ctx, view.provider, view.meta);
+  // a confined worker comes back confined, with the same widenings, or not at all (never silently unconfined)
+  const confined = view.meta.sandbox;
+  const srtCli = confined ? requireSandbox(resolved) : undefined;
+  const env = srtCli ? { ...resolved, IS_SANDBOX: '1' } : resolved;
   const { model, permissionMode, allowedTools, appendSystemPrompt, unattended } = view.meta;
   const startupTimeout = options.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS;
   const meta: WorkerMeta = {
@@ -94,6 +99,7 @@ export async function reviveWorker(ctx: EngineContext, options: ReviveOptionsPar
     meta,
     startupTimeout,
     billingGuard: 'any',
+    ...(srtCli && confined ? { sandbox: { srtCli, widen: confined.widened } } : {}),
   };
   // the dead pane (kept for evidence) goes: the new process takes the session's name
   await ctx.substrate.kill(view.session).catch(() => undefined);

@@ -26,6 +26,9 @@ import { deriveStatus } from './status.js';
 import type { SpawnContext } from '../contract/umbel.js';
 import { withFleetSlot } from './fleet-limit.js';
 import { currentOwner } from '../engine/process-owner.js';
+import { requireSandbox } from '../sandbox/availability.js';
+import { confineLaunch, wideningOf } from '../sandbox/launch.js';
+import type { SandboxWidening } from '../sandbox/policy.js';
 
 function anonymousName(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -100,6 +103,8 @@ export interface SpawnPlan {
   readonly meta: WorkerMeta;
   readonly startupTimeout: number;
   readonly billingGuard: BillingGuard;
+  /** `--sandbox`: the srt CLI that wraps the launch and the widenings of the default policy. */
+  readonly sandbox?: { readonly srtCli: string; readonly widen: SandboxWidening };
 }
 
 /** The worktree `--worktree` asks for (read-only git calls; nothing is made yet). */
@@ -130,7 +135,11 @@ export async function plan(ctx: EngineContext, options: SpawnOptionsParsed, cont
   // What bills the API is never inherited, whatever a (hand-written) provider lists.
   const billsApi = new Set(provider.billing?.apiEnv ?? []);
   const inherit = provider.inheritEnv.filter((name) => !billsApi.has(name));
-  const env = resolveWorkerEnv({ callerEnv: ctx.env, inherit, explicit: options.env });
+  const resolved = resolveWorkerEnv({ callerEnv: ctx.env, inherit, explicit: options.env });
+  // Refused before anything is created: never a silently unconfined worker.
+  const srtCli = options.sandbox ? requireSandbox(resolved) : undefined;
+  // Inside umbel's sandbox the worker is confined: Claude's bypass mode as root may be told so (IS_SANDBOX=1).
+  const env = srtCli ? { ...resolved, IS_SANDBOX: '1' } : resolved;
   const name = options.name ?? anonymousName();
   const given = await realCwd(options.cwd);
   const worktree = await planWorktreeOf(ctx, name, given, options.worktree);
@@ -162,7 +171,8 @@ export async function plan(ctx: EngineContext, options: SpawnOptionsParsed, cont
     ...(worktree ? { worktree: worktree.record } : {}),
     ...(context.heldByCaller ? { owner: currentOwner() } : {}),
   };
-  return { provider, choices, meta, startupTimeout, billingGuard: options.billing };
+  const sandbox = srtCli ? { srtCli, widen: wideningOf(options.sandbox) } : undefined;
+  return { provider, choices, meta, startupTimeout, billingGuard: options.billing, ...(sandbox ? { sandbox } : {}) };
 }
 
 /** The conversation a revive resumes, and its check of the launch's meta before anything is recorded (it throws to refuse). */
@@ -200,8 +210,13 @@ export async function prepareLaunch(
   written.push(...files.written);
   let env = finalizeWorkerEnv(p.choices.env, launch.env, launch.unsetEnv, { UMBEL_EVENTS_DIR: wp.events, UMBEL_WORKER: meta.name });
   if (provider.doReconcileEnv) env = guarded(provider, 'doReconcileEnv', () => provider.doReconcileEnv?.(env) ?? env);
+  const confined = p.sandbox
+    ? await confineLaunch({ srtCli: p.sandbox.srtCli, paths: ctx.paths, worker: meta.name, provider, cwd: meta.cwd, env, widen: p.sandbox.widen }, launch.argv)
+    : undefined;
+  if (confined) env = { ...env, ...confined.env };
   const recorded: WorkerMeta = {
     ...meta,
+    ...(confined ? { sandbox: confined.record } : {}),
     ...(launch.sessionId ? { sessionId: launch.sessionId } : {}),
     ...(launch.transcriptPath ? { transcriptPath: launch.transcriptPath } : {}),
     providerFiles: files.outside,
@@ -209,7 +224,7 @@ export async function prepareLaunch(
   };
   resume?.check?.(recorded);
   await writeFileAtomic(wp.meta, `${JSON.stringify(recorded, null, 2)}\n`);
-  return { launch, env, meta: recorded };
+  return { launch: confined ? { ...launch, argv: confined.argv } : launch, env, meta: recorded };
 }
 
 /** What a launch made, for the caller's unwind: the files it wrote, whether a session may be up. */

@@ -83,6 +83,7 @@ export function deriveStatus(view: WorkerView, pane: PaneState, now: number, dia
     ...billingFields(view),
     ...(view.quota ? { quota: view.quota } : {}),
     ...(view.meta?.worktree ? { worktree: { path: view.meta.worktree.path, branch: view.meta.worktree.branch, base: view.meta.worktree.base } } : {}),
+    ...(view.meta?.sandbox ? { sandbox: view.meta.sandbox } : {}),
   };
 }
 

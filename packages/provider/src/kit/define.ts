@@ -122,6 +122,9 @@ export function defineProvider(facts: ProviderFacts): ProviderV1 {
     capabilities: capabilitiesOf(facts.flags ?? {}),
     inheritEnv: [...(env?.inherit ?? [])],
     ...(billing ? { billing: billingSpec(billing) } : {}),
+    ...(facts.sandbox
+      ? { sandbox: { hosts: [...facts.sandbox.hosts], ...(facts.sandbox.writePaths ? { writePaths: facts.sandbox.writePaths.map((w) => ({ ...w })) } : {}) } }
+      : {}),
     doDetectBilling: (input) => detectBilling(billing, input),
     verifiedVersions: [...facts.verifiedVersions],
     ...(facts.hooks.sessionAt ? { sessionHook: facts.hooks.sessionAt } : {}),

@@ -15,6 +15,7 @@ import type {
   ProviderV1LaunchOptions,
   ProviderV1Message,
   ProviderV1ReadTurnOptions,
+  ProviderV1SandboxSpec,
   ProviderV1SideRecord,
   ProviderV1TurnRead,
   ProviderV1ValidateOptions,
@@ -257,6 +258,8 @@ export interface ProviderFacts {
   readonly binary: BinaryFacts;
   readonly env?: EnvFacts;
   readonly billing?: BillingFacts;
+  /** What a confined worker (`--sandbox`) needs: the model endpoint's hosts, the CLI's own write paths. */
+  readonly sandbox?: ProviderV1SandboxSpec;
   readonly flags?: FlagFacts;
   readonly hooks: HookFacts;
   readonly screens: ScreenFacts;

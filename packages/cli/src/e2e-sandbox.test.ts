@@ -1,0 +1,143 @@
+/**
+ * Confined workers end to end on real tmux: `spawn --sandbox` on the fake `claude` wraps it in
+ * srt (bubblewrap + socat here). Its shell tool writes inside its cwd but not beside it, cannot read
+ * a planted ~/.ssh key, cannot reach a local http server it was not allowed; hooks still arrive (the
+ * turns complete); no env value is on srt's command line or in its settings; kill leaves no srt
+ * helper running; without bubblewrap `--sandbox` is refused (116) before anything is created.
+ * Needs `pnpm build`, bubblewrap and socat (`.ci/run` installs them).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UmbelRun } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+
+const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
+const SECRET = 'sandbox-e2e-secret-value-9f3';
+const KEY = 'PLANTED-SSH-KEY-7c1';
+const BODY = 'served-to-the-sandbox-4e2';
+let scratch: string;
+let home: string;
+let project: string;
+let config: string;
+let server: Server;
+let port: number;
+let umbel: UmbelRun;
+
+const cfg = () => ['--env', `CLAUDE_CONFIG_DIR=${config}`, '--env', 'SBX_TOKEN', '--allowed-tools', 'Bash'];
+
+/** Send one TOOL command and wait for its answer (the fake's `TOOL-RESULT: …`). */
+async function tool(name: string, command: string): Promise<string> {
+  const sent = await umbel(['send', name, `TOOL ${command}`]);
+  expect(sent.code, sent.stderr).toBe(0);
+  const waited = await umbel(['wait', name, '--timeout', '60s', '--json']);
+  expect(waited.code, waited.stderr).toBe(0);
+  return String(JSON.parse(waited.stdout).result);
+}
+
+beforeAll(async () => {
+  assertBuilt(['packages/cli/dist/cli.js']);
+  scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-sbx-'));
+  home = join(scratch, 'state');
+  project = join(scratch, 'project');
+  config = join(scratch, 'claude-config');
+  await mkdir(project, { recursive: true });
+  await mkdir(join(scratch, '.ssh'), { recursive: true });
+  await writeFile(join(scratch, '.ssh', 'id_test'), `${KEY}\n`);
+  await mkdir(config, { recursive: true });
+  await writeFile(join(config, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, projects: {} }));
+  server = createServer((_req, res) => res.end(BODY));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  port = (server.address() as AddressInfo).port;
+  const env = testEnv({ home: scratch, umbelHome: home, UMBEL_CLAUDE_BIN: fakeClaude, SBX_TOKEN: SECRET });
+  ({ run: umbel } = umbelRunner({ cwd: project, env }));
+});
+
+afterAll(() =>
+  cleanUp({
+    workers: [umbel],
+    reap: [scratch],
+    close: [server ? { close: () => new Promise((done) => server.close(() => done(undefined))) } : undefined],
+    remove: [scratch],
+  }),
+);
+
+describe('confined workers (--sandbox) on the fake claude', () => {
+  it('writes inside its cwd only, reads no planted key, reaches no server it was not allowed; hooks still arrive', async () => {
+    const spawned = await umbel(['spawn', 'box', '--sandbox', ...cfg(), '--json']);
+    expect(spawned.code, spawned.stderr).toBe(0);
+    const status = JSON.parse(spawned.stdout);
+    expect(status.sandbox).toMatchObject({ enabled: true, network: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai', 'statsig.anthropic.com'] });
+    expect(status.sandbox.write).toContain(project);
+
+    expect(await tool('box', `touch ${join(project, 'inside')} && echo inside-ok`)).toBe('TOOL-RESULT: inside-ok');
+    expect(existsSync(join(project, 'inside'))).toBe(true);
+
+    const outside = join(scratch, 'outside');
+    expect(await tool('box', `touch ${outside} 2>&1 || echo refused`)).toContain('refused');
+    expect(existsSync(outside)).toBe(false);
+
+    const read = await tool('box', `cat ${join(scratch, '.ssh', 'id_test')} 2>&1 || echo refused`);
+    expect(read).toContain('refused');
+    expect(read).not.toContain(KEY);
+
+    // The server answers outside the sandbox, and not inside it.
+    expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe(BODY);
+    const fetched = await tool('box', `node -e "fetch('http://127.0.0.1:${port}/').then((r) => r.text()).then(console.log, () => console.log('refused'))"`);
+    expect(fetched).toContain('refused');
+    expect(fetched).not.toContain(BODY);
+
+    // every turn was confirmed and ended by the hooks
+    const after = JSON.parse((await umbel(['status', 'box', '--json'])).stdout);
+    expect(after).toMatchObject({ turn: 4, completedTurn: 4, state: 'ready' });
+  });
+
+  it('no env value on srt’s command line or in its settings file', async () => {
+    const settings = join(home, 'workers', 'box', 'sandbox.json');
+    expect(readFileSync(settings, 'utf8')).not.toContain(SECRET);
+    const srt = processesOf({ argsIncludes: [settings] });
+    expect(srt.length).toBeGreaterThan(0);
+    for (const p of srt) expect(p.args).not.toContain(SECRET);
+  });
+
+  it('kill leaves no srt helper (proxy, socat, bwrap) running', async () => {
+    const dir = join(home, 'workers', 'box');
+    expect(processesOf({ argsIncludes: [dir] }).length).toBeGreaterThan(0);
+    const killed = await umbel(['kill', 'box']);
+    expect(killed.code, killed.stderr).toBe(0);
+    expect(processesOf({ argsIncludes: [dir] })).toEqual([]);
+  });
+
+  it('without bubblewrap --sandbox is refused (116, the install hint) before anything is created', async () => {
+    // A PATH of the tools umbel and the CLI need, without bwrap.
+    const bin = join(scratch, 'no-bwrap-bin');
+    await mkdir(bin, { recursive: true });
+    for (const tool of ['node', 'tmux', 'sh', 'socat'])
+      for (const dir of (process.env.PATH ?? '').split(':'))
+        if (existsSync(join(dir, tool)) && !existsSync(join(bin, tool))) await symlink(join(dir, tool), join(bin, tool));
+    const refused = await umbel(['spawn', 'nobox', '--sandbox', ...cfg()], { env: { PATH: bin } });
+    expect(refused.code, refused.stderr).toBe(116);
+    expect(refused.stderr).toContain('bwrap');
+    expect(refused.stderr).toContain('apt-get install bubblewrap socat');
+    expect(existsSync(join(home, 'workers', 'nobox'))).toBe(false);
+  });
+
+  it('umbel -p --sandbox answers from a confined worker (a write beside its cwd refused) and leaves none behind', async () => {
+    const outside = join(scratch, 'outside-p');
+    const r = await umbel(['-p', `TOOL touch ${outside} 2>&1 || echo refused`, '--sandbox', ...cfg()]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('refused');
+    expect(existsSync(outside)).toBe(false);
+    expect(JSON.parse((await umbel(['ls', '--json'])).stdout).filter((w: { anonymous: boolean }) => w.anonymous)).toEqual([]);
+  });
+
+  it('--sandbox-allow without --sandbox is a usage error', async () => {
+    const r = await umbel(['spawn', 'loose', '--sandbox-allow', 'example.com', ...cfg()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--sandbox-allow goes with --sandbox');
+  });
+});
