@@ -79,7 +79,12 @@ function chunks(stream: string): { text: string; code?: number }[] {
   return out;
 }
 
-const GIT_IDENTITY = { GIT_AUTHOR_NAME: 'docs', GIT_AUTHOR_EMAIL: 'docs@example.invalid', GIT_COMMITTER_NAME: 'docs', GIT_COMMITTER_EMAIL: 'docs@example.invalid' };
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'docs',
+  GIT_AUTHOR_EMAIL: 'docs@example.invalid',
+  GIT_COMMITTER_NAME: 'docs',
+  GIT_COMMITTER_EMAIL: 'docs@example.invalid',
+};
 
 /** Run a block's commands through bash in the sandbox; one result per command that ran. */
 async function runBlock(sandbox: Sandbox, block: FencedBlock): Promise<Ran[]> {
