@@ -86,7 +86,8 @@ describe('events and multi-wait on the fake claude', () => {
 
   it('wait --any returns the first finisher; the others keep running and answer later', async () => {
     for (const name of ['a1', 'a2']) await umbel(['spawn', name, ...cfg()]);
-    await umbel(['send', 'a1', 'DELAY 3000 ECHO slow']);
+    // slow by a margin a loaded machine's send and answer of a2 stay well inside (3 s did not, once)
+    await umbel(['send', 'a1', 'DELAY 12000 ECHO slow']);
     await umbel(['send', 'a2', 'ECHO fast']);
     const any = await umbel(['wait', 'a1', 'a2', '--any', '--json', '--timeout', '60s']);
     expect(any.code).toBe(0);
