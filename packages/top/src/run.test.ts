@@ -5,8 +5,20 @@
  */
 import { PassThrough } from 'node:stream';
 import type { FleetEvent, Umbel, WorkerStatus } from '@umbel/core';
-import { describe, expect, it } from 'vitest';
-import { runTop } from './run.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { runTop } from './index.js';
+
+// As in CI (`.ci/run` sets CI=true), from before any import: ink would draw only a final frame, and
+// `top` nothing at all.
+const ci = vi.hoisted(() => {
+  const was = process.env.CI;
+  process.env.CI = 'true';
+  return was;
+});
+afterAll(() => {
+  if (ci === undefined) delete process.env.CI;
+  else process.env.CI = ci;
+});
 
 const ENTER_ALT = '\u001b[?1049h';
 const LEAVE_ALT = '\u001b[?1049l';
