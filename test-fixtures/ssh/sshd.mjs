@@ -107,7 +107,7 @@ function signal(pids, sig) {
 export async function startSshd({ dir }) {
   const bin = sshdPath();
   if (typeof process.getuid === 'function' && process.getuid() === 0 && !existsSync('/run/sshd')) mkdirSync('/run/sshd', { mode: 0o755 });
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(join(dir, 'home'), { recursive: true });
   chmodSync(dir, 0o700);
   const hostKey = join(dir, 'host_key');
   const clientKey = join(dir, 'client_key');
@@ -137,6 +137,10 @@ export async function startSshd({ dir }) {
         'UsePAM no',
         'StrictModes no',
         'PermitUserEnvironment no',
+        // The login shell runs with a home of its own: the machine user's ~/.bashrc (sourced by bash
+        // for every ssh command) is not this test's — one here ran `pyenv rehash`, which waits 60 s on
+        // a lock a killed session left, for every command. Each test sets its remote HOME itself.
+        `SetEnv HOME=${join(dir, 'home')}`,
         'X11Forwarding no',
         'PrintMotd no',
         'UseDNS no',
