@@ -1,7 +1,7 @@
 import type { WorkerStatus } from '@umbel/core';
 import { describe, expect, it } from 'vitest';
 import { applyAnswer, applyStatuses, initialState, moveSelection } from './model.js';
-import { fit, frame } from './view.js';
+import { clip, frame } from './view.js';
 
 const status = (name: string, extra: Partial<WorkerStatus> = {}): WorkerStatus => ({
   name,
@@ -67,9 +67,9 @@ describe('the frame', () => {
     expect(frame({ state: { ...state, mode: { kind: 'confirm-kill', name: 'w000' } }, nowMs: NOW, width: 80, height: 24 }).footer).toBe('kill w000? y/N');
   });
 
-  it('fit cuts with an ellipsis, pads, and never lets a control character through', () => {
-    expect(fit('abcdef', 4)).toBe('abc…');
-    expect(fit('ab', 4)).toBe('ab  ');
-    expect(fit('a\u001b[2Jb', 8)).toBe('a [2Jb  ');
+  it('clip cuts with an ellipsis, pads, and never lets a control character through', () => {
+    expect(clip('abcdef', 4)).toBe('abc…');
+    expect(clip('ab', 4)).toBe('ab  ');
+    expect(clip('a\u001b[2Jb', 8)).toBe('a [2Jb  ');
   });
 });

@@ -51,7 +51,7 @@ function columnsFor(rows: readonly Row[]): Column[] {
 }
 
 /** `text` cut or padded to exactly `width` columns (a cut ends with `…`). */
-export function fit(text: string, width: number): string {
+export function clip(text: string, width: number): string {
   if (width <= 0) return '';
   const flat = text.replace(/[\u0000-\u001f\u007f]/g, ' ');
   if (flat.length <= width) return flat.padEnd(width);
@@ -59,9 +59,9 @@ export function fit(text: string, width: number): string {
 }
 
 function line(columns: readonly Column[], cells: readonly string[], width: number): string {
-  const fixed = columns.map((c, i) => fit(cells[i] ?? '', c.width)).join(' ');
+  const fixed = columns.map((c, i) => clip(cells[i] ?? '', c.width)).join(' ');
   const rest = width - fixed.length - 1;
-  return rest > 0 ? `${fixed} ${fit(cells[columns.length] ?? '', rest)}` : fit(fixed, width);
+  return rest > 0 ? `${fixed} ${clip(cells[columns.length] ?? '', rest)}` : clip(fixed, width);
 }
 
 function footer(state: TopState): string {
@@ -74,7 +74,7 @@ function footer(state: TopState): string {
 
 function screenLines(text: string, count: number, width: number): string[] {
   const lines = text.replace(/\s+$/, '').split('\n');
-  return lines.slice(Math.max(0, lines.length - count)).map((l) => fit(l.trimEnd(), width).trimEnd());
+  return lines.slice(Math.max(0, lines.length - count)).map((l) => clip(l.trimEnd(), width).trimEnd());
 }
 
 /** The frame for a terminal of `width` × `height`: the table gets what the detail pane leaves. */
@@ -90,13 +90,13 @@ export function frame({ state, screen, nowMs, width, height }: FrameInput): Fram
   const selected = selectedRow(state);
   const title = selected ? `── ${selected.name}${screen?.name === selected.name ? '' : ' (…)'} ` : '── no worker ';
   return {
-    header: fit(`umbel top  ${shown} workers${filter}${rows.length > tableHeight ? `  ${start + 1}-${end}` : ''}`, width).trimEnd(),
+    header: clip(`umbel top  ${shown} workers${filter}${rows.length > tableHeight ? `  ${start + 1}-${end}` : ''}`, width).trimEnd(),
     columns: line(columns, [...columns.map((c) => c.title), 'LAST'], width).trimEnd(),
     rows: rows.slice(start, end).map((r) => line(columns, [...columns.map((c) => c.value(r, nowMs)), r.line], width).trimEnd()),
     selected: index - start,
-    detailTitle: fit(title.padEnd(width, '─'), width),
+    detailTitle: clip(title.padEnd(width, '─'), width),
     detail: selected && screen?.name === selected.name ? screenLines(screen.text, detailHeight, width) : [],
     detailHeight,
-    footer: fit(footer(state), width).trimEnd(),
+    footer: clip(footer(state), width).trimEnd(),
   };
 }
