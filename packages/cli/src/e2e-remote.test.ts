@@ -176,7 +176,9 @@ describe('a worker on another host, over ssh', () => {
     const sent = await world.run(['send', 'sec', '-'], { input: `ECHO ${promptCanary}` });
     const { samples, leaks } = await stop();
     expect(leaks).toEqual([]);
-    expect(samples).toBeGreaterThan(10);
+    // the sampler looked several times while they ran (about a second, now that the test sshd runs no
+    // shell rc: 8 looks were seen once, so 10 was a bound on the machine's speed, not on the check)
+    expect(samples).toBeGreaterThan(2);
     expect(spawned.code, spawned.stderr).toBe(0);
     expect(sent).toMatchObject({ code: 0, stdout: '1\n' });
     // It did reach the worker there, byte-exact, through the remote umbel's own hand-over.
