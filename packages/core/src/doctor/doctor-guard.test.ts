@@ -64,3 +64,12 @@ it('a throw of doForgetScratch (the cleanup) leaves the report intact', async ()
   const report = await doctor(mock({ doForgetScratch: boom }));
   expect(report.providers[0]?.checks.find((c) => c.id === 'launch')).toMatchObject({ status: 'pass' });
 });
+
+it("doForgetScratch is told the session ids the scratch worker's hook events name (as its ledger read them)", async () => {
+  const told: string[][] = [];
+  const report = await doctor(mock({ doForgetScratch: async ({ sessionIds }) => void told.push([...sessionIds]) }));
+  const payload = report.providers[0]?.checks.find((c) => c.id === 'payload');
+  expect(payload).toMatchObject({ status: 'pass' });
+  const id = /session (\S+),/.exec(payload?.detail ?? '')?.[1];
+  expect(told).toEqual([[id]]);
+});

@@ -19,13 +19,13 @@ import type { DoctorCheck } from './schema.js';
 export type { ScratchHost, ScratchHostFactory } from './host.js';
 
 /**
- * A scratch engine: the engine, and what its ledger holds of a worker's hook events of one kind,
- * oldest first — each as its provider read it there, once and behind the guard (a reading that
- * threw is `{}` and a problem of the ledger's).
+ * A scratch engine: the engine, and what its ledger holds of a worker's hook events (of one kind,
+ * or all), oldest first — each as its provider read it there, once and behind the guard (a reading
+ * that threw is `{}` and a problem of the ledger's).
  */
 export interface ScratchEngine {
   readonly umbel: Umbel;
-  hookEvents(worker: string, kind: string): readonly ProviderV1EventInfo[];
+  hookEvents(worker: string, kind?: string): readonly ProviderV1EventInfo[];
 }
 
 /** Makes an engine over `substrate` bound to `home`, with this provider only. */
@@ -94,7 +94,8 @@ export async function scratchChecks(run: ScratchRun): Promise<DoctorCheck[]> {
       transcript = path;
     });
   } finally {
-    for (const info of engine?.hookEvents(name, 'session') ?? []) if (info.sessionId) sessionIds.add(info.sessionId);
+    // every session id any of its hook events names
+    for (const info of engine?.hookEvents(name) ?? []) if (info.sessionId) sessionIds.add(info.sessionId);
     await engine?.umbel.kill({ name, purge: true }).catch(() => undefined);
     await host?.dispose().catch(() => undefined);
     await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });

@@ -100,7 +100,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
 
 /**
  * A scratch engine for doctor: one provider on its own host and state root, and what its ledger
- * holds of a worker's hook events of one kind (each read by the provider there, behind its guard).
+ * holds of a worker's hook events (each read by the provider there, behind its guard).
  */
 function scratchEngine(parent: EngineContext, settings: UmbelSettings): ScratchEngineFactory {
   return (substrate, home, provider) => {

@@ -283,9 +283,9 @@ export function usableWorker(ctx: EngineContext, name: string): UsableView {
   return view as UsableView;
 }
 
-/** What the provider read from a worker's hook events of one kind, oldest first (none when there is no such worker). */
-export function hookEventsOf(ctx: EngineContext, name: string, kind: string): ProviderV1EventInfo[] {
-  return (loadWorker(ctx, name)?.events ?? []).filter((e) => !e.own && e.kind === kind).map((e) => e.info);
+/** What the provider read from a worker's hook events (of one kind, or all), oldest first (none when there is no such worker). */
+export function hookEventsOf(ctx: EngineContext, name: string, kind?: string): ProviderV1EventInfo[] {
+  return (loadWorker(ctx, name)?.events ?? []).filter((e) => !e.own && (kind === undefined || e.kind === kind)).map((e) => e.info);
 }
 
 /** The names of every worker directory under the state root, sorted (claims in progress excluded). */
