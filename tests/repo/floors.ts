@@ -53,8 +53,9 @@ export const ONLY: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * Packages whose library part may import only these of ours; `bins` (paths from the repository
- * root) may import anything the floor rule allows. `@umbel/mcp` as a library loads neither tmux nor
- * a provider: only its `umbel-mcp` bin composes the default engine through @umbel/runtime.
+ * root) may import anything the floor rule allows, and what only they need must be an optional peer
+ * (graph.ts). `@umbel/mcp` as a library loads and installs neither tmux nor a provider: only its
+ * `umbel-mcp` bin composes the default engine through @umbel/runtime.
  */
 export const LIBRARY_ONLY: Readonly<Record<string, { readonly only: readonly string[]; readonly bins: readonly string[] }>> = {
   '@umbel/mcp': { only: ['@umbel/core'], bins: ['packages/mcp/src/bin.ts', 'packages/mcp/bin/umbel-mcp.js'] },
