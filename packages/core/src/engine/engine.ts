@@ -129,7 +129,7 @@ function facade(ctx: EngineContext, settings: UmbelSettings): Umbel {
     provider: (id) => ctx.providers.get(id),
     async spawn(input, context) {
       const options = parse(SpawnOptionsSchema, input, 'spawn options');
-      // Hosts are the fleet's (@umbel/runtime's createFleet); this engine runs workers here only.
+      // Hosts are the fleet's (@umbel/remote's createFleet); this engine runs workers here only.
       if (options.host !== undefined) throw new HostUnknownError(options.host, []);
       return spawnWorker(ctx, options, context);
     },
