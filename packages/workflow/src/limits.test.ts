@@ -61,7 +61,8 @@ describe('fleet limits in a workflow', () => {
     // Every look at the fleet's panes after the run's spawn began: a queued spawn looks again and again.
     let spawningSeen = false;
     let looks = 0;
-    const inspectAll = substrate.inspectAll.bind(substrate);
+    const inspectAll = substrate.inspectAll?.bind(substrate);
+    if (!inspectAll) throw new Error('the memory substrate looks at the fleet with inspectAll');
     substrate.inspectAll = async () => {
       if (spawningSeen) looks++;
       return inspectAll();
