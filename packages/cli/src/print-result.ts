@@ -1,6 +1,6 @@
 /** The `claude -p --output-format json` result objects `umbel -p` prints (plus umbel's fields). */
 import { randomUUID } from 'node:crypto';
-import { errorBody, errorExitCode, OUTCOME_EXIT_CODES, type Outcome } from '@umbel/core';
+import { errorBody, errorExitCode, type Outcome, PRINT_EXIT_CODES } from '@umbel/core';
 
 /** snake_case of a camelCase key (`reasoningTokens` → `reasoning_tokens`). */
 const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -42,7 +42,7 @@ export function isApiFailure(outcome: Outcome): boolean {
  * (an account failure has its own: rate-limited 118, auth-failed 119).
  */
 export function printExitCode(outcome: Outcome): number {
-  return outcome.reason === 'provider-error' ? 1 : OUTCOME_EXIT_CODES[outcome.reason];
+  return PRINT_EXIT_CODES[outcome.reason];
 }
 
 /** What umbel adds of an account failure under `umbel`: when the limit resets and which one. */

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import {
   EnvUnresolvedError,
-  errorExitCode,
   FleetLimitError,
   HostUnreachableError,
   NotSignedInError,
@@ -15,6 +14,7 @@ import {
   WorkerDeadError,
   WorkerNotFoundError,
 } from './errors.js';
+import { errorExitCode } from './exit-codes.js';
 
 describe('typed errors', () => {
   it('are recognised by marker, also across package copies, and keep their fields', () => {

@@ -16,7 +16,8 @@ import type { TurnView, UsableView } from '../ledger/ledger-types.js';
 import { startMonitor, type Monitor } from './monitor.js';
 import { writeOwnEvent } from '../ledger/own-events.js';
 import type { ProviderV1Message, ProviderV1Quota } from '@umbel/provider';
-import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type UnfinishedOutcome, type WaitOptionsParsed } from '../contract/schemas.js';
+import { outcomeOf } from '../contract/outcome.js';
+import type { Outcome, OutcomeReason, UnfinishedOutcome, WaitOptionsParsed } from '../contract/schemas.js';
 import type { PaneState } from '../contract/substrate.js';
 import { readMessages, readTurn, type TurnRead } from '../ledger/turn-read.js';
 import type { WaitContext } from '../contract/umbel.js';
@@ -75,17 +76,15 @@ export async function waitForTurn(ctx: EngineContext, options: TurnWaitOptions, 
   const turnNo = pickTurn(first, options.turn).turn;
   const state: WaitState = { view: first, lastChangeAt: started, fingerprint: '', emitted: 0, ...first.transcript };
   const outcome: OutcomeBuilder = (reason: OutcomeReason, extra: OutcomeExtra = {}) =>
-    ({
+    outcomeOf(reason, {
       worker: first.name,
       provider: first.meta.provider,
       turn: turnNo,
       durationMs: ctx.now() - started,
       ...(state.sessionId ? { sessionId: state.sessionId } : {}),
       ...(state.transcriptPath ? { transcriptPath: state.transcriptPath } : {}),
-      reason,
-      exitCode: OUTCOME_EXIT_CODES[reason],
       ...extra,
-    }) as Outcome;
+    });
 
   const watcher = await watchDir(first.paths.events);
   const monitor = startMonitor({

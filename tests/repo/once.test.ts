@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findHandBuiltErrorBodies } from './error-bodies.js';
+import { findHandBuiltErrorBodies, findHandBuiltOutcomes } from './once.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -34,11 +34,32 @@ describe('error bodies', () => {
   });
 
   it("no package builds one outside core's errorBody", async () => {
-    const files = [];
-    for (const dir of await readdir(join(root, 'packages'))) {
-      for (const path of await sources(join(root, 'packages', dir, 'src'))) files.push({ path: relative(root, path), text: await readFile(path, 'utf8') });
-    }
-    expect(files.length).toBeGreaterThan(100);
-    expect(findHandBuiltErrorBodies(files)).toEqual([]);
+    expect(findHandBuiltErrorBodies(await packageSources())).toEqual([]);
   });
 });
+
+describe('outcomes and exit codes', () => {
+  it('catches an outcome built by hand and an exit-code table of its own, naming the file and line', () => {
+    const planted = [
+      { path: 'packages/runtime/src/a.ts', text: "return { ...o, reason: 'timeout', exitCode: OUTCOME_EXIT_CODES.timeout };" },
+      { path: 'packages/cli/src/b.ts', text: '\nexport const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130 };' },
+    ];
+    expect(findHandBuiltOutcomes(planted)).toEqual([
+      'packages/runtime/src/a.ts:1: sets an exit code from the outcome table itself (use outcomeOf)',
+      'packages/cli/src/b.ts:2: declares an exit-code table (core has them all)',
+    ]);
+  });
+
+  it("no package builds an outcome outside core's outcomeOf, or keeps exit codes outside core's tables", async () => {
+    expect(findHandBuiltOutcomes(await packageSources())).toEqual([]);
+  });
+});
+
+async function packageSources(): Promise<{ path: string; text: string }[]> {
+  const files = [];
+  for (const dir of await readdir(join(root, 'packages'))) {
+    for (const path of await sources(join(root, 'packages', dir, 'src'))) files.push({ path: relative(root, path), text: await readFile(path, 'utf8') });
+  }
+  expect(files.length).toBeGreaterThan(100);
+  return files;
+}
