@@ -18,7 +18,7 @@ if (early) {
   process.exit(early.code);
 }
 
-const { UmbelError, errorExitCode } = await import('@umbel/core');
+const { UmbelError, errorBody, errorExitCode } = await import('@umbel/core');
 try {
   const { createDefaultUmbel } = await import('@umbel/runtime');
   const { runMcpServer } = await import('./run.js');
@@ -27,8 +27,9 @@ try {
   setTimeout(() => process.exit(0), EXIT_DEADLINE_MS).unref();
   process.exit(0);
 } catch (error) {
+  const body = errorBody(error);
   const text = UmbelError.isInstance(error)
-    ? `${error.code}: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`
+    ? `${body.code}: ${body.message}${body.hint ? `\nhint: ${body.hint}` : ''}`
     : error instanceof Error
       ? (error.stack ?? error.message)
       : String(error);
