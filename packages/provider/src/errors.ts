@@ -41,26 +41,24 @@ export class UmbelError extends Error {
 
   /**
    * The error as plain data, one shape on every face (CLI `--json`, MCP, the RPC wire, workflow
-   * results): `{code, name, message, hint?}` and the error's facts (see `facts`).
+   * results): `{code, name, message, hint?}` and the error's facts. A subclass declares a fact once,
+   * by declaring a public field (worker, issues, paneTail, limit, path, host, …): every own field
+   * beyond code, name and hint is one, except absent values and empty lists. A field named around
+   * one of Error's own members (`cause_`) is the fact of its plain name (`cause`).
    */
   toJSON(): UmbelErrorJSON {
-    return { code: this.code, name: this.name, message: this.message, ...(this.hint ? { hint: this.hint } : {}), ...this.facts() };
+    return { code: this.code, name: this.name, message: this.message, ...(this.hint ? { hint: this.hint } : {}), ...factsOf(this) };
   }
+}
 
-  /**
-   * The error's public facts (worker, issues, paneTail, limit, path, host, …). A subclass declares
-   * a fact once, by declaring a public field: every own field beyond code, name and hint is one,
-   * except absent values and empty lists. A field named around one of Error's own members (`cause_`)
-   * is the fact of its plain name (`cause`).
-   */
-  facts(): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(this)) {
-      if (BASE_FIELDS.has(key) || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
-      out[key.endsWith('_') ? key.slice(0, -1) : key] = value;
-    }
-    return out;
+/** The facts of an error: its own fields beyond the base ones (see `UmbelError.toJSON`). */
+function factsOf(error: UmbelError): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (BASE_FIELDS.has(key) || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    out[key.endsWith('_') ? key.slice(0, -1) : key] = value;
   }
+  return out;
 }
 
 /** The fields of every UmbelError, not facts of one. */

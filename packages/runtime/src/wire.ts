@@ -2,8 +2,9 @@
  * The wire between a fleet and a host: ONE request (a JSON line on the SSH connection's stdin) to
  * the hidden `umbel rpc` verb there, and ONE response (a JSON line on its stdout), optionally
  * preceded by progress lines of a wait. Typed errors cross it as core's `errorBody` (code, name,
- * message, hint and the error's facts) and come back as the same code with the same facts, so exit codes are the same as for local workers. Secrets (env values,
- * prompts) travel only inside the request, never on a command line.
+ * message, hint and the error's facts) and come back as the same code with the same facts, so exit
+ * codes are the same as for local workers. Secrets (env values, prompts) travel only inside the
+ * request, never on a command line.
  */
 import { errorBody, type UmbelErrorCode, UmbelError, type WaitProgress } from '@umbel/core';
 import * as z from 'zod';
