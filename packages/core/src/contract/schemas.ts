@@ -473,31 +473,6 @@ export const OutcomeReasonSchema = z.enum([
 ]);
 export type OutcomeReason = z.infer<typeof OutcomeReasonSchema>;
 
-/**
- * Exit code of each outcome (upstream-compatible where upstream had one). The account outcomes sit
- * below the wait range (121..127): `rate-limited` 118 (retry after `resetsAt`), `auth-failed` 119
- * (sign in again). `file` and `pattern` are
- * 0 like `completed`, as upstream's were: the condition the caller waited for was met (the reason
- * tells which). `host-unreachable` (120): the worker's host stopped answering during the wait; the
- * worker may still be alive there, and waiting again once the host is back gives its answer.
- */
-export const OUTCOME_EXIT_CODES: Readonly<Record<OutcomeReason, number>> = {
-  completed: 0,
-  file: 0,
-  pattern: 0,
-  'host-unreachable': 120,
-  'rate-limited': 118,
-  'auth-failed': 119,
-  unknown: 121,
-  'provider-error': 122,
-  idle: 123,
-  timeout: 124,
-  dead: 125,
-  'needs-input': 126,
-  'guardrail-halted': 127,
-  aborted: 130,
-};
-
 /** One guardrail attempt. */
 export const AttemptSchema = z.object({
   attempt: z.number().int().positive(),

@@ -17,7 +17,8 @@ import { startMonitor, type Monitor } from './monitor.js';
 import { parseOwnEvent, writeOwnEvent } from '../ledger/own-events.js';
 import { billingFields } from '../operations/status.js';
 import type { ProviderV1Message, ProviderV1Quota } from '@umbel/provider';
-import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type Quota, type UnfinishedOutcome, type WaitOptionsParsed } from '../contract/schemas.js';
+import { outcomeOf } from '../contract/outcome.js';
+import type { Outcome, OutcomeReason, Quota, UnfinishedOutcome, WaitOptionsParsed } from '../contract/schemas.js';
 import type { PaneState } from '../contract/substrate.js';
 import { readMessages, readTurn, type TurnRead } from '../ledger/turn-read.js';
 import type { WaitContext } from '../contract/umbel.js';
@@ -86,18 +87,16 @@ export async function waitForTurn(ctx: EngineContext, options: TurnWaitOptions, 
   const turnNo = pickTurn(first, options.turn).turn;
   const state: WaitState = { view: first, lastChangeAt: started, fingerprint: '', emitted: 0, ...first.transcript };
   const outcome: OutcomeBuilder = (reason: OutcomeReason, extra: OutcomeExtra = {}) =>
-    ({
+    outcomeOf(reason, {
       worker: first.name,
       provider: first.meta.provider,
       turn: turnNo,
       durationMs: ctx.now() - started,
       ...(state.sessionId ? { sessionId: state.sessionId } : {}),
       ...(state.transcriptPath ? { transcriptPath: state.transcriptPath } : {}),
-      reason,
-      exitCode: OUTCOME_EXIT_CODES[reason],
       ...extra,
       ...ledgerFacts(state),
-    }) as Outcome;
+    });
 
   const watcher = await watchDir(first.paths.events);
   const monitor = startMonitor({
