@@ -4,7 +4,7 @@
  * results in run-printing.test.ts).
  */
 import { errorBody, SendNotSubmittedError, UsageError } from '@umbel/core';
-import { encodeError } from '@umbel/runtime';
+import { encodeError } from '@umbel/remote';
 import { describe, expect, it } from 'vitest';
 import { reportError } from './output.js';
 import { errorResultObject } from './print-result.js';
