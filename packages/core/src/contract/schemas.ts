@@ -499,6 +499,14 @@ export const UsageSchema = z
   .passthrough();
 export type Usage = z.infer<typeof UsageSchema>;
 
+/** One piece of background work the CLI reported when it stopped (`completed.background`). */
+export const BackgroundTaskSchema = z.object({
+  kind: z.string().describe("The CLI's kind of it (Claude Code: `shell`, a Bash command run in the background)"),
+  id: z.string().describe("Its id in the CLI's terms (Claude Code's task id)"),
+  running: z.boolean().describe('Still running when the CLI stopped'),
+});
+export type BackgroundTask = z.infer<typeof BackgroundTaskSchema>;
+
 /** The result of a wait: what happened to one turn. */
 export const OutcomeSchema = z.object({
   worker: WorkerNameSchema,
@@ -528,6 +536,12 @@ export const OutcomeSchema = z.object({
   billing: BillingKindSchema.optional().describe('How the worker is billed (subscription, api, unknown), as spawn found it'),
   billingEvidence: z.string().optional().describe('What the billing verdict rests on (a banner label, an auth mode, a variable name)'),
   quota: QuotaSchema.optional(),
+  background: z
+    .array(BackgroundTaskSchema)
+    .optional()
+    .describe(
+      "completed: the CLI stopped while background work it started was still running (Claude Code's Stop record `background_tasks`); each entry: kind, id, running. Absent when nothing was running",
+    ),
 });
 /** The fields of an outcome as the schema has them (one object: MCP registers it as an output schema). */
 type OutcomeFields = z.infer<typeof OutcomeSchema>;

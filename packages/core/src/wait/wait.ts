@@ -264,6 +264,13 @@ async function captureOr(ctx: EngineContext, session: string, fallback: string, 
   return ctx.substrate.capture(session, { lines }).catch(() => fallback);
 }
 
+/** The background work the turn's stop record listed, when some of it was still running then (`completed.background`). */
+function stopBackground(turn: TurnView): Pick<Outcome, 'background'> {
+  const listed = turn.end?.kind === 'stop' ? turn.end.info.background : undefined;
+  if (!listed?.some((task) => task.running)) return {};
+  return { background: listed.map(({ kind, id, running }) => ({ kind, id, running })) };
+}
+
 /** Do what the decision says; the outcome when it is one. */
 async function carryOut(
   ctx: EngineContext,
@@ -290,10 +297,11 @@ async function carryOut(
         ...(r.model ? { model: r.model } : {}),
         ...(r.stopReason ? { stopReason: r.stopReason } : {}),
         ...(decision.message ? { message: decision.message } : {}),
+        ...stopBackground(turn),
       });
     }
     case 'completed-from-stop':
-      return deps.outcome('completed', { result: decision.answer, message: decision.message });
+      return deps.outcome('completed', { result: decision.answer, message: decision.message, ...stopBackground(turn) });
     case 'outcome': {
       if (decision.cancel) await cancelRetrying(ctx, deps, view, turn);
       if (decision.recordEnded) await ended(decision.recordEnded);
