@@ -89,6 +89,7 @@ describe('packed packages', () => {
       '@umbel/provider-codex',
       '@umbel/provider-gemini',
       '@umbel/provider-opencode',
+      '@umbel/provider-qwen',
       '@umbel/runtime',
       '@umbel/tmux',
       '@umbel/top',
