@@ -5,7 +5,7 @@
  * chat-completions mock started in this process. Needs `pnpm build`.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +143,44 @@ describe('supervisor verbs with --provider qwen on the fake Qwen Code', () => {
       const billing = await umbel(['spawn', 'ref3', ...qw, '--billing', 'subscription']);
       expect(billing.code).toBe(3);
       expect(billing.stderr).toContain('OPENAI_API_KEY');
+    },
+    T,
+  );
+});
+
+describe('umbel run with a qwen worker on the fake Qwen Code', () => {
+  it(
+    "a two-step workflow: the second prompt gets the first answer; the key comes from umbel's env by name",
+    async () => {
+      const file = join(work, 'qwen-flow.yaml');
+      await writeFile(
+        file,
+        [
+          'workers:',
+          '  coder:',
+          '    provider: qwen',
+          '    env:',
+          '      OPENAI_API_KEY: {fromEnv: OPENAI_API_KEY}',
+          'steps:',
+          '  - id: first',
+          '    worker: coder',
+          '    prompt: ECHO from the workflow',
+          '  - id: second',
+          '    worker: coder',
+          '    needs: [first]',
+          '    prompt: "ECHO got: {{ steps.first.output }}"',
+          '',
+        ].join('\n'),
+      );
+      const run = await umbel(['run', file, '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ status: 'completed' });
+      expect(
+        mock
+          .requests()
+          .filter((r) => r.kind === 'turn')
+          .map((r) => r.prompt),
+      ).toContain('ECHO got: from the workflow');
     },
     T,
   );
