@@ -194,6 +194,14 @@ describe('umbel -p --provider qwen on the fake Qwen Code', () => {
       expect(text, text.stderr).toMatchObject({ code: 0, stdout: 'one shot\nsecond line\n' });
       const json = await umbel(['-p', 'ECHO as json', ...qw, '--pool', 'none', '--output-format', 'json']);
       expect(JSON.parse(json.stdout)).toMatchObject({ type: 'result', is_error: false, result: 'as json' });
+      // stream-json carries the turn's messages from the chat recording: the tool call, its result, the answer
+      const stream = await umbel(['-p', 'TOOL echo streamed', ...qw, '--pool', 'none', '--output-format', 'stream-json', '--verbose']);
+      const lines = stream.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines.map((l) => l.type)).toEqual(['system', 'assistant', 'user', 'assistant', 'result']);
+      expect(lines[1].message.content[0]).toMatchObject({ type: 'tool_use', name: 'run_shell_command', input: { command: 'echo streamed' } });
     },
     T,
   );

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readQwenTurn, turnRecords } from './chat.js';
+import { readQwenMessages, readQwenTurn, turnRecords } from './chat.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
 // Recorded from the real Qwen Code 0.15.10 against the chat-completions mock (QWEN-FACTS §6).
@@ -103,5 +103,29 @@ describe('readQwenTurn on real 0.15.10 chat recordings', () => {
   it('a prompt with no record after it yet is running', () => {
     const firstPrompt = chat.split('\n').slice(0, 2).join('\n');
     expect(read(firstPrompt, 1, 'ECHO first answer')).toEqual({ status: 'running' });
+  });
+});
+
+describe('readQwenMessages on the real 0.15.10 chat recording', () => {
+  it('a tool turn: the call, its result, the final text, in stream-json shape', () => {
+    const messages = readQwenMessages({ content: chat, transcriptPath: '/x.jsonl', ordinal: 7, prompt: 'TOOL touch approved.txt', stopSeen: true });
+    expect(messages.map((m) => m.type)).toEqual(['assistant', 'user', 'assistant']);
+    expect(messages[0]?.message).toMatchObject({
+      role: 'assistant',
+      model: 'mock-model',
+      content: [{ type: 'tool_use', name: 'run_shell_command', input: { command: 'touch approved.txt' } }],
+    });
+    expect(messages[1]?.message).toMatchObject({
+      role: 'user',
+      content: [{ type: 'tool_result', content: expect.stringMatching(/^Command: touch approved.txt\n/) }],
+    });
+    expect(messages[2]?.message).toMatchObject({ content: [{ type: 'text', text: expect.stringMatching(/^TOOL-RESULT: /) }] });
+  });
+
+  it('a plain turn is one assistant text message; a failed one has none', () => {
+    expect(readQwenMessages({ content: chat, transcriptPath: '/x.jsonl', ordinal: 1, prompt: 'ECHO first answer', stopSeen: true })).toEqual([
+      expect.objectContaining({ type: 'assistant', message: expect.objectContaining({ content: [{ type: 'text', text: 'first answer' }] }) }),
+    ]);
+    expect(readQwenMessages({ content: chat, transcriptPath: '/x.jsonl', ordinal: 8, prompt: 'FAIL 401 invalid key', stopSeen: true })).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  * `ui_telemetry` with the outcome of every API call (`qwen-code.api_error`: `status_code`,
  * `error_type`, `error_message`). A turn runs from its `user` record to the next one. Pure.
  */
-import type { ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
 import { asRecord, jsonLines, type JsonLine, stringField } from '@umbel/provider';
 
 type Rec = Readonly<Record<string, unknown>>;
@@ -120,4 +120,35 @@ export function readQwenTurn(options: ProviderV1ReadTurnOptions): ProviderV1Turn
     ...(model ? { model } : {}),
     ...(sessionId ? { sessionId } : {}),
   };
+}
+
+/** One record as Claude's stream-json message (`{type, message}`): text and tool calls, or tool results. */
+function messageOf(record: Rec): ProviderV1Message | undefined {
+  const uuid = stringField(record, 'uuid');
+  const parts = partsOf(record);
+  if (record.type === 'assistant') {
+    const text = textOf(record);
+    const calls = parts.flatMap((p) => {
+      const call = asRecord(p.functionCall);
+      return call ? [{ type: 'tool_use', id: call.id, name: call.name, input: call.args ?? {} }] : [];
+    });
+    const content = [...(text !== '' ? [{ type: 'text', text }] : []), ...calls];
+    const model = stringField(record, 'model');
+    return content.length ? { type: 'assistant', ...(uuid ? { uuid } : {}), message: { role: 'assistant', content, ...(model ? { model } : {}) } } : undefined;
+  }
+  if (record.type !== 'tool_result') return undefined;
+  const content = parts.flatMap((p) => {
+    const r = asRecord(p.functionResponse);
+    if (!r) return [];
+    const response = asRecord(r.response);
+    const output = typeof response?.output === 'string' ? response.output : JSON.stringify(response ?? null);
+    return [{ type: 'tool_result', tool_use_id: r.id, content: output }];
+  });
+  return content.length ? { type: 'user', ...(uuid ? { uuid } : {}), message: { role: 'user', content } } : undefined;
+}
+
+/** The messages of one turn (after its prompt) in Claude's stream-json shape. */
+export function readQwenMessages(options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
+  const records = turnRecords(options.content, options.ordinal, options.prompt) ?? [];
+  return records.slice(1).flatMap((r) => messageOf(r) ?? []);
 }

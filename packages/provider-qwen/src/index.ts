@@ -18,7 +18,8 @@ export {
   SYSTEM_SETTINGS_ENV,
 } from './facts.js';
 export { buildWorkerSettings, DEFAULT_SYSTEM_SETTINGS, HOOK_TIMEOUT_MS, installQwenSettings, promptFilterScript } from './settings.js';
-export { readQwenTurn, textOf, turnRecords } from './chat.js';
+export { readQwenMessages, readQwenTurn, textOf, turnRecords } from './chat.js';
+export { classifyQwenTool, QWEN_TOOLS, readQwenToolError } from './tools.js';
 
 /** Version of this package. */
 export const VERSION = '0.1.0';

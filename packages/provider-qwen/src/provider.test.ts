@@ -220,3 +220,23 @@ describe('prompts and identity', () => {
     expect(createQwen({ providerId: 'qwen-2' }).providerId).toBe('qwen-2');
   });
 });
+
+describe('tools (actions, diff)', () => {
+  it('classifies the real 0.15.10 tools by their parameters, and reads a failed shell command', () => {
+    expect(qwen.doClassifyTool?.({ name: 'read_file', input: { file_path: '/w/a.ts' } })).toEqual({ read: ['/w/a.ts'] });
+    expect(qwen.doClassifyTool?.({ name: 'write_file', input: { file_path: 'b.ts', content: 'x' } })).toEqual({ written: ['b.ts'] });
+    expect(qwen.doClassifyTool?.({ name: 'edit', input: { file_path: 'c.ts', old_string: 'a', new_string: 'b' } })).toEqual({ edited: ['c.ts'] });
+    expect(qwen.doClassifyTool?.({ name: 'run_shell_command', input: { command: 'touch approved.txt' } })).toEqual({ command: 'touch approved.txt' });
+    expect(qwen.doClassifyTool?.({ name: 'glob', input: { pattern: '*.ts' } })).toEqual({});
+    const ok = 'Command: ls\nDirectory: (root)\nOutput: a\nError: (none)\nExit Code: 0';
+    expect(qwen.doReadToolError?.({ name: 'run_shell_command', content: ok, isError: false })).toBeUndefined();
+    expect(qwen.doReadToolError?.({ name: 'run_shell_command', content: ok.replace('Exit Code: 0', 'Exit Code: 2'), isError: false })).toBe('Exit Code: 2');
+    expect(qwen.doReadToolError?.({ name: 'edit', content: '{"error":"no match"}', isError: false })).toBe('no match');
+  });
+
+  it("reads a turn's messages (stream-json, actions) from the chat recording", () => {
+    const content = fixture('real-0.15.10-chat.jsonl');
+    const messages = qwen.doReadMessages?.({ content, transcriptPath: '/x.jsonl', ordinal: 7, prompt: 'TOOL touch approved.txt', stopSeen: true });
+    expect(messages?.map((m) => m.type)).toEqual(['assistant', 'user', 'assistant']);
+  });
+});

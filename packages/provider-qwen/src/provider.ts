@@ -8,7 +8,7 @@
  */
 import { type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
 import { defineProvider, modeFlags, readInputBox } from '@umbel/provider';
-import { readQwenTurn } from './chat.js';
+import { readQwenMessages, readQwenTurn } from './chat.js';
 import {
   APPROVAL_RE,
   CURSOR,
@@ -26,6 +26,7 @@ import {
   SYSTEM_SETTINGS_ENV,
 } from './facts.js';
 import { installQwenSettings } from './settings.js';
+import { QWEN_TOOLS } from './tools.js';
 
 /** Qwen Code releases these facts were verified on (the last is the pinned real CLI). */
 export const QWEN_VERIFIED_VERSIONS = ['0.15.10'] as const;
@@ -88,10 +89,11 @@ export function createQwen(settings: QwenSettings = {}): ProviderV1 {
     input: { submitDelayMs: 150, confirmTimeoutMs: 2000, maxSubmitRetries: 3, alwaysPaste: true, cancelKeys: ['Escape'] },
     prompt: QWEN_PROMPT,
     payload: QWEN_PAYLOAD,
-    transcript: { read: readQwenTurn },
+    transcript: { read: readQwenTurn, messages: readQwenMessages },
     validate,
   });
-  return { ...provider, doReadInputBox: readQwenInputBox };
+  // how its tool calls touch files and the shell (actions, diff)
+  return { ...provider, doReadInputBox: readQwenInputBox, ...QWEN_TOOLS };
 }
 
 /** The default Qwen Code provider. */
