@@ -121,7 +121,13 @@ async function turn(prompt) {
       tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }],
     });
     const ok = await approve(call);
-    if (ok) await hook('PreToolUse', { permission_mode: args.approvalMode, tool_name: SHELL_TOOL, tool_input: call.args });
+    if (ok)
+      await hook('PreToolUse', {
+        permission_mode: args.approvalMode,
+        tool_name: SHELL_TOOL,
+        tool_input: call.args,
+        tool_use_id: `toolu_${Date.now()}_${call.id}`,
+      });
     const output = ok ? await runShell(call.args.command ?? '') : '[Operation Cancelled] Reason: User did not allow tool call';
     screen.say(`${ok ? '✓' : '-'}  Shell ${call.args.command}`);
     chat.toolResult(call, output);
