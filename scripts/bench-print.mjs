@@ -1,7 +1,7 @@
 // The `-p` part of `pnpm bench` (see scripts/bench.mjs): for each real CLI that is installed, on its
 // local mock model server, with the same prompt and answer, p50 of "answer printed":
 //
-//   direct      the CLI's own print mode (claude -p, codex exec, gemini -p)
+//   direct      the CLI's own print mode (claude -p, codex exec, gemini -p, qwen -p)
 //   floor       the bare TUI: the same binary, flags and hooks launched by the tmux substrate alone with
 //               the prompt as its argument (no umbel process, no readiness wait, no paste), to the Stop hook
 //   cold        umbel -p, no pool
@@ -25,7 +25,7 @@ export async function benchPrint(b) {
   const { realCliPath } = await imp('test-fixtures/real/clis.mjs');
   const core = await imp('packages/core/dist/index.js');
   const { createTmuxSubstrate } = await imp('packages/tmux/dist/index.js');
-  const setups = { claude: claudeSetup, codex: codexSetup, gemini: geminiSetup };
+  const setups = { claude: claudeSetup, codex: codexSetup, gemini: geminiSetup, qwen: qwenSetup };
   const summary = [];
   for (const id of b.providers) {
     let cli;
@@ -350,6 +350,33 @@ async function geminiSetup({ imp, cli, dir }) {
     args: ['--provider', 'gemini', '--env', 'GEMINI_API_KEY'],
     explicitEnv: { GEMINI_API_KEY: { fromEnv: 'GEMINI_API_KEY' } },
     provider: gemini,
+    withPrompt: (argv, prompt) => [...argv, '-i', prompt],
+    close: () => mock.close(),
+  };
+}
+
+async function qwenSetup({ imp, cli, dir }) {
+  const { startChatMock } = await imp('test-fixtures/mock-servers/openai-chat.mjs');
+  const { qwen } = await imp('packages/provider-qwen/dist/index.js');
+  const mock = await startChatMock();
+  const work = join(dir, 'work');
+  const userHome = join(dir, 'home');
+  const directHome = join(dir, 'direct-home');
+  for (const d of [work, userHome, directHome]) mkdirSync(d, { recursive: true });
+  // `qwen -p` gets auto-update off too (it would `npm install --global`); umbel's workers get it from the provider
+  const directSettings = join(directHome, 'qwen-system-settings.json');
+  writeFileSync(directSettings, '{"general":{"enableAutoUpdate":false}}\n');
+  const api = { OPENAI_API_KEY: 'bench-key-not-a-secret', OPENAI_BASE_URL: mock.url, OPENAI_MODEL: 'mock-model' };
+  return {
+    id: 'qwen',
+    dir,
+    work,
+    directName: 'qwen -p',
+    direct: (prompt) => run(cli, ['-p', prompt], { env: { ...baseEnv(directHome), QWEN_CODE_SYSTEM_SETTINGS_PATH: directSettings, ...api }, cwd: work }),
+    umbelEnv: { ...baseEnv(userHome), UMBEL_QWEN_BIN: cli, ...api },
+    args: ['--provider', 'qwen', '--env', 'OPENAI_API_KEY'],
+    explicitEnv: { OPENAI_API_KEY: { fromEnv: 'OPENAI_API_KEY' } },
+    provider: qwen,
     withPrompt: (argv, prompt) => [...argv, '-i', prompt],
     close: () => mock.close(),
   };

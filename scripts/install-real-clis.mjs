@@ -41,7 +41,7 @@ function parseArgs(argv) {
     } else if (a === '--force') {
       force = true;
     } else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: install-real-clis [--only claude|codex|gemini|opencode]... [--force]\n');
+      process.stdout.write('usage: install-real-clis [--only claude|codex|gemini|opencode|qwen]... [--force]\n');
       process.exit(0);
     } else {
       usage(`unknown argument ${a}`);
@@ -53,7 +53,7 @@ function parseArgs(argv) {
 }
 
 function usage(msg) {
-  process.stderr.write(`install-real-clis: ${msg}\nusage: install-real-clis [--only claude|codex|gemini|opencode]... [--force]\n`);
+  process.stderr.write(`install-real-clis: ${msg}\nusage: install-real-clis [--only claude|codex|gemini|opencode|qwen]... [--force]\n`);
   process.exit(EXIT_USAGE);
 }
 
@@ -151,8 +151,8 @@ function resolveBinaries(id, dir, pkg) {
     if (!existsSync(bin)) throw new Error(`${bin} is missing (the platform package did not install)`);
     return { bin, native: bin };
   }
-  // gemini: one esbuild bundle (bundle/gemini.js) with a node shebang.
-  return { bin: declaredBin(dir, pkg, 'gemini') };
+  // gemini and qwen: one esbuild bundle with a node shebang (bundle/gemini.js, cli.js).
+  return { bin: declaredBin(dir, pkg, id) };
 }
 
 /**
@@ -188,8 +188,11 @@ function versionOf(bin, dir) {
       XDG_STATE_HOME: join(home, 'xdg-state'),
       OPENCODE_DISABLE_AUTOUPDATE: '1',
       OPENCODE_DISABLE_MODELS_FETCH: '1',
+      // Qwen Code's auto-update runs `npm install --global` (QWEN-FACTS §2): off
+      QWEN_CODE_SYSTEM_SETTINGS_PATH: join(home, 'qwen-settings.json'),
     };
     mkdirSync(env.CODEX_HOME, { recursive: true });
+    writeFileSync(env.QWEN_CODE_SYSTEM_SETTINGS_PATH, '{"general":{"enableAutoUpdate":false}}\n');
     const r = spawnSync(bin, ['--version'], { encoding: 'utf8', env, timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
     if (r.error) throw new Error(`${bin} --version failed: ${r.error.message}`);
     if (r.status !== 0) throw new Error(`${bin} --version exited ${r.status}: ${r.stderr.trim()}`);

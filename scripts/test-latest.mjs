@@ -15,7 +15,19 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readPinsFile, versionOverrideVar } from '../test-fixtures/real/clis.mjs';
-import { exitCode, firstLine, namePattern, parseArgs, renderJson, renderTable, scenariosFromReport, selectFiles, USAGE, UsageError } from './lib/latest.mjs';
+import {
+  enginesRefuse,
+  exitCode,
+  firstLine,
+  namePattern,
+  parseArgs,
+  renderJson,
+  renderTable,
+  scenariosFromReport,
+  selectFiles,
+  USAGE,
+  UsageError,
+} from './lib/latest.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const realDir = join(root, 'tests', 'real');
@@ -35,6 +47,17 @@ function latestOf(pkg) {
   const v = JSON.parse(r.stdout || 'null');
   if (typeof v !== 'string') throw new Error(`npm view ${pkg} dist-tags.latest answered ${r.stdout.trim() || 'nothing'}`);
   return v;
+}
+
+/** Why <pkg>@<version> cannot run on this Node (its `engines`), or undefined (also when npm cannot tell). */
+function enginesSkip(pkg, version) {
+  const r = spawnSync('npm', ['view', `${pkg}@${version}`, 'engines', '--json', '--fetch-retries=1', '--fetch-timeout=30000'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (r.error || r.status !== 0) return undefined;
+  const why = enginesRefuse(JSON.parse(r.stdout || 'null'), process.versions.node);
+  return why ? `${pkg}@${version} ${why}` : undefined;
 }
 
 /** Install <id>@<version> into the cache with the shared installer; throws on failure. */
@@ -89,7 +112,7 @@ function runOne(id, pin, ids) {
   } catch (err) {
     return { ...row, error: err.message };
   }
-  const skip = skipReason(id, files);
+  const skip = skipReason(id, files) ?? enginesSkip(pin.package, row.latest);
   if (skip) return { ...row, skip };
   try {
     log(`${id}: pinned ${pin.version}, newest ${row.latest} → ${installLatest(id, row.latest)}`);

@@ -26,6 +26,7 @@ const BIN_INLINED = [
   '@umbel/provider-gemini',
   '@umbel/provider-opencode',
   '@umbel/remote',
+  '@umbel/provider-qwen',
   '@umbel/runtime',
 ];
 const BIN_EXTERNAL = ['@umbel/mcp', '@umbel/workflow', '@umbel/top', 'ajv'];

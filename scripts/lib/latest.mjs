@@ -51,6 +51,18 @@ export function compareVersions(a, b) {
   return Math.sign(comparePre(pa.pre, pb.pre));
 }
 
+/**
+ * Why a release's `engines` refuse this Node, or undefined: only a plain `>=X[.Y[.Z]]` lower bound is
+ * read (Qwen Code 0.21+ wants `>=22.0.0`); anything else never skips, the run itself decides.
+ */
+export function enginesRefuse(engines, nodeVersion) {
+  const range = typeof engines?.node === 'string' ? engines.node.trim() : '';
+  const m = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range);
+  if (!m) return undefined;
+  const want = [m[1], m[2] ?? '0', m[3] ?? '0'].join('.');
+  return compareVersions(nodeVersion, want) < 0 ? `needs node ${range} (this is ${nodeVersion})` : undefined;
+}
+
 /** How the newest release stands to the pin: 'newer' | 'same' | 'older'. */
 export function relation(pinned, latest) {
   const c = compareVersions(latest, pinned);

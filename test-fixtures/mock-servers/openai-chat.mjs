@@ -15,7 +15,7 @@
 //
 // Replies follow test-fixtures/lib/directives.mjs `plan()` applied to the prompt (the text of the
 // last user message, `<system-reminder>` parts removed): ECHO, DELAY, TOOL (a call of opencode's
-// shell tool `bash` with `{command}` (+ `description` when its schema declares one); the follow-up
+// shell tool `bash` (or Qwen Code's `run_shell_command`) with `{command}` (+ `description` when its schema declares one); the follow-up
 // carrying the tool result gets toolResultReply()),
 // FAIL <status> [xN], LONG, else MOCK-REPLY. Mock-local extension of FAIL: header tokens right after
 // the status / xN, each `name=value`:
@@ -50,6 +50,9 @@ export const MOCK_MODELS = ['mock-model', 'mock-model-2'];
 
 /** opencode's shell tool. */
 export const SHELL_TOOL = 'bash';
+
+/** The shell tools TOOL calls, the first one a request offers: opencode's, then Qwen Code's. */
+export const SHELL_TOOLS = [SHELL_TOOL, 'run_shell_command'];
 
 const ERRORS = {
   400: { type: 'invalid_request_error', code: null },
@@ -201,10 +204,11 @@ const tokens = (n) => Math.max(1, Math.ceil(n / 4));
 
 /** The assistant message of a reply plan: {content, tool_calls?, finish_reason}. */
 function assistantOf(p, body) {
-  const tool = toolOf(body, SHELL_TOOL);
+  const name = SHELL_TOOLS.find((n) => toolOf(body, n));
+  const tool = name && toolOf(body, name);
   if (p.kind === 'tool' && tool) {
     const args = shellArguments(tool, p.command);
-    const call = { id: id('call_'), type: 'function', function: { name: SHELL_TOOL, arguments: JSON.stringify(args) } };
+    const call = { id: id('call_'), type: 'function', function: { name, arguments: JSON.stringify(args) } };
     return { content: null, tool_calls: [call], finish_reason: 'tool_calls' };
   }
   const text = p.kind === 'tool' ? `MOCK-NO-TOOL: the request offers no ${SHELL_TOOL} tool to run: ${p.command}` : p.text;

@@ -155,6 +155,13 @@ describe('OpenAI chat-completions mock', () => {
     expect(mock.requests()[1]).toMatchObject({ callId: first.id, toolOutput: 'hi\n' });
   });
 
+  it("calls Qwen Code's shell tool run_shell_command when the request offers it instead of bash", async () => {
+    const qwenShell = { type: 'function', function: { name: 'run_shell_command', parameters: { properties: { command: {}, description: {} } } } };
+    const data = sseData(await (await post(body([{ role: 'user', content: 'TOOL echo hi' }], { tools: [qwenShell] }))).text());
+    const call = chunks(data).find((x) => x.choices?.[0]?.delta?.tool_calls)?.choices[0].delta.tool_calls[0];
+    expect(call).toMatchObject({ function: { name: 'run_shell_command' } });
+  });
+
   it('adds a description to the shell call only when the tool schema declares one', () => {
     expect(shellArguments(BASH, 'ls')).toEqual({ command: 'ls' });
     const withDescription = { function: { name: 'bash', parameters: { properties: { command: {}, description: {} } } } };

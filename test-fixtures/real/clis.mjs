@@ -27,7 +27,7 @@ export const PINS_FILE = join(here, 'pins.json');
 export const MARKER = '.umbel-complete.json';
 
 /** The CLI ids that have a pin. */
-export const CLI_IDS = /** @type {const} */ (['claude', 'codex', 'gemini', 'opencode']);
+export const CLI_IDS = /** @type {const} */ (['claude', 'codex', 'gemini', 'opencode', 'qwen']);
 
 /**
  * What `<bin> --version` must print (first line, trimmed) for each pinned CLI.
@@ -38,6 +38,7 @@ export const EXPECTED_VERSION_OUTPUT = {
   codex: (v) => `codex-cli ${v}`,
   gemini: (v) => v,
   opencode: (v) => v,
+  qwen: (v) => v,
 };
 
 const OPENCODE_PLATFORMS = { linux: 'linux', darwin: 'darwin', win32: 'windows' };
@@ -139,7 +140,7 @@ export function readInstalled(id) {
 }
 
 /**
- * Absolute path of the pinned real CLI binary `id` ('claude' | 'codex' | 'gemini' | 'opencode').
+ * Absolute path of the pinned real CLI binary `id` ('claude' | 'codex' | 'gemini' | 'opencode' | 'qwen').
  * Throws a clear error when the pinned version is not installed in the cache.
  * @param {string} id
  * @returns {string}

@@ -49,8 +49,9 @@ describe('pins.json', () => {
       codex: { package: '@openai/codex', version: '0.171.0' },
       gemini: { package: '@google/gemini-cli', version: '0.61.0' },
       opencode: { package: 'opencode-ai', version: '1.18.33' },
+      qwen: { package: '@qwen-code/qwen-code', version: '0.15.10' },
     });
-    expect(CLI_IDS).toEqual(['claude', 'codex', 'gemini', 'opencode']);
+    expect(CLI_IDS).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen']);
     expect(EXPECTED_VERSION_OUTPUT.opencode('1.18.33')).toBe('1.18.33');
   });
 

@@ -4,7 +4,7 @@
 // payloads in the order they were written, and the transcript (split at the prompt). Paths of the run
 // become `{{cwd}}` / `{{transcript}}`, which the replay fills in.
 //
-//   pnpm build && node test-fixtures/real/record-conformance.mjs claude|codex|gemini|opencode
+//   pnpm build && node test-fixtures/real/record-conformance.mjs claude|codex|gemini|opencode|qwen
 //   → packages/provider-<id>/src/__fixtures__/conformance.json
 //
 // Needs the pinned CLIs (`pnpm install:real-clis`). Calls nothing but 127.0.0.1.
@@ -76,6 +76,24 @@ async function worldOf(id, root) {
     const env = testEnv({ home, umbelHome: join(root, 'state'), UMBEL_OPENCODE_BIN: realCliPath('opencode'), ...user });
     return { mock, env, provider: (await load('provider-opencode')).opencode, spawn: { env: {}, permission: 'ask' }, prompts: PROMPTS.opencode };
   }
+  if (id === 'qwen') {
+    const mock = await startChatMock();
+    const env = testEnv({
+      home,
+      umbelHome: join(root, 'state'),
+      UMBEL_QWEN_BIN: realCliPath('qwen'),
+      OPENAI_API_KEY: 'qwen-mock-key-not-a-secret',
+      OPENAI_BASE_URL: mock.url,
+      OPENAI_MODEL: 'mock-model',
+    });
+    return {
+      mock,
+      env,
+      provider: (await load('provider-qwen')).qwen,
+      spawn: { env: { OPENAI_API_KEY: { fromEnv: 'OPENAI_API_KEY' } } },
+      prompts: PROMPTS.qwen,
+    };
+  }
   const mock = await startGeminiMock();
   mkdirSync(join(home, '.gemini'), { recursive: true });
   writeFileSync(join(home, '.gemini', 'settings.json'), '{"privacy":{"usageStatisticsEnabled":false},"ui":{"hideTips":true}}\n');
@@ -101,6 +119,7 @@ const PROMPTS = {
   codex: { answer: 'ECHO recorded answer', permission: 'ASK touch recorded.txt; echo ok', apiError: 'FAIL 500 recorded upstream error' },
   gemini: { answer: 'ECHO recorded answer', permission: 'TOOL touch recorded.txt', apiError: 'FAIL 400 recorded bad request' },
   opencode: { answer: 'ECHO recorded answer', permission: 'TOOL touch recorded.txt', apiError: 'FAIL 400 recorded bad request' },
+  qwen: { answer: 'ECHO recorded answer', permission: 'TOOL touch recorded.txt', apiError: 'FAIL 400 recorded bad request' },
 };
 
 /** CLIs that have no sign-in screen, and why. */
@@ -192,6 +211,12 @@ const SIGN_IN_ENV = {
     return { CODEX_HOME: join(bare, '.codex') };
   },
   gemini: () => ({ GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_CLI_NO_RELAUNCH: 'true' }),
+  // no key, no login: the auth dialog; auto-update (an `npm install --global`) off, as for every worker
+  qwen: (bare) => {
+    const settings = join(bare, 'qwen-system-settings.json');
+    writeFileSync(settings, '{"general":{"enableAutoUpdate":false}}\n');
+    return { QWEN_CODE_SYSTEM_SETTINGS_PATH: settings };
+  },
 };
 
 /** The sign-in screen: the CLI launched on the substrate with no credentials at all. */
@@ -219,7 +244,7 @@ async function signInScreen(id, world, substrate) {
 }
 
 const id = process.argv[2];
-if (!['claude', 'codex', 'gemini', 'opencode'].includes(id)) throw new Error('usage: record-conformance.mjs claude|codex|gemini|opencode');
+if (!['claude', 'codex', 'gemini', 'opencode', 'qwen'].includes(id)) throw new Error('usage: record-conformance.mjs claude|codex|gemini|opencode|qwen');
 const root = realpathSync(mkdtempSync(join(tmpdir(), `umbel-record-${id}-`)));
 const world = { ...(await worldOf(id, root)), root };
 const substrate = createTmuxSubstrate({ home: join(root, 'state'), env: world.env });

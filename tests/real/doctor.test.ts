@@ -1,4 +1,4 @@
-// Real-CLI tier: `umbel doctor --turn` (the BUILT bin) on the REAL pinned claude, codex, gemini and opencode,
+// Real-CLI tier: `umbel doctor --turn` (the BUILT bin) on the REAL pinned claude, codex, gemini, opencode and qwen,
 // each against its local mock model server on 127.0.0.1 (no network, no model service). Each CLI
 // must pass every check — its pinned version verified, signed in (the mock key), the scratch
 // worker's session hook with a readable payload, one turn end to end — and leave nothing behind
@@ -154,6 +154,25 @@ describe('umbel doctor --turn on the real pinned CLIs against the mock servers',
       // its stored logins decide how it bills: doctor cannot tell, and says why
       expect(checks.find((c: Json) => c.id === 'billing').detail).toMatch(/^unknown: no API key passed/);
       await rm(home, { recursive: true, force: true });
+    },
+    T,
+  );
+
+  it(
+    `qwen ${readPins().qwen.version}`,
+    async () => {
+      const mock = (await startChatMock()) as Mock;
+      mocks.push(mock);
+      const env = {
+        UMBEL_QWEN_BIN: realCliPath('qwen'),
+        OPENAI_API_KEY: 'real-qwen-mock-key',
+        OPENAI_BASE_URL: mock.url,
+        OPENAI_MODEL: 'mock-model',
+        CI: 'true',
+      };
+      const result = await doctorAs('qwen', env, ['--env', 'OPENAI_API_KEY']);
+      await expectHealthy('qwen', result);
+      expect(result.report.providers[0].checks.find((c: Json) => c.id === 'billing').detail).toMatch(/^api: OPENAI_API_KEY/);
     },
     T,
   );

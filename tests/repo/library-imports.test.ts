@@ -68,6 +68,7 @@ describe('importing a package as a library, in a fresh node process', () => {
       '@umbel/provider-codex',
       '@umbel/provider-gemini',
       '@umbel/provider-opencode',
+      '@umbel/provider-qwen',
       '@umbel/runtime',
     ]);
     const engine = await loadedBy(

@@ -100,6 +100,7 @@ describe('packed packages', () => {
       '@umbel/provider-gemini',
       '@umbel/provider-opencode',
       '@umbel/remote',
+      '@umbel/provider-qwen',
       '@umbel/runtime',
       '@umbel/tmux',
       '@umbel/top',

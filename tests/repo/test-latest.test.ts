@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareVersions,
+  enginesRefuse,
   exitCode,
   namePattern,
   parseArgs,
@@ -237,5 +238,17 @@ describe('renderJson', () => {
     expect(json.providers[2].reason).toBe('no opencode provider on this branch');
     expect(json.providers[3]).toMatchObject({ latest: null, relation: null, reason: 'npm view failed: ETIMEDOUT' });
     expect(JSON.parse(renderJson([rows[0]])).ok).toBe(true);
+  });
+});
+
+describe('enginesRefuse', () => {
+  it("says why a release cannot run on this Node: Qwen Code 0.24.4's engines want Node 22", () => {
+    expect(enginesRefuse({ node: '>=22.0.0' }, '20.20.2')).toBe('needs node >=22.0.0 (this is 20.20.2)');
+    expect(enginesRefuse({ node: '>=20.0.0' }, '20.20.2')).toBeUndefined();
+    expect(enginesRefuse({ node: '>=20.19' }, '20.20.2')).toBeUndefined();
+    expect(enginesRefuse({ node: '>=20.21.0' }, '20.20.2')).toBe('needs node >=20.21.0 (this is 20.20.2)');
+    // ranges it does not read (and none at all) never skip: the run itself decides
+    expect(enginesRefuse({ node: '^18 || ^20' }, '20.20.2')).toBeUndefined();
+    expect(enginesRefuse(undefined, '20.20.2')).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Warm pools work for every provider: a pool of the fake codex, the fake gemini and the fake opencode (real tmux,
+ * Warm pools work for every provider: a pool of the fake codex, gemini, opencode and qwen (real tmux,
  * the built bin), one `umbel -p` through each (the answer right, the worker removed by the call),
  * the detached refill filling it again, `pool stop` leaving nothing. Needs `pnpm build`.
  */
@@ -41,7 +41,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
 }
 
 /** One user of one provider: a state root, a project, the env; returns the runner and the call's options. */
-async function world(id: 'codex' | 'gemini' | 'opencode'): Promise<{ umbel: UmbelRun; home: string; args: string[] }> {
+async function world(id: 'codex' | 'gemini' | 'opencode' | 'qwen'): Promise<{ umbel: UmbelRun; home: string; args: string[] }> {
   const dir = join(scratch, id);
   const home = join(dir, 'state');
   const work = join(dir, 'project');
@@ -67,6 +67,14 @@ async function world(id: 'codex' | 'gemini' | 'opencode'): Promise<{ umbel: Umbe
       FAKE_OPENCODE_INSTALL_STALL_MS: '600000',
       ...seeded,
     });
+  } else if (id === 'qwen') {
+    env = testEnv({
+      home: userHome,
+      umbelHome: home,
+      UMBEL_QWEN_BIN: join(REPO_ROOT, 'test-fixtures/bin/qwen'),
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: chatMock?.url as string,
+    });
   } else {
     await mkdir(join(userHome, '.gemini'), { recursive: true });
     await writeFile(join(userHome, '.gemini', 'settings.json'), '{"privacy":{"usageStatisticsEnabled":false}}\n');
@@ -80,11 +88,11 @@ async function world(id: 'codex' | 'gemini' | 'opencode'): Promise<{ umbel: Umbe
   }
   const umbel = umbelRunner({ cwd: work, env }).run;
   runners.push(umbel);
-  const key = { codex: 'MOCK_API_KEY', gemini: 'GEMINI_API_KEY', opencode: 'FAKE_OPENCODE_INSTALL_STALL_MS' }[id];
+  const key = { codex: 'MOCK_API_KEY', gemini: 'GEMINI_API_KEY', opencode: 'FAKE_OPENCODE_INSTALL_STALL_MS', qwen: 'OPENAI_API_KEY' }[id];
   return { umbel, home, args: ['--provider', id, '--env', key] };
 }
 
-describe.each(['codex', 'gemini', 'opencode'] as const)('a warm pool of the fake %s', (id) => {
+describe.each(['codex', 'gemini', 'opencode', 'qwen'] as const)('a warm pool of the fake %s', (id) => {
   it(
     'pool start → one -p through it → refilled → pool stop leaves nothing',
     async () => {

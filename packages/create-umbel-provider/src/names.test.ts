@@ -32,6 +32,7 @@ describe('scaffoldNames', () => {
     ['umbel-provider-1x', "provider id '1x'"],
     ['umbel-provider-claude', 'built-in provider'],
     ['opencode', 'built-in provider'],
+    ['umbel-provider-qwen', 'built-in provider'],
   ])('refuses %s: %s', (name, message) => {
     expect(() => scaffoldNames(name)).toThrow(ScaffoldError);
     expect(() => scaffoldNames(name)).toThrow(message);

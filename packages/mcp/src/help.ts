@@ -124,7 +124,7 @@ Exit 0 when every step was accepted; otherwise the failing step's outcome code (
 
 const PROVIDERS_TITLE = '# Providers\n\n';
 
-const PROVIDERS = `Pick one with \`provider\` in umbel_spawn (and in a workflow's workers): \`{"provider": "claude"}\` (the default), \`{"provider": "codex"}\`, \`{"provider": "gemini"}\` or \`{"provider": "opencode"}\`. Later tools route by the recorded provider. An option a provider lacks is refused (\`UMBEL_OPTION_UNSUPPORTED\`).
+const PROVIDERS = `Pick one with \`provider\` in umbel_spawn (and in a workflow's workers): \`{"provider": "claude"}\` (the default), \`{"provider": "codex"}\`, \`{"provider": "gemini"}\`, \`{"provider": "opencode"}\` or \`{"provider": "qwen"}\`. Later tools route by the recorded provider. An option a provider lacks is refused (\`UMBEL_OPTION_UNSUPPORTED\`).
 
 ## What a worker's environment holds
 
@@ -134,7 +134,7 @@ A worker inherits only a base allowlist (\`PATH\`, \`HOME\`, locale, proxies, CA
 {"name": "w1", "provider": "codex", "env": {"GITHUB_TOKEN": {"fromEnv": "GITHUB_TOKEN"}, "LOG_LEVEL": "debug"}}
 \`\`\`
 
-\`{"fromEnv": "NAME"}\` reads the *server's* variable (an unset one fails with \`UMBEL_ENV_UNRESOLVED\`; nothing is started); prefer it to literal secrets. Some hosts (Codex) start MCP servers with a reduced environment, so a variable must be passed to the server in the host's MCP config. The binaries are \`claude\`/\`codex\`/\`gemini\`/\`opencode\` on PATH, or \`UMBEL_CLAUDE_BIN\`, \`UMBEL_CODEX_BIN\`, \`UMBEL_GEMINI_BIN\`, \`UMBEL_OPENCODE_BIN\`.
+\`{"fromEnv": "NAME"}\` reads the *server's* variable (an unset one fails with \`UMBEL_ENV_UNRESOLVED\`; nothing is started); prefer it to literal secrets. Some hosts (Codex) start MCP servers with a reduced environment, so a variable must be passed to the server in the host's MCP config. The binaries are \`claude\`/\`codex\`/\`gemini\`/\`opencode\`/\`qwen\` on PATH, or \`UMBEL_CLAUDE_BIN\`, \`UMBEL_CODEX_BIN\`, \`UMBEL_GEMINI_BIN\`, \`UMBEL_OPENCODE_BIN\`, \`UMBEL_QWEN_BIN\`.
 
 A worker on a sign-in screen makes spawn fail with \`UMBEL_NOT_SIGNED_IN\`: umbel never signs in for you.
 
@@ -161,7 +161,13 @@ A worker on a sign-in screen makes spawn fail with \`UMBEL_NOT_SIGNED_IN\`: umbe
 - \`model\` is \`provider/model\` as \`opencode models\` lists it (an unknown one is a usage error naming the models it lists). \`permissionMode\`: \`default\` (your rules), \`ask\`, \`allow\`; \`unattended\` allows everything. \`allowedTools\` and \`appendSystemPrompt\` are refused.
 - Tool approvals come as \`needs-input\` naming the tool: umbel_keys \`["Enter"]\` allows once, \`["Escape"]\` rejects. A model request still failing after 2 retries ends the turn as \`provider-error\`.
 
-Details: docs/providers/codex.md, docs/providers/gemini.md and docs/providers/opencode.md in the umbel repository.
+## qwen (Qwen Code)
+
+- Uses your Qwen Code login (\`qwen auth\`: Qwen OAuth is the subscription tier; its free tier ended on 2026-04-15) or a key passed in \`env\`: \`OPENAI_API_KEY\` (with the inherited \`OPENAI_BASE_URL\`, \`OPENAI_MODEL\`), \`ANTHROPIC_API_KEY\`, \`GEMINI_API_KEY\`, \`DASHSCOPE_API_KEY\`, \`BAILIAN_CODING_PLAN_API_KEY\`, \`OPENROUTER_API_KEY\` are never inherited (billed as \`api\`). Qwen Code also reads keys from \`.env\` files and its settings; status reports the billing the banner shows. \`QWEN_CODE_SYSTEM_SETTINGS_PATH\` is umbel's (each worker's hooks) and refused in \`env\`.
+- \`permissionMode\`: \`default\`, \`auto-edit\`, \`yolo\`, \`plan\`; \`unattended\` maps to \`--approval-mode yolo\`; \`appendSystemPrompt\` is supported, \`allowedTools\` refused.
+- A prompt starting with \`/name\` is refused. Tool approvals come as \`needs-input\`: umbel_keys \`["Enter"]\` allows once, \`["Escape"]\` rejects. A 429 or 5xx that Qwen Code keeps retrying ends the turn at once (\`rate-limited\` / \`provider-error\`).
+
+Details: docs/providers/codex.md, docs/providers/gemini.md, docs/providers/opencode.md and docs/providers/qwen.md in the umbel repository.
 `;
 
 const TEXTS: Readonly<Record<HelpTopic, string>> = { lifecycle: LIFECYCLE, workflow: WORKFLOW, providers: PROVIDERS_TITLE + PROVIDERS };

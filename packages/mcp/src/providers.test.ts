@@ -1,6 +1,6 @@
 /**
  * The MCP face with every provider: the default engine of @umbel/runtime (tmux + the providers) served in
- * process over the SDK's in-memory transport, driving the fake codex, gemini and opencode from
+ * process over the SDK's in-memory transport, driving the fake codex, gemini, opencode and qwen from
  * test-fixtures through spawn → send → wait → read → kill. (Claude is covered over stdio in
  * stdio.test.ts and against the real binary in tests/real.)
  */
@@ -105,6 +105,32 @@ describe('the MCP face with every provider', () => {
         }),
       );
       await roundTrip(client, 'gemini', work, { GEMINI_API_KEY: { fromEnv: 'GEMINI_API_KEY' } });
+    },
+    T,
+  );
+
+  it(
+    'qwen (fake): spawn → send → wait → read → kill',
+    async () => {
+      const base = join(scratch, 'qwen');
+      const work = join(base, 'project');
+      await mkdir(work, { recursive: true });
+      await mkdir(join(base, 'home'), { recursive: true });
+      const { startChatMock } = (await import(join(root, 'test-fixtures/mock-servers/openai-chat.mjs'))) as {
+        startChatMock: () => Promise<{ url: string; close(): Promise<void> }>;
+      };
+      const mock = await startChatMock();
+      cleanups.push(() => mock.close());
+      const client = await connect(
+        testEnv({
+          home: join(base, 'home'),
+          umbelHome: join(base, 'state'),
+          UMBEL_QWEN_BIN: join(root, 'test-fixtures/bin/qwen'),
+          OPENAI_API_KEY: 'test-key-not-a-secret',
+          OPENAI_BASE_URL: mock.url,
+        }),
+      );
+      await roundTrip(client, 'qwen', work, { OPENAI_API_KEY: { fromEnv: 'OPENAI_API_KEY' } });
     },
     T,
   );

@@ -4,6 +4,7 @@ import { claude, VERSION as claudeVersion } from '@umbel/provider-claude';
 import { codex, VERSION as codexVersion } from '@umbel/provider-codex';
 import { gemini, VERSION as geminiVersion } from '@umbel/provider-gemini';
 import { opencode, VERSION as opencodeVersion } from '@umbel/provider-opencode';
+import { qwen, VERSION as qwenVersion } from '@umbel/provider-qwen';
 import type { LoadedProvider } from './loaded.js';
 
 // The versions are the packages' own exports, not read from their package.json at run time: the
@@ -12,12 +13,13 @@ function builtIn(provider: ProviderV1, packageName: string, packageVersion: stri
   return { provider, source: 'built-in', packageName, packageVersion };
 }
 
-/** claude, codex, gemini and opencode, in that order. */
+/** claude, codex, gemini, opencode and qwen, in that order. */
 export function builtInProviders(): LoadedProvider[] {
   return [
     builtIn(claude, '@umbel/provider-claude', claudeVersion),
     builtIn(codex, '@umbel/provider-codex', codexVersion),
     builtIn(gemini, '@umbel/provider-gemini', geminiVersion),
     builtIn(opencode, '@umbel/provider-opencode', opencodeVersion),
+    builtIn(qwen, '@umbel/provider-qwen', qwenVersion),
   ];
 }

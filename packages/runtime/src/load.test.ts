@@ -108,6 +108,7 @@ describe('loadProviders', () => {
       ['codex', 'built-in', '@umbel/provider-codex'],
       ['gemini', 'built-in', '@umbel/provider-gemini'],
       ['opencode', 'built-in', '@umbel/provider-opencode'],
+      ['qwen', 'built-in', '@umbel/provider-qwen'],
     ]);
     for (const p of loaded.providers) expect(p.packageVersion).toMatch(/^\d+\.\d+\.\d+/);
     expect(loaded.config.exists).toBe(false);
@@ -205,7 +206,7 @@ describe('loadProviders', () => {
       env: env({ UMBEL_PROVIDERS: 'umbel-provider-alpha,umbel-provider-throws,@acme/umbel-provider-beta,umbel-provider-missing' }),
       cwd: deep,
     });
-    expect(loaded.providers.map((p) => p.provider.providerId)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'alpha', 'beta']);
+    expect(loaded.providers.map((p) => p.provider.providerId)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen', 'alpha', 'beta']);
     expect(loaded.failures?.map((f) => [f.specifier, f.source])).toEqual([
       ['umbel-provider-throws', 'env'],
       ['umbel-provider-missing', 'env'],
