@@ -412,7 +412,11 @@ export async function eventually(probe, { timeoutMs = 30000, intervalMs = 100 } 
 export async function teardownsDone(umbelHome, { timeoutMs = 60000 } = {}) {
   const running = () => processesOf({ envIncludes: [`UMBEL_HOME=${umbelHome}`] }).filter((p) => p.args.includes('pool finish --detached'));
   if (!(await eventually(() => running().length === 0, { timeoutMs, intervalMs: 50 }))) {
-    throw new Error(`a detached teardown of ${umbelHome} still runs after ${timeoutMs} ms: ${running().map((p) => p.args).join('; ')}`);
+    throw new Error(
+      `a detached teardown of ${umbelHome} still runs after ${timeoutMs} ms: ${running()
+        .map((p) => p.args)
+        .join('; ')}`,
+    );
   }
 }
 

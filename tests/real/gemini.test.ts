@@ -16,7 +16,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessInfo, UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { readPins } from '../../test-fixtures/real/clis.mjs';
-import { assertBuilt, cleanUp, environOf, REPO_ROOT, runGeminiPrint, testEnv, umbelRunner, workerProcesses, teardownsDone } from '../../test-fixtures/real/umbel-helpers.mjs';
+import {
+  assertBuilt,
+  cleanUp,
+  environOf,
+  REPO_ROOT,
+  runGeminiPrint,
+  testEnv,
+  umbelRunner,
+  workerProcesses,
+  teardownsDone,
+} from '../../test-fixtures/real/umbel-helpers.mjs';
 
 const KEY = 'real-gemini-mock-key-not-a-secret';
 /** Per-test budget: the real gemini on a loaded 2-core CI box (nothing asserts on time). */

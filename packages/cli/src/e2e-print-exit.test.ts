@@ -152,7 +152,12 @@ describe('umbel -p exits once its answer is out', () => {
       expect(await alive(warm.worker)).toBe(true);
       expect(await alive(cold.worker)).toBe(true);
       expect((await poolStatus(name)).workers).toEqual([
-        { worker: warm.worker, state: 'dead', claimedBy: expect.any(Number), reason: expect.stringMatching(/^the process that claimed it \(pid \d+\) is gone$/) },
+        {
+          worker: warm.worker,
+          state: 'dead',
+          claimedBy: expect.any(Number),
+          reason: expect.stringMatching(/^the process that claimed it \(pid \d+\) is gone$/),
+        },
       ]);
       const pruned = await json(['prune', '--json']);
       expect(pruned.removed.sort()).toEqual([warm.worker, cold.worker].sort());

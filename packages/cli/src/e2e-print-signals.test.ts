@@ -11,7 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult, Started, UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, processesOf, REPO_ROOT, teardownsDone, testEnv, umbelRunner, workerProcesses } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import {
+  assertBuilt,
+  cleanUp,
+  processesOf,
+  REPO_ROOT,
+  teardownsDone,
+  testEnv,
+  umbelRunner,
+  workerProcesses,
+} from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
 let scratch: string;

@@ -1,8 +1,8 @@
 /**
  * prune: remove dead workers (never a live one, and never one that is still starting: a claimed
  * name whose session is not up yet is a spawn in progress; but a worker that lives for a process —
- * `umbel -p`'s, or a pool worker claimed by a process that is gone — goes once that process is gone,
- * whatever its state), and end sessions on umbel's socket
+ * `umbel -p`'s, or a pool worker's claimer — goes once that process is gone, whatever its state),
+ * and end sessions on umbel's socket
  * that no state directory owns, so nothing is ever an orphan nobody can see. A dead worker whose
  * git worktree holds work is kept (its state names the worktree and its branch).
  */
@@ -64,7 +64,7 @@ export async function pruneWorkers(ctx: EngineContext, options: { olderThan?: nu
     const gone = await killWorker(ctx, { name, purge: true }).then(
       () => true,
       async () => {
-        if (view.meta?.worktree) return false;
+        if (view?.meta?.worktree) return false;
         await removeWorkerDir(ctx.paths.worker(name).dir);
         return true;
       },
