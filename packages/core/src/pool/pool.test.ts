@@ -228,7 +228,7 @@ describe('pool refill', () => {
     const dir = join(home, 'pools', pool.name);
     // A refill killed outright: its lock (owner gone), a `starting/` marker and a worker it launched.
     await mkdir(join(dir, 'refill.lock'));
-    await writeFile(join(dir, 'refill.lock', 'owner'), JSON.stringify({ pid: 2 ** 22 + 7 }));
+    await writeFile(join(dir, 'refill.lock', 'owner'), JSON.stringify({ pid: 2 ** 22 + 7, at: Date.now() }));
     const orphan = `${pool.name}-orphan`;
     await umbel.spawn({ name: orphan, provider: 'mock', cwd: work });
     await writeFile(join(dir, 'starting', orphan), '');
@@ -237,6 +237,17 @@ describe('pool refill', () => {
     const refilled = await umbel.pool.refill({ name: pool.name });
     expect(refilled.removed).toContain(orphan);
     expect((await umbel.list()).map((w) => w.name)).not.toContain(orphan);
+    expect(await states(pool.name)).toEqual(['ready']);
+  });
+
+  it('breaks a refill lock whose pid now belongs to another process (pid and start time, as every owned lock)', async () => {
+    const pool = await start({ size: 1 });
+    await umbel.pool.release({ pool: pool.name, worker: (await claim()).worker as string });
+    const lock = join(home, 'pools', pool.name, 'refill.lock');
+    await mkdir(lock);
+    await writeFile(join(lock, 'owner'), JSON.stringify({ pid: process.pid, start: 'not-this-process', at: Date.now() }));
+    expect((await umbel.pool.status(pool.name))[0]).toMatchObject({ refilling: false });
+    expect(await umbel.pool.refill({ name: pool.name })).toMatchObject({ busy: false, started: [expect.any(String)] });
     expect(await states(pool.name)).toEqual(['ready']);
   });
 
