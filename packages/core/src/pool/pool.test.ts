@@ -275,16 +275,16 @@ describe('the teardown after a call (umbel -p hands it to a detached process)', 
     const flaky = {
       ...substrate,
       kill: async (session: string) => {
-        if (failures-- > 0) throw new Error('tmux said no');
+        if (failures-- > 0) throw new Error('the host refused the kill');
         return substrate.kill(session);
       },
     };
     const releaser = createUmbel({ substrate: flaky, providers: [createMockProvider()], home, env: callerEnv });
-    await expect(releaser.pool.release({ pool: pool.name, worker: worker as string, claimedBy: DEAD_PID })).rejects.toThrow('tmux said no');
+    await expect(releaser.pool.release({ pool: pool.name, worker: worker as string, claimedBy: DEAD_PID })).rejects.toThrow('the host refused the kill');
     // Taken over by this process, and marked with why it failed: dead, never claimable, the worker still there.
     expect(await readdir(claimedDir(pool.name))).toEqual([`${worker}@${process.pid}`]);
     const shown = (await umbel.pool.status(pool.name))[0]?.workers.find((w) => w.worker === worker);
-    expect(shown).toMatchObject({ state: 'dead', reason: expect.stringContaining('its teardown failed: tmux said no') });
+    expect(shown).toMatchObject({ state: 'dead', reason: expect.stringContaining('its teardown failed: the host refused the kill') });
     expect((await umbel.status(worker as string)).alive).toBe(true);
     expect((await umbel.prune()).removed).toContain(worker);
     expect(await readdir(claimedDir(pool.name))).toEqual([]);
