@@ -1,5 +1,6 @@
 // The `-p` part of `pnpm bench` (see scripts/bench.mjs): for each real CLI that is installed, on its
-// local mock model server, with the same prompt and answer, p50 of "answer printed":
+// local mock model server, with the same prompt and answer, p50 of "answer printed" and of "process
+// exit" (what a script that waits for the process — `$(umbel -p …)`, `subprocess.run` — feels):
 //
 //   direct      the CLI's own print mode (claude -p, codex exec, gemini -p, qwen -p)
 //   floor       the bare TUI: the same binary, flags and hooks launched by the tmux substrate alone with
@@ -8,7 +9,9 @@
 //   warm        umbel -p through a warm pool (the pool full before each call)
 //   loop        back-to-back umbel -p on a pool of 2 (no pause: how many found a warm worker)
 //
-// and the two ratios the issue sets: warm / direct (target ≤ 0.8) and cold / floor (target ≤ 1.25).
+// and the two ratios the issue sets, on process exit: warm / direct (target ≤ 0.8) and cold / floor
+// (target ≤ 1.25; the floor ends at the Stop hook: it has no process of its own to exit). The same
+// ratios on "answer printed" are printed beside them.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -47,7 +50,7 @@ export async function benchPrint(b) {
     }
   }
   if (summary.length) {
-    console.log('\nsummary (p50 of "answer printed", one run):');
+    console.log('\nsummary (p50; the targets are on process exit; one run):');
     for (const s of summary) console.log(`  ${s}`);
   }
 }
@@ -81,7 +84,7 @@ async function benchProvider(b, core, createTmuxSubstrate, s) {
   const umbel = (home, argv) => run(process.execPath, [b.bin, ...argv], { env: { ...s.umbelEnv, UMBEL_HOME: home }, cwd: s.work });
   const coldHome = join(s.dir, 'cold-state');
   const warmHome = join(s.dir, 'warm-state');
-  const f = { direct: [], floor: [], cold: [], warm: [], coldExit: [], warmExit: [] };
+  const f = { direct: [], floor: [], cold: [], warm: [], directExit: [], coldExit: [], warmExit: [] };
   const expect = (r, text, who) => {
     if (r.out !== `${text}\n`) throw new Error(`${who}: unexpected answer ${JSON.stringify(r.out)}`);
   };
@@ -90,10 +93,19 @@ async function benchProvider(b, core, createTmuxSubstrate, s) {
   const poolDir = join(warmHome, 'pools', pool);
   const full = async () => {
     for (const until = Date.now() + 120_000; Date.now() < until; await sleep(25)) {
-      if (readdirSync(join(poolDir, 'idle')).length === 2 && !existsSync(join(poolDir, 'refill.lock')) && readdirSync(join(poolDir, 'starting')).length === 0)
-        return;
+      const quiet = !existsSync(join(poolDir, 'refill.lock')) && readdirSync(join(poolDir, 'starting')).length === 0;
+      // claimed/ empty: the last call's detached teardown is done too
+      if (quiet && readdirSync(join(poolDir, 'idle')).length === 2 && readdirSync(join(poolDir, 'claimed')).length === 0) return;
     }
     throw new Error('the pool did not fill up again');
+  };
+  // The last cold call's detached teardown done (its anonymous worker gone), so none runs beside a measured call.
+  const coldQuiet = async () => {
+    const dir = join(coldHome, 'workers');
+    for (const until = Date.now() + 60_000; Date.now() < until; await sleep(25)) {
+      if (!existsSync(dir) || !readdirSync(dir).some((n) => n.startsWith('anon-'))) return;
+    }
+    throw new Error('the last cold call was not torn down');
   };
   const floor = bareFloor(b, core, createTmuxSubstrate, s);
   for (let i = 0; i < n; i++) {
@@ -107,10 +119,12 @@ async function benchProvider(b, core, createTmuxSubstrate, s) {
     const d = await s.direct(`ECHO direct ${i}`);
     expect(d, `direct ${i}`, s.directName);
     f.direct.push(d.answerMs);
+    f.directExit.push(d.exitMs);
     const c = await umbel(coldHome, ['-p', `ECHO cold ${i}`, ...s.args]);
     expect(c, `cold ${i}`, 'umbel -p (cold)');
     f.cold.push(c.answerMs);
     f.coldExit.push(c.exitMs);
+    await coldQuiet();
     f.floor.push(await floor.once(`ECHO floor ${i}`, i));
   }
   // Back to back: what a loop of calls gets from a pool of 2 whose refills run meanwhile.
@@ -130,6 +144,7 @@ async function benchProvider(b, core, createTmuxSubstrate, s) {
   const p50 = (xs) => b.pct(xs, 50);
   console.log('');
   b.report(`${s.directName} (real, mock API): answer printed`, f.direct);
+  b.report(`${s.directName} (real, mock API): process exit`, f.directExit);
   b.report(`bare ${s.id} TUI, no umbel: launch with prompt → Stop`, f.floor);
   b.report(`umbel -p --provider ${s.id}, cold: answer printed`, f.cold);
   b.report(`umbel -p --provider ${s.id}, cold: process exit`, f.coldExit);
@@ -141,7 +156,9 @@ async function benchProvider(b, core, createTmuxSubstrate, s) {
   const inProcess = p50(parts['warm: claim → answer read (in-process)']);
   console.log(`  node start, module loading, argv and printing (a warm call's answer − its in-process part): ~${(p50(f.warm) - inProcess).toFixed(0)}ms`);
   const r = (a, c) => (p50(a) / p50(c)).toFixed(2);
-  const line = `${s.id}: warm umbel -p / ${s.directName} ${r(f.warm, f.direct)} (target ≤ 0.8); cold umbel -p / bare TUI ${r(f.cold, f.floor)} (target ≤ 1.25); cold / ${s.directName} ${r(f.cold, f.direct)}; back to back ${warmHits}/${n} warm`;
+  const line =
+    `${s.id}, process exit: warm umbel -p / ${s.directName} ${r(f.warmExit, f.directExit)} (target ≤ 0.8); cold umbel -p / bare TUI ${r(f.coldExit, f.floor)} (target ≤ 1.25); ` +
+    `answer printed: warm ${r(f.warm, f.direct)}, cold ${r(f.cold, f.floor)}; back to back ${warmHits}/${n} warm`;
   console.log(line);
   return line;
 }

@@ -58,4 +58,5 @@ export function connectUmbelMcp(options: { env: Record<string, string>; cwd: str
 export function readJsonl(path: string): any[];
 export function userPrompts(entries: any[]): string[];
 export function eventually<T>(probe: () => T, opts?: { timeoutMs?: number; intervalMs?: number }): Promise<T>;
+export function teardownsDone(umbelHome: string, opts?: { timeoutMs?: number }): Promise<void>;
 export function reapProcesses(marker: string, opts?: { graceMs?: number }): Promise<ProcessInfo[]>;

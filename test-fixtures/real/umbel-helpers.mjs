@@ -403,6 +403,24 @@ export async function eventually(probe, { timeoutMs = 30000, intervalMs = 100 } 
 }
 
 /**
+ * Wait until no detached teardown of `umbel -p` (`umbel pool finish --detached`) of the state root
+ * `umbelHome` runs: `-p` exits once its answer is out, and that process removes its worker (and
+ * refills its pool) afterwards. A test that checks what `-p` left behind waits for this first.
+ * @param {string} umbelHome
+ * @param {{timeoutMs?: number}} [opts]
+ */
+export async function teardownsDone(umbelHome, { timeoutMs = 60000 } = {}) {
+  const running = () => processesOf({ envIncludes: [`UMBEL_HOME=${umbelHome}`] }).filter((p) => p.args.includes('pool finish --detached'));
+  if (!(await eventually(() => running().length === 0, { timeoutMs, intervalMs: 50 }))) {
+    throw new Error(
+      `a detached teardown of ${umbelHome} still runs after ${timeoutMs} ms: ${running()
+        .map((p) => p.args)
+        .join('; ')}`,
+    );
+  }
+}
+
+/**
  * Last-resort cleanup for a test file's afterAll: end every process whose argv mentions `marker`
  * (a test's own mkdtemp root: its tmux server, launch.sh wrappers, CLI processes, umbel runs) —
  * SIGTERM, then SIGKILL what is left after `graceMs`. Returns what it found. Needed when the umbel

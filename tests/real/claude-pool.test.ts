@@ -57,7 +57,7 @@ const json = async (args: string[]): Promise<Json> => {
   return JSON.parse(r.stdout);
 };
 /** Live detached refills and worker processes of this state root (the shared tmux server left out). */
-const refills = () => processesOf({ envIncludes: [`UMBEL_HOME=${home}`] }).filter((p) => p.args.includes('pool refill --detached'));
+const refills = () => processesOf({ envIncludes: [`UMBEL_HOME=${home}`] }).filter((p) => p.args.includes('pool finish --detached'));
 /** Poll `check` until it holds (bounded; then fail naming `what`). */
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 240_000): Promise<void> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 250))) if (await check()) return;
@@ -75,11 +75,10 @@ describe(`a warm pool of the real claude ${readPins().claude.version} (same mock
       const out = await json(['-p', 'ECHO from the warm pool', ...options, '--timeout', '240s', '--output-format', 'json']);
       expect(out).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'from the warm pool', worker: warm, provider: 'claude' });
       expect(out.session_id).toMatch(/^[0-9a-f-]{36}$/);
-      // Removed by the call itself before it exited (never reused), not left to the refill.
-      expect(existsSync(join(home, 'workers', warm))).toBe(false);
       // The mock saw the prompt once, from that worker's session.
       expect(mock.requests().filter((q) => q.kind === 'main' && q.prompt === 'ECHO from the warm pool')).toHaveLength(1);
       await until(async () => refills().length === 0 && (await json(['pool', 'status', pool.name, '--json']))[0].counts.ready === 1, 'the refill');
+      expect(existsSync(join(home, 'workers', warm))).toBe(false); // removed by the detached teardown, never reused
       const [after] = await json(['pool', 'status', pool.name, '--json']);
       expect(after.workers.map((w: { worker: string }) => w.worker)).not.toContain(warm);
       expect((await json(['ls', '--json'])).map((w: { name: string }) => w.name)).toEqual([after.workers[0].worker]);

@@ -28,6 +28,7 @@ import {
   testEnv,
   umbelRunner,
   workerProcesses,
+  teardownsDone,
 } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
@@ -250,6 +251,7 @@ describe(`umbel --provider codex on the real ${readPins().codex.package}@${readP
       expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'TOOL-RESULT: streamed' });
       const failed = await user.umbel(['-p', 'FAIL 500 boom', ...codexArgs]);
       expect(failed.code, failed.stderr).toBe(1);
+      await teardownsDone(user.state); // -p exited with its answer; its worker goes after, in a detached process
       expect(JSON.parse((await user.umbel(['ls', '--json'])).stdout)).toEqual([]); // the anonymous workers are gone
       expect(await snapshotTree(user.codexHome)).toEqual(user.snapshot);
     },

@@ -16,7 +16,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessInfo, UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { readPins } from '../../test-fixtures/real/clis.mjs';
-import { assertBuilt, cleanUp, environOf, REPO_ROOT, runGeminiPrint, testEnv, umbelRunner, workerProcesses } from '../../test-fixtures/real/umbel-helpers.mjs';
+import {
+  assertBuilt,
+  cleanUp,
+  environOf,
+  REPO_ROOT,
+  runGeminiPrint,
+  testEnv,
+  umbelRunner,
+  workerProcesses,
+  teardownsDone,
+} from '../../test-fixtures/real/umbel-helpers.mjs';
 
 const KEY = 'real-gemini-mock-key-not-a-secret';
 /** Per-test budget: the real gemini on a loaded 2-core CI box (nothing asserts on time). */
@@ -197,6 +207,7 @@ describe('umbel -p --provider gemini on the real gemini', () => {
       const json = await umbel(['-p', 'ECHO as json', '--output-format', 'json', ...g]);
       expect(json.code).toBe(0);
       expect(JSON.parse(json.stdout)).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'as json', provider: 'gemini' });
+      await teardownsDone(home); // -p exited with its answer; its worker goes after, in a detached process
       const workers = (JSON.parse((await umbel(['ls', '--json'])).stdout) as { name: string }[]).map((w) => w.name);
       expect(workers.filter((n) => n.startsWith('anon-'))).toEqual([]);
     },

@@ -1,4 +1,4 @@
-import { purgeWorkers, runCommand } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { purgeWorkers, runCommand, teardownsDone } from '../../test-fixtures/real/umbel-helpers.mjs';
 import { describe, expect, it } from 'vitest';
 import { PIN, T, oc, ocPrint, opencode, freshUser, spawn, turnsFor } from './opencode-world.js';
 
@@ -59,6 +59,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
         error: { data: { message: 'bad run', statusCode: 400 } },
       });
       expect(JSON.parse(failed.stdout).result).toContain('bad run');
+      await teardownsDone(user.state); // -p exited with its answer; its worker goes after, in a detached process
       expect(JSON.parse((await user.umbel(['ls', '--json'])).stdout)).toEqual([]);
     },
     T,

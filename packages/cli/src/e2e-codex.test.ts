@@ -27,6 +27,7 @@ import {
   testEnv,
   umbelRunner,
   workerProcesses,
+  teardownsDone,
 } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const fakeCodex = join(REPO_ROOT, 'test-fixtures/bin/codex');
@@ -363,6 +364,7 @@ describe('umbel -p --provider codex on the fake codex', () => {
   it(
     'leaves no anonymous worker and no codex process behind; SIGTERM mid-turn too',
     async () => {
+      await teardownsDone(home); // -p exited with its answer; its worker goes after, in a detached process
       const workers = JSON.parse((await umbel(['ls', '--json'])).stdout).map((w: { name: string }) => w.name);
       expect(workers.filter((n: string) => n.startsWith('anon-'))).toEqual([]);
       const before = new Set(await readdir(join(home, 'workers')));

@@ -26,6 +26,7 @@ import {
   testEnv,
   umbelRunner,
   workerProcesses,
+  teardownsDone,
 } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const fakeGemini = join(REPO_ROOT, 'test-fixtures/bin/gemini');
@@ -491,6 +492,7 @@ describe('umbel -p --provider gemini (fake gemini)', () => {
       expect(JSON.parse(failed.stdout)).toMatchObject({ type: 'result', is_error: true, provider: 'gemini' });
       expect(JSON.parse(failed.stdout).result).toContain('refused by the API');
 
+      await teardownsDone(home); // -p exited with its answer; its worker goes after, in a detached process
       const workers = (JSON.parse((await umbel(['ls', '--json'])).stdout) as { name: string }[]).map((w) => w.name);
       expect(workers.filter((n) => n.startsWith('anon-'))).toEqual([]);
     },

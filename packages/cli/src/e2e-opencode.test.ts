@@ -26,6 +26,7 @@ import {
   testEnv,
   umbelRunner,
   workerProcesses,
+  teardownsDone,
 } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const fakeOpencode = join(REPO_ROOT, 'test-fixtures/bin/opencode');
@@ -319,6 +320,7 @@ describe('umbel -p --provider opencode on the fake opencode', () => {
   it(
     'leaves no anonymous worker and no opencode process behind; SIGTERM mid-turn too',
     async () => {
+      await teardownsDone(home); // -p exited with its answer; its worker goes after, in a detached process
       const workers = JSON.parse((await umbel(['ls', '--json'])).stdout).map((w: { name: string }) => w.name);
       expect(workers.filter((n: string) => n.startsWith('anon-'))).toEqual([]);
       const before = new Set(await readdir(join(home, 'workers')));

@@ -107,9 +107,9 @@ describe.each(['codex', 'gemini', 'opencode', 'qwen'] as const)('a warm pool of 
       const warm = pool.workers[0].worker as string;
       const out = await json(['-p', `ECHO warm ${id}`, ...args, '--output-format', 'json']);
       expect(out).toMatchObject({ result: `warm ${id}`, worker: warm, provider: id, is_error: false });
-      expect(existsSync(join(home, 'workers', warm))).toBe(false);
-      const refills = () => processesOf({ envIncludes: [`UMBEL_HOME=${home}`] }).filter((p) => p.args.includes('pool refill --detached'));
+      const refills = () => processesOf({ envIncludes: [`UMBEL_HOME=${home}`] }).filter((p) => p.args.includes('pool finish --detached'));
       await until(async () => refills().length === 0 && (await json(['pool', 'status', pool.name, '--json']))[0].counts.ready === 1, 'the refill');
+      expect(existsSync(join(home, 'workers', warm))).toBe(false); // removed by the detached teardown, never reused
       await json(['pool', 'stop', pool.name, '--json']);
       expect(await json(['ls', '--json'])).toEqual([]);
       await until(() => processesOf({ argsIncludes: [join(home, 'workers')] }).filter((p) => !/^\S*tmux /.test(p.args)).length === 0, 'no worker process');

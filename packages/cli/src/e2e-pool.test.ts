@@ -1,6 +1,6 @@
 /**
  * Warm pools end to end on real tmux with the fake `claude`: `umbel pool start|status|stop`, `umbel -p`
- * through a pool (10 parallel calls on a pool of 4), and the detached refill that `-p` leaves behind
+ * through a pool (10 parallel calls on a pool of 4), and the detached teardown and refill that `-p` leaves behind
  * (it never holds the caller's output, never leaves an orphan or a half-started worker). Needs
  * `pnpm build`. Startup and answers are held by gate files, never by timing: a wrapper around the fake
  * waits while `$POOL_START_GATE` exists, and `TOOL` prompts wait for a file before they answer.
@@ -64,7 +64,7 @@ const json = async (args: string[]) => {
 };
 const poolStatus = async (name: string) => (await json(['pool', 'status', name, '--json']))[0];
 /** Live detached refills of this state root. */
-const refills = () => processesOf({ envIncludes: [`UMBEL_HOME=${home}`] }).filter((p) => p.args.includes('pool refill --detached'));
+const refills = () => processesOf({ envIncludes: [`UMBEL_HOME=${home}`] }).filter((p) => p.args.includes('pool finish --detached'));
 const dirs = async (path: string) => (existsSync(path) ? (await readdir(path)).filter((n) => !n.startsWith('.')) : []);
 /** Processes of any worker of this state root (the shared tmux server left out). */
 const workerProcs = () => processesOf({ argsIncludes: [join(home, 'workers')] }).filter((p) => !/^\S*tmux /.test(p.args));
@@ -182,9 +182,9 @@ describe('umbel pool and -p on the fake claude', () => {
       expect(other).toMatchObject({ result: 'other env', worker: expect.stringMatching(/^anon-/) });
       const warm = JSON.parse((await umbel(['-p', 'ECHO warm', ...common, '--pool', name, '--output-format', 'json'])).stdout);
       expect(warm).toMatchObject({ result: 'warm', worker: expect.stringMatching(new RegExp(`^${name}-`)) });
-      // Removed by the call itself before it exited (never reused), not left to the refill.
-      expect(existsSync(join(home, 'workers', warm.worker))).toBe(false);
+      // Removed after the call by the process it handed its teardown to (never reused).
       await until(async () => refills().length === 0 && (await poolStatus(name)).counts.ready === 1, 'the refill');
+      expect(existsSync(join(home, 'workers', warm.worker))).toBe(false);
       await json(['pool', 'stop', name, '--json']);
       await nothingLeft();
     },
@@ -221,6 +221,8 @@ describe('umbel pool and -p on the fake claude', () => {
       await writeFile(startGate, '');
       await writeFile(go, '');
       expect(await second.done).toMatchObject({ code: 0, stdout: 'TOOL-RESULT: second\n' });
+      // Its detached process removes the cold worker beside the refill; that part is done before the kill below.
+      await until(async () => !(await dirs(join(home, 'workers'))).includes(anon), 'the cold worker to be removed');
       await until(async () => refills().length === 1 && (await poolStatus(name)).counts.starting === 1, 'the second refill to be spawning');
       const orphan = (await poolStatus(name)).workers[0].worker as string;
       process.kill(refills()[0]?.pid as number, 'SIGKILL');

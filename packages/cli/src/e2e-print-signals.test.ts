@@ -11,7 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult, Started, UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner, workerProcesses } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import {
+  assertBuilt,
+  cleanUp,
+  processesOf,
+  REPO_ROOT,
+  teardownsDone,
+  testEnv,
+  umbelRunner,
+  workerProcesses,
+} from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
 let scratch: string;
@@ -103,6 +112,8 @@ async function expectNothingLeft(anon: string, result: RunResult): Promise<void>
 /** No anonymous worker at all: no dir, no CLI process (its argv names its dir), nothing for prune. */
 async function expectNoAnonymousWorker(result: RunResult): Promise<void> {
   expect(result.stderr).not.toMatch(/\n\s+at /);
+  // A reader gone is no signal: a -p that got as far as its output hands its teardown to a detached process.
+  await teardownsDone(home);
   expect(await anonDirs()).toEqual([]);
   expect(processesOf({ argsIncludes: [join(home, 'workers', 'anon-')] })).toEqual([]);
   expect(JSON.parse((await umbel(['prune', '--json'])).stdout).removed).toEqual([]);

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner, teardownsDone } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
 const SECRET = 'sandbox-e2e-secret-value-9f3';
@@ -132,6 +132,7 @@ describe('confined workers (--sandbox) on the fake claude', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('refused');
     expect(existsSync(outside)).toBe(false);
+    await teardownsDone(home); // -p exited with its answer; its worker goes after, in a detached process
     expect(JSON.parse((await umbel(['ls', '--json'])).stdout).filter((w: { anonymous: boolean }) => w.anonymous)).toEqual([]);
   });
 

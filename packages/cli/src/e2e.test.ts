@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { resolveSocketName } from '@umbel/tmux';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner, teardownsDone } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
 let scratch: string;
@@ -412,6 +412,7 @@ describe('umbel -p on the fake claude', () => {
     expect(lines.filter((l) => l.type === 'assistant').length).toBeGreaterThanOrEqual(2);
     expect(lines.some((l) => l.type === 'user')).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'TOOL-RESULT: streamed' });
+    await teardownsDone(home); // -p exited with its answer; its worker goes after, in a detached process
     const workers = JSON.parse((await umbel(['ls', '--json'])).stdout).map((w: { name: string }) => w.name);
     expect(workers.filter((n: string) => n.startsWith('anon-'))).toEqual([]);
   });

@@ -31,8 +31,9 @@ export interface CliIo {
   onSignal(handler: (signal: Interrupt) => void): () => void;
   /**
    * Start `umbel ARGS…` as a short-lived detached process (a session of its own, stdout and stderr
-   * ignored, `stdin` written to its stdin pipe and closed); resolves once the input is handed over.
-   * Absent where no such process can be started (in-process tests).
+   * ignored, `stdin` written to its stdin pipe and closed); resolves once the input is handed over:
+   * true, or false when the process could not be started. Absent where no such process can be
+   * started (in-process tests).
    */
-  spawnDetached?(args: readonly string[], stdin: string): Promise<void>;
+  spawnDetached?(args: readonly string[], stdin: string): Promise<boolean>;
 }

@@ -1,18 +1,20 @@
 /**
  * `umbel pool start|status|stop` and the warm path of `umbel -p`: a matching idle pool worker is
- * claimed instead of a cold spawn, and after the answer a short-lived detached `umbel pool refill
- * --detached` replaces it, off the call's critical path. The refill gets the call's explicit env
- * values on its stdin pipe (never on a command line, in an environment or on disk) and exits once
- * the pool is full; a signal cancels its spawns, which unwind completely.
+ * claimed instead of a cold spawn, and after the answer a short-lived detached `umbel pool finish
+ * --detached` (./print-teardown.ts) removes it and replaces it, off the call's critical path. The
+ * refill gets the call's explicit env values on its stdin pipe (never on a command line, in an
+ * environment or on disk) and exits once the pool is full; a signal cancels its spawns, which unwind
+ * completely.
  */
-import { type EnvMap, type PoolClaimResult, type PoolStatus, type PoolStopResult, resolveExplicitEnv, type Umbel, UsageError } from '@umbel/core';
+import { type PoolClaimResult, type PoolStatus, type PoolStopResult, resolveExplicitEnv, type Umbel, UsageError } from '@umbel/core';
 import type { Argv } from 'yargs';
 import { type Args, envFromArgs, num, spawnFromArgs, str } from './args.js';
 import type { CliIo } from './io.js';
 import { printJson } from './output.js';
+import { parseJob, runFinish } from './print-teardown.js';
 
-/** The actions of `umbel pool` (`refill` is internal: what `-p` starts detached). */
-const ACTIONS = ['start', 'status', 'stop', 'refill'] as const;
+/** The actions of `umbel pool` (`finish --detached` is internal: what `-p` starts detached after its answer). */
+const ACTIONS = ['start', 'status', 'stop', 'refill', 'finish'] as const;
 
 /** The options of `umbel pool`, for the parser. */
 export function poolOptions(y: Argv): Argv {
@@ -35,6 +37,10 @@ export async function runPool(args: Args, io: CliIo, engine: Umbel, signal: Abor
   const json = args.json === true;
   const name = poolName(args);
   if (action === 'refill') return refill(args, io, engine, signal, name);
+  if (action === 'finish') {
+    if (args.detached !== true) throw new UsageError('pool finish is what umbel -p starts after its answer (--detached)');
+    return runFinish(engine, parseJob(await io.readStdin()), signal);
+  }
   if (action === 'start') {
     if (args.worktree === true)
       throw new UsageError('pool workers have no worktree (docs/cli.md, Isolated workers)', { hint: 'spawn --worktree starts one of your own' });
@@ -71,25 +77,17 @@ function poolName(args: Args): string | undefined {
   return positional ?? flag;
 }
 
-/** `pool refill NAME` (foreground), or `--detached`: what `-p` starts, with `{name, env}` on stdin. */
+/** `pool refill NAME [--env …]`: bring the pool back to its size now. */
 async function refill(args: Args, io: CliIo, engine: Umbel, signal: AbortSignal, name: string | undefined): Promise<number> {
-  let options: { name: string; env?: EnvMap };
-  if (args.detached === true) {
-    const input = JSON.parse((await io.readStdin()) ?? '{}') as { name?: string; env?: Record<string, string> };
-    if (typeof input.name !== 'string') throw new UsageError('pool refill --detached reads {"name": POOL, "env": {…}} on stdin');
-    options = { name: input.name, ...(input.env ? { env: input.env } : {}) };
-  } else {
-    if (name === undefined) throw new UsageError('pool refill needs the pool: umbel pool refill NAME [--env …]');
-    const env = envFromArgs(args.env);
-    options = { name, ...(env ? { env } : {}) };
-  }
-  const result = await engine.pool.refill(options, { signal });
+  if (name === undefined) throw new UsageError('pool refill needs the pool: umbel pool refill NAME [--env …]');
+  const env = envFromArgs(args.env);
+  const result = await engine.pool.refill({ name, ...(env ? { env } : {}) }, { signal });
   if (args.json === true) printJson(io.stdout, result);
-  else if (args.detached !== true)
+  else
     io.stdout.write(
       `pool ${result.pool}: ${result.busy ? 'another refill is at work' : `${result.started.length} started, ${result.removed.length} removed`}\n`,
     );
-  if (result.error && args.detached !== true) io.stderr.write(`umbel: ${result.error}\n`);
+  if (result.error) io.stderr.write(`umbel: ${result.error}\n`);
   return result.error ? 1 : 0;
 }
 
@@ -116,8 +114,8 @@ function stopText(stopped: readonly PoolStopResult[]): string {
 /** The warm worker of one `-p` call, and what to do after it. */
 export interface PrintClaim {
   readonly claim: PoolClaimResult;
-  /** Start the refill if the pool wants one (detached, off the critical path). */
-  refill(): Promise<void>;
+  /** The refill to start after the call when the pool wants one (the call's --env values with it). */
+  readonly refill?: { readonly name: string; readonly env: Record<string, string> };
 }
 
 /** For `umbel -p` without --name/--resume: claim a warm worker unless `--pool none`. */
@@ -127,16 +125,6 @@ export async function claimForPrint(args: Args, io: CliIo, engine: Umbel): Promi
   const { maxWorkers: _limit, ...spawn } = spawnFromArgs(args, io.cwd);
   const claim = await engine.pool.claim({ ...spawn, ...(choice !== undefined ? { pool: choice } : {}) });
   if (claim.reason === 'no-match' || claim.pool === undefined) return undefined;
-  const pool = claim.pool;
-  let started = false;
-  return {
-    claim,
-    async refill() {
-      if (!claim.refill || started || !io.spawnDetached) return;
-      started = true;
-      // The values of the call's own --env, resolved here: the refill must give its workers the same.
-      const env = resolveExplicitEnv(spawn.env, io.env);
-      await io.spawnDetached(['pool', 'refill', '--detached'], JSON.stringify({ name: pool, env })).catch(() => undefined);
-    },
-  };
+  // The values of the call's own --env, resolved here: the refill must give its workers the same.
+  return { claim, ...(claim.refill ? { refill: { name: claim.pool, env: resolveExplicitEnv(spawn.env, io.env) } } : {}) };
 }

@@ -3,7 +3,9 @@
  * Same output formats (text, json, stream-json) and exit behaviour as `claude -p`; umbel's own
  * outcomes map to their exit codes (timeout 124, dead 125, needs-input 126, interrupts 129/130/141/143).
  * The anonymous worker is removed on every path: the answer, an error, a timeout, any interrupt; a
- * second signal removes it at once and exits.
+ * second signal removes it at once and exits. Once the answer is out, its removal and the pool's
+ * refill are handed to a detached process and `-p` exits (./print-teardown.ts); after an interrupt,
+ * and for a worktree or remote worker, `-p` removes it itself.
  */
 import { randomUUID } from 'node:crypto';
 import { BillingRefusedError, type Outcome, type Umbel, UmbelError, UsageError, type WaitOptions, type WorkerStatus } from '@umbel/core';
@@ -12,6 +14,7 @@ import { type CliIo, interruptExitCode } from './io.js';
 import { printJson } from './output.js';
 import { claimForPrint, type PrintClaim } from './pool.js';
 import { errorResultObject, isApiFailure, printExitCode, resultObject } from './print-result.js';
+import { type FinishJob, handOver, purgeWorker } from './print-teardown.js';
 import { describeOutcome } from './verbs.js';
 
 export { printExitCode, resultObject } from './print-result.js';
@@ -50,15 +53,7 @@ function hold(engine: Umbel, io: CliIo): Hold {
   let removal: Promise<void> | undefined;
   let remover: (() => Promise<void>) | undefined;
   const kill = async (worker: string): Promise<void> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await engine.kill({ name: worker, purge: true });
-        return;
-      } catch (error) {
-        const gone = UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND';
-        if (gone || attempt >= 3 || (await keepWorktree(engine, io, worker, error).catch(() => false))) return;
-      }
-    }
+    await purgeWorker(engine, worker, (error) => keepWorktree(engine, io, worker, error));
   };
   return {
     get name() {
@@ -185,11 +180,25 @@ async function printRun(run: PrintRun): Promise<number> {
     }
     throw error;
   } finally {
-    // Teardown runs after the answer is printed: never on the critical path of the output. The
-    // pool's refill is started first, so the replacement spawns while this worker is removed.
-    await run.pooled?.refill();
-    await run.hold.remove();
+    await finish(run);
   }
+}
+
+/**
+ * After the answer: the worker's removal and the pool's refill go to a detached process, and `-p`
+ * exits. Done here instead after an interrupt (a second signal hurries it), for a worktree worker
+ * (whose kept work stderr names) or a remote one, and when no detached process could be started.
+ */
+async function finish(run: PrintRun): Promise<void> {
+  const { args, hold, io, pooled } = run;
+  const worker = hold.anonymous ? hold.name : undefined;
+  const here = run.signal.aborted || (worker !== undefined && (args.worktree === true || str(args.host) !== undefined));
+  const claimed = worker !== undefined && pooled?.claim.worker === worker ? { pool: pooled.claim.pool, claimedBy: process.pid } : {};
+  const job: FinishJob = { ...(worker !== undefined ? { worker, ...claimed } : {}), ...(pooled?.refill ? { refill: pooled.refill } : {}) };
+  if (!here && (job.worker !== undefined || job.refill) && (await handOver(io, job))) return;
+  // The refill is started first, so the replacement spawns while this worker is removed.
+  if (pooled?.refill) await handOver(io, { refill: pooled.refill });
+  await hold.remove();
 }
 
 /**

@@ -852,7 +852,18 @@ export const PoolRefSchema = z.object({ name: PoolNameSchema.optional().describe
 export type PoolRef = z.infer<typeof PoolRefSchema>;
 
 /** A claimed pool worker, as `pool release` takes it back. */
-export const PoolReleaseSchema = z.object({ pool: PoolNameSchema, worker: WorkerNameSchema }).strict();
+export const PoolReleaseSchema = z
+  .object({
+    pool: PoolNameSchema,
+    worker: WorkerNameSchema,
+    claimedBy: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Pid of the process that claimed it, when another process releases it (the detached teardown of umbel -p takes the claim over)'),
+  })
+  .strict();
 export type PoolRelease = z.infer<typeof PoolReleaseSchema>;
 
 /**
@@ -888,7 +899,7 @@ export const PoolWorkerSchema = z.object({
   worker: WorkerNameSchema,
   state: PoolWorkerStateSchema,
   claimedBy: z.number().int().positive().optional().describe('Pid of the process that claimed it'),
-  reason: z.string().optional().describe('Why it is dead'),
+  reason: z.string().optional().describe('Why it is dead (a teardown that failed says so, with its error)'),
 });
 export type PoolWorker = z.infer<typeof PoolWorkerSchema>;
 

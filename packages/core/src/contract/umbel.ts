@@ -146,7 +146,10 @@ export interface UmbelPools {
   stop(name?: string): Promise<PoolStopResult[]>;
   /** Atomically take an idle worker of a matching pool (two callers never get the same one). */
   claim(options: PoolClaimOptions): Promise<PoolClaimResult>;
-  /** Remove a claimed worker after its call (a pool worker is never used twice). */
+  /**
+   * Remove a claimed worker after its call (a pool worker is never used twice). A removal that fails
+   * throws, and its marker stays with the error: `status` shows it, the next refill or `prune` finishes it.
+   */
   release(claim: PoolRelease): Promise<void>;
   /** Replace dead, used and missing workers until the pool is full (one refill at a time per pool). */
   refill(options: PoolRefillOptions, context?: CallContext): Promise<PoolRefillResult>;

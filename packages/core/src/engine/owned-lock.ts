@@ -31,6 +31,12 @@ function readOwner(path: string): ProcessOwner | undefined {
   }
 }
 
+/** The owner of the lock at `path` while that process lives (pid and start time); undefined otherwise. */
+export function liveOwner(path: string): ProcessOwner | undefined {
+  const owner = readOwner(path);
+  return owner && ownerAlive(owner) ? owner : undefined;
+}
+
 /** Put a lock dir with our owner file at `path`; false when one is there. */
 async function take(path: string): Promise<boolean> {
   const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.lock.tmp`);

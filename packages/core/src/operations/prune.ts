@@ -1,7 +1,8 @@
 /**
  * prune: remove dead workers (never a live one, and never one that is still starting: a claimed
  * name whose session is not up yet is a spawn in progress; but a worker that lives for a process —
- * `umbel -p`'s — goes once that process is gone, whatever its state), and end sessions on umbel's socket
+ * `umbel -p`'s, or a pool worker's claimer — goes once that process is gone, whatever its state),
+ * and end sessions on umbel's socket
  * that no state directory owns, so nothing is ever an orphan nobody can see. A dead worker whose
  * git worktree holds work is kept (its state names the worktree and its branch).
  */
@@ -13,7 +14,7 @@ import { killWorker, removeWorkerDir } from './kill.js';
 import { ownerAlive } from '../engine/process-owner.js';
 import { loadWorker, workerNames } from '../ledger/ledger.js';
 import { sessionName } from '../engine/paths.js';
-import { forgetPoolWorkers } from '../pool/pool.js';
+import { abandonedClaims, forgetPoolWorkers } from '../pool/pool.js';
 import type { PruneResult } from '../contract/schemas.js';
 import { diedAtMs, fleetPanes, isStarting } from './status.js';
 
@@ -45,13 +46,15 @@ export async function pruneWorkers(ctx: EngineContext, options: { olderThan?: nu
   const { live, paneOf } = await fleetPanes(ctx);
   const names = workerNames(ctx);
   const now = ctx.now();
+  // A pool worker claimed by a process that is gone (its call, or the teardown after it) is used: removed too.
+  const abandoned = abandonedClaims(ctx);
   for (const name of names) {
     const view = loadWorker(ctx, name);
     const pane = await paneOf(sessionName(name));
     const alive = pane.exists && !pane.dead;
     const young = options.olderThan !== undefined && view !== undefined && now - diedAtMs(view) < options.olderThan;
     // A worker that lives for its caller (umbel -p) whose caller is gone is removed, alive or not.
-    const orphan = view?.meta?.owner !== undefined && !ownerAlive(view.meta.owner);
+    const orphan = (view?.meta?.owner !== undefined && !ownerAlive(view.meta.owner)) || abandoned.has(name);
     if (!orphan && (alive || !view || isStarting(view, now) || young)) {
       kept++;
       continue;
@@ -61,7 +64,7 @@ export async function pruneWorkers(ctx: EngineContext, options: { olderThan?: nu
     const gone = await killWorker(ctx, { name, purge: true }).then(
       () => true,
       async () => {
-        if (view.meta?.worktree) return false;
+        if (view?.meta?.worktree) return false;
         await removeWorkerDir(ctx.paths.worker(name).dir);
         return true;
       },

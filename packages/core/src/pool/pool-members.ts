@@ -11,6 +11,7 @@ import type { WorkerView } from '../ledger/ledger-types.js';
 import { lastError, lockOwner, markers, type PoolPaths, parseClaim, pidAlive, poolNames, poolPaths, requireRecord } from './pool-store.js';
 import type { PoolStatus, PoolWorker } from '../contract/schemas.js';
 import { fleetPanes, isStarting } from '../operations/status.js';
+import { readStateFileSync } from '../engine/state-file.js';
 import type { PaneState } from '../contract/substrate.js';
 
 /** One marker of a pool. */
@@ -20,6 +21,17 @@ export interface Member {
   /** Path of its marker. */
   readonly marker: string;
   readonly claimedBy?: number;
+  /** A claimed worker whose removal failed: why (written into its marker by the teardown). */
+  readonly failure?: string;
+}
+
+/** What a claim marker holds: empty, or the error of a teardown that failed. */
+function failureIn(marker: string): string | undefined {
+  try {
+    return readStateFileSync(marker, 4096).trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Every marker of the pool. */
@@ -29,7 +41,10 @@ export function membersOf(paths: PoolPaths): Member[] {
   for (const worker of markers(paths.idle)) out.push({ worker, kind: 'idle', marker: join(paths.idle, worker) });
   for (const name of markers(paths.claimed)) {
     const claim = parseClaim(name);
-    if (claim) out.push({ worker: claim.worker, kind: 'claimed', marker: join(paths.claimed, name), claimedBy: claim.pid });
+    if (!claim) continue;
+    const marker = join(paths.claimed, name);
+    const failure = failureIn(marker);
+    out.push({ worker: claim.worker, kind: 'claimed', marker, claimedBy: claim.pid, ...(failure ? { failure } : {}) });
   }
   return out;
 }
@@ -55,6 +70,7 @@ export function memberState(member: Member, view: WorkerView | undefined, pane: 
     return { ...base, state: 'dead', reason: deathFacts(view, pane).cause };
   }
   if (member.kind === 'claimed') {
+    if (member.failure) return { ...base, state: 'dead', reason: `its teardown failed: ${member.failure}` };
     if (member.claimedBy && !pidAlive(member.claimedBy))
       return { ...base, state: 'dead', reason: `the process that claimed it (pid ${member.claimedBy}) is gone` };
     if (!view || !alive(pane)) return { ...base, state: 'dead', reason: view ? deathFacts(view, pane).cause : 'its state is gone' };

@@ -11,7 +11,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine/context.js';
-import { AbortedError, PoolMismatchError, UmbelError } from '../contract/errors.js';
+import { AbortedError, PoolMismatchError, UmbelError, UmbelErrorCode } from '../contract/errors.js';
 import { killWorker } from '../operations/kill.js';
 import { type Member, memberStates } from './pool-members.js';
 import { differences, envDigest, poolKey } from './pool-key.js';
@@ -141,13 +141,25 @@ function short(paths: PoolPaths): boolean {
   }
 }
 
-/** `pool refill`. The first error a spawn hit is thrown when `throwErrors` (pool start), else reported. */
-export async function refillPool(
-  ctx: EngineContext,
-  options: { name: string; env?: EnvMap },
-  context: { signal?: AbortSignal; throwErrors?: boolean; maxWorkers?: number } = {},
-): Promise<PoolRefillResult> {
+type RefillContext = { signal?: AbortSignal; throwErrors?: boolean; maxWorkers?: number };
+
+/**
+ * `pool refill`. The first error a spawn hit is thrown when `throwErrors` (pool start), else reported.
+ * Whatever stops it (a spawn, another environment, a broken state file) is recorded as the pool's
+ * `lastError`, so a refill nobody watches (the detached one after `umbel -p`) is never lost.
+ */
+export async function refillPool(ctx: EngineContext, options: { name: string; env?: EnvMap }, context: RefillContext = {}): Promise<PoolRefillResult> {
   const paths = poolPaths(ctx, options.name);
+  try {
+    return await refillRounds(ctx, paths, options, context);
+  } catch (error) {
+    const expected = UmbelError.isInstance(error) && (error.code === UmbelErrorCode.Aborted || error.code === UmbelErrorCode.PoolNotFound);
+    if (!expected) await recordError(paths, messageOf(error));
+    throw error;
+  }
+}
+
+async function refillRounds(ctx: EngineContext, paths: PoolPaths, options: { name: string; env?: EnvMap }, context: RefillContext): Promise<PoolRefillResult> {
   const spawnOptions = { ...spawnOptionsOf(requireRecord(paths), options.env), ...(context.maxWorkers ? { maxWorkers: context.maxWorkers } : {}) };
   await checkEnv(ctx, requireRecord(paths), spawnOptions);
   const work: Work = { started: [], removed: [], errors: [] };

@@ -6,17 +6,18 @@
  *   pools/<name>/starting/<worker>       a refill is spawning it (written before the spawn starts)
  *   pools/<name>/idle/<worker>           ready and never used: the only markers a claim takes
  *   pools/<name>/claimed/<worker>@<pid>  taken by process <pid> (rename from idle/: one winner)
- *   pools/<name>/refill.lock/owner       the one refill at work ({pid}); a dead owner's lock is broken
+ *   pools/<name>/refill.lock/owner       the one refill at work (../engine/owned-lock.ts: pid and start time); a dead owner's lock is broken
  *   pools/<name>/last-error              why the last refill could not start a worker
  *
  * Markers are created with O_EXCL in an existing directory, never with `mkdir -p`: a pool that
  * `stop` renamed away cannot be re-created by a refill or a claim still running.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { readStateFile, readStateFileSync } from '../engine/state-file.js';
 import { pidAlive } from '../engine/process-owner.js';
+import { acquireOwnedLock, liveOwner } from '../engine/owned-lock.js';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine/context.js';
 import { PoolCorruptError, PoolNotFoundError } from '../contract/errors.js';
@@ -179,55 +180,26 @@ export function parseClaim(marker: string): { worker: string; pid: number } | un
   return at > 0 && Number.isInteger(pid) && pid > 0 ? { worker: marker.slice(0, at), pid } : undefined;
 }
 
-/** The pid that holds the pool's refill lock, when a live process does. */
+/** The pid that holds the pool's refill lock, when a live process does (pid and start time: a reused pid is not it). */
 export function lockOwner(paths: PoolPaths): number | undefined {
-  try {
-    const pid = Number(JSON.parse(readStateFileSync(join(paths.lock, 'owner'))).pid);
-    return Number.isInteger(pid) && pid > 0 && pidAlive(pid) ? pid : undefined;
-  } catch {
-    return undefined;
-  }
+  return liveOwner(paths.lock)?.pid;
 }
 
-/** A lock whose owner file never appeared is stale after this long (its creator died between two calls). */
-const OWNERLESS_LOCK_MS = 10_000;
+/** What a refill lock held by a live process throws (never seen outside tryLock). */
+class RefillBusy extends Error {}
 
-function lockIsStale(paths: PoolPaths): boolean {
-  if (lockOwner(paths) !== undefined) return false;
-  try {
-    readStateFileSync(join(paths.lock, 'owner'));
-    return true; // an owner that is no longer alive
-  } catch {
-    try {
-      return Date.now() - statSync(paths.lock).mtimeMs > OWNERLESS_LOCK_MS;
-    } catch {
-      return true; // gone already
-    }
-  }
-}
-
-/** Take the pool's refill lock, or undefined when a live refill holds it. PoolNotFoundError when the pool is gone. */
+/**
+ * Take the pool's refill lock (the shared owned lock: a dead owner's is broken at once), or
+ * undefined when a live refill holds it. PoolNotFoundError when the pool is gone.
+ */
 export async function tryLock(paths: PoolPaths): Promise<(() => Promise<void>) | undefined> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await mkdir(paths.lock, { mode: 0o700 });
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === 'ENOENT') throw new PoolNotFoundError(paths.name);
-      if (code !== 'EEXIST') throw asStateError(error, paths.lock);
-      if (!lockIsStale(paths)) return undefined;
-      // Broken by renaming it away: of two breakers only one rename succeeds.
-      const trash = `${paths.lock}.stale-${randomBytes(4).toString('hex')}`;
-      if (await moveMarker(paths.lock, trash)) await rm(trash, { recursive: true, force: true });
-      continue;
-    }
-    const release = () => rm(paths.lock, { recursive: true, force: true });
-    if (!(await writeInPool(join(paths.lock, 'owner'), `${JSON.stringify({ pid: process.pid, at: new Date().toISOString() })}\n`))) {
-      throw new PoolNotFoundError(paths.name);
-    }
-    return release;
+  try {
+    return (await acquireOwnedLock(paths.lock, { waitMs: 0, busy: () => new RefillBusy() })).release;
+  } catch (error) {
+    if (error instanceof RefillBusy) return undefined;
+    if (!existsSync(paths.dir)) throw new PoolNotFoundError(paths.name);
+    throw error;
   }
-  return undefined;
 }
 
 /** Record (or clear) why the last refill could not start a worker. Best effort: the pool may be gone. */

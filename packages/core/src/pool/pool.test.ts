@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -228,7 +228,7 @@ describe('pool refill', () => {
     const dir = join(home, 'pools', pool.name);
     // A refill killed outright: its lock (owner gone), a `starting/` marker and a worker it launched.
     await mkdir(join(dir, 'refill.lock'));
-    await writeFile(join(dir, 'refill.lock', 'owner'), JSON.stringify({ pid: 2 ** 22 + 7 }));
+    await writeFile(join(dir, 'refill.lock', 'owner'), JSON.stringify({ pid: 2 ** 22 + 7, at: Date.now() }));
     const orphan = `${pool.name}-orphan`;
     await umbel.spawn({ name: orphan, provider: 'mock', cwd: work });
     await writeFile(join(dir, 'starting', orphan), '');
@@ -240,6 +240,17 @@ describe('pool refill', () => {
     expect(await states(pool.name)).toEqual(['ready']);
   });
 
+  it('breaks a refill lock whose pid now belongs to another process (pid and start time, as every owned lock)', async () => {
+    const pool = await start({ size: 1 });
+    await umbel.pool.release({ pool: pool.name, worker: (await claim()).worker as string });
+    const lock = join(home, 'pools', pool.name, 'refill.lock');
+    await mkdir(lock);
+    await writeFile(join(lock, 'owner'), JSON.stringify({ pid: process.pid, start: 'not-this-process', at: Date.now() }));
+    expect((await umbel.pool.status(pool.name))[0]).toMatchObject({ refilling: false });
+    expect(await umbel.pool.refill({ name: pool.name })).toMatchObject({ busy: false, started: [expect.any(String)] });
+    expect(await states(pool.name)).toEqual(['ready']);
+  });
+
   it('a second refill while one runs does nothing (busy); the first fills the pool', async () => {
     const pool = await start({ size: 1, env: { MOCK_CLI_START_MS: '300' } });
     await umbel.pool.release({ pool: pool.name, worker: (await claim({ env: { MOCK_CLI_START_MS: '300' } })).worker as string });
@@ -248,6 +259,74 @@ describe('pool refill', () => {
     expect([one.busy, two.busy].sort()).toEqual([false, true]);
     expect([...one.started, ...two.started]).toHaveLength(1);
     expect(await states(pool.name)).toEqual(['ready']);
+  });
+});
+
+describe('the teardown after a call (umbel -p hands it to a detached process)', () => {
+  const DEAD_PID = 2 ** 22 + 7;
+  const claimedDir = (pool: string) => join(home, 'pools', pool, 'claimed');
+
+  it('a release by another process takes the claim over; one that fails keeps its marker with the error, status and prune see it', async () => {
+    const pool = await start({ size: 1 });
+    const { worker } = await claim();
+    // The claim as a `-p` process (another pid) left it when it handed the teardown over.
+    await rename(join(claimedDir(pool.name), `${worker}@${process.pid}`), join(claimedDir(pool.name), `${worker}@${DEAD_PID}`));
+    let failures = 1;
+    const flaky = {
+      ...substrate,
+      kill: async (session: string) => {
+        if (failures-- > 0) throw new Error('the host refused the kill');
+        return substrate.kill(session);
+      },
+    };
+    const releaser = createUmbel({ substrate: flaky, providers: [createMockProvider()], home, env: callerEnv });
+    await expect(releaser.pool.release({ pool: pool.name, worker: worker as string, claimedBy: DEAD_PID })).rejects.toThrow('the host refused the kill');
+    // Taken over by this process, and marked with why it failed: dead, never claimable, the worker still there.
+    expect(await readdir(claimedDir(pool.name))).toEqual([`${worker}@${process.pid}`]);
+    const shown = (await umbel.pool.status(pool.name))[0]?.workers.find((w) => w.worker === worker);
+    expect(shown).toMatchObject({ state: 'dead', reason: expect.stringContaining('its teardown failed: the host refused the kill') });
+    expect((await umbel.status(worker as string)).alive).toBe(true);
+    expect((await umbel.prune()).removed).toContain(worker);
+    expect(await readdir(claimedDir(pool.name))).toEqual([]);
+    expect((await umbel.list()).map((w) => w.name)).not.toContain(worker);
+  });
+
+  it('a release that succeeds removes the worker and the marker of the claimer it took over from', async () => {
+    const pool = await start({ size: 1 });
+    const { worker } = await claim();
+    await rename(join(claimedDir(pool.name), `${worker}@${process.pid}`), join(claimedDir(pool.name), `${worker}@${DEAD_PID}`));
+    await umbel.pool.release({ pool: pool.name, worker: worker as string, claimedBy: DEAD_PID });
+    expect(await readdir(claimedDir(pool.name))).toEqual([]);
+    expect((await umbel.list()).map((w) => w.name)).not.toContain(worker);
+  });
+
+  it('prune finishes a teardown that was killed: a live worker whose claimer is gone is removed', async () => {
+    const pool = await start({ size: 2 });
+    const { worker } = await claim();
+    await rename(join(claimedDir(pool.name), `${worker}@${process.pid}`), join(claimedDir(pool.name), `${worker}@${DEAD_PID}`));
+    expect((await umbel.status(worker as string)).alive).toBe(true);
+    const pruned = await umbel.prune();
+    expect(pruned.removed).toEqual([worker]);
+    expect(await readdir(claimedDir(pool.name))).toEqual([]);
+    expect(await states(pool.name)).toEqual(['ready']);
+  });
+
+  it('a refill in flight counts: a claim on an empty pool takes the worker a running refill is starting', async () => {
+    const env = { MOCK_CLI_START_MS: '400' };
+    const pool = await start({ size: 1, env });
+    await umbel.pool.release({ pool: pool.name, worker: (await claim({ env })).worker as string });
+    const refill = umbel.pool.refill({ name: pool.name, env });
+    const starting = join(home, 'pools', pool.name, 'starting');
+    for (let i = 0; i < 400 && (await readdir(starting)).length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    const [inFlight] = await readdir(starting);
+    expect(await claim({ env })).toMatchObject({ reason: 'claimed', worker: inFlight, pool: pool.name });
+    await refill;
+  });
+
+  it('a refill that cannot even begin (another environment) is recorded in status', async () => {
+    const pool = await start({ size: 1, env: { TOKEN: 'abc' } });
+    expect(await code(umbel.pool.refill({ name: pool.name, env: { TOKEN: 'abd' } }))).toBe('UMBEL_POOL_MISMATCH');
+    expect((await umbel.pool.status(pool.name))[0]?.lastError).toContain('does not match');
   });
 });
 

@@ -11,13 +11,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine/context.js';
-import { PoolExistsError, PoolMismatchError, PoolNotFoundError } from '../contract/errors.js';
+import { PoolExistsError, PoolMismatchError, PoolNotFoundError, UmbelError, UmbelErrorCode } from '../contract/errors.js';
 import { killWorker } from '../operations/kill.js';
 import { loadWorker } from '../ledger/ledger.js';
 import { membersOf, unusable } from './pool-members.js';
+import { pidAlive } from '../engine/process-owner.js';
 import { differences, envDigest, type PoolSpec, poolKey, specDigest } from './pool-key.js';
 import { refillPool, removeMember } from './pool-refill.js';
 import {
@@ -145,7 +146,29 @@ export async function claimWorker(ctx: EngineContext, options: PoolClaimOptionsP
     // A running refill catches this claim in its next round; otherwise the caller starts one.
     if (worker) return { worker, pool: name, reason: 'claimed', refill: lockOwner(paths) === undefined };
   }
-  return matched ? { pool: matched.name, reason: 'empty', refill: lockOwner(matched) === undefined } : { reason: 'no-match', refill: false };
+  if (!matched) return { reason: 'no-match', refill: false };
+  const late = await claimInFlight(ctx, matched);
+  if (late) return { worker: late, pool: matched.name, reason: 'claimed', refill: lockOwner(matched) === undefined };
+  return { pool: matched.name, reason: 'empty', refill: lockOwner(matched) === undefined };
+}
+
+/** How often a claim on an empty pool looks for the worker a running refill is starting. */
+const IN_FLIGHT_POLL_MS = 25;
+
+/**
+ * The pool is empty but a live refill is starting workers: one of them, once ready, comes sooner
+ * than a cold start would (it began earlier), so the caller waits for it. It stops waiting when no
+ * spawn of the pool is under way any more, or after the pool's startup timeout (then a cold start).
+ */
+async function claimInFlight(ctx: EngineContext, paths: PoolPaths): Promise<string | undefined> {
+  const limit = readRecord(paths)?.startupTimeout ?? 60_000;
+  for (const until = Date.now() + limit; Date.now() < until; ) {
+    const inFlight = lockOwner(paths) !== undefined && markers(paths.starting).length > 0;
+    const worker = markers(paths.idle).length > 0 ? await claimFrom(ctx, paths) : undefined;
+    if (worker || !inFlight) return worker;
+    await sleep(IN_FLIGHT_POLL_MS);
+  }
+  return undefined;
 }
 
 /** Take one idle worker by renaming its marker; one that is not usable is removed and the next tried. */
@@ -163,10 +186,31 @@ async function claimFrom(ctx: EngineContext, paths: PoolPaths): Promise<string |
   return undefined;
 }
 
-/** `pool release`: remove a claimed worker after its call, and its marker. */
-export async function releaseWorker(ctx: EngineContext, claim: { pool: string; worker: string }): Promise<void> {
-  await killWorker(ctx, { name: claim.worker, purge: true }).catch(() => undefined);
-  await rm(join(poolPaths(ctx, claim.pool).claimed, claimMarker(claim.worker, process.pid)), { force: true });
+/**
+ * `pool release`: remove a claimed worker after its call, and its marker. Released by another
+ * process than the claimer (`claimedBy`: the detached teardown of `umbel -p`), the claim is taken
+ * over first, so `pool status` shows it claimed by a live process while it is removed. A removal that
+ * fails keeps the marker with its error (`status` says so once this process is gone; the next refill
+ * or `prune` removes the worker) and throws.
+ */
+export async function releaseWorker(ctx: EngineContext, claim: { pool: string; worker: string; claimedBy?: number }): Promise<void> {
+  const claimed = poolPaths(ctx, claim.pool).claimed;
+  const own = join(claimed, claimMarker(claim.worker, process.pid));
+  if (claim.claimedBy !== undefined && claim.claimedBy !== process.pid) await moveMarker(join(claimed, claimMarker(claim.worker, claim.claimedBy)), own);
+  try {
+    await killWorker(ctx, { name: claim.worker, purge: true });
+  } catch (error) {
+    if (!(UmbelError.isInstance(error) && error.code === UmbelErrorCode.WorkerNotFound)) {
+      // 'r+': written only into a marker that is there (a stopped pool is never re-created).
+      await writeFile(own, `${messageOf(error)}\n`, { flag: 'r+' }).catch(() => undefined);
+      throw error;
+    }
+  }
+  await rm(own, { force: true });
+}
+
+function messageOf(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 1000);
 }
 
 /** `pool stop [NAME]`: every pool (and what an interrupted stop left) when no name is given. */
@@ -223,6 +267,17 @@ async function removeAll(ctx: EngineContext, paths: PoolPaths): Promise<string[]
   await mapLimit(members, 8, (member) => removeMember(ctx, member));
   await rm(paths.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   return members.map((m) => m.worker);
+}
+
+/** For prune: the claimed workers whose teardown failed or whose claimer is gone (a `-p`, or its detached teardown, killed). */
+export function abandonedClaims(ctx: EngineContext): Set<string> {
+  const out = new Set<string>();
+  for (const pool of poolNames(ctx)) {
+    for (const m of membersOf(poolPaths(ctx, pool))) {
+      if (m.kind === 'claimed' && (m.failure !== undefined || (m.claimedBy !== undefined && !pidAlive(m.claimedBy)))) out.add(m.worker);
+    }
+  }
+  return out;
 }
 
 /** For prune: drop the markers of workers it removed (their pool would otherwise show them dead until the next refill). */
