@@ -23,7 +23,10 @@ export type {
   RefusedPrompt,
   ScreenFacts,
   TranscriptFacts,
+  TranscriptReader,
+  UnparsedTranscriptReader,
 } from './facts.js';
+export { classifyTool, type ToolFacts, type ToolRule } from './tools.js';
 export {
   binEnvName,
   ExecutableNotFoundError,
