@@ -14,7 +14,7 @@ import type { ProviderV1Message, ProviderV1ToolCall, ProviderV1ToolResult, Provi
 import { guarded } from '../engine/provider-guard.js';
 import type { ActionsResult } from '../contract/schemas.js';
 import { latestSubmitted } from '../ledger/turns.js';
-import { readOptionsFor } from '../ledger/turn-read.js';
+import { parsedTranscript, readOptionsFor } from '../ledger/turn-read.js';
 
 /** An error is cut to this many characters. */
 export const ACTION_ERROR_MAX = 300;
@@ -164,8 +164,9 @@ export async function digestTurns(
   const readers = readersOf(view);
   let digest = EMPTY;
   const reads: ProviderV1TurnRead[] = [];
+  const parsed = parsedTranscript(provider, content, path);
   for (const turn of turns) {
-    const options = readOptionsFor(turn, content, path);
+    const options = { ...readOptionsFor(turn, content, path), ...parsed };
     reads.push(guarded(provider, 'doReadTurn', () => provider.doReadTurn(options)));
     const messages = provider.doReadMessages ? guarded(provider, 'doReadMessages', () => provider.doReadMessages?.(options) ?? []) : [];
     digest = merge(digest, digestMessages(messages, readers));
