@@ -40,6 +40,7 @@ export {
 export { asRecord, jsonLines, parseJson, stringField, stripJsonComments, type JsonLine } from './json.js';
 export { readJsonObject, readTextIfExists, symlinkIfAbsent, writeIfChanged } from './files.js';
 export { withDirLock, type DirLockOptions } from './lock.js';
+export { type ManagedHomeFacts, prepareHome } from './home.js';
 export { allOf, anyOf, cursorOn, findLine, type Matcher, matchedText, matches, oneLine, trimBox } from './matchers.js';
 export { classifyStartup, fatalOf, readInputBox, signInOf } from './screens.js';
 export { accountError, accountErrorOfStatus, isoOfEpoch } from './account.js';
