@@ -47,7 +47,7 @@ export interface ClaudeSettings {
  * ```
  */
 export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
-  const provider = defineProvider({
+  return defineProvider({
     id: 'claude',
     displayName: 'Claude Code',
     description: "Anthropic's Claude Code (`claude`), on your Claude subscription login",
@@ -82,9 +82,10 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     payload: CLAUDE_PAYLOAD,
     transcript: { read: readClaudeTurn, messages: readClaudeMessages, predict: predictClaudeTranscript },
     validate: validateClaudeOptions,
+    tools: CLAUDE_TOOLS,
+    forgetScratch: forgetClaudeScratch,
+    activityDirs: claudeActivityDirs,
   });
-  // how its tool calls touch files and the shell (actions, diff); what a doctor scratch session leaves
-  return { ...provider, ...CLAUDE_TOOLS, doForgetScratch: forgetClaudeScratch, doFindActivityDirs: claudeActivityDirs };
 }
 
 /** The default Claude Code provider instance (`createClaude()`). */

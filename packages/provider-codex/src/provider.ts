@@ -33,7 +33,7 @@ export interface CodexSettings {
 
 /** Create the codex provider. */
 export function createCodex(settings: CodexSettings = {}): ProviderV1 {
-  const provider = defineProvider({
+  return defineProvider({
     id: 'codex',
     displayName: 'OpenAI Codex',
     description: "OpenAI's Codex CLI (`codex`), on your ChatGPT login",
@@ -62,9 +62,8 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     prompt: CODEX_PROMPT,
     payload: CODEX_PAYLOAD,
     transcript: { read: readCodexTurn, messages: readCodexMessages },
+    tools: CODEX_TOOLS,
   });
-  // how its tool calls touch files and the shell (actions, diff)
-  return { ...provider, ...CODEX_TOOLS };
 }
 
 /** The default codex provider. */

@@ -6,7 +6,7 @@
  * leaves no orphan), `GEMINI_CLI_TRUST_WORKSPACE=true` (the worker's cwd is trusted for this run
  * only), and `CI`/`GITHUB_ACTIONS` removed (either one forces headless mode even on a terminal).
  */
-import type { ProviderV1 } from '@umbel/provider';
+import type { ProviderV1, ProviderV1ReadTurnOptions } from '@umbel/provider';
 import { defineProvider, modeFlags } from '@umbel/provider';
 import { chatOptions, readGeminiMessages } from './chat.js';
 import {
@@ -56,7 +56,7 @@ export interface GeminiSettings {
  */
 export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
   const home = { trustWorkspace: settings.trustWorkspace !== false, ...(settings.settingsOverrides ? { settingsOverrides: settings.settingsOverrides } : {}) };
-  const provider = defineProvider({
+  return defineProvider({
     id: settings.providerId ?? 'gemini',
     displayName: 'Gemini CLI',
     description: "Google's Gemini CLI (`gemini`), on your Google login or a Gemini API key",
@@ -96,11 +96,10 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
     transcript: {
       read: readGeminiTurnRecords,
       sideRecords: GEMINI_SIDE_RECORDS,
-      messages: (options) => readGeminiMessages(options.content, chatOptions(options)),
+      messages: (options: ProviderV1ReadTurnOptions) => readGeminiMessages(options.content, chatOptions(options)),
     },
+    tools: GEMINI_TOOLS,
   });
-  // how its tool calls touch files and the shell (actions, diff)
-  return { ...provider, ...GEMINI_TOOLS };
 }
 
 /** The default Gemini CLI provider. */

@@ -106,6 +106,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     payload: OPENCODE_PAYLOAD,
     transcript: { read: readOpencodeTurn, messages: readOpencodeMessages },
     validate,
+    tools: OPENCODE_TOOLS,
   });
   const check = settings.checkModel !== false;
   return {
@@ -119,7 +120,6 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
       if (check && options.model !== undefined && binary) checkModel(options.model, await listModels(binary, modelsEnv(options), options.cwd));
       return launch;
     },
-    ...OPENCODE_TOOLS,
   };
 }
 
