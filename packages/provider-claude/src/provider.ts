@@ -19,7 +19,7 @@ import {
 } from './facts.js';
 import { CLAUDE_PAYLOAD } from './payload.js';
 import { CLAUDE_ACCOUNT_SCREENS, CLAUDE_DIALOG_FACTS, CLAUDE_FATAL_FACTS, CLAUDE_INPUT_BOX, CLAUDE_PERMISSION_PROMPT, CLAUDE_SIGN_IN } from './screens.js';
-import { CLAUDE_PROMPT, claudeActivityDirs, readClaudeMessages, readClaudeTurn } from './transcript.js';
+import { CLAUDE_PROMPT, claudeActivityDirs, claudeMessages, claudeTurn, parseClaudeTranscript } from './transcript.js';
 import { CLAUDE_TOOLS } from './tools.js';
 
 /** Claude Code releases these facts were verified on (oldest first; the last is the pinned real CLI). */
@@ -80,7 +80,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     input: { alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0 },
     prompt: CLAUDE_PROMPT,
     payload: CLAUDE_PAYLOAD,
-    transcript: { read: readClaudeTurn, messages: readClaudeMessages, predict: predictClaudeTranscript },
+    transcript: { parse: parseClaudeTranscript, turn: claudeTurn, messages: claudeMessages, predict: predictClaudeTranscript },
     validate: validateClaudeOptions,
     tools: CLAUDE_TOOLS,
     forgetScratch: forgetClaudeScratch,

@@ -15,7 +15,7 @@ import {
   CODEX_PROMPT,
   CODEX_SIGN_IN,
 } from './facts.js';
-import { readCodexMessages, readCodexTurn } from './rollout.js';
+import { codexMessages, codexTurn, parseCodexRollout } from './rollout.js';
 import { CODEX_TOOLS } from './tools.js';
 
 /** Codex CLI releases these facts were verified on (oldest first; the last is the pinned real CLI). */
@@ -61,7 +61,7 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     input: { confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true },
     prompt: CODEX_PROMPT,
     payload: CODEX_PAYLOAD,
-    transcript: { read: readCodexTurn, messages: readCodexMessages },
+    transcript: { parse: parseCodexRollout, turn: codexTurn, messages: codexMessages },
     tools: CODEX_TOOLS,
   });
 }

@@ -304,8 +304,7 @@ function failed(message: string): ProviderV1TurnRead {
  * with `\n` (empty steps skipped); an `error` message after it fails the turn; a prompt that a
  * rewrite dropped is `interrupted` — never the previous turn's answer.
  */
-export function readGeminiTurn(content: string, options: ReadGeminiTurnOptions): ProviderV1TurnRead {
-  const chat = replayGeminiChat(content);
+export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions): ProviderV1TurnRead {
   const found = locate(chat, options);
   if (found === 'missing') {
     return options.stopSeen ? { status: 'interrupted', message: 'the prompt was never recorded in the transcript' } : { status: 'missing' };
@@ -364,8 +363,7 @@ function describeArgs(args: unknown): string {
  * The messages of one turn in Claude's stream-json shape (`{type, message}`): the assistant's
  * text and tool calls, and tool results as user messages.
  */
-export function readGeminiMessages(content: string, options: ReadGeminiTurnOptions): ProviderV1Message[] {
-  const chat = replayGeminiChat(content);
+export function geminiMessages(chat: GeminiChat, options: ReadGeminiTurnOptions): ProviderV1Message[] {
   const found = locate(chat, { ...options, stopSeen: true });
   if (typeof found === 'string' || 'alive' in found) return [];
   const out: ProviderV1Message[] = [];
@@ -410,3 +408,8 @@ export function chatOptions(options: ProviderV1ReadTurnOptions): ReadGeminiTurnO
     stopSeen: options.stopSeen,
   };
 }
+
+/** {@link geminiChatTurn} of a chat's text. */
+export const readGeminiTurn = (content: string, options: ReadGeminiTurnOptions): ProviderV1TurnRead => geminiChatTurn(replayGeminiChat(content), options);
+/** {@link geminiMessages} of a chat's text. */
+export const readGeminiMessages = (content: string, options: ReadGeminiTurnOptions): ProviderV1Message[] => geminiMessages(replayGeminiChat(content), options);

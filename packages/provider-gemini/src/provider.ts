@@ -6,9 +6,9 @@
  * leaves no orphan), `GEMINI_CLI_TRUST_WORKSPACE=true` (the worker's cwd is trusted for this run
  * only), and `CI`/`GITHUB_ACTIONS` removed (either one forces headless mode even on a terminal).
  */
-import type { ProviderV1, ProviderV1ReadTurnOptions } from '@umbel/provider';
+import type { ProviderV1 } from '@umbel/provider';
 import { defineProvider, modeFlags } from '@umbel/provider';
-import { chatOptions, readGeminiMessages } from './chat.js';
+import { chatOptions, geminiMessages, replayGeminiChat } from './chat.js';
 import {
   APPROVAL_RE,
   GEMINI_APPROVAL_MODES,
@@ -26,7 +26,7 @@ import {
 } from './facts.js';
 import { installGeminiHome } from './home.js';
 import { GEMINI_TOOLS } from './tools.js';
-import { GEMINI_SIDE_RECORDS, readGeminiTurnRecords } from './turn.js';
+import { GEMINI_SIDE_RECORDS, geminiTurn } from './turn.js';
 
 /** Version of this package. */
 export const VERSION = '0.1.0';
@@ -94,9 +94,10 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
     prompt: GEMINI_PROMPT,
     payload: GEMINI_PAYLOAD,
     transcript: {
-      read: readGeminiTurnRecords,
+      parse: replayGeminiChat,
+      turn: geminiTurn,
       sideRecords: GEMINI_SIDE_RECORDS,
-      messages: (options: ProviderV1ReadTurnOptions) => readGeminiMessages(options.content, chatOptions(options)),
+      messages: (chat, options) => geminiMessages(chat, chatOptions(options)),
     },
     tools: GEMINI_TOOLS,
   });

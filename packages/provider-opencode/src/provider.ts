@@ -25,7 +25,7 @@ import { checkModel, listModels } from './models.js';
 import { OPENCODE_SIGNALS } from './plugin.js';
 import { hasInputBox, readOpencodeInputBox } from './screens.js';
 import { OPENCODE_TOOLS } from './tools.js';
-import { readOpencodeMessages, readOpencodeTurn } from './transcript.js';
+import { opencodeMessages, opencodeTurn, parseSessionDoc } from './transcript.js';
 
 /** The opencode releases these facts were verified on. */
 export const OPENCODE_VERIFIED_VERSIONS = ['1.18.33'] as const;
@@ -104,7 +104,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     input: { submitDelayMs: 150, confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true },
     prompt: OPENCODE_PROMPT,
     payload: OPENCODE_PAYLOAD,
-    transcript: { read: readOpencodeTurn, messages: readOpencodeMessages },
+    transcript: { parse: parseSessionDoc, turn: opencodeTurn, messages: opencodeMessages },
     validate,
     tools: OPENCODE_TOOLS,
   });
