@@ -8,7 +8,7 @@
  * gemini.md §5.
  */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
-import { jsonLines } from '@umbel/provider';
+import { isRecord, jsonLines } from '@umbel/provider';
 import { geminiAccountError } from './account.js';
 
 /** One Gemini content part (only the fields umbel reads). */
@@ -63,10 +63,6 @@ export interface GeminiChat {
   readonly prompts: readonly GeminiChatPrompt[];
   /** Line of the last standalone record of each message id. */
   readonly lineOf: ReadonlyMap<string, number>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function asMessage(value: unknown): GeminiChatMessage | undefined {

@@ -37,7 +37,7 @@ export {
   type ExecutableQuery,
   type ExecutableSource,
 } from './executable.js';
-export { asRecord, jsonLines, parseJson, stringField, stripJsonComments, type JsonLine } from './json.js';
+export { asRecord, deepMerge, isRecord, jsonLines, parseJson, stringField, stripJsonComments, type JsonLine } from './json.js';
 export { readJsonObject, readTextIfExists, symlinkIfAbsent, writeIfChanged } from './files.js';
 export { withDirLock, type DirLockOptions } from './lock.js';
 export { type ManagedHomeFacts, prepareHome } from './home.js';
