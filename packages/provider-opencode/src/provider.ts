@@ -78,7 +78,8 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     maxRetryDelayMs: settings.maxRetryDelayMs ?? 60_000,
     ...(settings.configOverrides ? { configOverrides: settings.configOverrides } : {}),
   };
-  const provider = defineProvider({
+  const check = settings.checkModel !== false;
+  return defineProvider({
     id: settings.providerId ?? 'opencode',
     displayName: 'opencode',
     description: 'opencode (`opencode`), on the providers, models and keys of your own opencode config',
@@ -99,6 +100,8 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
       // the plugin's factory runs before the TUI takes input; the input box is drawn once it does
       ready: { hook: 'session', screen: hasInputBox },
       inputPrompt: PERMISSION_PROMPT,
+      // Ctrl-C clears a draft; on an empty box it quits opencode, so it is pressed only while the box holds text.
+      inputBox: { read: readOpencodeInputBox, clearKeys: ['C-c'] },
     },
     // Pasted, never typed (a typed TAB switches the agent); the chat.message hook confirms the submit.
     input: { submitDelayMs: 150, confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true },
@@ -107,20 +110,10 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     transcript: { parse: parseSessionDoc, turn: opencodeTurn, messages: opencodeMessages },
     validate,
     tools: OPENCODE_TOOLS,
-  });
-  const check = settings.checkModel !== false;
-  return {
-    ...provider,
-    // Ctrl-C clears a draft; on an empty box it quits opencode, so it is pressed only while the box holds text.
-    input: { ...provider.input, clearKeys: ['C-c'] },
-    doReadInputBox: readOpencodeInputBox,
-    async doBuildLaunch(options) {
-      const launch = await provider.doBuildLaunch(options);
-      const binary = launch.argv[0];
-      if (check && options.model !== undefined && binary) checkModel(options.model, await listModels(binary, modelsEnv(options), options.cwd));
-      return launch;
+    checkLaunch: async (binary, options) => {
+      if (check && options.model !== undefined) checkModel(options.model, await listModels(binary, modelsEnv(options), options.cwd));
     },
-  };
+  });
 }
 
 /** The default opencode provider. */

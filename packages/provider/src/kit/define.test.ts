@@ -1,4 +1,8 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../errors.js';
 import type { ProviderV1ReadTurnOptions } from '../spec.js';
 import { defineProvider } from './define.js';
 import type { ProviderFacts } from './facts.js';
@@ -8,7 +12,7 @@ const base: Omit<ProviderFacts<readonly string[]>, 'transcript'> = {
   displayName: 'Acme',
   verifiedVersions: ['1.0.0'],
   binary: { name: 'acme' },
-  hooks: { events: { Submit: 'prompt', Done: 'stop' } },
+  hooks: { events: { Submit: 'prompt', Done: 'stop' }, install: () => ({}) },
   screens: { ready: { hook: 'prompt' } },
 };
 
@@ -79,5 +83,55 @@ describe('defineProvider: the extras are facts', () => {
   it('has none of those members without the facts', () => {
     const provider = defineProvider({ ...base, transcript: { read: () => ({ status: 'missing' }) } });
     for (const member of ['doClassifyTool', 'doReadToolError', 'doForgetScratch', 'doFindActivityDirs'] as const) expect(provider[member]).toBeUndefined();
+  });
+});
+
+describe('defineProvider: code where a table cannot say it', () => {
+  it('reads the input box with the provider reader, and clears it with its keys', () => {
+    const provider = defineProvider({
+      ...base,
+      transcript: { read: () => ({ status: 'missing' }) },
+      screens: { ready: { inputBox: true }, inputBox: { read: (screen) => /\[(.*)\]/.exec(screen)?.[1], clearKeys: ['C-c'] } },
+    });
+    expect(provider.doReadInputBox?.('title\n[draft]')).toBe('draft');
+    expect(provider.doReadInputBox?.('no box')).toBeUndefined();
+    expect(provider.input?.clearKeys).toEqual(['C-c']);
+    expect(provider.doDetectStartup({ screen: '[]', events: [] }).state).toBe('ready');
+    expect(provider.doDetectStartup({ screen: 'loading', events: [] }).state).toBe('starting');
+  });
+
+  it('runs checkLaunch with the executable found, and a refusal refuses the launch', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'umbel-kit-check-'));
+    try {
+      const bin = join(dir, 'acme');
+      await writeFile(bin, '#!/bin/sh\n', { mode: 0o755 });
+      const seen: string[] = [];
+      const provider = defineProvider({
+        ...base,
+        hooks: { ...base.hooks, install: () => ({}) },
+        transcript: { read: () => ({ status: 'missing' }) },
+        checkLaunch: async (binary, options) => {
+          seen.push(binary);
+          if (options.model === 'nope') throw new UsageError('unknown model nope');
+        },
+      });
+      const options = {
+        worker: 'w',
+        cwd: dir,
+        unattended: false,
+        env: {},
+        callerEnv: { PATH: '/nonexistent', UMBEL_ACME_BIN: bin },
+        workerDir: join(dir, 'worker'),
+        sharedDir: join(dir, 'shared'),
+        sessionId: 's',
+        hookCommand: () => 'sink',
+        hookSinkPath: 'sink',
+      };
+      expect((await provider.doBuildLaunch(options)).argv[0]).toBe(bin);
+      expect(seen).toEqual([bin]);
+      await expect(provider.doBuildLaunch({ ...options, model: 'nope' })).rejects.toThrow(UsageError);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -110,7 +110,7 @@ type Readers = Pick<ProviderV1, 'doParseTranscript' | 'doReadTurn' | 'doReadMess
 
 /** The transcript members: `parse` runs once per text when the engine passes `parsed`, else per call. */
 function readersOf<T>(transcript: TranscriptFacts<T>): Readers {
-  if ('read' in transcript) {
+  if (transcript.read) {
     const { read, messages } = transcript;
     return { doReadTurn: (options) => withLegacyUsage(read(options)), ...(messages ? { doReadMessages: (options) => messages(options) } : {}) };
   }

@@ -156,12 +156,22 @@ export interface DialogFact {
  * be there when given, else to the screen's end. The box nearest the bottom counts. Used to know the
  * CLI takes input (ready) and to clear an unsubmitted prompt; never to read answers.
  */
-export interface InputBoxFacts {
+export type InputBoxFacts = InputBoxTable | InputBoxReader;
+
+/** The input box as a table (see {@link InputBoxFacts}). */
+export interface InputBoxTable {
   readonly start: RegExp;
   readonly above?: Matcher;
   readonly end?: Matcher;
   /** What an empty box shows (placeholders, hints): a string equals the text, a RegExp tests it. */
   readonly empty?: readonly (string | RegExp)[];
+  /** Keys that clear a non-empty box, pressed one at a time while the box still holds text. */
+  readonly clearKeys: readonly string[];
+}
+
+/** An input box a table cannot describe: its own pure reader (`''` empty, undefined when no box is drawn). */
+export interface InputBoxReader {
+  read(screen: string): string | undefined;
   /** Keys that clear a non-empty box, pressed one at a time while the box still holds text. */
   readonly clearKeys: readonly string[];
 }
@@ -252,6 +262,7 @@ interface TranscriptCommon {
  */
 export interface TranscriptReader<T> extends TranscriptCommon {
   parse(content: string, transcriptPath: string): T;
+  readonly read?: never;
   turn(parsed: T, options: ProviderV1ReadTurnOptions): ProviderV1TurnRead;
   messages?(parsed: T, options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[];
 }
@@ -259,6 +270,7 @@ export interface TranscriptReader<T> extends TranscriptCommon {
 /** The first form of the reader, still accepted: each function parses `options.content` itself. */
 export interface UnparsedTranscriptReader extends TranscriptCommon {
   read(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead;
+  readonly parse?: never;
   messages?(options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[];
 }
 
@@ -287,6 +299,11 @@ export interface ProviderFacts<T = unknown> {
   readonly prompt?: PromptFacts;
   readonly payload?: PayloadFacts;
   readonly transcript: TranscriptFacts<T>;
+  /**
+   * A check of the spawn that needs the executable found (opencode: that the model is in the CLI's
+   * own list), run by `doBuildLaunch` after the hooks are installed. Throw a UsageError to refuse.
+   */
+  readonly checkLaunch?: (binary: string, options: ProviderV1LaunchOptions) => Promise<void>;
   /** What its tool calls do (ProviderV1's `doClassifyTool`, `doReadToolError`). */
   readonly tools?: ToolFacts;
   /** Forget a scratch session umbel ran (ProviderV1's `doForgetScratch`): best effort, never throws. */

@@ -15,6 +15,8 @@ export type {
   HookFacts,
   HookInstallContext,
   InputBoxFacts,
+  InputBoxReader,
+  InputBoxTable,
   InstalledHook,
   LaunchParts,
   PayloadFacts,
