@@ -1,6 +1,6 @@
 // Real-CLI tier: the commands docs/mcp.md (and @umbel/mcp's README) give for adding umbel's MCP server, run as written
 // against the pinned real `claude`, `codex` and `gemini` — each in a scratch HOME / config dir,
-// never the user's — with only the server command swapped for the BUILT bin (`npx -y @umbel/mcp`
+// never the user's — with only the server command swapped for the BUILT bin (`npx -y umbel mcp`
 // would fetch from the registry; the package is not published yet). Then each CLI's own `mcp
 // list` / `mcp get` must show the server (claude and gemini start it: "Connected"). No network,
 // no model service. When a binary or the build is missing this FAILS, it never skips.
@@ -32,8 +32,8 @@ function documented(cli: string): string[] {
 /** The documented line with the server command swapped for the built bin (as argv and as JSON). */
 function localServer(line: string): string {
   return line
-    .replace('npx -y @umbel/mcp', `node '${MCP_BIN}'`)
-    .replace('"command":"npx","args":["-y","@umbel/mcp"]', `"command":"node","args":[${JSON.stringify(MCP_BIN)}]`);
+    .replace('npx -y umbel mcp', `node '${MCP_BIN}'`)
+    .replace('"command":"npx","args":["-y","umbel","mcp"]', `"command":"node","args":[${JSON.stringify(MCP_BIN)}]`);
 }
 
 const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
@@ -90,7 +90,7 @@ describe("docs/mcp.md's commands against the real CLIs", () => {
         DISABLE_AUTOUPDATER: '1',
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       }));
-      const wrong = await user.sh('claude mcp add -s user -e UMBEL_HOME=/x umbel -- npx -y @umbel/mcp', 'claude', claude);
+      const wrong = await user.sh('claude mcp add -s user -e UMBEL_HOME=/x umbel -- npx -y umbel mcp', 'claude', claude);
       expect(wrong.code).not.toBe(0);
       expect(wrong.stdout + wrong.stderr).toContain('Invalid environment variable format: umbel');
     },

@@ -12,6 +12,8 @@ export const FLOORS: Readonly<Record<string, number>> = {
   // the providers' library code imports only @umbel/provider (ONLY below); their tests drive them
   // through the engine, so they sit above core
   '@umbel/tmux': 3,
+  // workers on other machines (fleet, SSH, rpc): core only; the composition root wires it in
+  '@umbel/remote': 3,
   '@umbel/provider-claude': 3,
   '@umbel/provider-codex': 3,
   '@umbel/provider-gemini': 3,
@@ -30,6 +32,7 @@ export const ONLY: Readonly<Record<string, readonly string[]>> = {
   'create-umbel-provider': [],
   '@umbel/core': ['@umbel/provider'],
   '@umbel/tmux': ['@umbel/core', '@umbel/provider'],
+  '@umbel/remote': ['@umbel/core', '@umbel/provider'],
   '@umbel/provider-claude': ['@umbel/provider'],
   '@umbel/provider-codex': ['@umbel/provider'],
   '@umbel/provider-gemini': ['@umbel/provider'],
@@ -38,6 +41,7 @@ export const ONLY: Readonly<Record<string, readonly string[]>> = {
     '@umbel/provider',
     '@umbel/core',
     '@umbel/tmux',
+    '@umbel/remote',
     '@umbel/provider-claude',
     '@umbel/provider-codex',
     '@umbel/provider-gemini',
@@ -49,8 +53,9 @@ export const ONLY: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * Packages whose library part may import only these of ours; `bins` (paths from the repository
- * root) may import anything the floor rule allows. `@umbel/mcp` as a library loads neither tmux nor
- * a provider: only its `umbel-mcp` bin composes the default engine through @umbel/runtime.
+ * root) may import anything the floor rule allows, and what only they need must be an optional peer
+ * (graph.ts). `@umbel/mcp` as a library loads and installs neither tmux nor a provider: only its
+ * `umbel-mcp` bin composes the default engine through @umbel/runtime.
  */
 export const LIBRARY_ONLY: Readonly<Record<string, { readonly only: readonly string[]; readonly bins: readonly string[] }>> = {
   '@umbel/mcp': { only: ['@umbel/core'], bins: ['packages/mcp/src/bin.ts', 'packages/mcp/bin/umbel-mcp.js'] },

@@ -34,6 +34,7 @@ async function loadPackages(): Promise<PackageInfo[]> {
       name: pkg.name,
       dir: `packages/${dir}`,
       dependencies: [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})],
+      optionalPeers: Object.entries(pkg.peerDependenciesMeta ?? {}).flatMap(([name, meta]) => ((meta as { optional?: boolean }).optional ? [name] : [])),
       devDependencies: Object.keys(pkg.devDependencies ?? {}),
       files: await Promise.all(sources.map(async (p) => ({ path: relative(root, p), text: await readFile(p, 'utf8') }))),
     });
@@ -80,10 +81,13 @@ describe('package graph', () => {
     expect(problems).toContain("packages/core/src/bad.ts: imports '@umbel/cli' — @umbel/core (floor 2) must not import @umbel/cli (floor 6)");
     expect(problems.some((p) => p.startsWith("packages/core/src/bad.ts: imports 'yaml' but @umbel/core's package.json does not declare yaml"))).toBe(true);
     expect(problems.some((p) => p.includes('@umbel/workflow may only depend on @umbel/core, not @umbel/tmux'))).toBe(true);
-    // @umbel/mcp's library part imports only core; its bin and its tests may compose more.
+    // @umbel/mcp's library part imports only core; its bin and its tests may compose more, and what
+    // only its bin needs is an optional peer: a library user installs neither tmux nor a provider.
     expect(problems.filter((p) => p.startsWith('packages/mcp/'))).toEqual([
+      'packages/mcp/package.json: @umbel/mcp makes every library user install @umbel/runtime; only its bins need it: make it an optional peer (peerDependenciesMeta)',
       "packages/mcp/src/server.ts: imports '@umbel/runtime' — the library part of @umbel/mcp may only import @umbel/core (only its bins compose more)",
     ]);
+    expect(checkGraph([{ ...mcp, optionalPeers: ['@umbel/runtime'], files: mcp.files.slice(1) }], [])).toEqual([]);
   });
 
   it("lets a provider's tests drive it through the engine, never its library code", () => {

@@ -9,6 +9,8 @@ export interface PackageInfo {
   readonly dir: string;
   readonly dependencies: readonly string[];
   readonly devDependencies: readonly string[];
+  /** Peers marked optional (peerDependenciesMeta): listed in `dependencies` too, but npm installs none of them. */
+  readonly optionalPeers?: readonly string[];
   readonly files: readonly { readonly path: string; readonly text: string }[];
 }
 
@@ -50,6 +52,7 @@ export function checkGraph(packages: readonly PackageInfo[], rootDevDependencies
       if (depFloor !== undefined && ONLY[pkg.name] && !ONLY[pkg.name]?.includes(dep))
         problems.push(`${pkg.dir}/package.json: ${pkg.name} may only depend on ${ONLY[pkg.name]?.join(', ')}, not ${dep}`);
     }
+    problems.push(...installedForLibraryUsers(pkg));
     for (const file of pkg.files) {
       const isTest = /\.test\.ts$|\/__fixtures__\/|\/testing\//.test(file.path);
       for (const spec of importsOf(file.text)) {
@@ -80,6 +83,18 @@ export function checkGraph(packages: readonly PackageInfo[], rootDevDependencies
     }
   }
   return problems;
+}
+
+/** What a LIBRARY_ONLY package makes every library user install beyond its `only` (its bins' needs must be optional peers). */
+function installedForLibraryUsers(pkg: PackageInfo): string[] {
+  const library = LIBRARY_ONLY[pkg.name];
+  if (!library) return [];
+  return pkg.dependencies
+    .filter((dep) => FLOORS[dep] !== undefined && !library.only.includes(dep) && !pkg.optionalPeers?.includes(dep))
+    .map(
+      (dep) =>
+        `${pkg.dir}/package.json: ${pkg.name} makes every library user install ${dep}; only its bins need it: make it an optional peer (peerDependenciesMeta)`,
+    );
 }
 
 const TMUX_CALL_RE = /\b(?:spawn|spawnSync|exec|execSync|execFile|execFileSync|execa|execaSync|\$)\s*\(\s*(['"`])tmux\b/;

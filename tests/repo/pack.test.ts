@@ -61,15 +61,25 @@ beforeAll(async () => {
   // address, so a lookup fails the test instead of fetching a published copy).
   project = join(work, 'project');
   await mkdir(project);
-  const ours = Object.fromEntries(tarballs.map((t) => [t.name, `file:${t.file}`]));
+  const ours = tarballOverrides();
   const dependencies = { ...ours, 'umbel-provider-echo': `file:${example.file}` };
-  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, type: 'module', dependencies, overrides: ours }));
+  await npmInstall(project, dependencies, ours);
+}, 900_000);
+
+/** Each package of ours → its tarball (the dependencies and overrides of a project installed from them). */
+function tarballOverrides(): Record<string, string> {
+  return Object.fromEntries(tarballs.map((t) => [t.name, `file:${t.file}`]));
+}
+
+/** A project of `dependencies`, installed by npm; our packages only from the tarballs (`ours`: overrides). */
+async function npmInstall(dir: string, dependencies: Record<string, string>, ours: Record<string, string>): Promise<void> {
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'pack-check', private: true, type: 'module', dependencies, overrides: ours }));
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--fetch-retries=0', '--@umbel:registry=http://127.0.0.1:9/'], {
-    cwd: project,
+    cwd: dir,
     env: { ...process.env, npm_config_update_notifier: 'false' },
     maxBuffer: 64 * 1024 * 1024,
   });
-}, 900_000);
+}
 
 afterAll(async () => {
   if (!work) return;
@@ -89,6 +99,7 @@ describe('packed packages', () => {
       '@umbel/provider-codex',
       '@umbel/provider-gemini',
       '@umbel/provider-opencode',
+      '@umbel/remote',
       '@umbel/runtime',
       '@umbel/tmux',
       '@umbel/top',
@@ -128,6 +139,37 @@ describe('packed packages', () => {
       expect(answer, argv.join(' ')).toMatchObject({ id: 1, result: { serverInfo: { name: 'umbel' } } });
     }
   });
+});
+
+describe('@umbel/mcp as a library, from its tarball alone', () => {
+  it(
+    'installs neither the runtime, tmux nor a provider (the runtime is an optional peer of its bin); umbel-mcp alone says what to install',
+    async () => {
+      const mcp = tarballs.find((t) => t.name === '@umbel/mcp')?.manifest as {
+        dependencies?: Record<string, string>;
+        peerDependencies?: Record<string, string>;
+        peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      };
+      expect(Object.keys(mcp.dependencies ?? {}).filter((name) => name.startsWith('@umbel/'))).toEqual(['@umbel/core']);
+      expect(Object.keys(mcp.peerDependencies ?? {})).toEqual(['@umbel/runtime']);
+      expect(mcp.peerDependenciesMeta).toEqual({ '@umbel/runtime': { optional: true } });
+      const alone = join(work, 'mcp-alone');
+      await mkdir(alone);
+      const ours = tarballOverrides();
+      await npmInstall(alone, { '@umbel/mcp': ours['@umbel/mcp'] as string }, ours);
+      expect((await readdir(join(alone, 'node_modules', '@umbel'))).sort()).toEqual(['core', 'mcp', 'provider']);
+      const library = await run('node', ['-e', "import('@umbel/mcp').then((m) => console.log(typeof m.createMcpServer))"], { cwd: alone });
+      expect(library.stdout.trim()).toBe('function');
+      const bin = await runCommand(process.execPath, [join(alone, 'node_modules', '@umbel', 'mcp', 'bin', 'umbel-mcp.js')], {
+        cwd: alone,
+        env: { PATH: process.env.PATH ?? '', HOME: alone, UMBEL_HOME: join(alone, 'state') },
+      });
+      expect(bin.code).toBe(2);
+      expect(bin.stderr).toContain('@umbel/runtime');
+      expect(bin.stderr).toContain('umbel mcp');
+    },
+    T,
+  );
 });
 
 describe('create-umbel-provider from its tarball', () => {

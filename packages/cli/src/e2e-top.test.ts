@@ -109,6 +109,8 @@ describe('umbel top on the fake claude', () => {
   });
 
   it('Enter attaches to the selected worker and top comes back on detach; SIGTERM restores the terminal', async () => {
+    // its own worker, first by name, so the test stands alone (the first test's workers may be there or not)
+    expect((await umbel(['spawn', 'a1', ...cfg()])).code).toBe(0);
     // the pane's own server passes C-b on, so it reaches the attached client on umbel's socket
     tmux.run('new-session', '-d', '-s', 'top2', '-x', '80', '-y', '24', script);
     tmux.run('set-option', '-t', 'top2', 'prefix', 'None');
@@ -117,11 +119,11 @@ describe('umbel top on the fake claude', () => {
       for (let i = 0; i < 600 && !check(on('top2')); i++) await new Promise((r) => setTimeout(r, 50));
       if (!check(on('top2'))) throw new Error(`timed out waiting for ${what}; the screen:\n${on('top2')}`);
     };
-    await wait((t) => t.includes('── t1') && /t1 .*ready/.test(t), 'top with t1 selected');
+    await wait((t) => t.includes('── a1') && /a1 .*ready/.test(t), 'top with a1 selected');
     tmux.run('send-keys', '-t', 'top2', 'Enter');
-    await wait((t) => !t.includes('umbel top') && t.includes('auto mode on'), "t1's own screen");
+    await wait((t) => !t.includes('umbel top') && t.includes('auto mode on'), "a1's own screen");
     tmux.run('send-keys', '-t', 'top2', 'C-b', 'd');
-    await wait((t) => t.includes('umbel top') && t.includes('back from t1'), 'top again after the detach');
+    await wait((t) => t.includes('umbel top') && t.includes('back from a1'), 'top again after the detach');
     expect(tmux.run('display-message', '-p', '-t', 'top2', '#{alternate_on}').trim()).toBe('1');
     const shell = Number(tmux.run('display-message', '-p', '-t', 'top2', '#{pane_pid}').trim());
     const [node] = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/).map(Number);

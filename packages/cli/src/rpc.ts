@@ -55,7 +55,7 @@ export async function runRpc(io: RpcIo): Promise<number> {
   const off = io.onSignal(() => interrupted.abort());
   const signal = AbortSignal.any([closed, interrupted.signal]);
   try {
-    const [{ encodeError, serveRpc }, { VERSION }] = await Promise.all([import('@umbel/runtime'), import('./version.js')]);
+    const [{ encodeError, serveRpc }, { VERSION }] = await Promise.all([import('@umbel/remote'), import('./version.js')]);
     let response: unknown;
     try {
       const engine = await io.createEngine();

@@ -13,7 +13,7 @@ Serves umbel's supervisor verbs (umbel_spawn, umbel_send, umbel_wait, umbel_read
 as MCP tools over stdio: JSON-RPC on stdin/stdout, diagnostics on stderr. Exits when stdin closes
 or on SIGTERM/SIGINT. Add it to a host, e.g. Claude Code:
 
-  claude mcp add umbel -- npx -y @umbel/mcp
+  claude mcp add umbel -- npx -y umbel mcp
 
 Environment (of this process; workers get only an allowlist plus their provider's variables):
   UMBEL_HOME          state root (default $XDG_STATE_HOME/umbel, else ~/.local/state/umbel)

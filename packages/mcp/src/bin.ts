@@ -4,7 +4,8 @@
  * file and UMBEL_PROVIDERS) from this process's own environment, served over stdio. Exits when
  * stdin closes or on SIGTERM/SIGINT. Diagnostics go to stderr only. `--help` and `--version`
  * answer before the engine or the server are loaded. A config file or provider package that
- * cannot be loaded is a usage error (exit 2) before the server starts.
+ * cannot be loaded is a usage error (exit 2) before the server starts, and so is a missing
+ * @umbel/runtime (an optional peer of this package: `umbel mcp` serves the same).
  */
 import { binArgs } from './bin-args.js';
 
@@ -20,7 +21,10 @@ if (early) {
 
 const { UmbelError, errorExitCode } = await import('@umbel/core');
 try {
-  const { createDefaultUmbel } = await import('@umbel/runtime');
+  // An optional peer (library users install no tmux, no provider): missing, a usage error saying what to install.
+  const { createDefaultUmbel } = await import('@umbel/runtime').catch(async (error: unknown) => {
+    throw (await import('./runtime-missing.js')).runtimeMissing(error) ?? error;
+  });
   const { runMcpServer } = await import('./run.js');
   const engine = await createDefaultUmbel({ env: process.env, cwd: process.cwd() });
   await runMcpServer({ engine });

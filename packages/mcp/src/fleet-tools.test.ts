@@ -91,3 +91,42 @@ describe('umbel_wait_many', () => {
     expect(any.exitCode).toBe(0);
   });
 });
+
+describe('progress notifications of the fleet tools', () => {
+  type Progress = { progress: number; message?: string };
+
+  it('umbel_wait_many: one per worker as it ends, naming worker and reason; progress always increases', async () => {
+    for (const name of ['a', 'b']) await engine.spawn({ name, provider: 'mock', cwd: work });
+    await engine.send({ name: 'a', prompt: 'DELAY 300 ECHO slow' });
+    await engine.send({ name: 'b', prompt: 'ECHO fast' });
+    const progress: Progress[] = [];
+    await client.callTool({ name: 'umbel_wait_many', arguments: { names: ['a', 'b'] } }, undefined, { onprogress: (p) => progress.push(p) });
+    expect(progress.map((p) => p.message).filter((m) => m?.includes('ended'))).toEqual(['b: completed (1 of 2 ended)', 'a: completed (2 of 2 ended)']);
+    expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1));
+  });
+
+  it('umbel_events with wait: heartbeats while it sleeps, so a client that resets its timeout on progress keeps waiting', async () => {
+    await closeServer();
+    await client.close();
+    const server = createMcpServer(engine, { log: () => undefined, progressIntervalMs: 50 });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    client = new Client({ name: 'umbel-test', version: '0.0.0' });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    closeServer = () => server.close();
+    await engine.spawn({ name: 'a', provider: 'mock', cwd: work });
+    const first = await ok<Events>('umbel_events', {});
+    const progress: Progress[] = [];
+    let sent: Promise<unknown> | undefined;
+    const next = client.callTool({ name: 'umbel_events', arguments: { since: first.cursor, wait: '5s' } }, undefined, {
+      onprogress: (p) => {
+        progress.push(p);
+        if (progress.length === 2) sent ??= engine.send({ name: 'a', prompt: 'ECHO two' });
+      },
+    });
+    const result = (await next) as CallToolResult;
+    await sent;
+    expect(brief(result.structuredContent as Events)[0]).toEqual(['a', 'sent', 1]);
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]?.message).toMatch(/^waiting for the next event: \d+s$/);
+  });
+});

@@ -1,10 +1,12 @@
 /**
  * The fleet tools: `umbel_wait_many` (one outcome per worker, in the order they ended; all or any)
  * and `umbel_events` (the fleet's lifecycle, bounded, with a cursor to continue; it can sleep until
- * the next event). Core does the work (`waitMany`, `engine.events`); this is their MCP shape (a page: core's `eventPage`).
+ * the next event). Both send progress notifications when the request carries a progressToken: wait_many
+ * one per worker as it ends, and both a heartbeat while they wait. Core does the work (`waitMany`, `engine.events`); this is their MCP shape (a page: core's `eventPage`).
  */
 import { DurationSchema, EventsOptionsSchema, eventPage, FleetEventSchema, type Umbel, WaitManyOptionsSchema, waitMany, waitManyExitCode } from '@umbel/core';
 import * as z from 'zod';
+import { progressNotifier, secondsSince } from './progress.js';
 import type { RegisterTool } from './register.js';
 import { MCP_WAIT_TIMEOUT_MS, WaitOutputSchema } from './schemas.js';
 import { waitResult } from './verb-tools.js';
@@ -39,8 +41,15 @@ const EventsOutputSchema = z.object({
   more: z.boolean().describe('More events are past the cursor already: call again with it'),
 });
 
+/** What the fleet tools need besides the engine. */
+export interface FleetToolContext {
+  /** Interval of heartbeat progress notifications while a call waits, in ms. */
+  readonly progressIntervalMs: number;
+  readonly log: (line: string) => void;
+}
+
 /** Register umbel_wait_many and umbel_events. */
-export function registerFleetTools(tool: RegisterTool, engine: Umbel): void {
+export function registerFleetTools(tool: RegisterTool, engine: Umbel, { progressIntervalMs, log }: FleetToolContext): void {
   tool(
     'umbel_wait_many',
     {
@@ -52,8 +61,24 @@ export function registerFleetTools(tool: RegisterTool, engine: Umbel): void {
       readOnly: true,
     },
     async (input, extra) => {
-      const outcomes = await waitMany((options, context) => engine.wait(options, context), input, { signal: extra.signal });
-      return { outcomes: outcomes.map((o) => waitResult(o, { ...input, name: o.worker }, false)), exitCode: waitManyExitCode(outcomes) };
+      const progress = progressNotifier(extra, log);
+      const started = Date.now();
+      let ended = 0;
+      const stop = progress?.every(progressIntervalMs, () => `${ended} of ${input.names.length} ended: ${secondsSince(started)}`);
+      try {
+        const outcomes = await waitMany(
+          async (options, context) => {
+            const outcome = await engine.wait(options, context);
+            if (!context.signal?.aborted) progress?.send(`${outcome.worker}: ${outcome.reason} (${++ended} of ${input.names.length} ended)`);
+            return outcome;
+          },
+          input,
+          { signal: extra.signal },
+        );
+        return { outcomes: outcomes.map((o) => waitResult(o, { ...input, name: o.worker }, false)), exitCode: waitManyExitCode(outcomes) };
+      } finally {
+        stop?.();
+      }
     },
   );
 
@@ -67,6 +92,16 @@ export function registerFleetTools(tool: RegisterTool, engine: Umbel): void {
       output: EventsOutputSchema,
       readOnly: true,
     },
-    (input, extra) => eventPage(engine, input, extra.signal),
+    async (input, extra) => {
+      const started = Date.now();
+      const stop = input.wait
+        ? progressNotifier(extra, log)?.every(progressIntervalMs, () => `waiting for the next event: ${secondsSince(started)}`)
+        : undefined;
+      try {
+        return await eventPage(engine, input, extra.signal);
+      } finally {
+        stop?.();
+      }
+    },
   );
 }

@@ -1,6 +1,6 @@
 /**
  * `host` on umbel_spawn: the field is core's (SpawnOptionsSchema), the server hands it to the engine
- * as given (a fleet routes it; @umbel/runtime's createFleet), and a remote worker's status, with its
+ * as given (a fleet routes it; @umbel/remote's createFleet), and a remote worker's status, with its
  * host, comes back as structured content. An engine without hosts refuses it with a typed error.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -64,7 +64,7 @@ export function createMcpServer(engine: Umbel, settings: McpServerSettings = {})
     progressIntervalMs: settings.progressIntervalMs ?? PROGRESS_INTERVAL_MS,
     log,
   });
-  registerFleetTools(tool, engine);
+  registerFleetTools(tool, engine, { progressIntervalMs: settings.progressIntervalMs ?? PROGRESS_INTERVAL_MS, log });
   registerPoolTools(tool, engine);
   return server;
 }

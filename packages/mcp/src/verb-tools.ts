@@ -21,6 +21,7 @@ import {
   WorkerStatusSchema,
 } from '@umbel/core';
 import { helpFor } from './help.js';
+import { progressNotifier, secondsSince } from './progress.js';
 import { forMcp } from './mcp-text.js';
 import { type PoolToolContext, SpawnInputSchema, spawnFromInput } from './pool-tools.js';
 import { idList, type ProviderSummary, spawnInputSchema } from './provider-text.js';
@@ -345,27 +346,19 @@ export function waitResult(outcome: Outcome, options: Parameters<typeof nextFor>
 
 /** Progress notifications for one wait, or undefined when the client did not ask for them. */
 function progressReporter(extra: Extra, log: (line: string) => void): { beat(): void; report(progress: WaitProgress): void } | undefined {
-  const token = extra._meta?.progressToken;
-  if (token === undefined) return undefined;
+  const notifier = progressNotifier(extra, log);
+  if (!notifier) return undefined;
   const started = Date.now();
-  let count = 0;
   let last: WaitProgress | undefined;
-  const send = (message: string): void => {
-    if (extra.signal.aborted) return;
-    count += 1;
-    extra
-      .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: count, message } })
-      .catch((error: unknown) => log(`progress notification failed: ${error instanceof Error ? error.message : String(error)}`));
-  };
-  const describe = (elapsedMs: number): string => {
+  const describe = (elapsed: string): string => {
     const head = last ? `${last.worker} turn ${last.turn}` : 'waiting';
-    return `${head}: ${Math.round(elapsedMs / 1000)}s${last?.activity ? `, ${last.activity}` : ''}`;
+    return `${head}: ${elapsed}${last?.activity ? `, ${last.activity}` : ''}`;
   };
   return {
-    beat: () => send(describe(Date.now() - started)),
+    beat: () => notifier.send(describe(secondsSince(started))),
     report: (progress) => {
       last = progress;
-      send(describe(progress.elapsedMs));
+      notifier.send(describe(`${Math.round(progress.elapsedMs / 1000)}s`));
     },
   };
 }

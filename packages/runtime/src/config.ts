@@ -6,19 +6,10 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { FleetLimitsSchema, HostNameSchema, readStateFile, type StateInvalidError, UmbelError, UmbelErrorCode, UsageError } from '@umbel/core';
+import { FleetLimitsSchema, HostNameSchema, HostSchema, readStateFile, type StateInvalidError, UmbelError, UmbelErrorCode, UsageError } from '@umbel/core';
 import * as z from 'zod';
 import type { RuntimeEnv } from './env.js';
 import { unsafeConfigMode } from './config-mode.js';
-
-/** A remote host umbel runs workers on, over SSH (docs/remote.md). */
-export const HostSchema = z
-  .object({
-    ssh: z.string().min(1).describe('ssh destination: host, user@host or an ~/.ssh/config alias'),
-    sshArgs: z.array(z.string()).optional().describe('extra ssh arguments, e.g. ["-p", "2222"]'),
-    umbel: z.string().min(1).optional().describe('the umbel command on that host (default: umbel)'),
-  })
-  .strict();
 
 /** The config file. Unknown keys are refused (a typo must not be ignored), `$schema` excepted. */
 export const UmbelConfigSchema = z
@@ -31,7 +22,6 @@ export const UmbelConfigSchema = z
   .strict();
 
 export type UmbelConfig = z.infer<typeof UmbelConfigSchema>;
-export type HostConfig = z.infer<typeof HostSchema>;
 
 /** A config as read. */
 export interface LoadedConfig {

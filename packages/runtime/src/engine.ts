@@ -1,12 +1,11 @@
 /**
  * The default engine of umbel's bins: the tmux substrate, the built-in providers and the provider
  * packages of the config file and `UMBEL_PROVIDERS`, as a fleet over the config file's `hosts`
- * (workers on other machines, over SSH). tmux is loaded only here, so reading the providers (for
- * `--help`, `umbel providers`) never loads it.
+ * (workers on other machines, over SSH: @umbel/remote). tmux and the fleet are loaded only here, so
+ * reading the providers (for `--help`, `umbel providers`) never loads them.
  */
 import { checkStateRoot, createUmbel, resolveHome, type Umbel } from '@umbel/core';
 import type { RuntimeEnv } from './env.js';
-import { createFleet } from './fleet.js';
 import { loadProviders } from './load.js';
 import type { LoadedProviders } from './loaded.js';
 
@@ -25,7 +24,7 @@ export async function createDefaultUmbel(options: DefaultUmbelOptions = {}): Pro
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const loaded = options.providers ?? (await loadProviders({ env, cwd }));
-  const { createTmuxSubstrate } = await import('@umbel/tmux');
+  const [{ createTmuxSubstrate }, { createFleet }] = await Promise.all([import('@umbel/tmux'), import('@umbel/remote')]);
   const home = resolveHome(env);
   await checkStateRoot(home);
   // doctor's scratch roots get their own tmux server (never the user's socket override) and end it.

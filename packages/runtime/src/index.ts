@@ -11,10 +11,8 @@ export { builtInProviders } from './builtins.js';
 export {
   ConfigInvalidError,
   configPath,
-  HostSchema,
   loadConfig,
   UmbelConfigSchema,
-  type HostConfig,
   type LoadedConfig,
   type UmbelConfig,
 } from './config.js';
@@ -31,20 +29,5 @@ export {
   type ProvidersReport,
 } from './inspect.js';
 export type { RuntimeEnv } from './env.js';
-export { createFleet, type FleetOptions } from './fleet.js';
-export { serveRpc, type ServeContext } from './serve.js';
-export { sshTransport, type CallOptions, type SshTransportOptions, type Transport } from './ssh-transport.js';
-export { CONTROL_PERSIST, controlDir, remoteCommand, sshArgv, sshEnv } from './ssh.js';
-export { RemoteRecordSchema, recordsDir, type RemoteRecord } from './records.js';
-export {
-  encodeError,
-  RemoteError,
-  RPC_OPS,
-  RPC_VERSION,
-  RpcLineSchema,
-  RpcRequestSchema,
-  type RpcOp,
-  type RpcRequest,
-  type RpcResponse,
-  type WireError,
-} from './wire.js';
+/** The config's host schema is core's (HostSchema, HostConfig); the fleet over the hosts is @umbel/remote's. */
+export { HostSchema, type HostConfig } from '@umbel/core';

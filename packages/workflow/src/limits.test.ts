@@ -58,20 +58,28 @@ describe('fleet limits in a workflow', () => {
   it('with limits.queue, a spawn waits for a slot: the run completes once another worker ends', async () => {
     const engine = engineWith({ maxWorkers: 1, queue: true });
     await engine.spawn({ name: 'other', provider: 'mock', cwd: dir });
-    let spawning: () => void = () => undefined;
-    const spawned = new Promise<void>((resolve) => {
-      spawning = resolve;
-    });
+    // Every look at the fleet's panes after the run's spawn began: a queued spawn looks again and again.
+    let spawningSeen = false;
+    let looks = 0;
+    const inspectAll = substrate.inspectAll.bind(substrate);
+    substrate.inspectAll = async () => {
+      if (spawningSeen) looks++;
+      return inspectAll();
+    };
+    let settled = false;
     const run = runWorkflow(engine, oneWorker(), {
       runId: 'r3',
       env: callerEnv,
       onEvent: (event) => {
-        if (event.kind === 'step' && event.state === 'spawning') spawning();
+        if (event.kind === 'step' && event.state === 'spawning') spawningSeen = true;
       },
+    }).finally(() => {
+      settled = true;
     });
-    // The run's spawn is queued behind `other` (without queue it fails at once); ending `other` frees the slot.
-    await spawned;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Two looks after the spawn began: the first was refused, and the spawn looked again instead of failing.
+    while (looks < 2 && !settled) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).toBe(false);
+    expect(await substrate.list()).toHaveLength(1);
     await engine.kill({ name: 'other' });
     const summary = await run;
     expect(summary).toMatchObject({ ok: true, exitCode: 0 });

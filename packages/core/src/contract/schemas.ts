@@ -95,6 +95,16 @@ export const HostNameSchema = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'a host name is 1-63 characters of letters, digits, _ . and -, starting with a letter or digit')
   .describe("Host name: a key of the config file's hosts");
 
+/** A remote host umbel runs workers on, over SSH (`hosts` in @umbel/runtime's config file; @umbel/remote reaches it). */
+export const HostSchema = z
+  .object({
+    ssh: z.string().min(1).describe('ssh destination: host, user@host or an ~/.ssh/config alias'),
+    sshArgs: z.array(z.string()).optional().describe('extra ssh arguments, e.g. ["-p", "2222"]'),
+    umbel: z.string().min(1).optional().describe('the umbel command on that host (default: umbel)'),
+  })
+  .strict();
+export type HostConfig = z.infer<typeof HostSchema>;
+
 // --- options of the operations ---
 
 /** How a worker is billed: its plan login (`subscription`), an API key or cloud account (`api`), or not known. */

@@ -174,7 +174,7 @@ export interface Umbel {
   status(name: string): Promise<WorkerStatus>;
   list(): Promise<WorkerStatus[]>;
   /**
-   * Optional (a fleet has it: @umbel/runtime's createFleet): every worker here and on every
+   * Optional (a fleet has it: @umbel/remote's createFleet): every worker here and on every
    * configured host, and how each host answered — an unreachable host is a report with its reason
    * (its recorded workers are `unreachable`, never dead). `list()` is its `workers`.
    */

@@ -7,17 +7,17 @@
 import { tmpdir } from 'node:os';
 import { ProviderUnknownError, UmbelError } from '../contract/errors.js';
 import { resolveWorkerEnv } from '../engine/env.js';
+import { guarded } from '../engine/provider-guard.js';
 import type { Provider } from '@umbel/provider';
-import type { Substrate } from '../contract/substrate.js';
-import type { Umbel, UnloadedProvider } from '../contract/umbel.js';
+import type { UnloadedProvider } from '../contract/umbel.js';
 import { billingDetail, endpointsOf } from './billing.js';
 import type { DoctorCheck, DoctorOptionsParsed, DoctorProvider, DoctorReport } from './schema.js';
-import { type ScratchHostFactory, scratchChecks } from './scratch.js';
+import { type ScratchEngineFactory, type ScratchHostFactory, scratchChecks } from './scratch.js';
 import { probeVersionIn, versionStanding } from './version.js';
 import { sandboxCheck } from './sandbox.js';
 
 export { billingOf, endpointsOf } from './billing.js';
-export { DOCTOR_TURN_PROMPT, type ScratchHost, type ScratchHostFactory } from './scratch.js';
+export { DOCTOR_TURN_PROMPT, type ScratchEngine, type ScratchEngineFactory, type ScratchHost, type ScratchHostFactory } from './scratch.js';
 export * from './schema.js';
 export { compareVersions, parseVersion, probeVersion, probeVersionIn, VERSION_TIMEOUT_MS, versionStanding, type VersionStanding } from './version.js';
 
@@ -35,7 +35,7 @@ export interface DoctorDeps {
   readonly callerEnv: Readonly<Record<string, string | undefined>>;
   /** Hosts for scratch state roots; without it the live checks are skipped. */
   readonly scratch?: ScratchHostFactory;
-  readonly engine: (substrate: Substrate, home: string, provider: Provider) => Umbel;
+  readonly engine: ScratchEngineFactory;
 }
 
 type Found = { readonly path?: string; readonly version?: string; readonly checks: DoctorCheck[] };
@@ -99,7 +99,7 @@ function skip(id: DoctorCheck['id'], title: string, detail: string): DoctorCheck
 /** The env a worker of this provider would get (before the provider's reserved variables). */
 function workerEnv(provider: Provider, callerEnv: DoctorDeps['callerEnv'], options: DoctorOptionsParsed): Record<string, string> {
   const env = resolveWorkerEnv({ callerEnv, inherit: provider.inheritEnv, ...(options.env ? { explicit: options.env } : {}) });
-  return provider.doReconcileEnv ? provider.doReconcileEnv(env) : env;
+  return provider.doReconcileEnv ? guarded(provider, 'doReconcileEnv', () => provider.doReconcileEnv?.(env) ?? env) : env;
 }
 
 /** The binary (path) and its version against the verified list. */

@@ -8,9 +8,9 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { AbortedError, NotSignedInError, SendNotSubmittedError, SpawnFailedError, UmbelError } from '../contract/errors.js';
-import { readEventDir } from '../ledger/event-store.js';
 import type { EnvMap } from '../contract/schemas.js';
-import type { Provider } from '@umbel/provider';
+import { guarded, guardedAsync } from '../engine/provider-guard.js';
+import type { Provider, ProviderV1EventInfo } from '@umbel/provider';
 import type { Substrate } from '../contract/substrate.js';
 import type { Umbel } from '../contract/umbel.js';
 import type { ScratchHost, ScratchHostFactory } from './host.js';
@@ -18,12 +18,24 @@ import type { DoctorCheck } from './schema.js';
 
 export type { ScratchHost, ScratchHostFactory } from './host.js';
 
+/**
+ * A scratch engine: the engine, and what its ledger holds of a worker's hook events (of one kind,
+ * or all), oldest first — each as its provider read it there, once and behind the guard (a reading
+ * that threw is `{}` and a problem of the ledger's).
+ */
+export interface ScratchEngine {
+  readonly umbel: Umbel;
+  hookEvents(worker: string, kind?: string): readonly ProviderV1EventInfo[];
+}
+
+/** Makes an engine over `substrate` bound to `home`, with this provider only. */
+export type ScratchEngineFactory = (substrate: Substrate, home: string, provider: Provider) => ScratchEngine;
+
 /** What a scratch run needs. */
 export interface ScratchRun {
   readonly provider: Provider;
   readonly scratch: ScratchHostFactory;
-  /** An engine over `substrate` bound to `home`, with this provider only. */
-  readonly engine: (substrate: Substrate, home: string, provider: Provider) => Umbel;
+  readonly engine: ScratchEngineFactory;
   readonly env?: EnvMap;
   readonly startupTimeoutMs: number;
   readonly turn: boolean;
@@ -69,7 +81,7 @@ export async function scratchChecks(run: ScratchRun): Promise<DoctorCheck[]> {
   const dirs: ScratchDirs = { cwd: join(root, 'work'), tmp: join(root, 'tmp') };
   const name = `doctor-${run.provider.providerId}`.replace(/[^a-z0-9-]/g, '-').slice(0, 63);
   let host: ScratchHost | undefined;
-  let engine: Umbel | undefined;
+  let engine: ScratchEngine | undefined;
   let transcript: string | undefined;
   const sessionIds = new Set<string>();
   try {
@@ -82,27 +94,23 @@ export async function scratchChecks(run: ScratchRun): Promise<DoctorCheck[]> {
       transcript = path;
     });
   } finally {
-    if (engine) for (const id of sessionIdsOf(engine, name, run.provider)) sessionIds.add(id);
-    await engine?.kill({ name, purge: true }).catch(() => undefined);
+    // every session id any of its hook events names
+    for (const info of engine?.hookEvents(name) ?? []) if (info.sessionId) sessionIds.add(info.sessionId);
+    await engine?.umbel.kill({ name, purge: true }).catch(() => undefined);
     await host?.dispose().catch(() => undefined);
     await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     if (transcript) await removeTranscript(transcript, basename(root));
-    await run.provider.doForgetScratch?.({ folder: dirs.cwd, sessionIds: [...sessionIds], env: run.workerEnv ?? {} }).catch(() => undefined);
+    await forgetScratch(run, dirs.cwd, [...sessionIds]);
   }
 }
 
-/** The CLI session ids the scratch worker's events name. */
-function sessionIdsOf(engine: Umbel, name: string, provider: Provider): string[] {
-  const ids: string[] = [];
-  for (const event of readEventDir(join(engine.home, 'workers', name, 'events')).events) {
-    try {
-      const id = provider.doParseEvent({ kind: event.kind, at: event.at, payload: event.payload }).sessionId;
-      if (id && !ids.includes(id)) ids.push(id);
-    } catch {
-      // a provider that cannot read one event names no session in it
-    }
-  }
-  return ids;
+/** The provider forgets the scratch session in the CLI's own state; a failure of it leaves the report as it is. */
+async function forgetScratch(run: ScratchRun, folder: string, sessionIds: string[]): Promise<void> {
+  const { provider } = run;
+  if (!provider.doForgetScratch) return;
+  await guardedAsync(provider, 'doForgetScratch', async () => provider.doForgetScratch?.({ folder, sessionIds, env: run.workerEnv ?? {} })).catch(
+    () => undefined,
+  );
 }
 
 /**
@@ -115,7 +123,7 @@ async function removeTranscript(path: string, tag: string): Promise<void> {
   if (basename(dirname(path)).includes(tag)) await rm(dirname(path), { recursive: true, force: true }).catch(() => undefined);
 }
 
-async function probe(run: ScratchRun, engine: Umbel, name: string, dirs: ScratchDirs, onTranscript: (path: string) => void): Promise<DoctorCheck[]> {
+async function probe(run: ScratchRun, engine: ScratchEngine, name: string, dirs: ScratchDirs, onTranscript: (path: string) => void): Promise<DoctorCheck[]> {
   const { provider } = run;
   const spawned = await spawnScratch(run, engine, name, dirs);
   if (spawned.length > 0) return [...spawned, ...(run.turn ? skipped([TURN], 'not tried: the worker did not start') : [])];
@@ -135,7 +143,7 @@ async function probe(run: ScratchRun, engine: Umbel, name: string, dirs: Scratch
 /** The session hook fired, with a payload naming the session id and the transcript. */
 async function sessionChecks(
   run: ScratchRun,
-  engine: Umbel,
+  engine: ScratchEngine,
   name: string,
   onTranscript: (path: string) => void,
 ): Promise<{ ok: boolean; checks: DoctorCheck[] }> {
@@ -148,8 +156,7 @@ async function sessionChecks(
     };
   }
   // the first that names the session (opencode's plugin fires one at load, and one naming the session at the first prompt)
-  const readings = sessions.map((event) => provider.doParseEvent(event));
-  const info = readings.find((r) => r.transcriptPath && r.sessionId) ?? (readings[0] as (typeof readings)[number]);
+  const info = sessions.find((r) => r.transcriptPath && r.sessionId) ?? (sessions[0] as ProviderV1EventInfo);
   if (info.transcriptPath) onTranscript(info.transcriptPath);
   const missing = [info.transcriptPath ? undefined : 'transcript path', info.sessionId ? undefined : 'session id'].filter((m) => m !== undefined);
   if (missing.length === 0) {
@@ -165,10 +172,10 @@ async function sessionChecks(
 }
 
 /** Spawn the scratch worker: [] when it is ready, else the checks that say why not. */
-async function spawnScratch(run: ScratchRun, engine: Umbel, name: string, dirs: ScratchDirs): Promise<DoctorCheck[]> {
+async function spawnScratch(run: ScratchRun, engine: ScratchEngine, name: string, dirs: ScratchDirs): Promise<DoctorCheck[]> {
   const { provider } = run;
   try {
-    await engine.spawn(
+    await engine.umbel.spawn(
       // its own TMPDIR, so the CLI's temp files go with the scratch dir (unless --env names one)
       { name, provider: provider.providerId, cwd: dirs.cwd, startupTimeout: run.startupTimeoutMs, env: { TMPDIR: dirs.tmp, ...run.env } },
       { ...(run.signal ? { signal: run.signal } : {}) },
@@ -184,7 +191,7 @@ async function spawnScratch(run: ScratchRun, engine: Umbel, name: string, dirs: 
     if (
       tail !== undefined &&
       /did not reach its ready prompt/.test(error instanceof Error ? error.message : '') &&
-      provider.doReadInputBox?.(tail) !== undefined
+      guarded(provider, 'doReadInputBox', () => provider.doReadInputBox?.(tail)) !== undefined
     ) {
       // The input box was drawn but the engine never saw the session hook it waits for.
       return [
@@ -205,7 +212,7 @@ function hookHint(provider: Provider): string {
 }
 
 /** The `session` events of the worker, oldest first, waiting a little for the first after the ready screen. */
-function sessionEvents(engine: Umbel, name: string, signal?: AbortSignal) {
+function sessionEvents(engine: ScratchEngine, name: string, signal?: AbortSignal) {
   return eventsOfKind(engine, name, 'session', signal);
 }
 
@@ -213,23 +220,22 @@ function sessionEvents(engine: Umbel, name: string, signal?: AbortSignal) {
  * The worker's events of one kind, oldest first, waiting a little for the first: a hook may fire
  * after what it reports is visible (a CLI that writes its transcript before its stop hook).
  */
-async function eventsOfKind(engine: Umbel, name: string, kind: string, signal?: AbortSignal) {
-  const dir = join(engine.home, 'workers', name, 'events');
+async function eventsOfKind(engine: ScratchEngine, name: string, kind: string, signal?: AbortSignal): Promise<readonly ProviderV1EventInfo[]> {
   const deadline = Date.now() + SESSION_EVENT_GRACE_MS;
   for (;;) {
-    const found = readEventDir(dir).events.filter((e) => e.kind === kind);
-    if (found.length) return found.map((e) => ({ kind: e.kind, at: e.at, payload: e.payload }));
+    const found = engine.hookEvents(name, kind);
+    if (found.length) return found;
     if (Date.now() > deadline || signal?.aborted) return [];
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 /** `--turn`: the prompt hook confirms the submission, the stop hook fires, the answer is read from the transcript. */
-async function turnCheck(engine: Umbel, name: string, signal?: AbortSignal): Promise<DoctorCheck> {
+async function turnCheck(engine: ScratchEngine, name: string, signal?: AbortSignal): Promise<DoctorCheck> {
   const context = signal ? { signal } : {};
   let turn: number;
   try {
-    turn = (await engine.send({ name, prompt: DOCTOR_TURN_PROMPT }, context)).turn;
+    turn = (await engine.umbel.send({ name, prompt: DOCTOR_TURN_PROMPT }, context)).turn;
   } catch (error) {
     if (error instanceof AbortedError) throw error;
     const hint =
@@ -241,7 +247,7 @@ async function turnCheck(engine: Umbel, name: string, signal?: AbortSignal): Pro
       hint ?? (UmbelError.isInstance(error) ? error.hint : undefined),
     );
   }
-  const outcome = await engine.wait({ name, turn, timeout: TURN_TIMEOUT }, context);
+  const outcome = await engine.umbel.wait({ name, turn, timeout: TURN_TIMEOUT }, context);
   if (outcome.reason === 'aborted') throw new AbortedError('doctor cancelled');
   if (outcome.reason !== 'completed') {
     return check(
@@ -261,7 +267,7 @@ async function turnCheck(engine: Umbel, name: string, signal?: AbortSignal): Pro
       'umbel installs a stop hook in the worker: check that hooks are not disabled (managed settings, a policy) and that the version is verified (umbel providers)',
     );
   }
-  const read = await engine.read({ name, turn });
+  const read = await engine.umbel.read({ name, turn });
   if (!read.complete || read.result.trim() === '') {
     return check(...TURN, 'fail', 'the stop hook fired but the transcript holds no answer', 'use a verified version (umbel providers)');
   }

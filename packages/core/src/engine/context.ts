@@ -1,7 +1,7 @@
 /**
  * The engine context: everything an operation needs from outside — the state paths, the terminal
- * host, the providers, umbel's own environment, the settings and the clock — built once per engine
- * and passed down by value. Internal: not exported from the package.
+ * host, the providers, umbel's own environment, the settings and the clock — and what this engine
+ * remembers (its ledger's caches, its pool keys), built once per engine and passed down by value. Internal: not exported from the package.
  */
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -10,6 +10,7 @@ import { resolveHome, statePaths, type StatePaths } from './paths.js';
 import type { Provider } from '@umbel/provider';
 import type { Substrate } from '../contract/substrate.js';
 import type { UmbelSettings, UnloadedProvider } from '../contract/umbel.js';
+import { createLedgerCache, type LedgerCache } from '../ledger/ledger-cache.js';
 
 /** How long a stop is held for the transcript to show the end of the turn. */
 export const STOP_SETTLE_MS = 5000;
@@ -34,6 +35,10 @@ export interface EngineContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly settings: UmbelSettings;
   readonly stopSettleMs: number;
+  /** This engine's ledger memory (never shared with another engine). */
+  readonly ledger: LedgerCache;
+  /** This engine's pool keys, by pools dir (read or made once: ../pool/pool-key.ts). */
+  readonly poolKeys: Map<string, Buffer>;
   /** Milliseconds since the epoch (injectable for tests). */
   now(): number;
 }
@@ -96,6 +101,8 @@ export function createContext(settings: UmbelSettings): EngineContext {
     env,
     settings,
     stopSettleMs: settings.stopSettleMs ?? STOP_SETTLE_MS,
+    ledger: createLedgerCache(),
+    poolKeys: new Map(),
     now: () => Date.now(),
   };
 }

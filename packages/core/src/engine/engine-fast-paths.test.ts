@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUmbel } from './engine.js';
 import { deathFacts } from '../ledger/death.js';
-import { readEventDir } from '../ledger/event-store.js';
+import { createEventStore } from '../ledger/event-store.js';
 import { deathOf, ledgerEvents } from '../ledger/ledger.js';
 import type { PaneState, Substrate } from '../contract/substrate.js';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '../testing/index.js';
@@ -150,12 +150,13 @@ describe('events', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
     await writeFile(join(dir, '1764000000000000100-1-prompt.json'), '{"n":1}\n');
     await writeFile(join(dir, '1764000000000000200-1-stop.json'), '{"n":2}\n');
-    expect(readEventDir(dir).events.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 2 }]);
+    const store = createEventStore();
+    expect(store.read(dir).events.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 2 }]);
     // A rewrite cannot happen in practice (files arrive by rename); it shows the first read is kept.
     await writeFile(join(dir, '1764000000000000100-1-prompt.json'), '{"n":"changed"}\n');
     await rm(join(dir, '1764000000000000200-1-stop.json'));
     await writeFile(join(dir, '1764000000000000300-1-stop.json'), '{"n":3}\n');
-    expect(readEventDir(dir).events.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 3 }]);
+    expect(store.read(dir).events.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 3 }]);
     expect(await readdir(dir)).toHaveLength(2);
   });
 
@@ -174,9 +175,10 @@ describe('events', () => {
         return base.doParseEvent(e);
       },
     };
-    const first = ledgerEvents(provider, dir, readEventDir(dir).events, []);
+    const [store, typed] = [createEventStore(), new WeakMap()];
+    const first = ledgerEvents(provider, dir, store.read(dir).events, [], typed);
     await writeFile(join(dir, '1764000000000000300-1-stop.json'), '{"n":3}\n');
-    const second = ledgerEvents(provider, dir, readEventDir(dir).events, []);
+    const second = ledgerEvents(provider, dir, store.read(dir).events, [], typed);
     expect(reads).toBe(2);
     expect(second).toHaveLength(3);
     expect(second[0]).toBe(first[0]);

@@ -11,10 +11,10 @@ import { HostUnknownError, PoolNotFoundError, usageFromZod, WorkerNotFoundError 
 import { runGuarded } from '../wait/guardrail.js';
 import { pressKeys } from '../operations/keys.js';
 import { workerDiff } from '../operations/diff.js';
-import { DoctorOptionsSchema, DoctorReportSchema, runDoctor } from '../doctor/index.js';
+import { DoctorOptionsSchema, DoctorReportSchema, runDoctor, type ScratchEngineFactory } from '../doctor/index.js';
 import { killWorker } from '../operations/kill.js';
 import { reviveWorker } from '../operations/revive.js';
-import { loadWorker } from '../ledger/ledger.js';
+import { hookEventsOf, loadWorker } from '../ledger/ledger.js';
 import { workerLogs } from '../operations/logs.js';
 import { sessionName } from './paths.js';
 import { poolStatuses } from '../pool/pool-members.js';
@@ -42,12 +42,9 @@ import {
   WaitOptionsCheckedSchema,
   WorkerNameSchema,
 } from '../contract/schemas.js';
-import type { Outcome } from '../contract/schemas.js';
 import { sendPrompt } from '../operations/send.js';
 import { spawnWorker } from '../operations/spawn.js';
-import { billingFields, listWorkers, statusOf } from '../operations/status.js';
-import type { Provider } from '@umbel/provider';
-import type { Substrate } from '../contract/substrate.js';
+import { listWorkers, statusOf } from '../operations/status.js';
 import type { CallContext, SendContext, Umbel, UmbelPools, UmbelSettings, WaitContext } from '../contract/umbel.js';
 import { waitForTurn } from '../wait/wait.js';
 import { waitUntil } from '../wait/wait-until.js';
@@ -91,14 +88,6 @@ function pools(ctx: EngineContext): UmbelPools {
   };
 }
 
-/** Every outcome says how its worker is billed (and the plan usage last reported), from the ledger. */
-function withBilling(ctx: EngineContext, outcome: Outcome): Outcome {
-  const view = loadWorker(ctx, outcome.worker);
-  if (!view) return outcome;
-  const { billing, billingEvidence } = billingFields(view);
-  return { ...outcome, billing, ...(billingEvidence ? { billingEvidence } : {}), ...(view.quota ? { quota: view.quota } : {}) };
-}
-
 /** The event stream; bad input is an error on the first step, like every other failure of it. */
 async function* events(ctx: EngineContext, input: unknown, context: CallContext) {
   yield* streamEvents(ctx, parse(EventsOptionsSchema, input ?? {}, 'events options'), context.signal);
@@ -106,7 +95,29 @@ async function* events(ctx: EngineContext, input: unknown, context: CallContext)
 
 /** Create an engine. */
 export function createUmbel(settings: UmbelSettings): Umbel {
-  const ctx = createContext(settings);
+  return facade(createContext(settings), settings);
+}
+
+/**
+ * A scratch engine for doctor: one provider on its own host and state root, and what its ledger
+ * holds of a worker's hook events (each read by the provider there, behind its guard).
+ */
+function scratchEngine(parent: EngineContext, settings: UmbelSettings): ScratchEngineFactory {
+  return (substrate, home, provider) => {
+    const own: UmbelSettings = {
+      substrate,
+      home,
+      providers: [provider],
+      env: parent.env,
+      ...(settings.stopSettleMs !== undefined ? { stopSettleMs: settings.stopSettleMs } : {}),
+    };
+    const ctx = createContext(own);
+    return { umbel: facade(ctx, own), hookEvents: (name, kind) => hookEventsOf(ctx, name, kind) };
+  };
+}
+
+/** The engine's verbs over one context. */
+function facade(ctx: EngineContext, settings: UmbelSettings): Umbel {
   // async everywhere: bad input is a rejected promise like every other failure, never a synchronous throw
   const send: Umbel['send'] = async (input, context: SendContext = {}) => {
     const options = parse(SendOptionsSchema, input, 'send options');
@@ -118,7 +129,7 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     provider: (id) => ctx.providers.get(id),
     async spawn(input, context) {
       const options = parse(SpawnOptionsSchema, input, 'spawn options');
-      // Hosts are the fleet's (@umbel/runtime's createFleet); this engine runs workers here only.
+      // Hosts are the fleet's (@umbel/remote's createFleet); this engine runs workers here only.
       if (options.host !== undefined) throw new HostUnknownError(options.host, []);
       return spawnWorker(ctx, options, context);
     },
@@ -126,9 +137,10 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     keys: async (input) => pressKeys(ctx, parse(KeysOptionsSchema, input, 'keys options')),
     async wait(input, context: WaitContext = {}) {
       const options = parse(WaitOptionsCheckedSchema, input, 'wait options');
-      if (options.until !== 'stop') return withBilling(ctx, await waitUntil(ctx, options, context));
-      if (!options.check && !options.schema) return withBilling(ctx, await waitForTurn(ctx, options, context));
-      return withBilling(ctx, await runGuarded(ctx, options, (name, prompt) => send({ name, prompt }, context), context));
+      // every outcome carries its worker's billing and plan usage, from the view its wait decided on
+      if (options.until !== 'stop') return waitUntil(ctx, options, context);
+      if (!options.check && !options.schema) return waitForTurn(ctx, options, context);
+      return runGuarded(ctx, options, (name, prompt) => send({ name, prompt }, context), context);
     },
     events: (input, context: CallContext = {}) => events(ctx, input, context),
     read: async (input) => readAnswer(ctx, parse(ReadOptionsSchema, input, 'read options')),
@@ -146,19 +158,11 @@ export function createUmbel(settings: UmbelSettings): Umbel {
     pool: pools(ctx),
     async doctor(input, context: CallContext = {}) {
       const options = parse(DoctorOptionsSchema, input ?? {}, 'doctor options');
-      const engine = (substrate: Substrate, home: string, provider: Provider) =>
-        createUmbel({
-          substrate,
-          home,
-          providers: [provider],
-          env: ctx.env,
-          ...(settings.stopSettleMs !== undefined ? { stopSettleMs: settings.stopSettleMs } : {}),
-        });
       const deps = {
         providers: ctx.providers.ids.map((id) => ctx.providers.get(id)),
         unloaded: ctx.providers.unloaded,
         callerEnv: ctx.env,
-        engine,
+        engine: scratchEngine(ctx, settings),
         ...(settings.scratch ? { scratch: settings.scratch } : {}),
       };
       return DoctorReportSchema.parse(await runDoctor(deps, options, context.signal));

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readEventDir } from '../ledger/event-store.js';
+import { createEventStore } from '../ledger/event-store.js';
 import { HOOK_SINK_SCRIPT, hookCommandFor, installHookSink } from './hook-sink.js';
 
 let dir: string;
@@ -31,7 +31,7 @@ describe('hook sink', () => {
     const payload = JSON.stringify({ prompt: 'quotes \' " $(x) `y` \\ ünïcode 🚀\nline' });
     expect(await runSink(hookCommandFor(sink, 'stop'), payload, { UMBEL_EVENTS_DIR: events })).toEqual({ stdout: '', code: 0 });
     expect(await runSink(hookCommandFor(sink, 'notify', '{}'), '{}', { UMBEL_EVENTS_DIR: events })).toEqual({ stdout: '{}', code: 0 });
-    const read = readEventDir(events).events;
+    const read = createEventStore().read(events).events;
     expect(read.map((e) => e.kind)).toEqual(['stop', 'notify']);
     expect(await readFile(join(events, read[0]?.file as string), 'utf8')).toBe(payload);
     expect((await readdir(events)).filter((f) => f.startsWith('.'))).toEqual([]);
@@ -44,7 +44,11 @@ describe('hook sink', () => {
     const events = join(dir, 'ev');
     await (await import('node:fs/promises')).mkdir(events);
     await runSink(`${sink} '../../x'`, '{}', { UMBEL_EVENTS_DIR: events });
-    expect(readEventDir(events).events.map((e) => e.kind)).toEqual(['event']);
+    expect(
+      createEventStore()
+        .read(events)
+        .events.map((e) => e.kind),
+    ).toEqual(['event']);
   });
 
   it('is installed idempotently', async () => {

@@ -4,8 +4,9 @@
  * or a payload that is not JSON is a problem naming the file, never an exception.
  *
  * An event file never changes once it is visible (the sink, the engine and the launch wrapper all
- * write a temp file and rename it), so each is read once per process; a name that leaves the dir
- * leaves the cache. Bounded: the oldest dirs are forgotten first.
+ * write a temp file and rename it), so each is read once per store — one store per engine (its
+ * ledger's, ./ledger-cache.ts); a name that leaves the dir leaves the cache. Bounded: the oldest
+ * dirs are forgotten first.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,8 +45,20 @@ const NAME_RE = /^(\d+)-(\d+)-([a-z][a-z-]*)\.json$/;
 
 type Parsed = { readonly event: RawEvent; readonly problem?: string };
 /** Per dir: what its last listing held, and the read made of it (handed out again while the listing is the same). */
-const cache = new Map<string, { readonly names?: readonly string[]; readonly files: Map<string, Parsed>; readonly read: EventDirRead }>();
+type DirCache = Map<string, { readonly names?: readonly string[]; readonly files: Map<string, Parsed>; readonly read: EventDirRead }>;
 const CACHE_DIRS = 256;
+
+/** The event dirs one engine read: each file is read once, each unchanged listing answered from memory. */
+export interface EventStore {
+  /** Read every event file of `dir`, oldest first. Dot files (temp files of a write in progress) are ignored. */
+  read(dir: string): EventDirRead;
+}
+
+/** A store with nothing read yet. */
+export function createEventStore(): EventStore {
+  const cache: DirCache = new Map();
+  return { read: (dir) => readEventDir(cache, dir) };
+}
 
 function parseName(file: string): { at: bigint; kind: string } | string {
   const m = NAME_RE.exec(file);
@@ -74,8 +87,7 @@ function readPayload(path: string): { readonly payload: unknown; readonly proble
   }
 }
 
-/** Read every event file of `dir`, oldest first. Dot files (temp files of a write in progress) are ignored. */
-export function readEventDir(dir: string): EventDirRead {
+function readEventDir(cache: DirCache, dir: string): EventDirRead {
   let names: string[];
   try {
     names = readdirSync(dir);

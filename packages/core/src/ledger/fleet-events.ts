@@ -18,16 +18,11 @@
  */
 import { type FleetEvent, OUTCOME_EXIT_CODES, type OutcomeReason, OutcomeReasonSchema, parseDuration } from '../contract/schemas.js';
 import { isoOf } from '../engine/clock.js';
-import type { DeathRecord, LedgerEvent, TurnView, WorkerView } from './ledger-types.js';
+import type { DeathRecord, LedgerEvent, StampedEvent, TurnView, WorkerView } from './ledger-types.js';
 import { deathIn, livesOf } from './ledger.js';
+import type { Lifecycles } from './ledger-cache.js';
 
-/** An event with its place in the order. */
-export interface StampedEvent {
-  readonly ns: bigint;
-  readonly worker: string;
-  readonly rank: number;
-  readonly event: FleetEvent;
-}
+export type { StampedEvent } from './ledger-types.js';
 
 const RANK: Readonly<Record<FleetEvent['kind'], number>> = {
   'host-back': 0,
@@ -116,10 +111,8 @@ function deathEvents(base: { worker: string; provider: string }, death: DeathRec
   return [stamp(end.at, { ...base, kind: 'dead', ...(end.status !== undefined ? { status: end.status } : {}), ...(end.signal ? { signal: end.signal } : {}) })];
 }
 
-const derived = new WeakMap<WorkerView, readonly StampedEvent[]>();
-
-/** Every lifecycle event of one worker, oldest first (the same array for the same view). */
-export function workerEvents(view: WorkerView): readonly StampedEvent[] {
+/** Every lifecycle event of one worker, oldest first (the same array for the same view, kept in `derived`: the engine's). */
+export function workerEvents(view: WorkerView, derived: Lifecycles = new WeakMap()): readonly StampedEvent[] {
   const known = derived.get(view);
   if (known) return known;
   const base = { worker: view.name, provider: view.shown.provider };

@@ -2,7 +2,7 @@
 import type { StateProblem } from './event-store.js';
 import type { OwnEvent } from './own-events.js';
 import type { Provider, ProviderV1EventInfo } from '@umbel/provider';
-import type { BillingKind, Quota, WorkerMeta } from '../contract/schemas.js';
+import type { BillingKind, FleetEvent, Quota, WorkerMeta } from '../contract/schemas.js';
 import type { WorkerPaths } from '../engine/paths.js';
 
 /** One event, interpreted once: umbel's own (typed payload) or a hook event (its provider's reading). */
@@ -91,4 +91,12 @@ export interface WorkerView {
 export interface UsableView extends WorkerView {
   readonly meta: WorkerMeta;
   readonly provider: Provider;
+}
+
+/** A lifecycle event derived from a view (./fleet-events.ts), with its place in the fleet's order. */
+export interface StampedEvent {
+  readonly ns: bigint;
+  readonly worker: string;
+  readonly rank: number;
+  readonly event: FleetEvent;
 }

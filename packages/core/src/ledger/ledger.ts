@@ -9,22 +9,21 @@ import { readdirSync, statSync } from 'node:fs';
 import { readStateFileSync } from '../engine/state-file.js';
 import type { EngineContext } from '../engine/context.js';
 import { ProviderUnknownError, unloadedText, WorkerCorruptError, WorkerNotFoundError } from '../contract/errors.js';
-import { type EventDirRead, readEventDir, type RawEvent, type StateProblem } from './event-store.js';
+import type { EventDirRead, RawEvent, StateProblem } from './event-store.js';
+import type { LedgerCache, MetaRead, TypedEvent, TypedEvents } from './ledger-cache.js';
 import type { DeathRecord, LedgerEvent, UsableView, WorkerView } from './ledger-types.js';
 import { isOwnKind, type OwnEvent, parseOwnEvent } from './own-events.js';
 import { sessionName } from '../engine/paths.js';
-import type { Provider, ProviderV1QuotaWindow } from '@umbel/provider';
-import { type QuotaWindow, type WorkerMeta, WorkerMetaSchema } from '../contract/schemas.js';
+import type { Provider, ProviderV1EventInfo, ProviderV1Quota, ProviderV1QuotaWindow } from '@umbel/provider';
+import { type Quota, type QuotaWindow, type WorkerMeta, WorkerMetaSchema } from '../contract/schemas.js';
 import { isoOf } from '../engine/clock.js';
 import { assignTurns } from './turns.js';
-
-type MetaRead = { meta: WorkerMeta } | { corrupt: string; raw?: Record<string, unknown> };
 
 /** A meta.json is a few kilobytes; a bigger one is not umbel's. */
 const META_MAX_BYTES = 1024 * 1024;
 
-/** Read and check meta.json of the worker in directory `name`. */
-function readMeta(path: string, name: string): MetaRead | undefined {
+/** Read and check meta.json of the worker in directory `name` (the check is kept while its text is the same). */
+function readMeta(metaReads: LedgerCache['metas'], path: string, name: string): MetaRead | undefined {
   let text: string;
   try {
     // Small file: a synchronous read is far cheaper than the promise API's thread-pool round trips.
@@ -39,9 +38,6 @@ function readMeta(path: string, name: string): MetaRead | undefined {
   metaReads.set(path, { text, name, read });
   return read;
 }
-
-/** The last check of each meta.json, by its text (a worker's meta changes rarely; it is read on every look). */
-const metaReads = new Map<string, { text: string; name: string; read: MetaRead }>();
 
 function checkMeta(text: string, name: string): MetaRead {
   if (text.trim() === '') return { corrupt: 'meta.json is empty' };
@@ -65,14 +61,12 @@ function checkMeta(text: string, name: string): MetaRead {
 
 /**
  * Typed events, per provider and file: an event file never changes once visible, so each is parsed
- * (own kinds by their schema, hook kinds by the provider) once per process, and the same object is
+ * (own kinds by their schema, hook kinds by the provider) once per engine, and the same object is
  * handed to every later view. Bounded: forgotten wholesale past 50,000 files.
  */
-type Typed = { readonly payload: unknown; readonly event?: LedgerEvent; readonly problem?: string };
 const NO_PROVIDER = {};
-const typedCache = new WeakMap<object, Map<string, Typed>>();
 
-function typeEvent(provider: Provider | undefined, raw: RawEvent): Omit<Typed, 'payload'> {
+function typeEvent(provider: Provider | undefined, raw: RawEvent): Omit<TypedEvent, 'payload'> {
   if (isOwnKind(raw.kind)) {
     const parsed = parseOwnEvent(raw.kind, raw.payload);
     return 'problem' in parsed ? { problem: parsed.problem } : { event: { ...raw, own: parsed.event, info: {} } };
@@ -86,11 +80,20 @@ function typeEvent(provider: Provider | undefined, raw: RawEvent): Omit<Typed, '
   }
 }
 
-/** Type raw events: own ones by their schemas, hook ones by the provider (once each). Exported for tests. */
-export function ledgerEvents(provider: Provider | undefined, dir: string, raws: readonly RawEvent[], problems: StateProblem[]): LedgerEvent[] {
+/**
+ * Type raw events: own ones by their schemas, hook ones by the provider (once each per `cache`: the
+ * engine's; without one, each is typed anew). Exported for tests.
+ */
+export function ledgerEvents(
+  provider: Provider | undefined,
+  dir: string,
+  raws: readonly RawEvent[],
+  problems: StateProblem[],
+  cache: TypedEvents = new WeakMap(),
+): LedgerEvent[] {
   const owner = provider ?? NO_PROVIDER;
-  let known = typedCache.get(owner);
-  if (!known) typedCache.set(owner, (known = new Map()));
+  let known = cache.get(owner);
+  if (!known) cache.set(owner, (known = new Map()));
   const out: LedgerEvent[] = [];
   for (const raw of raws) {
     const file = `${dir}/${raw.file}`;
@@ -177,12 +180,11 @@ function shownOf(read: MetaRead | undefined, dir: string): WorkerView['shown'] {
 /** Load the worker in directory `name`; undefined when there is no such directory. */
 export function loadWorker(ctx: EngineContext, name: string): WorkerView | undefined {
   const paths = ctx.paths.worker(name);
-  const read = readMeta(paths.meta, name);
-  const events = readEventDir(paths.events);
+  const read = readMeta(ctx.ledger.metas, paths.meta, name);
+  const events = ctx.ledger.events.read(paths.events);
   if (!read && !events.exists && !dirExists(paths.dir)) return undefined;
   // Nothing changed since the last look (the same meta text, the same event files): the same view.
-  let known = views.get(ctx);
-  if (!known) views.set(ctx, (known = new Map()));
+  const known = ctx.ledger.views;
   const last = known.get(name);
   if (last && last.read === read && last.events === events && read && 'meta' in read) return last.view;
   const view = buildView(ctx, name, paths, read, events);
@@ -190,9 +192,6 @@ export function loadWorker(ctx: EngineContext, name: string): WorkerView | undef
   known.set(name, { read, events, view });
   return view;
 }
-
-/** The last view of each worker, per engine, with the reads it was built from. */
-const views = new WeakMap<EngineContext, Map<string, { read: MetaRead | undefined; events: EventDirRead; view: WorkerView }>>();
 
 function buildView(ctx: EngineContext, name: string, paths: WorkerView['paths'], read: MetaRead | undefined, events: EventDirRead): WorkerView {
   const meta = read && 'meta' in read ? read.meta : undefined;
@@ -204,7 +203,7 @@ function buildView(ctx: EngineContext, name: string, paths: WorkerView['paths'],
       file: paths.meta,
       message: `provider '${meta.provider}' is not loaded (known: ${ctx.providers.ids.join(', ') || 'none'})${unloadedText(ctx.providers.unloaded)}`,
     });
-  const typed = ledgerEvents(provider, paths.events, events.events, problems);
+  const typed = ledgerEvents(provider, paths.events, events.events, problems, ctx.ledger.typed);
   // billing: the first ready's (a revived worker bills as it did)
   const ready = typed.find((e) => e.own?.kind === 'ready');
   return {
@@ -242,16 +241,21 @@ function windowOf(w: ProviderV1QuotaWindow | undefined): QuotaWindow | undefined
   return { usedPercent: w.usedPercent, ...(resetsAt ? { resetsAt } : {}) };
 }
 
+/** A plan usage reading of an event at `at`, in the status shape; undefined when it names no usable window. */
+export function quotaAt(q: ProviderV1Quota, at: bigint): Quota | undefined {
+  const fiveHour = windowOf(q.fiveHour);
+  const sevenDay = windowOf(q.sevenDay);
+  if (!fiveHour && !sevenDay) return undefined;
+  return { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}), at: isoOf(at) };
+}
+
 /** The newest quota any event reported (a hook's: Claude's statusLine input; or a wait's `quota` record of a turn's), in the status shape. */
 function quotaOf(typed: readonly LedgerEvent[]): Pick<WorkerView, 'quota'> {
   for (let i = typed.length - 1; i >= 0; i--) {
     const event = typed[i] as LedgerEvent;
     const q = event.own?.kind === 'quota' ? event.own.data : event.info.quota;
-    if (!q) continue;
-    const fiveHour = windowOf(q.fiveHour);
-    const sevenDay = windowOf(q.sevenDay);
-    if (!fiveHour && !sevenDay) continue;
-    return { quota: { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}), at: isoOf(event.at) } };
+    const quota = q ? quotaAt(q, event.at) : undefined;
+    if (quota) return { quota };
   }
   return {};
 }
@@ -277,6 +281,11 @@ export function usableWorker(ctx: EngineContext, name: string): UsableView {
   if (!view.meta) throw new WorkerCorruptError(name, view.corrupt?.reason ?? 'meta.json is unusable', view.corrupt?.path ?? view.paths.meta);
   if (!view.provider) throw new ProviderUnknownError(view.meta.provider, ctx.providers.ids, ctx.providers.unloaded);
   return view as UsableView;
+}
+
+/** What the provider read from a worker's hook events (of one kind, or all), oldest first (none when there is no such worker). */
+export function hookEventsOf(ctx: EngineContext, name: string, kind?: string): ProviderV1EventInfo[] {
+  return (loadWorker(ctx, name)?.events ?? []).filter((e) => !e.own && (kind === undefined || e.kind === kind)).map((e) => e.info);
 }
 
 /** The names of every worker directory under the state root, sorted (claims in progress excluded). */

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ProviderFailedError } from '../contract/errors.js';
 import { createMockProvider } from '../testing/index.js';
 import type { TurnView, UsableView } from './ledger-types.js';
-import { readMessages, readSideRecords, readTurn } from './turn-read.js';
+import { readMessages, readSideRecords, readTurn, readTurns } from './turn-read.js';
 
 const root = mkdtempSync(join(tmpdir(), 'umbel-side-'));
 const dir = join(root, 'provider');
@@ -69,6 +69,14 @@ describe('readTurn: one parse of a transcript text for all its readers', () => {
     expect(readMessages(view, options)).toHaveLength(1);
     expect(doParseTranscript).toHaveBeenCalledTimes(1);
     expect(doParseTranscript).toHaveBeenCalledWith({ content: '{"a":1}\n', transcriptPath });
+  });
+
+  it('parses the text once for all the turns read from it (actions of every turn)', async () => {
+    const doParseTranscript = vi.fn(() => ({}));
+    const view = viewOf({ ...createMockProvider(), doParseTranscript });
+    const reads = await readTurns(view, [turn, { ...turn, turn: 2 } as TurnView, { ...turn, turn: 3 } as TurnView]);
+    expect(reads).toHaveLength(3);
+    expect(doParseTranscript).toHaveBeenCalledTimes(1);
   });
 
   it("a parse that throws is the provider's failure, named", async () => {

@@ -96,19 +96,24 @@ export function readSideRecords(dir: string, records: readonly ProviderV1SideRec
   return out;
 }
 
+const MISSING: TurnRead = { read: { status: 'missing' }, size: -1 };
+
 /** Read `turn` from the worker's transcript (and its provider's side records). A missing or unreadable transcript is `missing`. */
 export async function readTurn(view: UsableView, turn: TurnView, transcriptPath = view.transcript.path): Promise<TurnRead> {
-  if (!transcriptPath) return { read: { status: 'missing' }, size: -1 };
-  const file = await readTranscript(transcriptPath);
-  if (!file) return { read: { status: 'missing' }, size: -1 };
+  return (await readTurns(view, [turn], transcriptPath))[0] as TurnRead;
+}
+
+/** Read each of `turns` from one read of the transcript and of the side records (`actions` of every turn). */
+export async function readTurns(view: UsableView, turns: readonly TurnView[], transcriptPath = view.transcript.path): Promise<TurnRead[]> {
+  const file = transcriptPath ? await readTranscript(transcriptPath) : undefined;
+  if (!transcriptPath || !file) return turns.map(() => MISSING);
   const sideRecords = readSideRecords(view.paths.provider, view.provider.sideRecords);
-  const options = {
-    ...readOptionsFor(turn, file.content, transcriptPath),
-    ...(sideRecords ? { sideRecords } : {}),
-    ...parsedTranscript(view.provider, file.content, transcriptPath),
-  };
-  const read = guarded(view.provider, 'doReadTurn', () => view.provider.doReadTurn(options));
-  return { read, options, size: file.content.length, mtimeMs: file.mtimeMs };
+  const parsed = parsedTranscript(view.provider, file.content, transcriptPath);
+  return turns.map((turn) => {
+    const options = { ...readOptionsFor(turn, file.content, transcriptPath), ...(sideRecords ? { sideRecords } : {}), ...parsed };
+    const read = guarded(view.provider, 'doReadTurn', () => view.provider.doReadTurn(options));
+    return { read, options, size: file.content.length, mtimeMs: file.mtimeMs };
+  });
 }
 
 /** The messages of a turn for stream output (empty without a transcript or a reader). */

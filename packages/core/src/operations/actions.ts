@@ -1,10 +1,10 @@
 /**
  * actions: what a worker did in a turn (or in all of them), from its transcript — tools used and
  * how often, files read / edited / written, shell commands, failed tool calls, the final message.
- * The transcript's messages come from the provider's `doReadMessages` (Claude's stream-json shape);
+ * Each turn is read through the ledger's turn reader (the transcript and the provider's side records,
+ * behind the guard), its messages from the provider's `doReadMessages` (Claude's stream-json shape);
  * what a tool call means (a read, an edit, a command) is the provider's `doClassifyTool`.
  */
-import { readStateFile, TRANSCRIPT_MAX_BYTES } from '../engine/state-file.js';
 import { isAbsolute, resolve } from 'node:path';
 import type { EngineContext } from '../engine/context.js';
 import { TurnNotFoundError, TurnNotSubmittedError } from '../contract/errors.js';
@@ -14,7 +14,7 @@ import type { ProviderV1Message, ProviderV1ToolCall, ProviderV1ToolResult, Provi
 import { guarded } from '../engine/provider-guard.js';
 import type { ActionsResult } from '../contract/schemas.js';
 import { latestSubmitted } from '../ledger/turns.js';
-import { parsedTranscript, readOptionsFor } from '../ledger/turn-read.js';
+import { readMessages, readTurns } from '../ledger/turn-read.js';
 
 /** An error is cut to this many characters. */
 export const ACTION_ERROR_MAX = 300;
@@ -152,26 +152,17 @@ function merge(into: ActionDigest, more: ActionDigest): ActionDigest {
 
 const EMPTY: ActionDigest = { toolsUsed: {}, toolCalls: 0, filesRead: [], filesEdited: [], filesWritten: [], shellCommands: [], errors: [] };
 
-/** The digest of some turns of a worker, from one read of its transcript. */
+/** The digest of some turns of a worker, each read as wait and read read it (./../ledger/turn-read.ts), from one read of its transcript. */
 export async function digestTurns(
   view: UsableView,
   turns: readonly TurnView[],
 ): Promise<{ digest: ActionDigest; reads: ProviderV1TurnRead[]; missing: boolean }> {
-  const path = view.transcript.path;
-  const content = path ? await readStateFile(path, TRANSCRIPT_MAX_BYTES).catch(() => undefined) : undefined;
-  if (path === undefined || content === undefined) return { digest: EMPTY, reads: [], missing: true };
-  const provider = view.provider;
+  const turnReads = await readTurns(view, turns);
+  if (turnReads.some((t) => t.options === undefined)) return { digest: EMPTY, reads: [], missing: true };
   const readers = readersOf(view);
   let digest = EMPTY;
-  const reads: ProviderV1TurnRead[] = [];
-  const parsed = parsedTranscript(provider, content, path);
-  for (const turn of turns) {
-    const options = { ...readOptionsFor(turn, content, path), ...parsed };
-    reads.push(guarded(provider, 'doReadTurn', () => provider.doReadTurn(options)));
-    const messages = provider.doReadMessages ? guarded(provider, 'doReadMessages', () => provider.doReadMessages?.(options) ?? []) : [];
-    digest = merge(digest, digestMessages(messages, readers));
-  }
-  return { digest, reads, missing: false };
+  for (const { options } of turnReads) digest = merge(digest, digestMessages(readMessages(view, options), readers));
+  return { digest, reads: turnReads.map((t) => t.read), missing: false };
 }
 
 /** `actions`: what the worker did in a turn, or in every turn. */

@@ -32,7 +32,7 @@ export function readEvents(ctx: EngineContext, input: EventsOptions): FleetEvent
   const perWorker = names.map((name) => {
     const view = loadWorker(ctx, name);
     if (!view) throw new WorkerNotFoundError(name);
-    return workerEvents(view);
+    return workerEvents(view, ctx.ledger.lifecycles);
   });
   const events = mergeEvents(perWorker, options.since).map((e) => e.event);
   return options.limit === undefined ? events : events.slice(0, options.limit);
@@ -77,7 +77,7 @@ function follower(ctx: EngineContext, watcher: DirWatcher, since: SincePoint | u
       let seen = emitted.get(name);
       if (!seen) emitted.set(name, (seen = new Set()));
       const fresh: StampedEvent[] = [];
-      for (const e of workerEvents(view)) {
+      for (const e of workerEvents(view, ctx.ledger.lifecycles)) {
         if (seen.has(e.event.cursor) || !isAfter(e, since)) continue;
         seen.add(e.event.cursor);
         fresh.push(e);

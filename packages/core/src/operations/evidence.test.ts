@@ -137,6 +137,29 @@ describe('actions', () => {
     await turn('TOOLS write a.txt x');
     expect(await umbel.actions({ name: 'w1' })).toMatchObject({ classified: false, toolsUsed: { Write: 1 }, filesWritten: [] });
   });
+
+  it("reads each turn as wait and read do: with the provider's side records", async () => {
+    // Like Gemini's telemetry: a record beside the transcript that can say how a turn ended.
+    const base = createMockProvider();
+    const provider = {
+      ...base,
+      sideRecords: [{ name: 'verdict', path: 'verdict.txt' }],
+      doReadTurn: (options: Parameters<typeof base.doReadTurn>[0]) => {
+        const verdict = options.sideRecords?.verdict?.trim();
+        return verdict ? { status: 'failed' as const, message: verdict } : base.doReadTurn(options);
+      },
+    };
+    umbel = createUmbel({ substrate, providers: [provider], home, env });
+    await spawn();
+    await turn('ECHO fine so far');
+    expect(await umbel.actions({ name: 'w1' })).toMatchObject({ complete: true, finalMessage: 'fine so far', errors: [] });
+    await writeFile(join(home, 'workers', 'w1', 'provider', 'verdict.txt'), 'quota exhausted after 3 attempts\n');
+    expect(await umbel.actions({ name: 'w1' })).toMatchObject({
+      complete: true,
+      finalMessage: 'quota exhausted after 3 attempts',
+      errors: ['turn 1 failed: quota exhausted after 3 attempts'],
+    });
+  });
 });
 
 describe('diff', () => {

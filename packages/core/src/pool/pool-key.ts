@@ -24,10 +24,11 @@ export type PoolSpec = Pick<PoolRecord, 'provider' | 'cwd' | 'model' | 'permissi
 /** The fields of a spec, in the order they are compared, digested and named in messages. */
 export const SPEC_FIELDS = ['provider', 'cwd', 'model', 'permissionMode', 'allowedTools', 'appendSystemPrompt', 'unattended'] as const;
 
-const keys = new Map<string, Buffer>();
-
-/** The state root's pool key: read, or created once (two racing creators agree: the first link wins). */
-export async function poolKey(poolsDir: string): Promise<Buffer> {
+/**
+ * The state root's pool key: read, or created once (two racing creators agree: the first link wins).
+ * `keys` is the engine's memory of it (EngineContext.poolKeys).
+ */
+export async function poolKey(keys: Map<string, Buffer>, poolsDir: string): Promise<Buffer> {
   const cached = keys.get(poolsDir);
   if (cached) return cached;
   const path = join(poolsDir, '.key');

@@ -48,7 +48,7 @@ export function spawnOptionsOf(record: PoolRecord, env: EnvMap | undefined): Spa
 /** The env a refill would give workers must be the pool's: values are not stored, so the caller brings them. */
 async function checkEnv(ctx: EngineContext, record: PoolRecord, options: SpawnOptionsParsed): Promise<void> {
   const p = await plan(ctx, options);
-  const digest = envDigest(await poolKey(poolsDir(ctx)), p.choices.env);
+  const digest = envDigest(await poolKey(ctx.poolKeys, poolsDir(ctx)), p.choices.env);
   const diffs = differences(record, { ...record }, digest);
   if (diffs.length) throw new PoolMismatchError(record.name, diffs);
 }

@@ -56,7 +56,7 @@ async function resolve(ctx: EngineContext, options: SpawnOptionsParsed): Promise
     ...(appendSystemPrompt !== undefined ? { appendSystemPrompt } : {}),
     unattended: unattended === true,
   };
-  const key = await poolKey(poolsDir(ctx));
+  const key = await poolKey(ctx.poolKeys, poolsDir(ctx));
   const env = envDigest(key, p.choices.env);
   const prefix = spec.provider.replace(/[^a-z0-9-]/g, '').slice(0, 30) || 'pool';
   return { spec, env, defaultName: `${prefix}-${specDigest(key, spec, env).slice(0, 8)}` };

@@ -9,6 +9,7 @@ import type { ProviderV1AccountError, ProviderV1AccountScreen, ProviderV1Quota, 
 import type { Outcome, OutcomeReason } from '../contract/schemas.js';
 import type { PaneState } from '../contract/substrate.js';
 import { formatMs } from '../engine/util.js';
+import { guarded } from '../engine/provider-guard.js';
 
 /** How long `wait` looks for a provider's permission prompt on screen after its hook fired. */
 export const INPUT_PROMPT_SETTLE_MS = 3000;
@@ -170,13 +171,19 @@ function fromTranscript(input: WaitInput): WaitDecision | undefined {
   return undefined;
 }
 
+/** Whether the provider sees the permission prompt on `screen` (yes when it cannot tell). */
+function promptDrawn(provider: UsableView['provider'], screen: string): boolean {
+  if (!provider.doDetectInputPrompt) return true;
+  return Boolean(guarded(provider, 'doDetectInputPrompt', () => provider.doDetectInputPrompt?.(screen)));
+}
+
 function fromPendingInput(input: WaitInput): WaitDecision | undefined {
   const need = input.turn.pendingInput?.info.needsInput;
   if (!need) return undefined;
   if (input.screen === undefined) return { kind: 'need-screen' };
   const provider = input.view.provider;
   // The hook can fire before the prompt is drawn: keys sent then would be lost.
-  if (need.kind === 'permission' && provider.doDetectInputPrompt && !provider.doDetectInputPrompt(input.screen)) {
+  if (need.kind === 'permission' && !promptDrawn(provider, input.screen)) {
     const since = input.inputSeenAt ?? input.now;
     if (input.now < Math.min(since + INPUT_PROMPT_SETTLE_MS, input.deadline)) return { kind: 'hold', ms: HOLD_MS, mark: 'input' };
   }

@@ -11,12 +11,13 @@ import { guarded } from '../engine/provider-guard.js';
 import type { EngineContext } from '../engine/context.js';
 import { deathFacts } from '../ledger/death.js';
 import { TurnNotFoundError, TurnNotSubmittedError, WorkerVanishedError } from '../contract/errors.js';
-import { loadWorker, usableWorker } from '../ledger/ledger.js';
+import { loadWorker, quotaAt, usableWorker } from '../ledger/ledger.js';
 import type { TurnView, UsableView } from '../ledger/ledger-types.js';
 import { startMonitor, type Monitor } from './monitor.js';
-import { writeOwnEvent } from '../ledger/own-events.js';
+import { parseOwnEvent, writeOwnEvent } from '../ledger/own-events.js';
+import { billingFields } from '../operations/status.js';
 import type { ProviderV1Message, ProviderV1Quota } from '@umbel/provider';
-import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type UnfinishedOutcome, type WaitOptionsParsed } from '../contract/schemas.js';
+import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type Quota, type UnfinishedOutcome, type WaitOptionsParsed } from '../contract/schemas.js';
 import type { PaneState } from '../contract/substrate.js';
 import { readMessages, readTurn, type TurnRead } from '../ledger/turn-read.js';
 import type { WaitContext } from '../contract/umbel.js';
@@ -26,6 +27,13 @@ import { decideWait, type WaitDecision } from './wait-decision.js';
 import { watchDir, type DirWatcher } from './watch.js';
 
 const HARD_DEADLINE_GRACE_MS = 2000;
+
+/** How the worker bills and its plan usage, from the wait's own last view (and what it recorded itself), never read again. */
+function ledgerFacts(state: WaitState): Pick<Outcome, 'billing' | 'billingEvidence' | 'quota'> {
+  const { billing, billingEvidence } = billingFields(state.view);
+  const quota = state.quota ?? state.view.quota;
+  return { billing, ...(billingEvidence ? { billingEvidence } : {}), ...(quota ? { quota } : {}) };
+}
 
 /** Options of one wait (the guardrail fields are ignored here). */
 export type TurnWaitOptions = Pick<WaitOptionsParsed, 'name' | 'turn' | 'timeout' | 'idleTimeout'>;
@@ -48,7 +56,10 @@ function latestModelTurn(turns: readonly TurnView[]): number | undefined {
 
 /** The state one wait keeps between looks. */
 interface WaitState {
+  /** The last view looked at: the outcome's billing and plan usage are its. */
   view: UsableView;
+  /** The plan usage this wait recorded for the turn (newer than the view's). */
+  quota?: Quota;
   transcriptPath?: string;
   sessionId?: string;
   stopSeenAt?: number;
@@ -85,6 +96,7 @@ export async function waitForTurn(ctx: EngineContext, options: TurnWaitOptions, 
       reason,
       exitCode: OUTCOME_EXIT_CODES[reason],
       ...extra,
+      ...ledgerFacts(state),
     }) as Outcome;
 
   const watcher = await watchDir(first.paths.events);
@@ -268,7 +280,7 @@ async function carryOut(
   switch (decision.kind) {
     case 'completed': {
       await ended('completed');
-      await recordQuota(view, turn, decision.read.quota);
+      deps.state.quota = await recordQuota(view, turn, decision.read.quota);
       const r = decision.read;
       const usage = outcomeUsage(r);
       return deps.outcome('completed', {
@@ -286,7 +298,7 @@ async function carryOut(
     case 'outcome': {
       if (decision.cancel) await cancelRetrying(ctx, deps, view, turn);
       if (decision.recordEnded) await ended(decision.recordEnded);
-      await recordQuota(view, turn, decision.quota);
+      deps.state.quota = await recordQuota(view, turn, decision.quota);
       const evidence = decision.withScreen ? (screen ?? (await captureOr(ctx, view.session, deps.monitor.screen(), 30))) : undefined;
       const hostError = decision.reason === 'timeout' ? deps.monitor.hostError() : undefined;
       const message =
@@ -309,14 +321,18 @@ async function carryOut(
 }
 
 /**
- * Keep the plan usage a turn's transcript recorded as a `quota` event, so status (and every
- * outcome, through the ledger) shows it without reading transcripts. Once per turn, and never for
- * a turn older than one already recorded: the ledger's newest reading must be the newest turn's.
+ * Keep the plan usage a turn's transcript recorded as a `quota` event, so status shows it without
+ * reading transcripts. Once per turn, and never for a turn older than one already recorded: the
+ * ledger's newest reading must be the newest turn's. Returns the reading as the ledger will hold it.
  */
-async function recordQuota(view: UsableView, turn: TurnView, quota: ProviderV1Quota | undefined): Promise<void> {
-  if (!quota || (!quota.fiveHour && !quota.sevenDay)) return;
-  if (view.events.some((e) => e.own?.kind === 'quota' && e.own.data.turn >= turn.turn)) return;
-  await writeOwnEvent(view.paths.events, 'quota', { turn: turn.turn, ...quota }).catch(() => undefined);
+async function recordQuota(view: UsableView, turn: TurnView, quota: ProviderV1Quota | undefined): Promise<Quota | undefined> {
+  if (!quota || (!quota.fiveHour && !quota.sevenDay)) return undefined;
+  if (view.events.some((e) => e.own?.kind === 'quota' && e.own.data.turn >= turn.turn)) return undefined;
+  const data = { turn: turn.turn, ...quota };
+  const parsed = parseOwnEvent('quota', data);
+  if (!('event' in parsed) || parsed.event.kind !== 'quota') return undefined; // (the ledger would not take it either)
+  const at = await writeOwnEvent(view.paths.events, 'quota', data).catch(() => undefined);
+  return at === undefined ? undefined : quotaAt(parsed.event.data, at);
 }
 
 /** How long a cancelled turn may take to end by its CLI's own hook before umbel records it ended. */
@@ -343,7 +359,8 @@ async function cancelRetrying(ctx: EngineContext, deps: LoopDeps, view: UsableVi
 }
 
 async function deadOutcome(ctx: EngineContext, deps: LoopDeps, view: UsableView, turn: TurnView, pane: PaneState): Promise<Outcome> {
-  const now = reload(ctx, view);
+  const now = reload(ctx, view); // the death records the CLI's end may just have written
+  deps.state.view = now;
   const facts = deathFacts(now, pane);
   const screen = pane.exists ? await captureOr(ctx, view.session, deps.monitor.screen(), 30) : deps.monitor.screen();
   if (!now.death.dead) {

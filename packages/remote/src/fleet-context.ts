@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import {
+  type HostConfig,
   HostUnknownError,
   HostUnreachableError,
   statePaths,
@@ -14,8 +15,7 @@ import {
   WorkerNameSchema,
   type WorkerStatus,
 } from '@umbel/core';
-import type { HostConfig } from './config.js';
-import type { RuntimeEnv } from './env.js';
+import type { RemoteEnv } from './env.js';
 import { readRecord, type RemoteRecord } from './records.js';
 import type { CallOptions, Transport } from './ssh-transport.js';
 import { RemoteError, RPC_VERSION, type RpcOp } from './wire.js';
@@ -24,7 +24,7 @@ import { RemoteError, RPC_VERSION, type RpcOp } from './wire.js';
 export interface FleetContext {
   readonly local: Umbel;
   readonly home: string;
-  readonly env: RuntimeEnv;
+  readonly env: RemoteEnv;
   readonly hosts: Readonly<Record<string, HostConfig>>;
   readonly transport: Transport;
   /** Hosts asked at once by list and prune. */

@@ -6,6 +6,7 @@
  * without knowing.
  */
 import {
+  type HostConfig,
   type KillOptions,
   type KillResult,
   type Outcome,
@@ -20,8 +21,7 @@ import {
   type WaitProgress,
   type WorkerStatus,
 } from '@umbel/core';
-import type { HostConfig } from './config.js';
-import type { RuntimeEnv } from './env.js';
+import type { RemoteEnv } from './env.js';
 import { call, type FleetContext, hostFailed, hostOf, placeOf, reasonOf, unreachableStatus, withHost, workerName } from './fleet-context.js';
 import { fleetEvents } from './fleet-events.js';
 import { fleetList, fleetPrune } from './fleet-list.js';
@@ -38,7 +38,7 @@ export interface FleetOptions {
   /** The config file's `hosts`. */
   readonly hosts?: Readonly<Record<string, HostConfig>>;
   /** umbel's own environment: `--env NAME` values of remote spawns come from it; ssh gets a few variables of it. */
-  readonly env?: RuntimeEnv;
+  readonly env?: RemoteEnv;
   /** The local state root (default the local engine's): the host records and the SSH control sockets live under it. */
   readonly home?: string;
   /** How requests reach a host (default: `ssh`, one shared connection per host). */

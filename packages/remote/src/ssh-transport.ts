@@ -11,6 +11,7 @@ import {
   AbortedError,
   formatMs,
   HostCommandMissingError,
+  type HostConfig,
   HostIncompatibleError,
   HostUnknownError,
   HostUnreachableError,
@@ -19,8 +20,7 @@ import {
   VERSION,
   type WaitProgress,
 } from '@umbel/core';
-import type { HostConfig } from './config.js';
-import type { RuntimeEnv } from './env.js';
+import type { RemoteEnv } from './env.js';
 import { controlDir, sshArgv, sshEnv } from './ssh.js';
 import { progressOf, RemoteError, type RpcRequest, type RpcResponse, RpcLineSchema } from './wire.js';
 
@@ -43,7 +43,7 @@ export type Transport = (host: string, request: RpcRequest, options?: CallOption
 export interface SshTransportOptions {
   readonly hosts: Readonly<Record<string, HostConfig>>;
   /** umbel's own environment: ssh gets only what it needs of it. */
-  readonly env: RuntimeEnv;
+  readonly env: RemoteEnv;
   /** The local state root (the control sockets live under it). */
   readonly home: string;
   /** The ssh program (default `$UMBEL_SSH_BIN`, else `ssh` from PATH). */

@@ -7,9 +7,8 @@
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shellQuote } from '@umbel/core';
-import type { HostConfig } from './config.js';
-import type { RuntimeEnv } from './env.js';
+import { type HostConfig, shellQuote } from '@umbel/core';
+import type { RemoteEnv } from './env.js';
 
 /** How long a master connection outlives its last use. */
 export const CONTROL_PERSIST = '60s';
@@ -78,7 +77,7 @@ export function sshArgv(host: HostConfig, options: SshArgvOptions): string[] {
 const SSH_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SSH_AUTH_SOCK', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TMPDIR', 'KRB5CCNAME', 'XDG_RUNTIME_DIR'];
 
 /** The environment ssh runs with. */
-export function sshEnv(env: RuntimeEnv): Record<string, string> {
+export function sshEnv(env: RemoteEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of SSH_ENV) {
     const value = env[name];
