@@ -371,6 +371,59 @@ describe('fake codex TUI in tmux', () => {
   });
 });
 
+describe('fake codex resume <id> (test-fixtures/real/REVIVE-FACTS.md §1)', () => {
+  let env: Env;
+  afterEach(() => {
+    for (const s of ['r1', 'r2', 'r3']) server.attempt('kill-session', '-t', s);
+    if (env) rmSync(env.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  });
+
+  it('a SIGKILLed thread resumed by id appends to its rollout, fires SessionStart(resume), and RECALL sees the earlier prompts', async () => {
+    env = setup();
+    start(env, 'r1');
+    await waitFor('status line', () => readyLine(env)('r1'));
+    paste('r1', 'ECHO first answer');
+    tmux('send-keys', '-t', 'r1', 'Enter');
+    await waitFor('answer shown', () => screen('r1').includes('Worked for'));
+    paste('r1', 'KILLSELF KILL');
+    tmux('send-keys', '-t', 'r1', 'Enter');
+    await waitFor('pane dead', () => tmux('list-panes', '-t', 'r1', '-F', '#{pane_dead}').trim() === '1');
+    const [path] = rollouts(env.home);
+    const id = (hooksOf(env, 'SessionStart')[0]?.payload as Json).session_id;
+    const before = records(path as string).length;
+
+    start(env, 'r2', ['resume', id]);
+    await waitFor('status line', () => readyLine(env)('r2'));
+    paste('r2', 'RECALL');
+    tmux('send-keys', '-t', 'r2', 'Enter');
+    await waitFor('recall answer', () => screen('r2').includes('• RECALL: ECHO first answer | KILLSELF KILL'));
+    expect(rollouts(env.home)).toEqual([path]);
+    const recs = records(path as string);
+    expect(recs.filter((r) => r.type === 'session_meta')).toHaveLength(1);
+    expect(recs.slice(before).map((r) => r.ordinal)).toEqual(recs.slice(before).map((_, k) => before + k));
+    expect(hooksOf(env, 'SessionStart').map((h) => h.payload)).toMatchObject([
+      { source: 'startup', session_id: id },
+      { source: 'resume', session_id: id, transcript_path: path },
+    ]);
+  });
+
+  it('an unknown id is refused like the real one (exit 1), a fresh thread knows nothing', async () => {
+    env = setup();
+    const r = spawnSync(FAKE, ['resume', '01a246f9-dcf1-7782-8acf-000000000000'], {
+      cwd: env.work,
+      env: { ...process.env, CODEX_HOME: env.home },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('ERROR: No saved session found with ID 01a246f9-dcf1-7782-8acf-000000000000.');
+    start(env, 'r3');
+    await waitFor('status line', () => readyLine(env)('r3'));
+    paste('r3', 'RECALL');
+    tmux('send-keys', '-t', 'r3', 'Enter');
+    await waitFor('recall answer', () => screen('r3').includes('• RECALL: (nothing)'));
+  });
+});
+
 describe('fake codex exec (§4)', () => {
   let env: Env;
   afterEach(() => {

@@ -6,6 +6,7 @@ import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { plan, toolResultReply } from '../lib/directives.mjs';
 import { accountErrorWords, applyQuota, errorKindOf, isRetried, notLoggedIn } from './account.mjs';
+import { backgroundStartedText, runningBackground, startBackgroundShell } from './background.mjs';
 import { anthropicId, usage } from './transcript.mjs';
 
 /** The rejection text of a denied permission dialog (§4). */
@@ -244,7 +245,7 @@ export async function runTurn(ctx, t) {
     const msgId = anthropicId('msg');
     const reqId = anthropicId('req');
     const toolUseId = anthropicId('toolu');
-    const input = { command, description: `Run ${command}`.slice(0, 80) };
+    const input = { command, description: `Run ${command}`.slice(0, 80), ...(p.background ? { run_in_background: true } : {}) };
     const u = usage(modelPrompt, command);
     const e1 = assistantEntry(msgId, reqId, { type: 'text', text: `Running: ${command}` }, 'tool_use', u);
     const e2 = assistantEntry(msgId, reqId, { type: 'tool_use', id: toolUseId, name: 'Bash', input }, 'tool_use', u);
@@ -328,6 +329,13 @@ export async function runTurn(ctx, t) {
       toolUseResult = `Error: ${denyText}`;
       result.denials.push({ tool_name: 'Bash', tool_use_id: toolUseId, tool_input: input });
       io.toolOutput?.(`Error: ${denyText}`, true);
+    } else if (p.background) {
+      const id = startBackgroundShell(ctx, command, input.description, { ...ctx.env, ...ctx.bashMarkers() });
+      content = backgroundStartedText(id);
+      isError = false;
+      toolUseResult = { stdout: '', stderr: '', interrupted: false, isImage: false, noOutputExpected: false, backgroundTaskId: id };
+      io.toolOutput?.('Running in the background', false);
+      await ctx.hooks.fire({ ...common(ctx, 'PostToolUse', promptId), ...toolPayload, tool_response: toolUseResult });
     } else {
       io.toolRunning?.();
       const r = await runShell(command, ctx.cwd, { ...ctx.env, ...ctx.bashMarkers() }, signal);
@@ -546,7 +554,7 @@ export async function finishTurn(ctx, r, o) {
         effort: 'medium',
         stop_hook_active: false,
         last_assistant_message: r.text,
-        background_tasks: [],
+        background_tasks: runningBackground(ctx),
         session_crons: [],
       },
       { CLAUDE_EFFORT: 'medium' },

@@ -8,7 +8,8 @@
 // the sign-in screen, the app-server daemon (a detached child that outlives the TUI unless
 // `features.daemon_auto_start = false` or --no-daemon), hooks with the §6.3 payloads, notify (with
 // the turn-1 title-thread double fire), the rollout JSONL of §7, the §5.3 screens, the paste-burst
-// rule of §8, `/` and `!` handling, the §9 approval prompt, the §10 exit trailer and `codex exec`
+// rule of §8, `/` and `!` handling, the §9 approval prompt, the §10 exit trailer, `codex resume <id>`
+// (resume.mjs; test-fixtures/real/REVIVE-FACTS.md §1; fake-only RECALL and KILLSELF <SIG>) and `codex exec`
 // (§4), and account trouble like the real 0.169.0 (account.mjs: task_complete.error
 // {message, codex_error_info} for 429 / plan limits / 401 / 403, QUOTA → token_count.rate_limits,
 // the "Approaching rate limits" dialog, the /status Account line; test-fixtures/real/ACCOUNT-FACTS.md).
@@ -26,6 +27,7 @@ import { dirname, join, resolve } from 'node:path';
 import { toolResultReply } from '../lib/directives.mjs';
 import { planReply } from '../mock-servers/openai-responses.mjs';
 import { accountError, applyQuota, nudgeDialog, rateLimitsRecord, statusAccountLines } from './account.mjs';
+import { findRollout, noSuchSession, rolloutPrompts, rolloutRecords } from './resume.mjs';
 import { parseOverrideValue, parseToml } from './toml.mjs';
 
 const VERSION = '0.169.0';
@@ -374,6 +376,30 @@ class Session {
     this.rateLimits = {};
   }
 
+  /** `codex resume <id>`: continue thread `id` in its own rollout file (resume.mjs). */
+  resumeThread(id, path) {
+    this.threadId = id;
+    this.resumedFrom = path;
+    Object.assign(this.rollout, { path, dir: dirname(path), started: true, ordinal: rolloutRecords(path).length });
+    this.sessionStarted = true;
+    this.userMessages = rolloutPrompts(path);
+  }
+
+  /**
+   * Fake-only directives: `KILLSELF <SIG>` dies mid-turn (no SessionEnd); `RECALL` answers with the
+   * thread's earlier prompts read back from its rollout file (so only a real resume shows them).
+   */
+  fakeOnlyReply(prompt) {
+    const m = /^KILLSELF ([A-Z0-9]+)\s*$/.exec(prompt);
+    if (m) {
+      for (const s of ['SIGTERM', 'SIGHUP', 'SIGINT']) process.removeAllListeners(s);
+      process.kill(process.pid, m[1].startsWith('SIG') ? m[1] : `SIG${m[1]}`);
+    }
+    if (!/^RECALL\s*$/.test(prompt)) return undefined;
+    const earlier = this.rollout.disabled ? [] : rolloutPrompts(this.rollout.path).slice(0, -1);
+    return planReply(`ECHO RECALL: ${earlier.length ? earlier.join(' | ') : '(nothing)'}`);
+  }
+
   async hook(event, extra, { turnId, toolName } = {}) {
     const handlers = this.hooks.filter((h) => h.event === event && h.trusted);
     if (handlers.length === 0) return;
@@ -475,7 +501,7 @@ class Session {
     const startedAt = Date.now();
     this.turns++;
     const first = this.turns === 1;
-    if (first && this.client === 'codex-tui') await this.hook('SessionStart', { source: 'startup' });
+    if (first && this.client === 'codex-tui') await this.hook('SessionStart', { source: this.resumedFrom ? 'resume' : 'startup' });
     this.rollout.event({
       type: 'task_started',
       turn_attribution: {
@@ -492,7 +518,7 @@ class Session {
       collaboration_mode_kind: 'default',
     });
     const meta = (kinds) => ({ turn_id: turnId, create_time: Date.now() / 1000, content_item_kinds: kinds });
-    if (first) {
+    if (first && !this.resumedFrom) {
       this.rollout.write('response_item', {
         type: 'message',
         id: `msg_${uuidv7()}`,
@@ -548,10 +574,10 @@ class Session {
     };
     const interruptHook = () => this.hook('Interrupt', {}, { turnId });
 
-    let p = planReply(prompt);
+    let p = this.fakeOnlyReply(prompt) ?? planReply(prompt);
     if (p.quota) this.rateLimits = applyQuota(this.rateLimits, p.quota);
     ui.busy?.();
-    if (first && this.client === 'codex-tui') this.titleThread(prompt);
+    if (first && !this.resumedFrom && this.client === 'codex-tui') this.titleThread(prompt);
     for (;;) {
       if (p.delayMs > 0) await sleep(p.delayMs, ui.signal);
       if (ui.signal?.aborted) {
@@ -919,6 +945,12 @@ async function runTui(ctx) {
   const out = process.stdout;
   const rows = () => out.rows || 50;
   const sess = new Session({ ...ctx, client: 'codex-tui' });
+  if (args.sub === 'resume') {
+    const id = args.positional.shift();
+    const path = id ? findRollout(home, id) : undefined;
+    if (!path) noSuchSession(id);
+    sess.resumeThread(id, path);
+  }
   const daemon = maybeStartDaemon(home, cfg, args);
   const readyMs = Number(knob(cfg, 'ready_ms', 'FAKE_CODEX_READY_MS') ?? 300);
   const burstWindow = Number(knob(cfg, 'burst_window_ms', 'FAKE_CODEX_BURST_WINDOW_MS') ?? 20);

@@ -47,6 +47,21 @@ export function resolveModel(config, wanted) {
   return m ? { ok: true, model: m } : { ok: false };
 }
 
+/**
+ * `--session <ses_…>` (`-s`): continue that stored session, its earlier turns sent to the model again
+ * (the real 1.18.33: test-fixtures/real/REVIVE-FACTS.md §3). An unknown id exits 1 (the fake's own
+ * wording; the real one's was not recorded).
+ */
+function continueSession(engine, id, env) {
+  if (id === undefined) return;
+  const doc = loadSession(id, env);
+  if (!doc) {
+    process.stderr.write(`Error: session not found: ${id}\n`);
+    process.exit(1);
+  }
+  engine.doc = doc;
+}
+
 /** Shared start of the TUI and `run`: config, install trap, plugins, engine. */
 export async function boot({ cwd, env, flags, log, ui = {} }) {
   log(`creating instance directory=${cwd}`);
@@ -70,5 +85,6 @@ export async function boot({ cwd, env, flags, log, ui = {} }) {
   const chosen = resolveModel(loaded.config, flags['--model']);
   const model = chosen.model ?? chosen.fallback;
   engine = model ? new Engine({ cwd, env, config: loaded.config, worktree: loaded.worktree, model, plugins, ...ui }) : undefined;
+  if (engine) continueSession(engine, flags['--session'] ?? flags['-s'], env);
   return { loaded, engine, chosen, model };
 }

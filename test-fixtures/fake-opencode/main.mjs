@@ -4,7 +4,7 @@
 // chat-completions endpoint (test-fixtures/mock-servers/openai-chat.mjs), keeps sessions that
 // `export` prints in the real shape, and draws the TUI screens a provider waits for.
 //
-//   opencode [--model p/m] [--port N] [--prompt T]   the TUI
+//   opencode [--model p/m] [--port N] [--prompt T] [--session ses_…]   the TUI (--session: continue that stored session)
 //   opencode run [--format json] [-m p/m] [message..] (stdin when not a TTY)
 //   opencode export <sessionID> | models [provider] | session list [--format json] | --version
 //

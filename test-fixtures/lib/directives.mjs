@@ -5,6 +5,8 @@
 //   DELAY <ms> <rest>           -> wait <ms>, then handle <rest>
 //   TOOL <shell command>        -> call the CLI's shell tool with <command>; after the tool result
 //                                  arrives, reply "TOOL-RESULT: <output, trimmed>"
+//   BGTOOL <shell command>      -> like TOOL, but the call asks the CLI to run it in the background
+//                                  (Claude's Bash `run_in_background: true`; others run it as TOOL)
 //   FAIL <status> [xN] [opt=value …] <msg>
 //                               -> answer with HTTP <status> and <msg>; with xN only the first N
 //                                  attempts fail, then the rest of the line is answered as a prompt.
@@ -86,6 +88,7 @@ export function plan(prompt, delayMs = 0) {
   }
   if ((m = /^ECHO ([\s\S]*)$/.exec(prompt))) return { kind: 'text', text: m[1], delayMs };
   if ((m = /^TOOL ([\s\S]+)$/.exec(prompt))) return { kind: 'tool', command: m[1].trim(), delayMs };
+  if ((m = /^BGTOOL ([\s\S]+)$/.exec(prompt))) return { kind: 'tool', command: m[1].trim(), background: true, delayMs };
   if ((m = /^FAIL (\d{3})(?: x(\d+))?(?: ([\s\S]*))?$/.exec(prompt))) {
     const { account, rest } = failOptions((m[3] ?? '').trim());
     return {

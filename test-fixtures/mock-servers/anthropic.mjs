@@ -388,7 +388,7 @@ export async function startAnthropicMock({ logFile, port = 0, classifier = 'allo
         type: 'tool_use',
         id: id('toolu'),
         name: 'Bash',
-        input: { command: p.command, description: `Run ${p.command}`.slice(0, 80) },
+        input: { command: p.command, description: `Run ${p.command}`.slice(0, 80), ...(p.background ? { run_in_background: true } : {}) },
       };
       content = p.withText ? [{ type: 'text', text: `Running: ${p.command}` }, toolUse] : [toolUse];
       stopReason = 'tool_use';

@@ -1,5 +1,5 @@
 /** The process edges the CLI touches, injectable for tests. */
-import type { Umbel } from '@umbel/core';
+import type { Interrupt, Umbel } from '@umbel/core';
 
 /** A writable stream as the CLI uses it. */
 export interface Out {
@@ -8,18 +8,11 @@ export interface Out {
 }
 
 /**
- * What interrupts a command: a signal (SIGHUP: its terminal closed), or `SIGPIPE` when its stdout
- * or stderr can no longer be written (the reader went away: EPIPE; the terminal is gone: EIO).
+ * What interrupts a command (a signal; `SIGPIPE` when its stdout or stderr can no longer be
+ * written: the reader went away, EPIPE, or the terminal is gone, EIO) and its exit code: core's
+ * exit-code tables (packages/core/src/contract/exit-codes.ts).
  */
-export type Interrupt = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'SIGPIPE';
-
-/** Exit code of a command ended by an interrupt (128 + the signal's number, as a shell reports it). */
-export const INTERRUPT_EXIT_CODES: Readonly<Record<Interrupt, number>> = { SIGHUP: 129, SIGINT: 130, SIGPIPE: 141, SIGTERM: 143 };
-
-/** The exit code for an aborted signal's reason (130 when the reason is not an interrupt). */
-export function interruptExitCode(signal: AbortSignal): number {
-  return INTERRUPT_EXIT_CODES[signal.reason as Interrupt] ?? 130;
-}
+export { INTERRUPT_EXIT_CODES, type Interrupt, interruptExitCode } from '@umbel/core';
 
 /** Everything `run()` needs from the outside world. */
 export interface CliIo {

@@ -1,5 +1,5 @@
 /** Formatting helpers shared by the verbs. */
-import { errorExitCode, type FleetEvent, type HostReport, type LogEntry, UmbelError, type WorkerStatus } from '@umbel/core';
+import { type ErrorBody, errorBody, errorExitCode, type FleetEvent, type HostReport, type LogEntry, UmbelError, type WorkerStatus } from '@umbel/core';
 import type { Out } from './io.js';
 
 /** Print one JSON value as a line. */
@@ -7,21 +7,24 @@ export function printJson(out: Out, value: unknown): void {
   out.write(`${JSON.stringify(value)}\n`);
 }
 
-/** Report an error once, at the face: `umbel: message` (+ hint) on stderr, or JSON on stdout. Returns the exit code. */
+/**
+ * Report an error once, at the face, from core's one error body: `umbel: message` (+ hint, + the
+ * last screen) on stderr, and the body as JSON on stdout with `--json`. Returns the exit code.
+ */
 export function reportError(error: unknown, io: { stdout: Out; stderr: Out }, json: boolean): number {
-  const code = errorExitCode(error);
-  if (UmbelError.isInstance(error)) {
-    if (json) printJson(io.stdout, { error: error.toJSON() });
-    io.stderr.write(`umbel: ${error.message}\n`);
-    if (error.hint) io.stderr.write(`  hint: ${error.hint}\n`);
-    const paneTail = (error as { paneTail?: string }).paneTail;
-    if (paneTail) io.stderr.write(`--- last screen ---\n${paneTail}\n`);
-    return code;
+  const body = errorBody(error);
+  if (json) printJson(io.stdout, { error: body });
+  io.stderr.write(errorText(error, body));
+  return errorExitCode(error);
+}
+
+/** The text of an error body for a person; a bug (not a typed error) with its stack. */
+export function errorText(error: unknown, body: ErrorBody = errorBody(error)): string {
+  if (!UmbelError.isInstance(error)) {
+    return `umbel: internal error (this is a bug, please report it):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`;
   }
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  if (json) printJson(io.stdout, { error: { code: 'UMBEL_INTERNAL', message: error instanceof Error ? error.message : String(error) } });
-  io.stderr.write(`umbel: internal error (this is a bug, please report it):\n${message}\n`);
-  return code;
+  const paneTail = typeof body.paneTail === 'string' && body.paneTail ? `--- last screen ---\n${body.paneTail}\n` : '';
+  return `umbel: ${body.message}\n${body.hint ? `  hint: ${body.hint}\n` : ''}${paneTail}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The `claude -p --output-format json` result objects `umbel -p` prints (plus umbel's fields). */
 import { randomUUID } from 'node:crypto';
-import { errorExitCode, OUTCOME_EXIT_CODES, type Outcome, UmbelError } from '@umbel/core';
+import { errorBody, errorExitCode, type Outcome, PRINT_EXIT_CODES } from '@umbel/core';
 
 /** snake_case of a camelCase key (`reasoningTokens` → `reasoning_tokens`). */
 const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -42,7 +42,7 @@ export function isApiFailure(outcome: Outcome): boolean {
  * (an account failure has its own: rate-limited 118, auth-failed 119).
  */
 export function printExitCode(outcome: Outcome): number {
-  return outcome.reason === 'provider-error' ? 1 : OUTCOME_EXIT_CODES[outcome.reason];
+  return PRINT_EXIT_CODES[outcome.reason];
 }
 
 /** What umbel adds of an account failure under `umbel`: when the limit resets and which one. */
@@ -93,12 +93,10 @@ export function resultObject(outcome: Outcome, extra: { durationMs: number; sess
 /**
  * The result object for a run that failed before it had an outcome (spawn failed, no such worker,
  * the prompt was not submitted): `is_error`, the message as `result`, and under `umbel` the
- * reason `error` with the error's code, message and hint.
+ * reason `error` with core's error body (code, name, message, hint and the error's facts).
  */
 export function errorResultObject(error: unknown, extra: { durationMs: number; worker?: string; provider?: string }): Record<string, unknown> {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = UmbelError.isInstance(error) ? error.code : 'UMBEL_INTERNAL';
-  const hint = UmbelError.isInstance(error) ? error.hint : undefined;
+  const body = errorBody(error);
   return {
     type: 'result',
     subtype: 'error_during_execution',
@@ -106,7 +104,7 @@ export function errorResultObject(error: unknown, extra: { durationMs: number; w
     duration_ms: extra.durationMs,
     duration_api_ms: 0,
     num_turns: 0,
-    result: message,
+    result: body.message,
     session_id: '',
     total_cost_usd: 0,
     usage: claudeUsage(undefined),
@@ -118,6 +116,7 @@ export function errorResultObject(error: unknown, extra: { durationMs: number; w
     uuid: randomUUID(),
     ...(extra.worker ? { worker: extra.worker } : {}),
     ...(extra.provider ? { provider: extra.provider } : {}),
-    umbel: { reason: 'error', exit_code: errorExitCode(error), code, message, ...(hint ? { hint } : {}) },
+    // The body first: a fact named `reason` (a host's, a state file's) does not hide umbel's reason.
+    umbel: { ...body, reason: 'error', exit_code: errorExitCode(error) },
   };
 }

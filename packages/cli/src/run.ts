@@ -13,6 +13,7 @@ import { runPool } from './pool.js';
 import { HURRY_MS, runPrint } from './print.js';
 import { providerHelp, runProviders } from './providers.js';
 import { runVerb } from './verbs.js';
+import { runWorkflowCommand } from './workflow-command.js';
 import { retiredOptionHint, warnRetiredEnv } from './retired.js';
 
 interface Parsed {
@@ -110,9 +111,9 @@ async function runCommand(verb: string, args: Args, io: CliIo, json: boolean, si
   }
   if (verb === 'top') return await runTopCommand(io, signal);
   if (verb === 'run') {
-    const { runWorkflowCommand } = await (await import('@umbel/runtime')).importModule<typeof import('@umbel/workflow')>('@umbel/workflow');
+    const workflow = await (await import('@umbel/runtime')).importModule<typeof import('@umbel/workflow')>('@umbel/workflow');
     const vars = args.var === undefined ? [] : (Array.isArray(args.var) ? args.var : [args.var]).map(String);
-    return await runWorkflowCommand({
+    return await runWorkflowCommand(workflow, {
       engine: await io.createEngine(io.env),
       file: args.file === undefined ? undefined : String(args.file),
       resume: args.resume === undefined ? undefined : String(args.resume),

@@ -1,4 +1,7 @@
 export * from './contract/errors.js';
+export * from './contract/error-body.js';
+export * from './contract/exit-codes.js';
+export * from './contract/outcome.js';
 export * from './contract/schemas.js';
 export * from '@umbel/provider';
 export * from './contract/substrate.js';

@@ -19,7 +19,7 @@ if (early) {
   process.exit(early.code);
 }
 
-const { UmbelError, errorExitCode } = await import('@umbel/core');
+const { UmbelError, errorBody, errorExitCode } = await import('@umbel/core');
 try {
   // An optional peer (library users install no tmux, no provider): missing, a usage error saying what to install.
   const { createDefaultUmbel } = await import('@umbel/runtime').catch(async (error: unknown) => {
@@ -31,8 +31,9 @@ try {
   setTimeout(() => process.exit(0), EXIT_DEADLINE_MS).unref();
   process.exit(0);
 } catch (error) {
+  const body = errorBody(error);
   const text = UmbelError.isInstance(error)
-    ? `${error.code}: ${error.message}${error.hint ? `\nhint: ${error.hint}` : ''}`
+    ? `${body.code}: ${body.message}${body.hint ? `\nhint: ${body.hint}` : ''}`
     : error instanceof Error
       ? (error.stack ?? error.message)
       : String(error);

@@ -4,6 +4,7 @@
  * fields instead. Applied once, at this face, to every error message, hint and outcome message that
  * reaches a tool result. Pure.
  */
+import type { ErrorBody } from '@umbel/core';
 
 /** umbel's CLI flags and the MCP input fields that mean the same. */
 const FIELDS: Readonly<Record<string, string>> = {
@@ -95,4 +96,15 @@ export function forMcp(text: string): string {
       // the remaining flags of umbel's own options
       .replace(/(^|[\s(])--([a-z][a-z-]*)\b/g, (whole, before: string, flag: string) => (FIELDS[flag] ? `${before}${FIELDS[flag]}` : whole))
   );
+}
+
+/** Core's error body for an MCP client: its message, hint and issue messages rewritten; the facts kept as they are. */
+export function forMcpError(body: ErrorBody): ErrorBody {
+  const issues = body.issues as readonly { path: string; message: string }[] | undefined;
+  return {
+    ...body,
+    message: forMcp(body.message),
+    ...(body.hint !== undefined ? { hint: forMcp(body.hint) } : {}),
+    ...(issues ? { issues: issues.map((i) => ({ ...i, message: forMcp(i.message) })) } : {}),
+  };
 }

@@ -7,10 +7,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { UmbelError, UmbelErrorCode, usageFromZod } from '@umbel/core';
+import { errorBody, UmbelError, usageFromZod } from '@umbel/core';
 import type * as z from 'zod';
 import type { CallTracker } from './calls.js';
-import { forMcp } from './mcp-text.js';
+import { forMcpError } from './mcp-text.js';
 import type { ToolName } from './tool-names.js';
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -60,22 +60,9 @@ export function toolRegistrar(server: McpServer, calls: CallTracker, log: (line:
   };
 }
 
-/** Map any thrown value to an `isError` tool result with a machine-readable code. */
+/** Map any thrown value to an `isError` tool result: core's error body, its texts in the tools' words. */
 function errorResult(error: unknown, tool: string, log: (line: string) => void): CallToolResult {
-  let body: { code: string; name: string; message: string; hint?: string; issues?: readonly { path: string; message: string }[] };
-  if (UmbelError.isInstance(error)) {
-    const issues = (error as { issues?: readonly { path: string; message: string }[] }).issues;
-    const json = error.toJSON();
-    body = {
-      ...json,
-      message: forMcp(json.message),
-      ...(json.hint !== undefined ? { hint: forMcp(json.hint) } : {}),
-      ...(issues?.length ? { issues: issues.map((i) => ({ ...i, message: forMcp(i.message) })) } : {}),
-    };
-  } else {
-    const message = error instanceof Error ? error.message : String(error);
-    log(`${tool}: internal error: ${error instanceof Error && error.stack ? error.stack : message}`);
-    body = { code: UmbelErrorCode.Internal, name: 'Error', message };
-  }
+  const body = forMcpError(errorBody(error));
+  if (!UmbelError.isInstance(error)) log(`${tool}: internal error: ${error instanceof Error && error.stack ? error.stack : body.message}`);
   return { content: [{ type: 'text', text: JSON.stringify({ error: body }) }], isError: true };
 }

@@ -23,10 +23,13 @@ import {
   SpawnOptionsSchema,
   type Umbel,
   WaitOptionsSchema,
+  WorkerNotFoundError,
+  errorBody,
 } from '@umbel/core';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
+import { forMcp } from './mcp-text.js';
 import { MCP_WAIT_TIMEOUT_MS } from './schemas.js';
 import { createMcpServer, TOOL_NAMES } from './server.js';
 
@@ -339,6 +342,13 @@ describe('errors are isError results with a code', () => {
     await spawnMock();
     expect((await failure('umbel_spawn', { name: 'w1', provider: 'mock', cwd: work })).code).toBe('UMBEL_WORKER_EXISTS');
     expect((await failure('umbel_wait', { name: 'w1', turn: 5 })).code).toBe('UMBEL_TURN_NOT_FOUND');
+  });
+
+  it("the body is core's errorBody, facts included, its texts in the tools' words", async () => {
+    const body = errorBody(new WorkerNotFoundError('ghost'));
+    const error = await failure('umbel_status', { name: 'ghost' });
+    expect(error).toEqual({ ...body, hint: forMcp(body.hint ?? '') });
+    expect(error).toMatchObject({ worker: 'ghost' });
   });
 
   it('spawn env: {fromEnv} resolves from the server env; an unset one fails before any I/O', async () => {

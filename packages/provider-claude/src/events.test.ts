@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { HookEvent } from '@umbel/core';
 import { describe, expect, it } from 'vitest';
 import { claude } from './provider.js';
@@ -81,5 +82,33 @@ describe('parseClaudeEvent', () => {
   it('tolerates payloads that are not objects', () => {
     expect(parseClaudeEvent(event('stop', undefined))).toEqual({});
     expect(parseClaudeEvent(event('stop', 'garbage'))).toEqual({});
+  });
+});
+
+// The real 2.1.332's hooks around a Bash call with run_in_background (test-fixtures/real/REVIVE-FACTS.md §4).
+const recorded = JSON.parse(readFileSync(new URL('./__fixtures__/hooks/real-2.1.332-background.json', import.meta.url), 'utf8'));
+
+describe('parseClaudeEvent: background work at Stop (Stop `background_tasks`, recorded on 2.1.332)', () => {
+  it('a Stop while a background shell still runs names it: kind, id, running', () => {
+    expect(parseClaudeEvent(event('stop', recorded.stopWhileRunning)).background).toEqual([{ kind: 'shell', id: 'b77k061wj', running: true }]);
+  });
+
+  it('a Stop with no background work (an empty list, or none) has no background', () => {
+    expect(parseClaudeEvent(event('stop', recorded.stopAfterNotification)).background).toBeUndefined();
+    expect(parseClaudeEvent(event('stop', { ...base, hook_event_name: 'Stop', prompt_id: 'p1' })).background).toBeUndefined();
+  });
+
+  it('a finished task listed at Stop is not running; an entry without an id is skipped; other events never carry it', () => {
+    const stop = {
+      ...recorded.stopWhileRunning,
+      background_tasks: [
+        { id: 't1', type: 'shell', status: 'completed' },
+        { type: 'shell', status: 'running' },
+      ],
+    };
+    expect(parseClaudeEvent(event('stop', stop)).background).toEqual([{ kind: 'shell', id: 't1', running: false }]);
+    expect(
+      parseClaudeEvent(event('tool', { ...recorded.preToolUse, background_tasks: recorded.stopWhileRunning.background_tasks })).background,
+    ).toBeUndefined();
   });
 });

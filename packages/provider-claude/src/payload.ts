@@ -1,5 +1,5 @@
 /** What Claude Code hook payloads say (claude-code.md §3): the field map and the few readings it needs code for. */
-import type { HookEvent, ProviderV1EventInfo } from '@umbel/provider';
+import type { HookEvent, ProviderV1BackgroundTask, ProviderV1EventInfo } from '@umbel/provider';
 import { asRecord, oneLine, type PayloadFacts, stringField } from '@umbel/provider';
 import { claudeHookAccountError } from './account.js';
 
@@ -59,6 +59,20 @@ export function quotaOfStatusLine(payload: Record<string, unknown>): ProviderV1E
   return fiveHour || sevenDay ? { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}) } : undefined;
 }
 
+/**
+ * The Stop payload's `background_tasks` (test-fixtures/real/REVIVE-FACTS.md §4): each task's type
+ * (`shell` for a Bash `run_in_background`), id and whether it still runs; none when the list is empty.
+ */
+export function backgroundOfStop(payload: Record<string, unknown>): ProviderV1BackgroundTask[] | undefined {
+  const tasks = Array.isArray(payload.background_tasks) ? payload.background_tasks : [];
+  const background = tasks.flatMap((value: unknown) => {
+    const task = asRecord(value);
+    const id = stringField(task, 'id');
+    return id === undefined ? [] : [{ kind: stringField(task, 'type') ?? 'task', id, running: stringField(task, 'status') === 'running' }];
+  });
+  return background.length > 0 ? background : undefined;
+}
+
 /** The Notification type of Claude Code's automatic continue at a plan limit's reset. */
 const AUTO_RESUME = 'quota_auto_resume_fired';
 
@@ -83,6 +97,9 @@ export const CLAUDE_PAYLOAD: PayloadFacts = {
     // At a plan limit's reset Claude Code continues the limited turn by itself: this notification,
     // then a UserPromptSubmit umbel never sent (ACCOUNT-FACTS §1.3).
     if (event.kind === 'notify' && stringField(payload, 'notification_type') === AUTO_RESUME) return { ...info, autoContinue: true };
+    // The background work still going when Claude Code stopped (a background shell, …).
+    const background = event.kind === 'stop' ? backgroundOfStop(payload) : undefined;
+    if (background) return { ...info, background };
     if (event.kind !== CLAUDE_STATUSLINE_KIND) return info;
     const quota = quotaOfStatusLine(payload);
     return quota ? { quota } : {};

@@ -241,6 +241,14 @@ describe('doBuildLaunch and the shared CODEX_HOME', () => {
     await expect(createCodex({ bin: join(dir, 'nowhere', 'codex') }).doBuildLaunch(options())).rejects.toThrow(/from the provider settings/);
   });
 
+  it('resumes with the `resume <id>` subcommand first, its options after (umbel revive; test-fixtures/real/REVIVE-FACTS.md §1)', async () => {
+    const id = '019a0000-0000-7000-8000-000000000001';
+    const launch = await codex.doBuildLaunch(options({ sessionId: id, resume: { sessionId: id }, model: 'm1', unattended: true }));
+    expect(launch.argv).toEqual([join(dir, 'bin', 'codex'), 'resume', id, '--model', 'm1', '--dangerously-bypass-approvals-and-sandbox']);
+    expect(launch.sessionId).toBe(id);
+    expect(launch.env?.CODEX_HOME).toBe(join(dir, 'shared', 'home')); // the same managed home, where its rollout is
+  });
+
   it('refuses options codex does not have, before any I/O (the engine checks the capabilities)', async () => {
     expect(codex.capabilities).toEqual({
       unattended: true,
@@ -248,6 +256,7 @@ describe('doBuildLaunch and the shared CODEX_HOME', () => {
       appendSystemPrompt: false,
       permissionModes: ['default', 'on-request', 'never', 'bypassPermissions'],
       model: true,
+      resume: true,
     });
     const substrate = createMemorySubstrate();
     const umbel = createUmbel({ substrate, providers: [codex], home: join(dir, 'state'), env: { PATH: '/nonexistent' } });

@@ -15,6 +15,7 @@ import {
   CODEX_PROMPT,
   CODEX_SIGN_IN,
 } from './facts.js';
+import { codexResumeArgs } from './resume.js';
 import { codexMessages, codexTurn, parseCodexRollout } from './rollout.js';
 import { CODEX_TOOLS } from './tools.js';
 
@@ -43,7 +44,13 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     billing: { apiEnv: CODEX_API_BILLING_ENV },
     // A confined worker: the API and ChatGPT-login hosts (its CODEX_HOME is umbel's, under the provider's shared dir).
     sandbox: { hosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'] },
-    flags: { model: '--model', permissionModes: CODEX_PERMISSION_MODES, unattended: 'bypassPermissions', extraArgs: settings.extraArgs ?? [] },
+    flags: {
+      resume: codexResumeArgs,
+      model: '--model',
+      permissionModes: CODEX_PERMISSION_MODES,
+      unattended: 'bypassPermissions',
+      extraArgs: settings.extraArgs ?? [],
+    },
     // SessionStart fires at the first submit, not at launch (reference codex.md §6.3)
     hooks: { events: CODEX_HOOK_EVENTS, sessionAt: 'first-prompt', install: (context) => installCodexHome(context, settings.userHome) },
     screens: {

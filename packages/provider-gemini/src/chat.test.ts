@@ -24,6 +24,23 @@ const accepted = {
   repeatSecond: '2026-11-29T21:58:15.802Z',
 };
 
+// resumed: ECHO alpha answer; the CLI killed with SIGKILL; `gemini --resume <id>` appends to the same
+//          file (a second header, a reload of the list), then ECHO beta answer (test-fixtures/real/REVIVE-FACTS.md §2).
+const resumed = readFileSync(new URL('./__fixtures__/real-0.61.0-resumed.jsonl', import.meta.url), 'utf8');
+
+describe('a chat file resumed by `gemini --resume <id>` (REVIVE-FACTS.md §2)', () => {
+  it('the reload after the second header keeps the earlier prompts: each turn reads its own answer', () => {
+    const chat = replayGeminiChat(resumed);
+    expect(chat.prompts.map((p) => [userText(p.message), p.alive])).toEqual([
+      ['ECHO alpha answer', true],
+      ['ECHO beta answer', true],
+    ]);
+    const read = (prompt: string, acceptedAt: string) => readGeminiTurn(resumed, { prompt, acceptedAt, stopSeen: true });
+    expect(read('ECHO alpha answer', '2026-12-05T16:20:07.900Z')).toMatchObject({ status: 'completed', answer: 'alpha answer' });
+    expect(read('ECHO beta answer', '2026-12-05T16:20:19.600Z')).toMatchObject({ status: 'completed', answer: 'beta answer' });
+  });
+});
+
 describe('replayGeminiChat', () => {
   it('applies upserts by id, $set.messages rewrites and keeps the session id', () => {
     const chat = replayGeminiChat(session);

@@ -86,7 +86,8 @@ const CANCELLED_RE = /^Request cancelled\.?$/;
  * Prompts are tracked by their own record: a rewrite drops only the aborted prompt and keeps the
  * earlier ones in order (possibly under new ids, and the first one merged into the
  * `<session_context>` message), so after each rewrite the first N recorded prompts survive, N
- * being the number of prompts in the rewritten list. Copies the CLI appends between its
+ * being the number of prompts in the rewritten list — after a header line (a `--resume` opening the
+ * file again, REVIVE-FACTS.md §2) the list as the reload leaves it. Copies the CLI appends between its
  * "Request cancelled." notice and the `$set.messages` that follows are not prompts of their own.
  */
 export function replayGeminiChat(content: string): GeminiChat {
@@ -100,6 +101,9 @@ export function replayGeminiChat(content: string): GeminiChat {
     live = live.slice(0, n);
   };
   let inRewrite = false;
+  // after a header (the CLI opening the file: its start, or a `--resume` of it) the `$set.messages`
+  // are its loader rebuilding the list, not a rewrite: the list as it stands at the next message counts
+  let reloading = false;
   let sessionId: string | undefined;
   const current = () => order.map((id) => byId.get(id)).filter((m): m is GeminiChatMessage => m !== undefined);
   for (const { line: i, value: record } of jsonLines(content)) {
@@ -122,13 +126,17 @@ export function replayGeminiChat(content: string): GeminiChat {
           if (!byId.has(m.id)) order.push(m.id);
           byId.set(m.id, m);
         }
-        keep(countRealPrompts(current()));
+        if (!reloading) keep(countRealPrompts(current()));
         inRewrite = false;
       }
       if (isRecord(set) && typeof set.sessionId === 'string') sessionId = set.sessionId;
       continue;
     }
     const message = asMessage(record);
+    if (message && reloading) {
+      reloading = false;
+      keep(countRealPrompts(current()));
+    }
     if (message) {
       const isNew = !byId.has(message.id);
       if (isNew) order.push(message.id);
@@ -143,7 +151,9 @@ export function replayGeminiChat(content: string): GeminiChat {
       continue;
     }
     if (typeof record.sessionId === 'string') sessionId = record.sessionId;
+    if (typeof record.startTime === 'string') reloading = true;
   }
+  if (reloading) keep(countRealPrompts(current()));
   const messages = current();
   const prompts: GeminiChatPrompt[] = [];
   for (const [k, r] of recorded.entries()) {

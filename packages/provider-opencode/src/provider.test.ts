@@ -86,7 +86,15 @@ describe('the launch', () => {
       appendSystemPrompt: false,
       permissionModes: ['default', 'ask', 'allow'],
       model: true,
+      resume: true,
     });
+  });
+
+  it('resumes with --session <ses_…> (umbel revive; test-fixtures/real/REVIVE-FACTS.md §3)', async () => {
+    const id = 'ses_db8f119f2ffeu5DatyMnc1PghQ';
+    const launch = await opencode.doBuildLaunch(options({ resume: { sessionId: id } }));
+    expect(launch.argv).toEqual([fakeBin, '--session', id]);
+    expect(launch.sessionId).toBe(id);
   });
 
   it('--model is passed as given once `opencode models` lists it', async () => {

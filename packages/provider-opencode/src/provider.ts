@@ -26,6 +26,7 @@ import { OPENCODE_SIGNALS } from './plugin.js';
 import { hasInputBox, readOpencodeInputBox } from './screens.js';
 import { OPENCODE_TOOLS } from './tools.js';
 import { opencodeMessages, opencodeTurn, parseSessionDoc } from './transcript.js';
+import { opencodeResumeArgs } from './resume.js';
 
 /** The opencode releases these facts were verified on. */
 export const OPENCODE_VERIFIED_VERSIONS = ['1.18.33'] as const;
@@ -88,6 +89,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     env: { inherit: OPENCODE_INHERIT_ENV },
     billing: { apiEnv: OPENCODE_API_BILLING_ENV, detect: opencodeBilling, unknowableBeforeStart: OPENCODE_BILLING_UNKNOWABLE },
     flags: {
+      resume: opencodeResumeArgs,
       model: '--model',
       permissionModes: Object.fromEntries(Object.keys(OPENCODE_PERMISSION_MODES).map((mode) => [mode, []])),
       unattended: 'allow',

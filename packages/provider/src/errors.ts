@@ -39,10 +39,38 @@ export class UmbelError extends Error {
     return error != null && typeof error === 'object' && symbol in error && (error as Record<symbol, unknown>)[symbol] === true;
   }
 
-  /** A plain object for JSON output. */
-  toJSON(): { code: string; name: string; message: string; hint?: string } {
-    return { code: this.code, name: this.name, message: this.message, ...(this.hint ? { hint: this.hint } : {}) };
+  /**
+   * The error as plain data, one shape on every face (CLI `--json`, MCP, the RPC wire, workflow
+   * results): `{code, name, message, hint?}` and the error's facts. A subclass declares a fact once,
+   * by declaring a public field (worker, issues, paneTail, limit, path, host, …): every own field
+   * beyond code, name and hint is one, except absent values and empty lists. A field named around
+   * one of Error's own members (`cause_`) is the fact of its plain name (`cause`).
+   */
+  toJSON(): UmbelErrorJSON {
+    return { code: this.code, name: this.name, message: this.message, ...(this.hint ? { hint: this.hint } : {}), ...factsOf(this) };
   }
+}
+
+/** The facts of an error: its own fields beyond the base ones (see `UmbelError.toJSON`). */
+function factsOf(error: UmbelError): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (BASE_FIELDS.has(key) || value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    out[key.endsWith('_') ? key.slice(0, -1) : key] = value;
+  }
+  return out;
+}
+
+/** The fields of every UmbelError, not facts of one. */
+const BASE_FIELDS: ReadonlySet<string> = new Set(['code', 'name', 'message', 'hint', 'stack', 'cause']);
+
+/** An error as plain data: `UmbelError.toJSON()` and what crosses every face. */
+export interface UmbelErrorJSON {
+  readonly code: string;
+  readonly name: string;
+  readonly message: string;
+  readonly hint?: string;
+  readonly [fact: string]: unknown;
 }
 
 /** Bad input from the caller: flags, arguments, schema violations. Exit 2. */

@@ -30,6 +30,16 @@ export interface HookEvent {
   readonly payload: unknown;
 }
 
+/** One piece of background work a CLI reported (Claude's Stop `background_tasks`: a background shell, …). */
+export interface ProviderV1BackgroundTask {
+  /** The CLI's own kind of it (Claude: `shell`). */
+  readonly kind: string;
+  /** Its id in the CLI's terms (Claude's task id). */
+  readonly id: string;
+  /** Still running when the CLI reported it. */
+  readonly running: boolean;
+}
+
 /** What a provider extracts from one hook payload. All optional. */
 export interface ProviderV1EventInfo {
   readonly sessionId?: string;
@@ -53,6 +63,8 @@ export interface ProviderV1EventInfo {
    * `quota_auto_resume_fired`); the next `prompt` event is that continuation, not a prompt umbel sent.
    */
   readonly autoContinue?: true;
+  /** For `stop`: the background work the CLI listed when it stopped (Claude's `background_tasks`). */
+  readonly background?: readonly ProviderV1BackgroundTask[];
 }
 
 /** An account dialog on the screen: the kind it means and its line. */

@@ -10,7 +10,7 @@ import {
   type KillOptions,
   type KillResult,
   type Outcome,
-  OUTCOME_EXIT_CODES,
+  outcomeOf,
   type Umbel,
   UmbelError,
   UmbelErrorCode,
@@ -51,15 +51,7 @@ export interface FleetOptions {
 
 /** The outcome of a remote wait that ended here: the host stopped answering, or the caller cancelled. */
 function localOutcome(record: RemoteRecord, options: WaitOptions, reason: 'host-unreachable' | 'aborted', message: string, started: number): Outcome {
-  return {
-    worker: record.name,
-    provider: record.provider,
-    turn: options.turn ?? 0,
-    reason,
-    exitCode: OUTCOME_EXIT_CODES[reason],
-    durationMs: Date.now() - started,
-    message,
-  };
+  return outcomeOf(reason, { worker: record.name, provider: record.provider, turn: options.turn ?? 0, durationMs: Date.now() - started, message });
 }
 
 async function remoteWait(ctx: FleetContext, record: RemoteRecord, input: WaitOptions, context: WaitContext): Promise<Outcome> {

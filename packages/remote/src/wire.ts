@@ -1,11 +1,12 @@
 /**
  * The wire between a fleet and a host: ONE request (a JSON line on the SSH connection's stdin) to
  * the hidden `umbel rpc` verb there, and ONE response (a JSON line on its stdout), optionally
- * preceded by progress lines of a wait. Typed errors cross it as `{code, name, message, hint}` and
- * come back as the same code, so exit codes are the same as for local workers. Secrets (env values,
- * prompts) travel only inside the request, never on a command line.
+ * preceded by progress lines of a wait. Typed errors cross it as core's `errorBody` (code, name,
+ * message, hint and the error's facts) and come back as the same code with the same facts, so exit
+ * codes are the same as for local workers. Secrets (env values, prompts) travel only inside the
+ * request, never on a command line.
  */
-import { type UmbelErrorCode, UmbelError, type WaitProgress } from '@umbel/core';
+import { errorBody, type UmbelErrorCode, UmbelError, type WaitProgress } from '@umbel/core';
 import * as z from 'zod';
 
 /** The protocol version this umbel speaks. */
@@ -44,15 +45,17 @@ export const RpcRequestSchema = z
   .strict();
 export type RpcRequest = { readonly v: number; readonly op: RpcOp; readonly options?: unknown; readonly progress?: boolean };
 
-/** A typed error as it crosses the wire. */
-export const WireErrorSchema = z.object({
-  code: z.string(),
-  name: z.string(),
-  message: z.string(),
-  hint: z.string().optional(),
-  paneTail: z.string().optional(),
-  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
+/** A typed error as it crosses the wire: core's `errorBody`, its facts (worker, paneTail, …) kept. */
+export const WireErrorSchema = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    message: z.string(),
+    hint: z.string().optional(),
+    paneTail: z.string().optional(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .catchall(z.unknown());
 export type WireError = z.infer<typeof WireErrorSchema>;
 
 /** One line of the host's stdout: a progress report, or the response (the last line). */
@@ -70,25 +73,22 @@ export type Hello = z.infer<typeof HelloSchema>;
 
 /** A thrown value as it crosses the wire. */
 export function encodeError(error: unknown): WireError {
-  if (!UmbelError.isInstance(error)) {
-    return { code: 'UMBEL_INTERNAL', name: 'Error', message: error instanceof Error ? error.message : String(error) };
-  }
-  const extra = error as { paneTail?: unknown; issues?: unknown };
-  const issues = Array.isArray(extra.issues) && extra.issues.length > 0 ? (extra.issues as WireError['issues']) : undefined;
-  return {
-    ...error.toJSON(),
-    ...(typeof extra.paneTail === 'string' ? { paneTail: extra.paneTail } : {}),
-    ...(issues ? { issues } : {}),
-  };
+  return errorBody(error) as WireError;
 }
 
-/** A typed error that came back from a host: the host's code, name, hint and evidence. */
+/** What a host's error body may not set on the error rebuilt from it. */
+const NOT_FACTS: ReadonlySet<string> = new Set(['code', 'name', 'message', 'hint', 'stack', 'cause', 'host', '__proto__', 'constructor', 'prototype']);
+
+/** A typed error that came back from a host: the host's code, name, hint and facts, and the host. */
 export class RemoteError extends UmbelError {
   readonly host: string;
   readonly paneTail: string | undefined;
   readonly issues: readonly { path: string; message: string }[];
   constructor(host: string, wire: WireError) {
     super({ name: wire.name, code: wire.code as UmbelErrorCode, message: `host ${host}: ${wire.message}`, hint: wire.hint });
+    for (const [key, value] of Object.entries(wire)) {
+      if (!NOT_FACTS.has(key)) Object.defineProperty(this, key, { value, enumerable: true, configurable: true, writable: true });
+    }
     this.host = host;
     this.paneTail = wire.paneTail;
     this.issues = wire.issues ?? [];

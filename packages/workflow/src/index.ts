@@ -45,5 +45,4 @@ export {
 } from './graph.js';
 export { newRunId, resumeWorkflow, runDirOf, runWorkflow, type RunStatus, type RunWorkflowOptions, type StepRecord, type WorkflowSummary } from './run.js';
 export { renderProgressLine, StepState, type RunEvent, type StepEvent, type WorkflowEvent } from './progress.js';
-export { parseVarArgs, runWorkflowCommand, type RunWorkflowCommandOptions, type TextSink } from './command.js';
-export { exitCodeOfError } from './exit-code.js';
+export { parseVarArgs, type RunWorkflowFileOptions, runWorkflowFile } from './run-file.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createUmbel, type Umbel } from '@umbel/core';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseWorkflow, type RunStatus, resumeWorkflow, runWorkflow, runWorkflowCommand, type WorkflowEvent } from './index.js';
+import { parseWorkflow, type RunStatus, resumeWorkflow, runWorkflow, runWorkflowFile, type WorkflowEvent } from './index.js';
 
 let home: string;
 let dir: string;
@@ -123,27 +123,17 @@ describe('SIGINT during a run', () => {
     expect(await resumeWorkflow(engine, 'between', { env: callerEnv })).toMatchObject({ ok: true, outputs: { b: { output: 'two' } } });
   });
 
-  it('umbel run says interrupted, names the steps not run and how to resume; never "workflow completed"', async () => {
+  it('a run interrupted before its first step (umbel run): exit 130, the first step failed as aborted, none accepted', async () => {
     const file = join(dir, 'wf.yaml');
     await writeFile(file, WORKFLOW);
-    const out: string[] = [];
-    const err: string[] = [];
     const controller = new AbortController();
     controller.abort('SIGINT'); // before the first step: the racy point, every time
-    const code = await runWorkflowCommand({
-      engine,
-      file,
-      env: callerEnv,
-      runId: 'cli',
-      signal: controller.signal,
-      stdout: { write: (t: string) => out.push(t) },
-      stderr: { write: (t: string) => err.push(t) },
+    const summary = await runWorkflowFile({ engine, file, env: callerEnv, runId: 'cli', signal: controller.signal });
+    expect(summary).toMatchObject({
+      ok: false,
+      exitCode: 130,
+      failedStep: { id: 'a', workerName: 'cli-w', message: 'the run was interrupted before this step started' },
     });
-    expect(code).toBe(130);
-    expect(out.join('')).toBe('');
-    expect(err.join('')).toMatch(
-      /^umbel: workflow cli interrupted at step 'a' \(worker cli-w\) — the run was interrupted before this step started; not accepted: a, b, c, d\n/,
-    );
-    expect(err.join('')).toContain('resume with: umbel run --resume cli');
+    expect(summary.steps.filter((s) => s.status === 'accepted')).toEqual([]);
   });
 });

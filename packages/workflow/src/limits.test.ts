@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createUmbel, type FleetLimits, type Umbel } from '@umbel/core';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseWorkflow, runWorkflow, runWorkflowCommand } from './index.js';
+import { parseWorkflow, runWorkflow, runWorkflowFile } from './index.js';
 
 let home: string;
 let dir: string;
@@ -61,7 +61,8 @@ describe('fleet limits in a workflow', () => {
     // Every look at the fleet's panes after the run's spawn began: a queued spawn looks again and again.
     let spawningSeen = false;
     let looks = 0;
-    const inspectAll = substrate.inspectAll.bind(substrate);
+    const inspectAll = substrate.inspectAll?.bind(substrate);
+    if (!inspectAll) throw new Error('the memory substrate looks at the fleet with inspectAll');
     substrate.inspectAll = async () => {
       if (spawningSeen) looks++;
       return inspectAll();
@@ -85,15 +86,12 @@ describe('fleet limits in a workflow', () => {
     expect(summary).toMatchObject({ ok: true, exitCode: 0 });
   });
 
-  it('runWorkflowCommand (umbel run --max-workers) exits 117, its message naming the limit', async () => {
+  it('runWorkflowFile (umbel run --max-workers): the step fails with 117, its message naming the limit', async () => {
     const engine = engineWith();
     await engine.spawn({ name: 'other', provider: 'mock', cwd: dir });
     const file = join(dir, 'wf.yaml');
     await writeFile(file, 'workers:\n  a: {provider: mock}\nsteps:\n  - id: one\n    worker: a\n    prompt: ECHO one\n');
-    let stderr = '';
-    const sink = { write: (t: string) => (stderr += t) };
-    const code = await runWorkflowCommand({ engine, file, env: callerEnv, maxWorkers: 1, stdout: { write: () => true }, stderr: sink, runId: 'r4' });
-    expect(code).toBe(117);
-    expect(stderr).toMatch(/maxWorkers 1 is reached: 1 workers live/);
+    const summary = await runWorkflowFile({ engine, file, env: callerEnv, maxWorkers: 1, runId: 'r4' });
+    expect(summary).toMatchObject({ ok: false, exitCode: 117, failedStep: { message: expect.stringMatching(/maxWorkers 1 is reached: 1 workers live/) } });
   });
 });

@@ -1,5 +1,5 @@
 /** The persisted state of a run (`status.json`): a leaf module, read by the run, its steps, workers and journal. */
-import type { Attempt, Outcome } from '@umbel/core';
+import type { Attempt, ErrorBody, Outcome } from '@umbel/core';
 
 /** Persisted state of one step (in `status.json`). */
 export interface StepRecord {
@@ -14,8 +14,8 @@ export interface StepRecord {
   attempts?: Attempt[];
   /** The wait's Outcome (attempts included). */
   outcome?: Outcome;
-  /** A thrown error that failed the step (spawn, send, output file). */
-  error?: { code: string; message: string };
+  /** A thrown error that failed the step (spawn, send, output file): core's error body. */
+  error?: ErrorBody;
   /** The accepted answer (`{{ steps.ID.output }}`). */
   output?: string;
   /** Declared outputs (`{{ steps.ID.outputs.KEY }}`), also in `outputs/<step>/<KEY>`. */

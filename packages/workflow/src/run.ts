@@ -7,7 +7,17 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { mkdirPrivate, OUTCOME_EXIT_CODES, type Outcome, PRIVATE_DIR_MODE, readStateFile, type Umbel, UsageError, writeFileAtomic } from '@umbel/core';
+import {
+  type ErrorBody,
+  mkdirPrivate,
+  OUTCOME_EXIT_CODES,
+  type Outcome,
+  PRIVATE_DIR_MODE,
+  readStateFile,
+  type Umbel,
+  UsageError,
+  writeFileAtomic,
+} from '@umbel/core';
 import { dependencies, topologicalOrder } from './graph.js';
 import { IssueList } from './issues.js';
 import { createJournal, type RunJournal } from './journal.js';
@@ -61,8 +71,8 @@ export interface WorkflowSummary {
   readonly failedStep?: { readonly id: string; readonly worker: string; readonly workerName: string; readonly reason: string; readonly message?: string };
   /** The failing step's Outcome, when the failure was an outcome (not a thrown error). */
   readonly outcome?: Outcome;
-  /** The failing step's error, when it threw. */
-  readonly error?: { readonly code: string; readonly message: string };
+  /** The failing step's error, when it threw: core's error body (code, name, message, hint, facts). */
+  readonly error?: ErrorBody;
   /** Accepted answers and declared outputs, by step id. */
   readonly outputs: Readonly<Record<string, { readonly output?: string; readonly outputs?: Readonly<Record<string, string>> }>>;
 }

@@ -4,8 +4,7 @@
  * run with the outcome or the error. A step cancelled because another failed first says so.
  */
 import { join, resolve as resolvePath } from 'node:path';
-import { type Attempt, type Outcome, type Umbel, UmbelError, UmbelErrorCode, writeFileAtomic } from '@umbel/core';
-import { describeError, exitCodeOfError } from './exit-code.js';
+import { type Attempt, type ErrorBody, errorBody, errorExitCode, type Outcome, type Umbel, UmbelError, UmbelErrorCode, writeFileAtomic } from '@umbel/core';
 import type { RunJournal } from './journal.js';
 import { readOutputFile } from './output-file.js';
 import type { Workflow } from './parse.js';
@@ -19,7 +18,7 @@ import { type RunWorkers, workerCwd } from './workers.js';
 export interface Failure {
   readonly step: StepRecord;
   readonly outcome?: Outcome;
-  readonly error?: { code: string; message: string };
+  readonly error?: ErrorBody;
   readonly exitCode: number;
   readonly reason: string;
   readonly message?: string;
@@ -158,7 +157,7 @@ async function acceptOutputs(ctx: StepContext, step: WorkflowStep, rec: StepReco
 
 /** A thrown error (spawn, send, template, output file) fails the step (or cancels it after another failure). */
 async function failedWith(ctx: StepContext, rec: StepRecord, started: number, error: unknown): Promise<false> {
-  const described = describeError(error);
+  const described = errorBody(error);
   const cancelled = ctx.failed();
   rec.status = cancelled ? 'cancelled' : 'failed';
   rec.error = described;
@@ -166,7 +165,7 @@ async function failedWith(ctx: StepContext, rec: StepRecord, started: number, er
   rec.elapsedMs = Date.now() - started;
   if (cancelled) ctx.journal.emit(ctx.stepEvent(rec, { state: 'cancelled', elapsedMs: rec.elapsedMs }));
   else {
-    const exitCode = exitCodeOfError(error);
+    const exitCode = errorExitCode(error);
     ctx.fail(rec, { error: described, exitCode, reason: described.code, message: described.message });
     ctx.journal.emit(ctx.stepEvent(rec, { state: 'failed', elapsedMs: rec.elapsedMs, reason: described.code, exitCode, message: described.message }));
   }

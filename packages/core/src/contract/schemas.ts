@@ -473,31 +473,6 @@ export const OutcomeReasonSchema = z.enum([
 ]);
 export type OutcomeReason = z.infer<typeof OutcomeReasonSchema>;
 
-/**
- * Exit code of each outcome (upstream-compatible where upstream had one). The account outcomes sit
- * below the wait range (121..127): `rate-limited` 118 (retry after `resetsAt`), `auth-failed` 119
- * (sign in again). `file` and `pattern` are
- * 0 like `completed`, as upstream's were: the condition the caller waited for was met (the reason
- * tells which). `host-unreachable` (120): the worker's host stopped answering during the wait; the
- * worker may still be alive there, and waiting again once the host is back gives its answer.
- */
-export const OUTCOME_EXIT_CODES: Readonly<Record<OutcomeReason, number>> = {
-  completed: 0,
-  file: 0,
-  pattern: 0,
-  'host-unreachable': 120,
-  'rate-limited': 118,
-  'auth-failed': 119,
-  unknown: 121,
-  'provider-error': 122,
-  idle: 123,
-  timeout: 124,
-  dead: 125,
-  'needs-input': 126,
-  'guardrail-halted': 127,
-  aborted: 130,
-};
-
 /** One guardrail attempt. */
 export const AttemptSchema = z.object({
   attempt: z.number().int().positive(),
@@ -523,6 +498,14 @@ export const UsageSchema = z
   })
   .passthrough();
 export type Usage = z.infer<typeof UsageSchema>;
+
+/** One piece of background work the CLI reported when it stopped (`completed.background`). */
+export const BackgroundTaskSchema = z.object({
+  kind: z.string().describe("The CLI's kind of it (Claude Code: `shell`, a Bash command run in the background)"),
+  id: z.string().describe("Its id in the CLI's terms (Claude Code's task id)"),
+  running: z.boolean().describe('Still running when the CLI stopped'),
+});
+export type BackgroundTask = z.infer<typeof BackgroundTaskSchema>;
 
 /** The result of a wait: what happened to one turn. */
 export const OutcomeSchema = z.object({
@@ -553,6 +536,12 @@ export const OutcomeSchema = z.object({
   billing: BillingKindSchema.optional().describe('How the worker is billed (subscription, api, unknown), as spawn found it'),
   billingEvidence: z.string().optional().describe('What the billing verdict rests on (a banner label, an auth mode, a variable name)'),
   quota: QuotaSchema.optional(),
+  background: z
+    .array(BackgroundTaskSchema)
+    .optional()
+    .describe(
+      "completed: the CLI stopped while background work it started was still running (Claude Code's Stop record `background_tasks`); each entry: kind, id, running. Absent when nothing was running",
+    ),
 });
 /** The fields of an outcome as the schema has them (one object: MCP registers it as an output schema). */
 type OutcomeFields = z.infer<typeof OutcomeSchema>;

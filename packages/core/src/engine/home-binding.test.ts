@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUmbel } from './engine.js';
-import { errorExitCode, UmbelError } from '../contract/errors.js';
+import { UmbelError } from '../contract/errors.js';
+import { errorExitCode } from '../contract/exit-codes.js';
 import type { Substrate } from '../contract/substrate.js';
 import { createMemorySubstrate, createMockProvider } from '../testing/index.js';
 

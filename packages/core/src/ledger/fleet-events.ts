@@ -16,7 +16,8 @@
  * Every event carries a cursor: `<ns>.<worker>.<rank>`, its place in one total order (time, then
  * worker, then the kind's rank), so `since: cursor` continues after it.
  */
-import { type FleetEvent, OUTCOME_EXIT_CODES, type OutcomeReason, OutcomeReasonSchema, parseDuration } from '../contract/schemas.js';
+import { OUTCOME_EXIT_CODES } from '../contract/exit-codes.js';
+import { type FleetEvent, type OutcomeReason, OutcomeReasonSchema, parseDuration } from '../contract/schemas.js';
 import { isoOf } from '../engine/clock.js';
 import type { DeathRecord, LedgerEvent, StampedEvent, TurnView, WorkerView } from './ledger-types.js';
 import { deathIn, livesOf } from './ledger.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiEnvIn, detectBilling, endpointOf, refuseApiBilling, refuseApiEnv, safeEndpoint } from './billing.js';
-import { errorExitCode, UmbelError } from '../contract/errors.js';
+import { UmbelError } from '../contract/errors.js';
+import { errorExitCode } from '../contract/exit-codes.js';
 import type { Provider } from '@umbel/provider';
 
 const provider = {

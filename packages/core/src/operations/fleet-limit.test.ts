@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createUmbel } from '../engine/engine.js';
-import { errorExitCode, UmbelErrorCode } from '../contract/errors.js';
+import { UmbelErrorCode } from '../contract/errors.js';
+import { errorExitCode } from '../contract/exit-codes.js';
 import type { FleetLimits } from '../contract/schemas.js';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '../testing/index.js';
 

@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { errorExitCode, UmbelError } from '../contract/errors.js';
+import { UmbelError } from '../contract/errors.js';
+import { errorExitCode } from '../contract/exit-codes.js';
 import { createUmbel } from '../engine/engine.js';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '../testing/index.js';
 

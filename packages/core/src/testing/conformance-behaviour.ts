@@ -7,7 +7,8 @@
  * given no recording (or one lacking a scenario), with a message saying how to record one.
  */
 import { describe, expect, it } from 'vitest';
-import { errorExitCode, UmbelError } from '../contract/errors.js';
+import { UmbelError } from '../contract/errors.js';
+import { errorExitCode } from '../contract/exit-codes.js';
 import type { ProviderV1 } from '@umbel/provider';
 import { type BehaviourSettings, type ConformanceWorld, createWorld, hookCommandIn, launchWiring } from './conformance-world.js';
 import { recordingProblems } from './conformance-recording.js';

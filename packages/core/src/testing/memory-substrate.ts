@@ -10,7 +10,9 @@
  * reset: a `notify` hook `{resume: true}`, then a new prompt hook and the answer `continued` after
  * 300 ms), `DENIED <msg>` (an auth-failed stop-failure), `HANG`, `DIE <n>`,
  * `SIGNAL <SIG>`, `DELAY <ms> <rest>`, `USAGE 5h=<pct>[@<epoch s>] 7d=<pct>[@<epoch s>] <rest>` (the turn's
- * transcript records that plan usage, then `<rest>` runs); anything else → `MOCK-REPLY: <prompt>`.
+ * transcript records that plan usage, then `<rest>` runs), `BACKGROUND <id> <reply>` (answers `<reply>`;
+ * its stop hook lists a background shell `<id>` still running; `BACKGROUND-DONE` lists it finished);
+ * anything else → `MOCK-REPLY: <prompt>`.
  * Env knobs: MOCK_CLI_SIGN_IN=1, MOCK_CLI_TRUST=1 (dialog, key y), MOCK_CLI_FATAL=<msg>,
  * MOCK_CLI_EXIT_AT_START=<n>, MOCK_CLI_DROP_ENTERS=<n>, MOCK_CLI_LATE_MS=<ms>, MOCK_CLI_NO_PROMPT_HOOK=1,
  * MOCK_CLI_FIX=<text> (the reply to a guardrail feedback prompt), MOCK_CLI_PROMPT_LATE_MS=<ms> (the
@@ -450,11 +452,14 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
         for (const [i, action] of (m[1] as string).split(' | ').entries()) await tool(s, path, key, `${key}-t${i}`, action.trim());
         return answer('done');
       }
+      if ((m = /^BACKGROUND(-DONE)? (\S+) ([\s\S]*)$/.exec(text))) {
+        return answer(m[3] as string, { background: [{ kind: 'shell', id: m[2], running: m[1] === undefined }] });
+      }
       if (env.MOCK_CLI_FIX !== undefined && text.startsWith('Your previous answer was rejected')) return answer(env.MOCK_CLI_FIX);
       const reply = (m = /^ECHO ([\s\S]*)$/.exec(text)) ? (m[1] as string) : `MOCK-REPLY: ${text}`;
       await answer(reply);
     };
-    const answer = async (reply: string): Promise<void> => {
+    const answer = async (reply: string, stopExtra: Record<string, unknown> = {}): Promise<void> => {
       const late = Number(env.MOCK_CLI_LATE_MS ?? 0);
       const write = async () => {
         await appendFile(path, `${JSON.stringify({ type: 'assistant', key, text: reply })}\n${JSON.stringify({ type: 'end', key })}\n`);
@@ -463,7 +468,7 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
       s.busy = false;
       s.screen.push(`● ${reply.split('\n')[0]}`);
       const stopLate = Number(env.MOCK_CLI_STOP_LATE_MS ?? 0);
-      const stop = () => runHook(h.stop, { key, last: reply, transcript_path: path }, env);
+      const stop = () => runHook(h.stop, { key, last: reply, transcript_path: path, ...stopExtra }, env);
       if (stopLate) later(s, stopLate, stop);
       else await stop();
       if (late) later(s, late, write);

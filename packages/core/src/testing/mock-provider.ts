@@ -7,6 +7,7 @@ import type {
   HookEvent,
   ProviderV1,
   ProviderV1AccountError,
+  ProviderV1BackgroundTask,
   ProviderV1EventInfo,
   ProviderV1LaunchOptions,
   ProviderV1Quota,
@@ -155,6 +156,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
       if (event.kind === 'stop-failure') info.error = String(p.error ?? 'error');
       if (event.kind === 'stop-failure' && p.account && typeof p.account === 'object') info.account = p.account as ProviderV1AccountError;
       if (event.kind === 'stop' && typeof p.last === 'string') info.lastMessage = p.last;
+      if (event.kind === 'stop' && Array.isArray(p.background)) info.background = p.background as ProviderV1BackgroundTask[];
       if (event.kind === 'tool' && typeof p.tool === 'string') info.activity = p.tool;
       if (p.quota && typeof p.quota === 'object') info.quota = p.quota as ProviderV1Quota;
       if (event.kind === 'notify' && p.resume === true) info.autoContinue = true;

@@ -11,7 +11,8 @@ import type { EngineContext } from '../engine/context.js';
 import { writeFileAtomic } from '@umbel/provider';
 import { ajvValidator, extractJson, loadJsonSchema } from './json-schema.js';
 import { usableWorker } from '../ledger/ledger.js';
-import { type Attempt, OUTCOME_EXIT_CODES, type Outcome, type WaitOptionsParsed } from '../contract/schemas.js';
+import { outcomeOf } from '../contract/outcome.js';
+import type { Attempt, Outcome, WaitOptionsParsed } from '../contract/schemas.js';
 import type { JsonSchemaValidator, WaitContext } from '../contract/umbel.js';
 import { formatMs } from '../engine/util.js';
 import { waitForTurn } from './wait.js';
@@ -74,13 +75,11 @@ function attemptOf(attempt: number, outcome: Outcome, judgement: Judgement | und
 function stillRunning(outcome: Outcome, options: WaitOptionsParsed, attempt: number, attempts: Attempt[], what: string): Outcome {
   const left = options.retries - (attempt - 1);
   const { result: _unjudged, ...rest } = outcome;
-  return {
+  return outcomeOf('timeout', {
     ...rest,
-    reason: 'timeout',
-    exitCode: OUTCOME_EXIT_CODES.timeout,
     message: `still running: ${what} within ${formatMs(options.timeout)} (attempt ${attempt}, turn ${outcome.turn}); to go on, wait for turn ${outcome.turn} again with the same check and retries ${left}`,
     attempts,
-  };
+  });
 }
 
 /** wait + check → feedback → retry → halt. */
@@ -110,13 +109,11 @@ export async function runGuarded(ctx: EngineContext, options: WaitOptionsParsed,
     attempts.push(attemptOf(attempt, outcome, judgement, t0));
     if (judgement.accepted) return { ...outcome, attempts };
     if (attempt > options.retries) {
-      return {
+      return outcomeOf('guardrail-halted', {
         ...outcome,
-        reason: 'guardrail-halted',
-        exitCode: OUTCOME_EXIT_CODES['guardrail-halted'],
         message: `the answer was rejected ${attempt} time${attempt === 1 ? '' : 's'}; halted after ${options.retries} ${options.retries === 1 ? 'retry' : 'retries'}`,
         attempts,
-      };
+      });
     }
     const feedback = feedbackPrompt({
       command: options.check,

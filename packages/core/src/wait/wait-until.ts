@@ -12,7 +12,8 @@ import { isAbsolute, resolve } from 'node:path';
 import type { EngineContext } from '../engine/context.js';
 import { deathFacts } from '../ledger/death.js';
 import { loadWorker, usableWorker } from '../ledger/ledger.js';
-import { OUTCOME_EXIT_CODES, type Outcome, type WaitOptionsParsed } from '../contract/schemas.js';
+import { outcomeOf } from '../contract/outcome.js';
+import type { Outcome, WaitOptionsParsed } from '../contract/schemas.js';
 import type { WaitContext } from '../contract/umbel.js';
 import { formatMs, tailLines } from '../engine/util.js';
 import { waitForTurn } from './wait.js';
@@ -102,16 +103,14 @@ export async function waitUntil(ctx: EngineContext, options: WaitOptionsParsed, 
     },
   );
   const reached = (base: Outcome, met: Met, extra: Partial<Outcome> = {}): Outcome =>
-    ({
+    outcomeOf(options.until === 'file' ? 'file' : 'pattern', {
       ...base,
-      reason: options.until === 'file' ? 'file' : 'pattern',
-      exitCode: OUTCOME_EXIT_CODES[options.until === 'file' ? 'file' : 'pattern'],
       durationMs: ctx.now() - started,
       match: met.match,
       message: met.message,
       ...(met.paneTail ? { paneTail: met.paneTail } : {}),
       ...extra,
-    }) as Outcome;
+    });
   try {
     const first = await Promise.race([turnWait.then((outcome) => ({ outcome })), watch.met.then((met) => ({ met }))]);
     if ('met' in first) {
@@ -150,7 +149,7 @@ async function afterCompletion(
   const what = options.until === 'file' ? `${options.file} did not appear` : `the screen did not match /${options.pattern}/`;
   const end = (reason: 'timeout' | 'idle' | 'aborted' | 'dead', message: string, extra: Partial<Outcome> = {}): Outcome => {
     const { result: _r, usage: _u, numTurns: _n, message: _m, ...rest } = outcome;
-    return { ...rest, reason, exitCode: OUTCOME_EXIT_CODES[reason], durationMs: ctx.now() - run.started, message, ...extra } as Outcome;
+    return outcomeOf(reason, { ...rest, durationMs: ctx.now() - run.started, message, ...extra });
   };
   let met: Met | undefined;
   void run.watch.then((m) => {

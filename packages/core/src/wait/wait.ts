@@ -17,7 +17,8 @@ import { startMonitor, type Monitor } from './monitor.js';
 import { parseOwnEvent, writeOwnEvent } from '../ledger/own-events.js';
 import { billingFields } from '../operations/status.js';
 import type { ProviderV1Message, ProviderV1Quota } from '@umbel/provider';
-import { OUTCOME_EXIT_CODES, type Outcome, type OutcomeReason, type Quota, type UnfinishedOutcome, type WaitOptionsParsed } from '../contract/schemas.js';
+import { outcomeOf } from '../contract/outcome.js';
+import type { Outcome, OutcomeReason, Quota, UnfinishedOutcome, WaitOptionsParsed } from '../contract/schemas.js';
 import type { PaneState } from '../contract/substrate.js';
 import { readMessages, readTurn, type TurnRead } from '../ledger/turn-read.js';
 import type { WaitContext } from '../contract/umbel.js';
@@ -86,18 +87,16 @@ export async function waitForTurn(ctx: EngineContext, options: TurnWaitOptions, 
   const turnNo = pickTurn(first, options.turn).turn;
   const state: WaitState = { view: first, lastChangeAt: started, fingerprint: '', emitted: 0, ...first.transcript };
   const outcome: OutcomeBuilder = (reason: OutcomeReason, extra: OutcomeExtra = {}) =>
-    ({
+    outcomeOf(reason, {
       worker: first.name,
       provider: first.meta.provider,
       turn: turnNo,
       durationMs: ctx.now() - started,
       ...(state.sessionId ? { sessionId: state.sessionId } : {}),
       ...(state.transcriptPath ? { transcriptPath: state.transcriptPath } : {}),
-      reason,
-      exitCode: OUTCOME_EXIT_CODES[reason],
       ...extra,
       ...ledgerFacts(state),
-    }) as Outcome;
+    });
 
   const watcher = await watchDir(first.paths.events);
   const monitor = startMonitor({
@@ -265,6 +264,13 @@ async function captureOr(ctx: EngineContext, session: string, fallback: string, 
   return ctx.substrate.capture(session, { lines }).catch(() => fallback);
 }
 
+/** The background work the turn's stop record listed, when some of it was still running then (`completed.background`). */
+function stopBackground(turn: TurnView): Pick<Outcome, 'background'> {
+  const listed = turn.end?.kind === 'stop' ? turn.end.info.background : undefined;
+  if (!listed?.some((task) => task.running)) return {};
+  return { background: listed.map(({ kind, id, running }) => ({ kind, id, running })) };
+}
+
 /** Do what the decision says; the outcome when it is one. */
 async function carryOut(
   ctx: EngineContext,
@@ -291,10 +297,11 @@ async function carryOut(
         ...(r.model ? { model: r.model } : {}),
         ...(r.stopReason ? { stopReason: r.stopReason } : {}),
         ...(decision.message ? { message: decision.message } : {}),
+        ...stopBackground(turn),
       });
     }
     case 'completed-from-stop':
-      return deps.outcome('completed', { result: decision.answer, message: decision.message });
+      return deps.outcome('completed', { result: decision.answer, message: decision.message, ...stopBackground(turn) });
     case 'outcome': {
       if (decision.cancel) await cancelRetrying(ctx, deps, view, turn);
       if (decision.recordEnded) await ended(decision.recordEnded);

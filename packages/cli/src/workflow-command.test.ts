@@ -1,10 +1,18 @@
+/**
+ * `umbel run` as the CLI prints it: @umbel/workflow returns the typed summary (or throws), this
+ * command prints it. Against the real engine on the memory substrate and the mock provider.
+ */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createUmbel, type Umbel } from '@umbel/core';
+import { createUmbel, errorBody, type Umbel, WorkflowInvalidError } from '@umbel/core';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseVarArgs, renderProgressLine, runWorkflowCommand } from './index.js';
+import * as workflow from '@umbel/workflow';
+import { MAX_WORKFLOW_BYTES } from '@umbel/workflow';
+import { runWorkflowCommand as command, type WorkflowCommandOptions } from './workflow-command.js';
+
+const runWorkflowCommand = (options: WorkflowCommandOptions) => command(workflow, options);
 
 let home: string;
 let dir: string;
@@ -148,21 +156,44 @@ describe('runWorkflowCommand: every problem at once', () => {
   });
 });
 
-describe('helpers', () => {
-  it('parseVarArgs: K=V, later wins, = in values kept', () => {
-    expect(parseVarArgs(['a=1', 'b=x=y', 'a=2'])).toEqual({ a: '2', b: 'x=y' });
-    expect(() => parseVarArgs(['=1'])).toThrow(/--var NAME=VALUE/);
+describe('runWorkflowCommand: what else it prints', () => {
+  it('a fleet limit (--max-workers) exits 117, its message naming the limit', async () => {
+    await engine.spawn({ name: 'other', provider: 'mock', cwd: dir });
+    const path = await file('wf.yaml', 'workers:\n  a: {provider: mock}\nsteps:\n  - id: one\n    worker: a\n    prompt: ECHO one\n');
+    const stderr = sink();
+    expect(await runWorkflowCommand({ engine, file: path, env, maxWorkers: 1, stdout: sink(), stderr, runId: 'r4' })).toBe(117);
+    expect(stderr.text()).toMatch(/maxWorkers 1 is reached: 1 workers live/);
   });
 
-  it('renderProgressLine', () => {
-    const base = { kind: 'step', runId: 'r', step: 's', worker: 'w', workerName: 'r-w' } as const;
-    expect(renderProgressLine({ ...base, state: 'waiting', waitingFor: ['a', 'b'], elapsedMs: 0 })).toBe('[r] s on w: waiting for a, b');
-    expect(renderProgressLine({ ...base, state: 'running', attempt: 2, turn: 3, elapsedMs: 12_345 })).toBe('[r] s on w: running (attempt 2), turn 3 12.3s');
-    expect(renderProgressLine({ ...base, state: 'failed', reason: 'timeout', message: 'no answer', elapsedMs: 90_000 })).toBe(
-      '[r] s on w: failed: timeout — no answer after 1m30s',
+  it('an interrupted run says so, names the steps not run and how to resume; never "workflow completed"', async () => {
+    const path = await file(
+      'wf.yaml',
+      'workers: {w: {provider: mock}}\nsteps: [{id: a, worker: w, prompt: ECHO a}, {id: b, worker: w, prompt: ECHO b, needs: [a]}]\n',
     );
-    expect(renderProgressLine({ kind: 'run', runId: 'r', state: 'failed', failedStep: 's', exitCode: 124, elapsedMs: 500 })).toBe(
-      "[r] failed at step 's' after 500ms (exit 124)",
+    const controller = new AbortController();
+    controller.abort('SIGINT'); // before the first step: the racy point, every time
+    const stdout = sink();
+    const stderr = sink();
+    expect(await runWorkflowCommand({ engine, file: path, env, runId: 'cli', signal: controller.signal, stdout, stderr })).toBe(130);
+    expect(stdout.text()).toBe('');
+    expect(stderr.text()).toMatch(
+      /^umbel: workflow cli interrupted at step 'a' \(worker cli-w\) — the run was interrupted before this step started; not accepted: a, b\n/,
     );
+    expect(stderr.text()).toContain('resume with: umbel run --resume cli');
+  });
+
+  it('an endless file (/dev/zero) is one clear line, exit 2', async () => {
+    const stderr = sink();
+    expect(await runWorkflowCommand({ engine, file: '/dev/zero', env: {}, stdout: sink(), stderr })).toBe(2);
+    expect(stderr.text()).toBe(`umbel: invalid workflow: /dev/zero is more than 1 MiB; a workflow file is at most 1 MiB (${MAX_WORKFLOW_BYTES} bytes)\n`);
+  });
+
+  it("--json prints an error as core's error body, facts included", async () => {
+    const path = await file('invalid.yaml', 'workers: {w: {provider: mock}}\nsteps:\n  - {id: a, worker: nobody, prompt: hi}\n');
+    const json = sink();
+    expect(await runWorkflowCommand({ engine, file: path, env, json: true, stdout: json, stderr: sink() })).toBe(2);
+    const printed = JSON.parse(json.text()) as { error: { message: string; issues: unknown[] } };
+    const expected = errorBody(new WorkflowInvalidError(printed.error.message, printed.error.issues as never));
+    expect(printed).toEqual({ ok: false, exitCode: 2, error: expected });
   });
 });
