@@ -19,7 +19,7 @@ import {
 } from './facts.js';
 import { CLAUDE_PAYLOAD } from './payload.js';
 import { CLAUDE_ACCOUNT_SCREENS, CLAUDE_DIALOG_FACTS, CLAUDE_FATAL_FACTS, CLAUDE_INPUT_BOX, CLAUDE_PERMISSION_PROMPT, CLAUDE_SIGN_IN } from './screens.js';
-import { CLAUDE_PROMPT, claudeActivityDirs, readClaudeMessages, readClaudeTurn } from './transcript.js';
+import { CLAUDE_PROMPT, claudeActivityDirs, claudeMessages, claudeTurn, parseClaudeTranscript } from './transcript.js';
 import { CLAUDE_TOOLS } from './tools.js';
 
 /** Claude Code releases these facts were verified on (oldest first; the last is the pinned real CLI). */
@@ -47,7 +47,7 @@ export interface ClaudeSettings {
  * ```
  */
 export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
-  const provider = defineProvider({
+  return defineProvider({
     id: 'claude',
     displayName: 'Claude Code',
     description: "Anthropic's Claude Code (`claude`), on your Claude subscription login",
@@ -80,11 +80,12 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     input: { alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0 },
     prompt: CLAUDE_PROMPT,
     payload: CLAUDE_PAYLOAD,
-    transcript: { read: readClaudeTurn, messages: readClaudeMessages, predict: predictClaudeTranscript },
+    transcript: { parse: parseClaudeTranscript, turn: claudeTurn, messages: claudeMessages, predict: predictClaudeTranscript },
     validate: validateClaudeOptions,
+    tools: CLAUDE_TOOLS,
+    forgetScratch: forgetClaudeScratch,
+    activityDirs: claudeActivityDirs,
   });
-  // how its tool calls touch files and the shell (actions, diff); what a doctor scratch session leaves
-  return { ...provider, ...CLAUDE_TOOLS, doForgetScratch: forgetClaudeScratch, doFindActivityDirs: claudeActivityDirs };
 }
 
 /** The default Claude Code provider instance (`createClaude()`). */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ProviderV1Message } from '@umbel/core';
+import { expectReadsFromOneParse } from '@umbel/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createClaude } from './provider.js';
 import { classifyClaudeTool } from './tools.js';
@@ -32,5 +33,6 @@ describe('classifyClaudeTool', () => {
     const uses = toolUses(messages);
     expect(uses.length).toBeGreaterThan(0);
     expect(uses.map((u) => claude.doClassifyTool?.({ name: u.name, input: u.input }))).toEqual([{ command: 'ls -la' }]);
+    expectReadsFromOneParse(claude, { content, transcriptPath: '/t.jsonl', turnKey: 'p-tool-1', ordinal: 1, stopSeen: true });
   });
 });

@@ -7,33 +7,22 @@
  * with `is_error: true` (a Bash command exiting non-zero included), which the engine reads itself.
  * Pure.
  */
-import type { ProviderV1ToolCall, ProviderV1ToolUse } from '@umbel/provider';
+import { classifyTool, type ProviderV1ToolCall, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const FILE = ['file_path', 'notebook_path'];
+
+/** The tool facts of the Claude Code provider. */
+export const CLAUDE_TOOLS: ToolFacts = {
+  table: {
+    Read: { does: 'read', fields: FILE },
+    NotebookRead: { does: 'read', fields: FILE },
+    Edit: { does: 'edited', fields: FILE },
+    MultiEdit: { does: 'edited', fields: FILE },
+    NotebookEdit: { does: 'edited', fields: FILE },
+    Write: { does: 'written', fields: FILE },
+    Bash: { does: 'command', fields: ['command'] },
+  },
+};
 
 /** Classify one Claude Code tool call. */
-export function classifyClaudeTool(call: ProviderV1ToolCall): ProviderV1ToolUse {
-  const input = call.input !== null && typeof call.input === 'object' ? (call.input as Record<string, unknown>) : {};
-  const path = str(input.file_path) ?? str(input.notebook_path);
-  const paths = path ? [path] : [];
-  switch (call.name) {
-    case 'Read':
-    case 'NotebookRead':
-      return { read: paths };
-    case 'Edit':
-    case 'MultiEdit':
-    case 'NotebookEdit':
-      return { edited: paths };
-    case 'Write':
-      return { written: paths };
-    case 'Bash': {
-      const command = str(input.command);
-      return command ? { command } : {};
-    }
-    default:
-      return {};
-  }
-}
-
-/** The tool members of the Claude Code provider. */
-export const CLAUDE_TOOLS = { doClassifyTool: classifyClaudeTool } as const;
+export const classifyClaudeTool = (call: ProviderV1ToolCall): ProviderV1ToolUse => classifyTool(CLAUDE_TOOLS, call);

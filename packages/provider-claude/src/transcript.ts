@@ -217,8 +217,7 @@ function lastToolUse(body: readonly ClaudeTranscriptEntry[]): string | undefined
  * text blocks of the last assistant message); `interrupted` on a
  * `[Request interrupted by user…]` marker; otherwise `running` with the last tool call as activity.
  */
-export function readClaudeTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
-  const entries = parseClaudeTranscript(options.content);
+export function claudeTurn(entries: readonly ClaudeTranscriptEntry[], options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
   const turn = findClaudeTurn(entries, options);
   if (turn === undefined) return { status: 'missing' };
   const groups = groupAssistant(turn.body);
@@ -276,8 +275,7 @@ export function readClaudeTurn(options: ProviderV1ReadTurnOptions): ProviderV1Tu
  * turn's `user` entries (tool results, interrupt markers), in transcript order. The prompt itself is
  * not included. Pure.
  */
-export function readClaudeMessages(options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
-  const entries = parseClaudeTranscript(options.content);
+export function claudeMessages(entries: readonly ClaudeTranscriptEntry[], options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
   const turn = findClaudeTurn(entries, options);
   if (turn === undefined) return [];
   const out: { type: 'assistant' | 'user'; message: unknown; uuid?: string }[] = [];
@@ -309,3 +307,8 @@ export function readClaudeMessages(options: ProviderV1ReadTurnOptions): Provider
 export function claudeActivityDirs(transcriptPath: string): readonly string[] {
   return [`${transcriptPath.replace(/\.jsonl$/, '')}/subagents`];
 }
+
+/** {@link claudeTurn} of `options.content`, parsed. */
+export const readClaudeTurn = (options: ProviderV1ReadTurnOptions): ProviderV1TurnRead => claudeTurn(parseClaudeTranscript(options.content), options);
+/** {@link claudeMessages} of `options.content`, parsed. */
+export const readClaudeMessages = (options: ProviderV1ReadTurnOptions): ProviderV1Message[] => claudeMessages(parseClaudeTranscript(options.content), options);

@@ -10,10 +10,9 @@
  * - `auth.json` (and `AGENTS.md`) are symlinks to the user's, so no secret is copied and a token
  *   refresh is shared.
  *
- * Concurrency: every spawn runs `prepareCodexHome`, which takes a directory lock
- * (`<sharedDir>/home.lock`, stale after 30 s), re-reads config.toml, applies its edits and writes
- * through a temp file + rename; files that would not change are not written. So two spawns with
- * different cwds both end up trusted, and a reader never sees a half-written file.
+ * Concurrency: every spawn runs `prepareCodexHome`, the kit's `prepareHome` under the lock
+ * `<sharedDir>/home.lock`: it re-reads config.toml, applies its edits and writes atomically, only
+ * when they change it. So two spawns with different cwds both end up trusted.
  */
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -21,7 +20,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { HookKind } from '@umbel/provider';
 import type { ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
-import { type HookInstallContext, type LaunchParts, readTextIfExists, symlinkIfAbsent, withDirLock, writeIfChanged } from '@umbel/provider';
+import { type HookInstallContext, type LaunchParts, prepareHome, readTextIfExists } from '@umbel/provider';
 import { CODEX_HOOK_EVENTS } from './facts.js';
 import { readTomlScalar, tomlString, upsertTomlKey } from './toml-edit.js';
 
@@ -162,21 +161,18 @@ export interface PreparedCodexHome {
 /** Create or update the managed CODEX_HOME (see the module comment). Safe to run concurrently. */
 export async function prepareCodexHome(options: PrepareCodexHomeOptions): Promise<PreparedCodexHome> {
   const { home, userHome, cwd } = options;
-  await mkdir(home, { recursive: true, mode: 0o700 });
   const hooks = codexHooks(home, options.hookCommand);
-  return withDirLock(`${home}.lock`, async () => {
-    await writeIfChanged(join(home, 'hooks.json'), renderHooksJson(hooks));
-    const configPath = join(home, 'config.toml');
-    const userConfig = userHome !== home ? await readTextIfExists(join(userHome, 'config.toml')) : undefined;
-    const current = (await readTextIfExists(configPath)) ?? userConfig ?? '';
-    const configText = renderManagedConfig(current, { home, trust: [cwd], hooks, userHome });
-    await writeIfChanged(configPath, configText);
-    if (userHome !== home) {
-      await symlinkIfAbsent(join(userHome, 'auth.json'), join(home, 'auth.json'));
-      await symlinkIfAbsent(join(userHome, 'AGENTS.md'), join(home, 'AGENTS.md'));
-    }
-    return { home, configText, hooks };
+  const texts = await prepareHome({
+    user: userHome,
+    home,
+    lock: true,
+    files: {
+      'hooks.json': () => renderHooksJson(hooks),
+      'config.toml': (current) => renderManagedConfig(current ?? '', { home, trust: [cwd], hooks, userHome }),
+    },
+    link: ['auth.json', 'AGENTS.md'],
   });
+  return { home, configText: texts['config.toml'] ?? '', hooks };
 }
 
 /**

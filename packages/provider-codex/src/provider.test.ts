@@ -119,6 +119,14 @@ describe('managed config.toml', () => {
     expect(configuredEnvKey('model_provider = "mock"\n[model_providers.mock]\nenv_key = "MOCK_API_KEY"\n')).toBe('MOCK_API_KEY');
     expect(configuredEnvKey('[model_providers.mock]\nenv_key = "MOCK_API_KEY"\n')).toBeUndefined();
   });
+
+  it('reads the config as TOML: inline tables, literal strings and escapes included', () => {
+    const config = 'model_provider = \'mock\' # mine\n[model_providers]\nmock = { env_key = "MOCK_API_KEY", base_url = "http://h/\\u00761" }\n';
+    expect(configuredEnvKey(config)).toBe('MOCK_API_KEY');
+    expect(codexEndpoint(config)).toBe('http://h/v1');
+    expect(readTomlScalar('a = [1]\nb = 2024-01-02\n', [], 'a')).toBeUndefined();
+    expect(readTomlScalar('not = toml = here\n', [], 'not')).toBeUndefined();
+  });
 });
 
 describe('doBuildLaunch and the shared CODEX_HOME', () => {

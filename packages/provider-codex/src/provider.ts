@@ -16,7 +16,7 @@ import {
   CODEX_SIGN_IN,
 } from './facts.js';
 import { codexResumeArgs } from './resume.js';
-import { readCodexMessages, readCodexTurn } from './rollout.js';
+import { codexMessages, codexTurn, parseCodexRollout } from './rollout.js';
 import { CODEX_TOOLS } from './tools.js';
 
 /** Codex CLI releases these facts were verified on (oldest first; the last is the pinned real CLI). */
@@ -34,7 +34,7 @@ export interface CodexSettings {
 
 /** Create the codex provider. */
 export function createCodex(settings: CodexSettings = {}): ProviderV1 {
-  const provider = defineProvider({
+  return defineProvider({
     id: 'codex',
     displayName: 'OpenAI Codex',
     description: "OpenAI's Codex CLI (`codex`), on your ChatGPT login",
@@ -68,10 +68,9 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     input: { confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true },
     prompt: CODEX_PROMPT,
     payload: CODEX_PAYLOAD,
-    transcript: { read: readCodexTurn, messages: readCodexMessages },
+    transcript: { parse: parseCodexRollout, turn: codexTurn, messages: codexMessages },
+    tools: CODEX_TOOLS,
   });
-  // how its tool calls touch files and the shell (actions, diff)
-  return { ...provider, ...CODEX_TOOLS };
 }
 
 /** The default codex provider. */

@@ -187,9 +187,8 @@ export function findCodexTurn(turns: readonly CodexTurn[], turnKey?: string, ord
 }
 
 /** What the rollout says about one turn. Pure. */
-export function readCodexTurn(options: ReadCodexTurnOptions): ProviderV1TurnRead {
-  const records = parseRollout(options.content);
-  const turn = findCodexTurn(codexTurns(records), options.turnKey, options.ordinal);
+export function codexTurn({ records, turns }: CodexRollout, options: ReadCodexTurnOptions): ProviderV1TurnRead {
+  const turn = findCodexTurn(turns, options.turnKey, options.ordinal);
   if (!turn) return { status: 'missing' };
   const meta = records.find((r) => r.type === 'session_meta')?.payload;
   const sessionId = str(meta?.id) ?? str(meta?.session_id);
@@ -230,8 +229,8 @@ export function readCodexTurn(options: ReadCodexTurnOptions): ProviderV1TurnRead
  * `user` lines carry tool results only: the prompt (and codex's own wrapper messages) are not
  * echoed.
  */
-export function readCodexMessages(options: ReadCodexTurnOptions): ProviderV1Message[] {
-  const turn = findCodexTurn(codexTurns(parseRollout(options.content)), options.turnKey, options.ordinal);
+export function codexMessages({ turns }: CodexRollout, options: ReadCodexTurnOptions): ProviderV1Message[] {
+  const turn = findCodexTurn(turns, options.turnKey, options.ordinal);
   if (!turn) return [];
   const out: ProviderV1Message[] = [];
   for (const r of turn.records) {
@@ -266,3 +265,20 @@ export function readCodexMessages(options: ReadCodexTurnOptions): ProviderV1Mess
   }
   return out;
 }
+
+/** A rollout parsed once for every reader: its records and its turns. */
+export interface CodexRollout {
+  readonly records: readonly RolloutRecord[];
+  readonly turns: readonly CodexTurn[];
+}
+
+/** Parse a rollout's text. Pure. */
+export function parseCodexRollout(content: string): CodexRollout {
+  const records = parseRollout(content);
+  return { records, turns: codexTurns(records) };
+}
+
+/** {@link codexTurn} of `options.content`, parsed. */
+export const readCodexTurn = (options: ReadCodexTurnOptions): ProviderV1TurnRead => codexTurn(parseCodexRollout(options.content), options);
+/** {@link codexMessages} of `options.content`, parsed. */
+export const readCodexMessages = (options: ReadCodexTurnOptions): ProviderV1Message[] => codexMessages(parseCodexRollout(options.content), options);

@@ -5,6 +5,7 @@
  * existing value spans several lines is replaced together with its continuation lines only for
  * arrays and triple-quoted strings; tables defined through inline tables are not merged into.
  */
+import { parse as parseToml } from 'smol-toml';
 
 /** Quote one key segment for TOML (bare when possible). */
 export function tomlKeySegment(segment: string): string {
@@ -215,23 +216,18 @@ function fixRootInsert(out: string[], firstHeader: number): string {
   return out.join('\n');
 }
 
-/** Read a simple scalar at `table.key` (string, boolean or number) as text; undefined when absent. */
+/**
+ * Read a scalar at `table.key` (string, boolean, number or date) as text; undefined when absent, not
+ * a scalar, or the text is not TOML. Reads use a TOML parser (smol-toml); only edits are by line.
+ */
 export function readTomlScalar(text: string, table: readonly string[], key: string): string | undefined {
-  let sectionPath: string[] = [];
-  let aot = false;
-  for (const l of scanLines(text)) {
-    if (l.header) {
-      sectionPath = l.header.path;
-      aot = l.header.aot;
-      continue;
-    }
-    if (!l.key || aot) continue;
-    if (samePath([...sectionPath, ...l.key], [...table, key])) {
-      const v = l.text.slice(findEquals(l.text) + 1).trim();
-      const m = /^"((?:[^"\\]|\\.)*)"|^'([^']*)'/.exec(v);
-      if (m) return m[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : m[2];
-      return v.replace(/\s*#.*$/, '');
-    }
+  let value: unknown;
+  try {
+    value = parseToml(text);
+  } catch {
+    return undefined;
   }
-  return undefined;
+  for (const segment of [...table, key])
+    value = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[segment] : undefined;
+  return value === undefined || value === null || (typeof value === 'object' && !(value instanceof Date)) ? undefined : String(value);
 }

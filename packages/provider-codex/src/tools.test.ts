@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ProviderV1Message } from '@umbel/core';
+import { expectReadsFromOneParse } from '@umbel/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createCodex } from './provider.js';
 import { codexTurns, parseRollout } from './rollout.js';
@@ -62,5 +63,6 @@ describe('classifyCodexTool', () => {
     expect(uses).toEqual([{ command: 'echo hi' }]);
     const results = blocks.filter((b) => b.type === 'tool_result').map((b) => codex.doReadToolError?.({ content: b.content as string, isError: false }));
     expect(results).toEqual([undefined]);
+    expectReadsFromOneParse(codex, { content, transcriptPath: '/r.jsonl', ...(turnKey ? { turnKey } : {}), ordinal: 2, stopSeen: true });
   });
 });

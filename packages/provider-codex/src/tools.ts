@@ -9,7 +9,7 @@
  * Pure.
  */
 import { isAbsolute, resolve } from 'node:path';
-import type { ProviderV1ToolCall, ProviderV1ToolResult, ProviderV1ToolUse } from '@umbel/provider';
+import { classifyTool, type ProviderV1ToolCall, type ProviderV1ToolResult, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -35,25 +35,15 @@ function commandLine(argv: readonly unknown[]): string {
   return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
 }
 
-/** Classify one Codex tool call. */
-export function classifyCodexTool(call: ProviderV1ToolCall): ProviderV1ToolUse {
-  const input = call.input !== null && typeof call.input === 'object' ? (call.input as Record<string, unknown>) : {};
+/** The calls a table cannot classify: patches (as a tool, or through the shell) and shell argvs. */
+function classifyPatchOrArgv(call: ProviderV1ToolCall, input: Readonly<Record<string, unknown>>): ProviderV1ToolUse | undefined {
   const workdir = str(input.workdir);
-  if (call.name === 'apply_patch') {
-    const patch = typeof call.input === 'string' ? call.input : (str(input.input) ?? str(input.patch) ?? '');
-    return patchPaths(patch, workdir);
-  }
-  if (call.name === 'exec_command' || call.name === 'shell_command') {
-    const command = str(input.cmd) ?? str(input.command);
-    return command ? { command } : {};
-  }
-  if (call.name === 'shell' || call.name === 'local_shell' || call.name === 'container.exec') {
-    const argv = Array.isArray(input.command) ? input.command : [];
-    if (argv[0] === 'apply_patch' && typeof argv[1] === 'string') return patchPaths(argv[1], workdir);
-    const command = typeof input.command === 'string' ? input.command : commandLine(argv);
-    return command ? { command } : {};
-  }
-  return {};
+  if (call.name === 'apply_patch') return patchPaths(typeof call.input === 'string' ? call.input : (str(input.input) ?? str(input.patch) ?? ''), workdir);
+  if (call.name !== 'shell' && call.name !== 'local_shell' && call.name !== 'container.exec') return undefined;
+  const argv = Array.isArray(input.command) ? input.command : [];
+  if (argv[0] === 'apply_patch' && typeof argv[1] === 'string') return patchPaths(argv[1], workdir);
+  const command = typeof input.command === 'string' ? input.command : commandLine(argv);
+  return command ? { command } : {};
 }
 
 /** The error a Codex tool result reports: a command's non-zero exit (with the output's tail). */
@@ -77,5 +67,15 @@ export function readCodexToolError(result: ProviderV1ToolResult): string | undef
   return undefined;
 }
 
-/** The tool members of the Codex provider. */
-export const CODEX_TOOLS = { doClassifyTool: classifyCodexTool, doReadToolError: readCodexToolError } as const;
+/** The tool facts of the Codex provider. */
+export const CODEX_TOOLS: ToolFacts = {
+  table: {
+    exec_command: { does: 'command', fields: ['cmd', 'command'] },
+    shell_command: { does: 'command', fields: ['cmd', 'command'] },
+  },
+  classify: classifyPatchOrArgv,
+  readError: readCodexToolError,
+};
+
+/** Classify one Codex tool call. */
+export const classifyCodexTool = (call: ProviderV1ToolCall): ProviderV1ToolUse => classifyTool(CODEX_TOOLS, call);

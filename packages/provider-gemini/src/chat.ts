@@ -8,7 +8,7 @@
  * gemini.md §5.
  */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
-import { jsonLines } from '@umbel/provider';
+import { isRecord, jsonLines } from '@umbel/provider';
 import { geminiAccountError } from './account.js';
 
 /** One Gemini content part (only the fields umbel reads). */
@@ -63,10 +63,6 @@ export interface GeminiChat {
   readonly prompts: readonly GeminiChatPrompt[];
   /** Line of the last standalone record of each message id. */
   readonly lineOf: ReadonlyMap<string, number>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function asMessage(value: unknown): GeminiChatMessage | undefined {
@@ -314,8 +310,7 @@ function failed(message: string): ProviderV1TurnRead {
  * with `\n` (empty steps skipped); an `error` message after it fails the turn; a prompt that a
  * rewrite dropped is `interrupted` — never the previous turn's answer.
  */
-export function readGeminiTurn(content: string, options: ReadGeminiTurnOptions): ProviderV1TurnRead {
-  const chat = replayGeminiChat(content);
+export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions): ProviderV1TurnRead {
   const found = locate(chat, options);
   if (found === 'missing') {
     return options.stopSeen ? { status: 'interrupted', message: 'the prompt was never recorded in the transcript' } : { status: 'missing' };
@@ -374,8 +369,7 @@ function describeArgs(args: unknown): string {
  * The messages of one turn in Claude's stream-json shape (`{type, message}`): the assistant's
  * text and tool calls, and tool results as user messages.
  */
-export function readGeminiMessages(content: string, options: ReadGeminiTurnOptions): ProviderV1Message[] {
-  const chat = replayGeminiChat(content);
+export function geminiMessages(chat: GeminiChat, options: ReadGeminiTurnOptions): ProviderV1Message[] {
   const found = locate(chat, { ...options, stopSeen: true });
   if (typeof found === 'string' || 'alive' in found) return [];
   const out: ProviderV1Message[] = [];
@@ -420,3 +414,8 @@ export function chatOptions(options: ProviderV1ReadTurnOptions): ReadGeminiTurnO
     stopSeen: options.stopSeen,
   };
 }
+
+/** {@link geminiChatTurn} of a chat's text. */
+export const readGeminiTurn = (content: string, options: ReadGeminiTurnOptions): ProviderV1TurnRead => geminiChatTurn(replayGeminiChat(content), options);
+/** {@link geminiMessages} of a chat's text. */
+export const readGeminiMessages = (content: string, options: ReadGeminiTurnOptions): ProviderV1Message[] => geminiMessages(replayGeminiChat(content), options);

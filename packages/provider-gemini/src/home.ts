@@ -7,10 +7,10 @@
  * `~/.gemini/tmp` when it exists (chats then show up in the user's `gemini --resume`) or else at a
  * directory shared by umbel's workers (so a chat outlives its worker). The user's files are only read.
  */
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type HookInstallContext, type LaunchParts, readJsonObject, symlinkIfAbsent } from '@umbel/provider';
+import { type HookInstallContext, type LaunchParts, prepareHome, readJsonObject, symlinkIfAbsent } from '@umbel/provider';
 import { buildWorkerSettings, geminiBilling } from './settings.js';
 
 /** The worker's Gemini home, inside its provider dir. */
@@ -23,19 +23,21 @@ export const TELEMETRY_PATH = 'telemetry.log';
 /** Entries of the user's `~/.gemini` that are not shared with a worker's home. */
 const NOT_LINKED = new Set(['settings.json', 'projects.json', 'tmp']);
 
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
 /** The user's own Gemini home (the directory holding `.gemini`). */
 export function userGeminiHome(callerEnv: Readonly<Record<string, string | undefined>>): string {
   return callerEnv.GEMINI_CLI_HOME || callerEnv.HOME || homedir();
 }
 
 async function linkUserEntries(userDotGemini: string, workerDotGemini: string, sharedDir: string): Promise<void> {
-  await mkdir(workerDotGemini, { recursive: true, mode: 0o700 });
-  const entries = await readdir(userDotGemini).catch(() => [] as string[]);
-  for (const name of entries) {
-    if (NOT_LINKED.has(name) || name.endsWith('.lock') || name.endsWith('.tmp')) continue;
-    await symlinkIfAbsent(join(userDotGemini, name), join(workerDotGemini, name));
-  }
-  if (entries.includes('tmp')) {
+  const linked = (name: string) => !NOT_LINKED.has(name) && !name.endsWith('.lock') && !name.endsWith('.tmp');
+  await prepareHome({ user: userDotGemini, home: workerDotGemini, link: linked });
+  if (await exists(join(userDotGemini, 'tmp'))) {
     await symlinkIfAbsent(join(userDotGemini, 'tmp'), join(workerDotGemini, 'tmp'));
     return;
   }

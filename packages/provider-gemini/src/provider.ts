@@ -8,7 +8,7 @@
  */
 import type { ProviderV1 } from '@umbel/provider';
 import { defineProvider, modeFlags } from '@umbel/provider';
-import { chatOptions, readGeminiMessages } from './chat.js';
+import { chatOptions, geminiMessages, replayGeminiChat } from './chat.js';
 import {
   APPROVAL_RE,
   GEMINI_APPROVAL_MODES,
@@ -26,7 +26,7 @@ import {
 } from './facts.js';
 import { installGeminiHome } from './home.js';
 import { GEMINI_TOOLS } from './tools.js';
-import { GEMINI_SIDE_RECORDS, readGeminiTurnRecords } from './turn.js';
+import { GEMINI_SIDE_RECORDS, geminiTurn } from './turn.js';
 
 /** Version of this package. */
 export const VERSION = '0.1.0';
@@ -56,7 +56,7 @@ export interface GeminiSettings {
  */
 export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
   const home = { trustWorkspace: settings.trustWorkspace !== false, ...(settings.settingsOverrides ? { settingsOverrides: settings.settingsOverrides } : {}) };
-  const provider = defineProvider({
+  return defineProvider({
     id: settings.providerId ?? 'gemini',
     displayName: 'Gemini CLI',
     description: "Google's Gemini CLI (`gemini`), on your Google login or a Gemini API key",
@@ -94,13 +94,13 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
     prompt: GEMINI_PROMPT,
     payload: GEMINI_PAYLOAD,
     transcript: {
-      read: readGeminiTurnRecords,
+      parse: replayGeminiChat,
+      turn: geminiTurn,
       sideRecords: GEMINI_SIDE_RECORDS,
-      messages: (options) => readGeminiMessages(options.content, chatOptions(options)),
+      messages: (chat, options) => geminiMessages(chat, chatOptions(options)),
     },
+    tools: GEMINI_TOOLS,
   });
-  // how its tool calls touch files and the shell (actions, diff)
-  return { ...provider, ...GEMINI_TOOLS };
 }
 
 /** The default Gemini CLI provider. */

@@ -9,7 +9,7 @@
  * hooks appended (hook lists of every layer are concatenated, so the user's and the project's hooks
  * still run). The user's files are only read, never written.
  */
-import type { HookKind, ProviderV1BillingReport } from '@umbel/provider';
+import { deepMerge, type HookKind, isRecord, type ProviderV1BillingReport } from '@umbel/provider';
 import { GEMINI_HOOK_EVENTS } from './facts.js';
 
 /** Timeout of umbel's hook commands (ms); the sink writes one file and exits. */
@@ -18,9 +18,7 @@ export const HOOK_TIMEOUT_MS = 10_000;
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = (value: unknown): value is JsonObject => isRecord(value);
 
 /** Auth types of `security.auth.selectedType`. */
 export const GeminiAuthType = {
@@ -84,19 +82,8 @@ export function workerTelemetry(user: Json | undefined, outfile: string | undefi
   return { enabled: true, target: 'local', outfile, logPrompts: false, useCollector: false };
 }
 
-function clone<T>(value: T): T {
-  return structuredClone(value);
-}
-
-/** Deep merge of plain objects (arrays and scalars of `b` replace). Returns a new object. */
-export function deepMerge(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): JsonObject {
-  const out = clone(a) as JsonObject;
-  for (const [k, v] of Object.entries(b)) {
-    const cur = out[k];
-    out[k] = isObject(cur) && isObject(v) ? deepMerge(cur, v) : (clone(v) as Json);
-  }
-  return out;
-}
+/** Deep merge of plain objects (arrays and scalars of `b` replace): the kit's. */
+export { deepMerge };
 
 /**
  * The worker's user settings: the user's settings, plus umbel's hooks appended to each event's
@@ -104,7 +91,7 @@ export function deepMerge(a: Readonly<Record<string, unknown>>, b: Readonly<Reco
  * worker must never update the CLI under the user's feet).
  */
 export function buildWorkerSettings(input: WorkerSettingsInput): JsonObject {
-  const s = clone(input.user) as JsonObject;
+  const s = structuredClone(input.user) as JsonObject;
   const hooks: JsonObject = isObject(s.hooks) ? s.hooks : {};
   for (const [event, kind] of Object.entries(GEMINI_HOOK_EVENTS)) {
     const existing = Array.isArray(hooks[event]) ? (hooks[event] as Json[]) : [];
@@ -134,5 +121,5 @@ export function buildWorkerSettings(input: WorkerSettingsInput): JsonObject {
   s.general = general;
   const telemetry = workerTelemetry(s.telemetry, input.telemetryOutfile);
   if (telemetry !== undefined) s.telemetry = telemetry;
-  return input.overrides ? deepMerge(s, input.overrides) : s;
+  return input.overrides ? (deepMerge(s, input.overrides) as JsonObject) : s;
 }

@@ -8,6 +8,7 @@
  * rounds of `general.maxAttempts` attempts forever, showing nothing, and the chat records nothing
  * until it is cancelled: this file is where those attempts are. Pure.
  */
+import { isRecord } from '@umbel/provider';
 
 /** One main-model attempt the telemetry recorded. */
 export interface GeminiApiAttempt {
@@ -17,10 +18,6 @@ export interface GeminiApiAttempt {
   readonly status?: number;
   /** The API error's own message (`error.message` of its body), else the error text. */
   readonly message?: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const OUTCOMES: Readonly<Record<string, GeminiApiAttempt['outcome']>> = {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { expectReadsFromOneParse } from '@umbel/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createGemini } from './provider.js';
 import { classifyGeminiTool, readGeminiToolError } from './tools.js';
@@ -30,19 +31,20 @@ describe('classifyGeminiTool', () => {
   it('is wired into the provider and reads the tool calls of a recorded session', () => {
     const gemini = createGemini();
     const content = readFileSync(new URL('./__fixtures__/real-0.61.0-session.jsonl', import.meta.url), 'utf8');
-    const messages =
-      gemini.doReadMessages?.({
-        content,
-        transcriptPath: '/c.jsonl',
-        prompt: 'TOOL touch /tmp/h6-exp/work/x.txt',
-        turnKey: '2026-11-29T21:53:54.054Z',
-        ordinal: 2,
-        stopSeen: true,
-      }) ?? [];
+    const options = {
+      content,
+      transcriptPath: '/c.jsonl',
+      prompt: 'TOOL touch /tmp/h6-exp/work/x.txt',
+      turnKey: '2026-11-29T21:53:54.054Z',
+      ordinal: 2,
+      stopSeen: true,
+    };
+    const messages = gemini.doReadMessages?.(options) ?? [];
     const blocks = messages.flatMap((m) => (m.message as { content: { type: string; name?: string; input?: unknown; content?: string }[] }).content);
     const uses = blocks.filter((b) => b.type === 'tool_use').map((b) => gemini.doClassifyTool?.({ name: b.name as string, input: b.input }));
     expect(uses).toEqual([{ command: 'touch /tmp/h6-exp/work/x.txt' }]);
     const errors = blocks.filter((b) => b.type === 'tool_result').map((b) => gemini.doReadToolError?.({ content: b.content as string, isError: false }));
     expect(errors).toEqual([undefined]);
+    expectReadsFromOneParse(gemini, options);
   });
 });

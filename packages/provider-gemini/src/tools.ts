@@ -7,35 +7,9 @@
  * A failed call's result is `{"error": …}` (the CLI's error response), and a shell command that
  * exits non-zero says `Exit Code: N` in its output. Pure.
  */
-import type { ProviderV1ToolCall, ProviderV1ToolResult, ProviderV1ToolUse } from '@umbel/provider';
+import { classifyTool, type ProviderV1ToolCall, type ProviderV1ToolResult, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/** Classify one Gemini CLI tool call. */
-export function classifyGeminiTool(call: ProviderV1ToolCall): ProviderV1ToolUse {
-  const input = call.input !== null && typeof call.input === 'object' ? (call.input as Record<string, unknown>) : {};
-  const path = str(input.file_path) ?? str(input.absolute_path);
-  const paths = path ? [path] : [];
-  switch (call.name) {
-    case 'read_file':
-      return { read: paths };
-    case 'read_many_files': {
-      const include = Array.isArray(input.include) ? input.include : Array.isArray(input.paths) ? input.paths : [];
-      return { read: include.filter((p): p is string => typeof p === 'string' && !/[*?[{]/.test(p)) };
-    }
-    case 'write_file':
-      return { written: paths };
-    case 'replace':
-    case 'edit':
-      return { edited: paths };
-    case 'run_shell_command': {
-      const command = str(input.command);
-      return command ? { command } : {};
-    }
-    default:
-      return {};
-  }
-}
+const FILE = ['file_path', 'absolute_path'];
 
 /** The error a Gemini CLI tool result reports. */
 export function readGeminiToolError(result: ProviderV1ToolResult): string | undefined {
@@ -57,5 +31,18 @@ export function readGeminiToolError(result: ProviderV1ToolResult): string | unde
   return undefined;
 }
 
-/** The tool members of the Gemini CLI provider. */
-export const GEMINI_TOOLS = { doClassifyTool: classifyGeminiTool, doReadToolError: readGeminiToolError } as const;
+/** The tool facts of the Gemini CLI provider. */
+export const GEMINI_TOOLS: ToolFacts = {
+  table: {
+    read_file: { does: 'read', fields: FILE },
+    read_many_files: { does: 'read', fields: ['include', 'paths'] },
+    write_file: { does: 'written', fields: FILE },
+    replace: { does: 'edited', fields: FILE },
+    edit: { does: 'edited', fields: FILE },
+    run_shell_command: { does: 'command', fields: ['command'] },
+  },
+  readError: readGeminiToolError,
+};
+
+/** Classify one Gemini CLI tool call. */
+export const classifyGeminiTool = (call: ProviderV1ToolCall): ProviderV1ToolUse => classifyTool(GEMINI_TOOLS, call);

@@ -6,7 +6,7 @@
  */
 import type { ProviderV1ReadTurnOptions, ProviderV1SideRecord, ProviderV1TurnRead } from '@umbel/provider';
 import { accountError } from '@umbel/provider';
-import { chatOptions, readGeminiTurn } from './chat.js';
+import { chatOptions, type GeminiChat, geminiChatTurn, replayGeminiChat } from './chat.js';
 import { TELEMETRY_PATH, WORKER_SETTINGS_PATH } from './home.js';
 import { geminiMaxAttempts, rateLimitRound } from './telemetry.js';
 
@@ -20,8 +20,8 @@ export const GEMINI_SIDE_RECORDS: readonly ProviderV1SideRecord[] = [
 ];
 
 /** Read a turn: the chat's reading, or a rate limit when the CLI keeps retrying 429s (or was cancelled doing so). */
-export function readGeminiTurnRecords(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
-  const read = readGeminiTurn(options.content, chatOptions(options));
+export function geminiTurn(chat: GeminiChat, options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
+  const read = geminiChatTurn(chat, chatOptions(options));
   if (read.status === 'completed' || read.status === 'failed') return read;
   const since = chatOptions(options).acceptedAt;
   const telemetry = options.sideRecords?.telemetry;
@@ -37,3 +37,6 @@ export function readGeminiTurnRecords(options: ProviderV1ReadTurnOptions): Provi
     ...(read.status === 'running' && !options.stopSeen ? { retrying: true } : {}),
   };
 }
+
+/** {@link geminiTurn} of `options.content`, replayed. */
+export const readGeminiTurnRecords = (options: ProviderV1ReadTurnOptions): ProviderV1TurnRead => geminiTurn(replayGeminiChat(options.content), options);

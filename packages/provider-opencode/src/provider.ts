@@ -25,7 +25,7 @@ import { checkModel, listModels } from './models.js';
 import { OPENCODE_SIGNALS } from './plugin.js';
 import { hasInputBox, readOpencodeInputBox } from './screens.js';
 import { OPENCODE_TOOLS } from './tools.js';
-import { readOpencodeMessages, readOpencodeTurn } from './transcript.js';
+import { opencodeMessages, opencodeTurn, parseSessionDoc } from './transcript.js';
 import { opencodeResumeArgs } from './resume.js';
 
 /** The opencode releases these facts were verified on. */
@@ -79,7 +79,8 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     maxRetryDelayMs: settings.maxRetryDelayMs ?? 60_000,
     ...(settings.configOverrides ? { configOverrides: settings.configOverrides } : {}),
   };
-  const provider = defineProvider({
+  const check = settings.checkModel !== false;
+  return defineProvider({
     id: settings.providerId ?? 'opencode',
     displayName: 'opencode',
     description: 'opencode (`opencode`), on the providers, models and keys of your own opencode config',
@@ -101,28 +102,20 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
       // the plugin's factory runs before the TUI takes input; the input box is drawn once it does
       ready: { hook: 'session', screen: hasInputBox },
       inputPrompt: PERMISSION_PROMPT,
+      // Ctrl-C clears a draft; on an empty box it quits opencode, so it is pressed only while the box holds text.
+      inputBox: { read: readOpencodeInputBox, clearKeys: ['C-c'] },
     },
     // Pasted, never typed (a typed TAB switches the agent); the chat.message hook confirms the submit.
     input: { submitDelayMs: 150, confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true },
     prompt: OPENCODE_PROMPT,
     payload: OPENCODE_PAYLOAD,
-    transcript: { read: readOpencodeTurn, messages: readOpencodeMessages },
+    transcript: { parse: parseSessionDoc, turn: opencodeTurn, messages: opencodeMessages },
     validate,
-  });
-  const check = settings.checkModel !== false;
-  return {
-    ...provider,
-    // Ctrl-C clears a draft; on an empty box it quits opencode, so it is pressed only while the box holds text.
-    input: { ...provider.input, clearKeys: ['C-c'] },
-    doReadInputBox: readOpencodeInputBox,
-    async doBuildLaunch(options) {
-      const launch = await provider.doBuildLaunch(options);
-      const binary = launch.argv[0];
-      if (check && options.model !== undefined && binary) checkModel(options.model, await listModels(binary, modelsEnv(options), options.cwd));
-      return launch;
+    tools: OPENCODE_TOOLS,
+    checkLaunch: async (binary, options) => {
+      if (check && options.model !== undefined) checkModel(options.model, await listModels(binary, modelsEnv(options), options.cwd));
     },
-    ...OPENCODE_TOOLS,
-  };
+  });
 }
 
 /** The default opencode provider. */

@@ -4,30 +4,18 @@
  * oldString, newString}`, `write {filePath, content}`, `glob`, `grep`, `list`, `webfetch`, `task`,
  * `todowrite`, `skill` (FACTS.md "The requests opencode sends"). Pure.
  */
-import type { ProviderV1ToolCall, ProviderV1ToolUse } from '@umbel/provider';
+import { classifyTool, type ProviderV1ToolCall, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** The tool facts of the opencode provider. */
+export const OPENCODE_TOOLS: ToolFacts = {
+  table: {
+    bash: { does: 'command', fields: ['command'] },
+    read: { does: 'read', fields: ['filePath'] },
+    edit: { does: 'edited', fields: ['filePath'] },
+    patch: { does: 'edited', fields: ['filePath'] },
+    write: { does: 'written', fields: ['filePath'] },
+  },
+};
 
 /** Classify one opencode tool call. */
-export function classifyOpencodeTool(call: ProviderV1ToolCall): ProviderV1ToolUse {
-  const input = call.input !== null && typeof call.input === 'object' ? (call.input as Record<string, unknown>) : {};
-  const file = str(input.filePath);
-  switch (call.name) {
-    case 'bash': {
-      const command = str(input.command);
-      return command ? { command } : {};
-    }
-    case 'read':
-      return file ? { read: [file] } : {};
-    case 'edit':
-    case 'patch':
-      return file ? { edited: [file] } : {};
-    case 'write':
-      return file ? { written: [file] } : {};
-    default:
-      return {};
-  }
-}
-
-/** The tool members of the opencode provider. */
-export const OPENCODE_TOOLS = { doClassifyTool: classifyOpencodeTool } as const;
+export const classifyOpencodeTool = (call: ProviderV1ToolCall): ProviderV1ToolUse => classifyTool(OPENCODE_TOOLS, call);

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { ProviderRecording } from '@umbel/core/testing';
+import { expectReadsFromOneParse } from '@umbel/core/testing';
 import { describe, expect, it } from 'vitest';
+import { opencode } from './provider.js';
 import { parseSessionDoc, readOpencodeMessages, readOpencodeTurn } from './transcript.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
@@ -32,6 +34,10 @@ describe('readOpencodeTurn on what the real 1.18.33 stored', () => {
     // without a turn key, the n-th user message
     expect(read(exported, { ordinal: 2 })).toMatchObject({ status: 'completed', answer: 'a\n\nb\n\nc' });
     expect(read(exported, { ordinal: 7 })).toEqual({ status: 'missing' });
+  });
+
+  it('reads a turn and its messages from one parse of the transcript', () => {
+    expectReadsFromOneParse(opencode, { content: exported, transcriptPath: '/t.json', turnKey: userIds(exported)[1] as string, ordinal: 2, stopSeen: true });
   });
 
   it("reads the plugin's transcript of an answer with opencode's token counts in the neutral names", () => {

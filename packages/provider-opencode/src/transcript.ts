@@ -156,8 +156,7 @@ function failedOf(turn: OpencodeTurn): ProviderV1TurnRead | undefined {
 }
 
 /** What the transcript says about one turn. */
-export function readOpencodeTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
-  const doc = parseSessionDoc(options.content);
+export function opencodeTurn(doc: OpencodeSessionDoc | undefined, options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
   const turn = doc && findOpencodeTurn(doc, options.turnKey, options.ordinal);
   if (!turn) return { status: 'missing' };
   const failed = failedOf(turn);
@@ -192,8 +191,7 @@ export function readOpencodeTurn(options: ProviderV1ReadTurnOptions): ProviderV1
 }
 
 /** The turn's messages for stream output, in Claude's stream-json shape: text, tool calls and their results. */
-export function readOpencodeMessages(options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
-  const doc = parseSessionDoc(options.content);
+export function opencodeMessages(doc: OpencodeSessionDoc | undefined, options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
   const turn = doc && findOpencodeTurn(doc, options.turnKey, options.ordinal);
   if (!turn) return [];
   const out: ProviderV1Message[] = [];
@@ -215,3 +213,8 @@ export function readOpencodeMessages(options: ProviderV1ReadTurnOptions): Provid
   }
   return out;
 }
+
+/** {@link opencodeTurn} of `options.content`, parsed. */
+export const readOpencodeTurn = (options: ProviderV1ReadTurnOptions): ProviderV1TurnRead => opencodeTurn(parseSessionDoc(options.content), options);
+/** {@link opencodeMessages} of `options.content`, parsed. */
+export const readOpencodeMessages = (options: ProviderV1ReadTurnOptions): ProviderV1Message[] => opencodeMessages(parseSessionDoc(options.content), options);

@@ -270,6 +270,12 @@ export interface ProviderV1ReadTurnOptions {
    * transcript settles costs no side read); the reader stays pure.
    */
   readonly sideRecords?: Readonly<Record<string, string>>;
+  /**
+   * What the provider's own {@link ProviderV1.doParseTranscript} made of `content`, when it has one:
+   * the engine parses one transcript text once and hands the result to every reader of it (the
+   * turn's read, its messages, every turn of `actions`). Absent: parse `content` yourself.
+   */
+  readonly parsed?: unknown;
 }
 
 /**
@@ -503,6 +509,12 @@ export interface ProviderV1 {
    * never reported idle. Pure. Optional.
    */
   doFindActivityDirs?(transcriptPath: string): readonly string[];
+  /**
+   * Parse one transcript text once for all its readers: what it returns is handed to
+   * {@link doReadTurn} and {@link doReadMessages} as {@link ProviderV1ReadTurnOptions.parsed}.
+   * Pure; the result is only read, never changed. Optional.
+   */
+  doParseTranscript?(input: { readonly content: string; readonly transcriptPath: string }): unknown;
   /** Read one turn from the transcript text (and the side records). Pure. */
   doReadTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead;
   /** Messages of one turn for stream output. Pure. Optional. */

@@ -7,7 +7,7 @@ import { closeSync, fstatSync, readSync, statSync } from 'node:fs';
 import { openStateFileSync, readStateFile, readStateFileSync, TRANSCRIPT_MAX_BYTES } from '../engine/state-file.js';
 import { isAbsolute, join } from 'node:path';
 import type { TurnView, UsableView } from './ledger-types.js';
-import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1SideRecord, ProviderV1TurnRead } from '@umbel/provider';
+import type { Provider, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1SideRecord, ProviderV1TurnRead } from '@umbel/provider';
 import { guarded } from '../engine/provider-guard.js';
 
 /** A transcript read for one turn. */
@@ -32,6 +32,16 @@ export function readOptionsFor(turn: TurnView, content: string, transcriptPath: 
     stopSeen: turn.stopSeen,
     ...(turn.stopMessage !== undefined ? { stopMessage: turn.stopMessage } : {}),
   };
+}
+
+/**
+ * The provider's own parse of a transcript text (behind the guard), made once for every reader of
+ * that text: `{ parsed }` to spread into the reader's options, `{}` for a provider that parses in
+ * its readers.
+ */
+export function parsedTranscript(provider: Provider, content: string, transcriptPath: string): { parsed?: unknown } {
+  if (!provider.doParseTranscript) return {};
+  return { parsed: guarded(provider, 'doParseTranscript', () => provider.doParseTranscript?.({ content, transcriptPath })) };
 }
 
 /** Transcripts up to this size are read synchronously: far cheaper than the promise API's round trips. */
@@ -98,8 +108,9 @@ export async function readTurns(view: UsableView, turns: readonly TurnView[], tr
   const file = transcriptPath ? await readTranscript(transcriptPath) : undefined;
   if (!transcriptPath || !file) return turns.map(() => MISSING);
   const sideRecords = readSideRecords(view.paths.provider, view.provider.sideRecords);
+  const parsed = parsedTranscript(view.provider, file.content, transcriptPath);
   return turns.map((turn) => {
-    const options = { ...readOptionsFor(turn, file.content, transcriptPath), ...(sideRecords ? { sideRecords } : {}) };
+    const options = { ...readOptionsFor(turn, file.content, transcriptPath), ...(sideRecords ? { sideRecords } : {}), ...parsed };
     const read = guarded(view.provider, 'doReadTurn', () => view.provider.doReadTurn(options));
     return { read, options, size: file.content.length, mtimeMs: file.mtimeMs };
   });

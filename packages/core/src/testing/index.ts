@@ -11,3 +11,4 @@ export {
 export { NEUTRAL_USAGE_NAMES } from './conformance-behaviour.js';
 export { createWorld, type BehaviourSettings, type ConformanceWorld } from './conformance-world.js';
 export { fillPayload, fillRecorded, type ProviderRecording, type RecordedScenario, type RecordedStep } from './recording.js';
+export { expectReadsFromOneParse } from './one-parse.js';

@@ -11,16 +11,16 @@ import {
   type ProviderV1BillingReport,
   type ProviderV1BillingSpec,
   type ProviderV1Capabilities,
-  type ProviderV1ReadTurnOptions,
   type ProviderV1TurnRead,
 } from '../spec.js';
 import { ENV_NAME, FORBIDDEN_INHERITED_ENV } from './env-rules.js';
-import type { FlagFacts, ProviderFacts } from './facts.js';
+import type { FlagFacts, ProviderFacts, TranscriptFacts } from './facts.js';
 import { buildLaunch, findExecutable } from './launch.js';
 import { matches } from './matchers.js';
 import { parseEvent } from './payload.js';
 import { preparePrompt } from './prompt.js';
 import { accountScreenOf, classifyStartup, readInputBox, signInOf } from './screens.js';
+import { classifyTool, type ToolFacts } from './tools.js';
 
 /** Facts that cannot make a working provider (thrown by {@link defineProvider}, when the provider is built). */
 export class ProviderFactsError extends UmbelError {
@@ -106,8 +106,31 @@ function detectBilling(billing: ProviderFacts['billing'], input: ProviderV1Billi
   return seen ?? { billing: 'unknown' };
 }
 
+type Readers = Pick<ProviderV1, 'doParseTranscript' | 'doReadTurn' | 'doReadMessages'>;
+
+/** The transcript members: `parse` runs once per text when the engine passes `parsed`, else per call. */
+function readersOf<T>(transcript: TranscriptFacts<T>): Readers {
+  if (transcript.read) {
+    const { read, messages } = transcript;
+    return { doReadTurn: (options) => withLegacyUsage(read(options)), ...(messages ? { doReadMessages: (options) => messages(options) } : {}) };
+  }
+  const { parse, turn, messages } = transcript;
+  const parsed = (options: { content: string; transcriptPath: string; parsed?: unknown }): T =>
+    'parsed' in options ? (options.parsed as T) : parse(options.content, options.transcriptPath);
+  return {
+    doParseTranscript: ({ content, transcriptPath }) => parse(content, transcriptPath),
+    doReadTurn: (options) => withLegacyUsage(turn(parsed(options), options)),
+    ...(messages ? { doReadMessages: (options) => messages(parsed(options), options) } : {}),
+  };
+}
+
+/** The tool members of `tools`. */
+function toolMembersOf(tools: ToolFacts): Pick<ProviderV1, 'doClassifyTool' | 'doReadToolError'> {
+  return { doClassifyTool: (call) => classifyTool(tools, call), ...(tools.readError ? { doReadToolError: tools.readError } : {}) };
+}
+
 /** Compile `facts` into a ProviderV1; throws {@link ProviderFactsError} for facts that cannot work. */
-export function defineProvider(facts: ProviderFacts): ProviderV1 {
+export function defineProvider<T>(facts: ProviderFacts<T>): ProviderV1 {
   const problems = problemsOf(facts);
   if (problems.length) throw new ProviderFactsError(facts.id, problems.join('; '));
   const { screens, payload = {}, transcript, env, billing } = facts;
@@ -137,8 +160,10 @@ export function defineProvider(facts: ProviderFacts): ProviderV1 {
     ...(facts.prompt ? { doPreparePrompt: (prompt: string) => preparePrompt(facts.prompt ?? {}, prompt) } : {}),
     doParseEvent: (event) => parseEvent(payload, event),
     ...(transcript.sideRecords?.length ? { sideRecords: transcript.sideRecords.map((r) => ({ ...r })) } : {}),
-    doReadTurn: (options) => withLegacyUsage(transcript.read(options)),
-    ...(transcript.messages ? { doReadMessages: (options: ProviderV1ReadTurnOptions) => transcript.messages?.(options) ?? [] } : {}),
+    ...readersOf(transcript),
+    ...(facts.tools ? toolMembersOf(facts.tools) : {}),
+    ...(facts.forgetScratch ? { doForgetScratch: facts.forgetScratch } : {}),
+    ...(facts.activityDirs ? { doFindActivityDirs: facts.activityDirs } : {}),
     ...(screens.signIn?.length ? { doDetectSignIn: (screen: string) => signInOf(screens.signIn ?? [], screen) } : {}),
     ...(screens.account?.length ? { doDetectAccountScreen: (screen: string) => accountScreenOf(screens.account ?? [], screen) } : {}),
     ...(screens.inputPrompt !== undefined ? { doDetectInputPrompt: (screen: string) => matches(screens.inputPrompt ?? '', screen) } : {}),

@@ -16,11 +16,13 @@ import type {
   ProviderV1Message,
   ProviderV1ReadTurnOptions,
   ProviderV1SandboxSpec,
+  ProviderV1ScratchSession,
   ProviderV1SideRecord,
   ProviderV1TurnRead,
   ProviderV1ValidateOptions,
 } from '../spec.js';
 import type { Matcher } from './matchers.js';
+import type { ToolFacts } from './tools.js';
 
 /** The CLI's executable (found by the one rule: `UMBEL_<ID>_BIN`, settings, `PATH`). */
 export interface BinaryFacts {
@@ -154,12 +156,22 @@ export interface DialogFact {
  * be there when given, else to the screen's end. The box nearest the bottom counts. Used to know the
  * CLI takes input (ready) and to clear an unsubmitted prompt; never to read answers.
  */
-export interface InputBoxFacts {
+export type InputBoxFacts = InputBoxTable | InputBoxReader;
+
+/** The input box as a table (see {@link InputBoxFacts}). */
+export interface InputBoxTable {
   readonly start: RegExp;
   readonly above?: Matcher;
   readonly end?: Matcher;
   /** What an empty box shows (placeholders, hints): a string equals the text, a RegExp tests it. */
   readonly empty?: readonly (string | RegExp)[];
+  /** Keys that clear a non-empty box, pressed one at a time while the box still holds text. */
+  readonly clearKeys: readonly string[];
+}
+
+/** An input box a table cannot describe: its own pure reader (`''` empty, undefined when no box is drawn). */
+export interface InputBoxReader {
+  read(screen: string): string | undefined;
   /** Keys that clear a non-empty box, pressed one at a time while the box still holds text. */
   readonly clearKeys: readonly string[];
 }
@@ -235,19 +247,38 @@ export interface PayloadFacts {
   readonly refine?: (event: HookEvent, payload: Record<string, unknown>, info: ProviderV1EventInfo) => ProviderV1EventInfo;
 }
 
-/** The transcript reader: the one real piece of code of a provider. Pure. */
-export interface TranscriptFacts {
-  /** Report usage as `tokenUsage`; the kit adds the legacy `usage` record for older engines. */
-  read(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead;
-  messages?(options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[];
+/** What every transcript reader states besides its code. */
+interface TranscriptCommon {
   /** The transcript's path when it is known at launch (a prediction: hook payloads win). */
   predict?(launch: ProviderV1LaunchOptions): string | undefined;
-  /** Files beside the transcript that `read` needs too (ProviderV1's `sideRecords`). */
+  /** Files beside the transcript that the reader needs too (ProviderV1's `sideRecords`). */
   readonly sideRecords?: readonly ProviderV1SideRecord[];
 }
 
-/** Everything {@link defineProvider} needs. */
-export interface ProviderFacts {
+/**
+ * The transcript reader: the one real piece of code of a provider. Pure. `parse` turns one
+ * transcript text into what `turn` and `messages` read (the engine calls it once per text, however
+ * many readers it has); report usage as `tokenUsage` (the kit adds the legacy `usage` record).
+ */
+export interface TranscriptReader<T> extends TranscriptCommon {
+  parse(content: string, transcriptPath: string): T;
+  readonly read?: never;
+  turn(parsed: T, options: ProviderV1ReadTurnOptions): ProviderV1TurnRead;
+  messages?(parsed: T, options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[];
+}
+
+/** The first form of the reader, still accepted: each function parses `options.content` itself. */
+export interface UnparsedTranscriptReader extends TranscriptCommon {
+  read(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead;
+  readonly parse?: never;
+  messages?(options: ProviderV1ReadTurnOptions): readonly ProviderV1Message[];
+}
+
+/** Either form of the reader. */
+export type TranscriptFacts<T = unknown> = TranscriptReader<T> | UnparsedTranscriptReader;
+
+/** Everything {@link defineProvider} needs (`T`: what the transcript reader's `parse` makes). */
+export interface ProviderFacts<T = unknown> {
   /** Stable kebab-case id (`claude`); the executable variable is `UMBEL_<ID>_BIN`. */
   readonly id: string;
   readonly displayName: string;
@@ -267,7 +298,18 @@ export interface ProviderFacts {
   readonly input?: Omit<ProviderV1InputSpec, 'clearKeys'>;
   readonly prompt?: PromptFacts;
   readonly payload?: PayloadFacts;
-  readonly transcript: TranscriptFacts;
+  readonly transcript: TranscriptFacts<T>;
+  /**
+   * A check of the spawn that needs the executable found (opencode: that the model is in the CLI's
+   * own list), run by `doBuildLaunch` after the hooks are installed. Throw a UsageError to refuse.
+   */
+  readonly checkLaunch?: (binary: string, options: ProviderV1LaunchOptions) => Promise<void>;
+  /** What its tool calls do (ProviderV1's `doClassifyTool`, `doReadToolError`). */
+  readonly tools?: ToolFacts;
+  /** Forget a scratch session umbel ran (ProviderV1's `doForgetScratch`): best effort, never throws. */
+  readonly forgetScratch?: (session: ProviderV1ScratchSession) => Promise<void>;
+  /** Directories of the CLI's background work beside a transcript (ProviderV1's `doFindActivityDirs`). Pure. */
+  readonly activityDirs?: (transcriptPath: string) => readonly string[];
   /**
    * Checks only this CLI makes, before any I/O (throw a UsageError subclass). The engine has
    * already refused options the capabilities do not cover; do not repeat those.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../errors.js';
 import { readJsonObject, symlinkIfAbsent, writeIfChanged } from './files.js';
-import { asRecord, jsonLines, stringField, stripJsonComments } from './json.js';
+import { asRecord, deepMerge, isRecord, jsonLines, stringField, stripJsonComments } from './json.js';
 import { withDirLock } from './lock.js';
 import { allOf, anyOf, cursorOn, matches, oneLine, trimBox } from './matchers.js';
 
@@ -17,6 +17,22 @@ afterEach(async () => {
 });
 
 describe('JSON helpers', () => {
+  it('isRecord is true for plain objects only', () => {
+    expect([{}, { a: 1 }, [], null, 'x', 1, undefined].map(isRecord)).toEqual([true, true, false, false, false, false, false]);
+  });
+
+  it('deepMerge merges objects through and through, arrays and scalars of the second replace, neither input changes', () => {
+    const a = { x: { y: 1, z: [1, 2] }, k: 'a', keep: { deep: { v: 1 } } };
+    const b = { x: { z: [3], w: true }, k: { now: 'object' } };
+    const merged = deepMerge(a, b);
+    expect(merged).toEqual({ x: { y: 1, z: [3], w: true }, k: { now: 'object' }, keep: { deep: { v: 1 } } });
+    expect(a).toEqual({ x: { y: 1, z: [1, 2] }, k: 'a', keep: { deep: { v: 1 } } });
+    (merged.keep as { deep: { v: number } }).deep.v = 2;
+    (merged.x as { z: number[] }).z.push(4);
+    expect(a.keep.deep.v).toBe(1);
+    expect(b.x.z).toEqual([3]);
+  });
+
   it('jsonLines keeps object lines with their line numbers, skipping blanks, partial writes and non-objects', () => {
     const text = '{"a":1}\n\n[1,2]\nnot json\n"str"\n{"b":2}\n{"c":';
     expect(jsonLines(text)).toEqual([

@@ -15,6 +15,8 @@ export type {
   HookFacts,
   HookInstallContext,
   InputBoxFacts,
+  InputBoxReader,
+  InputBoxTable,
   InstalledHook,
   LaunchParts,
   PayloadFacts,
@@ -23,7 +25,10 @@ export type {
   RefusedPrompt,
   ScreenFacts,
   TranscriptFacts,
+  TranscriptReader,
+  UnparsedTranscriptReader,
 } from './facts.js';
+export { classifyTool, type ToolFacts, type ToolRule } from './tools.js';
 export {
   binEnvName,
   ExecutableNotFoundError,
@@ -34,9 +39,10 @@ export {
   type ExecutableQuery,
   type ExecutableSource,
 } from './executable.js';
-export { asRecord, jsonLines, parseJson, stringField, stripJsonComments, type JsonLine } from './json.js';
+export { asRecord, deepMerge, isRecord, jsonLines, parseJson, stringField, stripJsonComments, type JsonLine } from './json.js';
 export { readJsonObject, readTextIfExists, symlinkIfAbsent, writeIfChanged } from './files.js';
 export { withDirLock, type DirLockOptions } from './lock.js';
+export { type ManagedHomeFacts, prepareHome } from './home.js';
 export { allOf, anyOf, cursorOn, findLine, type Matcher, matchedText, matches, oneLine, trimBox } from './matchers.js';
 export { classifyStartup, fatalOf, readInputBox, signInOf } from './screens.js';
 export { accountError, accountErrorOfStatus, isoOfEpoch } from './account.js';

@@ -5,6 +5,21 @@ export function asRecord(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
+/** Whether `value` is a plain JSON object (not an array, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return asRecord(value) !== undefined;
+}
+
+/** `b` merged into a copy of `a`: objects through and through, while arrays and scalars of `b` replace. Neither input changes. */
+export function deepMerge(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out = structuredClone(a) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(b)) {
+    const current = out[key];
+    out[key] = isRecord(current) && isRecord(value) ? deepMerge(current, value) : structuredClone(value);
+  }
+  return out;
+}
+
 /** A non-empty string member (dotted keys reach into nested objects: `details.command`), or undefined. */
 export function stringField(object: Readonly<Record<string, unknown>> | undefined, key: string): string | undefined {
   let value: unknown = object;

@@ -56,6 +56,7 @@ export async function buildLaunch(facts: ProviderFacts, options: ProviderV1Launc
     hooks: installedHooks(facts, options),
     ...(permissionMode !== undefined ? { permissionMode } : {}),
   });
+  await facts.checkLaunch?.(binary, options);
   const unsetEnv = unsetNames(facts);
   const sessionId = options.resume?.sessionId ?? (flags.sessionId ? options.sessionId : parts.sessionId);
   const transcriptPath = parts.transcriptPath ?? facts.transcript.predict?.(options);

@@ -1,6 +1,6 @@
 /** Compiling a CLI's screen tables into the ProviderV1 screen members. Pure. */
 import type { HookEvent, ProviderV1AccountScreen, ProviderV1StartupState } from '../spec.js';
-import type { DialogFact, FatalFact, InputBoxFacts, ScreenFacts } from './facts.js';
+import type { DialogFact, FatalFact, InputBoxFacts, InputBoxTable, ScreenFacts } from './facts.js';
 import { findLine, type Matcher, matchedText, matches, trimBox } from './matchers.js';
 
 /** The fatal message on the screen, or undefined. */
@@ -34,7 +34,7 @@ export function accountScreenOf(facts: NonNullable<ScreenFacts['account']>, scre
   return undefined;
 }
 
-function isEmptyText(facts: InputBoxFacts, text: string): boolean {
+function isEmptyText(facts: InputBoxTable, text: string): boolean {
   return text === '' || (facts.empty ?? []).some((e) => (typeof e === 'string' ? e === text : matches(e, text)));
 }
 
@@ -43,6 +43,7 @@ function isEmptyText(facts: InputBoxFacts, text: string): boolean {
  * is drawn. The box nearest the bottom of the screen counts (history above may echo prompts).
  */
 export function readInputBox(facts: InputBoxFacts, screen: string): string | undefined {
+  if ('read' in facts) return facts.read(screen);
   const lines = screen.split('\n');
   for (let i = lines.length - 1; i >= 0; i -= 1) {
     const first = facts.start.exec(lines[i] ?? '');

@@ -1,0 +1,137 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../errors.js';
+import type { ProviderV1ReadTurnOptions } from '../spec.js';
+import { defineProvider } from './define.js';
+import type { ProviderFacts } from './facts.js';
+
+const base: Omit<ProviderFacts<readonly string[]>, 'transcript'> = {
+  id: 'acme',
+  displayName: 'Acme',
+  verifiedVersions: ['1.0.0'],
+  binary: { name: 'acme' },
+  hooks: { events: { Submit: 'prompt', Done: 'stop' }, install: () => ({}) },
+  screens: { ready: { hook: 'prompt' } },
+};
+
+const options = (content: string, over: Partial<ProviderV1ReadTurnOptions> = {}): ProviderV1ReadTurnOptions => ({
+  content,
+  transcriptPath: '/t.jsonl',
+  ordinal: 1,
+  stopSeen: true,
+  ...over,
+});
+
+describe('defineProvider: the transcript reader', () => {
+  const reader = () => {
+    const parse = vi.fn((content: string) => content.split('\n').filter(Boolean));
+    const provider = defineProvider({
+      ...base,
+      transcript: {
+        parse,
+        turn: (lines, o) => (lines.length >= o.ordinal ? { status: 'completed', answer: lines[o.ordinal - 1] ?? '' } : { status: 'missing' }),
+        messages: (lines) => lines.map((text) => ({ type: 'assistant' as const, message: { content: text } })),
+      },
+    });
+    return { parse, provider };
+  };
+
+  it('parses a text once for every reader when the engine passes what doParseTranscript made', () => {
+    const { parse, provider } = reader();
+    const parsed = provider.doParseTranscript?.({ content: 'a\nb\n', transcriptPath: '/t.jsonl' });
+    const o = options('a\nb\n', { parsed, ordinal: 2 });
+    expect(provider.doReadTurn(o)).toMatchObject({ status: 'completed', answer: 'b' });
+    expect(provider.doReadMessages?.(o)).toHaveLength(2);
+    expect(parse).toHaveBeenCalledTimes(1);
+  });
+
+  it('parses the content itself for an engine that passes nothing parsed', () => {
+    const { parse, provider } = reader();
+    expect(provider.doReadTurn(options('a\n'))).toMatchObject({ status: 'completed', answer: 'a' });
+    expect(provider.doReadTurn(options('', { ordinal: 1 }))).toEqual({ status: 'missing' });
+    expect(parse).toHaveBeenCalledTimes(2);
+  });
+
+  it('still takes the unparsed form (read, messages) and then has no doParseTranscript', () => {
+    const provider = defineProvider({ ...base, transcript: { read: () => ({ status: 'running' }) } });
+    expect(provider.doParseTranscript).toBeUndefined();
+    expect(provider.doReadMessages).toBeUndefined();
+    expect(provider.doReadTurn(options('x'))).toEqual({ status: 'running' });
+  });
+});
+
+describe('defineProvider: the extras are facts', () => {
+  it('compiles tools, scratch cleanup and activity dirs into their spec members', async () => {
+    const forgetScratch = vi.fn(async () => undefined);
+    const readError = (result: { content: string }) => (result.content.startsWith('boom') ? result.content : undefined);
+    const provider = defineProvider({
+      ...base,
+      transcript: { read: () => ({ status: 'missing' }) },
+      tools: { table: { sh: { does: 'command', fields: ['cmd'] } }, readError },
+      forgetScratch,
+      activityDirs: (path) => [`${path}.d`],
+    });
+    expect(provider.doClassifyTool?.({ name: 'sh', input: { cmd: 'ls' } })).toEqual({ command: 'ls' });
+    expect(provider.doReadToolError?.({ content: 'boom!', isError: false })).toBe('boom!');
+    await provider.doForgetScratch?.({ folder: '/f', sessionIds: ['s'], env: {} });
+    expect(forgetScratch).toHaveBeenCalledWith({ folder: '/f', sessionIds: ['s'], env: {} });
+    expect(provider.doFindActivityDirs?.('/t')).toEqual(['/t.d']);
+  });
+
+  it('has none of those members without the facts', () => {
+    const provider = defineProvider({ ...base, transcript: { read: () => ({ status: 'missing' }) } });
+    for (const member of ['doClassifyTool', 'doReadToolError', 'doForgetScratch', 'doFindActivityDirs'] as const) expect(provider[member]).toBeUndefined();
+  });
+});
+
+describe('defineProvider: code where a table cannot say it', () => {
+  it('reads the input box with the provider reader, and clears it with its keys', () => {
+    const provider = defineProvider({
+      ...base,
+      transcript: { read: () => ({ status: 'missing' }) },
+      screens: { ready: { inputBox: true }, inputBox: { read: (screen) => /\[(.*)\]/.exec(screen)?.[1], clearKeys: ['C-c'] } },
+    });
+    expect(provider.doReadInputBox?.('title\n[draft]')).toBe('draft');
+    expect(provider.doReadInputBox?.('no box')).toBeUndefined();
+    expect(provider.input?.clearKeys).toEqual(['C-c']);
+    expect(provider.doDetectStartup({ screen: '[]', events: [] }).state).toBe('ready');
+    expect(provider.doDetectStartup({ screen: 'loading', events: [] }).state).toBe('starting');
+  });
+
+  it('runs checkLaunch with the executable found, and a refusal refuses the launch', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'umbel-kit-check-'));
+    try {
+      const bin = join(dir, 'acme');
+      await writeFile(bin, '#!/bin/sh\n', { mode: 0o755 });
+      const seen: string[] = [];
+      const provider = defineProvider({
+        ...base,
+        hooks: { ...base.hooks, install: () => ({}) },
+        transcript: { read: () => ({ status: 'missing' }) },
+        checkLaunch: async (binary, options) => {
+          seen.push(binary);
+          if (options.model === 'nope') throw new UsageError('unknown model nope');
+        },
+      });
+      const options = {
+        worker: 'w',
+        cwd: dir,
+        unattended: false,
+        env: {},
+        callerEnv: { PATH: '/nonexistent', UMBEL_ACME_BIN: bin },
+        workerDir: join(dir, 'worker'),
+        sharedDir: join(dir, 'shared'),
+        sessionId: 's',
+        hookCommand: () => 'sink',
+        hookSinkPath: 'sink',
+      };
+      expect((await provider.doBuildLaunch(options)).argv[0]).toBe(bin);
+      expect(seen).toEqual([bin]);
+      await expect(provider.doBuildLaunch({ ...options, model: 'nope' })).rejects.toThrow(UsageError);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
