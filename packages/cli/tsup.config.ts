@@ -25,6 +25,7 @@ const BIN_INLINED = [
   '@umbel/provider-codex',
   '@umbel/provider-gemini',
   '@umbel/provider-opencode',
+  '@umbel/provider-copilot',
   '@umbel/runtime',
 ];
 const BIN_EXTERNAL = ['@umbel/mcp', '@umbel/workflow', '@umbel/top', 'ajv'];

@@ -16,6 +16,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   '@umbel/provider-codex': 3,
   '@umbel/provider-gemini': 3,
   '@umbel/provider-opencode': 3,
+  '@umbel/provider-copilot': 3,
   '@umbel/runtime': 4,
   '@umbel/workflow': 4,
   '@umbel/mcp': 5,
@@ -34,6 +35,7 @@ export const ONLY: Readonly<Record<string, readonly string[]>> = {
   '@umbel/provider-codex': ['@umbel/provider'],
   '@umbel/provider-gemini': ['@umbel/provider'],
   '@umbel/provider-opencode': ['@umbel/provider'],
+  '@umbel/provider-copilot': ['@umbel/provider'],
   '@umbel/runtime': [
     '@umbel/provider',
     '@umbel/core',
@@ -42,6 +44,7 @@ export const ONLY: Readonly<Record<string, readonly string[]>> = {
     '@umbel/provider-codex',
     '@umbel/provider-gemini',
     '@umbel/provider-opencode',
+    '@umbel/provider-copilot',
   ],
   '@umbel/workflow': ['@umbel/core'],
   '@umbel/top': ['@umbel/core'],

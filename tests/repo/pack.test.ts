@@ -87,6 +87,7 @@ describe('packed packages', () => {
       '@umbel/provider',
       '@umbel/provider-claude',
       '@umbel/provider-codex',
+      '@umbel/provider-copilot',
       '@umbel/provider-gemini',
       '@umbel/provider-opencode',
       '@umbel/runtime',
