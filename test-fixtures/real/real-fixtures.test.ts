@@ -49,9 +49,12 @@ describe('pins.json', () => {
       codex: { package: '@openai/codex', version: '0.171.0' },
       gemini: { package: '@google/gemini-cli', version: '0.61.0' },
       opencode: { package: 'opencode-ai', version: '1.18.33' },
+      copilot: { package: '@github/copilot', version: '1.0.102' },
     });
-    expect(CLI_IDS).toEqual(['claude', 'codex', 'gemini', 'opencode']);
+    expect(CLI_IDS).toEqual(['claude', 'codex', 'gemini', 'opencode', 'copilot']);
     expect(EXPECTED_VERSION_OUTPUT.opencode('1.18.33')).toBe('1.18.33');
+    // `copilot --version` (1.0.102): "GitHub Copilot CLI 1.0.102." then an update hint
+    expect(EXPECTED_VERSION_OUTPUT.copilot('1.0.102')).toBe('GitHub Copilot CLI 1.0.102.');
   });
 
   it('names the native opencode platform package of each host (the binary lives there, not in opencode-ai)', () => {
