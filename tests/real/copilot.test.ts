@@ -17,7 +17,6 @@ import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
 import type { UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
 import { assertBuilt, cleanUp, testEnv, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON from the CLI
 type Json = any;
 type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: () => Promise<void> };
 
