@@ -24,7 +24,7 @@ export {
   PERMISSION_PROMPT,
   TRUST_TEXT,
 } from './facts.js';
-export { copilotHome, eventsPath, HOOK_TIMEOUT_SEC, hooksJson, installPluginDir, PLUGIN_NAME, pluginJson } from './plugin-dir.js';
+export { copilotHome, eventsPath, HOOK_TIMEOUT_SEC, hooksJson, installPluginDir, PLUGIN_NAME, pluginJson, withTranscriptPath } from './plugin-dir.js';
 export { type CopilotEvent, type CopilotTurn, findCopilotTurn, parseEvents, readCopilotMessages, readCopilotTurn, usageOf } from './events.js';
 export { classifyCopilotTool, COPILOT_TOOLS } from './tools.js';
 

@@ -7,7 +7,7 @@
  * `<COPILOT_HOME or ~/.copilot>/session-state/<id>/events.jsonl`.
  */
 import { join } from 'node:path';
-import type { HookInstallContext, InstalledHook, LaunchParts, ProviderV1LaunchOptions } from '@umbel/provider';
+import { type HookInstallContext, type InstalledHook, type LaunchParts, type ProviderV1LaunchOptions, shellQuote } from '@umbel/provider';
 
 /** How long Copilot waits for one hook command (s): umbel's delivers a payload to a local file. */
 export const HOOK_TIMEOUT_SEC = 30;
@@ -28,10 +28,24 @@ export function eventsPath(launch: Pick<ProviderV1LaunchOptions, 'env' | 'caller
   return home ? join(home, 'session-state', sessionId, 'events.jsonl') : undefined;
 }
 
+/**
+ * The prompt hook's command with the events file added to its payload (`{"transcriptPath":…,`
+ * before the rest): Copilot's `userPromptSubmitted` payload names only the session, and a turn that
+ * fails names its events file nowhere else (no `agentStop`). Left as it is for a path sed could not
+ * take literally. Pure.
+ */
+export function withTranscriptPath(command: string, transcriptPath: string | undefined): string {
+  if (!transcriptPath || /[|&\\\n]/.test(transcriptPath)) return command;
+  return `sed ${shellQuote(`s|^{|{"transcriptPath":${JSON.stringify(transcriptPath)},|`)} | ${command}`;
+}
+
 /** `hooks/hooks.json`: one command hook per installed event. Pure. */
-export function hooksJson(hooks: readonly InstalledHook[]): string {
+export function hooksJson(hooks: readonly InstalledHook[], transcriptPath?: string): string {
   const byEvent: Record<string, { type: 'command'; bash: string; timeoutSec: number }[]> = {};
-  for (const hook of hooks) (byEvent[hook.event] ??= []).push({ type: 'command', bash: hook.command, timeoutSec: HOOK_TIMEOUT_SEC });
+  for (const hook of hooks) {
+    const bash = hook.event === 'userPromptSubmitted' ? withTranscriptPath(hook.command, transcriptPath) : hook.command;
+    (byEvent[hook.event] ??= []).push({ type: 'command', bash, timeoutSec: HOOK_TIMEOUT_SEC });
+  }
   return `${JSON.stringify({ version: 1, hooks: byEvent }, null, 2)}\n`;
 }
 
@@ -49,7 +63,7 @@ export function installPluginDir({ launch, hooks }: HookInstallContext): LaunchP
     args: ['--plugin-dir', dir],
     files: [
       { path: join(dir, '.plugin', 'plugin.json'), content: pluginJson(), mode: 0o600 },
-      { path: join(dir, 'hooks', 'hooks.json'), content: hooksJson(hooks), mode: 0o600 },
+      { path: join(dir, 'hooks', 'hooks.json'), content: hooksJson(hooks, transcriptPath), mode: 0o600 },
     ],
     ...(transcriptPath ? { transcriptPath } : {}),
   };

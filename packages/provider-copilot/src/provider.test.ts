@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent, ProviderV1Launch, ProviderV1LaunchOptions } from '@umbel/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { COPILOT_API_BILLING_ENV, COPILOT_HOOK_EVENTS, VERSION } from './index.js';
+import { COPILOT_API_BILLING_ENV, COPILOT_HOOK_EVENTS, VERSION, withTranscriptPath } from './index.js';
 import { copilot, createCopilot } from './provider.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'umbel-copilot-provider-')));
@@ -53,7 +54,8 @@ describe('the launch', () => {
     expect(hooks.version).toBe(1);
     expect(Object.keys(hooks.hooks)).toEqual(Object.keys(COPILOT_HOOK_EVENTS));
     expect(hooks.hooks.agentStop).toEqual([{ type: 'command', bash: `${o.hookSinkPath} stop`, timeoutSec: 30 }]);
-    expect(hooks.hooks.userPromptSubmitted[0].bash).toBe(`${o.hookSinkPath} prompt`);
+    // the prompt hook adds the events file to its payload (a failed turn names it nowhere else)
+    expect(hooks.hooks.userPromptSubmitted[0].bash).toBe(`sed 's|^{|{"transcriptPath":"${launch.transcriptPath}",|' | ${o.hookSinkPath} prompt`);
     expect(hooks.hooks.permissionRequest[0].bash).toBe(`${o.hookSinkPath} permission`);
     expect(JSON.stringify(launch)).not.toContain('sk-secret-value-1234');
   });
@@ -78,6 +80,19 @@ describe('the launch', () => {
       permissionModes: ['default', 'plan', 'allow'],
       model: true,
     });
+  });
+});
+
+describe('the prompt hook names the events file', () => {
+  const run = (command: string, input: string) => execFileSync('sh', ['-c', command], { input, encoding: 'utf8' });
+  it('its payload, as Copilot writes it, gets transcriptPath first and stays JSON', () => {
+    const payload = '{"sessionId":"11111111-2222-4333-8444-555555555555","timestamp":1,"cwd":"/w","prompt":"ECHO a|b & \\"c\\""}';
+    const out = JSON.parse(run(withTranscriptPath('cat', "/home/u v/it's/.copilot/session-state/x/events.jsonl"), payload));
+    expect(out).toEqual({ transcriptPath: "/home/u v/it's/.copilot/session-state/x/events.jsonl", ...JSON.parse(payload) });
+  });
+  it('a path sed cannot take literally, or none, leaves the command alone', () => {
+    for (const path of ['/a|b/events.jsonl', '/a&b/events.jsonl', '/a\\b/events.jsonl', undefined])
+      expect(withTranscriptPath('sink prompt', path)).toBe('sink prompt');
   });
 });
 
