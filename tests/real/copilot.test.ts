@@ -5,7 +5,7 @@
  * test-fixtures, so no GitHub or model service is ever called. Facts: test-fixtures/real/COPILOT-FACTS.md.
  * A missing install fails (never skips). Nothing here asserts on time.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import { startChatMock } from '../../test-fixtures/mock-servers/openai-chat.mjs'
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
 import type { UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, testEnv, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, connectUmbelMcp, testEnv, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
 type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: () => Promise<void> };
@@ -32,6 +32,8 @@ let home: string;
 let state: string;
 let work: string;
 let umbel: UmbelRun;
+let env: Record<string, string>;
+const clients: Json[] = [];
 
 const turnsFor = (prompt: string) => mock.requests().filter((q) => q.kind === 'turn' && q.prompt === prompt);
 
@@ -48,7 +50,7 @@ async function spawn(name: string, extra: string[] = []): Promise<void> {
 }
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/provider-copilot/dist/index.js']);
+  assertBuilt(['packages/cli/dist/cli.js', 'packages/provider-copilot/dist/index.js', 'packages/mcp/dist/bin.js', 'packages/workflow/dist/index.js']);
   const copilot = realCliPath('copilot'); // throws "run `pnpm install:real-clis`" when missing: fail, never skip
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-copilot-')));
   mock = await startChatMock();
@@ -57,7 +59,7 @@ beforeAll(async () => {
   work = join(scratch, 'project');
   await mkdir(join(work, '.git'), { recursive: true });
   await mkdir(home, { recursive: true });
-  const env = testEnv({
+  env = testEnv({
     home,
     umbelHome: state,
     UMBEL_COPILOT_BIN: copilot,
@@ -71,7 +73,7 @@ beforeAll(async () => {
   umbel = umbelRunner({ cwd: work, env }).run;
 }, T);
 
-afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], close: [mock], remove: [scratch] }), T);
+afterAll(() => cleanUp({ disconnect: clients, workers: [umbel], reap: [scratch], close: [mock], remove: [scratch] }), T);
 
 describe(`the real GitHub Copilot CLI ${PIN?.version} offline against the chat mock`, () => {
   it(
@@ -138,6 +140,52 @@ describe(`the real GitHub Copilot CLI ${PIN?.version} offline against the chat m
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/COPILOT_PROVIDER_BASE_URL/);
       expect((await umbel(['ls'])).stdout).not.toMatch(/\bc4\b/);
+    },
+    T,
+  );
+
+  it(
+    'a workflow runs two steps on a copilot worker (BYOK passed with fromEnv)',
+    async () => {
+      const file = join(scratch, 'flow.yaml');
+      const byok = ['COPILOT_PROVIDER_BASE_URL', 'COPILOT_PROVIDER_API_KEY', 'COPILOT_PROVIDER_TYPE', 'COPILOT_MODEL'].map(
+        (n) => `      ${n}: { fromEnv: ${n} }`,
+      );
+      writeFileSync(
+        file,
+        `name: real-copilot\nworkers:\n  agent:\n    provider: copilot\n    cwd: ./project\n    env:\n${byok.join('\n')}\nsteps:\n  - id: one\n    worker: agent\n    prompt: ECHO alpha-42\n    timeout: 4m\n  - id: two\n    worker: agent\n    needs: [one]\n    prompt: "ECHO got {{ steps.one.output }}"\n    timeout: 4m\n`,
+      );
+      const r = await umbel(['run', file, '--json']);
+      expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, status: 'completed', outputs: { one: { output: 'alpha-42' }, two: { output: 'got alpha-42' } } });
+    },
+    T,
+  );
+
+  it(
+    'the MCP face: umbel_spawn → umbel_send → umbel_wait → umbel_read → umbel_kill',
+    async () => {
+      const client = await connectUmbelMcp({ env, cwd: scratch });
+      clients.push(client);
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = await client.callTool({ name, arguments: args }, undefined, { timeout: T });
+        expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+        return result.structuredContent;
+      };
+      const byok = Object.fromEntries(
+        ['COPILOT_PROVIDER_BASE_URL', 'COPILOT_PROVIDER_API_KEY', 'COPILOT_PROVIDER_TYPE', 'COPILOT_MODEL'].map((n) => [n, { fromEnv: n }]),
+      );
+      expect(await call('umbel_spawn', { name: 'mcp-cp', provider: 'copilot', cwd: work, env: byok, startupTimeout: '180s' })).toMatchObject({
+        name: 'mcp-cp',
+        provider: 'copilot',
+        alive: true,
+      });
+      expect(await call('umbel_send', { name: 'mcp-cp', prompt: 'ECHO copilot answers over MCP' })).toEqual({ worker: 'mcp-cp', turn: 1 });
+      let outcome = await call('umbel_wait', { name: 'mcp-cp', timeout: '50s' });
+      for (let i = 0; i < 4 && outcome.reason === 'timeout'; i++) outcome = await call('umbel_wait', { name: 'mcp-cp', timeout: '50s' });
+      expect(outcome).toMatchObject({ reason: 'completed', result: 'copilot answers over MCP' });
+      expect(await call('umbel_read', { name: 'mcp-cp' })).toMatchObject({ result: 'copilot answers over MCP', complete: true });
+      expect(await call('umbel_kill', { name: 'mcp-cp', purge: true })).toMatchObject({ purged: true });
     },
     T,
   );
