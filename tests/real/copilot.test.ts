@@ -191,6 +191,26 @@ describe(`the real GitHub Copilot CLI ${PIN?.version} offline against the chat m
   );
 
   it(
+    'umbel doctor --turn passes every check (the session payload names the events file)',
+    async () => {
+      const r = await umbel(['doctor', '--json', '--turn', '--provider', 'copilot', '--startup-timeout', '180s', ...BYOK]);
+      const report = JSON.parse(r.stdout);
+      const checks = report.providers[0].checks.map((c: Json) => [c.id, c.status]);
+      expect(
+        checks.filter(([, status]: string[]) => status === 'fail'),
+        JSON.stringify(report.providers[0].checks),
+      ).toEqual([]);
+      expect(checks).toEqual(
+        expect.arrayContaining([
+          ['payload', 'pass'],
+          ['turn', 'pass'],
+        ]),
+      );
+    },
+    T,
+  );
+
+  it(
     'umbel -p prints the answer like claude -p (text and json)',
     async () => {
       const text = await umbel(['-p', 'ECHO printed answer', ...cp, '--startup-timeout', '180s']);

@@ -69,7 +69,12 @@ async function world(id: 'codex' | 'gemini' | 'opencode' | 'copilot'): Promise<{
     });
   } else if (id === 'copilot') {
     // a BYOK endpoint passed on purpose (the fake never calls it)
-    env = testEnv({ home: userHome, umbelHome: home, UMBEL_COPILOT_BIN: join(REPO_ROOT, 'test-fixtures/bin/copilot'), COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1' });
+    env = testEnv({
+      home: userHome,
+      umbelHome: home,
+      UMBEL_COPILOT_BIN: join(REPO_ROOT, 'test-fixtures/bin/copilot'),
+      COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1',
+    });
   } else {
     await mkdir(join(userHome, '.gemini'), { recursive: true });
     await writeFile(join(userHome, '.gemini', 'settings.json'), '{"privacy":{"usageStatisticsEnabled":false}}\n');

@@ -29,21 +29,24 @@ export function eventsPath(launch: Pick<ProviderV1LaunchOptions, 'env' | 'caller
 }
 
 /**
- * The prompt hook's command with the events file added to its payload (`{"transcriptPath":…,`
- * before the rest): Copilot's `userPromptSubmitted` payload names only the session, and a turn that
- * fails names its events file nowhere else (no `agentStop`). Left as it is for a path sed could not
- * take literally. Pure.
+ * A hook's command with the events file added to its payload (`{"transcriptPath":…,` before the
+ * rest): Copilot's `sessionStart` and `userPromptSubmitted` payloads name only the session, and a
+ * turn that fails names its events file nowhere else (no `agentStop`). Left as it is for a path sed
+ * could not take literally. Pure.
  */
 export function withTranscriptPath(command: string, transcriptPath: string | undefined): string {
   if (!transcriptPath || /[|&\\\n]/.test(transcriptPath)) return command;
   return `sed ${shellQuote(`s|^{|{"transcriptPath":${JSON.stringify(transcriptPath)},|`)} | ${command}`;
 }
 
+/** The hooks whose payload gets the events file: the session's (doctor reads it) and every prompt's. */
+const NAMES_TRANSCRIPT = new Set(['sessionStart', 'userPromptSubmitted']);
+
 /** `hooks/hooks.json`: one command hook per installed event. Pure. */
 export function hooksJson(hooks: readonly InstalledHook[], transcriptPath?: string): string {
   const byEvent: Record<string, { type: 'command'; bash: string; timeoutSec: number }[]> = {};
   for (const hook of hooks) {
-    const bash = hook.event === 'userPromptSubmitted' ? withTranscriptPath(hook.command, transcriptPath) : hook.command;
+    const bash = NAMES_TRANSCRIPT.has(hook.event) ? withTranscriptPath(hook.command, transcriptPath) : hook.command;
     (byEvent[hook.event] ??= []).push({ type: 'command', bash, timeoutSec: HOOK_TIMEOUT_SEC });
   }
   return `${JSON.stringify({ version: 1, hooks: byEvent }, null, 2)}\n`;

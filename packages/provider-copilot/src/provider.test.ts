@@ -56,6 +56,8 @@ describe('the launch', () => {
     expect(hooks.hooks.agentStop).toEqual([{ type: 'command', bash: `${o.hookSinkPath} stop`, timeoutSec: 30 }]);
     // the prompt hook adds the events file to its payload (a failed turn names it nowhere else)
     expect(hooks.hooks.userPromptSubmitted[0].bash).toBe(`sed 's|^{|{"transcriptPath":"${launch.transcriptPath}",|' | ${o.hookSinkPath} prompt`);
+    // and so does the session hook (umbel doctor reads the session payload for it)
+    expect(hooks.hooks.sessionStart[0].bash).toBe(`sed 's|^{|{"transcriptPath":"${launch.transcriptPath}",|' | ${o.hookSinkPath} session`);
     expect(hooks.hooks.permissionRequest[0].bash).toBe(`${o.hookSinkPath} permission`);
     expect(JSON.stringify(launch)).not.toContain('sk-secret-value-1234');
   });
