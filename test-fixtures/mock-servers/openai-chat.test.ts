@@ -125,7 +125,7 @@ describe('OpenAI chat-completions mock', () => {
     expect(JSON.stringify(logged)).not.toContain('sk-mock-key');
   });
 
-  it("takes the prompt without the <current_datetime> stamp GitHub Copilot CLI puts before it (recorded from 1.0.102)", async () => {
+  it('takes the prompt without the <current_datetime> stamp GitHub Copilot CLI puts before it (recorded from 1.0.102)', async () => {
     const stamped = '<current_datetime>2026-12-05T16:10:32.977+00:00</current_datetime>\n\nECHO line one\nline two';
     const res = await post(body([SYSTEM, { role: 'user', content: stamped }]));
     expect(streamedText(sseData(await res.text()))).toBe('line one\nline two');
