@@ -67,6 +67,11 @@ describe('supervisor verbs with --provider copilot on the fake Copilot CLI', () 
       const hooks = JSON.parse(await readFile(join(state, 'workers/c1/provider/copilot-plugin/hooks/hooks.json'), 'utf8'));
       expect(Object.keys(hooks.hooks)).toContain('agentStop');
       expect(existsSync(join(home, '.copilot', 'settings.json'))).toBe(false);
+      // a leading ! would run a local shell command in Copilot, even after spaces: refused, nothing sent
+      const bang = await umbel(['send', 'c1', '  !touch never.txt']);
+      expect(bang.code).toBe(2);
+      expect(bang.stderr).toMatch(/Copilot would run '!touch never.txt' as a local shell command/);
+      expect(existsSync(join(work, 'never.txt'))).toBe(false);
       // a leading / is sent as text (one space), never as a command
       await umbel(['send', 'c1', '/exit please']);
       expect((await waitJson('c1')).outcome).toMatchObject({ reason: 'completed', result: 'MOCK-REPLY:  /exit please' });

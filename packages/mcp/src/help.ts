@@ -165,7 +165,7 @@ A worker on a sign-in screen makes spawn fail with \`UMBEL_NOT_SIGNED_IN\`: umbe
 
 - Uses your GitHub sign-in (\`copilot login\`): the Copilot plan pays. \`COPILOT_PROVIDER_BASE_URL\`/\`_API_KEY\`/\`_BEARER_TOKEN\` (bring your own model) and \`COPILOT_GITHUB_TOKEN\`/\`GH_TOKEN\`/\`GITHUB_TOKEN\` bill elsewhere: never inherited, pass them in \`env\` on purpose. Each worker loads a hooks plugin of its own; umbel never writes to \`~/.copilot\`.
 - \`permissionMode\`: \`default\`, \`plan\`, \`allow\` (\`--allow-all\`); \`unattended\` allows everything; \`allowedTools\` becomes \`--allow-tool\`. \`appendSystemPrompt\` is refused.
-- Tool approvals come as \`needs-input\`: umbel_keys \`["Enter"]\` allows once, \`["Escape"]\` stops the turn. Copilot retries a 429 or 5xx five times (about a minute) before the turn fails.
+- A prompt starting with \`!\` is refused (Copilot would run it as a local shell command, even after spaces): put a word in front. Tool approvals come as \`needs-input\`: umbel_keys \`["Enter"]\` allows once, \`["Escape"]\` stops the turn. Copilot retries a 429 or 5xx five times (about a minute) before the turn fails.
 
 Details: docs/providers/codex.md, docs/providers/gemini.md, docs/providers/opencode.md and docs/providers/copilot.md in the umbel repository.
 `;

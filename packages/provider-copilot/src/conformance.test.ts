@@ -18,7 +18,7 @@ testProvider({
       { name: 'the input box', screen: readyScreen, expected: 'ready' },
       { name: 'the permission dialog (no input box)', screen: permissionScreen, expected: 'starting' },
     ],
-    prompts: ['hello', 'two\nlines', '!ls', '/not-a-command please', '  leading'],
+    prompts: ['hello', 'two\nlines', 'say !ls', '/not-a-command please', '  leading'],
   },
   additional: ({ world, recording: recorded }) => {
     it('the permission outcome names the tool and the command, and its screen is the dialog', async () => {

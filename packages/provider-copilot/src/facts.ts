@@ -123,10 +123,22 @@ export const COPILOT_INPUT_BOX: InputBoxFacts = {
 };
 
 /**
- * Prompts: pasted (bracketed), byte-exact. A leading `/` names a command and a leading `!` runs a
- * shell command: one leading space keeps either text. CR becomes LF.
+ * Prompts: pasted (bracketed). A leading `/` names a command: one leading space keeps it text (the
+ * model gets ` /exit please`). A leading `!` runs a local shell command **even after spaces or a
+ * newline** (verified on 1.0.102: ` !echo x` ran `echo x`), so such a prompt is refused. CR becomes
+ * LF. (Copilot's box then turns a tab into four spaces and trims the end: COPILOT-FACTS.md §2.)
  */
-export const COPILOT_PROMPT: PromptFacts = { normalizeNewlines: true, escapeLeading: ['/', '!'] };
+export const COPILOT_PROMPT: PromptFacts = {
+  normalizeNewlines: true,
+  escapeLeading: ['/'],
+  refuse: [
+    {
+      match: /^![^\n]*/,
+      message: (command) => `Copilot would run '${command}' as a local shell command instead of sending it to the model`,
+      hint: (prompt) => `put a word before it, e.g. 'Please: ${prompt.trim().slice(0, 40)}'`,
+    },
+  ],
+};
 
 const str = (p: Record<string, unknown>, key: string) => stringField(p, key);
 

@@ -187,12 +187,14 @@ describe('recorded screens', () => {
 });
 
 describe('prompts and the package', () => {
-  it('prompts are byte-exact; CR becomes LF; a leading / or ! gets one space', () => {
+  it('prompts are byte-exact; CR becomes LF; a leading / gets one space; a leading ! is refused', () => {
     const prepare = (p: string) => copilot.doPreparePrompt?.(p) ?? p;
     expect(prepare('  ECHO lead\n\tindented ünï 🎉\ttab  ')).toBe('  ECHO lead\n\tindented ünï 🎉\ttab  ');
     expect(prepare('a\r\nb\rc')).toBe('a\nb\nc');
     expect(prepare('/exit')).toBe(' /exit');
-    expect(prepare('!rm -rf x')).toBe(' !rm -rf x');
+    // a leading ! runs a local shell command, even after spaces (verified on 1.0.102): refused
+    for (const prompt of ['!rm -rf x', '  !echo hi', '\n!ls']) expect(() => prepare(prompt)).toThrow(/Copilot would run '!/);
+    expect(prepare('say !hi')).toBe('say !hi');
     expect(copilot.input).toMatchObject({ alwaysPaste: true, cancelKeys: ['Escape'] });
   });
 
