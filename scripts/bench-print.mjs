@@ -2,7 +2,7 @@
 // local mock model server, with the same prompt and answer, p50 of "answer printed" and of "process
 // exit" (what a script that waits for the process — `$(umbel -p …)`, `subprocess.run` — feels):
 //
-//   direct      the CLI's own print mode (claude -p, codex exec, gemini -p, qwen -p)
+//   direct      the CLI's own print mode (claude -p, codex exec, gemini -p, copilot -p, qwen -p)
 //   floor       the bare TUI: the same binary, flags and hooks launched by the tmux substrate alone with
 //               the prompt as its argument (no umbel process, no readiness wait, no paste), to the Stop hook
 //   cold        umbel -p, no pool
@@ -28,7 +28,7 @@ export async function benchPrint(b) {
   const { realCliPath } = await imp('test-fixtures/real/clis.mjs');
   const core = await imp('packages/core/dist/index.js');
   const { createTmuxSubstrate } = await imp('packages/tmux/dist/index.js');
-  const setups = { claude: claudeSetup, codex: codexSetup, gemini: geminiSetup, qwen: qwenSetup };
+  const setups = { claude: claudeSetup, codex: codexSetup, gemini: geminiSetup, copilot: copilotSetup, qwen: qwenSetup };
   const summary = [];
   for (const id of b.providers) {
     let cli;
@@ -270,6 +270,45 @@ function bareFloor(b, core, createTmuxSubstrate, s) {
     close: async () => {
       for (const session of await sub.list().catch(() => [])) await sub.kill(session);
     },
+  };
+}
+
+/** GitHub Copilot CLI offline on a bring-your-own-key endpoint (the chat mock); the work dir remembered as trusted. */
+async function copilotSetup({ imp, cli, dir }) {
+  const { startChatMock } = await imp('test-fixtures/mock-servers/openai-chat.mjs');
+  const { copilot } = await imp('packages/provider-copilot/dist/index.js');
+  const mock = await startChatMock();
+  const work = join(dir, 'work');
+  const home = join(dir, 'home');
+  mkdirSync(work, { recursive: true });
+  mkdirSync(join(home, '.copilot'), { recursive: true });
+  // what "2. Yes, and remember this folder" writes: the bare TUI launch below has no one to answer the dialog
+  writeFileSync(join(home, '.copilot', 'config.json'), JSON.stringify({ trustedFolders: [work] }));
+  const byok = {
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: mock.url,
+    COPILOT_PROVIDER_API_KEY: 'sk-bench-not-a-secret',
+    COPILOT_PROVIDER_TYPE: 'openai',
+    COPILOT_MODEL: 'mock-model',
+    COPILOT_AUTO_UPDATE: 'false',
+  };
+  const passed = ['COPILOT_PROVIDER_BASE_URL', 'COPILOT_PROVIDER_API_KEY', 'COPILOT_PROVIDER_TYPE', 'COPILOT_MODEL'];
+  return {
+    id: 'copilot',
+    dir,
+    work,
+    directName: 'copilot -p',
+    // `copilot -p -s` ends its answer with a blank line
+    direct: async (prompt) => {
+      const r = await run(cli, ['-p', prompt, '-s', '--allow-all-tools'], { env: { ...baseEnv(home), ...byok }, cwd: work });
+      return { ...r, out: r.out.replace(/\n+$/, '\n') };
+    },
+    umbelEnv: { ...baseEnv(home), UMBEL_COPILOT_BIN: cli, ...byok },
+    args: ['--provider', 'copilot', ...passed.flatMap((n) => ['--env', n])],
+    explicitEnv: Object.fromEntries(passed.map((n) => [n, { fromEnv: n }])),
+    provider: copilot,
+    withPrompt: (argv, prompt) => [...argv, '-i', prompt],
+    close: () => mock.close(),
   };
 }
 

@@ -4,7 +4,7 @@
 // (run `pnpm build` first), tmux, the fake `claude` from test-fixtures and, when installed, the
 // real `claude` against the local mock model server.
 //
-//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|events|top|remote|worktree|sandbox] [--providers claude,codex,gemini,qwen]
+//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|events|top|remote|worktree|sandbox] [--providers claude,codex,gemini,copilot,qwen]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -345,7 +345,7 @@ async function benchEvents() {
 }
 
 async function benchPrint(bin) {
-  const providers = args.includes('--providers') ? args[args.indexOf('--providers') + 1].split(',') : ['claude', 'codex', 'gemini', 'qwen'];
+  const providers = args.includes('--providers') ? args[args.indexOf('--providers') + 1].split(',') : ['claude', 'codex', 'gemini', 'copilot', 'qwen'];
   const { benchPrint: perProvider } = await import(pathToFileURL(join(root, 'scripts/bench-print.mjs')).href);
   await perProvider({ root, scratch, bin, runs: RUNS, report, pct, ms, epochNs, eventsIn, providers });
   if (providers.includes('claude')) await benchResume(bin);

@@ -12,7 +12,17 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CLI_IDS, EXPECTED_VERSION_OUTPUT, MARKER, cacheRoot, opencodePlatformPackage, pinInfo, readInstalled, readPins } from '../test-fixtures/real/clis.mjs';
+import {
+  CLI_IDS,
+  EXPECTED_VERSION_OUTPUT,
+  MARKER,
+  cacheRoot,
+  copilotNativeBin,
+  opencodePlatformPackage,
+  pinInfo,
+  readInstalled,
+  readPins,
+} from '../test-fixtures/real/clis.mjs';
 
 const EXIT_USAGE = 2;
 const EXIT_REGISTRY = 3;
@@ -41,7 +51,7 @@ function parseArgs(argv) {
     } else if (a === '--force') {
       force = true;
     } else if (a === '--help' || a === '-h') {
-      process.stdout.write('usage: install-real-clis [--only claude|codex|gemini|opencode|qwen]... [--force]\n');
+      process.stdout.write('usage: install-real-clis [--only claude|codex|gemini|opencode|copilot|qwen]... [--force]\n');
       process.exit(0);
     } else {
       usage(`unknown argument ${a}`);
@@ -53,7 +63,7 @@ function parseArgs(argv) {
 }
 
 function usage(msg) {
-  process.stderr.write(`install-real-clis: ${msg}\nusage: install-real-clis [--only claude|codex|gemini|opencode|qwen]... [--force]\n`);
+  process.stderr.write(`install-real-clis: ${msg}\nusage: install-real-clis [--only claude|codex|gemini|opencode|copilot|qwen]... [--force]\n`);
   process.exit(EXIT_USAGE);
 }
 
@@ -149,6 +159,12 @@ function resolveBinaries(id, dir, pkg) {
     // binary is the platform package's bin/opencode.
     const bin = join(dir, 'node_modules', opencodePlatformPackage(), 'bin', 'opencode');
     if (!existsSync(bin)) throw new Error(`${bin} is missing (the platform package did not install)`);
+    return { bin, native: bin };
+  }
+  if (id === 'copilot') {
+    // npm-loader.js only spawns the native binary of the platform package: launch that directly.
+    const bin = copilotNativeBin(dir);
+    if (!bin) throw new Error(`no @github/copilot-<platform>-${process.arch}/copilot under ${dir} (the platform package did not install)`);
     return { bin, native: bin };
   }
   // gemini and qwen: one esbuild bundle with a node shebang (bundle/gemini.js, cli.js).

@@ -25,6 +25,7 @@ const BIN_INLINED = [
   '@umbel/provider-codex',
   '@umbel/provider-gemini',
   '@umbel/provider-opencode',
+  '@umbel/provider-copilot',
   '@umbel/remote',
   '@umbel/provider-qwen',
   '@umbel/runtime',

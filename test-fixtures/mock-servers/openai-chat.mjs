@@ -90,6 +90,9 @@ export function takeHeaderTokens(text) {
 
 const SYSTEM_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>\n?/g;
 
+/** The clock stamp GitHub Copilot CLI puts before every prompt (test-fixtures/real/COPILOT-FACTS.md). */
+const CURRENT_DATETIME = /^<current_datetime>[^<]*<\/current_datetime>\n\n/;
+
 /** The text parts of a message's content (a string is one part). */
 export function textParts(content) {
   if (typeof content === 'string') return [content];
@@ -104,12 +107,13 @@ export function contentText(content) {
 
 /**
  * The prompt in a user message: its text parts with whole `<system-reminder>` blocks removed
- * (opencode adds one as a separate part in plan mode), the last one that is not then empty.
+ * (opencode adds one as a separate part in plan mode) and a leading `<current_datetime>` stamp
+ * removed (Copilot CLI adds one), the last one that is not then empty.
  * A part is never trimmed: the prompt is byte-exact.
  */
 export function promptOf(message) {
   const texts = textParts(message?.content)
-    .map((t) => t.replace(SYSTEM_REMINDER, ''))
+    .map((t) => t.replace(SYSTEM_REMINDER, '').replace(CURRENT_DATETIME, ''))
     .filter((t) => t !== '');
   return texts.at(-1) ?? '';
 }

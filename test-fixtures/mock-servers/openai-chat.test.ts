@@ -125,6 +125,15 @@ describe('OpenAI chat-completions mock', () => {
     expect(JSON.stringify(logged)).not.toContain('sk-mock-key');
   });
 
+  it('takes the prompt without the <current_datetime> stamp GitHub Copilot CLI puts before it (recorded from 1.0.102)', async () => {
+    const stamped = '<current_datetime>2026-12-05T16:10:32.977+00:00</current_datetime>\n\nECHO line one\nline two';
+    const res = await post(body([SYSTEM, { role: 'user', content: stamped }]));
+    expect(streamedText(sseData(await res.text()))).toBe('line one\nline two');
+    expect(mock.requests()[0]).toMatchObject({ kind: 'turn', prompt: 'ECHO line one\nline two' });
+    // only a leading stamp is Copilot's: one inside the prompt is the prompt's text
+    expect(classifyRequest({ messages: [{ role: 'user', content: `x ${stamped}` }] }).prompt).toBe(`x ${stamped}`);
+  });
+
   it('answers the title side request with the mock title and logs it as kind "title"', async () => {
     const title = [
       { role: 'system', content: 'You are a title generator. You output ONLY a thread title. Nothing else.' },

@@ -27,7 +27,7 @@ export const PINS_FILE = join(here, 'pins.json');
 export const MARKER = '.umbel-complete.json';
 
 /** The CLI ids that have a pin. */
-export const CLI_IDS = /** @type {const} */ (['claude', 'codex', 'gemini', 'opencode', 'qwen']);
+export const CLI_IDS = /** @type {const} */ (['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen']);
 
 /**
  * What `<bin> --version` must print (first line, trimmed) for each pinned CLI.
@@ -38,6 +38,7 @@ export const EXPECTED_VERSION_OUTPUT = {
   codex: (v) => `codex-cli ${v}`,
   gemini: (v) => v,
   opencode: (v) => v,
+  copilot: (v) => `GitHub Copilot CLI ${v}.`,
   qwen: (v) => v,
 };
 
@@ -58,6 +59,18 @@ export function opencodePlatformPackage(platform = process.platform, arch = proc
   const a = OPENCODE_ARCHES[arch];
   if (!p || !a) throw new Error(`no opencode binary package for ${platform}-${arch}`);
   return `opencode-${p}-${a}`;
+}
+
+/**
+ * Where `@github/copilot`'s native binary is for a host: the optional platform package
+ * `@github/copilot-<platform>-<arch>` (`linuxmusl` on a non-glibc Linux) ships `copilot`; the
+ * package's own bin (`npm-loader.js`) only spawns it.
+ * @param {string} dir the install folder
+ * @returns {string | undefined}
+ */
+export function copilotNativeBin(dir, platform = process.platform, arch = process.arch) {
+  const names = platform === 'linux' ? ['linux', 'linuxmusl'] : [platform];
+  return names.map((p) => join(dir, 'node_modules', '@github', `copilot-${p}-${arch}`, 'copilot')).find((f) => existsSync(f));
 }
 
 /**
@@ -140,7 +153,7 @@ export function readInstalled(id) {
 }
 
 /**
- * Absolute path of the pinned real CLI binary `id` ('claude' | 'codex' | 'gemini' | 'opencode' | 'qwen').
+ * Absolute path of the pinned real CLI binary `id` ('claude' | 'codex' | 'gemini' | 'opencode' | 'copilot' | 'qwen').
  * Throws a clear error when the pinned version is not installed in the cache.
  * @param {string} id
  * @returns {string}

@@ -51,8 +51,10 @@ describe('pins.json', () => {
       opencode: { package: 'opencode-ai', version: '1.18.33' },
       qwen: { package: '@qwen-code/qwen-code', version: '0.15.10' },
     });
-    expect(CLI_IDS).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen']);
+    expect(CLI_IDS).toEqual(['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen']);
     expect(EXPECTED_VERSION_OUTPUT.opencode('1.18.33')).toBe('1.18.33');
+    // `copilot --version` (1.0.102): "GitHub Copilot CLI 1.0.102." then an update hint
+    expect(EXPECTED_VERSION_OUTPUT.copilot('1.0.102')).toBe('GitHub Copilot CLI 1.0.102.');
   });
 
   it('names the native opencode platform package of each host (the binary lives there, not in opencode-ai)', () => {

@@ -4,7 +4,7 @@
 // payloads in the order they were written, and the transcript (split at the prompt). Paths of the run
 // become `{{cwd}}` / `{{transcript}}`, which the replay fills in.
 //
-//   pnpm build && node test-fixtures/real/record-conformance.mjs claude|codex|gemini|opencode|qwen
+//   pnpm build && node test-fixtures/real/record-conformance.mjs claude|codex|gemini|opencode|copilot|qwen
 //   → packages/provider-<id>/src/__fixtures__/conformance.json
 //
 // Needs the pinned CLIs (`pnpm install:real-clis`). Calls nothing but 127.0.0.1.
@@ -76,6 +76,19 @@ async function worldOf(id, root) {
     const env = testEnv({ home, umbelHome: join(root, 'state'), UMBEL_OPENCODE_BIN: realCliPath('opencode'), ...user });
     return { mock, env, provider: (await load('provider-opencode')).opencode, spawn: { env: {}, permission: 'ask' }, prompts: PROMPTS.opencode };
   }
+  if (id === 'copilot') {
+    // bring-your-own-key, offline: the chat mock is the model; nothing reaches GitHub (COPILOT-FACTS.md §1)
+    const mock = await startChatMock();
+    const env = testEnv({ home, umbelHome: join(root, 'state'), UMBEL_COPILOT_BIN: realCliPath('copilot'), COPILOT_PROVIDER_API_KEY: 'sk-mock-copilot-key' });
+    const workerEnv = {
+      COPILOT_OFFLINE: 'true',
+      COPILOT_PROVIDER_BASE_URL: mock.url,
+      COPILOT_PROVIDER_API_KEY: { fromEnv: 'COPILOT_PROVIDER_API_KEY' },
+      COPILOT_PROVIDER_TYPE: 'openai',
+      COPILOT_MODEL: 'mock-model',
+    };
+    return { mock, env, provider: (await load('provider-copilot')).copilot, spawn: { env: workerEnv, permission: 'default' }, prompts: PROMPTS.copilot };
+  }
   if (id === 'qwen') {
     const mock = await startChatMock();
     const env = testEnv({
@@ -119,6 +132,7 @@ const PROMPTS = {
   codex: { answer: 'ECHO recorded answer', permission: 'ASK touch recorded.txt; echo ok', apiError: 'FAIL 500 recorded upstream error' },
   gemini: { answer: 'ECHO recorded answer', permission: 'TOOL touch recorded.txt', apiError: 'FAIL 400 recorded bad request' },
   opencode: { answer: 'ECHO recorded answer', permission: 'TOOL touch recorded.txt', apiError: 'FAIL 400 recorded bad request' },
+  copilot: { answer: 'ECHO recorded answer', permission: 'TOOL touch recorded.txt', apiError: 'FAIL 400 recorded bad request' },
   qwen: { answer: 'ECHO recorded answer', permission: 'TOOL touch recorded.txt', apiError: 'FAIL 400 recorded bad request' },
 };
 
@@ -146,6 +160,21 @@ const sentAt = (eventsDir) =>
       .find((f) => /-sent\.json$/.test(f))
       ?.split('-')[0] ?? '0',
   );
+/** Copilot's events file holds its whole system prompt (GitHub's text): kept out of the recording. */
+const elideSystemPrompt = (text) =>
+  text
+    .split('\n')
+    .map((line) => {
+      if (!line.includes('"system.message"')) return line;
+      try {
+        const e = JSON.parse(line);
+        if (e.type === 'system.message') e.data.content = '[Copilot system prompt elided from the recording]';
+        return JSON.stringify(e);
+      } catch {
+        return line; // a line cut at the capture: kept as it was
+      }
+    })
+    .join('\n');
 const readText = (path) => {
   try {
     return readFileSync(path, 'utf8');
@@ -176,7 +205,7 @@ async function scenario(world, umbel, substrate, name, prompt, extra = {}) {
     const path = outcome.transcriptPath ?? transcriptPath;
     const after = path ? readText(path) : '';
     const turnHooks = hooksOf(eventsDir, sentAt(eventsDir));
-    const fill = (text) => (path ? text.split(path).join('{{transcript}}') : text).split(cwd).join('{{cwd}}');
+    const fill = (text) => elideSystemPrompt((path ? text.split(path).join('{{transcript}}') : text).split(cwd).join('{{cwd}}'));
     const hook = (h) => ({ hook: { kind: h.kind, payload: JSON.parse(fill(JSON.stringify(h.payload))) } });
     const [first, ...rest] = turnHooks;
     return {
@@ -211,6 +240,13 @@ const SIGN_IN_ENV = {
     return { CODEX_HOME: join(bare, '.codex') };
   },
   gemini: () => ({ GEMINI_CLI_TRUST_WORKSPACE: 'true', GEMINI_CLI_NO_RELAUNCH: 'true' }),
+  // no sign-in, no BYOK; the folder remembered as trusted (what "2. Yes, and remember" writes); any
+  // network attempt goes to a dead local proxy
+  copilot: (bare, cwd) => {
+    mkdirSync(join(bare, '.copilot'), { recursive: true });
+    writeFileSync(join(bare, '.copilot', 'config.json'), `${JSON.stringify({ trustedFolders: [cwd] })}\n`);
+    return { COPILOT_AUTO_UPDATE: 'false', HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9' };
+  },
   // no key, no login: the auth dialog; auto-update (an `npm install --global`) off, as for every worker
   qwen: (bare) => {
     const settings = join(bare, 'qwen-system-settings.json');
@@ -244,7 +280,7 @@ async function signInScreen(id, world, substrate) {
 }
 
 const id = process.argv[2];
-if (!['claude', 'codex', 'gemini', 'opencode', 'qwen'].includes(id)) throw new Error('usage: record-conformance.mjs claude|codex|gemini|opencode|qwen');
+if (!['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen'].includes(id)) throw new Error('usage: record-conformance.mjs claude|codex|gemini|opencode|copilot|qwen');
 const root = realpathSync(mkdtempSync(join(tmpdir(), `umbel-record-${id}-`)));
 const world = { ...(await worldOf(id, root)), root };
 const substrate = createTmuxSubstrate({ home: join(root, 'state'), env: world.env });

@@ -18,6 +18,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   '@umbel/provider-codex': 3,
   '@umbel/provider-gemini': 3,
   '@umbel/provider-opencode': 3,
+  '@umbel/provider-copilot': 3,
   '@umbel/provider-qwen': 3,
   '@umbel/runtime': 4,
   '@umbel/workflow': 4,
@@ -38,6 +39,7 @@ export const ONLY: Readonly<Record<string, readonly string[]>> = {
   '@umbel/provider-codex': ['@umbel/provider'],
   '@umbel/provider-gemini': ['@umbel/provider'],
   '@umbel/provider-opencode': ['@umbel/provider'],
+  '@umbel/provider-copilot': ['@umbel/provider'],
   '@umbel/provider-qwen': ['@umbel/provider'],
   '@umbel/runtime': [
     '@umbel/provider',
@@ -48,6 +50,7 @@ export const ONLY: Readonly<Record<string, readonly string[]>> = {
     '@umbel/provider-codex',
     '@umbel/provider-gemini',
     '@umbel/provider-opencode',
+    '@umbel/provider-copilot',
     '@umbel/provider-qwen',
   ],
   '@umbel/workflow': ['@umbel/core'],

@@ -66,6 +66,7 @@ describe('importing a package as a library, in a fresh node process', () => {
       '@umbel/provider',
       '@umbel/provider-claude',
       '@umbel/provider-codex',
+      '@umbel/provider-copilot',
       '@umbel/provider-gemini',
       '@umbel/provider-opencode',
       '@umbel/provider-qwen',

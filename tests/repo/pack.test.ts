@@ -97,6 +97,7 @@ describe('packed packages', () => {
       '@umbel/provider',
       '@umbel/provider-claude',
       '@umbel/provider-codex',
+      '@umbel/provider-copilot',
       '@umbel/provider-gemini',
       '@umbel/provider-opencode',
       '@umbel/remote',

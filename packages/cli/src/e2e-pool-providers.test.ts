@@ -1,5 +1,5 @@
 /**
- * Warm pools work for every provider: a pool of the fake codex, gemini, opencode and qwen (real tmux,
+ * Warm pools work for every provider: a pool of the fake codex, gemini, opencode, copilot and qwen (real tmux,
  * the built bin), one `umbel -p` through each (the answer right, the worker removed by the call),
  * the detached refill filling it again, `pool stop` leaving nothing. Needs `pnpm build`.
  */
@@ -41,7 +41,7 @@ async function until(check: () => boolean | Promise<boolean>, what: string, ms =
 }
 
 /** One user of one provider: a state root, a project, the env; returns the runner and the call's options. */
-async function world(id: 'codex' | 'gemini' | 'opencode' | 'qwen'): Promise<{ umbel: UmbelRun; home: string; args: string[] }> {
+async function world(id: 'codex' | 'gemini' | 'opencode' | 'copilot' | 'qwen'): Promise<{ umbel: UmbelRun; home: string; args: string[] }> {
   const dir = join(scratch, id);
   const home = join(dir, 'state');
   const work = join(dir, 'project');
@@ -67,6 +67,14 @@ async function world(id: 'codex' | 'gemini' | 'opencode' | 'qwen'): Promise<{ um
       FAKE_OPENCODE_INSTALL_STALL_MS: '600000',
       ...seeded,
     });
+  } else if (id === 'copilot') {
+    // a BYOK endpoint passed on purpose (the fake never calls it)
+    env = testEnv({
+      home: userHome,
+      umbelHome: home,
+      UMBEL_COPILOT_BIN: join(REPO_ROOT, 'test-fixtures/bin/copilot'),
+      COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1',
+    });
   } else if (id === 'qwen') {
     env = testEnv({
       home: userHome,
@@ -88,11 +96,11 @@ async function world(id: 'codex' | 'gemini' | 'opencode' | 'qwen'): Promise<{ um
   }
   const umbel = umbelRunner({ cwd: work, env }).run;
   runners.push(umbel);
-  const key = { codex: 'MOCK_API_KEY', gemini: 'GEMINI_API_KEY', opencode: 'FAKE_OPENCODE_INSTALL_STALL_MS', qwen: 'OPENAI_API_KEY' }[id];
+  const key = { codex: 'MOCK_API_KEY', gemini: 'GEMINI_API_KEY', opencode: 'FAKE_OPENCODE_INSTALL_STALL_MS', copilot: 'COPILOT_PROVIDER_BASE_URL', qwen: 'OPENAI_API_KEY' }[id];
   return { umbel, home, args: ['--provider', id, '--env', key] };
 }
 
-describe.each(['codex', 'gemini', 'opencode', 'qwen'] as const)('a warm pool of the fake %s', (id) => {
+describe.each(['codex', 'gemini', 'opencode', 'copilot', 'qwen'] as const)('a warm pool of the fake %s', (id) => {
   it(
     'pool start → one -p through it → refilled → pool stop leaves nothing',
     async () => {

@@ -70,11 +70,12 @@ describe('umbel providers', () => {
       ['codex', 'built-in'],
       ['gemini', 'built-in'],
       ['opencode', 'built-in'],
+      ['copilot', 'built-in'],
       ['qwen', 'built-in'],
       ['alpha', 'config'],
       ['beta', 'env'],
     ]);
-    const alpha = report.providers[5];
+    const alpha = report.providers[6];
     expect(alpha).toMatchObject({
       displayName: 'alpha CLI',
       description: 'The alpha test agent; needs nothing.',
@@ -84,8 +85,8 @@ describe('umbel providers', () => {
       binary: { status: 'found', path: fakeCli, version: 'alpha-cli 3.2.0' },
       verifiedVersions: ['3.1.0', '3.2.0'],
     });
-    expect(report.providers[6]).toMatchObject({ specifier: './beta.mjs', module: join(project, 'beta.mjs'), binary: { status: 'not-found' } });
-    expect(report.providers[6].binary.message).toMatch(/beta-cli not found \(looked: UMBEL_BETA_BIN unset; PATH /);
+    expect(report.providers[7]).toMatchObject({ specifier: './beta.mjs', module: join(project, 'beta.mjs'), binary: { status: 'not-found' } });
+    expect(report.providers[7].binary.message).toMatch(/beta-cli not found \(looked: UMBEL_BETA_BIN unset; PATH /);
     expect(report.providers[0]).toMatchObject({ packageName: '@umbel/provider-claude', packageVersion: expect.stringMatching(/^\d+\.\d+\.\d+/) });
     const opencodeManifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages/provider-opencode/package.json'), 'utf8'));
     expect(report.providers[3]).toMatchObject({
@@ -93,7 +94,8 @@ describe('umbel providers', () => {
       packageVersion: opencodeManifest.version,
       verifiedVersions: ['1.18.33'],
     });
-    expect(report.providers[4]).toMatchObject({ packageName: '@umbel/provider-qwen', displayName: 'Qwen Code', verifiedVersions: ['0.15.10'] });
+    expect(report.providers[4]).toMatchObject({ packageName: '@umbel/provider-copilot', displayName: 'GitHub Copilot CLI', verifiedVersions: ['1.0.102'] });
+    expect(report.providers[5]).toMatchObject({ packageName: '@umbel/provider-qwen', displayName: 'Qwen Code', verifiedVersions: ['0.15.10'] });
   });
 
   it('as text: one block per provider', async () => {
@@ -106,6 +108,7 @@ describe('umbel providers', () => {
     expect(stdout).toMatch(/^beta {2,}beta CLI {2,}\.\/beta\.mjs {2,}env$/m);
     expect(stdout).toMatch(/ {2}binary: {3}not found: beta-cli not found/);
     expect(stdout).toMatch(/^claude {2,}Claude Code {2,}@umbel\/provider-claude \d/m);
+    expect(stdout).toMatch(/^copilot {2,}GitHub Copilot CLI {2,}@umbel\/provider-copilot \d/m);
   });
 
   it('refuses arguments it does not take', async () => {
@@ -120,7 +123,7 @@ describe('--help names the providers actually loaded', () => {
     for (const argv of [['--help'], ['spawn', '--help'], ['-p', '--help']]) {
       const { code, stdout } = await umbel(argv);
       expect(code, argv.join(' ')).toBe(0);
-      expect(flat(stdout), argv.join(' ')).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, opencode, qwen, alpha, beta\b/);
+      expect(flat(stdout), argv.join(' ')).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, opencode, copilot, qwen, alpha, beta\b/);
     }
     const { stdout } = await umbel(['--help']);
     expect(stdout).toMatch(/^Providers \(umbel providers for details\):$/m);
@@ -132,7 +135,7 @@ describe('--help names the providers actually loaded', () => {
   it('still answers with a broken provider package, saying what is wrong', async () => {
     const { code, stdout } = await umbel(['--help'], { env: { UMBEL_PROVIDERS: 'umbel-provider-missing' } });
     expect(code).toBe(0);
-    expect(flat(stdout)).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, opencode, qwen, alpha \[/);
+    expect(flat(stdout)).toMatch(/--provider Agent CLI \(default claude\): claude, codex, gemini, opencode, copilot, qwen, alpha \[/);
     expect(stdout).toMatch(/cannot load provider package 'umbel-provider-missing'/);
   });
 });
@@ -149,7 +152,7 @@ describe('a provider package or config file that cannot be loaded', () => {
     const providers = await umbel(['providers', '--json'], { env });
     expect(providers.code, providers.stderr).toBe(0);
     const report = JSON.parse(providers.stdout);
-    expect(report.providers.map((p: { id: string }) => p.id)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen', 'alpha', 'beta']);
+    expect(report.providers.map((p: { id: string }) => p.id)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen', 'alpha', 'beta']);
     expect(report.failures).toEqual([
       expect.objectContaining({ specifier: './throws.mjs', source: 'env', reason: expect.stringMatching(/Error: boom at import/) }),
       expect.objectContaining({ specifier: 'umbel-provider-missing', source: 'env', reason: expect.stringMatching(/not installed \(looked from /) }),

@@ -93,6 +93,7 @@ const BUILT_IN_HELP: ProviderHelp = {
     { id: 'codex', summary: 'OpenAI Codex' },
     { id: 'gemini', summary: 'Gemini CLI' },
     { id: 'opencode', summary: 'opencode' },
+    { id: 'copilot', summary: 'GitHub Copilot CLI' },
   ],
 };
 
@@ -408,7 +409,7 @@ export function parser(argv: readonly string[], help: ProviderHelp = BUILT_IN_HE
     yargs([...argv])
       .scriptName('umbel')
       .usage(
-        `umbel — drive Claude Code, Codex, Gemini CLI, opencode (or a provider package) through their interactive TUIs.
+        `umbel — drive Claude Code, Codex, Gemini CLI, opencode, GitHub Copilot CLI (or a provider package) through their interactive TUIs.
 
 Usage:
   umbel -p [PROMPT] [options]        one prompt, printed like \`claude -p\`

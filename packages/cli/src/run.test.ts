@@ -65,7 +65,7 @@ describe('help, version and usage errors', () => {
       expect(help.stdout).toContain(`umbel ${verb}`);
     expect(help.stdout).toContain('124  wait: timeout');
     // its first line names every built-in CLI
-    for (const cli of ['Claude Code', 'Codex', 'Gemini CLI', 'opencode']) expect(help.stdout.split('\n')[0]).toContain(cli);
+    for (const cli of ['Claude Code', 'Codex', 'Gemini CLI', 'opencode', 'GitHub Copilot CLI']) expect(help.stdout.split('\n')[0]).toContain(cli);
     const wait = await cli(['wait', '--help']);
     expect(wait.stdout).toContain('--idle-timeout');
     const none = await cli([]);

@@ -9,7 +9,7 @@ export class ScaffoldError extends Error {
 }
 
 /** The ids umbel's built-in providers take: a package may not shadow them. */
-export const BUILT_IN_IDS: readonly string[] = ['claude', 'codex', 'gemini', 'opencode', 'qwen'];
+export const BUILT_IN_IDS: readonly string[] = ['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen'];
 
 /** npm's rules for a new package name (lower case, URL-safe, at most 214 characters, an optional @scope/). */
 const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;

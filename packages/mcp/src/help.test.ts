@@ -105,13 +105,15 @@ describe('umbel_help', () => {
       expect(text).toContain(marker);
   });
 
-  it('providers: claude, codex, gemini, opencode and qwen, how each is selected and the env each needs', async () => {
+  it('providers: claude, codex, gemini, opencode, copilot and qwen, how each is selected and the env each needs', async () => {
     const { topic, found, text } = await help({ topic: 'providers' });
     expect({ topic, found }).toEqual({ topic: 'providers', found: true });
-    for (const provider of ['claude', 'codex', 'gemini', 'opencode', 'qwen']) expect(text).toContain(`"provider": "${provider}"`);
+    for (const provider of ['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen']) expect(text).toContain(`"provider": "${provider}"`);
     for (const variable of ['ANTHROPIC_API_KEY', 'CODEX_API_KEY', 'GEMINI_API_KEY', 'OPENCODE_CONFIG', 'UMBEL_OPENCODE_BIN', 'fromEnv'])
       expect(text).toContain(variable);
     expect(text).toContain('## opencode');
+    expect(text).toContain('## copilot');
+    expect(text).toContain('UMBEL_COPILOT_BIN');
     expect(text).toContain('## qwen');
     expect(text).toContain('UMBEL_QWEN_BIN');
   });

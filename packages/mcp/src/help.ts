@@ -15,7 +15,7 @@ export const HELP_SUMMARIES: Readonly<Record<HelpTopic, string>> = {
   lifecycle: 'spawn → send → wait → read → kill, every wait outcome and what to do next, and the inspection tools.',
   workflow: '`umbel run workflow.yaml`: workers on their own providers, steps, order, templates and check/schema guardrails.',
   providers:
-    'the providers loaded in this server (claude, codex, gemini, opencode and provider packages): how to pick one with `provider`, and which environment each needs.',
+    'the providers loaded in this server (claude, codex, gemini, opencode, copilot and provider packages): how to pick one with `provider`, and which environment each needs.',
 };
 
 const LIFECYCLE = `# umbel lifecycle
@@ -103,7 +103,7 @@ steps:
 
 ## Workers
 
-Fields are umbel_spawn's: \`provider\` (\`claude\` default, \`codex\`, \`gemini\`, \`opencode\`), \`cwd\` (relative to the workflow file's directory), \`model\`, \`env\` (\`NAME: "literal"\` or \`NAME: {fromEnv: OTHER}\`), \`unattended\`, \`permissionMode\`, \`allowedTools\`. A worker runs as \`<run-id>-<key>\`, is spawned before its first step, serves all its steps in one conversation, and is killed at the end of the run unless \`--keep-workers\`.
+Fields are umbel_spawn's: \`provider\` (\`claude\` default, \`codex\`, \`gemini\`, \`opencode\`, \`copilot\`), \`cwd\` (relative to the workflow file's directory), \`model\`, \`env\` (\`NAME: "literal"\` or \`NAME: {fromEnv: OTHER}\`), \`unattended\`, \`permissionMode\`, \`allowedTools\`. A worker runs as \`<run-id>-<key>\`, is spawned before its first step, serves all its steps in one conversation, and is killed at the end of the run unless \`--keep-workers\`.
 
 ## Steps
 
@@ -124,7 +124,7 @@ Exit 0 when every step was accepted; otherwise the failing step's outcome code (
 
 const PROVIDERS_TITLE = '# Providers\n\n';
 
-const PROVIDERS = `Pick one with \`provider\` in umbel_spawn (and in a workflow's workers): \`{"provider": "claude"}\` (the default), \`{"provider": "codex"}\`, \`{"provider": "gemini"}\`, \`{"provider": "opencode"}\` or \`{"provider": "qwen"}\`. Later tools route by the recorded provider. An option a provider lacks is refused (\`UMBEL_OPTION_UNSUPPORTED\`).
+const PROVIDERS = `Pick one with \`provider\` in umbel_spawn (and in a workflow's workers): \`{"provider": "claude"}\` (the default), \`{"provider": "codex"}\`, \`{"provider": "gemini"}\`, \`{"provider": "opencode"}\`, \`{"provider": "copilot"}\` or \`{"provider": "qwen"}\`. Later tools route by the recorded provider. An option a provider lacks is refused (\`UMBEL_OPTION_UNSUPPORTED\`).
 
 ## What a worker's environment holds
 
@@ -134,7 +134,7 @@ A worker inherits only a base allowlist (\`PATH\`, \`HOME\`, locale, proxies, CA
 {"name": "w1", "provider": "codex", "env": {"GITHUB_TOKEN": {"fromEnv": "GITHUB_TOKEN"}, "LOG_LEVEL": "debug"}}
 \`\`\`
 
-\`{"fromEnv": "NAME"}\` reads the *server's* variable (an unset one fails with \`UMBEL_ENV_UNRESOLVED\`; nothing is started); prefer it to literal secrets. Some hosts (Codex) start MCP servers with a reduced environment, so a variable must be passed to the server in the host's MCP config. The binaries are \`claude\`/\`codex\`/\`gemini\`/\`opencode\`/\`qwen\` on PATH, or \`UMBEL_CLAUDE_BIN\`, \`UMBEL_CODEX_BIN\`, \`UMBEL_GEMINI_BIN\`, \`UMBEL_OPENCODE_BIN\`, \`UMBEL_QWEN_BIN\`.
+\`{"fromEnv": "NAME"}\` reads the *server's* variable (an unset one fails with \`UMBEL_ENV_UNRESOLVED\`; nothing is started); prefer it to literal secrets. Some hosts (Codex) start MCP servers with a reduced environment, so a variable must be passed to the server in the host's MCP config. The binaries are \`claude\`/\`codex\`/\`gemini\`/\`opencode\`/\`copilot\`/\`qwen\` on PATH, or \`UMBEL_CLAUDE_BIN\`, \`UMBEL_CODEX_BIN\`, \`UMBEL_GEMINI_BIN\`, \`UMBEL_OPENCODE_BIN\`, \`UMBEL_COPILOT_BIN\`, \`UMBEL_QWEN_BIN\`.
 
 A worker on a sign-in screen makes spawn fail with \`UMBEL_NOT_SIGNED_IN\`: umbel never signs in for you.
 
@@ -161,13 +161,20 @@ A worker on a sign-in screen makes spawn fail with \`UMBEL_NOT_SIGNED_IN\`: umbe
 - \`model\` is \`provider/model\` as \`opencode models\` lists it (an unknown one is a usage error naming the models it lists). \`permissionMode\`: \`default\` (your rules), \`ask\`, \`allow\`; \`unattended\` allows everything. \`allowedTools\` and \`appendSystemPrompt\` are refused.
 - Tool approvals come as \`needs-input\` naming the tool: umbel_keys \`["Enter"]\` allows once, \`["Escape"]\` rejects. A model request still failing after 2 retries ends the turn as \`provider-error\`.
 
+## copilot (GitHub Copilot CLI)
+
+- Uses your GitHub sign-in (\`copilot login\`): the Copilot plan pays. \`COPILOT_PROVIDER_BASE_URL\`/\`_API_KEY\`/\`_BEARER_TOKEN\` (bring your own model) and \`COPILOT_GITHUB_TOKEN\`/\`GH_TOKEN\`/\`GITHUB_TOKEN\` bill elsewhere: never inherited, pass them in \`env\` on purpose. Each worker loads a hooks plugin of its own; umbel never writes to \`~/.copilot\`.
+- \`permissionMode\`: \`default\`, \`plan\`, \`allow\` (\`--allow-all\`); \`unattended\` allows everything; \`allowedTools\` becomes \`--allow-tool\`. \`appendSystemPrompt\` is refused.
+- A prompt starting with \`!\` is refused (Copilot would run it as a local shell command, even after spaces): put a word in front. Tool approvals come as \`needs-input\`: umbel_keys \`["Enter"]\` allows once, \`["Escape"]\` stops the turn. Copilot retries a 429 or 5xx five times (about a minute) before the turn fails.
+
+
 ## qwen (Qwen Code)
 
 - Uses your Qwen Code login (\`qwen auth\`: Qwen OAuth is the subscription tier; its free tier ended on 2026-04-15) or a key passed in \`env\`: \`OPENAI_API_KEY\` (with the inherited \`OPENAI_BASE_URL\`, \`OPENAI_MODEL\`), \`ANTHROPIC_API_KEY\`, \`GEMINI_API_KEY\`, \`DASHSCOPE_API_KEY\`, \`BAILIAN_CODING_PLAN_API_KEY\`, \`OPENROUTER_API_KEY\` are never inherited (billed as \`api\`). Qwen Code also reads keys from \`.env\` files and its settings; status reports the billing the banner shows. \`QWEN_CODE_SYSTEM_SETTINGS_PATH\` is umbel's (each worker's hooks) and refused in \`env\`.
 - \`permissionMode\`: \`default\`, \`auto-edit\`, \`yolo\`, \`plan\`; \`unattended\` maps to \`--approval-mode yolo\`; \`appendSystemPrompt\` is supported, \`allowedTools\` refused.
 - A prompt starting with \`/name\` is refused. Tool approvals come as \`needs-input\`: umbel_keys \`["Enter"]\` allows once, \`["Escape"]\` rejects. A 429 or 5xx that Qwen Code keeps retrying ends the turn at once (\`rate-limited\` / \`provider-error\`).
 
-Details: docs/providers/codex.md, docs/providers/gemini.md, docs/providers/opencode.md and docs/providers/qwen.md in the umbel repository.
+Details: docs/providers/codex.md, docs/providers/gemini.md, docs/providers/opencode.md, docs/providers/copilot.md and docs/providers/qwen.md in the umbel repository.
 `;
 
 const TEXTS: Readonly<Record<HelpTopic, string>> = { lifecycle: LIFECYCLE, workflow: WORKFLOW, providers: PROVIDERS_TITLE + PROVIDERS };

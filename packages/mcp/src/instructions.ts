@@ -4,7 +4,7 @@
  */
 
 /** Instructions sent in the MCP `initialize` result. */
-export const SERVER_INSTRUCTIONS = `umbel runs interactive agent CLIs (claude, codex, gemini, opencode) as persistent workers in tmux, on the user's own sign-in.
+export const SERVER_INSTRUCTIONS = `umbel runs interactive agent CLIs (claude, codex, gemini, opencode, copilot) as persistent workers in tmux, on the user's own sign-in.
 Lifecycle: umbel_spawn → umbel_send → umbel_wait → umbel_read → (send again, or umbel_kill).
 umbel_send does NOT wait: it returns the turn number at once; always follow it with umbel_wait.
 umbel_wait returns an outcome as data; branch on reason:

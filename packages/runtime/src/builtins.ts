@@ -3,6 +3,7 @@ import type { ProviderV1 } from '@umbel/core';
 import { claude, VERSION as claudeVersion } from '@umbel/provider-claude';
 import { codex, VERSION as codexVersion } from '@umbel/provider-codex';
 import { gemini, VERSION as geminiVersion } from '@umbel/provider-gemini';
+import { copilot, VERSION as copilotVersion } from '@umbel/provider-copilot';
 import { opencode, VERSION as opencodeVersion } from '@umbel/provider-opencode';
 import { qwen, VERSION as qwenVersion } from '@umbel/provider-qwen';
 import type { LoadedProvider } from './loaded.js';
@@ -13,13 +14,14 @@ function builtIn(provider: ProviderV1, packageName: string, packageVersion: stri
   return { provider, source: 'built-in', packageName, packageVersion };
 }
 
-/** claude, codex, gemini, opencode and qwen, in that order. */
+/** claude, codex, gemini, opencode, copilot and qwen, in that order. */
 export function builtInProviders(): LoadedProvider[] {
   return [
     builtIn(claude, '@umbel/provider-claude', claudeVersion),
     builtIn(codex, '@umbel/provider-codex', codexVersion),
     builtIn(gemini, '@umbel/provider-gemini', geminiVersion),
     builtIn(opencode, '@umbel/provider-opencode', opencodeVersion),
+    builtIn(copilot, '@umbel/provider-copilot', copilotVersion),
     builtIn(qwen, '@umbel/provider-qwen', qwenVersion),
   ];
 }

@@ -118,7 +118,7 @@ describe('doctor on the fake claude', () => {
   it('no binary found for any provider and none asked for: every provider is reported failing', async () => {
     const report = await doctor({ UMBEL_CLAUDE_BIN: '' });
     expect(report.ok).toBe(false);
-    expect(report.providers.map((p) => p.provider)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen']);
+    expect(report.providers.map((p) => p.provider)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen']);
   });
 
   it('signed out: login fails with a hint, the later checks are skipped', async () => {

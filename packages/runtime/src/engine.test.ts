@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('createDefaultUmbel', () => {
   it('serves the built-ins and the loaded providers, on the state root of its env', async () => {
     const engine = await createDefaultUmbel({ env: { HOME: scratch, UMBEL_HOME: join(scratch, 'state'), UMBEL_PROVIDERS: './extra.mjs' }, cwd: scratch });
-    expect(engine.providerIds).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen', 'extra']);
+    expect(engine.providerIds).toEqual(['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen', 'extra']);
     expect(engine.provider('extra').displayName).toBe('Extra');
     expect(engine.home).toBe(join(scratch, 'state'));
   });
@@ -32,7 +32,7 @@ describe('createDefaultUmbel', () => {
       env: { HOME: scratch, UMBEL_HOME: join(scratch, 'state'), UMBEL_PROVIDERS: './missing.mjs,./extra.mjs' },
       cwd: scratch,
     });
-    expect(engine.providerIds).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen', 'extra']);
+    expect(engine.providerIds).toEqual(['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen', 'extra']);
     await expect(engine.spawn({ name: 'w1', provider: 'gone', cwd: scratch })).rejects.toThrow(
       /unknown provider 'gone'.*'\.\/missing\.mjs' \(UMBEL_PROVIDERS\)/,
     );

@@ -55,7 +55,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 /** The one package of `environment` that failed to load (the built-ins and the rest still load). */
 async function refusal(environment: Record<string, string>, cwd = deep): Promise<ProviderLoadError> {
   const loaded = await loadProviders({ env: environment, cwd });
-  expect(loaded.providers.map((p) => p.provider.providerId)).toEqual(expect.arrayContaining(['claude', 'codex', 'gemini', 'opencode']));
+  expect(loaded.providers.map((p) => p.provider.providerId)).toEqual(expect.arrayContaining(['claude', 'codex', 'gemini', 'opencode', 'copilot']));
   const error = loaded.failures?.at(-1);
   expect(error, 'loadProviders should have refused a package').toBeInstanceOf(ProviderLoadError);
   expect((error as ProviderLoadError).code).toBe(UmbelErrorCode.ProviderInvalid);
@@ -108,6 +108,7 @@ describe('loadProviders', () => {
       ['codex', 'built-in', '@umbel/provider-codex'],
       ['gemini', 'built-in', '@umbel/provider-gemini'],
       ['opencode', 'built-in', '@umbel/provider-opencode'],
+      ['copilot', 'built-in', '@umbel/provider-copilot'],
       ['qwen', 'built-in', '@umbel/provider-qwen'],
     ]);
     for (const p of loaded.providers) expect(p.packageVersion).toMatch(/^\d+\.\d+\.\d+/);
@@ -206,7 +207,7 @@ describe('loadProviders', () => {
       env: env({ UMBEL_PROVIDERS: 'umbel-provider-alpha,umbel-provider-throws,@acme/umbel-provider-beta,umbel-provider-missing' }),
       cwd: deep,
     });
-    expect(loaded.providers.map((p) => p.provider.providerId)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'qwen', 'alpha', 'beta']);
+    expect(loaded.providers.map((p) => p.provider.providerId)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen', 'alpha', 'beta']);
     expect(loaded.failures?.map((f) => [f.specifier, f.source])).toEqual([
       ['umbel-provider-throws', 'env'],
       ['umbel-provider-missing', 'env'],

@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { findCopilotTurn, parseEvents, readCopilotMessages, readCopilotTurn } from './events.js';
+
+// One real session of Copilot CLI 1.0.102 against the chat mock (test-fixtures/real/COPILOT-FACTS.md):
+// 1 ECHO, 2 a pasted two-line ECHO, 3 TOOL touch (permission approved), 4 FAIL 500 x1, 5 FAIL 401,
+// 6 TOOL rm (Escape at the permission), 7 FAIL 429 (five retries).
+const recorded = readFileSync(new URL('./__fixtures__/real-1.0.102-events.jsonl', import.meta.url), 'utf8');
+const lines = recorded.split('\n').filter(Boolean);
+const read = (ordinal: number, content = recorded) => readCopilotTurn({ content, transcriptPath: '/x/events.jsonl', ordinal, stopSeen: false });
+/** The file as it was right after its first line of `type` following the `ordinal`-th prompt (a read mid-turn). */
+function cutAfter(ordinal: number, type: string, nth = 1): string {
+  let seen = 0;
+  let prompts = 0;
+  for (const [i, line] of lines.entries()) {
+    const t = (JSON.parse(line) as { type: string }).type;
+    if (t === 'user.message') prompts += 1;
+    if (prompts === ordinal && t === type && ++seen === nth) return `${lines.slice(0, i + 1).join('\n')}\n`;
+  }
+  throw new Error(`no ${type} #${nth} in turn ${ordinal}`);
+}
+
+describe('the session events of a real Copilot session', () => {
+  it('completed turns: the answer byte-exact from the last message without tool requests, usage summed, the session named', () => {
+    expect(read(1)).toEqual({
+      status: 'completed',
+      answer: 'first answer',
+      tokenUsage: { inputTokens: 14362, outputTokens: 13, cacheReadTokens: 0, cacheCreationTokens: 0 },
+      numTurns: 1,
+      sessionId: '11111111-2222-4333-8444-555555555555',
+      model: 'mock-model',
+    });
+    expect(read(2)).toMatchObject({ status: 'completed', answer: 'line one\nline two' });
+    // a tool step, then the answer: two model calls
+    expect(read(3)).toMatchObject({ status: 'completed', answer: 'TOOL-RESULT: <shellId: 0 completed with exit code 0>', numTurns: 2 });
+    // a 500 retried once leaves no record: the turn completes
+    expect(read(4)).toMatchObject({ status: 'completed', answer: 'recovered' });
+  });
+
+  it('failed turns: session.error with its status and type; 401 is auth-failed, 429 rate-limited', () => {
+    expect(read(5)).toMatchObject({ status: 'failed', apiErrorStatus: 401, apiErrorType: 'authentication', account: { kind: 'auth-failed' } });
+    expect((read(5) as { message: string }).message).toMatch(/^Authentication failed with provider at http:\/\/127\.0\.0\.1:\d+\/v1 \(HTTP 401\)/);
+    expect(read(7)).toMatchObject({ status: 'failed', apiErrorStatus: 429, apiErrorType: 'rate_limit', account: { kind: 'rate-limited' } });
+    expect((read(7) as { message: string }).message).toMatch(/retried 5 times .*Last error: 429 slow down/);
+  });
+
+  it('Escape at a permission prompt is an abort: interrupted', () => {
+    expect(read(6)).toMatchObject({ status: 'interrupted' });
+  });
+
+  it('mid-turn: a turn_end after a tool step, or before the error lands, is no end; a prompt not yet there is missing', () => {
+    expect(read(3, cutAfter(3, 'tool.execution_start'))).toEqual({ status: 'running', activity: 'bash: touch made-by-tool.txt' });
+    expect(read(3, cutAfter(3, 'assistant.turn_end'))).toEqual({ status: 'running' });
+    expect(read(5, cutAfter(5, 'assistant.turn_end'))).toEqual({ status: 'running' });
+    expect(read(6, cutAfter(6, 'assistant.turn_end'))).toEqual({ status: 'running', activity: 'bash: rm made-by-tool.txt' });
+    expect(read(1, cutAfter(1, 'user.message'))).toEqual({ status: 'running' });
+    expect(read(8)).toEqual({ status: 'missing' });
+    expect(read(1, '')).toEqual({ status: 'missing' });
+    // a half-written last line is not read
+    expect(read(1, `${cutAfter(1, 'assistant.message')}{"type":"assistant.turn_e`)).toEqual({ status: 'running' });
+  });
+
+  it('turns are the n-th user.message and the events up to the next one', () => {
+    const events = parseEvents(recorded);
+    expect(events.filter((e) => e.type === 'user.message').map((e) => e.data.content)).toEqual([
+      'ECHO first answer',
+      'ECHO line one\nline two',
+      'TOOL touch made-by-tool.txt',
+      'FAIL 500 x1 ECHO recovered',
+      'FAIL 401 bad key',
+      'TOOL rm made-by-tool.txt',
+      'FAIL 429 slow down',
+    ]);
+    const second = findCopilotTurn(events, 2)?.events ?? [];
+    expect(second[0]?.data.content).toBe('ECHO line one\nline two');
+    expect(second.filter((e) => e.type === 'user.message')).toHaveLength(1);
+    expect(second.map((e) => e.type)).toContain('assistant.turn_end');
+  });
+
+  it('stream messages: the tool call, its result and the answer, in stream-json shape', () => {
+    const messages = readCopilotMessages({ content: recorded, transcriptPath: '/x', ordinal: 3, stopSeen: true });
+    expect(messages.map((m) => m.type)).toEqual(['assistant', 'user', 'assistant']);
+    expect(messages[0]?.message).toMatchObject({
+      content: [{ type: 'tool_use', name: 'bash', input: { command: 'touch made-by-tool.txt', description: 'Run touch made-by-tool.txt' } }],
+    });
+    expect(messages[1]?.message).toMatchObject({ content: [{ type: 'tool_result', content: '\n<shellId: 0 completed with exit code 0>', is_error: false }] });
+    expect(messages[2]?.message).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'TOOL-RESULT: <shellId: 0 completed with exit code 0>' }] });
+    expect(readCopilotMessages({ content: recorded, transcriptPath: '/x', ordinal: 9, stopSeen: false })).toEqual([]);
+  });
+});

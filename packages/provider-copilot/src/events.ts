@@ -1,0 +1,163 @@
+/**
+ * The worker's transcript: Copilot's own session events,
+ * `$COPILOT_HOME/session-state/<sessionId>/events.jsonl` (default `~/.copilot`), one JSON object a
+ * line `{type, data, id, timestamp, parentId}` (COPILOT-FACTS.md §3). Pure.
+ *
+ * A turn is the n-th `user.message` (the prompt hook names no message id) and the events up to the
+ * next one. Inside it, each model call is `assistant.turn_start` … `assistant.message` …
+ * `assistant.turn_end`; a message with `toolRequests` is followed by `tool.execution_*` and another
+ * model call.
+ * - failed: a `session.error` (`statusCode`, `errorType`), written after the last call's `turn_end`
+ *   once Copilot has given up retrying (401 three tries, 500 and 429 five);
+ * - interrupted: an `abort` (Escape, a rejected permission);
+ * - completed: an `assistant.turn_end` right after an `assistant.message` without tool requests;
+ *   the answer is that message's `content`, byte-exact (the screen renders markdown; it is never read).
+ */
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+import { accountError, accountErrorOfStatus, asRecord, jsonLines } from '@umbel/provider';
+
+/** One session event. */
+export interface CopilotEvent {
+  readonly type: string;
+  readonly data: Record<string, unknown>;
+  readonly id?: string;
+}
+
+/** The events of one turn, and the session they belong to. */
+export interface CopilotTurn {
+  readonly sessionId?: string;
+  readonly events: readonly CopilotEvent[];
+}
+
+/** Parse the events file (complete lines; a half-written last line is skipped). */
+export function parseEvents(content: string): CopilotEvent[] {
+  const out: CopilotEvent[] = [];
+  for (const { value } of jsonLines(content)) {
+    if (typeof value.type === 'string')
+      out.push({ type: value.type, data: asRecord(value.data) ?? {}, ...(typeof value.id === 'string' ? { id: value.id } : {}) });
+  }
+  return out;
+}
+
+/** The `ordinal`-th turn (1-based); undefined when its `user.message` is not there yet. */
+export function findCopilotTurn(events: readonly CopilotEvent[], ordinal: number): CopilotTurn | undefined {
+  const starts = events.flatMap((e, i) => (e.type === 'user.message' ? [i] : []));
+  const from = starts[ordinal - 1];
+  if (from === undefined) return undefined;
+  const to = starts[ordinal] ?? events.length;
+  const start = events.find((e) => e.type === 'session.start');
+  const sessionId = typeof start?.data.sessionId === 'string' ? start.data.sessionId : undefined;
+  return { ...(sessionId ? { sessionId } : {}), events: events.slice(from, to) };
+}
+
+const toolRequestsOf = (e: CopilotEvent): unknown[] => (Array.isArray(e.data.toolRequests) ? e.data.toolRequests : []);
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** The final answer: the last `assistant.message`, when a `turn_end` follows it and it asked for no tool. */
+function finalMessage(events: readonly CopilotEvent[]): CopilotEvent | undefined {
+  let last: CopilotEvent | undefined;
+  let done: CopilotEvent | undefined;
+  for (const e of events) {
+    if (e.type === 'assistant.turn_start') {
+      last = undefined;
+      done = undefined;
+    } else if (e.type === 'assistant.message') last = e;
+    else if (e.type === 'assistant.turn_end') done = last && toolRequestsOf(last).length === 0 ? last : undefined;
+  }
+  return done;
+}
+
+/** The turn's usage in umbel's neutral names, summed over its `session.usage_record`s. */
+export function usageOf(events: readonly CopilotEvent[]): ProviderV1Usage {
+  const usages = events.filter((e) => e.type === 'session.usage_record').map((e) => asRecord(e.data.usage) ?? {});
+  const sum = (key: string) => usages.reduce((n, u) => n + num(u[key]), 0);
+  return {
+    inputTokens: sum('inputTokens'),
+    outputTokens: sum('outputTokens'),
+    cacheReadTokens: sum('cacheReadTokens'),
+    cacheCreationTokens: sum('cacheWriteTokens'),
+  };
+}
+
+/** A tool still running, as an activity line. */
+function runningTool(events: readonly CopilotEvent[]): string | undefined {
+  const done = new Set(events.filter((e) => e.type === 'tool.execution_complete').map((e) => e.data.toolCallId));
+  const running = events.findLast((e) => e.type === 'tool.execution_start' && !done.has(e.data.toolCallId));
+  if (!running) return undefined;
+  const args = asRecord(running.data.arguments) ?? {};
+  const arg = ['command', 'path', 'url', 'pattern'].map((k) => args[k]).find((v): v is string => typeof v === 'string' && v !== '');
+  const tool = typeof running.data.toolName === 'string' ? running.data.toolName : 'tool';
+  return arg ? `${tool}: ${arg}` : tool;
+}
+
+function failedOf(error: CopilotEvent): ProviderV1TurnRead {
+  const status = typeof error.data.statusCode === 'number' ? error.data.statusCode : undefined;
+  const type = typeof error.data.errorType === 'string' ? error.data.errorType : undefined;
+  const kind = accountErrorOfStatus(status) ?? (type === 'rate_limit' ? 'rate-limited' : type === 'authentication' ? 'auth-failed' : undefined);
+  return {
+    status: 'failed',
+    message: typeof error.data.message === 'string' && error.data.message !== '' ? error.data.message : 'Copilot reported an error',
+    ...(status !== undefined ? { apiErrorStatus: status } : {}),
+    ...(type ? { apiErrorType: type } : {}),
+    ...(kind ? { account: accountError(kind) } : {}),
+  };
+}
+
+/** What the session events say about one turn. */
+export function readCopilotTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
+  const turn = findCopilotTurn(parseEvents(options.content), options.ordinal);
+  if (!turn) return { status: 'missing' };
+  const { events } = turn;
+  const error = events.findLast((e) => e.type === 'session.error');
+  if (error) return failedOf(error);
+  if (events.some((e) => e.type === 'abort'))
+    return { status: 'interrupted', message: 'the turn was interrupted (Escape, or a rejected permission); the worker waits for input' };
+  const final = finalMessage(events);
+  if (!final) {
+    const activity = runningTool(events);
+    return { status: 'running', ...(activity ? { activity } : {}) };
+  }
+  return {
+    status: 'completed',
+    answer: typeof final.data.content === 'string' ? final.data.content : '',
+    tokenUsage: usageOf(events),
+    numTurns: events.filter((e) => e.type === 'assistant.turn_start').length,
+    ...(turn.sessionId ? { sessionId: turn.sessionId } : {}),
+    ...(typeof final.data.model === 'string' ? { model: final.data.model } : {}),
+  };
+}
+
+/** The turn's messages for stream output, in Claude's stream-json shape: text, tool calls and their results. */
+export function readCopilotMessages(options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
+  const turn = findCopilotTurn(parseEvents(options.content), options.ordinal);
+  if (!turn) return [];
+  const out: ProviderV1Message[] = [];
+  for (const e of turn.events) {
+    const uuid = typeof e.data.messageId === 'string' ? e.data.messageId : e.id;
+    if (e.type === 'assistant.message') {
+      const text = typeof e.data.content === 'string' ? e.data.content : '';
+      const calls = toolRequestsOf(e)
+        .map(asRecord)
+        .filter((c): c is Record<string, unknown> => !!c);
+      const content = [
+        ...(text !== '' ? [{ type: 'text', text }] : []),
+        ...calls.map((c) => ({ type: 'tool_use', id: c.toolCallId, name: c.name, input: c.arguments ?? {} })),
+      ];
+      if (content.length) out.push({ type: 'assistant', message: { role: 'assistant', content }, ...(uuid ? { uuid } : {}) });
+    } else if (e.type === 'tool.execution_complete') {
+      const result = asRecord(e.data.result);
+      const isError = e.data.success === false;
+      const text =
+        typeof result?.content === 'string'
+          ? result.content
+          : typeof asRecord(e.data.error)?.message === 'string'
+            ? String(asRecord(e.data.error)?.message)
+            : '';
+      out.push({
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: e.data.toolCallId, content: text, is_error: isError }] },
+      });
+    }
+  }
+  return out;
+}
