@@ -280,7 +280,8 @@ async function signInScreen(id, world, substrate) {
 }
 
 const id = process.argv[2];
-if (!['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen'].includes(id)) throw new Error('usage: record-conformance.mjs claude|codex|gemini|opencode|copilot|qwen');
+if (!['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen'].includes(id))
+  throw new Error('usage: record-conformance.mjs claude|codex|gemini|opencode|copilot|qwen');
 const root = realpathSync(mkdtempSync(join(tmpdir(), `umbel-record-${id}-`)));
 const world = { ...(await worldOf(id, root)), root };
 const substrate = createTmuxSubstrate({ home: join(root, 'state'), env: world.env });

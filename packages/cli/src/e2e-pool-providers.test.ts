@@ -96,7 +96,13 @@ async function world(id: 'codex' | 'gemini' | 'opencode' | 'copilot' | 'qwen'): 
   }
   const umbel = umbelRunner({ cwd: work, env }).run;
   runners.push(umbel);
-  const key = { codex: 'MOCK_API_KEY', gemini: 'GEMINI_API_KEY', opencode: 'FAKE_OPENCODE_INSTALL_STALL_MS', copilot: 'COPILOT_PROVIDER_BASE_URL', qwen: 'OPENAI_API_KEY' }[id];
+  const key = {
+    codex: 'MOCK_API_KEY',
+    gemini: 'GEMINI_API_KEY',
+    opencode: 'FAKE_OPENCODE_INSTALL_STALL_MS',
+    copilot: 'COPILOT_PROVIDER_BASE_URL',
+    qwen: 'OPENAI_API_KEY',
+  }[id];
   return { umbel, home, args: ['--provider', id, '--env', key] };
 }
 

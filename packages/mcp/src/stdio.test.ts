@@ -28,7 +28,18 @@ const BIN = join(PACKAGE_DIR, 'bin', 'umbel-mcp.js');
 const FAKE_CLAUDE = join(ROOT, 'test-fixtures', 'bin', 'claude');
 const ANTHROPIC_MOCK = join(ROOT, 'test-fixtures', 'mock-servers', 'anthropic.mjs');
 /** Packages whose dist the bin loads. */
-const BUILT = ['core', 'tmux', 'provider-claude', 'provider-codex', 'provider-gemini', 'provider-opencode', 'provider-copilot', 'provider-qwen', 'runtime', 'mcp'];
+const BUILT = [
+  'core',
+  'tmux',
+  'provider-claude',
+  'provider-codex',
+  'provider-gemini',
+  'provider-opencode',
+  'provider-copilot',
+  'provider-qwen',
+  'runtime',
+  'mcp',
+];
 /** How long the server may take to exit after stdin closes or SIGTERM (upstream's regression bound). */
 const EXIT_WITHIN_MS = 5_000;
 
