@@ -1,5 +1,4 @@
 /** Small shared helpers (internal). */
-import { readFileSync } from 'node:fs';
 import { AbortedError } from '../contract/errors.js';
 
 /** Sleep, rejecting with AbortedError when the signal fires. */
