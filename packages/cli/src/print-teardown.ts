@@ -7,19 +7,11 @@
  * refill records what stopped it (`lastError`), and a worker it never removed — killed, or failing —
  * belongs to a process that is gone, which `umbel prune` removes.
  */
-import { UmbelError, type Umbel, UsageError } from '@umbel/core';
+import { type PoolFinishJob, PoolFinishJobSchema, UmbelError, type Umbel, UsageError, usageFromZod } from '@umbel/core';
 import type { CliIo } from './io.js';
 
-/** The work a `-p` call hands over. */
-export interface FinishJob {
-  /** Its anonymous worker, to remove. */
-  readonly worker?: string;
-  /** The pool it was claimed from, and the pid that claimed it (the `-p` process). */
-  readonly pool?: string;
-  readonly claimedBy?: number;
-  /** The pool to refill, with the values of the call's own --env (its workers get the same). */
-  readonly refill?: { readonly name: string; readonly env: Record<string, string> };
-}
+/** The work a `-p` call hands over (core's `PoolFinishJobSchema`). */
+export type FinishJob = PoolFinishJob;
 
 /** The detached process's argv (after the bin). */
 export const FINISH_ARGV = ['pool', 'finish', '--detached'] as const;
@@ -48,23 +40,15 @@ export async function purgeWorker(engine: Umbel, worker: string, keep?: (error: 
 
 /** The job on stdin, checked. */
 export function parseJob(text: string | undefined): FinishJob {
-  let job: unknown;
+  let json: unknown;
   try {
-    job = JSON.parse(text ?? '');
+    json = JSON.parse(text ?? '');
   } catch {
-    job = undefined;
+    throw new UsageError('pool finish --detached reads its job as JSON on stdin');
   }
-  const j = (job ?? {}) as Record<string, unknown>;
-  const optional = (key: string, type: string) => j[key] === undefined || typeof j[key] === type;
-  const refill = j.refill as Record<string, unknown> | undefined;
-  const ok =
-    typeof job === 'object' &&
-    optional('worker', 'string') &&
-    optional('pool', 'string') &&
-    optional('claimedBy', 'number') &&
-    (refill === undefined || (typeof refill.name === 'string' && typeof refill.env === 'object' && refill.env !== null));
-  if (!ok) throw new UsageError('pool finish --detached reads {"worker"?, "pool"?, "claimedBy"?, "refill"?: {"name", "env"}} on stdin');
-  return j as FinishJob;
+  const parsed = PoolFinishJobSchema.safeParse(json);
+  if (!parsed.success) throw usageFromZod(parsed.error, 'pool finish --detached job');
+  return parsed.data;
 }
 
 /**

@@ -867,6 +867,23 @@ export const PoolReleaseSchema = z
 export type PoolRelease = z.infer<typeof PoolReleaseSchema>;
 
 /**
+ * What `umbel -p` hands its detached teardown on stdin (`pool finish --detached`): its worker to
+ * remove (with the pool claim it takes over) and the pool to refill with the call's own env values.
+ */
+export const PoolFinishJobSchema = z
+  .object({
+    worker: WorkerNameSchema.optional(),
+    pool: PoolNameSchema.optional(),
+    claimedBy: PoolReleaseSchema.shape.claimedBy,
+    refill: z
+      .object({ name: PoolNameSchema, env: z.record(z.string(), z.string()) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type PoolFinishJob = z.infer<typeof PoolFinishJobSchema>;
+
+/**
  * `pools/<name>/pool.json`: what the pool's workers are started with. Env values are never stored:
  * only the names given with --env and `envDigest`, an HMAC (keyed by the state root's private
  * `pools/.key`) of the complete worker environment, so a claim can tell an equal environment from
