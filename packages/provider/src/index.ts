@@ -8,3 +8,4 @@ export * from './spec.js';
 export * from './errors.js';
 export * from './fs-atomic.js';
 export * from './kit/index.js';
+export * from './shape.js';

@@ -5,6 +5,7 @@
  *
  * Never change ProviderV1 in place except by adding optional members; anything else is a V2.
  */
+import type { PROVIDER_SPEC_V1 } from './shape.js';
 
 /**
  * Neutral hook kinds. A provider wires its CLI's hook events to `umbel-hook <kind>`:
@@ -442,8 +443,8 @@ export interface ProviderV1Capabilities {
 
 /** Version 1 of the provider specification. */
 export interface ProviderV1 {
-  /** Always the literal `'umbel-provider-v1'`. */
-  readonly specificationVersion: 'umbel-provider-v1';
+  /** Always the literal `'umbel-provider-v1'` (`PROVIDER_SPEC_V1`). */
+  readonly specificationVersion: typeof PROVIDER_SPEC_V1;
   /** Stable kebab-case id (`claude`). */
   readonly providerId: string;
   /** Human name (`Claude Code`). */

@@ -5,7 +5,7 @@
  */
 export { createDefaultUmbel, type DefaultUmbelOptions } from './engine.js';
 export { importModule, setModuleImporter } from './import-module.js';
-export { loadProviders, ProviderLoadError, ProviderShapeSchema, type LoadProvidersOptions } from './load.js';
+export { loadProviders, ProviderLoadError, type LoadProvidersOptions } from './load.js';
 export type { LoadedProvider, LoadedProviders, ProviderLoadFailure, ProviderSource } from './loaded.js';
 export { builtInProviders } from './builtins.js';
 export {

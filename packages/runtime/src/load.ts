@@ -9,8 +9,7 @@
  */
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseDuration, type ProviderV1, UmbelErrorCode, UsageError } from '@umbel/core';
-import * as z from 'zod';
+import { parseDuration, type ProviderV1, providerShapeIssues, UmbelErrorCode, UsageError } from '@umbel/core';
 import { builtInProviders } from './builtins.js';
 import { type LoadedConfig, loadConfig } from './config.js';
 import type { RuntimeEnv } from './env.js';
@@ -20,42 +19,6 @@ import { ancestors, isPathSpecifier, ResolveFailure, type ResolvedModule, resolv
 import { DEFAULT_PROVIDER_LOAD_TIMEOUT_MS, ImportRefusal, importGuarded } from './guarded-import.js';
 
 export type { LoadedProvider, LoadedProviders, ProviderLoadFailure, ProviderSource } from './loaded.js';
-
-/** The specification version this umbel implements. */
-const SPEC_V1 = 'umbel-provider-v1';
-
-const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', 'expected a function');
-const optionalFn = fn.optional();
-
-/** What a loaded module's provider must look like (the required members of ProviderV1, and the types of the optional ones). */
-export const ProviderShapeSchema = z.object({
-  specificationVersion: z.literal(SPEC_V1),
-  providerId: z.string().regex(/^[a-z][a-z0-9-]*$/, 'expected a kebab-case id (a-z, 0-9, -)'),
-  displayName: z.string().min(1),
-  description: z.string().optional(),
-  capabilities: z.object({
-    unattended: z.boolean(),
-    allowedTools: z.boolean(),
-    appendSystemPrompt: z.boolean(),
-    permissionModes: z.array(z.string()),
-    model: z.boolean().optional(),
-  }),
-  inheritEnv: z.array(z.string()),
-  verifiedVersions: z.array(z.string()).optional(),
-  signInHint: z.string().optional(),
-  doBuildLaunch: fn,
-  doDetectStartup: fn,
-  doParseEvent: fn,
-  doReadTurn: fn,
-  doValidate: optionalFn,
-  doReconcileEnv: optionalFn,
-  doPreparePrompt: optionalFn,
-  doReadMessages: optionalFn,
-  doDetectSignIn: optionalFn,
-  doDetectInputPrompt: optionalFn,
-  doReadInputBox: optionalFn,
-  doFindBinary: optionalFn,
-});
 
 /** Where a loaded (not built-in) provider came from. */
 type ExtraSource = Exclude<ProviderSource, 'built-in'>;
@@ -219,18 +182,13 @@ async function importProviders(request: Request, resolved: ResolvedModule, timeo
 }
 
 function checkShape(value: unknown, where: string, fail: (reason: string) => ProviderLoadError): ProviderV1 {
-  const spec = (value as { specificationVersion?: unknown } | null)?.specificationVersion;
-  if (value !== null && typeof value === 'object' && spec !== SPEC_V1) {
+  const issues = providerShapeIssues(value);
+  if (issues[0]?.startsWith('specificationVersion:')) {
     const id = (value as { providerId?: unknown }).providerId;
     const named = typeof id === 'string' ? ` (provider '${id}')` : '';
-    const version = spec === undefined ? '(none)' : `'${String(spec)}'`;
-    throw fail(`${where}${named} implements specification ${version}; this umbel understands '${SPEC_V1}'`);
+    throw fail(`${where}${named} ${issues[0].slice('specificationVersion: '.length)}`);
   }
-  const parsed = ProviderShapeSchema.safeParse(value);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(value)'}: ${i.message}`).join('; ');
-    throw fail(`${where} is not a valid provider: ${issues}`);
-  }
+  if (issues.length) throw fail(`${where} is not a valid provider: ${issues.join('; ')}`);
   return value as ProviderV1;
 }
 

@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { HomeMismatchError, ProviderUnknownError, UmbelError, UmbelErrorCode } from '../contract/errors.js';
 import { resolveHome, statePaths, type StatePaths } from './paths.js';
-import type { Provider } from '@umbel/provider';
+import { type Provider, providerShapeIssues } from '@umbel/provider';
 import type { Substrate } from '../contract/substrate.js';
 import type { UmbelSettings, UnloadedProvider } from '../contract/umbel.js';
 import { createLedgerCache, type LedgerCache } from '../ledger/ledger-cache.js';
@@ -46,10 +46,11 @@ export interface EngineContext {
 function registry(providers: readonly Provider[], unloaded: readonly UnloadedProvider[] = []): ProviderRegistry {
   const byId = new Map<string, Provider>();
   for (const provider of providers) {
-    if (provider?.specificationVersion !== 'umbel-provider-v1') {
+    const issues = providerShapeIssues(provider);
+    if (issues.length) {
       throw new UmbelError({
         code: UmbelErrorCode.ProviderInvalid,
-        message: `provider ${(provider as { providerId?: string })?.providerId ?? '?'} implements an unsupported specification version`,
+        message: `provider ${(provider as { providerId?: string } | undefined)?.providerId ?? '?'} is not a valid provider: ${issues.join('; ')}`,
       });
     }
     byId.set(provider.providerId, provider);

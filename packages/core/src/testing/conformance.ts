@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { type BehaviourInput, behaviourTests } from './conformance-behaviour.js';
 import { type BehaviourSettings, type ConformanceWorld, createWorld, textsUnder } from './conformance-world.js';
 import type { ProviderRecording, RecordedScenario } from './recording.js';
-import { FORBIDDEN_INHERITED_ENV } from '@umbel/provider';
+import { FORBIDDEN_INHERITED_ENV, PROVIDER_SPEC_V1 } from '@umbel/provider';
 import type { HookEvent, ProviderV1, ProviderV1ReadTurnOptions, ProviderV1StartupState, ProviderV1TurnRead } from '@umbel/provider';
 
 /** Recorded material a provider brings to the suite. */
@@ -64,7 +64,7 @@ export interface TestProviderInput {
 function shapeTests(input: TestProviderInput): void {
   const { provider } = input;
   it('declares spec v1 and a kebab-case id', () => {
-    expect(provider.specificationVersion).toBe('umbel-provider-v1');
+    expect(provider.specificationVersion).toBe(PROVIDER_SPEC_V1);
     expect(provider.providerId).toMatch(/^[a-z][a-z0-9-]*$/);
     expect(provider.displayName.length).toBeGreaterThan(0);
   });

@@ -17,6 +17,7 @@ import type {
   ProviderV1ToolUse,
   ProviderV1TurnRead,
 } from '@umbel/provider';
+import { PROVIDER_SPEC_V1 } from '@umbel/provider';
 
 /** One line of the mock transcript (JSONL). */
 export type MockTranscriptLine =
@@ -89,7 +90,7 @@ export interface MockProvider extends ProviderV1 {
 export function createMockProvider(settings: MockProviderSettings = {}): MockProvider {
   const calls: { method: string; args: unknown }[] = [];
   return {
-    specificationVersion: 'umbel-provider-v1',
+    specificationVersion: PROVIDER_SPEC_V1,
     providerId: settings.providerId ?? 'mock',
     displayName: 'Mock CLI',
     capabilities: {

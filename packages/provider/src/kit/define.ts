@@ -21,6 +21,7 @@ import { parseEvent } from './payload.js';
 import { preparePrompt } from './prompt.js';
 import { accountScreenOf, classifyStartup, readInputBox, signInOf } from './screens.js';
 import { classifyTool, type ToolFacts } from './tools.js';
+import { PROVIDER_SPEC_V1 } from '../shape.js';
 
 /** Facts that cannot make a working provider (thrown by {@link defineProvider}, when the provider is built). */
 export class ProviderFactsError extends UmbelError {
@@ -137,7 +138,7 @@ export function defineProvider<T>(facts: ProviderFacts<T>): ProviderV1 {
   const box = screens.inputBox;
   const input = facts.input || box ? { ...facts.input, ...(box ? { clearKeys: box.clearKeys } : {}) } : undefined;
   return {
-    specificationVersion: 'umbel-provider-v1',
+    specificationVersion: PROVIDER_SPEC_V1,
     providerId: facts.id,
     displayName: facts.displayName,
     ...(facts.description ? { description: facts.description } : {}),
