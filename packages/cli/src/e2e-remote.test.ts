@@ -13,13 +13,23 @@ import { type RemoteWorld, remoteWorld } from '../../../test-fixtures/ssh/remote
 const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
 let world: RemoteWorld;
 let claudeConfig: string;
+type ChatMocks = { startChatMock(): Promise<{ url: string; close(): Promise<void> }> };
+let chatMock: Awaited<ReturnType<ChatMocks['startChatMock']>> | undefined;
 
 /** The spawn flags of a worker on `loop` (its cwd and the fake claude's config are paths there). */
 const onLoop = () => ['--host', 'loop', '--cwd', world.remoteWork, '--env', `CLAUDE_CONFIG_DIR=${claudeConfig}`];
 
 beforeAll(async () => {
   assertBuilt(['packages/cli/dist/cli.js', 'packages/runtime/dist/index.js']);
-  world = await remoteWorld({ prefix: 'umbel-rmt-', remoteEnv: { UMBEL_CLAUDE_BIN: fakeClaude } });
+  world = await remoteWorld({
+    prefix: 'umbel-rmt-',
+    remoteEnv: {
+      UMBEL_CLAUDE_BIN: fakeClaude,
+      UMBEL_COPILOT_BIN: join(REPO_ROOT, 'test-fixtures/bin/copilot'),
+      UMBEL_QWEN_BIN: join(REPO_ROOT, 'test-fixtures/bin/qwen'),
+    },
+  });
+  chatMock = await ((await import(join(REPO_ROOT, 'test-fixtures/mock-servers/openai-chat.mjs'))) as ChatMocks).startChatMock();
   claudeConfig = join(world.remoteUser, 'claude-config');
   const { mkdir, writeFile } = await import('node:fs/promises');
   await mkdir(claudeConfig, { recursive: true });
@@ -29,7 +39,10 @@ beforeAll(async () => {
   );
 }, 120_000);
 
-afterAll(() => world?.cleanUp(), 180_000);
+afterAll(async () => {
+  await world?.cleanUp();
+  await chatMock?.close();
+}, 180_000);
 
 /** Sample every process's argv (/proc/*\/cmdline) every 25 ms until stopped; report which needles were seen. */
 function sampleArgv(needles: readonly string[]) {
@@ -108,6 +121,29 @@ describe('an isolated worker on another host', () => {
 });
 
 describe('a worker on another host, over ssh', () => {
+  // The CLIs added last (fakes with the real ones' records): spawn there with the call's own env values
+  // (passed by name: never on an argv), two turns, kill. Copilot's BYOK endpoint is never called by its fake.
+  it.each([
+    ['copilot', { COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1' }],
+    ['qwen', { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'chat-mock' }],
+  ] as const)('--provider %s on a host: spawn, send, wait, read, kill', { timeout: 120_000 }, async (provider, values) => {
+    const env = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === 'chat-mock' ? (chatMock?.url as string) : v]));
+    const envFlags = Object.keys(env).flatMap((k) => ['--env', k]);
+    const name = `h-${provider}`;
+    const spawned = await world.run(['spawn', name, '--provider', provider, '--host', 'loop', '--cwd', world.remoteWork, ...envFlags], { env });
+    expect(spawned, spawned.stderr).toMatchObject({ code: 0, stdout: `${name}\n` });
+    expect(JSON.parse((await world.remoteRun(['status', name, '--json'])).stdout)).toMatchObject({ name, provider });
+    for (const [turn, text] of [
+      [1, `ECHO ${provider} over ssh`],
+      [2, 'ECHO line one\nline two'],
+    ] as const) {
+      expect(await world.run(['send', name, text])).toMatchObject({ code: 0, stdout: `${turn}\n` });
+      expect(await world.run(['wait', name, '--timeout', '60s'])).toMatchObject({ code: 0, stdout: `${text.slice(5)}\n` });
+    }
+    expect(await world.run(['read', name, '--turn', '1'])).toMatchObject({ code: 0, stdout: `${provider} over ssh\n` });
+    expect(await world.run(['kill', name, '--purge'])).toMatchObject({ code: 0, stdout: `purged: ${name}\n` });
+  });
+
   it('spawn --host → send → wait → read → kill, every verb after spawn routed with no flag', { timeout: 120_000 }, async () => {
     expect(await world.run(['spawn', 'r1', ...onLoop()])).toMatchObject({ code: 0, stdout: 'r1\n' });
     // It lives on the remote state root; here there is only the record of where.
