@@ -153,3 +153,57 @@ describe('a turn the CLI continues by itself (Claude Code at a plan limit reset)
     expect(turns.map((t) => [t.turn, t.accepted, t.end])).toEqual([[1, undefined, undefined]]);
   });
 });
+
+describe("a turn a wait closed from the transcript alone, whose Stop hook lands after the next turn's send", () => {
+  // Under load the CLI's Stop hook process may stamp its event after umbel sent the next prompt: the
+  // wait had seen the answer in the transcript (umbel's `ended`), the caller sent again at once.
+  const hook = (at: number, kind: string, turnKey?: string) =>
+    ({ ...ledgerEvents(undefined, '/events', [ev(at, kind)], [])[0], info: turnKey ? { turnKey } : {} }) as LedgerEvent;
+  const own = (at: number, kind: string, payload: unknown) => ledgerEvents(undefined, '/events', [ev(at, kind, payload)], [])[0] as LedgerEvent;
+  const first = (key?: string) => [
+    own(1, 'sent', { turn: 1, prompt: 'a' }),
+    hook(2, 'prompt', key),
+    own(4, 'ended', { turn: 1, reason: 'completed' }),
+    own(5, 'sent', { turn: 2, prompt: 'b' }),
+  ];
+
+  it('keyed (prompt_id): the late Stop is its own turn’s, never the next one’s; the next turn takes its own prompt and stop', () => {
+    const late = assignTurns([...first('p1'), hook(6, 'stop', 'p1')]);
+    expect(late.map((t) => [t.turn, t.turnKey, t.end?.kind])).toEqual([
+      [1, 'p1', 'ended'],
+      [2, undefined, undefined],
+    ]);
+    const next = assignTurns([...first('p1'), hook(6, 'stop', 'p1'), hook(7, 'prompt', 'p2'), hook(8, 'stop', 'p2')]);
+    expect(next.map((t) => [t.turn, t.accepted?.at, t.end?.at])).toEqual([
+      [1, 2n, 4n],
+      [2, 7n, 8n],
+    ]);
+  });
+
+  it('unkeyed: a terminal event before the next turn was accepted is the ended turn’s late Stop', () => {
+    const turns = assignTurns([...first(), hook(6, 'stop'), hook(7, 'prompt')]);
+    expect(turns.map((t) => [t.turn, t.accepted?.at, t.end?.kind])).toEqual([
+      [1, 2n, 'ended'],
+      [2, 7n, undefined],
+    ]);
+    // its Stop came before the next send (nothing ran): the next turn's own Stop is the next turn's,
+    // also from a CLI that never fires a prompt event
+    const onTime = assignTurns([
+      own(1, 'sent', { turn: 1, prompt: 'a' }),
+      own(4, 'ended', { turn: 1, reason: 'completed' }),
+      hook(5, 'stop'),
+      own(6, 'sent', { turn: 2, prompt: 'b' }),
+      hook(7, 'stop'),
+    ]);
+    expect(onTime.map((t) => [t.turn, t.end?.kind])).toEqual([
+      [1, 'ended'],
+      [2, 'stop'],
+    ]);
+    // one late Stop only: a second terminal before the prompt is the next turn's (a CLI that died at once, say)
+    const twice = assignTurns([...first(), hook(6, 'stop'), hook(7, 'stop-failure')]);
+    expect(twice.map((t) => [t.turn, t.end?.kind])).toEqual([
+      [1, 'ended'],
+      [2, 'stop-failure'],
+    ]);
+  });
+});

@@ -55,6 +55,32 @@ function closed(turn: Draft): boolean {
   return turn.notSubmitted !== undefined || turn.end !== undefined;
 }
 
+/** A turn a wait closed from the transcript alone (umbel's `ended`), not by a hook event of the CLI. */
+const endedByWait = (turn: Draft): boolean => turn.end?.own?.kind === 'ended';
+
+/**
+ * Whether `turn` takes the prompt-accepted event `prompt`: not yet accepted and still open — or
+ * closed by a wait that read its end in the transcript after the CLI had accepted its prompt (its
+ * prompt event may be assigned later than that `ended` was written, never one stamped after it).
+ */
+function accepts(turn: Draft, prompt: LedgerEvent): boolean {
+  if (turn.accepted || turn.notSubmitted) return false;
+  return turn.end === undefined || (endedByWait(turn) && prompt.at < turn.end.at);
+}
+
+/**
+ * An unkeyed terminal event that comes before `target` (the running turn, if any) was accepted, while the turn sent before it
+ * was closed by a wait from its transcript and had no terminal event yet, is that turn's late Stop
+ * (its hook process stamped it after umbel sent the next prompt): it ends nothing. Only one per turn.
+ */
+function lateTerminalOf(turns: readonly Draft[], target: Draft | undefined, seen: Set<Draft>): boolean {
+  if (target?.accepted) return false;
+  const before = turns.slice(0, target ? turns.indexOf(target) : turns.length).findLast((t) => !t.notSubmitted);
+  if (!before || !endedByWait(before) || seen.has(before)) return false;
+  seen.add(before);
+  return true;
+}
+
 /**
  * Assign events (oldest first) to turns. Every turn listed was sent at or before the event at hand
  * (events come in time order), and a closed or accepted turn never reopens, so the oldest open turn
@@ -70,6 +96,8 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
   let continuing = false;
   /** Keys of continuations that continue no turn of umbel's. */
   const foreign = new Set<string>();
+  /** Turns a wait closed from the transcript whose own late terminal event came since. */
+  const lateSeen = new Set<Draft>();
   for (const event of events) {
     if (event.info.autoContinue) {
       continuing = true;
@@ -109,7 +137,7 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
     const key = event.info.turnKey;
     if (key !== undefined && foreign.has(key)) continue;
     if (event.kind === 'prompt') {
-      while (unaccepted < turns.length && (closed(turns[unaccepted] as Draft) || (turns[unaccepted] as Draft).accepted)) unaccepted++;
+      while (unaccepted < turns.length && !accepts(turns[unaccepted] as Draft, event)) unaccepted++;
       const target = turns[unaccepted];
       if (target) target.accepted = event;
       continue;
@@ -118,6 +146,7 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
     const keyed = key === undefined || !TERMINAL.has(event.kind) ? undefined : turns.find((t) => keyOf(t) === key);
     if (keyed && closed(keyed)) continue;
     const target = keyed ?? turns[running];
+    if (!keyed && TERMINAL.has(event.kind) && lateTerminalOf(turns, target, lateSeen)) continue;
     if (!target) continue;
     if (TERMINAL.has(event.kind)) target.end = event;
     else if (INPUT.has(event.kind)) target.inputs.push(event);
