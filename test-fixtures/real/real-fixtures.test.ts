@@ -43,12 +43,13 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv) {
 }
 
 describe('pins.json', () => {
-  it('pins the four CLIs at the versions the references verified', () => {
+  it('pins the six CLIs at the versions the references verified', () => {
     expect(readPinsFile()).toEqual({
       claude: { package: '@anthropic-ai/claude-code', version: '2.1.332' },
       codex: { package: '@openai/codex', version: '0.171.0' },
       gemini: { package: '@google/gemini-cli', version: '0.61.0' },
       opencode: { package: 'opencode-ai', version: '1.18.33' },
+      copilot: { package: '@github/copilot', version: '1.0.102' },
       qwen: { package: '@qwen-code/qwen-code', version: '0.15.10' },
     });
     expect(CLI_IDS).toEqual(['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen']);

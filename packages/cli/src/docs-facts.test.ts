@@ -64,9 +64,9 @@ describe('the READMEs and docs/migration.md state what the code does', () => {
     ).toEqual(builtIns);
   });
 
-  it('no README lists some built-in providers as if they were all (claude, codex, gemini without opencode and qwen)', () => {
+  it('no README lists some built-in providers as if they were all (claude, codex, gemini without opencode, copilot and qwen)', () => {
     // provider ids only: "Claude Code, Codex and Gemini CLI" are also the MCP hosts, which opencode is not here
-    const partial = /\bclaude,? codex,? (and )?gemini\b(?!,? (and )?opencode,? (and )?qwen)/;
+    const partial = /\bclaude,? codex,? (and )?gemini\b(?!,? (and )?opencode,? (and )?copilot,? (and )?qwen)/;
     const found = readmes.flatMap((file) => {
       const text = read(file).replaceAll('`', '').replaceAll(' /', ',').replace(/\s+/g, ' ');
       return [...text.matchAll(new RegExp(partial, 'g'))].map((m) => `${file}: …${text.slice(Math.max(0, (m.index ?? 0) - 40), (m.index ?? 0) + 40)}…`);

@@ -4,11 +4,11 @@
  */
 
 /** Instructions sent in the MCP `initialize` result. */
-export const SERVER_INSTRUCTIONS = `umbel runs interactive agent CLIs (claude, codex, gemini, opencode, copilot) as persistent workers in tmux, on the user's own sign-in.
+export const SERVER_INSTRUCTIONS = `umbel runs interactive agent CLIs (claude, codex, gemini, opencode, copilot, qwen) as persistent workers in tmux, on the user's own sign-in.
 Lifecycle: umbel_spawn → umbel_send → umbel_wait → umbel_read → (send again, or umbel_kill).
 umbel_send does NOT wait: it returns the turn number at once; always follow it with umbel_wait.
 umbel_wait returns an outcome as data; branch on reason:
-- completed: result holds the answer (umbel_read fetches it again).
+- completed: result holds the answer.
 - timeout: the worker is still busy; call umbel_wait again (waits are short so the call never outlives your request timeout).
 - needs-input: a permission prompt or question; inspect with umbel_capture, answer with umbel_keys, or umbel_kill. Repeated prompts mean something is wrong: inspect, simplify or kill.
 - dead: the CLI exited; check umbel_logs and umbel_capture, then spawn a new worker.
