@@ -150,3 +150,48 @@ describe('runTop', () => {
     expectRestored(t);
   });
 });
+
+describe('y/n answer only a question that is on the screen', () => {
+  /** A worker that asks for permission; `wait` says whether the question is on its screen (gated). */
+  function askingEngine(confirm: () => Promise<string>) {
+    const asking = { ...status, state: 'needs-input', turn: 1, needsInput: { kind: 'permission', tool: 'Bash' } } as WorkerStatus;
+    const pressed: string[][] = [];
+    const engine = {
+      ...fakeEngine(),
+      list: async () => [asking],
+      status: async () => asking,
+      wait: async () => ({ worker: 'w1', provider: 'claude', turn: 1, reason: await confirm(), exitCode: 126, durationMs: 1 }),
+      keys: async (options: { keys: string[] }) => {
+        pressed.push(options.keys);
+      },
+    } as unknown as Umbel;
+    return { engine, pressed };
+  }
+
+  it('y presses the answer once the wait confirms the question is drawn, never before', async () => {
+    let drawn: (reason: string) => void = () => undefined;
+    const { engine, pressed } = askingEngine(() => new Promise((resolve) => (drawn = resolve)));
+    const t = terminal();
+    const done = runTop({ engine, stdin: t.stdin, stdout: t.stdout });
+    await until(() => t.output().includes('needs-input'), 'the asking row');
+    t.type('y');
+    await until(() => t.output().includes('waiting for the question'), 'the notice');
+    expect(pressed).toEqual([]);
+    drawn('needs-input');
+    await until(() => pressed.length === 1, 'the answer pressed');
+    t.type('q');
+    expect(await done).toBe(0);
+  });
+
+  it('y presses nothing when the question is gone by then (answered elsewhere, or the turn ended)', async () => {
+    const { engine, pressed } = askingEngine(async () => 'completed');
+    const t = terminal();
+    const done = runTop({ engine, stdin: t.stdin, stdout: t.stdout });
+    await until(() => t.output().includes('needs-input'), 'the asking row');
+    t.type('y');
+    await until(() => t.output().includes('no question on its screen'), 'the notice');
+    expect(pressed).toEqual([]);
+    t.type('q');
+    expect(await done).toBe(0);
+  });
+});

@@ -34,6 +34,28 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0] || error.name : String(error);
 }
 
+/**
+ * A dialog just drawn may not take keys yet: on the real claude 2.1.332 an Enter pressed as soon as
+ * `wait` saw its permission dialog was lost (2 of 2 runs of tests/real/claude-top.test.ts), one
+ * pressed 500 ms later approved it (3 of 3). `umbel keys` after `umbel wait` has a process start between them.
+ */
+const DIALOG_SETTLE_MS = 500;
+/** How long y/n wait for the question to be drawn (a CLI fires its permission hook before it draws its dialog). */
+const ANSWER_WAIT_MS = 15_000;
+
+/**
+ * Press an answer only to a question on the worker's screen: `wait` returns needs-input once the
+ * provider sees the question drawn (keys pressed before it go into the input box instead). False
+ * when the turn no longer waits on one.
+ */
+async function answer(engine: Umbel, action: { readonly name: string; readonly keys: readonly string[] }): Promise<boolean> {
+  const outcome = await engine.wait({ name: action.name, timeout: ANSWER_WAIT_MS });
+  if (outcome.reason !== 'needs-input') return false;
+  await new Promise((resolve) => setTimeout(resolve, DIALOG_SETTLE_MS));
+  await engine.keys({ name: action.name, keys: [...action.keys] });
+  return true;
+}
+
 /** Carry out a key's action; `exit` ends the current view (quit, attach). */
 function act(engine: Umbel, store: TopStore, action: Action, exit: (e: Exit) => void, refresh: () => void): void {
   const note = (text: string) => store.update((s) => ({ ...s, notice: text }));
@@ -43,8 +65,9 @@ function act(engine: Umbel, store: TopStore, action: Action, exit: (e: Exit) => 
     note(`sending to ${action.name}…`);
     engine.send({ name: action.name, prompt: action.prompt }).then((r) => note(`sent turn ${r.turn} to ${r.worker}${r.queued ? ' (queued)' : ''}`), fail);
   } else if (action.kind === 'keys') {
-    engine.keys({ name: action.name, keys: [...action.keys] }).then(() => {
-      note(`pressed ${action.keys.join(' ')} in ${action.name}`);
+    note(`${action.name}: waiting for the question on its screen…`);
+    answer(engine, action).then((pressed) => {
+      note(pressed ? `pressed ${action.keys.join(' ')} in ${action.name}` : `${action.name}: no question on its screen any more; nothing pressed`);
       refresh();
     }, fail);
   } else {
