@@ -10,7 +10,7 @@ import { claudeTier } from '../../test-fixtures/real/claude-tier.mjs';
 import { readPins } from '../../test-fixtures/real/clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { claudeEnv, seedClaudeConfig } from '../../test-fixtures/real/seed-claude.mjs';
-import { cleanUp, processesOf, runCommand } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { cleanUp, processesOf, runCommand, teardownsDone } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
 type Result = { code: number; stdout: string; stderr: string };
@@ -106,6 +106,7 @@ function keyTypes(o: Json): Record<string, string> {
 }
 
 async function noAnonymousWorkerLeft(): Promise<void> {
+  await teardownsDone(home); // -p exited with its answer; its worker goes after, in a detached process
   const listed = await umbel(['ls', '--json']);
   expect(listed.code, listed.stderr).toBe(0);
   expect(JSON.parse(listed.stdout).map((w: { name: string }) => w.name)).toEqual([]);
