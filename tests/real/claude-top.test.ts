@@ -1,7 +1,7 @@
 // Real-CLI tier: `umbel top` (the BUILT bin, in an 80×24 pane of a private tmux server, never the
 // default socket) over the REAL pinned `claude` against the local Anthropic mock: the fleet shows the
-// worker, s sends a prompt that answers, y answers the real claude's permission dialog and the turn
-// completes, q quits and restores the terminal. No network, no model service.
+// workers, s sends a prompt that answers, y answers the real claude's permission dialog and the turn
+// completes, j selects and x kills the other one, q quits and restores the terminal. No network, no model service.
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,16 +52,21 @@ async function until(check: (text: string) => boolean, what: string): Promise<st
 }
 
 describe(`umbel top on the real claude ${readPins().claude.version} (mock model on 127.0.0.1)`, () => {
-  it('shows the worker; s sends and its answer shows; y answers its permission dialog; q quits', { timeout: 900_000 }, async () => {
+  it('shows the workers; s sends and its answer shows; y answers its permission dialog; j selects, x kills; q quits', { timeout: 900_000 }, async () => {
     const work = join(tier.root, 'work');
     const config = join(tier.root, 'config');
     mkdirSync(work, { recursive: true });
     seedClaudeConfig({ configDir: config });
     const spawnArgs = ['--cwd', work, '--env', 'ANTHROPIC_API_KEY', '--env', `ANTHROPIC_BASE_URL=${tier.mock.url}`, '--env', `CLAUDE_CONFIG_DIR=${config}`];
-    const spawned = await tier.run(['spawn', 'rt', ...spawnArgs, '--permission-mode', 'default', '--startup-timeout', '180s']);
-    expect(spawned, spawned.stderr).toMatchObject({ code: 0, stdout: 'rt\n' });
+    const spawned = await Promise.all(
+      ['rt', 'ru'].map((name) => tier.run(['spawn', name, ...spawnArgs, '--permission-mode', 'default', '--startup-timeout', '180s'])),
+    );
+    for (const r of spawned) expect(r.code, r.stderr).toBe(0);
     tmux.run('new-session', '-d', '-s', 'top', '-x', '80', '-y', '24', script);
-    await until((t) => t.includes('umbel top  1 worker') && /rt .*ready .*claude/.test(t) && t.includes('── rt'), 'the worker, ready and selected');
+    await until(
+      (t) => t.includes('umbel top  2 workers') && /rt .*ready .*claude/.test(t) && /ru .*ready/.test(t) && t.includes('── rt'),
+      'both workers, rt selected',
+    );
     // s: a prompt typed into the input line goes to the real claude, and its answer shows in the row
     keys('s');
     await until((t) => t.includes('send to rt>'), 'the prompt line');
@@ -75,6 +80,14 @@ describe(`umbel top on the real claude ${readPins().claude.version} (mock model 
     keys('y');
     await until((t) => /rt .*ready .*TOOL-RESULT/.test(t), 'the approved turn answered');
     expect(JSON.parse((await tier.run(['wait', 'rt', '--json', '--timeout', '60s'])).stdout)).toMatchObject({ reason: 'completed', turn: 2 });
+    // j selects the other worker; x asks to confirm, then kills it
+    keys('j');
+    await until((t) => t.includes('── ru'), 'ru selected');
+    keys('x');
+    await until((t) => t.includes('kill ru? y/N'), 'the kill confirmation');
+    keys('y');
+    await until((t) => /ru .*killed/.test(t), 'ru killed');
+    expect(JSON.parse((await tier.run(['status', 'ru', '--json'])).stdout)).toMatchObject({ state: 'killed' });
     // q quits: exit 0, the alternate screen left and the cursor shown again
     keys('q');
     await until((t) => t.includes('top-exited=0'), 'top to exit');
