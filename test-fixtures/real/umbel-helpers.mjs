@@ -403,6 +403,17 @@ export async function eventually(probe, { timeoutMs = 30000, intervalMs = 100 } 
 }
 
 /**
+ * Poll `check` (sync or async) every 50 ms until it holds; after `ms`, fail naming `what`.
+ * @param {() => boolean | Promise<boolean>} check
+ * @param {string} what
+ * @param {number} [ms]
+ */
+export async function until(check, what, ms = 120_000) {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (await check()) return;
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/**
  * Wait until no detached teardown of `umbel -p` (`umbel pool finish --detached`) of the state root
  * `umbelHome` runs: `-p` exits once its answer is out, and that process removes its worker (and
  * refills its pool) afterwards. A test that checks what `-p` left behind waits for this first.

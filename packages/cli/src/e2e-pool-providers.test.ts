@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, codexMockConfig, processesOf, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, codexMockConfig, processesOf, REPO_ROOT, testEnv, umbelRunner, until } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const T = 300_000;
 let scratch: string;
@@ -34,11 +34,6 @@ afterAll(async () => {
   for (const run of runners) await run(['pool', 'stop']);
   await cleanUp({ workers: runners, reap: [scratch], close: [mock, chatMock], remove: [scratch] });
 }, T);
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 120_000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (await check()) return;
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** One user of one provider: a state root, a project, the env; returns the runner and the call's options. */
 async function world(id: 'codex' | 'gemini' | 'opencode' | 'copilot' | 'qwen'): Promise<{ umbel: UmbelRun; home: string; args: string[] }> {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner, until } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const T = 300_000;
 let scratch: string;
@@ -66,12 +66,6 @@ afterAll(async () => {
   await umbel?.(['pool', 'stop']);
   await cleanUp({ workers: [umbel], reap: [scratch], remove: [scratch] });
 }, T);
-
-/** Poll `check` every 50 ms until it holds (bounded; then fail naming `what`). */
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 120_000): Promise<void> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (await check()) return;
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const json = async (args: string[]) => {
   const r = await umbel(args);
