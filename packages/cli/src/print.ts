@@ -208,7 +208,7 @@ async function finish(run: PrintRun): Promise<void> {
  */
 async function guardBilling(run: PrintRun): Promise<void> {
   if (str(run.args.billing) !== 'subscription' || run.hold.name === undefined) return;
-  const status = await run.engine.status(run.hold.name);
+  const status = await run.engine.status({ name: run.hold.name });
   if (status.billing === 'subscription') return;
   // unknown passes only for a CLI that bills nothing but a subscription (its provider says so)
   if (status.billing === 'unknown' && run.engine.provider(status.provider).billing?.subscriptionOnly === true) return;
@@ -220,10 +220,10 @@ async function acquire(run: PrintRun): Promise<void> {
   const { args, io, engine, signal, hold } = run;
   const resume = str(args.resume);
   const named = str(args.name);
-  if (resume !== undefined) return hold.take((await engine.status(resume)).name, false);
+  if (resume !== undefined) return hold.take((await engine.status({ name: resume })).name, false);
   if (named !== undefined) {
     try {
-      const existing = await engine.status(named);
+      const existing = await engine.status({ name: named });
       if (!existing.alive) throw new UsageError(`worker '${named}' exists but is ${existing.state}; kill it with --purge or pick another name`);
       // --sandbox never reuses an unconfined worker.
       if (args.sandbox === true && !existing.sandbox)
@@ -255,7 +255,7 @@ async function turn(run: PrintRun, name: string): Promise<{ outcome: Outcome; st
   // Read the status after the prompt was accepted: some CLIs (codex) report their session id
   // only in the first prompt's hook payload. Only stream-json prints it before the answer; the
   // other formats take the session id from the outcome.
-  const status = format === 'stream-json' ? await engine.status(name) : undefined;
+  const status = format === 'stream-json' ? await engine.status({ name }) : undefined;
   if (status) printJson(io.stdout, initLine(status, str(run.args.permissionMode)));
   const outcome = await engine.wait(
     { name, turn, ...run.wait },

@@ -160,7 +160,7 @@ describe('umbel -p', () => {
     const r = await cli(['-p', 'ECHO hi', '--resume', 'kept', '--billing', 'subscription']);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/its billing is unknown.*cannot guarantee it does not bill the API/);
-    expect((await engine.status('kept')).state).toBe('ready');
+    expect((await engine.status({ name: 'kept' })).state).toBe('ready');
     expect((await cli(['-p', 'ECHO hi', '--provider', 'mock', '--billing', 'subscription'])).code).toBe(3);
   });
 

@@ -237,7 +237,7 @@ function statusText(status: WorkerStatus): string {
 /** `status NAME` (one worker), or `status` / `ls` (the fleet, with the hosts that did not answer). */
 const statusVerb: VerbHandler = async ({ verb, args, io, engine, json }) => {
   if (verb === 'status' && args.name !== undefined) {
-    const status = await engine.status(String(args.name));
+    const status = await engine.status({ name: String(args.name) });
     if (json) printJson(io.stdout, status);
     else io.stdout.write(statusText(status));
     return 0;
@@ -316,7 +316,7 @@ const pruneVerb: VerbHandler = async ({ args, io, engine, json }) => {
 };
 
 const attachVerb: VerbHandler = async ({ args, engine }) => {
-  const command = await engine.attachCommand(String(args.name));
+  const command = await engine.attachCommand({ name: String(args.name) });
   const result = spawnSync(command.file, [...command.args], { stdio: 'inherit', env: { ...command.env } });
   return result.status ?? 1;
 };
@@ -335,7 +335,7 @@ const captureVerb: VerbHandler = async ({ args, io, engine, json }) => {
 const logsVerb: VerbHandler = async ({ args, io, engine, signal, json }) => {
   let seen = 0;
   const flush = async () => {
-    const entries = await engine.logs(String(args.name));
+    const entries = await engine.logs({ name: String(args.name) });
     for (const entry of entries.slice(seen)) {
       if (json) printJson(io.stdout, entry);
       else io.stdout.write(logLine(entry));

@@ -3,6 +3,7 @@ export * from './contract/error-body.js';
 export * from './contract/exit-codes.js';
 export * from './contract/outcome.js';
 export * from './contract/schemas.js';
+export * from './contract/verbs.js';
 export * from '@umbel/provider';
 export * from './contract/substrate.js';
 export type * from './contract/umbel.js';

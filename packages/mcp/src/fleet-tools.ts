@@ -4,7 +4,7 @@
  * the next event). Both send progress notifications when the request carries a progressToken: wait_many
  * one per worker as it ends, and both a heartbeat while they wait. Core does the work (`waitMany`, `engine.events`); this is their MCP shape (a page: core's `eventPage`).
  */
-import { DurationSchema, EventsOptionsSchema, eventPage, FleetEventSchema, type Umbel, WaitManyOptionsSchema, waitMany, waitManyExitCode } from '@umbel/core';
+import { DurationSchema, eventPage, VERBS, FleetEventSchema, type Umbel, WaitManyOptionsSchema, waitMany, waitManyExitCode } from '@umbel/core';
 import * as z from 'zod';
 import { progressNotifier, secondsSince } from './progress.js';
 import type { RegisterTool } from './register.js';
@@ -26,7 +26,8 @@ const WaitManyOutputSchema = z.object({
 /** The most events one call returns. */
 const MAX_EVENTS = 1000;
 
-const EventsInputSchema = EventsOptionsSchema.omit({ follow: true })
+const EventsInputSchema = VERBS.events.options
+  .omit({ follow: true })
   .extend({
     limit: z.number().int().positive().max(MAX_EVENTS).default(100).describe(`At most this many events, oldest first (default 100, at most ${MAX_EVENTS})`),
     wait: DurationSchema.pipe(z.number().max(MCP_WAIT_TIMEOUT_MS))
@@ -83,7 +84,7 @@ export function registerFleetTools(tool: RegisterTool, engine: Umbel, { progress
   );
 
   tool(
-    'umbel_events',
+    VERBS.events.mcp.tool,
     {
       title: "The fleet's events",
       description:

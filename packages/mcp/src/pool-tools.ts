@@ -64,7 +64,7 @@ export async function spawnFromInput(
   const { name: _name, startupTimeout: _timeout, maxWorkers: _limit, ...spawn } = options as SpawnOptions;
   const claim = await engine.pool.claim({ ...spawn, ...(pool !== 'auto' ? { pool } : {}) });
   if (claim.pool && claim.refill) refillLater(engine, claim.pool, spawn.env, context);
-  if (claim.worker) return engine.status(claim.worker);
+  if (claim.worker) return engine.status({ name: claim.worker });
   return engine.spawn(options, { signal });
 }
 

@@ -15,7 +15,7 @@ import {
   PruneResultSchema,
   ReadResultSchema,
   SendResultSchema,
-  WaitOptionsSchema,
+  VERBS,
   WorkerNameSchema,
   WorkerRefSchema,
   WorkerStatusSchema,
@@ -41,7 +41,7 @@ export const EmptyInputSchema = z.object({}).strict();
  * whole call, guardrail retries included) and `full` (the answer is shortened otherwise).
  */
 export function mcpWaitOptionsSchema(defaultTimeoutMs: number = MCP_WAIT_TIMEOUT_MS) {
-  return WaitOptionsSchema.extend({
+  return VERBS.wait.options.extend({
     timeout: DurationSchema.default(defaultTimeoutMs).describe(
       `Return outcome timeout after this long (default ${Math.round(defaultTimeoutMs / 1000)}s, below common MCP client request timeouts), guardrail retries included; on timeout the worker keeps going, so call umbel_wait again as next says. A longer value only helps if your client's request timeout is longer.`,
     ),

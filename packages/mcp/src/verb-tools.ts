@@ -1,25 +1,11 @@
 /**
  * The supervisor verbs as MCP tools, in groups: driving a worker (spawn, send, wait, keys), reading
  * one (status, list, read, actions, diff), ending one and its evidence (kill, capture, logs, prune),
- * help and doctor. Each is registered with its core schemas through ./register.ts; long answers come back
+ * help and doctor. A verb's tool takes its name, input and (unless this face wraps it) output from
+ * core's verb table (VERBS), and is registered through ./register.ts; long answers come back
  * shortened with a hint to read them whole.
  */
-import {
-  CaptureOptionsSchema,
-  DoctorOptionsSchema,
-  DoctorReportSchema,
-  KeysOptionsSchema,
-  KillOptionsSchema,
-  ReviveOptionsSchema,
-  PruneOptionsSchema,
-  ReadOptionsSchema,
-  SendOptionsSchema,
-  shapeAnswer,
-  type Outcome,
-  type Umbel,
-  type WaitProgress,
-  WorkerStatusSchema,
-} from '@umbel/core';
+import { shapeAnswer, type Outcome, type Umbel, VERBS, type WaitProgress } from '@umbel/core';
 import { helpFor } from './help.js';
 import { progressNotifier, secondsSince } from './progress.js';
 import { forMcp } from './mcp-text.js';
@@ -27,26 +13,14 @@ import { type PoolToolContext, SpawnInputSchema, spawnFromInput } from './pool-t
 import { idList, type ProviderSummary, spawnInputSchema } from './provider-text.js';
 import type { Extra, RegisterTool } from './register.js';
 import {
-  ActionsInputSchema,
-  ActionsOutputSchema,
-  CaptureOutputSchema,
-  DiffInputSchema,
-  DiffOutputSchema,
-  EmptyInputSchema,
   HelpInputSchema,
   HelpOutputSchema,
-  KeysOutputSchema,
-  KillOutputSchema,
   ListOutputSchema,
   LogsOutputSchema,
   MCP_WAIT_TIMEOUT_MS,
   mcpWaitOptionsSchema,
   NEXT_STEP,
-  PruneOutputSchema,
-  ReadOutputSchema,
-  SendOutputSchema,
   WaitOutputSchema,
-  WorkerRefSchema,
 } from './schemas.js';
 
 /** What the verb tools need besides the engine. */
@@ -70,31 +44,31 @@ export function registerVerbTools(tool: RegisterTool, engine: Umbel, context: Ve
 function registerDriveTools(tool: RegisterTool, engine: Umbel, context: VerbToolContext): void {
   const { providers, pools, log, progressIntervalMs } = context;
   tool(
-    'umbel_spawn',
+    VERBS.spawn.mcp.tool,
     {
       title: 'Spawn a worker',
       description: `Start an interactive agent CLI (${idList(providers)}) as a named worker and wait until it is ready for a prompt. Returns its status. env values are literals or {"fromEnv": "NAME"} (read from this server's environment; an unset variable is an error, nothing is started).`,
       input: spawnInputSchema(providers).extend({ pool: SpawnInputSchema.shape.pool }).strict(),
-      output: WorkerStatusSchema,
+      output: VERBS.spawn.result,
     },
     (input, extra) => spawnFromInput(engine, input, extra.signal, pools),
   );
 
   tool(
-    'umbel_send',
+    VERBS.send.mcp.tool,
     {
       title: 'Send a prompt',
       description:
         "Type a prompt into a worker and submit it. Does NOT wait for the answer: it returns the turn number at once; follow with umbel_wait. A prompt starting with / or ! reaches the model as text; to run the CLI's own command on purpose (/compact, /clear, !git status) pass command: true — then modelTurn says whether there is a turn to wait for.",
-      input: SendOptionsSchema,
-      output: SendOutputSchema,
+      input: VERBS.send.options,
+      output: VERBS.send.result,
     },
     (input, extra) => engine.send(input, { signal: extra.signal }),
   );
 
   const waitInput = mcpWaitOptionsSchema(context.waitTimeoutMs ?? MCP_WAIT_TIMEOUT_MS);
   tool(
-    'umbel_wait',
+    VERBS.wait.mcp.tool,
     {
       title: 'Wait for a turn',
       description:
@@ -118,13 +92,13 @@ function registerDriveTools(tool: RegisterTool, engine: Umbel, context: VerbTool
   );
 
   tool(
-    'umbel_keys',
+    VERBS.keys.mcp.tool,
     {
       title: 'Press keys',
       description:
         'Press keys in a worker\'s terminal, e.g. to answer a permission dialog after a needs-input outcome (["1"] or ["Enter"] usually approves, ["Escape"] declines/interrupts). Inspect with umbel_capture first; then umbel_wait again.',
-      input: KeysOptionsSchema,
-      output: KeysOutputSchema,
+      input: VERBS.keys.options,
+      output: VERBS.keys.result,
     },
     (input) => engine.keys(input),
   );
@@ -133,37 +107,37 @@ function registerDriveTools(tool: RegisterTool, engine: Umbel, context: VerbTool
 /** status, list, read, actions, diff. */
 function registerReadTools(tool: RegisterTool, engine: Umbel): void {
   tool(
-    'umbel_status',
+    VERBS.status.mcp.tool,
     {
       title: 'Worker status',
       description: 'The derived state of one worker: starting, ready, busy, needs-input, exited, dead or killed, with its turn counters.',
-      input: WorkerRefSchema,
-      output: WorkerStatusSchema,
+      input: VERBS.status.options,
+      output: VERBS.status.result,
       readOnly: true,
     },
-    (input) => engine.status(input.name),
+    (input) => engine.status(input),
   );
 
   tool(
-    'umbel_list',
+    VERBS.list.mcp.tool,
     {
       title: 'List workers',
       description: 'The status of every worker under this umbel home (live ones and tombstones).',
-      input: EmptyInputSchema,
+      input: VERBS.list.options,
       output: ListOutputSchema,
       readOnly: true,
     },
-    async () => ({ workers: await engine.list() }),
+    async (input) => ({ workers: await engine.list(input) }),
   );
 
   tool(
-    'umbel_read',
+    VERBS.read.mcp.tool,
     {
       title: 'Read an answer',
       description:
         "The final answer of a turn (default: the latest completed), from the CLI's transcript. An answer over ~2000 tokens comes back as its head and tail with the middle elided (elidedTokens says how much); ask for full=true, a section ('## Findings'), head or tail (~tokens) instead.",
-      input: ReadOptionsSchema,
-      output: ReadOutputSchema,
+      input: VERBS.read.options,
+      output: VERBS.read.result,
       readOnly: true,
     },
     async (input) => {
@@ -175,13 +149,13 @@ function registerReadTools(tool: RegisterTool, engine: Umbel): void {
   );
 
   tool(
-    'umbel_actions',
+    VERBS.actions.mcp.tool,
     {
       title: 'What a worker did',
       description:
         "What a worker did in a turn (default: the latest sent; turn: 'all' for every turn), from its transcript: toolsUsed (name → calls), filesRead / filesEdited / filesWritten (absolute, deduplicated, first-seen order), shellCommands, errors (failed tool calls), finalMessage, turnCount. complete is false while a turn still runs.",
-      input: ActionsInputSchema,
-      output: ActionsOutputSchema,
+      input: VERBS.actions.options,
+      output: VERBS.actions.result,
       readOnly: true,
     },
     async (input) => {
@@ -194,13 +168,13 @@ function registerReadTools(tool: RegisterTool, engine: Umbel): void {
   );
 
   tool(
-    'umbel_diff',
+    VERBS.diff.mcp.tool,
     {
       title: 'What a turn changed',
       description:
         "The file changes a turn made in the worker's cwd (default: the latest sent): in a git work tree a unified diff against a snapshot taken when the turn was sent (files + patch; the user's index and stash are never touched); elsewhere (method transcript) the files the transcript says were written, with note saying why. text: true diffs two turns' answers instead (from/to: turn numbers, or -1, -2 … back from the latest completed). A patch over ~2000 tokens comes back as head and tail unless full.",
-      input: DiffInputSchema,
-      output: DiffOutputSchema,
+      input: VERBS.diff.options,
+      output: VERBS.diff.result,
       readOnly: true,
     },
     async (input) => {
@@ -215,61 +189,61 @@ function registerReadTools(tool: RegisterTool, engine: Umbel): void {
 /** kill, then the evidence of a worker (capture, logs) and the removal of dead ones (prune). */
 function registerEndTools(tool: RegisterTool, engine: Umbel): void {
   tool(
-    'umbel_kill',
+    VERBS.kill.mcp.tool,
     {
       title: 'Kill a worker',
       description: "End a worker's session. Its state stays as a tombstone for read/status/logs unless purge is true.",
-      input: KillOptionsSchema,
-      output: KillOutputSchema,
+      input: VERBS.kill.options,
+      output: VERBS.kill.result,
       destructive: true,
     },
     (input) => engine.kill(input),
   );
 
   tool(
-    'umbel_revive',
+    VERBS.revive.mcp.tool,
     {
       title: 'Revive a worker',
       description:
         "Start a dead or killed (not purged) worker again in its cwd with its provider, options and env names (values read again from this server's environment), resuming its CLI's conversation: the next turn sees the earlier ones, turn numbers go on. Refused for a provider that cannot resume (never a silent fresh conversation) and for a live worker. Returns its status.",
-      input: ReviveOptionsSchema,
-      output: WorkerStatusSchema,
+      input: VERBS.revive.options,
+      output: VERBS.revive.result,
     },
     (input, extra) => engine.revive(input, { signal: extra.signal }),
   );
 
   tool(
-    'umbel_capture',
+    VERBS.capture.mcp.tool,
     {
       title: 'Capture the screen',
       description:
         "The worker's current terminal screen (or the last one saved when it died), for inspecting a needs-input, idle or dead outcome. Evidence only: read answers with umbel_read.",
-      input: CaptureOptionsSchema,
-      output: CaptureOutputSchema,
+      input: VERBS.capture.options,
+      output: VERBS.capture.result,
       readOnly: true,
     },
     (input) => engine.capture(input),
   );
 
   tool(
-    'umbel_logs',
+    VERBS.logs.mcp.tool,
     {
       title: 'Worker event log',
       description: "The worker's event history (session, prompt, stop, notify, exit, dead …) with times; the first place to look after a dead outcome.",
-      input: WorkerRefSchema,
+      input: VERBS.logs.options,
       output: LogsOutputSchema,
       readOnly: true,
     },
-    async (input) => ({ worker: input.name, entries: await engine.logs(input.name) }),
+    async (input) => ({ worker: input.name, entries: await engine.logs(input) }),
   );
 
   tool(
-    'umbel_prune',
+    VERBS.prune.mcp.tool,
     {
       title: 'Prune dead workers',
       description: 'Remove the state of dead/killed workers (optionally only those dead for at least olderThan). Live workers are kept.',
-      input: PruneOptionsSchema,
-      output: PruneOutputSchema,
+      input: VERBS.prune.options,
+      output: VERBS.prune.result,
       destructive: true,
     },
     (input) => engine.prune(input),
@@ -292,12 +266,12 @@ function registerHelpTools(tool: RegisterTool, engine: Umbel, context: VerbToolC
   );
 
   tool(
-    'umbel_doctor',
+    VERBS.doctor.mcp.tool,
     {
       title: 'Check the installed CLIs',
       description: `Check that the installed agent CLIs (${idList(providers)}) still behave as umbel expects: for each provider (default: every one whose binary is found) a checklist of pass/fail/skip items with one fix hint per failure — the binary and its version against the verified ones (newer is said, not failed), signed in, billing (subscription, api, or unknown with the reason), custom endpoint, and a scratch worker (private temp cwd and state root, torn down after) that must reach its prompt and fire umbel's session hook with a readable payload. No model call unless turn: true, which makes ONE small model request on the user's account. ok is true when every checked provider passes.`,
-      input: DoctorOptionsSchema,
-      output: DoctorReportSchema,
+      input: VERBS.doctor.options,
+      output: VERBS.doctor.result,
     },
     (input, extra) => engine.doctor(input, { signal: extra.signal }),
   );

@@ -142,13 +142,13 @@ describe('a worker on a host', () => {
     const outcome = await fleet.wait({ name: 'r1', timeout: '10s' }, { onProgress: (p) => progress.push(p) });
     expect(outcome).toMatchObject({ reason: 'completed', result: 'remote answer', turn: 1, exitCode: 0 });
     expect((await fleet.read({ name: 'r1' })).result).toBe('remote answer');
-    expect(await fleet.status('r1')).toMatchObject({ name: 'r1', host: 'gpu', state: 'ready', completedTurn: 1 });
+    expect(await fleet.status({ name: 'r1' })).toMatchObject({ name: 'r1', host: 'gpu', state: 'ready', completedTurn: 1 });
     expect((await fleet.capture({ name: 'r1' })).worker).toBe('r1');
-    expect((await fleet.logs('r1')).map((e) => e.kind)).toContain('sent');
+    expect((await fleet.logs({ name: 'r1' })).map((e) => e.kind)).toContain('sent');
     expect(await fleet.keys({ name: 'r1', keys: ['Escape'] })).toEqual({ worker: 'r1', keys: ['Escape'] });
     expect(await fleet.kill({ name: 'r1', purge: true })).toMatchObject({ worker: 'r1', purged: true });
     expect(await gpu.substrate.list()).toEqual([]);
-    expect(await codeOf(fleet.status('r1'))).toBe('UMBEL_WORKER_NOT_FOUND');
+    expect(await codeOf(fleet.status({ name: 'r1' }))).toBe('UMBEL_WORKER_NOT_FOUND');
     expect(gpu.requests.map((r) => r.op)).toEqual(['spawn', 'send', 'wait', 'read', 'status', 'capture', 'logs', 'keys', 'kill']);
   });
 
@@ -183,7 +183,7 @@ describe('a worker on a host', () => {
     const status = await fleet.spawn({ provider: 'mock', cwd: work, host: 'gpu' });
     expect(status.name).toMatch(/^anon-[a-z0-9]{6}$/);
     expect(status.anonymous).toBe(true);
-    expect((await fleet.status(status.name)).anonymous).toBe(true);
+    expect((await fleet.status({ name: status.name })).anonymous).toBe(true);
   });
 
   it('a name is unique across this machine and the hosts', async () => {
@@ -247,7 +247,7 @@ describe('one fleet', () => {
       cwd: work,
       unreachable: { reason: expect.stringContaining('No route') },
     });
-    expect(await fleet.status('g2')).toMatchObject({ state: 'unreachable', host: 'gpu' });
+    expect(await fleet.status({ name: 'g2' })).toMatchObject({ state: 'unreachable', host: 'gpu' });
     let caught: unknown;
     await fleet.send({ name: 'g2', prompt: 'ECHO x' }).catch((e) => (caught = e));
     expect(caught).toMatchObject({ code: 'UMBEL_HOST_UNREACHABLE' });
@@ -256,7 +256,7 @@ describe('one fleet', () => {
     expect(pruned.removed).toEqual([]);
     expect(pruned.unreachable?.map((u) => u.host)).toEqual(['gpu', 'quiet']);
     gpu.up();
-    expect(await fleet.status('g2')).toMatchObject({ state: 'ready', host: 'gpu' });
+    expect(await fleet.status({ name: 'g2' })).toMatchObject({ state: 'ready', host: 'gpu' });
   });
 
   it('prune removes dead workers on the hosts and their records', async () => {

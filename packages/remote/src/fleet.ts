@@ -18,6 +18,9 @@ import {
   type WaitContext,
   type WaitOptions,
   WaitOptionsCheckedSchema,
+  type CallContext,
+  type VerbOfRoute,
+  verbsOfRoute,
   type WaitProgress,
   type WorkerStatus,
 } from '@umbel/core';
@@ -144,46 +147,32 @@ export function createFleet(options: FleetOptions): Umbel {
   return fleetEngine(ctx);
 }
 
-/** A verb of one worker: here, or on its host. */
-function routed<I extends { name: string }, R>(ctx: FleetContext, op: Parameters<typeof call>[2], here: (input: I) => Promise<R>) {
-  return async (input: I): Promise<R> => {
+/** The verbs of one worker that the table serves over the rpc (every one but attach). */
+type RoutedVerb = Exclude<VerbOfRoute<'worker'>, 'attachCommand'>;
+
+/** A verb of one worker: here, or on its host (the same options, the same verb). */
+function routed<V extends RoutedVerb>(ctx: FleetContext, verb: V): Umbel[V] {
+  const run = async (input: { name?: unknown }, context?: CallContext) => {
     const place = await placeOf(ctx, input?.name);
-    if (place.local) return here(input);
+    if (place.local) return (ctx.local[verb] as (input: unknown, context?: CallContext) => unknown).call(ctx.local, input, context);
     hostOf(ctx, place.record);
-    return call<R>(ctx, place.record.host, op, input);
+    return call(ctx, place.record.host, verb, input, context?.signal ? { signal: context.signal } : {});
   };
+  return run as unknown as Umbel[V];
 }
 
-function fleetEngine(ctx: FleetContext): Umbel {
+/** The verbs of one worker whose remote side is more than the same request (the rest are {@link routed}). */
+function ownVerbs(ctx: FleetContext): Pick<Umbel, 'wait' | 'status' | 'kill' | 'revive' | 'attachCommand'> {
   const { local } = ctx;
   return {
-    home: local.home,
-    providerIds: local.providerIds,
-    provider: (id) => local.provider(id),
-    // Pools are local: their workers live on this machine (a --host call never claims from one).
-    pool: local.pool,
-    // doctor checks this machine's CLIs (a host's umbel has its own doctor).
-    doctor: (input, context) => local.doctor(input, context),
-    spawn: (input, context) => fleetSpawn(ctx, input, context),
-    async send(input, context) {
-      const place = await placeOf(ctx, input?.name);
-      if (place.local) return local.send(input, context);
-      hostOf(ctx, place.record);
-      return call(ctx, place.record.host, 'send', input, { signal: context?.signal });
-    },
-    keys: routed(ctx, 'keys', (input) => local.keys(input)),
     async wait(input, context = {}) {
       const place = await placeOf(ctx, input?.name);
       return place.local ? local.wait(input, context) : remoteWait(ctx, place.record, input, context);
     },
-    read: routed(ctx, 'read', (input) => local.read(input)),
-    events: (input, context) => fleetEvents(ctx, input, context?.signal),
-    async status(name) {
-      const place = await placeOf(ctx, name);
-      return place.local ? local.status(name) : remoteStatus(ctx, place.record);
+    async status(input, context) {
+      const place = await placeOf(ctx, input?.name);
+      return place.local ? local.status(input, context) : remoteStatus(ctx, place.record);
     },
-    list: async () => (await fleetList(ctx)).workers,
-    listFleet: () => fleetList(ctx),
     kill: (input) => fleetKill(ctx, input),
     // on the worker's host: its umbel resolves the env names from its own environment
     async revive(input, context) {
@@ -192,28 +181,45 @@ function fleetEngine(ctx: FleetContext): Umbel {
       hostOf(ctx, place.record);
       return withHost(await call<WorkerStatus>(ctx, place.record.host, 'revive', input, { signal: context?.signal }), place.record.host, place.record);
     },
-    prune: (input) => fleetPrune(ctx, input),
-    capture: routed(ctx, 'capture', (input) => local.capture(input)),
-    async logs(name) {
-      const place = await placeOf(ctx, name);
-      if (place.local) return local.logs(name);
-      hostOf(ctx, place.record);
-      return call(ctx, place.record.host, 'logs', { name });
-    },
-    async messages(name, turn) {
-      const place = await placeOf(ctx, name);
-      if (place.local) return local.messages(name, turn);
-      hostOf(ctx, place.record);
-      return call(ctx, place.record.host, 'messages', { name, ...(turn === undefined ? {} : { turn }) });
-    },
-    actions: routed(ctx, 'actions', (input) => local.actions(input)),
-    diff: routed(ctx, 'diff', (input) => local.diff(input)),
-    async attachCommand(name) {
-      const place = await placeOf(ctx, name);
-      if (place.local) return local.attachCommand(name);
+    // never a request: a terminal on the host, over ssh -t
+    async attachCommand(input, context) {
+      const place = await placeOf(ctx, input?.name);
+      if (place.local) return local.attachCommand(input, context);
       const host = hostOf(ctx, place.record);
-      const args = sshArgv(host, { controlDir: controlDir(ctx.home), words: ['attach', workerName(name)], tty: true });
+      const args = sshArgv(host, { controlDir: controlDir(ctx.home), words: ['attach', workerName(input.name)], tty: true });
       return { file: ctx.sshBin, args, env: sshEnv(ctx.env) };
     },
+  };
+}
+
+/** Every verb of one worker: its own handling, else the same request on its host. */
+function workerVerbs(ctx: FleetContext): Pick<Umbel, VerbOfRoute<'worker'>> {
+  const own = ownVerbs(ctx);
+  const verbs = verbsOfRoute('worker').map((verb) => [verb, verb in own ? own[verb as keyof typeof own] : routed(ctx, verb as RoutedVerb)]);
+  return Object.fromEntries(verbs) as Pick<Umbel, VerbOfRoute<'worker'>>;
+}
+
+function fleetEngine(ctx: FleetContext): Umbel {
+  const { local } = ctx;
+  // spawn: on the host its options name, else here
+  const byHost: Pick<Umbel, VerbOfRoute<'host'>> = { spawn: (input, context) => fleetSpawn(ctx, input, context) };
+  const here: Pick<Umbel, VerbOfRoute<'here'>> = { doctor: (input, context) => local.doctor(input, context) };
+  const every: Pick<Umbel, VerbOfRoute<'every'>> = {
+    events: (input, context) => fleetEvents(ctx, input, context?.signal),
+    list: async () => (await fleetList(ctx)).workers,
+    prune: (input) => fleetPrune(ctx, input),
+  };
+  return {
+    home: local.home,
+    providerIds: local.providerIds,
+    provider: (id) => local.provider(id),
+    // Pools are local: their workers live on this machine (a --host call never claims from one).
+    pool: local.pool,
+    ...byHost,
+    ...workerVerbs(ctx),
+    ...every,
+    // doctor checks this machine's CLIs (a host's umbel has its own doctor).
+    ...here,
+    listFleet: () => fleetList(ctx),
   };
 }

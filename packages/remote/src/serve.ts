@@ -3,7 +3,7 @@
  * line out. Every failure, bad requests included, is a response with a typed error; nothing is
  * thrown past here.
  */
-import { eventPage, UmbelErrorCode, UmbelError, UsageError, type Umbel, type WaitProgress } from '@umbel/core';
+import { type CallContext, eventPage, type RpcVerb, UmbelErrorCode, UmbelError, UsageError, type Umbel, type WaitProgress } from '@umbel/core';
 import { encodeError, type Hello, RPC_OPS, RPC_VERSION, type RpcOp, RpcRequestSchema, type RpcResponse } from './wire.js';
 
 /** What the caller of {@link serveRpc} gives it. */
@@ -18,31 +18,20 @@ export interface ServeContext {
 
 type Call = (engine: Umbel, options: unknown, context: ServeContext & { progress: boolean }) => Promise<unknown>;
 
-// The options are parsed by the engine with core's schemas; here they only pass through.
-const opt = (options: unknown) => options as never;
-
-const CALLS: Record<RpcOp, Call> = {
+/** The ops that are more than their verb called with the request's options (the options are parsed by the engine with core's schemas). */
+const OWN_CALLS: Partial<Record<RpcOp, Call>> = {
   hello: async (engine, _options, { version }): Promise<Hello> => ({ umbel: version, rpc: RPC_VERSION, home: engine.home, providers: [...engine.providerIds] }),
-  spawn: (engine, options, { signal }) => engine.spawn(opt(options), { signal }),
-  send: (engine, options, { signal }) => engine.send(opt(options), { signal }),
-  keys: (engine, options) => engine.keys(opt(options)),
   wait: (engine, options, context) => serveWait(engine, options, context),
-  read: (engine, options) => engine.read(opt(options)),
-  status: (engine, options) => engine.status(nameOf(options)),
-  list: (engine) => engine.list(),
-  kill: (engine, options) => engine.kill(opt(options)),
-  revive: (engine, options, { signal }) => engine.revive(opt(options), { signal }),
-  prune: (engine, options) => engine.prune(opt(options ?? {})),
-  capture: (engine, options) => engine.capture(opt(options)),
-  logs: (engine, options) => engine.logs(nameOf(options)),
-  messages: (engine, options) => {
-    const { name, turn } = (options ?? {}) as { name?: unknown; turn?: unknown };
-    return engine.messages(String(name), typeof turn === 'number' ? turn : undefined);
-  },
-  actions: (engine, options) => engine.actions(opt(options)),
-  diff: (engine, options) => engine.diff(opt(options)),
   events: (engine, options, { signal }) => servePage(engine, options, signal),
 };
+
+/** How `op` is served: its own call, else the verb of that name with the request's options. */
+function callOf(op: RpcOp): Call {
+  const own = OWN_CALLS[op];
+  if (own) return own;
+  return (engine, options, { signal }) =>
+    (engine[op as RpcVerb] as (options: unknown, context: CallContext) => Promise<unknown>).call(engine, options, { signal });
+}
 
 /** The longest a page may sleep for the next event. */
 const MAX_PAGE_WAIT_MS = 60_000;
@@ -62,18 +51,13 @@ function servePage(engine: Umbel, input: unknown, signal: AbortSignal | undefine
 async function serveWait(engine: Umbel, input: unknown, { signal, onProgress, progress }: ServeContext & { progress: boolean }) {
   let options = input as { name?: unknown; turn?: unknown };
   if (progress && onProgress && options && typeof options === 'object' && typeof options.name === 'string') {
-    const turn = typeof options.turn === 'number' ? options.turn : (await engine.status(options.name)).turn;
+    const turn = typeof options.turn === 'number' ? options.turn : (await engine.status({ name: options.name })).turn;
     if (turn > 0) {
       options = { ...options, turn };
       onProgress({ worker: options.name as string, turn, elapsedMs: 0 });
     }
   }
-  return engine.wait(opt(options), { signal, ...(progress && onProgress ? { onProgress } : {}) });
-}
-
-function nameOf(options: unknown): string {
-  const name = (options as { name?: unknown } | undefined)?.name;
-  return typeof name === 'string' ? name : String(name);
+  return engine.wait(options as never, { signal, ...(progress && onProgress ? { onProgress } : {}) });
 }
 
 /** Parse one request line; a typed error when it is not one this umbel serves. */
@@ -105,7 +89,7 @@ function parseRequest(line: string): { op: RpcOp; options: unknown; progress: bo
 export async function serveRpc(engine: Umbel, line: string, context: ServeContext): Promise<RpcResponse> {
   try {
     const request = parseRequest(line);
-    const value = await CALLS[request.op](engine, request.options, { ...context, progress: request.progress });
+    const value = await callOf(request.op)(engine, request.options, { ...context, progress: request.progress });
     return { ok: true, value: value ?? null };
   } catch (error) {
     return { ok: false, error: encodeError(error) };

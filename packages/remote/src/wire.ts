@@ -6,33 +6,15 @@
  * codes are the same as for local workers. Secrets (env values, prompts) travel only inside the
  * request, never on a command line.
  */
-import { errorBody, type UmbelErrorCode, UmbelError, type WaitProgress } from '@umbel/core';
+import { errorBody, RPC_VERBS, type RpcVerb, type UmbelErrorCode, UmbelError, type WaitProgress } from '@umbel/core';
 import * as z from 'zod';
 
 /** The protocol version this umbel speaks. */
 export const RPC_VERSION = 1;
 
-/** The operations a host serves (attach is `ssh -t`, not a request). */
-export const RPC_OPS = [
-  'hello',
-  'spawn',
-  'send',
-  'keys',
-  'wait',
-  'read',
-  'status',
-  'list',
-  'kill',
-  'revive',
-  'prune',
-  'capture',
-  'logs',
-  'messages',
-  'actions',
-  'diff',
-  'events',
-] as const;
-export type RpcOp = (typeof RPC_OPS)[number];
+/** The operations a host serves: `hello`, and every verb core's table serves over the rpc (attach is `ssh -t`, not a request). */
+export const RPC_OPS: readonly RpcOp[] = ['hello', ...RPC_VERBS];
+export type RpcOp = 'hello' | RpcVerb;
 
 /** One request. `options` is what the engine's method takes; the host parses it with core's schemas. */
 export const RpcRequestSchema = z

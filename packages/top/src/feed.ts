@@ -38,7 +38,7 @@ export function createFeed(engine: Umbel, store: TopStore): Feed {
     const ask = ++asks;
     asked.set(name, ask);
     engine
-      .status(name)
+      .status({ name })
       .then((status) => {
         if (asked.get(name) === ask) store.update((s) => applyStatus(s, status));
       })

@@ -127,7 +127,7 @@ describe('runTop', () => {
     const engine = {
       ...fakeEngine(),
       capture: async () => ({ worker: 'w1', text: screen, live: true }),
-      attachCommand: async (name: string) => ({ file: 'tmux', args: ['attach', '-t', name], env: {} }),
+      attachCommand: async ({ name }: { name: string }) => ({ file: 'tmux', args: ['attach', '-t', name], env: {} }),
     } as Umbel;
     const done = runTop({
       engine,

@@ -139,7 +139,7 @@ export async function runTop(options: TopOptions): Promise<number> {
 
 async function attach(engine: Umbel, name: string, options: TopOptions, store: TopStore): Promise<void> {
   try {
-    const command = await engine.attachCommand(name);
+    const command = await engine.attachCommand({ name });
     const run = options.runAttach ?? ((c) => spawnSync(c.file, [...c.args], { stdio: 'inherit', env: { ...c.env } }));
     run(command);
     store.update((s) => ({ ...s, notice: `back from ${name}` }));

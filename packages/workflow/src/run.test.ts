@@ -96,7 +96,7 @@ steps:
     expect(status).toMatchObject({ status: 'failed', failedStep: 'never', exitCode: 127 });
     expect(status.steps[0]?.outcome?.reason).toBe('guardrail-halted');
     expect(await substrate.list()).toEqual([]);
-    expect((await engine.status('r2-w')).alive).toBe(false);
+    expect((await engine.status({ name: 'r2-w' })).alive).toBe(false);
   });
 
   it('a schema mismatch is fed back, and the valid JSON that follows is accepted', async () => {
@@ -180,7 +180,7 @@ steps:
     expect(status.steps.map((s) => s.turn)).toEqual([1, 2]);
     const lines = await transcript('r5-w');
     expect(lines.filter((l) => l.type === 'user').map((l) => l.text)).toEqual(['ECHO remember the number 7', 'ECHO what number did I say?']);
-    expect((await engine.status('r5-w')).alive).toBe(true);
+    expect((await engine.status({ name: 'r5-w' })).alive).toBe(true);
   });
 
   it('one failing step cancels a running sibling and the steps after it; all workers are killed', async () => {
@@ -298,7 +298,7 @@ steps:
     const status = await runStatus('r9');
     expect(status).toMatchObject({ runId: 'r9', status: 'completed', vars: { branch: 'main' }, workers: { w: 'r9-w' }, dir });
     expect(JSON.stringify(status)).not.toContain('MY_TOKEN');
-    expect((await engine.status('r9-w')).cwd).toBe(await import('node:fs/promises').then((fs) => fs.realpath(join(dir, 'repo'))));
+    expect((await engine.status({ name: 'r9-w' })).cwd).toBe(await import('node:fs/promises').then((fs) => fs.realpath(join(dir, 'repo'))));
   });
 
   it('unset env, missing vars, unknown providers, missing cwd and schema files fail before anything is spawned', async () => {

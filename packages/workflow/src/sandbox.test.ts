@@ -42,7 +42,7 @@ steps:
     expect(summary).toMatchObject({ ok: true });
     const launch = substrate.launches.at(-1);
     expect(launch?.argv.slice(2, 4)).toEqual(['--settings', join(root, 'home', 'workers', 'r1-w', 'sandbox.json')]);
-    expect((await engine.status('r1-w')).sandbox).toMatchObject({ enabled: true, network: ['registry.npmjs.org'] });
+    expect((await engine.status({ name: 'r1-w' })).sandbox).toMatchObject({ enabled: true, network: ['registry.npmjs.org'] });
   });
 
   it('refuses a sandbox value of the wrong shape when the workflow is parsed', () => {

@@ -141,7 +141,7 @@ async function acceptOutputs(ctx: StepContext, step: WorkflowStep, rec: StepReco
   const answer = outcome.result ?? '';
   const outputs: Record<string, string> = {};
   // A worker in its own worktree writes its files there: its cwd is the engine's, not the workflow's.
-  const cwd = ctx.workflow.spec.workers[step.worker]?.worktree ? (await ctx.engine.status(outcome.worker)).cwd : workerCwd(ctx.workflow, step.worker);
+  const cwd = ctx.workflow.spec.workers[step.worker]?.worktree ? (await ctx.engine.status({ name: outcome.worker })).cwd : workerCwd(ctx.workflow, step.worker);
   for (const [key, source] of Object.entries(step.outputs)) {
     if (source === 'answer') outputs[key] = answer;
     else outputs[key] = await readOutputFile(cwd, source.slice('file:'.length), { step: step.id, key });

@@ -70,7 +70,7 @@ async function startWorker(deps: WorkerDeps, key: string, rec: StepRecord): Prom
   const w = workflow.spec.workers[key];
   if (!w) throw new UmbelError({ code: UmbelErrorCode.Internal, message: `no worker '${key}'` });
   if (deps.resumed) {
-    const existing = await engine.status(name).catch((error: unknown) => {
+    const existing = await engine.status({ name }).catch((error: unknown) => {
       if (UmbelError.isInstance(error) && error.code === UmbelErrorCode.WorkerNotFound) return undefined;
       throw error;
     });

@@ -683,9 +683,25 @@ export type FleetList = z.infer<typeof FleetListSchema>;
 
 // --- results of the operations (shared by the CLI's --json, MCP's structuredContent and workflows) ---
 
-/** A reference to one worker (`status`, `logs`). */
+/** A reference to one worker: the options of `status`, `logs` and `attachCommand`. */
 export const WorkerRefSchema = z.object({ name: WorkerNameSchema.describe('Worker name') }).strict();
 export type WorkerRef = z.infer<typeof WorkerRefSchema>;
+
+/** Options of `list`: none (every worker). */
+export const ListOptionsSchema = z.object({}).strict();
+export type ListOptions = z.input<typeof ListOptionsSchema>;
+
+/** Options of `messages`: a turn's transcript messages (default the latest sent turn). */
+export const MessagesOptionsSchema = z
+  .object({
+    name: WorkerNameSchema.describe('Worker name'),
+    turn: z.number().int().positive().optional().describe('Turn number (default: the latest sent)'),
+  })
+  .strict();
+export type MessagesOptions = z.input<typeof MessagesOptionsSchema>;
+
+/** Result of `attachCommand`: the command a person runs to watch a worker (`umbel attach`). */
+export const AttachCommandSchema = z.object({ file: z.string(), args: z.array(z.string()), env: z.record(z.string(), z.string()) });
 
 /** Result of `send`. */
 export const SendResultSchema = z.object({

@@ -22,6 +22,8 @@ import type {
   SendResult,
   KeysOptions,
   KillOptions,
+  ListOptions,
+  MessagesOptions,
   ReviveOptions,
   Outcome,
   PoolClaimOptions,
@@ -37,6 +39,7 @@ import type {
   SendOptions,
   SpawnOptions,
   WaitOptions,
+  WorkerRef,
   WorkerStatus,
 } from './schemas.js';
 import type { ScratchHostFactory } from '../doctor/host.js';
@@ -164,18 +167,18 @@ export interface Umbel {
   /** Deliver a prompt (or, with `command: true`, run the CLI's own command) and confirm it was taken. */
   send(options: SendOptions, context?: SendContext): Promise<SendResult>;
   /** Press keys in the worker's terminal (e.g. answer a permission dialog); a pending needs-input counts as answered. */
-  keys(options: KeysOptions): Promise<KeysResult>;
+  keys(options: KeysOptions, context?: CallContext): Promise<KeysResult>;
   /** Wait for a turn to end (or, with `until`, for a file to appear or the screen to match). */
   wait(options: WaitOptions, context?: WaitContext): Promise<Outcome>;
-  read(options: ReadOptions): Promise<ReadResult>;
+  read(options: ReadOptions, context?: CallContext): Promise<ReadResult>;
   /**
    * The lifecycle of the workers (all, or `names`) as one ordered stream, from their ledgers:
    * spawned, ready, sent, send-failed, needs-input, ended, dead, killed. With `follow`, it goes on
    * with each new event as it is written (woken by file-system notifications) until cancelled.
    */
   events(options?: EventsOptions, context?: CallContext): AsyncIterable<FleetEvent>;
-  status(name: string): Promise<WorkerStatus>;
-  list(): Promise<WorkerStatus[]>;
+  status(options: WorkerRef, context?: CallContext): Promise<WorkerStatus>;
+  list(options?: ListOptions, context?: CallContext): Promise<WorkerStatus[]>;
   /**
    * Optional (a fleet has it: @umbel/remote's createFleet): every worker here and on every
    * configured host, and how each host answered — an unreachable host is a report with its reason
@@ -187,17 +190,18 @@ export interface Umbel {
    * resuming its CLI's conversation (`ResumeUnsupportedError` where the provider cannot); turn numbers go on.
    */
   revive(options: ReviveOptions, context?: CallContext): Promise<WorkerStatus>;
-  kill(options: KillOptions): Promise<KillResult>;
-  prune(options?: PruneOptions): Promise<PruneResult>;
-  capture(options: CaptureOptions): Promise<CaptureResult>;
-  logs(name: string): Promise<LogEntry[]>;
-  /** Transcript messages of a turn (for stream output). */
-  messages(name: string, turn?: number): Promise<readonly ProviderV1Message[]>;
-  attachCommand(name: string): Promise<AttachCommand>;
+  kill(options: KillOptions, context?: CallContext): Promise<KillResult>;
+  prune(options?: PruneOptions, context?: CallContext): Promise<PruneResult>;
+  capture(options: CaptureOptions, context?: CallContext): Promise<CaptureResult>;
+  logs(options: WorkerRef, context?: CallContext): Promise<LogEntry[]>;
+  /** Transcript messages of a turn (default the latest sent), for stream output. */
+  messages(options: MessagesOptions, context?: CallContext): Promise<readonly ProviderV1Message[]>;
+  /** The command a person runs to watch the worker (`umbel attach`). */
+  attachCommand(options: WorkerRef, context?: CallContext): Promise<AttachCommand>;
   /** What the worker did in a turn (default the latest sent), or in every turn (`turn: 'all'`), from its transcript. */
-  actions(options: ActionsOptions): Promise<ActionsResult>;
+  actions(options: ActionsOptions, context?: CallContext): Promise<ActionsResult>;
   /** The file changes a turn made in the worker's cwd (git snapshot, else the transcript's list), or (`text`) how two answers differ. */
-  diff(options: DiffOptions): Promise<DiffResult>;
+  diff(options: DiffOptions, context?: CallContext): Promise<DiffResult>;
   /** Warm pools. */
   readonly pool: UmbelPools;
   /**

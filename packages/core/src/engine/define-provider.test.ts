@@ -320,7 +320,7 @@ describe('billing through the engine (issue 17)', () => {
     const umbel = engine();
     const status = await umbel.spawn({ name: 'b1', provider: 'mock', cwd: dir, env: { MOCK_CLI_TRUST: '1' } });
     expect(status).toMatchObject({ state: 'ready', billing: 'subscription', billingEvidence: 'the mock login', endpoint: 'http://127.0.0.1:9/v1' });
-    expect(JSON.stringify(await umbel.status('b1'))).not.toContain('sk-inherited-never');
+    expect(JSON.stringify(await umbel.status({ name: 'b1' }))).not.toContain('sk-inherited-never');
     await umbel.send({ name: 'b1', prompt: 'ECHO hi' });
     expect(await umbel.wait({ name: 'b1', timeout: '20s' })).toMatchObject({ reason: 'completed', billing: 'subscription', billingEvidence: 'the mock login' });
   });

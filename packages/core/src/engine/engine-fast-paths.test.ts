@@ -127,7 +127,7 @@ describe('list', () => {
       ['a2', false],
       ['a3', true],
     ]);
-    for (const w of listed) expect(w).toEqual(await umbel.status(w.name));
+    for (const w of listed) expect(w).toEqual(await umbel.status({ name: w.name }));
   });
 
   it('still works on a host without inspectAll', async () => {

@@ -30,14 +30,14 @@ afterEach(async () => {
 it("a second engine reads the worker's files itself, never what the first one cached", async () => {
   const first = engine();
   await first.spawn({ name: 'w1', provider: 'mock', cwd: work });
-  expect((await first.status('w1')).billing).not.toBe('api');
+  expect((await first.status({ name: 'w1' })).billing).not.toBe('api');
   // An event file never changes once visible, so an engine reads each once; rewriting one in
   // place shows whose read the second engine gets.
   const events = join(home, 'workers', 'w1', 'events');
   const ready = (await readdir(events)).find((f) => f.endsWith('-ready.json')) as string;
   const payload = JSON.parse(await readFile(join(events, ready), 'utf8')) as Record<string, unknown>;
   await writeFile(join(events, ready), JSON.stringify({ ...payload, billing: 'api', billingEvidence: 'rewritten' }));
-  expect(await engine().status('w1')).toMatchObject({ billing: 'api', billingEvidence: 'rewritten' });
+  expect(await engine().status({ name: 'w1' })).toMatchObject({ billing: 'api', billingEvidence: 'rewritten' });
 });
 
 it('an engine on a state root made again at the same path makes its own pool key', async () => {

@@ -48,7 +48,7 @@ describe('spawn → send → wait → read', () => {
     expect((await umbel.wait({ name: 'w1' })).result).toBe('second');
     expect((await umbel.read({ name: 'w1', turn: 1 })).result).toBe('first\nline two');
     expect((await umbel.read({ name: 'w1' })).result).toBe('second');
-    expect(await umbel.status('w1')).toMatchObject({ state: 'ready', turn: 2, completedTurn: 2 });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({ state: 'ready', turn: 2, completedTurn: 2 });
   });
 
   it('waits for the transcript when the stop hook fires before the answer lands', async () => {
@@ -65,7 +65,7 @@ describe('spawn → send → wait → read', () => {
     expect((await umbel.wait({ name: 'w1' })).result).toBe('after a dropped enter');
     await umbel.spawn({ name: 'w2', provider: 'mock', cwd: work, env: { MOCK_CLI_DROP_ENTERS: '50' } });
     expect(await code(umbel.send({ name: 'w2', prompt: 'ECHO never' }))).toBe('UMBEL_SEND_NOT_SUBMITTED');
-    expect((await umbel.status('w2')).alive).toBe(true);
+    expect((await umbel.status({ name: 'w2' })).alive).toBe(true);
   });
 });
 
@@ -75,7 +75,7 @@ describe('outcomes', () => {
     await umbel.send({ name: 'w1', prompt: 'ASK Bash' });
     const blocked = await umbel.wait({ name: 'w1', timeout: '10s' });
     expect(blocked).toMatchObject({ reason: 'needs-input', exitCode: 126, inputKind: 'permission', tool: 'Bash' });
-    expect((await umbel.status('w1')).state).toBe('needs-input');
+    expect((await umbel.status({ name: 'w1' })).state).toBe('needs-input');
     await umbel.keys({ name: 'w1', keys: ['1'] });
     expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'approved Bash' });
     // Keys pressed on a pending prompt count as its answer for status too.
@@ -83,7 +83,7 @@ describe('outcomes', () => {
     await umbel.send({ name: 'w2', prompt: 'ASK Edit' });
     expect((await umbel.wait({ name: 'w2' })).reason).toBe('needs-input');
     await umbel.keys({ name: 'w2', keys: ['Escape'] });
-    expect((await umbel.status('w2')).state).toBe('busy');
+    expect((await umbel.status({ name: 'w2' })).state).toBe('busy');
   });
 
   it('needs-input waits until the prompt is on screen, so keys pressed at once reach it', async () => {
@@ -116,7 +116,7 @@ describe('outcomes', () => {
     // That turn fired no hook: the next turn's stop must not be taken for it.
     await umbel.send({ name: 'w1', prompt: 'ECHO after the silent failure' });
     expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'after the silent failure', turn: 3 });
-    expect(await umbel.status('w1')).toMatchObject({ state: 'ready', turn: 3, completedTurn: 3 });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({ state: 'ready', turn: 3, completedTurn: 3 });
   });
 
   it('dead with the exit status, or the signal, and evidence', async () => {
@@ -138,7 +138,7 @@ describe('outcomes', () => {
     const pending = umbel.wait({ name: 'w2', timeout: '30s' });
     await substrate.crash('umbel-w2', { signal: 'SIGKILL' });
     expect(await pending).toMatchObject({ reason: 'dead', exit: { signal: 'SIGKILL' } });
-    expect(await umbel.status('w2')).toMatchObject({ state: 'dead', alive: false, exit: { signal: 'SIGKILL' } });
+    expect(await umbel.status({ name: 'w2' })).toMatchObject({ state: 'dead', alive: false, exit: { signal: 'SIGKILL' } });
   });
 
   it('timeout with the pane tail; aborted on cancel; idle when nothing moves', async () => {
@@ -151,7 +151,7 @@ describe('outcomes', () => {
     const pending = umbel.wait({ name: 'w1', timeout: '30s' }, { signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
     expect(await pending).toMatchObject({ reason: 'aborted', exitCode: 130 });
-    expect((await umbel.status('w1')).alive).toBe(true);
+    expect((await umbel.status({ name: 'w1' })).alive).toBe(true);
     expect(await umbel.wait({ name: 'w1', timeout: '30s', idleTimeout: '600ms' })).toMatchObject({ reason: 'idle', exitCode: 123 });
   });
 
@@ -172,12 +172,12 @@ describe('plan usage a turn recorded (quota)', () => {
 
   it('a completed turn: in the outcome and in status (from the ledger), recorded once however often it is waited for', async () => {
     await spawnMock();
-    expect((await umbel.status('w1')).quota).toBeUndefined();
+    expect((await umbel.status({ name: 'w1' })).quota).toBeUndefined();
     await umbel.send({ name: 'w1', prompt: 'USAGE 5h=42@1800000000 7d=13@1800600000 ECHO with usage' });
     const outcome = await umbel.wait({ name: 'w1', timeout: '10s' });
     const expected = { fiveHour: { usedPercent: 42, resetsAt: iso(1800000000) }, sevenDay: { usedPercent: 13, resetsAt: iso(1800600000) } };
     expect(outcome).toMatchObject({ reason: 'completed', result: 'with usage', quota: expected });
-    expect((await umbel.status('w1')).quota).toMatchObject(expected);
+    expect((await umbel.status({ name: 'w1' })).quota).toMatchObject(expected);
     expect((await umbel.list())[0]?.quota).toMatchObject(expected);
     expect(await umbel.wait({ name: 'w1', turn: 1 })).toMatchObject({ quota: expected });
     expect(await quotaEvents()).toHaveLength(1);
@@ -202,7 +202,7 @@ describe('plan usage a turn recorded (quota)', () => {
     await spawnMock();
     await umbel.send({ name: 'w1', prompt: 'ECHO plain' });
     expect(await umbel.wait({ name: 'w1', timeout: '10s' })).not.toHaveProperty('quota');
-    expect(await umbel.status('w1')).not.toHaveProperty('quota');
+    expect(await umbel.status({ name: 'w1' })).not.toHaveProperty('quota');
     expect(await quotaEvents()).toHaveLength(0);
   });
 
@@ -212,7 +212,7 @@ describe('plan usage a turn recorded (quota)', () => {
     await umbel.send({ name: 'w1', prompt: 'USAGE 5h=20@1800000000 ECHO two' });
     expect(await umbel.wait({ name: 'w1', turn: 2, timeout: '10s' })).toMatchObject({ quota: { fiveHour: { usedPercent: 20 } } });
     expect(await umbel.wait({ name: 'w1', turn: 1, timeout: '10s' })).toMatchObject({ result: 'one', quota: { fiveHour: { usedPercent: 20 } } });
-    expect((await umbel.status('w1')).quota).toMatchObject({ fiveHour: { usedPercent: 20 } });
+    expect((await umbel.status({ name: 'w1' })).quota).toMatchObject({ fiveHour: { usedPercent: 20 } });
   });
 
   it("newest wins between a hook's quota and a turn's", async () => {
@@ -222,7 +222,7 @@ describe('plan usage a turn recorded (quota)', () => {
     // a later hook event (as Claude's statusLine input) carrying plan usage
     const ns = BigInt(Date.now() + 1000) * 1_000_000n;
     await writeFile(join(eventsDir(), `${ns}-1-notify.json`), JSON.stringify({ quota: { fiveHour: { usedPercent: 31 } } }));
-    expect((await umbel.status('w1')).quota).toMatchObject({ fiveHour: { usedPercent: 31 } });
+    expect((await umbel.status({ name: 'w1' })).quota).toMatchObject({ fiveHour: { usedPercent: 31 } });
   });
 });
 
@@ -237,16 +237,19 @@ describe('after a usage limit', () => {
     await spawnMock();
     await umbel.send({ name: 'w1', prompt: `LIMIT reset=${RESET} after=dialog You've hit your weekly limit` });
     expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'rate-limited', exitCode: 118, resetsAt: RESET, turn: 1 });
-    expect(await umbel.status('w1')).toMatchObject({ state: 'needs-input', needsInput: { kind: 'rate-limited', message: 'Usage limit reached. What now?' } });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({
+      state: 'needs-input',
+      needsInput: { kind: 'rate-limited', message: 'Usage limit reached. What now?' },
+    });
     expect((await umbel.list()).find((w) => w.name === 'w1')).toMatchObject({ state: 'needs-input' });
     let refused: unknown;
     await umbel.send({ name: 'w1', prompt: 'ECHO blocked' }).catch((error) => (refused = error));
     expect(UmbelError.isInstance(refused) && refused.code).toBe('UMBEL_ACCOUNT_DIALOG');
     expect(UmbelError.isInstance(refused) && refused.hint).toContain('umbel keys w1 ');
     expect((await umbel.capture({ name: 'w1' })).text).not.toContain('blocked');
-    expect(await umbel.status('w1')).toMatchObject({ turn: 1 });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({ turn: 1 });
     await umbel.keys({ name: 'w1', keys: ['1'] });
-    expect(await umbel.status('w1')).toMatchObject({ state: 'ready' });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({ state: 'ready' });
     await umbel.send({ name: 'w1', prompt: 'ECHO after the dialog' });
     expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'after the dialog', turn: 2 });
   });
@@ -255,10 +258,10 @@ describe('after a usage limit', () => {
     await spawnMock();
     await umbel.send({ name: 'w1', prompt: `LIMIT reset=${RESET} after=200 You've hit your 5-hour limit` });
     expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'rate-limited', turn: 1 });
-    expect(await until(async () => (await umbel.status('w1')).state === 'busy')).toBe(true);
+    expect(await until(async () => (await umbel.status({ name: 'w1' })).state === 'busy')).toBe(true);
     const continued = await umbel.wait({ name: 'w1', timeout: '10s' });
     expect(continued).toMatchObject({ reason: 'completed', result: 'continued', turn: 1 });
-    expect(await umbel.status('w1')).toMatchObject({ state: 'ready', turn: 1, completedTurn: 1 });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({ state: 'ready', turn: 1, completedTurn: 1 });
     expect((await umbel.read({ name: 'w1' })).result).toBe('continued');
     await umbel.send({ name: 'w1', prompt: 'ECHO next' });
     expect(await umbel.wait({ name: 'w1', timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'next', turn: 2 });
@@ -269,7 +272,7 @@ describe('after a usage limit', () => {
     await spawnMock();
     await umbel.send({ name: 'w1', prompt: `LIMIT reset=${RESET} after=100 limit` });
     await umbel.wait({ name: 'w1', timeout: '10s' });
-    expect(await until(async () => (await umbel.status('w1')).state === 'busy')).toBe(true);
+    expect(await until(async () => (await umbel.status({ name: 'w1' })).state === 'busy')).toBe(true);
     await umbel.send({ name: 'w1', prompt: 'ECHO queued' });
     expect(await umbel.wait({ name: 'w1', turn: 1, timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'continued' });
     expect(await umbel.wait({ name: 'w1', turn: 2, timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'queued' });
@@ -312,7 +315,7 @@ describe('bad input', () => {
     expect(await code(spawnMock())).toBe('UMBEL_WORKER_EXISTS');
     expect(await code(umbel.send({ name: 'ghost', prompt: 'hi' }))).toBe('UMBEL_WORKER_NOT_FOUND');
     expect(await code(umbel.wait({ name: 'ghost' }))).toBe('UMBEL_WORKER_NOT_FOUND');
-    expect(await code(umbel.status('ghost'))).toBe('UMBEL_WORKER_NOT_FOUND');
+    expect(await code(umbel.status({ name: 'ghost' }))).toBe('UMBEL_WORKER_NOT_FOUND');
     expect(await code(umbel.wait({ name: 'w1' }))).toBe('UMBEL_TURN_NOT_FOUND');
     expect(await code(umbel.wait({ name: 'w1', timeout: 'soon' }))).toBe('UMBEL_USAGE');
     await umbel.send({ name: 'w1', prompt: 'DIE 1' });
@@ -370,12 +373,12 @@ describe('env and state', () => {
     await umbel.send({ name: 'w1', prompt: 'ECHO kept' });
     await umbel.wait({ name: 'w1' });
     expect(await umbel.kill({ name: 'w1' })).toEqual({ worker: 'w1', killed: true, purged: false });
-    expect(await umbel.status('w1')).toMatchObject({ state: 'killed', alive: false });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({ state: 'killed', alive: false });
     expect((await umbel.read({ name: 'w1' })).result).toBe('kept');
     expect(await umbel.capture({ name: 'w1' })).toMatchObject({ live: false });
     await umbel.spawn({ name: 'w2', provider: 'mock', cwd: work });
     expect(await umbel.prune()).toEqual({ removed: ['w1'], kept: 1 });
-    expect(await code(umbel.status('w1'))).toBe('UMBEL_WORKER_NOT_FOUND');
+    expect(await code(umbel.status({ name: 'w1' }))).toBe('UMBEL_WORKER_NOT_FOUND');
     await umbel.kill({ name: 'w2', purge: true });
     expect(await readdir(join(home, 'workers'))).toEqual([]);
   });
@@ -404,7 +407,7 @@ describe('guardrail', () => {
       [true, 0],
     ]);
     expect(outcome.attempts?.[0]?.checkOutput).toContain('not good: bad answer');
-    const history = await umbel.logs('w1');
+    const history = await umbel.logs({ name: 'w1' });
     expect(
       history
         .filter((e) => e.kind === 'sent')

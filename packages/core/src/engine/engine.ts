@@ -40,8 +40,8 @@ import {
   SendOptionsSchema,
   SpawnOptionsSchema,
   WaitOptionsCheckedSchema,
-  WorkerNameSchema,
 } from '../contract/schemas.js';
+import { VERBS } from '../contract/verbs.js';
 import { sendPrompt } from '../operations/send.js';
 import { spawnWorker } from '../operations/spawn.js';
 import { listWorkers, statusOf } from '../operations/status.js';
@@ -61,8 +61,6 @@ function parse<T>(schema: Schema<T>, value: unknown, what: string): T {
   if (!result.success) throw usageFromZod(result.error, what);
   return result.data;
 }
-
-const nameOf = (name: unknown) => parse(WorkerNameSchema, name, 'worker name');
 
 async function attachCommand(ctx: EngineContext, name: string) {
   const session = sessionName(name);
@@ -144,17 +142,23 @@ function facade(ctx: EngineContext, settings: UmbelSettings): Umbel {
     },
     events: (input, context: CallContext = {}) => events(ctx, input, context),
     read: async (input) => readAnswer(ctx, parse(ReadOptionsSchema, input, 'read options')),
-    status: async (name) => statusOf(ctx, nameOf(name)),
-    list: async () => listWorkers(ctx),
+    status: async (input) => statusOf(ctx, parse(VERBS.status.options, input, 'status options').name),
+    list: async (input) => {
+      parse(VERBS.list.options, input ?? {}, 'list options');
+      return listWorkers(ctx);
+    },
     revive: async (input, context: CallContext = {}) => reviveWorker(ctx, parse(ReviveOptionsSchema, input, 'revive options'), context),
     kill: async (input) => killWorker(ctx, parse(KillOptionsSchema, input, 'kill options')),
     prune: async (input) => pruneWorkers(ctx, parse(PruneOptionsSchema, input ?? {}, 'prune options')),
     capture: async (input) => captureScreen(ctx, parse(CaptureOptionsSchema, input, 'capture options')),
-    logs: async (name) => workerLogs(ctx, nameOf(name)),
-    messages: async (name, turn) => turnMessages(ctx, nameOf(name), turn),
+    logs: async (input) => workerLogs(ctx, parse(VERBS.logs.options, input, 'logs options').name),
+    async messages(input) {
+      const { name, turn } = parse(VERBS.messages.options, input, 'messages options');
+      return turnMessages(ctx, name, turn);
+    },
     actions: async (input) => workerActions(ctx, parse(ActionsOptionsSchema, input, 'actions options')),
     diff: async (input) => workerDiff(ctx, parse(DiffOptionsSchema, input, 'diff options')),
-    attachCommand: async (name) => attachCommand(ctx, nameOf(name)),
+    attachCommand: async (input) => attachCommand(ctx, parse(VERBS.attachCommand.options, input, 'attach options').name),
     pool: pools(ctx),
     async doctor(input, context: CallContext = {}) {
       const options = parse(DoctorOptionsSchema, input ?? {}, 'doctor options');

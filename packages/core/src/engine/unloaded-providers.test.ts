@@ -32,7 +32,7 @@ it("names the package that failed to load in a worker's status, in refusals and 
   await before.spawn({ name: 'w1', provider: 'mock', cwd: work });
   const umbel = createUmbel({ substrate, providers: [], home, env, unloadedProviders: unloaded });
 
-  const status = await umbel.status('w1');
+  const status = await umbel.status({ name: 'w1' });
   expect(status.problems?.map((p) => p.message).join('\n')).toMatch(/provider 'mock' is not loaded.*umbel-provider-mock \(UMBEL_PROVIDERS\).*boom at import/);
   await expect(umbel.send({ name: 'w1', prompt: 'hi' })).rejects.toThrow(/unknown provider 'mock'.*umbel-provider-mock.*boom at import/);
   await expect(umbel.spawn({ name: 'w2', provider: 'mock', cwd: work })).rejects.toThrow(/umbel-provider-mock.*boom at import/);
@@ -42,5 +42,5 @@ it("names the package that failed to load in a worker's status, in refusals and 
   expect(report.unloaded).toEqual(unloaded);
 
   await umbel.kill({ name: 'w1' });
-  expect((await umbel.status('w1')).state).toBe('killed');
+  expect((await umbel.status({ name: 'w1' })).state).toBe('killed');
 });

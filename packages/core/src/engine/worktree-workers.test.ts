@@ -65,9 +65,9 @@ describe('spawn with worktree', () => {
     expect(status.cwd).toBe(join(path, 'sub'));
     expect(status.worktree).toEqual({ path, branch: 'umbel/w1', base: head });
     expect(git(path, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('umbel/w1');
-    expect(await umbel.status('w1')).toMatchObject({ worktree: { path, branch: 'umbel/w1', base: head, dirty: false, ahead: 0 } });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({ worktree: { path, branch: 'umbel/w1', base: head, dirty: false, ahead: 0 } });
     writeFileSync(join(path, 'same.txt'), 'w1\n');
-    expect((await umbel.status('w1')).worktree).toMatchObject({ dirty: true, ahead: 0 });
+    expect((await umbel.status({ name: 'w1' })).worktree).toMatchObject({ dirty: true, ahead: 0 });
     expect((await umbel.list())[0]?.worktree?.branch).toBe('umbel/w1');
   });
 
@@ -95,7 +95,7 @@ describe('spawn with worktree', () => {
     expect(existsSync(join(path, 'new.txt'))).toBe(true);
     expect(await code(umbel.kill({ name: 'w1', purge: true }))).toBe(UmbelErrorCode.WorktreeHasWork);
     expect(existsSync(join(path, 'new.txt'))).toBe(true);
-    expect((await umbel.status('w1')).worktree?.dirty).toBe(true);
+    expect((await umbel.status({ name: 'w1' })).worktree?.dirty).toBe(true);
     // prune never deletes a worktree with work: the dead worker stays
     expect((await umbel.prune({})).removed).toEqual([]);
     expect(existsSync(join(path, 'new.txt'))).toBe(true);

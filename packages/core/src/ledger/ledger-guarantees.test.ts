@@ -69,7 +69,7 @@ describe('a prompt that never got in', () => {
     expect((await umbel.read({ name: 'w1', turn: 2 })).result).toBe('two');
     expect((await failure(umbel.read({ name: 'w1', turn: 1 }))).message).toContain('not submitted');
     expect((await failure(umbel.wait({ name: 'w1', turn: 1 }))).message).toContain('not submitted');
-    expect(await umbel.status('w1')).toMatchObject({ state: 'ready', turn: 3, completedTurn: 3 });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({ state: 'ready', turn: 3, completedTurn: 3 });
   });
 });
 
@@ -84,14 +84,14 @@ describe('bad state files', () => {
     await writeFile(join(events, '1764000000000000000-1-sent.json'), '{"turn":"x"}');
     const listing = await umbel.list();
     expect(listing.map((w) => w.name)).toEqual(['w1', 'w2']);
-    const w1 = await umbel.status('w1');
+    const w1 = await umbel.status({ name: 'w1' });
     expect(w1).toMatchObject({ state: 'ready', turn: 1, completedTurn: 1 });
     expect(w1.problems?.map((p) => p.file)).toEqual(
       expect.arrayContaining([join(events, '99999999999999999999999999-1-stop.json'), join(events, '1764000000000000000-1-sent.json')]),
     );
-    expect((await umbel.logs('w1')).length).toBeGreaterThan(0);
+    expect((await umbel.logs({ name: 'w1' })).length).toBeGreaterThan(0);
     expect((await umbel.read({ name: 'w1' })).result).toBe('kept');
-    expect((await umbel.status('w2')).problems).toBeUndefined();
+    expect((await umbel.status({ name: 'w2' })).problems).toBeUndefined();
   });
 
   it.each([
@@ -107,7 +107,7 @@ describe('bad state files', () => {
     expect(listing).toHaveLength(1);
     expect(listing[0]).toMatchObject({ name: 'w1', state: 'corrupt', corrupt: { path: metaPath } });
     expect(listing[0]?.corrupt?.reason.length).toBeGreaterThan(0);
-    expect(await umbel.status('w1')).toMatchObject({ state: 'corrupt', alive: true });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({ state: 'corrupt', alive: true });
     expect((await failure(umbel.send({ name: 'w1', prompt: 'ECHO x' }))).code).toBe('UMBEL_WORKER_CORRUPT');
     expect(await umbel.kill({ name: 'w1' })).toMatchObject({ killed: true });
     expect(await substrate.list()).toEqual([]);
@@ -120,7 +120,7 @@ describe('bad state files', () => {
     await umbel.wait({ name: 'w1' });
     const pipe = join(home, 'workers', 'w1', 'events', '1764000000000000000-1-stop.json');
     plantFifo(pipe);
-    const w1 = await umbel.status('w1');
+    const w1 = await umbel.status({ name: 'w1' });
     expect(w1).toMatchObject({ state: 'ready', turn: 1, completedTurn: 1 });
     expect(w1.problems).toEqual(expect.arrayContaining([{ file: pipe, message: expect.stringContaining('named pipe') }]));
     expect((await umbel.read({ name: 'w1' })).result).toBe('kept');
@@ -145,12 +145,12 @@ describe('bad state files', () => {
     await spawn('w1');
     await spawn('w2');
     await cp(join(home, 'workers', 'w2', 'meta.json'), join(home, 'workers', 'w1', 'meta.json'));
-    expect(await umbel.status('w1')).toMatchObject({ state: 'corrupt' });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({ state: 'corrupt' });
     expect((await failure(umbel.send({ name: 'w1', prompt: 'ECHO into the wrong pane' }))).code).toBe('UMBEL_WORKER_CORRUPT');
     expect(await inputBox('w2')).toBe('mock> ');
     await umbel.kill({ name: 'w1', purge: true });
     expect(await substrate.list()).toEqual(['umbel-w2']);
-    expect(await umbel.status('w2')).toMatchObject({ state: 'ready', alive: true });
+    expect(await umbel.status({ name: 'w2' })).toMatchObject({ state: 'ready', alive: true });
   });
 });
 
@@ -164,9 +164,9 @@ describe('states', () => {
       seen = (await other.list()).find((w) => w.name === 'slow')?.state;
     }
     expect(seen).toBe('starting');
-    expect((await other.status('slow')).state).toBe('starting');
+    expect((await other.status({ name: 'slow' })).state).toBe('starting');
     expect((await pending).state).toBe('ready');
-    expect((await other.status('slow')).state).toBe('ready');
+    expect((await other.status({ name: 'slow' })).state).toBe('ready');
   });
 });
 
@@ -217,7 +217,7 @@ describe('providers that throw', () => {
     await umbel.wait({ name: 'w1' });
     const engine = createUmbel({ substrate, providers: [throwing('doParseEvent')], home, env });
     expect(await engine.list()).toHaveLength(1);
-    const status = await engine.status('w1');
+    const status = await engine.status({ name: 'w1' });
     expect(status.problems?.[0]?.message).toContain('doParseEvent');
   });
 
@@ -246,7 +246,7 @@ describe('waits and sends', () => {
     await spawn('w1');
     const sends = await Promise.all(['ECHO one', 'ECHO two', 'ECHO three'].map((prompt) => umbel.send({ name: 'w1', prompt })));
     expect(sends.map((s) => s.turn).sort()).toEqual([1, 2, 3]);
-    const logs = await umbel.logs('w1');
+    const logs = await umbel.logs({ name: 'w1' });
     const sentOrder = logs.filter((e) => e.kind === 'sent').map((e) => /"ECHO (\w+)"/.exec(e.summary)?.[1]);
     for (const [i, turn] of [1, 2, 3].entries()) {
       const outcome = await umbel.wait({ name: 'w1', turn, timeout: '10s' });
@@ -265,7 +265,7 @@ describe('waits and sends', () => {
   });
 
   it('names are validated by every verb, so a path never reaches the state root', async () => {
-    for (const run of [() => umbel.status('../../evil'), () => umbel.logs('../evil'), () => umbel.attachCommand('a/b')]) {
+    for (const run of [() => umbel.status({ name: '../../evil' }), () => umbel.logs({ name: '../evil' }), () => umbel.attachCommand({ name: 'a/b' })]) {
       expect((await failure(run())).code).toBe('UMBEL_USAGE');
     }
   });

@@ -197,7 +197,7 @@ describe('diff', () => {
     expect(git('status', '--porcelain')).toBe(' M kept.txt\nAD staged.txt\n?? new.txt\n');
     expect((await readdir(join(home, 'workers', 'w1'))).filter((f) => f.includes('snapshot'))).toEqual([]);
     // each snapshot was taken before the Enter that submitted its turn
-    const kinds = (await umbel.logs('w1')).map((e) => e.kind).filter((k) => ['sent', 'snapshot', 'prompt'].includes(k));
+    const kinds = (await umbel.logs({ name: 'w1' })).map((e) => e.kind).filter((k) => ['sent', 'snapshot', 'prompt'].includes(k));
     expect(kinds).toEqual(['sent', 'snapshot', 'prompt', 'sent', 'snapshot', 'prompt']);
   });
 
@@ -232,7 +232,7 @@ describe('diff', () => {
     umbel = createUmbel({ substrate, providers: [createMockProvider()], home, env: { ...env, PATH: '/nonexistent' } });
     const { turn: n } = await umbel.send({ name: 'w1', prompt: 'TOOLS write a.txt x' }, { snapshot: false });
     expect(await umbel.wait({ name: 'w1', turn: n, timeout: '10s' })).toMatchObject({ reason: 'completed' });
-    expect((await umbel.logs('w1')).map((e) => e.kind)).not.toContain('snapshot');
+    expect((await umbel.logs({ name: 'w1' })).map((e) => e.kind)).not.toContain('snapshot');
     expect((await umbel.diff({ name: 'w1' })).note).toBe('no snapshot was taken when turn 1 was sent');
   });
 
@@ -278,7 +278,7 @@ describe('send a CLI command on purpose', () => {
     // a wait without --turn is for the latest model turn: the command opened none
     expect(await umbel.wait({ name: 'w1', timeout: '1s' })).toMatchObject({ reason: 'completed', turn: 1 });
     expect(await code(umbel.wait({ name: 'w1', turn: 2, timeout: '1s' }))).toBe('UMBEL_TURN_NOT_SUBMITTED');
-    expect(await umbel.status('w1')).toMatchObject({ state: 'ready' });
+    expect(await umbel.status({ name: 'w1' })).toMatchObject({ state: 'ready' });
     // a later prompt gets its own turn, and its answer
     expect(await turn('ECHO after')).toBe(3);
     expect((await umbel.read({ name: 'w1' })).result).toBe('after');

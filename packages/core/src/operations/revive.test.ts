@@ -65,7 +65,7 @@ describe('revive', () => {
     expect(await umbel.send({ name: 'w', prompt: 'ECHO two' })).toMatchObject({ turn: 2 });
     expect(await umbel.wait({ name: 'w' })).toMatchObject({ reason: 'completed', turn: 2, result: 'two' });
     expect((await umbel.read({ name: 'w', turn: 1 })).result).toBe('one');
-    expect((await umbel.status('w')).state).toBe('ready');
+    expect((await umbel.status({ name: 'w' })).state).toBe('ready');
   });
 
   it("a turn running when the CLI died stays dead; the new process's answer is the next turn's", async () => {
@@ -87,13 +87,13 @@ describe('revive', () => {
     await umbel.wait({ name: 'p' });
     await umbel.kill({ name: 'p' });
     expect(await codeOf(umbel.revive({ name: 'p' }))).toBe('UMBEL_RESUME_UNSUPPORTED');
-    expect((await umbel.status('p')).state).toBe('killed');
+    expect((await umbel.status({ name: 'p' })).state).toBe('killed');
 
     await umbel.spawn({ name: 'l', provider: 'mock', cwd: work });
     expect(await codeOf(umbel.revive({ name: 'l' }))).toBe('UMBEL_REVIVE_REFUSED');
     await umbel.kill({ name: 'l' });
     expect(await codeOf(umbel.revive({ name: 'l' }))).toBe('UMBEL_REVIVE_REFUSED');
-    expect((await umbel.status('l')).state).toBe('killed');
+    expect((await umbel.status({ name: 'l' })).state).toBe('killed');
     expect(launches()).toHaveLength(1);
   });
 });

@@ -285,7 +285,7 @@ describe('the teardown after a call (umbel -p hands it to a detached process)', 
     expect(await readdir(claimedDir(pool.name))).toEqual([`${worker}@${process.pid}`]);
     const shown = (await umbel.pool.status(pool.name))[0]?.workers.find((w) => w.worker === worker);
     expect(shown).toMatchObject({ state: 'dead', reason: expect.stringContaining('its teardown failed: the host refused the kill') });
-    expect((await umbel.status(worker as string)).alive).toBe(true);
+    expect((await umbel.status({ name: worker as string })).alive).toBe(true);
     expect((await umbel.prune()).removed).toContain(worker);
     expect(await readdir(claimedDir(pool.name))).toEqual([]);
     expect((await umbel.list()).map((w) => w.name)).not.toContain(worker);
@@ -304,7 +304,7 @@ describe('the teardown after a call (umbel -p hands it to a detached process)', 
     const pool = await start({ size: 2 });
     const { worker } = await claim();
     await rename(join(claimedDir(pool.name), `${worker}@${process.pid}`), join(claimedDir(pool.name), `${worker}@${DEAD_PID}`));
-    expect((await umbel.status(worker as string)).alive).toBe(true);
+    expect((await umbel.status({ name: worker as string })).alive).toBe(true);
     const pruned = await umbel.prune();
     expect(pruned.removed).toEqual([worker]);
     expect(await readdir(claimedDir(pool.name))).toEqual([]);
@@ -365,6 +365,6 @@ describe('pool stop and prune', () => {
     expect(await claim()).toMatchObject({ reason: 'claimed', worker: b });
     // A claimed worker in use is live too.
     expect((await umbel.prune()).removed).toEqual([]);
-    expect((await umbel.status(b)).alive).toBe(true);
+    expect((await umbel.status({ name: b })).alive).toBe(true);
   });
 });

@@ -65,12 +65,12 @@ describe('spawn with sandbox', () => {
     expect(launch?.env.TMPDIR).toBe(join(home, 'workers', 'w1', 'tmp'));
     expect(launch?.env.IS_SANDBOX).toBe('1');
     expect(status.sandbox?.enabled).toBe(true);
-    expect((await umbel.status('w1')).sandbox?.write).toContain(cwd);
+    expect((await umbel.status({ name: 'w1' })).sandbox?.write).toContain(cwd);
   });
 
   it('records the widenings and shows them in status', async () => {
     await umbel.spawn({ name: 'w2', provider: 'mock', cwd, sandbox: { write: ['/data/out'], allow: ['registry.npmjs.org'], read: ['~/.npmrc'] } });
-    const s = await umbel.status('w2');
+    const s = await umbel.status({ name: 'w2' });
     expect(s.sandbox?.write).toContain('/data/out');
     expect(s.sandbox?.network).toEqual(['registry.npmjs.org']);
     expect(s.sandbox?.widened).toEqual({ write: ['/data/out'], read: [join(root, 'user', '.npmrc')], allow: ['registry.npmjs.org'] });

@@ -43,7 +43,7 @@ it("carries the billing of the view it decided on, even when the worker's state 
   };
   const umbel = createUmbel({ substrate: host, providers: [createMockProvider()], home, env });
   await umbel.spawn({ name: 'w1', provider: 'mock', cwd: work });
-  const { billing } = await umbel.status('w1');
+  const { billing } = await umbel.status({ name: 'w1' });
   await umbel.send({ name: 'w1', prompt: 'ASK Bash' });
   purgeOnLook = true;
   const outcome = await umbel.wait({ name: 'w1', timeout: '10s' });
