@@ -3,7 +3,7 @@
  * RPC wire all show core's `errorBody` (MCP's is checked in @umbel/mcp's server.test.ts, workflow
  * results in run-printing.test.ts).
  */
-import { errorBody, SendNotSubmittedError, UsageError } from '@umbel/core';
+import { errorBody, HostUnreachableError, SendNotSubmittedError, UsageError } from '@umbel/core';
 import { encodeError } from '@umbel/remote';
 import { describe, expect, it } from 'vitest';
 import { reportError } from './output.js';
@@ -36,6 +36,18 @@ describe('the error body on every face', () => {
     }
     expect(errorBody(typed)).toMatchObject({ worker: 'w1', enterPresses: 3, paneTail: 'the last screen' });
     expect(errorBody(bug)).toEqual({ code: 'UMBEL_INTERNAL', name: 'Error', message: 'x is undefined' });
+  });
+
+  it("keeps an error's own reason fact beside umbel's reason in -p's result (error_reason)", () => {
+    const unreachable = new HostUnreachableError('gpu', 'ssh: connect to host gpu port 22: Connection refused');
+    expect(errorBody(unreachable)).toMatchObject({ reason: 'ssh: connect to host gpu port 22: Connection refused' });
+    const { reason: _fact, ...rest } = errorBody(unreachable);
+    expect(errorResultObject(unreachable, { durationMs: 0 }).umbel).toEqual({
+      ...rest,
+      reason: 'error',
+      error_reason: 'ssh: connect to host gpu port 22: Connection refused',
+      exit_code: 120,
+    });
   });
 
   it('reads as text from the same body: message, hint, last screen', () => {

@@ -91,6 +91,15 @@ export function resultObject(outcome: Outcome, extra: { durationMs: number; sess
 }
 
 /**
+ * What `umbel -p` adds of an error under `umbel`: umbel's reason `error`, the exit code and core's
+ * error body; a fact of the error named `reason` (a host's, a state file's) is kept as `error_reason`.
+ */
+function umbelOfError(body: ReturnType<typeof errorBody>, exitCode: number): Record<string, unknown> {
+  const { reason, ...rest } = body as Record<string, unknown>;
+  return { ...rest, reason: 'error', ...(reason === undefined ? {} : { error_reason: reason }), exit_code: exitCode };
+}
+
+/**
  * The result object for a run that failed before it had an outcome (spawn failed, no such worker,
  * the prompt was not submitted): `is_error`, the message as `result`, and under `umbel` the
  * reason `error` with core's error body (code, name, message, hint and the error's facts).
@@ -116,7 +125,6 @@ export function errorResultObject(error: unknown, extra: { durationMs: number; w
     uuid: randomUUID(),
     ...(extra.worker ? { worker: extra.worker } : {}),
     ...(extra.provider ? { provider: extra.provider } : {}),
-    // The body first: a fact named `reason` (a host's, a state file's) does not hide umbel's reason.
-    umbel: { ...body, reason: 'error', exit_code: errorExitCode(error) },
+    umbel: umbelOfError(body, errorExitCode(error)),
   };
 }
