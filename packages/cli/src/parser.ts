@@ -1,4 +1,5 @@
 /** The yargs definition of the command line: verbs, their positionals and options, the help text. */
+import { EXIT_CODE_MEANINGS } from '@umbel/core';
 import yargs, { type Argv } from 'yargs';
 import { poolOptions } from './pool.js';
 import { VERSION } from './version.js';
@@ -6,22 +7,8 @@ import { VERSION } from './version.js';
 /** Where the documentation lives (packages ship no docs/ folder; the repository has it). */
 export const DOCS_URL = 'https://github.com/umbel-dev/umbel/blob/main/docs/cli.md';
 
-const EXIT_CODES_HELP = `Exit codes:
-  0    success (wait: the turn completed, or --until's file appeared / pattern matched)
-  1    error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error;
-       doctor: a provider failed a check)
-  2    usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME, unknown --host;
-       revive: the provider cannot resume its conversation)
-  3    --billing subscription refused a worker that would bill the API (UMBEL_BILLING_REFUSED)
-  117  spawn, revive, -p, pool start, run: a fleet limit (limits.maxWorkers, --max-workers, limits.minFreeMemoryMB) is reached
-  118  wait, -p: rate-limited (HTTP 429, a plan's usage limit; resetsAt when recorded)
-  119  wait, -p: auth-failed (401/403: the login was refused; sign in again)
-  120  the worker's host is unreachable (wait: host-unreachable — the worker may still run there; wait again)
-  121  wait: unknown (the turn ended, but no answer anywhere)
-  122  wait: provider-error     123  wait: idle          124  wait: timeout
-  125  wait: dead               126  wait: needs-input (also: spawn found a sign-in screen; API keys are never inherited)
-  127  wait: guardrail-halted   129  SIGHUP (terminal closed)   130  aborted (SIGINT)
-  141  stdout/stderr closed by its reader                  143  SIGTERM`;
+/** The exit codes, from core's table (one line each). */
+const EXIT_CODES_HELP = ['Exit codes:', ...Object.entries(EXIT_CODE_MEANINGS).map(([code, meaning]) => `  ${code.padEnd(5)}${meaning}`)].join('\n');
 
 const DOCTOR_HELP = [
   'For each provider a checklist: ✓ pass, ✗ fail (with one fix hint), – not checked.',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createUmbel, type Umbel } from '@umbel/core';
+import { createUmbel, EXIT_CODE_MEANINGS, type Umbel } from '@umbel/core';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CliIo, Interrupt } from './io.js';
@@ -55,6 +55,13 @@ describe('help, version and usage errors', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('umbel top needs a terminal');
     expect(r.stderr).toContain('umbel events --follow');
+  });
+
+  it("lists every exit code of core's table in the help, with its meaning", async () => {
+    // yargs wraps long lines: compared with the whitespace collapsed
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    const help = flat((await cli(['--help'])).stdout);
+    for (const [code, meaning] of Object.entries(EXIT_CODE_MEANINGS)) expect(help).toContain(flat(` ${code} ${meaning}`));
   });
 
   it('prints the version and help; no args is a usage error', async () => {

@@ -1,7 +1,7 @@
 import { constants } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { UmbelErrorCode, UsageError, WorkerDeadError } from './errors.js';
-import { errorExitCode, INTERRUPT_EXIT_CODES, interruptExitCode, OUTCOME_EXIT_CODES, PRINT_EXIT_CODES } from './exit-codes.js';
+import { UmbelError, UmbelErrorCode, UsageError, WorkerDeadError } from './errors.js';
+import { EXIT_CODE_MEANINGS, errorExitCode, INTERRUPT_EXIT_CODES, interruptExitCode, OUTCOME_EXIT_CODES, PRINT_EXIT_CODES } from './exit-codes.js';
 import { OutcomeReasonSchema } from './schemas.js';
 
 describe('the exit-code tables, in one module', () => {
@@ -25,5 +25,13 @@ describe('the exit-code tables, in one module', () => {
     controller.abort('SIGTERM');
     expect(interruptExitCode(controller.signal)).toBe(143);
     expect(interruptExitCode(AbortSignal.abort())).toBe(130);
+  });
+});
+
+describe('EXIT_CODE_MEANINGS', () => {
+  it('says what every exit code of every table means, and no other', () => {
+    const errors = Object.values(UmbelErrorCode).map((code) => errorExitCode(new UmbelError({ code, name: 'E', message: 'm' })));
+    const used = new Set([0, 1, ...Object.values(OUTCOME_EXIT_CODES), ...Object.values(PRINT_EXIT_CODES), ...Object.values(INTERRUPT_EXIT_CODES), ...errors]);
+    expect(Object.keys(EXIT_CODE_MEANINGS).map(Number)).toEqual([...used].sort((a, b) => a - b));
   });
 });

@@ -85,3 +85,30 @@ export function errorExitCode(error: unknown): number {
       return 1;
   }
 }
+
+/**
+ * What each exit code means, for a person (the CLI's help lists them from here): every code of the
+ * tables above and of {@link errorExitCode}, in order.
+ */
+export const EXIT_CODE_MEANINGS: Readonly<Record<number, string>> = {
+  0: "success (wait: the turn completed, or --until's file appeared / pattern matched)",
+  1: 'error (worker not found, spawn failed, send not submitted, tmux failure; -p: model error; doctor: a provider failed a check)',
+  2: 'usage error (bad flag, name, duration, provider, cwd, unresolved --env NAME, unknown --host; revive: the provider cannot resume its conversation)',
+  3: '--billing subscription refused a worker that would bill the API (UMBEL_BILLING_REFUSED)',
+  116: 'spawn --sandbox: the OS sandbox cannot be had here (UMBEL_SANDBOX_UNAVAILABLE)',
+  117: 'spawn, revive, -p, pool start, run: a fleet limit (limits.maxWorkers, --max-workers, limits.minFreeMemoryMB) is reached',
+  118: "wait, -p: rate-limited (HTTP 429, a plan's usage limit; resetsAt when recorded)",
+  119: 'wait, -p: auth-failed (401/403: the login was refused; sign in again)',
+  120: "the worker's host is unreachable (wait: host-unreachable — the worker may still run there; wait again)",
+  121: 'wait: unknown (the turn ended, but no answer anywhere)',
+  122: 'wait: provider-error',
+  123: 'wait: idle',
+  124: 'wait: timeout',
+  125: 'wait: dead',
+  126: 'wait: needs-input (also: spawn found a sign-in screen; API keys are never inherited)',
+  127: 'wait: guardrail-halted',
+  129: 'SIGHUP (terminal closed)',
+  130: 'aborted (SIGINT)',
+  141: 'stdout/stderr closed by its reader',
+  143: 'SIGTERM',
+};
