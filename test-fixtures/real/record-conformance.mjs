@@ -192,7 +192,7 @@ async function scenario(world, umbel, substrate, name, prompt, extra = {}) {
   const eventsDir = join(umbel.home, 'workers', name, 'events');
   try {
     const readyScreen = await substrate.capture(session, { lines: 50 });
-    const status = await umbel.status(name);
+    const status = await umbel.status({ name });
     const startupHooks = hooksOf(eventsDir);
     const pathIn = (h) => h.payload?.transcript_path ?? h.payload?.transcriptPath;
     const transcriptPath = pathIn([...startupHooks].reverse().find(pathIn) ?? {}) ?? status.transcriptPath;

@@ -1,6 +1,7 @@
 /**
- * The engine's façade: `createUmbel(settings)` parses each input with its schema (one per concept,
- * shared with argv, MCP and YAML) and delegates to the module of the operation. No daemon: every
+ * The engine's façade: `createUmbel(settings)` parses each input with its verb's options schema in
+ * the verb table (one per concept, shared with argv, MCP and YAML) and delegates to the module of
+ * the operation. No daemon: every
  * state is derived from the files under the state root and the substrate's answer when asked.
  */
 import { workerActions } from '../operations/actions.js';
@@ -11,7 +12,7 @@ import { HostUnknownError, PoolNotFoundError, usageFromZod, WorkerNotFoundError 
 import { runGuarded } from '../wait/guardrail.js';
 import { pressKeys } from '../operations/keys.js';
 import { workerDiff } from '../operations/diff.js';
-import { DoctorOptionsSchema, DoctorReportSchema, runDoctor, type ScratchEngineFactory } from '../doctor/index.js';
+import { DoctorReportSchema, runDoctor, type ScratchEngineFactory } from '../doctor/index.js';
 import { killWorker } from '../operations/kill.js';
 import { reviveWorker } from '../operations/revive.js';
 import { hookEventsOf, loadWorker } from '../ledger/ledger.js';
@@ -23,22 +24,11 @@ import { claimWorker, releaseWorker, startPool, stopPools } from '../pool/pool.j
 import { pruneWorkers } from '../operations/prune.js';
 import { readAnswer, turnMessages } from '../operations/read.js';
 import {
-  ActionsOptionsSchema,
-  CaptureOptionsSchema,
-  DiffOptionsSchema,
-  EventsOptionsSchema,
-  KeysOptionsSchema,
-  KillOptionsSchema,
   PoolClaimOptionsSchema,
   PoolRefillOptionsSchema,
   PoolRefSchema,
   PoolReleaseSchema,
   PoolStartOptionsSchema,
-  PruneOptionsSchema,
-  ReadOptionsSchema,
-  ReviveOptionsSchema,
-  SendOptionsSchema,
-  SpawnOptionsSchema,
   WaitOptionsCheckedSchema,
 } from '../contract/schemas.js';
 import { VERBS } from '../contract/verbs.js';
@@ -88,7 +78,7 @@ function pools(ctx: EngineContext): UmbelPools {
 
 /** The event stream; bad input is an error on the first step, like every other failure of it. */
 async function* events(ctx: EngineContext, input: unknown, context: CallContext) {
-  yield* streamEvents(ctx, parse(EventsOptionsSchema, input ?? {}, 'events options'), context.signal);
+  yield* streamEvents(ctx, parse(VERBS.events.options, input ?? {}, 'events options'), context.signal);
 }
 
 /** Create an engine. */
@@ -118,7 +108,7 @@ function scratchEngine(parent: EngineContext, settings: UmbelSettings): ScratchE
 function facade(ctx: EngineContext, settings: UmbelSettings): Umbel {
   // async everywhere: bad input is a rejected promise like every other failure, never a synchronous throw
   const send: Umbel['send'] = async (input, context: SendContext = {}) => {
-    const options = parse(SendOptionsSchema, input, 'send options');
+    const options = parse(VERBS.send.options, input, 'send options');
     return options.command ? sendCommand(ctx, options, context) : sendPrompt(ctx, options, context);
   };
   return {
@@ -126,14 +116,15 @@ function facade(ctx: EngineContext, settings: UmbelSettings): Umbel {
     providerIds: ctx.providers.ids,
     provider: (id) => ctx.providers.get(id),
     async spawn(input, context) {
-      const options = parse(SpawnOptionsSchema, input, 'spawn options');
+      const options = parse(VERBS.spawn.options, input, 'spawn options');
       // Hosts are the fleet's (@umbel/remote's createFleet); this engine runs workers here only.
       if (options.host !== undefined) throw new HostUnknownError(options.host, []);
       return spawnWorker(ctx, options, context);
     },
     send,
-    keys: async (input) => pressKeys(ctx, parse(KeysOptionsSchema, input, 'keys options')),
+    keys: async (input) => pressKeys(ctx, parse(VERBS.keys.options, input, 'keys options')),
     async wait(input, context: WaitContext = {}) {
+      // the table's wait options, with their cross-field checks (until file needs file, …)
       const options = parse(WaitOptionsCheckedSchema, input, 'wait options');
       // every outcome carries its worker's billing and plan usage, from the view its wait decided on
       if (options.until !== 'stop') return waitUntil(ctx, options, context);
@@ -141,27 +132,27 @@ function facade(ctx: EngineContext, settings: UmbelSettings): Umbel {
       return runGuarded(ctx, options, (name, prompt) => send({ name, prompt }, context), context);
     },
     events: (input, context: CallContext = {}) => events(ctx, input, context),
-    read: async (input) => readAnswer(ctx, parse(ReadOptionsSchema, input, 'read options')),
+    read: async (input) => readAnswer(ctx, parse(VERBS.read.options, input, 'read options')),
     status: async (input) => statusOf(ctx, parse(VERBS.status.options, input, 'status options').name),
     list: async (input) => {
       parse(VERBS.list.options, input ?? {}, 'list options');
       return listWorkers(ctx);
     },
-    revive: async (input, context: CallContext = {}) => reviveWorker(ctx, parse(ReviveOptionsSchema, input, 'revive options'), context),
-    kill: async (input) => killWorker(ctx, parse(KillOptionsSchema, input, 'kill options')),
-    prune: async (input) => pruneWorkers(ctx, parse(PruneOptionsSchema, input ?? {}, 'prune options')),
-    capture: async (input) => captureScreen(ctx, parse(CaptureOptionsSchema, input, 'capture options')),
+    revive: async (input, context: CallContext = {}) => reviveWorker(ctx, parse(VERBS.revive.options, input, 'revive options'), context),
+    kill: async (input) => killWorker(ctx, parse(VERBS.kill.options, input, 'kill options')),
+    prune: async (input) => pruneWorkers(ctx, parse(VERBS.prune.options, input ?? {}, 'prune options')),
+    capture: async (input) => captureScreen(ctx, parse(VERBS.capture.options, input, 'capture options')),
     logs: async (input) => workerLogs(ctx, parse(VERBS.logs.options, input, 'logs options').name),
     async messages(input) {
       const { name, turn } = parse(VERBS.messages.options, input, 'messages options');
       return turnMessages(ctx, name, turn);
     },
-    actions: async (input) => workerActions(ctx, parse(ActionsOptionsSchema, input, 'actions options')),
-    diff: async (input) => workerDiff(ctx, parse(DiffOptionsSchema, input, 'diff options')),
+    actions: async (input) => workerActions(ctx, parse(VERBS.actions.options, input, 'actions options')),
+    diff: async (input) => workerDiff(ctx, parse(VERBS.diff.options, input, 'diff options')),
     attachCommand: async (input) => attachCommand(ctx, parse(VERBS.attachCommand.options, input, 'attach options').name),
     pool: pools(ctx),
     async doctor(input, context: CallContext = {}) {
-      const options = parse(DoctorOptionsSchema, input ?? {}, 'doctor options');
+      const options = parse(VERBS.doctor.options, input ?? {}, 'doctor options');
       const deps = {
         providers: ctx.providers.ids.map((id) => ctx.providers.get(id)),
         unloaded: ctx.providers.unloaded,
