@@ -1,12 +1,15 @@
-import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 
 let cwd: string;
 beforeEach(async () => {
   cwd = await mkdtemp(join(tmpdir(), 'create-umbel-provider-'));
+});
+afterEach(async () => {
+  await rm(cwd, { recursive: true, force: true });
 });
 
 describe('create-umbel-provider', () => {
