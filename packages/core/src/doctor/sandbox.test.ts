@@ -29,7 +29,9 @@ describe('doctor: sandbox', () => {
       await writeFile(fakeSrt, "import { writeFileSync } from 'node:fs'; writeFileSync(process.argv[3] + '.tmpdir', process.env.TMPDIR ?? '');\n");
       const settings = join(dir, 'probe', 'settings.json');
       await mkdir(dirname(settings));
-      await expect(probeSandbox({ PATH: process.env.PATH, HOME: process.env.HOME }, settings, { ...hostFacts(), srtCli: () => fakeSrt })).resolves.toBeUndefined();
+      await expect(
+        probeSandbox({ PATH: process.env.PATH, HOME: process.env.HOME }, settings, { ...hostFacts(), srtCli: () => fakeSrt }),
+      ).resolves.toBeUndefined();
       expect(await readFile(`${settings}.tmpdir`, 'utf8')).toBe(dirname(settings));
     } finally {
       await rm(dir, { recursive: true, force: true });
