@@ -62,7 +62,6 @@ describe('create-umbel-provider', () => {
       'README.md',
       'bin/acme-agent.js',
       'package.json',
-      'scripts/observed-provider.mjs',
       'scripts/record-conformance.mjs',
       'src/__fixtures__/conformance.json',
       'src/conformance.test.ts',
