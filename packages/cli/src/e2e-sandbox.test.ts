@@ -91,9 +91,20 @@ describe('confined workers (--sandbox) on the fake claude', () => {
     expect(fetched).toContain('refused');
     expect(fetched).not.toContain(BODY);
 
+    // Temp files land in the worker's private temp dir (srt would hand its tools /tmp/claude, which the read-only /tmp does not have).
+    const tmp = join(home, 'workers', 'box', 'tmp');
+    expect(await tool('box', 'mktemp 2>&1 || echo refused')).toMatch(new RegExp(`^TOOL-RESULT: ${tmp}/tmp\\.`));
+
     // every turn was confirmed and ended by the hooks
     const after = JSON.parse((await umbel(['status', 'box', '--json'])).stdout);
-    expect(after).toMatchObject({ turn: 4, completedTurn: 4, state: 'ready' });
+    expect(after).toMatchObject({ turn: 5, completedTurn: 5, state: 'ready' });
+  });
+
+  it('an allowed loopback host (--sandbox-allow 127.0.0.1:PORT, as a local endpoint is) is reached through srt’s proxy', async () => {
+    const spawned = await umbel(['spawn', 'near', '--sandbox', '--sandbox-allow', `127.0.0.1:${port}`, ...cfg()]);
+    expect(spawned.code, spawned.stderr).toBe(0);
+    expect(await tool('near', `curl -sS -m 20 http://127.0.0.1:${port}/ 2>&1 || echo refused`)).toBe(`TOOL-RESULT: ${BODY}`);
+    expect((await umbel(['kill', 'near'])).code).toBe(0);
   });
 
   it('no env value on srt’s command line or in its settings file', async () => {
