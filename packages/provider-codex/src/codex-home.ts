@@ -96,8 +96,7 @@ export function codexHooks(home: string, hookCommand: (kind: HookKind) => string
 
 /** The text of `<home>/hooks.json`. Pure. */
 export function renderHooksJson(hooks: readonly CodexHookEntry[]): string {
-  const timeouts = new Map(hooks.map((h) => [h.event, h.timeout]));
-  return `${JSON.stringify({ hooks: commandHooks(hooks, { fields: (h) => ({ timeout: timeouts.get(h.event) }) }) }, null, 2)}\n`;
+  return `${JSON.stringify({ hooks: commandHooks(hooks, { fields: (h) => ({ timeout: h.timeout }) }) }, null, 2)}\n`;
 }
 
 /** The config as an object, or undefined when the text is not TOML. */
