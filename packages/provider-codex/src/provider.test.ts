@@ -123,6 +123,10 @@ describe('managed config.toml', () => {
     expect(readTomlScalar(out, ['projects', '/work/a b'], 'trust_level')).toBe('trusted');
   });
 
+  it('leaves a config that is not TOML as it is: codex refuses it with its own message, which umbel reports', () => {
+    expect(renderManagedConfig('not = toml = here\n', opts)).toBe('not = toml = here\n');
+  });
+
   it('finds the env_key of the selected custom provider', () => {
     expect(configuredEnvKey('model_provider = "mock"\n[model_providers.mock]\nenv_key = "MOCK_API_KEY"\n')).toBe('MOCK_API_KEY');
     expect(configuredEnvKey('[model_providers.mock]\nenv_key = "MOCK_API_KEY"\n')).toBeUndefined();
