@@ -7,7 +7,7 @@
 //           mock.requests() → logged requests; await mock.close();
 // Script:   node anthropic.mjs [--log FILE] [--port N]  → prints {"url":…,"port":…}; exits 0 on SIGTERM.
 //
-// Replies follow test-fixtures/lib/directives.mjs (ECHO, DELAY, TOOL, BGTOOL, BGAGENT, FAIL, LONG, QUOTA, default
+// Replies follow test-fixtures/lib/directives.mjs (ECHO, DELAY, TOOL, BGTOOL, AGENT, BGAGENT, FAIL, LONG, QUOTA, default
 // MOCK-REPLY), chosen from the prompt (last user message, text blocks minus <system-reminder> blocks,
 // last non-empty).
 //
@@ -398,7 +398,12 @@ export async function startAnthropicMock({ logFile, port = 0, classifier = 'allo
       content = p.withText ? [{ type: 'text', text: `Running: ${p.command}` }, toolUse] : [toolUse];
       stopReason = 'tool_use';
     } else if (p.kind === 'agent' && agentTool(body)) {
-      const input = { description: 'Mock background agent', prompt: p.prompt, subagent_type: 'general-purpose', run_in_background: true };
+      const input = {
+        description: p.background ? 'Mock background agent' : 'Mock agent',
+        prompt: p.prompt,
+        subagent_type: 'general-purpose',
+        run_in_background: p.background,
+      };
       content = [{ type: 'tool_use', id: id('toolu'), name: agentTool(body), input }];
       stopReason = 'tool_use';
     } else {

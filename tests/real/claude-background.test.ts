@@ -86,4 +86,22 @@ describe('completed.background on the real claude (mock model on 127.0.0.1)', ()
       expect(JSON.parse(second.stdout)).not.toHaveProperty('background');
     },
   );
+
+  it(
+    'a subagent asked for in the foreground (run_in_background: false) runs in the background on 2.1.332 too: under --idle-timeout 5s its turn completes listing it, never idle',
+    { timeout: 600_000 },
+    async () => {
+      const work = join(root, 'work-fg');
+      mkdirSync(work, { recursive: true });
+      const { env, args } = claudeEnv('fg');
+      const spawned = await run(['spawn', 'fg', '--cwd', work, '--allowed-tools', 'Agent', ...args, '--startup-timeout', '180s'], { env });
+      expect(spawned.code, spawned.stderr).toBe(0);
+      await run(['send', 'fg', 'AGENT DELAY 20000 ECHO sub-done']);
+      const r = await run(['wait', 'fg', '--timeout', '240s', '--idle-timeout', '5s', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const outcome: Json = JSON.parse(r.stdout);
+      expect(outcome).toMatchObject({ reason: 'completed', turn: 1, background: [{ kind: 'subagent', running: true }] });
+      expect(outcome.result).toContain('Async agent launched successfully');
+    },
+  );
 });
