@@ -88,6 +88,16 @@ describe('completed.background (claude)', () => {
       };
       expect(await read('1')).toBe(first.result);
       expect(await read('2')).toBe('two');
+      // the notification turn is an event of its own, between turn 2's end and turn 3's
+      const events = await umbel(['events', 'self', '--json']);
+      const kinds = events.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .map((e) => (e.turn ? `${e.kind} ${e.turn}` : e.kind));
+      expect(kinds.filter((k) => k === 'self-started')).toHaveLength(1);
+      expect(kinds.indexOf('self-started')).toBeGreaterThan(kinds.indexOf('ended 2'));
+      expect(kinds.indexOf('self-started')).toBeLessThan(kinds.indexOf('ended 3'));
       const sent = await umbel(['send', 'self', 'ECHO four', '--json']);
       expect(JSON.parse(sent.stdout)).toMatchObject({ turn: 4 });
       expect(await waitJson('self')).toMatchObject({ reason: 'completed', turn: 4, result: 'four' });

@@ -981,6 +981,7 @@ export const FleetEventKindSchema = z.enum([
   'host-unreachable',
   'host-back',
   'revived',
+  'self-started',
 ]);
 export type FleetEventKind = z.infer<typeof FleetEventKindSchema>;
 
