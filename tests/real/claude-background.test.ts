@@ -76,6 +76,12 @@ describe('completed.background on the real claude (mock model on 127.0.0.1)', ()
       // when it ends Claude Code answers a <task-notification> by itself: a second Stop
       const stops = () => readdirSync(join(home, 'workers', 'agent', 'events')).filter((f) => f.endsWith('-stop.json')).length;
       await until(() => stops() >= 2, 'the self-started turn to stop', 240_000);
+      const events = await run(['events', 'agent', '--json']);
+      const kinds = events.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).kind);
+      expect(kinds.filter((k) => k === 'self-started')).toHaveLength(1);
       const read = await run(['read', 'agent', '--turn', '1', '--json']);
       expect(read.code, read.stderr).toBe(0);
       expect(JSON.parse(read.stdout).result).toBe(first.result);
