@@ -501,8 +501,12 @@ export type Usage = z.infer<typeof UsageSchema>;
 
 /** One piece of background work the CLI reported when it stopped (`completed.background`). */
 export const BackgroundTaskSchema = z.object({
-  kind: z.string().describe("The CLI's kind of it (Claude Code: `shell`, a Bash command run in the background)"),
-  id: z.string().describe("Its id in the CLI's terms (Claude Code's task id)"),
+  kind: z
+    .string()
+    .describe(
+      "The CLI's kind of it (Claude Code: `shell`, a Bash command run in the background; `subagent`, a subagent the Agent tool runs in the background)",
+    ),
+  id: z.string().describe("Its id in the CLI's terms (Claude Code's task id, or the subagent's agent id)"),
   running: z.boolean().describe('Still running when the CLI stopped'),
 });
 export type BackgroundTask = z.infer<typeof BackgroundTaskSchema>;
@@ -540,7 +544,7 @@ export const OutcomeSchema = z.object({
     .array(BackgroundTaskSchema)
     .optional()
     .describe(
-      "completed: the CLI stopped while background work it started was still running (Claude Code's Stop record `background_tasks`); each entry: kind, id, running. Absent when nothing was running",
+      "completed: the CLI stopped while background work it started was still running (Claude Code's Stop record `background_tasks`: background shells and subagents; no other CLI lists its background work); each entry: kind, id, running. Absent when nothing was running",
     ),
 });
 /** The fields of an outcome as the schema has them (one object: MCP registers it as an output schema). */
@@ -977,6 +981,7 @@ export const FleetEventKindSchema = z.enum([
   'host-unreachable',
   'host-back',
   'revived',
+  'self-started',
 ]);
 export type FleetEventKind = z.infer<typeof FleetEventKindSchema>;
 
