@@ -87,8 +87,8 @@ async function checkBranch(top: string, branch: string, named: boolean, env: Git
   return found;
 }
 
-/** The commit `ref` names. */
-async function resolveBase(top: string, ref: string, env: GitEnv): Promise<string> {
+/** The commit `ref` names in the repository whose top is `top`. */
+export async function resolveBase(top: string, ref: string, env: GitEnv): Promise<string> {
   const result = await run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], top, env);
   const sha = result.stdout.trim();
   if (result.code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) {
@@ -96,6 +96,15 @@ async function resolveBase(top: string, ref: string, env: GitEnv): Promise<strin
     throw new WorktreeInvalidError(`base '${ref}' does not name a commit${empty}`);
   }
   return sha;
+}
+
+/**
+ * The repository `cwd` is in and the commit `ref` names there now (read-only): what a worktree pool
+ * matches on, resolved again at each claim so a member made before the base moved is never handed out.
+ */
+export async function worktreeOrigin(cwd: string, ref: string, env: GitEnv): Promise<{ readonly repo: string; readonly commit: string }> {
+  const repo = await repoTop(cwd, env);
+  return { repo, commit: await resolveBase(repo, ref, env) };
 }
 
 /** What spawn will make: decided with git's read-only calls, before anything is written. */
