@@ -50,13 +50,20 @@ const exists = (path: string) =>
     () => false,
   );
 
-function run(args: readonly string[], cwd: string, env: GitEnv): Promise<GitRun> {
-  return git(args, { cwd, env, timeoutMs: GIT_TIMEOUT_MS });
+function run(args: readonly string[], cwd: string, env: GitEnv, config?: readonly string[]): Promise<GitRun> {
+  return git(args, { cwd, env, timeoutMs: GIT_TIMEOUT_MS, ...(config ? { config } : {}) });
 }
 
+/**
+ * The checkout of a new worktree is most of a worktree spawn (docs/testing.md): git's parallel
+ * checkout (one worker per core; a tree under git's own threshold of 100 files stays sequential)
+ * writes its files concurrently. Only for umbel's own `worktree add`; an older git ignores the key.
+ */
+const PARALLEL_CHECKOUT = ['checkout.workers=0'];
+
 /** A git call that must succeed, or WorktreeFailedError (git missing: say so). */
-async function must(args: readonly string[], cwd: string, env: GitEnv, what: string): Promise<string> {
-  const result = await run(args, cwd, env);
+async function must(args: readonly string[], cwd: string, env: GitEnv, what: string, config?: readonly string[]): Promise<string> {
+  const result = await run(args, cwd, env, config);
   const why = failure(result, what);
   if (result.error === GIT_MISSING) throw new WorktreeFailedError(GIT_MISSING, 'install git, or spawn without --worktree');
   if (why) throw new WorktreeFailedError(why);
@@ -156,7 +163,7 @@ export async function createWorktree(record: WorktreeRecord, env: GitEnv): Promi
   try {
     if (record.createdBranch) await must(['branch', '--no-track', record.branch, record.base], record.repo, env, 'git branch');
     try {
-      await must(['worktree', 'add', '--quiet', record.path, record.branch], record.repo, env, 'git worktree add');
+      await must(['worktree', 'add', '--quiet', record.path, record.branch], record.repo, env, 'git worktree add', PARALLEL_CHECKOUT);
       await chmod(record.path, 0o700);
     } catch (error) {
       await removeUnlocked(record, env, { deleteBranch: true }).catch(() => undefined);
