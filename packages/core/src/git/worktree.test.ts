@@ -191,7 +191,7 @@ describe('the checkout of a new worktree', () => {
     const log = join(bin, 'argv.log');
     const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
     writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
-    const logged = { ...env, PATH: `${bin}:${env.PATH}` };
+    const logged = { ...env, PATH: `${bin}:${process.env.PATH}` };
     const plan = await planWorktree({ home, name: 'w', cwd: dir, request: {}, env: logged });
     await createWorktree(plan.record, logged);
     const lines = readFileSync(log, 'utf8').trim().split('\n');
