@@ -57,14 +57,15 @@ beforeAll(async () => {
   ({ run: umbel } = umbelRunner({ cwd: project, env }));
 });
 
-afterAll(() =>
-  cleanUp({
+afterAll(async () => {
+  await umbel?.(['pool', 'stop']);
+  await cleanUp({
     workers: [umbel],
     reap: [scratch],
     close: [server ? { close: () => new Promise((done) => server.close(() => done(undefined))) } : undefined],
     remove: [scratch],
-  }),
-);
+  });
+}, 300_000);
 
 describe('confined workers (--sandbox) on the fake claude', () => {
   it('writes inside its cwd only, reads no planted key, reaches no server it was not allowed; hooks still arrive', async () => {
@@ -182,6 +183,31 @@ describe('confined workers (--sandbox) on the fake claude', () => {
     expect((await umbel(['pool', 'stop', 'warm'])).code).toBe(0);
     await teardownsDone(home);
   });
+
+  it('pool start --sandbox: -p --sandbox claims its confined member (a write outside refused); a plain -p never does', async () => {
+    const started = await umbel(['pool', 'start', '--sandbox', '--size', '1', ...cfg(), '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const pool = JSON.parse(started.stdout);
+    expect(pool.sandbox).toEqual({ write: [], read: [], allow: [] });
+    const member = pool.workers[0].worker;
+    const members = async () => JSON.parse((await umbel(['pool', 'status', pool.name, '--json'])).stdout)[0].workers.map((w: { worker: string }) => w.worker);
+    // a plain call starts cold (unconfined): its tool writes beside the project, the member stays in the pool
+    const loose = join(scratch, 'outside-plain');
+    const plain = await umbel(['-p', `TOOL touch ${loose} && echo wrote`, ...cfg()]);
+    expect(plain, plain.stderr).toMatchObject({ code: 0, stdout: 'TOOL-RESULT: wrote\n' });
+    expect(existsSync(loose)).toBe(true);
+    await teardownsDone(home);
+    expect(await members()).toEqual([member]);
+    const outside = join(scratch, 'outside-pool');
+    const got = await umbel(['-p', `TOOL touch ${outside} 2>&1 || echo refused`, '--sandbox', ...cfg()]);
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toContain('refused');
+    expect(existsSync(outside)).toBe(false);
+    await teardownsDone(home);
+    // the member answered it: claimed, then removed after the call (the refill started another)
+    expect(await members()).not.toContain(member);
+    expect((await umbel(['pool', 'stop'])).code).toBe(0);
+  }, 300_000);
 
   it('--sandbox-allow without --sandbox is a usage error', async () => {
     const r = await umbel(['spawn', 'loose', '--sandbox-allow', 'example.com', ...cfg()]);

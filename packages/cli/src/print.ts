@@ -233,8 +233,8 @@ async function acquire(run: PrintRun): Promise<void> {
       if (!(UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND')) throw error;
     }
   }
-  // A pool's workers are local: a --host call always spawns there; pool workers have no worktree and are not confined.
-  if (named === undefined && str(args.host) === undefined && args.worktree !== true && args.sandbox !== true) {
+  // A pool's workers are local: a --host call always spawns there. --worktree and --sandbox claim only a member made so.
+  if (named === undefined && str(args.host) === undefined) {
     run.pooled = await claimForPrint(args, io, engine);
     const { worker, pool } = run.pooled?.claim ?? {};
     if (worker && pool) return hold.take(worker, true, () => engine.pool.release({ pool, worker }));

@@ -40,6 +40,9 @@ export function spawnOptionsOf(record: PoolRecord, env: EnvMap | undefined): Spa
     ...(record.allowedTools ? { allowedTools: record.allowedTools } : {}),
     ...(record.appendSystemPrompt !== undefined ? { appendSystemPrompt: record.appendSystemPrompt } : {}),
     unattended: record.unattended,
+    // Each member its own worktree on umbel/<member>, from the pool's base as it is now.
+    ...(record.worktree ? { worktree: { base: record.worktree.base } } : {}),
+    ...(record.sandbox ? { sandbox: record.sandbox } : {}),
     ...(record.startupTimeout ? { startupTimeout: record.startupTimeout } : {}),
     ...(env ? { env } : {}),
   });
@@ -47,7 +50,8 @@ export function spawnOptionsOf(record: PoolRecord, env: EnvMap | undefined): Spa
 
 /** The env a refill would give workers must be the pool's: values are not stored, so the caller brings them. */
 async function checkEnv(ctx: EngineContext, record: PoolRecord, options: SpawnOptionsParsed): Promise<void> {
-  const p = await plan(ctx, options);
+  const { worktree: _member, ...rest } = options; // a member's own worktree is no part of the environment
+  const p = await plan(ctx, rest);
   const digest = envDigest(await poolKey(ctx.poolKeys, poolsDir(ctx)), p.choices.env);
   const diffs = differences(record, { ...record }, digest);
   if (diffs.length) throw new PoolMismatchError(record.name, diffs);
