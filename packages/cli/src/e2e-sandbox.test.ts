@@ -148,7 +148,7 @@ describe('confined workers (--sandbox) on the fake claude', () => {
     expect(JSON.parse((await umbel(['ls', '--json'])).stdout).filter((w: { anonymous: boolean }) => w.anonymous)).toEqual([]);
   });
 
-  it('the config file’s sandbox default confines every worker that does not say; --no-sandbox opts out; -p takes no pool worker', async () => {
+  it('the config file’s sandbox default confines every worker that does not say; --no-sandbox opts out; -p takes no unconfined pool worker unless --no-sandbox', async () => {
     const file = join(scratch, 'config-sandbox.json');
     await writeFile(file, JSON.stringify({ sandbox: { allow: ['registry.npmjs.org'] } }), { mode: 0o600 });
     const withDefault = { env: { UMBEL_CONFIG: file } };
@@ -180,6 +180,11 @@ describe('confined workers (--sandbox) on the fake claude', () => {
     expect(printed.stdout).toContain('refused');
     expect(existsSync(outsideP)).toBe(false);
     expect(await members()).toEqual(before);
+    // -p --no-sandbox asks for a plain worker: it claims the pool's member
+    const plain = await umbel(['-p', 'hello', '--no-sandbox', ...cfg()], withDefault);
+    expect(plain.code, plain.stderr).toBe(0);
+    await teardownsDone(home);
+    expect((await members()).map((m: { worker: string }) => m.worker)).not.toContain(before[0].worker);
     expect((await umbel(['pool', 'stop', 'warm'])).code).toBe(0);
     await teardownsDone(home);
   });

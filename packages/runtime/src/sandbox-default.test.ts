@@ -1,4 +1,4 @@
-/** The config file's `sandbox` default: applied to every spawn that does not say, never to a `sandbox: false`; -p claims no pool worker while it is on. */
+/** The config file's `sandbox` default: applied to every spawn that does not say, never to a `sandbox: false`; pool members too, so -p claims only a member confined like it. */
 import type { PoolClaimOptions, SpawnOptions, Umbel } from '@umbel/core';
 import { describe, expect, it } from 'vitest';
 import { effectiveSandbox, withSandboxDefault } from './sandbox-default.js';
@@ -61,10 +61,16 @@ describe('withSandboxDefault', () => {
     expect(spawned.map((s) => s.sandbox)).toEqual([{ allow: ['a.example'] }, false, { allow: ['a.example', 'b.example'] }]);
   });
 
-  it('a pool claim matches nothing while the default is on (pool workers are not confined by it)', async () => {
+  it('pool start and claim carry the default too: -p claims only a member confined like it; sandbox: false a plain one', async () => {
     const { engine, claimed } = fake();
-    const wrapped = withSandboxDefault(engine, true);
-    expect(await wrapped.pool.claim({ provider: 'claude', cwd: '/c' })).toEqual({ reason: 'no-match', refill: false });
-    expect(claimed).toEqual([]);
+    const started: unknown[] = [];
+    const wrapped = withSandboxDefault({ ...engine, pool: { ...engine.pool, start: async (input: unknown) => started.push(input) as never } } as Umbel, {
+      allow: ['a.example'],
+    });
+    expect(await wrapped.pool.claim({ provider: 'claude', cwd: '/c' })).toMatchObject({ reason: 'claimed' });
+    await wrapped.pool.claim({ provider: 'claude', cwd: '/c', sandbox: false });
+    expect(claimed.map((c) => c.sandbox)).toEqual([{ allow: ['a.example'] }, false]);
+    await wrapped.pool.start({ provider: 'claude', cwd: '/c' });
+    expect(started).toEqual([{ provider: 'claude', cwd: '/c', sandbox: { allow: ['a.example'] } }]);
   });
 });

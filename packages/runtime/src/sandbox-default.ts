@@ -2,8 +2,8 @@
  * The config file's `sandbox` default (`sandbox: true | {write, read, allow}`): every spawn that
  * does not say — CLI, `-p`, MCP, YAML, local or `--host` — is confined with it; `sandbox: false`
  * (`--no-sandbox`) opts one out. A call's own widenings come on top of the default's, and every
- * one is recorded by spawn as today. Pool workers are not confined by it, so while it is on a pool
- * claim matches nothing and `-p` spawns its own (confined) worker.
+ * one is recorded by spawn as today. Pools too: `pool start` confines its members with it and a
+ * claim asks for it, so `-p` takes only a member confined like it (else it spawns its own).
  */
 import type { SandboxRequest, Umbel } from '@umbel/core';
 
@@ -33,6 +33,10 @@ export function withSandboxDefault(engine: Umbel, fallback: SandboxRequest | und
   return {
     ...engine,
     spawn: (input, context) => engine.spawn({ ...input, sandbox: effectiveSandbox(input.sandbox, fallback) }, context),
-    pool: { ...engine.pool, claim: async () => ({ reason: 'no-match', refill: false }) },
+    pool: {
+      ...engine.pool,
+      start: (input, context) => engine.pool.start({ ...input, sandbox: effectiveSandbox(input.sandbox, fallback) }, context),
+      claim: (input) => engine.pool.claim({ ...input, sandbox: effectiveSandbox(input.sandbox, fallback) }),
+    },
   };
 }
