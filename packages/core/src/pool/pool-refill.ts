@@ -15,7 +15,19 @@ import { AbortedError, PoolMismatchError, UmbelError, UmbelErrorCode } from '../
 import { killWorker } from '../operations/kill.js';
 import { type Member, memberStates } from './pool-members.js';
 import { differences, envDigest, poolKey } from './pool-key.js';
-import { addMarker, handLock, markers, moveMarker, type PoolPaths, poolPaths, poolsDir, recordError, requireRecord, tryLock } from './pool-store.js';
+import {
+  addMarker,
+  dropHandedLock,
+  handLock,
+  markers,
+  moveMarker,
+  type PoolPaths,
+  poolPaths,
+  poolsDir,
+  recordError,
+  requireRecord,
+  tryLock,
+} from './pool-store.js';
 import type { RefillReservation } from '../contract/umbel.js';
 import { type PoolRecord, type PoolRefillResult, type SpawnOptionsParsed, SpawnOptionsSchema, type EnvMap } from '../contract/schemas.js';
 import { plan, spawnWorker } from '../operations/spawn.js';
@@ -157,6 +169,8 @@ export async function refillPool(ctx: EngineContext, options: { name: string; en
   } catch (error) {
     const expected = UmbelError.isInstance(error) && (error.code === UmbelErrorCode.Aborted || error.code === UmbelErrorCode.PoolNotFound);
     if (!expected) await recordError(paths, messageOf(error));
+    // A lock handed to this process that its refill never got to use: given up, so no claim waits for it.
+    if (context.handedOver) await dropHandedLock(paths).catch(() => undefined);
     throw error;
   }
 }

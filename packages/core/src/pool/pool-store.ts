@@ -216,6 +216,12 @@ export async function handLock(paths: PoolPaths, pid: number): Promise<boolean> 
   return handOwnedLock(paths.lock, pid);
 }
 
+/** Give up the refill lock handed to this process (see handLock), if this process holds it. */
+export async function dropHandedLock(paths: PoolPaths): Promise<void> {
+  if (liveOwner(paths.lock)?.pid !== process.pid) return;
+  await (await adoptOwnedLock(paths.lock, { waitMs: 0, busy: () => new RefillBusy() })).release();
+}
+
 /** Record (or clear) why the last refill could not start a worker. Best effort: the pool may be gone. */
 export async function recordError(paths: PoolPaths, message: string | undefined): Promise<void> {
   if (message === undefined) await rm(paths.lastError, { force: true });

@@ -353,6 +353,15 @@ describe('the teardown after a call (umbel -p hands it to a detached process)', 
     expect(await umbel.pool.reserveRefill('no-such-pool')).toBeUndefined();
   });
 
+  it('a refill handed over that cannot even begin gives the lock up: no claim waits for it', async () => {
+    const pool = await start({ size: 1, env: { TOKEN: 'abc' } });
+    const reservation = await umbel.pool.reserveRefill(pool.name);
+    expect(await reservation?.handTo(process.pid)).toBe(true);
+    expect(await code(umbel.pool.refill({ name: pool.name, env: { TOKEN: 'abd' } }, { handedOver: true }))).toBe('UMBEL_POOL_MISMATCH');
+    expect((await umbel.pool.status(pool.name))[0]).toMatchObject({ refilling: false, lastError: expect.stringContaining('does not match') });
+    expect(existsSync(join(home, 'pools', pool.name, 'refill.lock'))).toBe(false);
+  });
+
   it('a refill that cannot even begin (another environment) is recorded in status', async () => {
     const pool = await start({ size: 1, env: { TOKEN: 'abc' } });
     expect(await code(umbel.pool.refill({ name: pool.name, env: { TOKEN: 'abd' } }))).toBe('UMBEL_POOL_MISMATCH');
