@@ -4,7 +4,7 @@
 // (run `pnpm build` first), tmux, the fake `claude` from test-fixtures and, when installed, the
 // real `claude` against the local mock model server.
 //
-//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|engine|events|top|remote|worktree|sandbox] [--providers claude,codex,gemini,copilot,qwen]
+//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|print-loop|engine|events|top|remote|worktree|sandbox] [--providers claude,codex,gemini,copilot,qwen]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,8 +20,8 @@ const opt = (name, fallback) => {
 const RUNS = opt('runs', 50);
 const PARALLEL = opt('parallel', 50);
 const skipReal = args.includes('--skip-real');
-// --only print|engine|events|top|remote|worktree|sandbox: run one part (the real-CLI comparison, the fake-CLI
-// engine figures, the latency of `umbel events --follow`, `umbel top`'s redraw at 100 workers, a remote
+// --only print|print-loop|engine|events|top|remote|worktree|sandbox: run one part (the real-CLI comparison,
+// only its back-to-back count (N calls, at most 20, on a pool of 2: how many were warm), the fake-CLI engine figures, the latency of `umbel events --follow`, `umbel top`'s redraw at 100 workers, a remote
 // turn over ssh against a local one on a loopback sshd, spawn --worktree on 5,000 files, or spawn
 // --sandbox and its turns).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
@@ -97,7 +97,7 @@ try {
   }
 
   // 6. umbel -p vs the real claude -p on the same mock
-  if (!skipReal && (only === undefined || only === 'print')) await benchPrint(bin);
+  if (!skipReal && (only === undefined || only === 'print' || only === 'print-loop')) await benchPrint(bin, only === 'print-loop');
 
   // 7. a turn on a worker of another host (a real sshd on 127.0.0.1) vs the same turn on a local one
   if (only === undefined || only === 'remote') await benchRemote();
@@ -384,11 +384,11 @@ async function benchEvents() {
   report('stop hook fired → its line in events --follow', latency, 20);
 }
 
-async function benchPrint(bin) {
+async function benchPrint(bin, loopOnly) {
   const providers = args.includes('--providers') ? args[args.indexOf('--providers') + 1].split(',') : ['claude', 'codex', 'gemini', 'copilot', 'qwen'];
   const { benchPrint: perProvider } = await import(pathToFileURL(join(root, 'scripts/bench-print.mjs')).href);
-  await perProvider({ root, scratch, bin, runs: RUNS, report, pct, ms, epochNs, eventsIn, providers });
-  if (providers.includes('claude')) await benchResume(bin);
+  await perProvider({ root, scratch, bin, runs: RUNS, report, pct, ms, epochNs, eventsIn, providers, loopOnly });
+  if (providers.includes('claude') && !loopOnly) await benchResume(bin);
 }
 
 /** The kept-worker path on the real claude: `-p --name` once, then `-p --resume` (the conversation carries over). */

@@ -890,7 +890,14 @@ export const PoolFinishJobSchema = z
     pool: PoolNameSchema.optional(),
     claimedBy: PoolReleaseSchema.shape.claimedBy,
     refill: z
-      .object({ name: PoolNameSchema, env: z.record(z.string(), z.string()) })
+      .object({
+        name: PoolNameSchema,
+        env: z.record(z.string(), z.string()),
+        handedOver: z
+          .boolean()
+          .optional()
+          .describe("The call took the pool's refill lock and hands it to this process (a refill in flight from before it exited)"),
+      })
       .strict()
       .optional(),
   })

@@ -189,14 +189,16 @@ export async function claimWorker(ctx: EngineContext, options: PoolClaimOptionsP
 const IN_FLIGHT_POLL_MS = 25;
 
 /**
- * The pool is empty but a live refill is starting workers: one of them, once ready, comes sooner
- * than a cold start would (it began earlier), so the caller waits for it. It stops waiting when no
- * spawn of the pool is under way any more, or after the pool's startup timeout (then a cold start).
+ * The pool is empty but a refill is in flight (a live process holds its lock: a refill at work, or
+ * one `umbel -p` handed to its detached process, which may not have begun yet): the worker it starts
+ * comes sooner than a cold start would (it began earlier), so the caller waits for it. It stops
+ * waiting when no live refill holds the lock any more (a dead owner never makes it wait), or after
+ * the pool's startup timeout (then a cold start). Only a claim that found no idle worker gets here.
  */
 async function claimInFlight(ctx: EngineContext, paths: PoolPaths, base: string | undefined): Promise<string | undefined> {
   const limit = readRecord(paths)?.startupTimeout ?? 60_000;
   for (const until = Date.now() + limit; Date.now() < until; ) {
-    const inFlight = lockOwner(paths) !== undefined && markers(paths.starting).length > 0;
+    const inFlight = lockOwner(paths) !== undefined;
     const worker = markers(paths.idle).length > 0 ? await claimFrom(ctx, paths, base) : undefined;
     if (worker || !inFlight) return worker;
     await sleep(IN_FLIGHT_POLL_MS);
