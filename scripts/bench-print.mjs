@@ -21,7 +21,8 @@ import { pathToFileURL } from 'node:url';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * @param {{root: string, scratch: string, bin: string, runs: number, report: Function, pct: Function, ms: Function, epochNs: Function, eventsIn: Function, providers: string[]}} b
+ * @param {{root: string, scratch: string, bin: string, runs: number, report: Function, pct: Function, ms: Function, epochNs: Function, eventsIn: Function, providers: string[], loopOnly?: boolean}} b
+ *   `loopOnly`: only the back-to-back count (`pnpm bench --only print-loop`)
  */
 export async function benchPrint(b) {
   const imp = (rel) => import(pathToFileURL(join(b.root, rel)).href);
@@ -42,7 +43,7 @@ export async function benchPrint(b) {
     mkdirSync(dir, { recursive: true });
     const setup = await setups[id]({ b, imp, cli, dir });
     try {
-      summary.push(await benchProvider(b, core, createTmuxSubstrate, setup));
+      summary.push(await (b.loopOnly ? loopOnly(b, setup) : benchProvider(b, core, createTmuxSubstrate, setup)));
     } catch (error) {
       console.log(`\n${id}: failed (${error.message})`);
     } finally {
@@ -129,15 +130,7 @@ async function benchProvider(b, core, createTmuxSubstrate, s) {
   }
   // Back to back: what a loop of calls gets from a pool of 2 whose refills run meanwhile.
   await full();
-  const loop = [];
-  let warmHits = 0;
-  for (let i = 0; i < n; i++) {
-    const r = await umbel(warmHome, ['-p', `ECHO loop ${i}`, ...s.args, '--output-format', 'json']);
-    const out = JSON.parse(r.out);
-    if (out.result !== `loop ${i}`) throw new Error(`loop: unexpected answer ${r.out}`);
-    if (out.worker.startsWith(`${pool}-`)) warmHits++;
-    loop.push(r.exitMs);
-  }
+  const { loop, warmHits } = await backToBack(umbel, warmHome, pool, s, n);
   await umbel(warmHome, ['pool', 'stop']);
   await floor.close();
   const parts = await breakdown(b, core, createTmuxSubstrate, s, Math.min(n, 5));
@@ -161,6 +154,35 @@ async function benchProvider(b, core, createTmuxSubstrate, s) {
     `answer printed: warm ${r(f.warm, f.direct)}, cold ${r(f.cold, f.floor)}; back to back ${warmHits}/${n} warm`;
   console.log(line);
   return line;
+}
+
+/** `n` calls back to back on the pool (no pause between them): each one's process exit, and how many were warm. */
+async function backToBack(umbel, home, pool, s, n) {
+  const loop = [];
+  let warmHits = 0;
+  for (let i = 0; i < n; i++) {
+    const r = await umbel(home, ['-p', `ECHO loop ${i}`, ...s.args, '--output-format', 'json']);
+    const out = JSON.parse(r.out);
+    if (out.result !== `loop ${i}`) throw new Error(`loop: unexpected answer ${r.out}`);
+    if (out.worker.startsWith(`${pool}-`)) warmHits++;
+    loop.push(r.exitMs);
+  }
+  return { loop, warmHits };
+}
+
+/** `--only print-loop`: a pool of 2, then only the back-to-back calls. */
+async function loopOnly(b, s) {
+  const n = Math.min(b.runs, 20);
+  const home = join(s.dir, 'loop-state');
+  const umbel = (h, argv) => run(process.execPath, [b.bin, ...argv], { env: { ...s.umbelEnv, UMBEL_HOME: h }, cwd: s.work });
+  const pool = JSON.parse((await umbel(home, ['pool', 'start', '--size', '2', ...s.args, '--json'])).out).name;
+  try {
+    const { loop, warmHits } = await backToBack(umbel, home, pool, s, n);
+    b.report(`umbel -p --provider ${s.id} back to back on a pool of 2: process exit`, loop);
+    return `${s.id}: back to back ${warmHits}/${n} warm`;
+  } finally {
+    await umbel(home, ['pool', 'stop']);
+  }
 }
 
 /** Where the time goes, in-process, from the engine's own event timestamps: a cold spawn → answer, and a warm claim → answer. */

@@ -1,8 +1,9 @@
 // Background shells of the fake claude, as the real 2.1.332 reports them (test-fixtures/real/REVIVE-FACTS.md §4):
 // a Bash call with `run_in_background: true` starts the command and answers at once with its task
 // id; every Stop payload lists the tasks still running in `background_tasks`
-// ({id, type: "shell", status: "running", description, command}). The real CLI then starts a turn of
-// its own with a <task-notification> when one ends; the fake does not.
+// ({id, type: "shell", status: "running", description, command}). When one ends the real CLI starts a
+// turn of its own with a <task-notification> prompt (BACKGROUND-FACTS.md §2); so does the fake's TUI
+// (`ctx.onBackgroundDone`, set by tui.mjs; print mode has none).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
@@ -20,8 +21,10 @@ export function startBackgroundShell(ctx, command, description, env) {
   ctx.backgroundTasks.set(id, task);
   const child = spawn('sh', ['-c', command], { cwd: ctx.cwd, env, stdio: 'ignore', detached: true });
   const done = (status) => () => {
+    if (!ctx.backgroundTasks.has(id)) return;
     task.status = status;
     ctx.backgroundTasks.delete(id);
+    ctx.onBackgroundDone?.(task);
   };
   child.on('exit', (code) => done(code === 0 ? 'completed' : 'failed')());
   child.on('error', done('failed'));
@@ -35,4 +38,16 @@ export const backgroundStartedText = (id) => `Command running in background with
 /** The Stop payload's `background_tasks`: the tasks still running. */
 export function runningBackground(ctx) {
   return [...(ctx.backgroundTasks?.values() ?? [])].map((task) => ({ ...task }));
+}
+
+/** The prompt of the turn the real CLI starts by itself when a background shell ends (2.1.332's shape). */
+export function taskNotificationPrompt(task) {
+  const status = task.status === 'completed' ? 'completed' : 'failed';
+  return [
+    '<task-notification>',
+    `<task-id>${task.id}</task-id>`,
+    `<status>${status}</status>`,
+    `<summary>Background command "${task.description}" ${status}</summary>`,
+    '</task-notification>',
+  ].join('\n');
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { AUTO_CONTINUE_PROMPT, authWorld, BOTH_WARNING, displayName, resetWording } from './account.mjs';
 import { envMs, isTrusted, keyTail, readJson, SessionRegistry, transcriptPathFor, updateGlobalConfig, uuid, VERSION } from './config.mjs';
+import { taskNotificationPrompt } from './background.mjs';
 import { common, finishTurn, runTurn } from './engine.mjs';
 import { StatusLine } from './statusline.mjs';
 import { KeyDecoder } from './keys.mjs';
@@ -418,6 +419,20 @@ class Tui {
     );
     this.statusLine = new StatusLine(ctx, () => this.scheduleRender());
     this.statusLine.refresh();
+    // a background shell that ends starts a turn of its own (a <task-notification>, BACKGROUND-FACTS.md §2)
+    ctx.onBackgroundDone = (task) => {
+      if (this.exiting) return;
+      const text = taskNotificationPrompt(task);
+      this.queue.push({
+        text,
+        display: `● Background command "${task.description}" ${task.status}`,
+        pasted: [],
+        bash: false,
+        promptId: uuid(),
+        taskNotification: true,
+      });
+      this.pump();
+    };
     if (this.opts.prompt !== undefined && this.opts.prompt !== '') this.submit(this.opts.prompt);
   }
 
@@ -643,7 +658,8 @@ class Tui {
       ctx.transcript.write({ type: 'queue-operation', operation: 'dequeue', timestamp: new Date().toISOString(), sessionId: ctx.sessionId });
     }
     const histIndex = this.history.length;
-    if (!item.autoContinue) {
+    if (item.taskNotification) this.history.push({ kind: 'line', text: item.display });
+    else if (!item.autoContinue) {
       this.history.push({ kind: 'block', text: item.display, first: item.bash ? '! ' : '❯ ', rest: '  ' });
       this.history.push({ kind: 'line', text: '' });
     }
@@ -671,6 +687,21 @@ class Tui {
       ];
     } else if (item.upsFired) {
       await item.upsFired;
+    } else if (item.taskNotification) {
+      // The CLI's own turn when background work ended: a user entry from the system (real 2.1.332).
+      userEntries = [
+        ctx.transcript.base({
+          promptId,
+          type: 'user',
+          message: { role: 'user', content: item.text },
+          permissionMode: ctx.permissionMode,
+          origin: { kind: 'task-notification' },
+          promptSource: 'system',
+          turnOrigin: 'task_notification',
+          turnPosition: { promptIndex: ctx.promptIndex, turnIndex: ctx.promptIndex },
+        }),
+      ];
+      await ctx.hooks.fire({ ...common(ctx, 'UserPromptSubmit', promptId), permission_mode: ctx.permissionMode, prompt: item.text });
     } else if (item.autoContinue) {
       // The automatic continue's prompt: a meta user entry from the system (real 2.1.328).
       userEntries = [
@@ -741,7 +772,7 @@ class Tui {
     } else if (r.outcome === 'interrupted') {
       if (toolItem && r.denied) toolItem.sub = 'Interrupted · What should Claude do instead?';
       else this.history.push({ kind: 'line', text: '  ⎿  Interrupted · What should Claude do instead?' });
-      if (!r.afterOutput && !item.bash && !item.autoContinue) {
+      if (!r.afterOutput && !item.bash && !item.autoContinue && !item.taskNotification) {
         // §4 rule 5: interrupted before any output → the prompt goes back into the box
         this.history.splice(histIndex, 2);
         if (this.segments.length === 0) this.segments = [{ type: 'text', text: item.text }];

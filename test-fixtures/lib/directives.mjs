@@ -7,6 +7,13 @@
 //                                  arrives, reply "TOOL-RESULT: <output, trimmed>"
 //   BGTOOL <shell command>      -> like TOOL, but the call asks the CLI to run it in the background
 //                                  (Claude's Bash `run_in_background: true`; others run it as TOOL)
+//   BGAGENT <subagent prompt>   -> ask the CLI to start a subagent in the background with <subagent prompt>
+//                                  (Claude's Agent tool, `run_in_background: true`; the subagent's own
+//                                  requests carry <subagent prompt> and are answered by these directives,
+//                                  so `BGAGENT DELAY 20000 ECHO done` keeps it running 20 s); after the
+//                                  tool result: "TOOL-RESULT: <output>". A CLI without such a tool: text.
+//   AGENT <subagent prompt>     -> like BGAGENT, but the subagent runs in the foreground of the turn
+//                                  (`run_in_background: false`): the turn waits for it
 //   FAIL <status> [xN] [opt=value …] <msg>
 //                               -> answer with HTTP <status> and <msg>; with xN only the first N
 //                                  attempts fail, then the rest of the line is answered as a prompt.
@@ -72,6 +79,7 @@ function quotaWindows(text) {
  * plan of the rest of the line.
  * @returns {({kind:'text', text:string, delayMs:number}
  *   | {kind:'tool', command:string, delayMs:number}
+ *   | {kind:'agent', prompt:string, background:boolean, text:string, delayMs:number}
  *   | {kind:'error', status:number, message:string, times:number, rest:string, delayMs:number,
  *      account:{retryAfter?:string, resetSeconds?:number, limit?:'usage'|'weekly', type?:string}})
  *   & {quota?: Record<string, {percent:number, resetsInSeconds:number}>}}
@@ -89,6 +97,10 @@ export function plan(prompt, delayMs = 0) {
   if ((m = /^ECHO ([\s\S]*)$/.exec(prompt))) return { kind: 'text', text: m[1], delayMs };
   if ((m = /^TOOL ([\s\S]+)$/.exec(prompt))) return { kind: 'tool', command: m[1].trim(), delayMs };
   if ((m = /^BGTOOL ([\s\S]+)$/.exec(prompt))) return { kind: 'tool', command: m[1].trim(), background: true, delayMs };
+  if ((m = /^(BG)?AGENT ([\s\S]+)$/.exec(prompt))) {
+    // `text`: the answer of a model server or fake that knows no subagent tool
+    return { kind: 'agent', prompt: m[2].trim(), background: m[1] !== undefined, text: `MOCK-NO-AGENT: ${m[2].trim()}`, delayMs };
+  }
   if ((m = /^FAIL (\d{3})(?: x(\d+))?(?: ([\s\S]*))?$/.exec(prompt))) {
     const { account, rest } = failOptions((m[3] ?? '').trim());
     return {

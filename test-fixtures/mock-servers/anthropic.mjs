@@ -7,7 +7,7 @@
 //           mock.requests() → logged requests; await mock.close();
 // Script:   node anthropic.mjs [--log FILE] [--port N]  → prints {"url":…,"port":…}; exits 0 on SIGTERM.
 //
-// Replies follow test-fixtures/lib/directives.mjs (ECHO, DELAY, TOOL, FAIL, LONG, QUOTA, default
+// Replies follow test-fixtures/lib/directives.mjs (ECHO, DELAY, TOOL, BGTOOL, AGENT, BGAGENT, FAIL, LONG, QUOTA, default
 // MOCK-REPLY), chosen from the prompt (last user message, text blocks minus <system-reminder> blocks,
 // last non-empty).
 //
@@ -215,6 +215,11 @@ function offersTool(body, name) {
   return Array.isArray(body?.tools) && body.tools.some((t) => t?.name === name);
 }
 
+/** The name of the subagent tool the request offers (Claude Code 2.1: `Agent`; earlier `Task`), if any. */
+function agentTool(body) {
+  return ['Agent', 'Task'].find((name) => offersTool(body, name));
+}
+
 /**
  * Claude Code's plan-usage probe, sent at startup by a subscription session (claude.ai login or
  * CLAUDE_CODE_OAUTH_TOKEN) to read the unified rate-limit headers: `max_tokens: 1`, one user
@@ -391,6 +396,15 @@ export async function startAnthropicMock({ logFile, port = 0, classifier = 'allo
         input: { command: p.command, description: `Run ${p.command}`.slice(0, 80), ...(p.background ? { run_in_background: true } : {}) },
       };
       content = p.withText ? [{ type: 'text', text: `Running: ${p.command}` }, toolUse] : [toolUse];
+      stopReason = 'tool_use';
+    } else if (p.kind === 'agent' && agentTool(body)) {
+      const input = {
+        description: p.background ? 'Mock background agent' : 'Mock agent',
+        prompt: p.prompt,
+        subagent_type: 'general-purpose',
+        run_in_background: p.background,
+      };
+      content = [{ type: 'tool_use', id: id('toolu'), name: agentTool(body), input }];
       stopReason = 'tool_use';
     } else {
       const text = p.kind === 'tool' ? `MOCK-NO-TOOL: the request offers no Bash tool to run: ${p.command}` : p.text;

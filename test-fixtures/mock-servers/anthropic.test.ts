@@ -200,6 +200,19 @@ describe('anthropic mock (library)', () => {
     expect(assemble(parseSse(await r2.text())).text).toBe('TOOL-RESULT: (empty)');
   });
 
+  it('BGAGENT / AGENT: a background / foreground Agent tool_use carrying the subagent prompt; without an Agent (or Task) tool, text', async () => {
+    const { blocks, stopReason } = await stream(mock, 'BGAGENT DELAY 5 ECHO sub', { tools: [BASH_TOOL, { name: 'Agent' }] });
+    expect(stopReason).toBe('tool_use');
+    expect(blocks).toEqual([
+      expect.objectContaining({ type: 'tool_use', name: 'Agent', input: expect.objectContaining({ prompt: 'DELAY 5 ECHO sub', run_in_background: true }) }),
+    ]);
+    expect((await stream(mock, 'BGAGENT ECHO sub', { tools: [{ name: 'Task' }] })).blocks[0]).toMatchObject({ name: 'Task' });
+    const foreground = await stream(mock, 'AGENT ECHO sub', { tools: [{ name: 'Agent' }] });
+    expect(foreground.blocks[0]).toMatchObject({ name: 'Agent', input: { prompt: 'ECHO sub', run_in_background: false } });
+    const none = await stream(mock, 'BGAGENT ECHO sub', { tools: [BASH_TOOL] });
+    expect([none.stopReason, none.text]).toEqual(['end_turn', 'MOCK-NO-AGENT: ECHO sub']);
+  });
+
   it('does not offer a tool_use when the request has no Bash tool', async () => {
     const { blocks, stopReason } = await stream(mock, 'TOOL echo nope', { tools: [{ name: 'Read' }] });
     expect(blocks.every((b) => b.type === 'text')).toBe(true);

@@ -52,7 +52,10 @@ export function worktreeFromArgs(args: Args): SpawnOptions['worktree'] {
 
 const list = (value: unknown): string[] => (value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(String));
 
-/** `--sandbox [--sandbox-write P] [--sandbox-read P] [--sandbox-allow HOST]` (each repeatable) → spawn's `sandbox` (absent without --sandbox). */
+/**
+ * `--sandbox [--sandbox-write P] [--sandbox-read P] [--sandbox-allow HOST]` (each repeatable) → spawn's
+ * `sandbox`; `--no-sandbox` → false (opts out of the config file's default); absent without either.
+ */
 export function sandboxFromArgs(args: Args): SpawnOptions['sandbox'] {
   const write = list(args.sandboxWrite);
   const read = list(args.sandboxRead);
@@ -60,7 +63,7 @@ export function sandboxFromArgs(args: Args): SpawnOptions['sandbox'] {
   if (args.sandbox !== true) {
     const given = write.length ? 'sandbox-write' : read.length ? 'sandbox-read' : allow.length ? 'sandbox-allow' : undefined;
     if (given) throw new UsageError(`--${given} goes with --sandbox`);
-    return undefined;
+    return args.sandbox === false ? false : undefined;
   }
   if (!write.length && !read.length && !allow.length) return true;
   return { ...(write.length ? { write } : {}), ...(read.length ? { read } : {}), ...(allow.length ? { allow } : {}) };

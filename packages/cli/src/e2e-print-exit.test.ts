@@ -11,7 +11,7 @@ import { chmod, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UmbelRun } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import type { UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
 import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner, until } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const T = 300_000;
@@ -21,6 +21,7 @@ let work: string;
 let gate: string;
 let failFlag: string;
 let umbel: UmbelRun;
+let startUmbel: UmbelStart;
 /** The options every pool and call of this file share (so they match). */
 let common: string[];
 
@@ -54,10 +55,10 @@ if (gate && process.argv.includes('finish') && process.argv.includes('--detached
   );
   await chmod(wrapper, 0o755);
   common = ['--env', `CLAUDE_CONFIG_DIR=${config}`, '--env', `FAIL_START=${failFlag}`];
-  umbel = umbelRunner({
+  ({ run: umbel, start: startUmbel } = umbelRunner({
     cwd: work,
     env: testEnv({ home: scratch, umbelHome: home, UMBEL_CLAUDE_BIN: wrapper, NODE_OPTIONS: `--require ${hold}`, FINISH_GATE: gate }),
-  }).run;
+  }));
 });
 
 afterAll(async () => {
@@ -173,6 +174,37 @@ describe('umbel -p exits once its answer is out', () => {
       const status = await poolStatus(name);
       expect(status).toMatchObject({ counts: { ready: 0 }, lastError: expect.stringContaining('fake start failure') });
       await rm(failFlag);
+      await nothingLeft();
+    },
+    T,
+  );
+
+  it(
+    'a refill handed over is in flight before its detached process has begun: the next call on the emptied pool waits for it and is warm',
+    async () => {
+      const name = await startPool(2);
+      await writeFile(gate, '');
+      // Two warm calls take both workers; their detached processes are held before they do anything.
+      for (const i of [1, 2]) {
+        const out = JSON.parse((await umbel(['-p', `ECHO held ${i}`, ...common, '--output-format', 'json'])).stdout);
+        expect(out.worker).toMatch(new RegExp(`^${name}-`));
+      }
+      expect(finishers()).toHaveLength(2);
+      expect((await poolStatus(name)).counts.ready).toBe(0);
+      // No idle worker. The first call took the pool's refill lock before it exited and handed it to
+      // its (held) detached process, so a refill is in flight: the third call waits for the worker it
+      // starts instead of going cold. The gate opens once status shows that refill (or, without
+      // one, once the third call has ended: cold).
+      const third = startUmbel(['-p', 'ECHO third', ...common, '--output-format', 'json']);
+      let ended = false;
+      void third.done.then(() => {
+        ended = true;
+      });
+      await until(async () => ended || (await poolStatus(name)).refilling === true, 'a refill in flight, or the third call to end');
+      await rm(gate);
+      const done = await third.done;
+      expect(done.code, done.stderr).toBe(0);
+      expect(JSON.parse(done.stdout)).toMatchObject({ result: 'third', worker: expect.stringMatching(new RegExp(`^${name}-`)) });
       await nothingLeft();
     },
     T,

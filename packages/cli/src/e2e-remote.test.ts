@@ -89,6 +89,42 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
+describe('a confined worker on another host', () => {
+  it(
+    'spawn --host --sandbox makes the sandbox there (status shows it, a write beside its cwd fails); the config default reaches a --host spawn too',
+    { timeout: 120_000 },
+    async () => {
+      const { existsSync } = await import('node:fs');
+      const { writeFile } = await import('node:fs/promises');
+      const spawned = await world.run(['spawn', 'rbox', ...onLoop(), '--sandbox', '--allowed-tools', 'Bash']);
+      expect(spawned, spawned.stderr).toMatchObject({ code: 0, stdout: 'rbox\n' });
+      const status = JSON.parse((await world.run(['status', 'rbox', '--json'])).stdout);
+      expect(status).toMatchObject({ host: 'loop', sandbox: { enabled: true } });
+      expect(status.sandbox.write).toContain(world.remoteWork);
+      // the settings file is the host's, in the remote worker's dir
+      expect(existsSync(join(world.remoteHome, 'workers', 'rbox', 'sandbox.json'))).toBe(true);
+      expect(existsSync(join(world.localHome, 'workers', 'rbox'))).toBe(false);
+      const outside = join(world.remoteUser, 'outside-rbox');
+      const probe = `touch ${outside} 2>&1 || echo refused; touch made-inside && echo inside-ok`;
+      expect((await world.run(['send', 'rbox', `TOOL ${probe}`])).code).toBe(0);
+      const waited = await world.run(['wait', 'rbox', '--timeout', '60s', '--json']);
+      expect(waited.code, waited.stderr).toBe(0);
+      expect(JSON.parse(waited.stdout).result).toMatch(/refused[\s\S]*inside-ok/);
+      expect(existsSync(outside)).toBe(false);
+      expect(existsSync(join(world.remoteWork, 'made-inside'))).toBe(true);
+      expect((await world.run(['kill', 'rbox', '--purge'])).code).toBe(0);
+
+      // the local config file's sandbox default applies to a spawn on the host
+      const config = join(world.root, 'config-sandbox.json');
+      await writeFile(config, JSON.stringify({ ...JSON.parse(await readFile(world.config, 'utf8')), sandbox: true }), { mode: 0o600 });
+      const dflt = await world.run(['spawn', 'rdflt', ...onLoop(), '--json'], { env: { UMBEL_CONFIG: config } });
+      expect(dflt.code, dflt.stderr).toBe(0);
+      expect(JSON.parse(dflt.stdout)).toMatchObject({ host: 'loop', sandbox: { enabled: true } });
+      expect((await world.run(['kill', 'rdflt', '--purge'])).code).toBe(0);
+    },
+  );
+});
+
 describe('an isolated worker on another host', () => {
   it(
     'spawn --host --worktree makes the worktree there; status, diff --against base and kill --discard-worktree route to it',

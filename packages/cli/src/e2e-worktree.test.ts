@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, REPO_ROOT, teardownsDone, testEnv, umbelRunner, until } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
 let scratch: string;
@@ -59,9 +59,15 @@ beforeAll(async () => {
 });
 
 // Every worker is discarded at the end, its worktree with it.
-afterAll(() =>
-  cleanUp({ workers: [(args) => umbel(args[0] === 'kill' ? ['kill', String(args[1]), '--discard-worktree'] : args)], reap: [scratch], remove: [scratch] }),
-);
+afterAll(async () => {
+  await umbel?.(['pool', 'stop']);
+  await teardownsDone(home);
+  await cleanUp({
+    workers: [(args) => umbel(args[0] === 'kill' ? ['kill', String(args[1]), '--discard-worktree'] : args)],
+    reap: [scratch],
+    remove: [scratch],
+  });
+}, 300_000);
 
 describe('isolated workers (--worktree) on the fake claude', () => {
   it('two workers writing the same file each see only their own; the user checkout stays byte-identical', async () => {
@@ -128,9 +134,9 @@ describe('isolated workers (--worktree) on the fake claude', () => {
     expect((await umbel(['spawn', 'bad', '--worktree', '--base', 'no-such', ...cfg()])).code).toBe(2);
     expect((await umbel(['spawn', 'bad', '--worktree', '--cwd', scratch, ...cfg()])).code).toBe(2);
     expect((await umbel(['spawn', 'bad', '--branch', 'x', ...cfg()])).code).toBe(2);
-    const pool = await umbel(['pool', 'start', '--worktree', ...cfg()]);
+    const pool = await umbel(['pool', 'start', '--worktree', '--branch', 'x', ...cfg()]);
     expect(pool.code).toBe(2);
-    expect(pool.stderr).toContain('pool workers have no worktree');
+    expect(pool.stderr).toContain('pool start takes no branch');
     const signIn = await umbel(['spawn', 'half', '--worktree', ...cfg(), '--env', 'FAKE_CLAUDE_SIGN_IN=1']);
     expect(signIn.code).toBe(126);
     expect(existsSync(wt('half'))).toBe(false);
@@ -149,4 +155,38 @@ describe('isolated workers (--worktree) on the fake claude', () => {
     expect(clean).toMatchObject({ code: 0, stdout: 'nothing written\n' });
     expect(entries()).toBe(2);
   });
+
+  it('pool start --worktree: -p --worktree claims a member in its own worktree, the checkout stays byte-identical; base moved: cold; stop leaves git clean', async () => {
+    const before = checkoutBytes(repo);
+    const worktreesBefore = entries();
+    const started = await umbel(['pool', 'start', '--worktree', '--size', '1', ...cfg(), '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const pool = JSON.parse(started.stdout);
+    expect(pool.worktree).toEqual({ repo, base: 'HEAD' });
+    const member = pool.workers[0].worker;
+    // a plain -p never claims an isolated member: it runs in the checkout itself
+    const plain = await umbel(['-p', 'TOOL pwd', ...cfg()]);
+    expect(plain, plain.stderr).toMatchObject({ code: 0, stdout: `TOOL-RESULT: ${repo}\n` });
+    const got = await umbel(['-p', "TOOL pwd && printf 'w\\n' > w.txt", '--worktree', ...cfg()]);
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toBe(`TOOL-RESULT: ${wt(member)}\n`);
+    // released as kill would: the member's worktree holds work, so it is kept on its branch umbel/<member>
+    expect(got.stderr).toContain(`kept the worktree ${wt(member)} (branch umbel/${member})`);
+    expect(readFileSync(join(wt(member), 'w.txt'), 'utf8')).toBe('w\n');
+    expect(checkoutBytes(repo)).toEqual(before);
+    await teardownsDone(home);
+    const poolReady = async () => JSON.parse((await umbel(['pool', 'status', pool.name, '--json'])).stdout)[0].counts.ready === 1;
+    await until(poolReady, 'the refill after the claim');
+    // the base moves: the member made before is never handed out, the call starts cold
+    git(repo, 'commit', '-q', '--allow-empty', '-m', 'moved');
+    const cold = await umbel(['-p', 'TOOL pwd', '--worktree', ...cfg()]);
+    expect(cold.code, cold.stderr).toBe(0);
+    expect(cold.stdout).toMatch(new RegExp(`^TOOL-RESULT: ${wt('anon-')}[a-z0-9]+\\n$`));
+    await teardownsDone(home);
+    expect((await umbel(['pool', 'stop'])).code).toBe(0);
+    const list = git(repo, 'worktree', 'list', '--porcelain');
+    expect(list).not.toContain('prunable');
+    expect(entries()).toBe(worktreesBefore + 1); // the member with work, kept
+    expect(git(repo, 'for-each-ref', '--format=%(refname:short)', `refs/heads/umbel/${pool.name}-*`).trim()).toBe(`umbel/${member}`);
+  }, 300_000);
 });

@@ -32,8 +32,8 @@ export interface CliIo {
   /**
    * Start `umbel ARGS…` as a short-lived detached process (a session of its own, stdout and stderr
    * ignored, `stdin` written to its stdin pipe and closed); resolves once the input is handed over:
-   * true, or false when the process could not be started. Absent where no such process can be
-   * started (in-process tests).
+   * its pid, or undefined when the process could not be started. Absent where no such process can
+   * be started (in-process tests).
    */
-  spawnDetached?(args: readonly string[], stdin: string): Promise<boolean>;
+  spawnDetached?(args: readonly string[], stdin: string): Promise<number | undefined>;
 }

@@ -26,7 +26,7 @@ export function poolOptions(y: Argv): Argv {
     .option('startup-timeout', { type: 'string', describe: 'start: how long one worker may take to reach its ready prompt (default 60s)' })
     .option('detached', { type: 'boolean', hidden: true })
     .epilogue(
-      'umbel -p (without --name/--resume) takes an idle worker of a pool whose options match its own exactly (provider, cwd, model, permission mode, allowed tools, the worker environment), removes it after the answer and starts a replacement in the background; no match or an empty pool is a cold start. umbel -p --pool NAME picks the pool, --pool none never uses one. A pool is its workers and its files: no daemon runs.',
+      'umbel -p (without --name/--resume) takes an idle worker of a pool whose options match its own exactly (provider, cwd, model, permission mode, allowed tools, --worktree and its base commit, --sandbox and its widenings, the worker environment), removes it after the answer and starts a replacement in the background; no match or an empty pool is a cold start. umbel -p --pool NAME picks the pool, --pool none never uses one. A pool is its workers and its files: no daemon runs.',
     );
 }
 
@@ -42,12 +42,6 @@ export async function runPool(args: Args, io: CliIo, engine: Umbel, signal: Abor
     return runFinish(engine, parseJob(await io.readStdin()), signal);
   }
   if (action === 'start') {
-    if (args.worktree === true)
-      throw new UsageError('pool workers have no worktree (docs/cli.md, Isolated workers)', { hint: 'spawn --worktree starts one of your own' });
-    if (args.sandbox === true)
-      throw new UsageError('pool workers are not confined yet (docs/cli.md, Confined workers)', {
-        hint: 'spawn --sandbox starts a confined worker of your own',
-      });
     const pool = await engine.pool.start(
       { ...spawnFromArgs(args, io.cwd), name, size: num(args.size, 'size'), startupTimeout: str(args.startupTimeout) },
       { signal },
@@ -96,9 +90,10 @@ function poolText(pool: PoolStatus): string {
     .filter(Boolean)
     .join(', ');
   const env = pool.envNames.length ? `; env ${pool.envNames.join(', ')}` : '';
+  const isolated = [pool.worktree && `worktrees from ${pool.worktree.base}`, pool.sandbox && 'sandboxed'].filter(Boolean).join(', ');
   const c = pool.counts;
   const lines = [
-    `pool ${pool.name} (${what}) in ${pool.cwd}${env}`,
+    `pool ${pool.name} (${what}) in ${pool.cwd}${env}${isolated ? `; ${isolated}` : ''}`,
     `  ${c.ready}/${pool.size} ready, ${c.starting} starting, ${c.claimed} claimed, ${c.dead} dead${pool.refilling ? ' — refilling' : ''}`,
     ...pool.workers.map((w) => `  ${w.worker.padEnd(48)} ${w.state}${w.claimedBy ? ` (by pid ${w.claimedBy})` : ''}${w.reason ? ` — ${w.reason}` : ''}`),
     ...(pool.lastError ? [`  last refill error: ${pool.lastError}`] : []),

@@ -16,10 +16,27 @@ export type FinishJob = PoolFinishJob;
 /** The detached process's argv (after the bin). */
 export const FINISH_ARGV = ['pool', 'finish', '--detached'] as const;
 
-/** Start the detached process with `job`; false when it could not be started (then the caller does the work). */
-export async function handOver(io: CliIo, job: FinishJob): Promise<boolean> {
-  if (!io.spawnDetached) return false;
-  return io.spawnDetached(FINISH_ARGV, JSON.stringify(job)).catch(() => false);
+/** Start the detached process with `job`: its pid, or undefined when it could not be started (then the caller does the work). */
+export async function handOver(io: CliIo, job: FinishJob): Promise<number | undefined> {
+  if (!io.spawnDetached) return undefined;
+  return io.spawnDetached(FINISH_ARGV, JSON.stringify(job)).catch(() => undefined);
+}
+
+/**
+ * Hand `job` over with its pool's refill lock: taken here before the detached process starts and
+ * made that process's once its pid is known, so from before this call exits the pool has a refill
+ * in flight (a claim that finds no idle worker waits for it instead of starting cold). The lock
+ * busy (another refill at work), the refill goes as before. False when nothing was handed over.
+ */
+export async function handOverWithLock(io: CliIo, engine: Umbel, job: FinishJob): Promise<boolean> {
+  const reservation = job.refill ? await engine.pool.reserveRefill(job.refill.name).catch(() => undefined) : undefined;
+  const refill = job.refill && reservation ? { ...job.refill, handedOver: true } : job.refill;
+  const pid = await handOver(io, { ...job, ...(refill ? { refill } : {}) });
+  if (pid === undefined || (reservation && !(await reservation.handTo(pid).catch(() => false)))) {
+    // Not handed: given up (a dead owner's would be broken anyway; this is at once).
+    await reservation?.cancel().catch(() => undefined);
+  }
+  return pid !== undefined;
 }
 
 /**
@@ -56,7 +73,10 @@ export function parseJob(text: string | undefined): FinishJob {
  * may need). Exit 1 when either failed; what failed is recorded where `pool status` shows it.
  */
 export async function runFinish(engine: Umbel, job: FinishJob, signal: AbortSignal): Promise<number> {
-  const refill = job.refill ? engine.pool.refill(job.refill, { signal }).then((r) => r.error === undefined) : Promise.resolve(true);
+  const { handedOver, ...refillOptions } = job.refill ?? { name: '' };
+  const refill = job.refill
+    ? engine.pool.refill(refillOptions, { signal, ...(handedOver ? { handedOver } : {}) }).then((r) => r.error === undefined)
+    : Promise.resolve(true);
   const remove = async (): Promise<boolean> => {
     if (job.worker === undefined) return true;
     if (job.pool === undefined) return purgeWorker(engine, job.worker);

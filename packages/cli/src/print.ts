@@ -14,7 +14,7 @@ import { type CliIo, interruptExitCode } from './io.js';
 import { printJson } from './output.js';
 import { claimForPrint, type PrintClaim } from './pool.js';
 import { errorResultObject, isApiFailure, printExitCode, resultObject } from './print-result.js';
-import { type FinishJob, handOver, purgeWorker } from './print-teardown.js';
+import { type FinishJob, handOver, handOverWithLock, purgeWorker } from './print-teardown.js';
 import { describeOutcome } from './verbs.js';
 
 export { printExitCode, resultObject } from './print-result.js';
@@ -195,7 +195,7 @@ async function finish(run: PrintRun): Promise<void> {
   const here = run.signal.aborted || (worker !== undefined && (args.worktree === true || str(args.host) !== undefined));
   const claimed = worker !== undefined && pooled?.claim.worker === worker ? { pool: pooled.claim.pool, claimedBy: process.pid } : {};
   const job: FinishJob = { ...(worker !== undefined ? { worker, ...claimed } : {}), ...(pooled?.refill ? { refill: pooled.refill } : {}) };
-  if (!here && (job.worker !== undefined || job.refill) && (await handOver(io, job))) return;
+  if (!here && (job.worker !== undefined || job.refill) && (await handOverWithLock(io, run.engine, job))) return;
   // The refill is started first, so the replacement spawns while this worker is removed.
   if (pooled?.refill) await handOver(io, { refill: pooled.refill });
   await hold.remove();
@@ -233,8 +233,8 @@ async function acquire(run: PrintRun): Promise<void> {
       if (!(UmbelError.isInstance(error) && error.code === 'UMBEL_WORKER_NOT_FOUND')) throw error;
     }
   }
-  // A pool's workers are local: a --host call always spawns there; pool workers have no worktree and are not confined.
-  if (named === undefined && str(args.host) === undefined && args.worktree !== true && args.sandbox !== true) {
+  // A pool's workers are local: a --host call always spawns there. --worktree and --sandbox claim only a member made so.
+  if (named === undefined && str(args.host) === undefined) {
     run.pooled = await claimForPrint(args, io, engine);
     const { worker, pool } = run.pooled?.claim ?? {};
     if (worker && pool) return hold.take(worker, true, () => engine.pool.release({ pool, worker }));

@@ -106,14 +106,14 @@ export function processIo(): CliIo {
 }
 
 /** `umbel ARGS…` in a new session, never holding this process's stdout/stderr (a `$(umbel -p …)` would wait for it). */
-function spawnDetached(args: readonly string[], stdin: string): Promise<boolean> {
+function spawnDetached(args: readonly string[], stdin: string): Promise<number | undefined> {
   return new Promise((resolve) => {
     const script = process.argv[1];
-    if (!script) return resolve(false);
+    if (!script) return resolve(undefined);
     const child = spawn(process.execPath, [script, ...args], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: process.env, cwd: '/' });
-    child.on('error', () => resolve(false));
-    child.stdin.on('error', () => resolve(false));
-    child.stdin.end(stdin, () => resolve(child.pid !== undefined));
+    child.on('error', () => resolve(undefined));
+    child.stdin.on('error', () => resolve(undefined));
+    child.stdin.end(stdin, () => resolve(child.pid));
     child.unref();
   });
 }

@@ -1,12 +1,15 @@
-import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 
 let cwd: string;
 beforeEach(async () => {
   cwd = await mkdtemp(join(tmpdir(), 'create-umbel-provider-'));
+});
+afterEach(async () => {
+  await rm(cwd, { recursive: true, force: true });
 });
 
 describe('create-umbel-provider', () => {
@@ -59,7 +62,6 @@ describe('create-umbel-provider', () => {
       'README.md',
       'bin/acme-agent.js',
       'package.json',
-      'scripts/observed-provider.mjs',
       'scripts/record-conformance.mjs',
       'src/__fixtures__/conformance.json',
       'src/conformance.test.ts',

@@ -57,10 +57,6 @@ export async function spawnFromInput(
   const { pool, ...options } = input;
   if (pool === undefined) return engine.spawn(options, { signal });
   if (options.name !== undefined) throw new UsageError('pool takes a fresh worker from a pool; name starts one of your own', { hint: 'use one or the other' });
-  if (options.worktree !== undefined && options.worktree !== false)
-    throw new UsageError('pool workers have no worktree; worktree starts a worker of your own on a fresh branch', { hint: 'use one or the other' });
-  if (options.sandbox !== undefined && options.sandbox !== false)
-    throw new UsageError('pool workers are not confined; sandbox starts a confined worker of your own', { hint: 'use one or the other' });
   const { name: _name, startupTimeout: _timeout, maxWorkers: _limit, ...spawn } = options as SpawnOptions;
   const claim = await engine.pool.claim({ ...spawn, ...(pool !== 'auto' ? { pool } : {}) });
   if (claim.pool && claim.refill) refillLater(engine, claim.pool, spawn.env, context);

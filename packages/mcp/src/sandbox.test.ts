@@ -1,7 +1,8 @@
 /**
  * The MCP face of confined workers: umbel_spawn with sandbox (true or widened) launches the CLI in
  * srt and umbel_status shows the policy; a machine without bubblewrap refuses it with
- * UMBEL_SANDBOX_UNAVAILABLE before anything is made; pool with sandbox is refused. SDK client over
+ * UMBEL_SANDBOX_UNAVAILABLE before anything is made; a pool started with sandbox is claimed only by a
+ * spawn with the same sandbox. SDK client over
  * an in-memory transport, the real engine on the memory substrate.
  */
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
@@ -68,10 +69,18 @@ describe('confined workers over MCP', () => {
     expect(existsSync(join(root, 'home', 'workers', 'w2'))).toBe(false);
   });
 
-  it('refuses pool with sandbox (pool workers are not confined)', async () => {
+  it('umbel_pool_start with sandbox confines its members; only umbel_spawn with the same sandbox claims one', async () => {
     const client = await connect(process.env.PATH);
-    const refused = await call(client, 'umbel_spawn', { provider: 'mock', cwd, sandbox: true, pool: 'auto' });
-    expect(refused.isError).toBe(true);
-    expect(text(refused)).toContain('pool workers are not confined');
+    const pool = await call(client, 'umbel_pool_start', { provider: 'mock', cwd, size: 1, sandbox: true });
+    expect(pool.isError, text(pool)).toBeFalsy();
+    const member = (pool.structuredContent as { workers: { worker: string }[] }).workers[0]?.worker;
+    expect(pool.structuredContent).toMatchObject({ sandbox: { write: [], read: [], allow: [] } });
+    // a plain pooled spawn starts a worker of its own (never an isolated member)
+    const plain = await call(client, 'umbel_spawn', { provider: 'mock', cwd, pool: 'auto' });
+    expect((plain.structuredContent as { name: string }).name).not.toBe(member);
+    const claimed = await call(client, 'umbel_spawn', { provider: 'mock', cwd, sandbox: true, pool: 'auto' });
+    expect(claimed.isError, text(claimed)).toBeFalsy();
+    expect(claimed.structuredContent).toMatchObject({ name: member, sandbox: { enabled: true } });
+    await call(client, 'umbel_pool_stop', {});
   });
 });

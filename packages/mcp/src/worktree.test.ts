@@ -73,10 +73,16 @@ describe('isolated workers over MCP', () => {
     expect(git(repo, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
   });
 
-  it('refuses pool with worktree (pool workers have no worktree)', async () => {
-    const result = await call('umbel_spawn', { provider: 'mock', cwd: repo, worktree: true, pool: 'auto' });
-    expect(result.isError).toBe(true);
-    expect((result.content[0] as { text: string }).text).toContain('pool workers have no worktree');
+  it('umbel_pool_start with worktree: umbel_spawn with worktree and pool auto claims a member on its own branch umbel/<member>', async () => {
+    const pool = await ok('umbel_pool_start', { provider: 'mock', cwd: repo, size: 1, worktree: { base: 'main' } });
+    expect(pool).toMatchObject({ worktree: { repo, base: 'main' } });
+    const member = (pool.workers as { worker: string }[])[0]?.worker;
+    const plain = await ok('umbel_spawn', { provider: 'mock', cwd: repo, pool: 'auto' });
+    expect(plain.name).not.toBe(member);
+    const claimed = await ok('umbel_spawn', { provider: 'mock', cwd: repo, worktree: true, pool: 'auto' });
+    expect(claimed).toMatchObject({ name: member, worktree: { branch: `umbel/${member}`, path: join(root, 'home', 'worktrees', String(member)) } });
+    expect((await call('umbel_pool_start', { provider: 'mock', cwd: repo, worktree: { branch: 'x' } })).isError).toBe(true);
+    await ok('umbel_pool_stop', {});
   });
 
   it('refuses a worktree outside a repository with a typed error', async () => {

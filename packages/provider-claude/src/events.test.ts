@@ -112,3 +112,22 @@ describe('parseClaudeEvent: background work at Stop (Stop `background_tasks`, re
     ).toBeUndefined();
   });
 });
+
+// The real 2.1.332's hooks around a background subagent (Agent tool) and the turn it started by itself (BACKGROUND-FACTS.md §1–2).
+const subagent = JSON.parse(readFileSync(new URL('./__fixtures__/hooks/real-2.1.332-subagent.json', import.meta.url), 'utf8'));
+
+describe('parseClaudeEvent: a background subagent and the turn Claude Code starts by itself (recorded on 2.1.332)', () => {
+  it('a Stop while a background subagent still runs names it: kind subagent, its agent id, running', () => {
+    expect(parseClaudeEvent(event('stop', subagent.stopWhileRunning)).background).toEqual([{ kind: 'subagent', id: 'aa51eca65c311d253', running: true }]);
+  });
+
+  it('the <task-notification> prompt is self-started (shell and subagent alike); a prompt someone sent is not', () => {
+    expect(parseClaudeEvent(event('prompt', subagent.taskNotificationPrompt))).toMatchObject({
+      selfStarted: true,
+      turnKey: subagent.taskNotificationPrompt.prompt_id,
+    });
+    expect(parseClaudeEvent(event('prompt', recorded.taskNotificationPrompt)).selfStarted).toBe(true);
+    expect(parseClaudeEvent(event('prompt', subagent.humanPrompt)).selfStarted).toBeUndefined();
+    expect(parseClaudeEvent(event('prompt', { ...subagent.humanPrompt, prompt: 'explain <task-notification>' })).selfStarted).toBeUndefined();
+  });
+});

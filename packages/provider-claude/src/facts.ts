@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type HookKind, OptionUnsupportedError, type ProviderV1ValidateOptions, shellQuote } from '@umbel/provider';
+import { commandHooks, type HookKind, jsonFile, OptionUnsupportedError, type ProviderV1ValidateOptions, shellQuote } from '@umbel/provider';
 import { CLAUDE_STATUSLINE_KIND } from './payload.js';
 import type { HookInstallContext, LaunchParts } from '@umbel/provider';
 
@@ -167,7 +167,7 @@ export function installClaudeHooks({ launch, hooks, permissionMode }: HookInstal
   const user = userStatusLine(launch);
   const script = join(launch.workerDir, CLAUDE_STATUSLINE_FILE);
   const settings: Record<string, unknown> = {
-    hooks: Object.fromEntries(hooks.map((h) => [h.event, [{ matcher: '*', hooks: [{ type: 'command', command: h.command }] }]])),
+    hooks: commandHooks(hooks, { matcher: '*' }),
     statusLine: { ...user, type: 'command', command: `/bin/sh ${shellQuote(script)}` },
   };
   const allow = launch.allowedTools === undefined ? [] : splitAllowedTools(launch.allowedTools);
@@ -175,7 +175,7 @@ export function installClaudeHooks({ launch, hooks, permissionMode }: HookInstal
   if (permissionMode === 'bypassPermissions') settings.skipDangerousModePermissionPrompt = true;
   const path = join(launch.workerDir, CLAUDE_SETTINGS_FILE);
   const statusLine = { path: script, content: statusLineScript(launch.hookSinkPath, user?.command as string | undefined), mode: 0o700 };
-  return { args: ['--settings', path], files: [{ path, content: `${JSON.stringify(settings, null, 2)}\n`, mode: 0o600 }, statusLine] };
+  return { args: ['--settings', path], files: [jsonFile(path, settings), statusLine] };
 }
 
 /** Claude Code's project directory name for a cwd: every character outside `[A-Za-z0-9]` becomes `-` (§2.1). */

@@ -2,6 +2,7 @@
 import type { HookEvent, ProviderV1BackgroundTask, ProviderV1EventInfo } from '@umbel/provider';
 import { asRecord, oneLine, type PayloadFacts, stringField } from '@umbel/provider';
 import { claudeHookAccountError } from './account.js';
+import { isSelfStartedPrompt } from './self-started.js';
 
 type NeedsInput = NonNullable<ProviderV1EventInfo['needsInput']>;
 
@@ -97,6 +98,8 @@ export const CLAUDE_PAYLOAD: PayloadFacts = {
     // At a plan limit's reset Claude Code continues the limited turn by itself: this notification,
     // then a UserPromptSubmit umbel never sent (ACCOUNT-FACTS §1.3).
     if (event.kind === 'notify' && stringField(payload, 'notification_type') === AUTO_RESUME) return { ...info, autoContinue: true };
+    // When background work ends Claude Code starts a turn by itself (a <task-notification> prompt).
+    if (event.kind === 'prompt' && isSelfStartedPrompt(payload)) return { ...info, selfStarted: true };
     // The background work still going when Claude Code stopped (a background shell, …).
     const background = event.kind === 'stop' ? backgroundOfStop(payload) : undefined;
     if (background) return { ...info, background };

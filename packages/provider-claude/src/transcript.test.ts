@@ -166,3 +166,20 @@ describe('readClaudeMessages', () => {
     expect(JSON.stringify(messages('multi-block', { turnKey: 'p-multi-1' }))).toBe(once);
   });
 });
+
+// The real 2.1.332 after a background subagent ended: a <task-notification> user entry (origin
+// task-notification, its own promptId) and the turn Claude Code started by itself (test-fixtures/real/BACKGROUND-FACTS.md §2).
+describe('a turn Claude Code started by itself (<task-notification>, recorded on 2.1.332)', () => {
+  const name = 'real-2.1.332-task-notification';
+  const first = { turnKey: '669d3c09-0ef1-4641-8e03-f88ac4d4efb2', prompt: 'BGAGENT DELAY 25000 ECHO sub-done' };
+
+  it("ends the turn before it: turn 1 still reads its own answer, not the self-started turn's", () => {
+    const turn = read(name, first);
+    expect(turn.status).toBe('completed');
+    expect(turn.status === 'completed' && turn.answer).toMatch(/^TOOL-RESULT: Async agent launched successfully\./);
+  });
+
+  it('is not a turn umbel sent: the second prompt by ordinal is not found', () => {
+    expect(read(name, { ordinal: 2 }).status).toBe('missing');
+  });
+});

@@ -6,6 +6,7 @@ import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptio
 import { asRecord, jsonLines, preparePrompt, type PromptFacts, stringField } from '@umbel/provider';
 import { claudeAccountError } from './account.js';
 import { describeToolCall } from './payload.js';
+import { isSelfStartedEntry } from './self-started.js';
 
 /** A prompt starting with `/` is a slash command, with `!` a shell command, even pasted; one leading space defeats both (§5). */
 export const CLAUDE_PROMPT: PromptFacts = { escapeLeading: ['/', '!'] };
@@ -96,7 +97,7 @@ function promptMatches(entry: ClaudeTranscriptEntry, prompt: string): boolean {
   return text === normalizePrompt(prompt) || text === normalizePrompt(preparePrompt(CLAUDE_PROMPT, prompt));
 }
 
-/** The entries of one turn: its prompt entry and everything up to the next human prompt with another promptId. */
+/** The entries of one turn: its prompt entry and everything up to the next prompt (human or self-started) with another promptId. */
 export interface ClaudeTurnSlice {
   readonly start: ClaudeTranscriptEntry;
   /** Entries after the prompt entry, up to (excluding) the next turn's prompt. */
@@ -135,7 +136,9 @@ export function findClaudeTurn(
   }
   if (start === undefined) return undefined;
   const startId = promptIdOf(start);
-  const next = prompts.find((p) => p.index > start.index && (startId === undefined || promptIdOf(p) !== startId));
+  // the next turn: a human prompt, or one Claude Code started by itself (a <task-notification>)
+  const starts = entries.filter((entry) => isPrompt(entry) || isSelfStartedEntry(entry.data));
+  const next = starts.find((p) => p.index > start.index && (startId === undefined || promptIdOf(p) !== startId));
   const end = next === undefined ? entries.length : next.index;
   return { start, body: entries.slice(start.index + 1, end) };
 }

@@ -18,11 +18,11 @@ import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
+import { parse, patch } from '@decimalturn/toml-patch';
 import type { HookKind } from '@umbel/provider';
 import type { ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
-import { type HookInstallContext, type LaunchParts, prepareHome, readTextIfExists } from '@umbel/provider';
+import { asRecord, commandHooks, type HookInstallContext, type LaunchParts, parseJson, prepareHome, readTextIfExists } from '@umbel/provider';
 import { CODEX_HOOK_EVENTS } from './facts.js';
-import { readTomlScalar, tomlString, upsertTomlKey } from './toml-edit.js';
 
 /** A codex event's name in its config keys: `UserPromptSubmit` → `user_prompt_submit`. */
 export function snakeCase(event: string): string {
@@ -96,9 +96,30 @@ export function codexHooks(home: string, hookCommand: (kind: HookKind) => string
 
 /** The text of `<home>/hooks.json`. Pure. */
 export function renderHooksJson(hooks: readonly CodexHookEntry[]): string {
-  const out: Record<string, unknown> = {};
-  for (const h of hooks) out[h.event] = [{ hooks: [{ type: 'command', command: h.command, timeout: h.timeout }] }];
-  return `${JSON.stringify({ hooks: out }, null, 2)}\n`;
+  return `${JSON.stringify({ hooks: commandHooks(hooks, { fields: (h) => ({ timeout: h.timeout }) }) }, null, 2)}\n`;
+}
+
+/** The config as an object, or undefined when the text is not TOML. */
+function parseConfig(text: string): Record<string, unknown> | undefined {
+  try {
+    return parse(text) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The table at `path` in `config`, made (or replaced, when it is no table) on the way. */
+function tableAt(config: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
+  let table = config;
+  for (const key of path) table = asRecord(table[key]) ?? (table[key] = {});
+  return table;
+}
+
+/** A scalar at `table.key` (string, boolean, number or date) as text; undefined when absent, not a scalar, or the text is not TOML. */
+export function readTomlScalar(text: string, table: readonly string[], key: string): string | undefined {
+  let value: unknown = parseConfig(text);
+  for (const segment of [...table, key]) value = asRecord(value)?.[segment];
+  return value === undefined || value === null || (typeof value === 'object' && !(value instanceof Date)) ? undefined : String(value);
 }
 
 /** What umbel sets in the managed config.toml. */
@@ -113,25 +134,32 @@ export interface ManagedConfigOptions {
 }
 
 /**
- * Turn the user's config.toml text (or the managed copy) into the managed one. Pure and
- * idempotent: applying it to its own output changes nothing.
+ * Turn the user's config.toml text (or the managed copy) into the managed one: the managed keys set
+ * by a TOML library that keeps the rest of the text as it is (comments, order, codex's own writes).
+ * Pure and idempotent: applying it to its own output changes nothing. A text that is not TOML is
+ * left alone (codex refuses it with its own message, which umbel reports).
  */
 export function renderManagedConfig(existing: string, options: ManagedConfigOptions): string {
-  let text = existing;
+  const config = parseConfig(existing);
+  if (!config) return existing;
+  const state = tableAt(config, ['hooks', 'state']);
   if (options.userHome && options.userHome !== options.home) {
     // The user's own config.toml hooks are keyed by their file's path; keep them trusted here.
-    const from = `[hooks.state.${tomlString(`${options.userHome}/config.toml:`).slice(0, -1)}`;
-    const to = `[hooks.state.${tomlString(`${options.home}/config.toml:`).slice(0, -1)}`;
-    text = text.split(from).join(to);
+    const from = `${options.userHome}/config.toml:`;
+    for (const key of Object.keys(state).filter((k) => k.startsWith(from))) {
+      state[`${options.home}/config.toml:${key.slice(from.length)}`] = state[key];
+      delete state[key];
+    }
   }
-  text = upsertTomlKey(text, [], 'check_for_update_on_startup', 'false');
-  text = upsertTomlKey(text, ['features'], 'daemon_auto_start', 'false');
-  text = upsertTomlKey(text, ['features'], 'unbounded_connection_retries', 'false');
+  config.check_for_update_on_startup = false;
+  Object.assign(tableAt(config, ['features']), { daemon_auto_start: false, unbounded_connection_retries: false });
   // After a plan limit codex opens a blocking "Approaching rate limits" dialog offering a cheaper
   // model; the next keys (umbel's next send) would answer it. Verified on 0.171.0: this hides it.
-  text = upsertTomlKey(text, ['notice'], 'hide_rate_limit_model_nudge', 'true');
-  for (const dir of options.trust) text = upsertTomlKey(text, ['projects', dir], 'trust_level', tomlString('trusted'));
-  for (const h of options.hooks) text = upsertTomlKey(text, ['hooks', 'state', h.stateKey], 'trusted_hash', tomlString(h.trustedHash));
+  tableAt(config, ['notice']).hide_rate_limit_model_nudge = true;
+  for (const dir of options.trust) tableAt(config, ['projects', dir]).trust_level = 'trusted';
+  for (const h of options.hooks) tableAt(state, [h.stateKey]).trusted_hash = h.trustedHash;
+  // new tables as `[table]` sections, the way codex writes its own
+  const text = patch(existing, config, { inlineTableStart: 8 });
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
@@ -239,14 +267,8 @@ export function codexBilling(configText: string, authText: string | undefined): 
 }
 
 function authModeOf(text: string | undefined): 'chatgpt' | 'apikey' | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const auth = JSON.parse(text) as Record<string, unknown>;
-    if (auth.auth_mode === 'chatgpt' || auth.auth_mode === 'apikey') return auth.auth_mode;
-    if (auth.tokens && typeof auth.tokens === 'object') return 'chatgpt';
-    if (typeof auth.OPENAI_API_KEY === 'string' && auth.OPENAI_API_KEY) return 'apikey';
-  } catch {
-    // unreadable: unknown
-  }
-  return undefined;
+  const auth = asRecord(text === undefined ? undefined : parseJson(text));
+  if (auth?.auth_mode === 'chatgpt' || auth?.auth_mode === 'apikey') return auth.auth_mode;
+  if (asRecord(auth?.tokens)) return 'chatgpt';
+  return typeof auth?.OPENAI_API_KEY === 'string' && auth.OPENAI_API_KEY ? 'apikey' : undefined;
 }

@@ -21,6 +21,7 @@ export {
   configuredEnvKey,
   effectiveTimeout,
   prepareCodexHome,
+  readTomlScalar,
   renderHooksJson,
   renderManagedConfig,
   type CodexHookEntry,
@@ -39,7 +40,6 @@ export {
   type ReadCodexTurnOptions,
   type RolloutRecord,
 } from './rollout.js';
-export { parseTomlKey, readTomlScalar, tomlString, upsertTomlKey } from './toml-edit.js';
 
 /** Version of @umbel/provider-codex (kept equal to package.json by a unit test). The CLI releases it was verified on are CODEX_VERIFIED_VERSIONS. */
 export const VERSION = '0.1.0';

@@ -6,7 +6,7 @@ import type { HookEvent, HookKind, ProviderV1LaunchOptions } from '@umbel/core';
 import { createUmbel } from '@umbel/core';
 import { createMemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codexBilling, codexEndpoint, codexTempDir, codexHookHash, codexHooks, configuredEnvKey, renderManagedConfig } from './codex-home.js';
+import { codexBilling, codexEndpoint, codexTempDir, codexHookHash, codexHooks, configuredEnvKey, readTomlScalar, renderManagedConfig } from './codex-home.js';
 import { CODEX_INHERIT_ENV } from './facts.js';
 import { codex, createCodex } from './provider.js';
 
@@ -15,7 +15,6 @@ const prepareCodexPrompt = (prompt: string) => codex.doPreparePrompt?.(prompt);
 const detectCodexSignIn = (screen: string) => codex.doDetectSignIn?.(screen);
 const detectCodexStartup = (screen: string) => codex.doDetectStartup({ screen, events: [] });
 import { VERSION } from './index.js';
-import { readTomlScalar, upsertTomlKey } from './toml-edit.js';
 
 describe('package', () => {
   it('exports VERSION equal to its package.json (the CLI bundles this package and reports it)', () => {
@@ -110,9 +109,22 @@ describe('managed config.toml', () => {
     expect(renderManagedConfig(user, opts)).toContain('[hooks.state."/m/home/config.toml:stop:0:0"]');
   });
 
-  it('replaces a multi-line array value as a whole', () => {
-    const out = upsertTomlKey('notify = [\n  "a",\n  "b",\n]\nx = 1\n', [], 'notify', '["c"]');
-    expect(out).toBe('notify = ["c"]\nx = 1\n');
+  it("keeps the user's text as it is, multi-line values and comments included", () => {
+    const user = '# mine\nnotify = [\n  "a", # first\n  "b",\n]\n\n[tui]\nalt = """\nx\n"""\n';
+    expect(renderManagedConfig(user, opts).startsWith('# mine\nnotify = [\n  "a", # first\n  "b",\n]\n')).toBe(true);
+    expect(renderManagedConfig(user, opts)).toContain('[tui]\nalt = """\nx\n"""\n');
+  });
+
+  it('merges into tables the user wrote inline, never adding a second definition (a config codex would refuse)', () => {
+    const user = 'notice = { hide_full_access_warning = true }\nprojects = { "/work/a b" = { trust_level = "untrusted" } }\n';
+    const out = renderManagedConfig(user, opts);
+    expect(readTomlScalar(out, ['notice'], 'hide_full_access_warning')).toBe('true');
+    expect(readTomlScalar(out, ['notice'], 'hide_rate_limit_model_nudge')).toBe('true');
+    expect(readTomlScalar(out, ['projects', '/work/a b'], 'trust_level')).toBe('trusted');
+  });
+
+  it('leaves a config that is not TOML as it is: codex refuses it with its own message, which umbel reports', () => {
+    expect(renderManagedConfig('not = toml = here\n', opts)).toBe('not = toml = here\n');
   });
 
   it('finds the env_key of the selected custom provider', () => {

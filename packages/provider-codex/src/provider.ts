@@ -15,7 +15,6 @@ import {
   CODEX_PROMPT,
   CODEX_SIGN_IN,
 } from './facts.js';
-import { codexResumeArgs } from './resume.js';
 import { codexMessages, codexTurn, parseCodexRollout } from './rollout.js';
 import { CODEX_TOOLS } from './tools.js';
 
@@ -45,7 +44,10 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     // A confined worker: the API and ChatGPT-login hosts (its CODEX_HOME is umbel's, under the provider's shared dir).
     sandbox: { hosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'] },
     flags: {
-      resume: codexResumeArgs,
+      // The TUI's `resume <id>` subcommand, umbel's options after it, in the same managed CODEX_HOME,
+      // continues thread <id> in its rollout (appended, same path) and sends the earlier turns again
+      // (verified on the pinned 0.171.0: test-fixtures/real/REVIVE-FACTS.md §1).
+      resume: (sessionId) => ['resume', sessionId],
       model: '--model',
       permissionModes: CODEX_PERMISSION_MODES,
       unattended: 'bypassPermissions',

@@ -12,7 +12,17 @@
  * - the hidden title turn writes nothing here, `!cmd` turns have no user prompt and a null answer.
  */
 import type { ProviderV1Message, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
-import { jsonLines } from '@umbel/provider';
+import {
+  addUsage,
+  assistantMessage,
+  jsonLines,
+  parseJson,
+  textBlock,
+  toolResultBlock,
+  toolResultsMessage,
+  toolUseBlock,
+  type UsageTotal,
+} from '@umbel/provider';
 import { codexAccountError } from './account.js';
 import { codexQuota } from './quota.js';
 
@@ -135,11 +145,8 @@ function activityOf(turn: CodexTurn): string | undefined {
   for (let i = turn.records.length - 1; i >= 0; i--) {
     const r = turn.records[i] as RolloutRecord;
     if (r.type === 'response_item' && r.payload.type === 'function_call') {
-      let cmd = '';
-      try {
-        const a = JSON.parse(str(r.payload.arguments) ?? '{}') as { cmd?: unknown; command?: unknown };
-        cmd = typeof a.cmd === 'string' ? a.cmd : Array.isArray(a.command) ? a.command.join(' ') : typeof a.command === 'string' ? a.command : '';
-      } catch {}
+      const a = (parseJson(str(r.payload.arguments) ?? '{}') ?? {}) as { cmd?: unknown; command?: unknown };
+      const cmd = typeof a.cmd === 'string' ? a.cmd : Array.isArray(a.command) ? a.command.join(' ') : typeof a.command === 'string' ? a.command : '';
       return `${str(r.payload.name) ?? 'tool'}${cmd ? `: ${cmd}` : ''}`;
     }
   }
@@ -155,17 +162,12 @@ export const CODEX_USAGE_NAMES: Readonly<Record<string, keyof ProviderV1Usage>> 
   reasoning_output_tokens: 'reasoningTokens',
 };
 
+/** The turn's last usage record. */
 function usageOf(turn: CodexTurn): ProviderV1Usage | undefined {
-  let usage: { -readonly [K in keyof ProviderV1Usage]: number } | undefined;
+  let usage: UsageTotal | undefined;
   for (const r of turn.records) {
-    if (r.type !== 'token_usage_record') continue;
-    const u = (r.payload.turn_token_usage ?? r.payload.usage) as Record<string, unknown> | undefined;
-    if (!u) continue;
-    usage = {};
-    for (const [key, value] of Object.entries(u)) {
-      const name = CODEX_USAGE_NAMES[key];
-      if (name && typeof value === 'number') usage[name] = value;
-    }
+    const u = r.type === 'token_usage_record' ? (r.payload.turn_token_usage ?? r.payload.usage) : undefined;
+    if (u) usage = addUsage({}, u, CODEX_USAGE_NAMES);
   }
   return usage;
 }
@@ -234,34 +236,13 @@ export function codexMessages({ turns }: CodexRollout, options: ReadCodexTurnOpt
   if (!turn) return [];
   const out: ProviderV1Message[] = [];
   for (const r of turn.records) {
-    if (r.type !== 'response_item') continue;
     const p = r.payload;
-    const id = str(p.id);
-    if (p.type === 'message' && p.role === 'assistant') {
-      out.push({
-        type: 'assistant',
-        message: { role: 'assistant', content: [{ type: 'text', text: textOf(p.content, ['output_text']) }] },
-        ...(id ? { uuid: id } : {}),
-      });
-    } else if (p.type === 'function_call') {
-      let input: unknown = {};
-      try {
-        input = JSON.parse(str(p.arguments) ?? '{}');
-      } catch {}
-      out.push({
-        type: 'assistant',
-        message: { role: 'assistant', content: [{ type: 'tool_use', id: str(p.call_id), name: str(p.name), input }] },
-        ...(id ? { uuid: id } : {}),
-      });
-    } else if (p.type === 'function_call_output') {
-      out.push({
-        type: 'user',
-        message: {
-          role: 'user',
-          content: [{ type: 'tool_result', tool_use_id: str(p.call_id), content: typeof p.output === 'string' ? p.output : JSON.stringify(p.output) }],
-        },
-      });
-    }
+    if (r.type !== 'response_item') continue;
+    if (p.type === 'message' && p.role === 'assistant') out.push(assistantMessage([textBlock(textOf(p.content, ['output_text']))], str(p.id)));
+    else if (p.type === 'function_call')
+      out.push(assistantMessage([toolUseBlock(str(p.call_id), str(p.name), parseJson(str(p.arguments) ?? '{}') ?? {})], str(p.id)));
+    else if (p.type === 'function_call_output')
+      out.push(toolResultsMessage([toolResultBlock(str(p.call_id), typeof p.output === 'string' ? p.output : JSON.stringify(p.output))]));
   }
   return out;
 }

@@ -9,7 +9,7 @@
  * Pure.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { classifyTool, type ProviderV1ToolCall, type ProviderV1ToolResult, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
+import { asRecord, classifyTool, parseJson, type ProviderV1ToolCall, type ProviderV1ToolResult, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -54,17 +54,10 @@ export function readCodexToolError(result: ProviderV1ToolResult): string | undef
     const output = /^Output:\n([\s\S]*)$/m.exec(result.content)?.[1]?.trim();
     return `exit ${exited[1]}${output ? `: ${output.slice(-240)}` : ''}`;
   }
-  if (result.content.startsWith('{')) {
-    try {
-      const json = JSON.parse(result.content) as { output?: unknown; metadata?: { exit_code?: unknown } };
-      const code = json.metadata?.exit_code;
-      if (typeof code === 'number' && code !== 0)
-        return `exit ${code}${typeof json.output === 'string' && json.output.trim() ? `: ${json.output.trim().slice(-240)}` : ''}`;
-    } catch {
-      // not JSON after all: not an error by itself
-    }
-  }
-  return undefined;
+  const json = result.content.startsWith('{') ? asRecord(parseJson(result.content)) : undefined;
+  const code = asRecord(json?.metadata)?.exit_code;
+  if (typeof code !== 'number' || code === 0) return undefined;
+  return `exit ${code}${typeof json?.output === 'string' && json.output.trim() ? `: ${json.output.trim().slice(-240)}` : ''}`;
 }
 
 /** The tool facts of the Codex provider. */

@@ -48,7 +48,7 @@ export interface CopilotSettings {
  * const engine = createUmbel({ substrate, providers: [createCopilot()] });
  */
 export function createCopilot(settings: CopilotSettings = {}): ProviderV1 {
-  const provider = defineProvider({
+  return defineProvider({
     id: settings.providerId ?? 'copilot',
     displayName: 'GitHub Copilot CLI',
     description: 'GitHub Copilot CLI (`copilot`), on your GitHub sign-in (Copilot plan) or a BYOK model provider',
@@ -80,8 +80,8 @@ export function createCopilot(settings: CopilotSettings = {}): ProviderV1 {
     prompt: COPILOT_PROMPT,
     payload: COPILOT_PAYLOAD,
     transcript: { read: readCopilotTurn, messages: readCopilotMessages },
+    tools: COPILOT_TOOLS,
   });
-  return { ...provider, ...COPILOT_TOOLS };
 }
 
 /** The default GitHub Copilot CLI provider. */

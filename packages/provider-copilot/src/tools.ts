@@ -3,7 +3,7 @@
  * Copilot 1.0.102 offers (COPILOT-FACTS.md §5) `bash {command, description}`, `view {path}`,
  * `create {path, file_text}`, `edit {path, old_str, new_str}`, `grep`, `glob`, `task`, … Pure.
  */
-import type { ProviderV1ToolCall, ProviderV1ToolUse } from '@umbel/provider';
+import type { ProviderV1ToolCall, ProviderV1ToolUse, ToolFacts } from '@umbel/provider';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -27,5 +27,5 @@ export function classifyCopilotTool(call: ProviderV1ToolCall): ProviderV1ToolUse
   }
 }
 
-/** The tool members of the Copilot provider. */
-export const COPILOT_TOOLS = { doClassifyTool: classifyCopilotTool } as const;
+/** The tool facts of the Copilot provider (its tools name their file `path`; one without a path touches none). */
+export const COPILOT_TOOLS: ToolFacts = { table: {}, classify: classifyCopilotTool };

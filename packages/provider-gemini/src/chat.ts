@@ -8,7 +8,17 @@
  * gemini.md §5.
  */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
-import { isRecord, jsonLines } from '@umbel/provider';
+import {
+  addUsage,
+  assistantMessage,
+  isRecord,
+  jsonLines,
+  textBlock,
+  toolResultBlock,
+  toolResultsMessage,
+  toolUseBlock,
+  type UsageTotal,
+} from '@umbel/provider';
 import { geminiAccountError } from './account.js';
 
 /** One Gemini content part (only the fields umbel reads). */
@@ -291,14 +301,6 @@ const TOKEN_NAMES: Readonly<Record<string, keyof ProviderV1Usage>> = {
   thoughts: 'reasoningTokens',
 };
 
-function addTokens(total: { -readonly [K in keyof ProviderV1Usage]: number }, tokens: GeminiChatMessage['tokens']): void {
-  if (!tokens) return;
-  for (const [k, v] of Object.entries(tokens)) {
-    const name = TOKEN_NAMES[k];
-    if (name && typeof v === 'number') total[name] = (total[name] ?? 0) + v;
-  }
-}
-
 /** A failed turn, with the account error its text shows. */
 function failed(message: string): ProviderV1TurnRead {
   const account = geminiAccountError(message);
@@ -321,7 +323,7 @@ export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions)
     return { status: 'interrupted', message: DROPPED };
   }
   const texts: string[] = [];
-  const usage: { -readonly [K in keyof ProviderV1Usage]: number } = {};
+  const usage: UsageTotal = {};
   let model: string | undefined;
   let steps = 0;
   let error: string | undefined;
@@ -332,7 +334,7 @@ export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions)
       steps += 1;
       const t = contentText(m.content);
       if (t !== '') texts.push(t);
-      addTokens(usage, m.tokens);
+      addUsage(usage, m.tokens, TOKEN_NAMES);
       if (m.model) model = m.model;
       const call = m.toolCalls?.[m.toolCalls.length - 1];
       if (call?.name) activity = `${call.name}(${describeArgs(call.args)})`;
@@ -377,26 +379,21 @@ export function geminiMessages(chat: GeminiChat, options: ReadGeminiTurnOptions)
     if (m.type === 'gemini') {
       const blocks: unknown[] = [];
       const t = contentText(m.content);
-      if (t !== '') blocks.push({ type: 'text', text: t });
-      for (const call of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.args ?? {} });
-      if (Array.isArray(m.content)) {
-        for (const p of m.content) {
-          if (p.functionCall && !(m.toolCalls ?? []).some((c) => c.id === p.functionCall?.id)) {
-            blocks.push({ type: 'tool_use', id: p.functionCall.id, name: p.functionCall.name, input: p.functionCall.args ?? {} });
-          }
-        }
+      if (t !== '') blocks.push(textBlock(t));
+      for (const call of m.toolCalls ?? []) blocks.push(toolUseBlock(call.id, call.name, call.args ?? {}));
+      for (const p of Array.isArray(m.content) ? m.content : []) {
+        const call = p.functionCall;
+        if (call && !(m.toolCalls ?? []).some((c) => c.id === call.id)) blocks.push(toolUseBlock(call.id, call.name, call.args ?? {}));
       }
-      if (blocks.length > 0)
-        out.push({ type: 'assistant', uuid: m.id, message: { role: 'assistant', content: blocks, ...(m.model ? { model: m.model } : {}) } });
+      if (blocks.length > 0) out.push(assistantMessage(blocks, m.id, m.model ? { model: m.model } : {}));
     } else if (m.type === 'user' && Array.isArray(m.content)) {
       const results = m.content
         .filter((p) => p.functionResponse)
         .map((p) => {
           const r = p.functionResponse?.response;
-          const output = isRecord(r) && typeof r.output === 'string' ? r.output : JSON.stringify(r ?? null);
-          return { type: 'tool_result', tool_use_id: p.functionResponse?.id, content: output };
+          return toolResultBlock(p.functionResponse?.id, isRecord(r) && typeof r.output === 'string' ? r.output : JSON.stringify(r ?? null));
         });
-      if (results.length > 0) out.push({ type: 'user', uuid: m.id, message: { role: 'user', content: results } });
+      if (results.length > 0) out.push(toolResultsMessage(results, m.id));
     }
   }
   return out;

@@ -10,7 +10,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type HookInstallContext, type LaunchParts, prepareHome, readJsonObject, symlinkIfAbsent } from '@umbel/provider';
+import { type HookInstallContext, jsonFile, type LaunchParts, prepareHome, readJsonObject, symlinkIfAbsent } from '@umbel/provider';
 import { buildWorkerSettings, geminiBilling } from './settings.js';
 
 /** The worker's Gemini home, inside its provider dir. */
@@ -68,7 +68,7 @@ export async function installGeminiHome({ launch }: HookInstallContext, options:
   });
   return {
     env: { GEMINI_CLI_HOME: home, ...(options.trustWorkspace ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}) },
-    files: [{ path: join(dotGemini, 'settings.json'), content: `${JSON.stringify(settings, null, 2)}\n`, mode: 0o600 }],
+    files: [jsonFile(join(dotGemini, 'settings.json'), settings)],
     billing: geminiBilling(settings),
   };
 }

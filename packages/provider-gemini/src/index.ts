@@ -16,7 +16,8 @@ export {
   TRUST_TEXT,
 } from './facts.js';
 export { userGeminiHome } from './home.js';
-export { buildWorkerSettings, chooseAuthType, deepMerge, GeminiAuthType, HOOK_TIMEOUT_MS, type WorkerSettingsInput } from './settings.js';
+export { buildWorkerSettings, chooseAuthType, GeminiAuthType, HOOK_TIMEOUT_MS, type WorkerSettingsInput } from './settings.js';
+export { deepMerge } from '@umbel/provider';
 export {
   chatOptions,
   contentText,

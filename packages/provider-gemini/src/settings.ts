@@ -9,16 +9,13 @@
  * hooks appended (hook lists of every layer are concatenated, so the user's and the project's hooks
  * still run). The user's files are only read, never written.
  */
-import { deepMerge, type HookKind, isRecord, type ProviderV1BillingReport } from '@umbel/provider';
+import { asRecord, commandHooks, deepMerge, type HookKind, type ProviderV1BillingReport } from '@umbel/provider';
 import { GEMINI_HOOK_EVENTS } from './facts.js';
 
 /** Timeout of umbel's hook commands (ms); the sink writes one file and exits. */
 export const HOOK_TIMEOUT_MS = 10_000;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-
-const isObject = (value: unknown): value is JsonObject => isRecord(value);
+type JsonObject = Record<string, unknown>;
 
 /** Auth types of `security.auth.selectedType`. */
 export const GeminiAuthType = {
@@ -46,10 +43,8 @@ export function chooseAuthType(env: Readonly<Record<string, string>>): GeminiAut
  * ADC or a gateway bill the API or the cloud account; none selected: unknown (the CLI asks).
  */
 export function geminiBilling(settings: Readonly<Record<string, unknown>>): ProviderV1BillingReport {
-  const security = isObject(settings.security) ? settings.security : {};
-  const auth = isObject(security.auth) ? security.auth : {};
-  const type = typeof auth.selectedType === 'string' ? auth.selectedType : undefined;
-  if (!type) return { billing: 'unknown', evidence: 'no security.auth.selectedType' };
+  const type = asRecord(asRecord(settings.security)?.auth)?.selectedType;
+  if (typeof type !== 'string' || !type) return { billing: 'unknown', evidence: 'no security.auth.selectedType' };
   const evidence = `security.auth.selectedType "${type}"`;
   if (type === GeminiAuthType.OAuth) return { billing: 'subscription', evidence };
   // Cloud Shell's own credentials: not verified which account they bill
@@ -76,14 +71,11 @@ export interface WorkerSettingsInput {
  * record of each API attempt the TUI retries). A user's own enabled telemetry is kept as it is:
  * umbel never redirects it, and then has no such record.
  */
-export function workerTelemetry(user: Json | undefined, outfile: string | undefined): Json | undefined {
-  if (isObject(user) && user.enabled === true) return user;
+export function workerTelemetry(user: unknown, outfile: string | undefined): unknown {
+  if (asRecord(user)?.enabled === true) return user;
   if (outfile === undefined) return user;
   return { enabled: true, target: 'local', outfile, logPrompts: false, useCollector: false };
 }
-
-/** Deep merge of plain objects (arrays and scalars of `b` replace): the kit's. */
-export { deepMerge };
 
 /**
  * The worker's user settings: the user's settings, plus umbel's hooks appended to each event's
@@ -92,34 +84,23 @@ export { deepMerge };
  */
 export function buildWorkerSettings(input: WorkerSettingsInput): JsonObject {
   const s = structuredClone(input.user) as JsonObject;
-  const hooks: JsonObject = isObject(s.hooks) ? s.hooks : {};
-  for (const [event, kind] of Object.entries(GEMINI_HOOK_EVENTS)) {
-    const existing = Array.isArray(hooks[event]) ? (hooks[event] as Json[]) : [];
-    hooks[event] = [
-      ...existing,
-      { matcher: '', hooks: [{ name: `umbel-${kind}`, type: 'command', command: input.hookCommand(kind), timeout: HOOK_TIMEOUT_MS }] },
-    ];
-  }
-  s.hooks = hooks;
-  const hooksConfig: JsonObject = isObject(s.hooksConfig) ? s.hooksConfig : {};
-  hooksConfig.enabled = true;
+  const hooks = Object.entries(GEMINI_HOOK_EVENTS).map(([event, kind]) => ({ event, kind, command: input.hookCommand(kind) }));
+  s.hooks = commandHooks(hooks, { matcher: '', fields: (h) => ({ name: `umbel-${h.kind}`, timeout: HOOK_TIMEOUT_MS }) }, s.hooks);
+  const hooksConfig: JsonObject = { ...asRecord(s.hooksConfig), enabled: true };
   if (Array.isArray(hooksConfig.disabled)) {
     hooksConfig.disabled = hooksConfig.disabled.filter((name) => !(typeof name === 'string' && name.startsWith('umbel-')));
   }
   s.hooksConfig = hooksConfig;
-  const security: JsonObject = isObject(s.security) ? s.security : {};
-  const auth: JsonObject = isObject(security.auth) ? security.auth : {};
+  const security: JsonObject = { ...asRecord(s.security) };
+  const auth: JsonObject = { ...asRecord(security.auth) };
   if (typeof auth.selectedType !== 'string' || auth.selectedType === '') {
     const chosen = chooseAuthType(input.env);
     if (chosen) auth.selectedType = chosen;
   }
   if (Object.keys(auth).length > 0) security.auth = auth;
   if (Object.keys(security).length > 0) s.security = security;
-  const general: JsonObject = isObject(s.general) ? s.general : {};
-  general.enableAutoUpdate = false;
-  general.enableAutoUpdateNotification = false;
-  s.general = general;
+  s.general = { ...asRecord(s.general), enableAutoUpdate: false, enableAutoUpdateNotification: false };
   const telemetry = workerTelemetry(s.telemetry, input.telemetryOutfile);
   if (telemetry !== undefined) s.telemetry = telemetry;
-  return input.overrides ? (deepMerge(s, input.overrides) as JsonObject) : s;
+  return input.overrides ? deepMerge(s, input.overrides) : s;
 }

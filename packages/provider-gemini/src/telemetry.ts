@@ -8,7 +8,7 @@
  * rounds of `general.maxAttempts` attempts forever, showing nothing, and the chat records nothing
  * until it is cancelled: this file is where those attempts are. Pure.
  */
-import { isRecord } from '@umbel/provider';
+import { asRecord, parseJson } from '@umbel/provider';
 
 /** One main-model attempt the telemetry recorded. */
 export interface GeminiApiAttempt {
@@ -27,24 +27,13 @@ const OUTCOMES: Readonly<Record<string, GeminiApiAttempt['outcome']>> = {
 
 /** The API error body's own message (`{"error":{"message":…}}`), else the text itself. */
 function errorMessage(text: string): string {
-  try {
-    const body: unknown = JSON.parse(text);
-    const error = isRecord(body) ? body.error : undefined;
-    if (isRecord(error) && typeof error.message === 'string') return error.message;
-  } catch {
-    // not JSON: the text is the message
-  }
-  return text;
+  const message = asRecord(asRecord(parseJson(text))?.error)?.message;
+  return typeof message === 'string' ? message : text;
 }
 
 function attemptOf(chunk: string): GeminiApiAttempt | undefined {
-  let record: unknown;
-  try {
-    record = JSON.parse(chunk);
-  } catch {
-    return undefined; // the first record of a tail cut, or one still being written
-  }
-  const a = isRecord(record) && isRecord(record.attributes) ? record.attributes : undefined;
+  // (a chunk that is not JSON: the first record of a tail cut, or one still being written)
+  const a = asRecord(asRecord(parseJson(chunk))?.attributes);
   const outcome = a ? OUTCOMES[String(a['event.name'])] : undefined;
   if (!a || !outcome || a.role !== 'main') return undefined;
   const at = Date.parse(String(a['event.timestamp']));
@@ -80,14 +69,7 @@ const MAX_ATTEMPTS = 10;
 
 /** `general.maxAttempts` of the worker's settings text (the CLI's default 10, and at most 10). */
 export function geminiMaxAttempts(settingsText: string | undefined): number {
-  let settings: unknown;
-  try {
-    settings = JSON.parse(settingsText ?? '');
-  } catch {
-    return MAX_ATTEMPTS;
-  }
-  const general = isRecord(settings) && isRecord(settings.general) ? settings.general : {};
-  const n = general.maxAttempts;
+  const n = asRecord(asRecord(parseJson(settingsText ?? ''))?.general)?.maxAttempts;
   return typeof n === 'number' && Number.isInteger(n) && n > 0 ? Math.min(n, MAX_ATTEMPTS) : MAX_ATTEMPTS;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { ProviderV1ReadTurnOptions, ProviderV1SideRecord, ProviderV1TurnRead } from '@umbel/provider';
 import { accountError } from '@umbel/provider';
-import { chatOptions, type GeminiChat, geminiChatTurn, replayGeminiChat } from './chat.js';
+import { chatOptions, type GeminiChat, geminiChatTurn } from './chat.js';
 import { TELEMETRY_PATH, WORKER_SETTINGS_PATH } from './home.js';
 import { geminiMaxAttempts, rateLimitRound } from './telemetry.js';
 
@@ -37,6 +37,3 @@ export function geminiTurn(chat: GeminiChat, options: ProviderV1ReadTurnOptions)
     ...(read.status === 'running' && !options.stopSeen ? { retrying: true } : {}),
   };
 }
-
-/** {@link geminiTurn} of `options.content`, replayed. */
-export const readGeminiTurnRecords = (options: ProviderV1ReadTurnOptions): ProviderV1TurnRead => geminiTurn(replayGeminiChat(options.content), options);

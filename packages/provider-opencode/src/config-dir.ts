@@ -18,7 +18,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HookInstallContext, LaunchParts } from '@umbel/provider';
+import { type HookInstallContext, jsonFile, type LaunchParts } from '@umbel/provider';
 import { OPENCODE_PERMISSION_MODES, type OpencodePermissionMode, PLUGIN_PACKAGE_VERSION } from './facts.js';
 import { OPENCODE_SIGNALS, type PluginSettings, renderPlugin } from './plugin.js';
 
@@ -73,7 +73,7 @@ export async function installConfigDir({ launch, hooks, permissionMode }: HookIn
     env: { OPENCODE_CONFIG_DIR: dir, ...(addOffline ? { [NPM_OFFLINE[0]]: NPM_OFFLINE[1] } : {}) },
     files: [
       file('plugins/umbel.js', renderPlugin(settings)),
-      file('opencode.json', `${JSON.stringify(workerConfig(permissionMode, options.configOverrides), null, 2)}\n`),
+      jsonFile(join(dir, 'opencode.json'), workerConfig(permissionMode, options.configOverrides)),
       file('package-lock.json', installedLock()),
     ],
   };

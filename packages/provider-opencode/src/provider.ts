@@ -26,7 +26,6 @@ import { OPENCODE_SIGNALS } from './plugin.js';
 import { hasInputBox, readOpencodeInputBox } from './screens.js';
 import { OPENCODE_TOOLS } from './tools.js';
 import { opencodeMessages, opencodeTurn, parseSessionDoc } from './transcript.js';
-import { opencodeResumeArgs } from './resume.js';
 
 /** The opencode releases these facts were verified on. */
 export const OPENCODE_VERIFIED_VERSIONS = ['1.18.33'] as const;
@@ -89,7 +88,9 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     env: { inherit: OPENCODE_INHERIT_ENV },
     billing: { apiEnv: OPENCODE_API_BILLING_ENV, detect: opencodeBilling, unknowableBeforeStart: OPENCODE_BILLING_UNKNOWABLE },
     flags: {
-      resume: opencodeResumeArgs,
+      // The TUI's `--session <ses_…>` opens that stored session in the same worker config dir, and the
+      // next request carries its earlier turns (verified on 1.18.33: test-fixtures/real/REVIVE-FACTS.md §3).
+      resume: (sessionId) => ['--session', sessionId],
       model: '--model',
       permissionModes: Object.fromEntries(Object.keys(OPENCODE_PERMISSION_MODES).map((mode) => [mode, []])),
       unattended: 'allow',

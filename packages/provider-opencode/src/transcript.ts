@@ -13,7 +13,17 @@
  *   step's text parts, byte-exact (the screen renders markdown; it is never read).
  */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
-import { accountError, accountErrorOfStatus, asRecord, parseJson } from '@umbel/provider';
+import {
+  accountError,
+  accountErrorOfStatus,
+  asRecord,
+  assistantMessage,
+  parseJson,
+  textBlock,
+  toolResultBlock,
+  toolResultsMessage,
+  toolUseBlock,
+} from '@umbel/provider';
 
 /** One part of a message (text, tool, step-start, step-finish, reasoning, …). */
 export interface OpencodePart {
@@ -198,16 +208,11 @@ export function opencodeMessages(doc: OpencodeSessionDoc | undefined, options: P
   for (const step of turn.steps) {
     for (const part of step.parts) {
       if (part.type === 'text' && typeof part.text === 'string' && part.text !== '' && !part.synthetic && !part.ignored) {
-        out.push({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: part.text }] }, uuid: step.info.id });
+        out.push(assistantMessage([textBlock(part.text)], step.info.id));
       } else if (part.type === 'tool' && (part.state?.status === 'completed' || part.state?.status === 'error')) {
-        out.push({
-          type: 'assistant',
-          message: { role: 'assistant', content: [{ type: 'tool_use', id: part.callID, name: part.tool, input: part.state.input ?? {} }] },
-          uuid: step.info.id,
-        });
+        out.push(assistantMessage([toolUseBlock(part.callID, part.tool, part.state.input ?? {})], step.info.id));
         const isError = part.state.status === 'error';
-        const content = (isError ? part.state.error : part.state.output) ?? '';
-        out.push({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: part.callID, content, is_error: isError }] } });
+        out.push(toolResultsMessage([toolResultBlock(part.callID, (isError ? part.state.error : part.state.output) ?? '', isError)]));
       }
     }
   }

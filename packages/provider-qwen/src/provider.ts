@@ -91,9 +91,9 @@ export function createQwen(settings: QwenSettings = {}): ProviderV1 {
     payload: QWEN_PAYLOAD,
     transcript: { read: readQwenTurn, messages: readQwenMessages },
     validate,
+    tools: QWEN_TOOLS,
   });
-  // how its tool calls touch files and the shell (actions, diff)
-  return { ...provider, doReadInputBox: readQwenInputBox, ...QWEN_TOOLS };
+  return { ...provider, doReadInputBox: readQwenInputBox };
 }
 
 /** The default Qwen Code provider. */

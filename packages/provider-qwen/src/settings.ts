@@ -14,7 +14,7 @@
  */
 import { join } from 'node:path';
 import type { HookInstallContext, LaunchParts } from '@umbel/provider';
-import { readJsonObject, shellQuote } from '@umbel/provider';
+import { asRecord, commandHooks, jsonFile, readJsonObject, shellQuote } from '@umbel/provider';
 import { SYSTEM_SETTINGS_ENV } from './facts.js';
 
 /** Timeout of umbel's hook commands (ms); the sink writes one file and exits. */
@@ -24,10 +24,6 @@ export const HOOK_TIMEOUT_MS = 10_000;
 export const DEFAULT_SYSTEM_SETTINGS = '/etc/qwen-code/settings.json';
 
 type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The script that passes a prompt payload on unless it is a tool-result continuation (`"prompt":""`). */
 export function promptFilterScript(command: string): string {
@@ -41,14 +37,9 @@ export function promptFilterScript(command: string): string {
  */
 export function buildWorkerSettings(base: Readonly<JsonObject>, commands: Readonly<Record<string, string>>): JsonObject {
   const settings = structuredClone(base) as JsonObject;
-  const hooks: JsonObject = isObject(settings.hooks) ? settings.hooks : {};
-  for (const [event, command] of Object.entries(commands)) {
-    const existing = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
-    hooks[event] = [...existing, { matcher: '', hooks: [{ type: 'command', name: `umbel-${event}`, command, timeout: HOOK_TIMEOUT_MS }] }];
-  }
-  settings.hooks = hooks;
-  const general: JsonObject = isObject(settings.general) ? settings.general : {};
-  settings.general = { ...general, enableAutoUpdate: false };
+  const hooks = Object.entries(commands).map(([event, command]) => ({ event, command }));
+  settings.hooks = commandHooks(hooks, { matcher: '', fields: (h) => ({ name: `umbel-${h.event}`, timeout: HOOK_TIMEOUT_MS }) }, settings.hooks);
+  settings.general = { ...asRecord(settings.general), enableAutoUpdate: false };
   return settings;
 }
 
@@ -65,7 +56,7 @@ export async function installQwenSettings({ launch, hooks }: HookInstallContext)
   return {
     env: { [SYSTEM_SETTINGS_ENV]: path },
     files: [
-      { path, content: `${JSON.stringify(buildWorkerSettings(base, commands), null, 2)}\n`, mode: 0o600 },
+      jsonFile(path, buildWorkerSettings(base, commands)),
       ...(prompt ? [{ path: filter, content: promptFilterScript(prompt.command), mode: 0o600 }] : []),
     ],
   };

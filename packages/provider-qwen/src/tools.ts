@@ -7,37 +7,27 @@
  * command that exits non-zero says `Exit Code: N` in its output; a refused or failed call's result
  * is `{"error": …}`. Pure.
  */
-import type { ProviderV1ToolCall, ProviderV1ToolResult, ProviderV1ToolUse } from '@umbel/provider';
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/** Classify one Qwen Code tool call. */
-export function classifyQwenTool(call: ProviderV1ToolCall): ProviderV1ToolUse {
-  const input = call.input !== null && typeof call.input === 'object' ? (call.input as Record<string, unknown>) : {};
-  const path = str(input.file_path);
-  const paths = path ? [path] : [];
-  if (call.name === 'read_file') return { read: paths };
-  if (call.name === 'write_file') return { written: paths };
-  if (call.name === 'edit') return { edited: paths };
-  const command = call.name === 'run_shell_command' ? str(input.command) : undefined;
-  return command ? { command } : {};
-}
+import { classifyTool, jsonToolError, type ProviderV1ToolCall, type ProviderV1ToolResult, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
 
 /** The error a Qwen Code tool result reports. */
 export function readQwenToolError(result: ProviderV1ToolResult): string | undefined {
   if (result.isError) return result.content;
-  const text = result.content.trim();
-  if (text.startsWith('{')) {
-    try {
-      const json = JSON.parse(text) as { error?: unknown };
-      if (json.error !== undefined) return typeof json.error === 'string' ? json.error : JSON.stringify(json.error);
-    } catch {
-      // plain output
-    }
-  }
-  const exit = /^Exit Code: (-?\d+)$/m.exec(text);
+  const error = jsonToolError(result.content);
+  if (error !== undefined) return error;
+  const exit = /^Exit Code: (-?\d+)$/m.exec(result.content.trim());
   return exit && exit[1] !== '0' ? `Exit Code: ${exit[1]}` : undefined;
 }
 
-/** The tool members of the Qwen Code provider. */
-export const QWEN_TOOLS = { doClassifyTool: classifyQwenTool, doReadToolError: readQwenToolError } as const;
+/** The tool facts of the Qwen Code provider. */
+export const QWEN_TOOLS: ToolFacts = {
+  table: {
+    read_file: { does: 'read', fields: ['file_path'] },
+    write_file: { does: 'written', fields: ['file_path'] },
+    edit: { does: 'edited', fields: ['file_path'] },
+    run_shell_command: { does: 'command', fields: ['command'] },
+  },
+  readError: readQwenToolError,
+};
+
+/** Classify one Qwen Code tool call. */
+export const classifyQwenTool = (call: ProviderV1ToolCall): ProviderV1ToolUse => classifyTool(QWEN_TOOLS, call);

@@ -66,6 +66,11 @@ export interface ProviderV1EventInfo {
   readonly autoContinue?: true;
   /** For `stop`: the background work the CLI listed when it stopped (Claude's `background_tasks`). */
   readonly background?: readonly ProviderV1BackgroundTask[];
+  /**
+   * For `prompt`: a turn the CLI started by itself, not a prompt anyone sent (Claude Code's
+   * `<task-notification>` when background work it started ended); its events credit no turn of umbel's.
+   */
+  readonly selfStarted?: true;
 }
 
 /** An account dialog on the screen: the kind it means and its line. */

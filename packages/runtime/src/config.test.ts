@@ -80,6 +80,18 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the sandbox default (true or its widenings); a bad one is refused naming the field', async () => {
+    const on = await file('sandbox-on.json', JSON.stringify({ sandbox: true }));
+    expect((await loadConfig({ env: { UMBEL_CONFIG: on }, cwd: scratch })).config.sandbox).toBe(true);
+    const widened = await file('sandbox-widened.json', JSON.stringify({ sandbox: { allow: ['registry.npmjs.org'], write: ['~/.cache/npm'] } }));
+    expect((await loadConfig({ env: { UMBEL_CONFIG: widened }, cwd: scratch })).config.sandbox).toEqual({
+      allow: ['registry.npmjs.org'],
+      write: ['~/.cache/npm'],
+    });
+    const bad = await file('sandbox-bad.json', JSON.stringify({ sandbox: { allowed: ['x'] } }));
+    expect((await failure({ UMBEL_CONFIG: bad })).message).toMatch(/sandbox/);
+  });
+
   it('refuses a file that is not JSON, naming the file and the problem', async () => {
     const path = await file('bad-json.json', '{ "providers": [ "a", ]\n}');
     const error = await failure({ UMBEL_CONFIG: path });

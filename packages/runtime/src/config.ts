@@ -6,7 +6,17 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { FleetLimitsSchema, HostNameSchema, HostSchema, readStateFile, type StateInvalidError, UmbelError, UmbelErrorCode, UsageError } from '@umbel/core';
+import {
+  FleetLimitsSchema,
+  HostNameSchema,
+  HostSchema,
+  readStateFile,
+  SandboxRequestSchema,
+  type StateInvalidError,
+  UmbelError,
+  UmbelErrorCode,
+  UsageError,
+} from '@umbel/core';
 import * as z from 'zod';
 import type { RuntimeEnv } from './env.js';
 import { unsafeConfigMode } from './config-mode.js';
@@ -18,6 +28,9 @@ export const UmbelConfigSchema = z
     providers: z.array(z.string().min(1)).optional().describe('provider packages to load: package names, or paths (absolute, or relative to this file)'),
     hosts: z.record(HostNameSchema, HostSchema).optional().describe('named SSH hosts'),
     limits: FleetLimitsSchema.optional().describe('fleet limits on this state root: maxWorkers, minFreeMemoryMB, queue (docs/cli.md#fleet-limits)'),
+    sandbox: SandboxRequestSchema.optional().describe(
+      'confine every worker that does not say otherwise (sandbox: false, --no-sandbox): true, or {write, read, allow} to widen the default policy (docs/cli.md#confined-workers)',
+    ),
   })
   .strict();
 

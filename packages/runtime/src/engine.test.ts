@@ -37,4 +37,14 @@ describe('createDefaultUmbel', () => {
       /unknown provider 'gone'.*'\.\/missing\.mjs' \(UMBEL_PROVIDERS\)/,
     );
   });
+
+  it('applies the config file’s sandbox default to every spawn (refused where it cannot be had) and claims no pool worker', async () => {
+    const config = join(scratch, 'sandbox-config.json');
+    await writeFile(config, JSON.stringify({ sandbox: true }), { mode: 0o600 });
+    // a PATH without bubblewrap: a confined spawn is refused before anything is made
+    const env = { HOME: scratch, UMBEL_HOME: join(scratch, 'state-sbx'), UMBEL_PROVIDERS: './extra.mjs', UMBEL_CONFIG: config, PATH: join(scratch, 'no-bin') };
+    const engine = await createDefaultUmbel({ env, cwd: scratch });
+    await expect(engine.spawn({ name: 'w2', provider: 'extra', cwd: scratch })).rejects.toMatchObject({ code: 'UMBEL_SANDBOX_UNAVAILABLE' });
+    expect(await engine.pool.claim({ provider: 'extra', cwd: scratch })).toEqual({ reason: 'no-match', refill: false });
+  });
 });

@@ -7,6 +7,7 @@
 import { checkStateRoot, createUmbel, resolveHome, type Umbel } from '@umbel/core';
 import type { RuntimeEnv } from './env.js';
 import { loadProviders } from './load.js';
+import { withSandboxDefault } from './sandbox-default.js';
 import type { LoadedProviders } from './loaded.js';
 
 /** Options of {@link createDefaultUmbel}. */
@@ -41,5 +42,5 @@ export async function createDefaultUmbel(options: DefaultUmbelOptions = {}): Pro
   const limits = loaded.config.config.limits;
   const substrate = createTmuxSubstrate({ home, env });
   const local = createUmbel({ home, env, substrate, providers, scratch, unloadedProviders, ...(limits ? { limits } : {}) });
-  return createFleet({ local, hosts: loaded.config.config.hosts ?? {}, env, home });
+  return withSandboxDefault(createFleet({ local, hosts: loaded.config.config.hosts ?? {}, env, home }), loaded.config.config.sandbox);
 }

@@ -501,8 +501,12 @@ export type Usage = z.infer<typeof UsageSchema>;
 
 /** One piece of background work the CLI reported when it stopped (`completed.background`). */
 export const BackgroundTaskSchema = z.object({
-  kind: z.string().describe("The CLI's kind of it (Claude Code: `shell`, a Bash command run in the background)"),
-  id: z.string().describe("Its id in the CLI's terms (Claude Code's task id)"),
+  kind: z
+    .string()
+    .describe(
+      "The CLI's kind of it (Claude Code: `shell`, a Bash command run in the background; `subagent`, a subagent the Agent tool runs in the background)",
+    ),
+  id: z.string().describe("Its id in the CLI's terms (Claude Code's task id, or the subagent's agent id)"),
   running: z.boolean().describe('Still running when the CLI stopped'),
 });
 export type BackgroundTask = z.infer<typeof BackgroundTaskSchema>;
@@ -540,7 +544,7 @@ export const OutcomeSchema = z.object({
     .array(BackgroundTaskSchema)
     .optional()
     .describe(
-      "completed: the CLI stopped while background work it started was still running (Claude Code's Stop record `background_tasks`); each entry: kind, id, running. Absent when nothing was running",
+      "completed: the CLI stopped while background work it started was still running (Claude Code's Stop record `background_tasks`: background shells and subagents; no other CLI lists its background work); each entry: kind, id, running. Absent when nothing was running",
     ),
 });
 /** The fields of an outcome as the schema has them (one object: MCP registers it as an output schema). */
@@ -830,11 +834,21 @@ export type PoolName = z.infer<typeof PoolNameSchema>;
 /** Most workers one pool keeps warm. */
 export const POOL_MAX_SIZE = 32;
 
-// A pool worker is never made with a worktree: each claim would need a fresh branch (docs/cli.md).
-const PoolSpawnFields = SpawnOptionsSchema.omit({ name: true, worktree: true, sandbox: true });
+const PoolSpawnFields = SpawnOptionsSchema.omit({ name: true });
+
+/**
+ * `worktree` of `pool start`: every member gets its own worktree on its own branch `umbel/<member>`
+ * from `base` (a ref, resolved again at each spawn and claim), so no branch can be named.
+ */
+export const PoolWorktreeRequestSchema = WorktreeRequestSchema.refine((w) => typeof w !== 'object' || w.branch === undefined, {
+  message: "a pool member's branch is always umbel/<member> (a claim hands out a branch nobody used): pool start takes no branch",
+}).describe(
+  'Make every pool member in its own git worktree of the repository that holds cwd, on its own branch umbel/<member> from base (default HEAD, resolved again at each claim: a member made before the base moved is never handed out): true, or {base}',
+);
 
 /** Options of `pool start`: the spawn options its workers get, the pool's size and name. */
 export const PoolStartOptionsSchema = PoolSpawnFields.extend({
+  worktree: PoolWorktreeRequestSchema.optional(),
   name: PoolNameSchema.optional().describe('Pool name; default <provider>-<8 hex>, one per set of matching options'),
   size: z
     .number()
@@ -892,12 +906,30 @@ export const PoolFinishJobSchema = z
     pool: PoolNameSchema.optional(),
     claimedBy: PoolReleaseSchema.shape.claimedBy,
     refill: z
-      .object({ name: PoolNameSchema, env: z.record(z.string(), z.string()) })
+      .object({
+        name: PoolNameSchema,
+        env: z.record(z.string(), z.string()),
+        handedOver: z
+          .boolean()
+          .optional()
+          .describe("The call took the pool's refill lock and hands it to this process (a refill in flight from before it exited)"),
+      })
       .strict()
       .optional(),
   })
   .strict();
 export type PoolFinishJob = z.infer<typeof PoolFinishJobSchema>;
+
+/** A worktree pool's repository and base (pool.json and `pool status`). */
+export const PoolWorktreeSchema = z.object({
+  repo: z.string().describe('The top of the checkout its members are made from'),
+  base: z.string().describe('The ref its members start from (resolved again at each spawn and claim)'),
+});
+export type PoolWorktree = z.infer<typeof PoolWorktreeSchema>;
+
+/** A confined pool's widenings of the default policy (sorted; empty lists for `sandbox: true`). */
+export const PoolSandboxSchema = z.object({ write: z.array(z.string()), read: z.array(z.string()), allow: z.array(z.string()) });
+export type PoolSandbox = z.infer<typeof PoolSandboxSchema>;
 
 /**
  * `pools/<name>/pool.json`: what the pool's workers are started with. Env values are never stored:
@@ -915,6 +947,8 @@ export const PoolRecordSchema = z.object({
   allowedTools: z.string().optional(),
   appendSystemPrompt: z.string().optional(),
   unattended: z.boolean(),
+  worktree: PoolWorktreeSchema.optional().describe('Every member is made in its own worktree (pool start --worktree)'),
+  sandbox: PoolSandboxSchema.optional().describe('Every member is confined (pool start --sandbox), with these widenings'),
   startupTimeout: z.number().int().positive().optional(),
   size: z.number().int().min(1).max(POOL_MAX_SIZE),
   envNames: z.array(z.string()).describe('Names (never values) of the explicit --env variables'),
@@ -945,6 +979,8 @@ export const PoolStatusSchema = z.object({
   permissionMode: z.string().optional(),
   allowedTools: z.string().optional(),
   unattended: z.boolean(),
+  worktree: PoolWorktreeSchema.optional().describe('Each member has its own worktree and branch umbel/<member> from this base'),
+  sandbox: PoolSandboxSchema.optional().describe('Each member is confined, with these widenings'),
   envNames: z.array(z.string()),
   size: z.number().int().positive(),
   createdAt: z.string(),
@@ -993,6 +1029,7 @@ export const FleetEventKindSchema = z.enum([
   'host-unreachable',
   'host-back',
   'revived',
+  'self-started',
 ]);
 export type FleetEventKind = z.infer<typeof FleetEventKindSchema>;
 

@@ -155,7 +155,28 @@ export interface UmbelPools {
    */
   release(claim: PoolRelease): Promise<void>;
   /** Replace dead, used and missing workers until the pool is full (one refill at a time per pool). */
-  refill(options: PoolRefillOptions, context?: CallContext): Promise<PoolRefillResult>;
+  refill(options: PoolRefillOptions, context?: RefillContext): Promise<PoolRefillResult>;
+  /**
+   * Take the pool's refill lock now for a refill another process runs (`umbel -p` hands it to its
+   * detached process before it exits): from then until that refill ends the pool has a refill in
+   * flight, and a claim that finds no idle worker waits for it. Undefined when a live refill holds
+   * the lock (or the pool is gone).
+   */
+  reserveRefill(name: string): Promise<RefillReservation | undefined>;
+}
+
+/** Context of a refill. */
+export interface RefillContext extends CallContext {
+  /** The pool's lock is being handed to this process (a `reserveRefill` in another one): take it over. */
+  readonly handedOver?: boolean;
+}
+
+/** A refill lock taken for another process (`UmbelPools.reserveRefill`). */
+export interface RefillReservation {
+  /** Make process `pid` the lock's owner (it refills with `handedOver`); false when this process no longer holds it. */
+  handTo(pid: number): Promise<boolean>;
+  /** Give the lock up (no other process will refill). */
+  cancel(): Promise<void>;
 }
 
 /** The engine. */

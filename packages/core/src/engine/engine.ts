@@ -19,12 +19,13 @@ import { hookEventsOf, loadWorker } from '../ledger/ledger.js';
 import { workerLogs } from '../operations/logs.js';
 import { sessionName } from './paths.js';
 import { poolStatuses } from '../pool/pool-members.js';
-import { refillPool } from '../pool/pool-refill.js';
+import { refillPool, reserveRefill } from '../pool/pool-refill.js';
 import { claimWorker, releaseWorker, startPool, stopPools } from '../pool/pool.js';
 import { pruneWorkers } from '../operations/prune.js';
 import { readAnswer, turnMessages } from '../operations/read.js';
 import {
   PoolClaimOptionsSchema,
+  PoolNameSchema,
   PoolRefillOptionsSchema,
   PoolRefSchema,
   PoolReleaseSchema,
@@ -35,7 +36,7 @@ import { VERBS } from '../contract/verbs.js';
 import { sendPrompt } from '../operations/send.js';
 import { spawnWorker } from '../operations/spawn.js';
 import { listWorkers, statusOf } from '../operations/status.js';
-import type { CallContext, SendContext, Umbel, UmbelPools, UmbelSettings, WaitContext } from '../contract/umbel.js';
+import type { CallContext, RefillContext, SendContext, Umbel, UmbelPools, UmbelSettings, WaitContext } from '../contract/umbel.js';
 import { waitForTurn } from '../wait/wait.js';
 import { waitUntil } from '../wait/wait-until.js';
 import { streamEvents } from '../operations/events.js';
@@ -71,8 +72,12 @@ function pools(ctx: EngineContext): UmbelPools {
     stop: async (name) => stopPools(ctx, poolName(name)),
     claim: async (input) => claimWorker(ctx, parse(PoolClaimOptionsSchema, input, 'pool claim options')),
     release: async (input) => releaseWorker(ctx, parse(PoolReleaseSchema, input, 'pool release')),
-    refill: async (input, context: CallContext = {}) =>
-      refillPool(ctx, parse(PoolRefillOptionsSchema, input, 'pool refill options'), context.signal ? { signal: context.signal } : {}),
+    refill: async (input, context: RefillContext = {}) =>
+      refillPool(ctx, parse(PoolRefillOptionsSchema, input, 'pool refill options'), {
+        ...(context.signal ? { signal: context.signal } : {}),
+        ...(context.handedOver ? { handedOver: true } : {}),
+      }),
+    reserveRefill: async (name) => reserveRefill(ctx, parse(PoolNameSchema, name, 'pool name')),
   };
 }
 

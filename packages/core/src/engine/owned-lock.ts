@@ -3,13 +3,15 @@
  * under a temp name, renamed in: a reader never sees it without its owner), and a lock whose owner
  * is gone (killed, crashed) is broken at once by the next taker instead of blocking everyone. The
  * wait for a live owner ends on the caller's signal (AbortedError) or after `waitMs` (`busy()`).
+ * A holder may hand its lock to another process (`handOwnedLock`), which takes it with
+ * `adoptOwnedLock`: the lock is never free in between, and a new owner that dies is a dead owner.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { asStateError } from '@umbel/provider';
 import { AbortedError } from '../contract/errors.js';
-import { currentOwner, ownerAlive, type ProcessOwner, ProcessOwnerSchema } from './process-owner.js';
+import { currentOwner, ownerAlive, ownerOf, type ProcessOwner, ProcessOwnerSchema } from './process-owner.js';
 import { readStateFileSync } from './state-file.js';
 import { sleep } from './util.js';
 
@@ -97,5 +99,45 @@ export async function acquireOwnedLock(path: string, options: { waitMs: number; 
     }
     if (Date.now() - started > options.waitMs) throw options.busy(Date.now() - started);
     await sleep(25, options.signal);
+  }
+}
+
+/** Whether `owner` is this process (pid and start time). */
+function isSelf(owner: ProcessOwner | undefined): boolean {
+  const me = currentOwner();
+  return owner !== undefined && owner.pid === me.pid && owner.start === me.start;
+}
+
+/**
+ * Hand the lock this process holds at `path` to process `pid`: its owner file is replaced in one
+ * rename (a reader sees one owner or the other, never none). False when this process does not hold it.
+ */
+export async function handOwnedLock(path: string, pid: number): Promise<boolean> {
+  if (!isSelf(readOwner(path))) return false;
+  const temp = join(path, `.owner-${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, JSON.stringify(ownerOf(pid)), { mode: 0o600, flag: 'wx' });
+    await rename(temp, join(path, 'owner'));
+    return true;
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw asStateError(error, path);
+  }
+}
+
+/**
+ * Take the lock at `path` that another process is handing to this one (`handOwnedLock`): held
+ * once its owner is this process. While a live process other than this one owns it, waited for up
+ * to `waitMs` (then `busy()`); a lock with no owner, or a dead one, is taken as acquireOwnedLock does.
+ */
+export async function adoptOwnedLock(path: string, options: { waitMs: number; signal?: AbortSignal; busy: (waitedMs: number) => Error }): Promise<HeldLock> {
+  const started = Date.now();
+  for (;;) {
+    if (options.signal?.aborted) throw new AbortedError('cancelled while waiting for a lock');
+    const owner = readOwner(path);
+    if (isSelf(owner)) return { release: () => release(path) };
+    if (!owner || !ownerAlive(owner)) return acquireOwnedLock(path, { ...options, waitMs: 0 });
+    if (Date.now() - started > options.waitMs) throw options.busy(Date.now() - started);
+    await sleep(10, options.signal);
   }
 }

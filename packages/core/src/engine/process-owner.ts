@@ -28,6 +28,13 @@ export function currentOwner(): ProcessOwner {
   return { pid: process.pid, ...(self ? { start: self } : {}), at: Date.now() };
 }
 
+/** Process `pid` as an owner (its start time read now): what a process hands something it owns to. */
+export function ownerOf(pid: number): ProcessOwner {
+  if (pid === process.pid) return currentOwner();
+  const start = procStat(pid)?.start;
+  return { pid, ...(start ? { start } : {}), at: Date.now() };
+}
+
 /** Whether process `pid` is alive (EPERM: alive, someone else's). A zombie (exited, not yet reaped) is not. */
 export function pidAlive(pid: number): boolean {
   try {

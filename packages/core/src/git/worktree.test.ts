@@ -183,3 +183,20 @@ describe('createWorktree, inspectWorktree, removeWorktree', () => {
     expect(r.git('branch', '--list', 'umbel/*')).toBe('');
   });
 });
+
+describe('the checkout of a new worktree', () => {
+  it("uses git's parallel checkout (checkout.workers=0: a worker per core; git alone keeps one), for worktree add only", async () => {
+    const { repo: dir, home } = repo();
+    const bin = temp('umbel-wt-bin-');
+    const log = join(bin, 'argv.log');
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`, { mode: 0o755 });
+    const logged = { ...env, PATH: `${bin}:${process.env.PATH}` };
+    const plan = await planWorktree({ home, name: 'w', cwd: dir, request: {}, env: logged });
+    await createWorktree(plan.record, logged);
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    expect(lines.filter((l) => l.includes('worktree add'))).toEqual([expect.stringMatching(/-c checkout\.workers=0 worktree add /)]);
+    expect(lines.filter((l) => l.includes('checkout.workers'))).toHaveLength(1);
+    expect(readFileSync(join(plan.record.path, 'sub', 'b.txt'), 'utf8')).toBe('b\n');
+  });
+});

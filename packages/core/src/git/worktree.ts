@@ -50,13 +50,20 @@ const exists = (path: string) =>
     () => false,
   );
 
-function run(args: readonly string[], cwd: string, env: GitEnv): Promise<GitRun> {
-  return git(args, { cwd, env, timeoutMs: GIT_TIMEOUT_MS });
+function run(args: readonly string[], cwd: string, env: GitEnv, config?: readonly string[]): Promise<GitRun> {
+  return git(args, { cwd, env, timeoutMs: GIT_TIMEOUT_MS, ...(config ? { config } : {}) });
 }
 
+/**
+ * The checkout of a new worktree is most of a worktree spawn (docs/testing.md): git's parallel
+ * checkout (one worker per core; a tree under git's own threshold of 100 files stays sequential)
+ * writes its files concurrently. Only for umbel's own `worktree add`; an older git ignores the key.
+ */
+const PARALLEL_CHECKOUT = ['checkout.workers=0'];
+
 /** A git call that must succeed, or WorktreeFailedError (git missing: say so). */
-async function must(args: readonly string[], cwd: string, env: GitEnv, what: string): Promise<string> {
-  const result = await run(args, cwd, env);
+async function must(args: readonly string[], cwd: string, env: GitEnv, what: string, config?: readonly string[]): Promise<string> {
+  const result = await run(args, cwd, env, config);
   const why = failure(result, what);
   if (result.error === GIT_MISSING) throw new WorktreeFailedError(GIT_MISSING, 'install git, or spawn without --worktree');
   if (why) throw new WorktreeFailedError(why);
@@ -87,8 +94,8 @@ async function checkBranch(top: string, branch: string, named: boolean, env: Git
   return found;
 }
 
-/** The commit `ref` names. */
-async function resolveBase(top: string, ref: string, env: GitEnv): Promise<string> {
+/** The commit `ref` names in the repository whose top is `top`. */
+export async function resolveBase(top: string, ref: string, env: GitEnv): Promise<string> {
   const result = await run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], top, env);
   const sha = result.stdout.trim();
   if (result.code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) {
@@ -96,6 +103,15 @@ async function resolveBase(top: string, ref: string, env: GitEnv): Promise<strin
     throw new WorktreeInvalidError(`base '${ref}' does not name a commit${empty}`);
   }
   return sha;
+}
+
+/**
+ * The repository `cwd` is in and the commit `ref` names there now (read-only): what a worktree pool
+ * matches on, resolved again at each claim so a member made before the base moved is never handed out.
+ */
+export async function worktreeOrigin(cwd: string, ref: string, env: GitEnv): Promise<{ readonly repo: string; readonly commit: string }> {
+  const repo = await repoTop(cwd, env);
+  return { repo, commit: await resolveBase(repo, ref, env) };
 }
 
 /** What spawn will make: decided with git's read-only calls, before anything is written. */
@@ -147,7 +163,7 @@ export async function createWorktree(record: WorktreeRecord, env: GitEnv): Promi
   try {
     if (record.createdBranch) await must(['branch', '--no-track', record.branch, record.base], record.repo, env, 'git branch');
     try {
-      await must(['worktree', 'add', '--quiet', record.path, record.branch], record.repo, env, 'git worktree add');
+      await must(['worktree', 'add', '--quiet', record.path, record.branch], record.repo, env, 'git worktree add', PARALLEL_CHECKOUT);
       await chmod(record.path, 0o700);
     } catch (error) {
       await removeUnlocked(record, env, { deleteBranch: true }).catch(() => undefined);

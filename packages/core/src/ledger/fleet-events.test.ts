@@ -64,6 +64,26 @@ describe('fleet events from the ledger', () => {
     expect(second).toMatchObject({ reason: 'rate-limited', exitCode: 118, message: 'limit' });
   });
 
+  it('a turn the CLI started by itself (a selfStarted prompt) is its own event, self-started, between the turns umbel sent', () => {
+    const a = view('a', [
+      ev(10, 'ready', {}),
+      ev(20, 'sent', { turn: 1, prompt: 'x' }),
+      ev(21, 'prompt', { turnKey: 'p1' }),
+      ev(30, 'stop', { turnKey: 'p1' }),
+      ev(40, 'prompt', { turnKey: 'n1', selfStarted: true }),
+      ev(45, 'stop', { turnKey: 'n1' }),
+      ev(50, 'sent', { turn: 2, prompt: 'y' }),
+    ]);
+    expect(brief(mergeEvents([workerEvents(a)], undefined))).toEqual([
+      ['a', 'spawned', ''],
+      ['a', 'ready', ''],
+      ['a', 'sent', 1],
+      ['a', 'ended', 1],
+      ['a', 'self-started', ''],
+      ['a', 'sent', 2],
+    ]);
+  });
+
   it('a process that ended by itself is dead with its status; an interrupt ends a turn idle', () => {
     const b = view('b', [ev(1, 'sent', { turn: 1, prompt: 'x' }), ev(2, 'prompt'), ev(3, 'interrupt'), ev(4, 'exit', { status: 3 })]);
     expect(brief(mergeEvents([workerEvents(b)], undefined)).slice(1)).toEqual([

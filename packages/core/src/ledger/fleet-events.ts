@@ -12,6 +12,8 @@
  *   wait's death record)
  * - `revived` (`umbel revive` started the CLI again, resuming its conversation); each life of a
  *   revived worker has its own `ready` and `dead`/`killed`
+ * - `self-started` (the CLI started a turn by itself: Claude's `<task-notification>` when background
+ *   work ended; it is no turn of umbel's)
  *
  * Every event carries a cursor: `<ns>.<worker>.<rank>`, its place in one total order (time, then
  * worker, then the kind's rank), so `since: cursor` continues after it.
@@ -38,6 +40,8 @@ const RANK: Readonly<Record<FleetEvent['kind'], number>> = {
   'host-unreachable': 9,
   // (one digit per cursor: shares spawned's rank, which never has the same time)
   revived: 1,
+  // (shares sent's: a prompt the CLI started and one umbel sent are never written at the same time)
+  'self-started': 3,
 };
 
 /** Stamp one event: its order key and cursor. */
@@ -130,6 +134,8 @@ export function workerEvents(view: WorkerView, derived: Lifecycles = new WeakMap
   }
   const failedAt = sendFailures(view.events);
   for (const turn of view.turns) out.push(...turnEvents(base, turn, failedAt));
+  // turns the CLI started by itself (Claude's <task-notification>): no turn of umbel's, an event of their own
+  for (const e of view.events) if (e.kind === 'prompt' && e.info.selfStarted) out.push(stamp(e.at, { ...base, kind: 'self-started' }));
   out.sort(compareStamped);
   derived.set(view, out);
   return out;

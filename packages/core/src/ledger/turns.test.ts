@@ -207,3 +207,55 @@ describe("a turn a wait closed from the transcript alone, whose Stop hook lands 
     ]);
   });
 });
+
+describe('a turn the CLI starts by itself when background work ends (Claude Code’s <task-notification>)', () => {
+  // hook events as a provider reads them: the self-started prompt is marked (`selfStarted`), every event keyed
+  type Info = { turnKey?: string; selfStarted?: true };
+  const hook = (at: number, kind: string, info: Info) => ({ ...ledgerEvents(undefined, '/events', [ev(at, kind)], [])[0], info }) as LedgerEvent;
+  const own = (at: number, kind: string, payload: unknown) => ledgerEvents(undefined, '/events', [ev(at, kind, payload)], [])[0] as LedgerEvent;
+  const first = [own(1, 'sent', { turn: 1, prompt: 'a' }), hook(2, 'prompt', { turnKey: 'p1' }), hook(3, 'stop', { turnKey: 'p1' })];
+
+  it('sent while it runs, the next turn takes neither its prompt nor its stop', () => {
+    const turns = assignTurns([
+      ...first,
+      hook(4, 'prompt', { turnKey: 'n1', selfStarted: true }),
+      own(5, 'sent', { turn: 2, prompt: 'b' }),
+      hook(6, 'stop', { turnKey: 'n1' }),
+      hook(7, 'prompt', { turnKey: 'p2' }),
+      hook(8, 'stop', { turnKey: 'p2' }),
+    ]);
+    expect(turns.map((t) => [t.turn, t.accepted?.at, t.end?.at, t.turnKey])).toEqual([
+      [1, 2n, 3n, 'p1'],
+      [2, 7n, 8n, 'p2'],
+    ]);
+  });
+
+  it('sent just before it started (queued behind it), the next turn still waits for its own prompt and stop', () => {
+    const turns = assignTurns([
+      ...first,
+      own(4, 'sent', { turn: 2, prompt: 'b' }),
+      hook(5, 'prompt', { turnKey: 'n1', selfStarted: true }),
+      hook(6, 'stop', { turnKey: 'n1' }),
+      hook(7, 'prompt', { turnKey: 'p2' }),
+    ]);
+    expect(turns.map((t) => [t.turn, t.accepted?.at, t.end?.at])).toEqual([
+      [1, 2n, 3n],
+      [2, 7n, undefined],
+    ]);
+  });
+
+  it("a queued prompt whose prompt event carries the self-started turn's key: that turn's stop still is not the queued turn's", () => {
+    const turns = assignTurns([
+      ...first,
+      hook(4, 'prompt', { turnKey: 'n1', selfStarted: true }),
+      own(5, 'sent', { turn: 2, prompt: 'b' }),
+      hook(6, 'prompt', { turnKey: 'n1' }),
+      hook(7, 'stop', { turnKey: 'n1' }),
+      hook(8, 'stop', { turnKey: 'p2' }),
+    ]);
+    expect(turns.map((t) => [t.turn, t.accepted?.at, t.end?.at])).toEqual([
+      [1, 2n, 3n],
+      [2, 6n, 8n],
+    ]);
+  });
+});

@@ -16,6 +16,11 @@
  * submitted turn when it has ended (the limited one): its end is dropped, its key becomes the
  * continuation's, so the continuation's stop ends it and its answer is that turn's answer. A
  * continuation with no such turn is foreign: its events credit no turn.
+ *
+ * A CLI may also start a turn of its own when background work ends (Claude Code's
+ * `<task-notification>`): a prompt marked `selfStarted`. It confirms no turn, and the first terminal
+ * event keyed to it is its own end, never a turn's umbel sent (a prompt queued behind it may carry
+ * its key).
  */
 import type { LedgerEvent, TurnView } from './ledger-types.js';
 
@@ -98,6 +103,8 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
   const foreign = new Set<string>();
   /** Turns a wait closed from the transcript whose own late terminal event came since. */
   const lateSeen = new Set<Draft>();
+  /** Keys of turns the CLI started by itself that have not ended yet. */
+  const selfOpen = new Set<string>();
   for (const event of events) {
     if (event.info.autoContinue) {
       continuing = true;
@@ -136,6 +143,7 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
     }
     const key = event.info.turnKey;
     if (key !== undefined && foreign.has(key)) continue;
+    if (selfStartedEvent(event, selfOpen)) continue;
     if (event.kind === 'prompt') {
       while (unaccepted < turns.length && !accepts(turns[unaccepted] as Draft, event)) unaccepted++;
       const target = turns[unaccepted];
@@ -153,6 +161,18 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
     else if (event.kind === 'tool') target.activity.push(event);
   }
   return turns.map((t) => finish(t, answers));
+}
+
+/** Whether `event` is a self-started turn's prompt or end (`selfOpen` tracks those still running). */
+function selfStartedEvent(event: LedgerEvent, selfOpen: Set<string>): boolean {
+  const key = event.info.turnKey;
+  if (event.kind === 'prompt' && event.info.selfStarted) {
+    if (key !== undefined) selfOpen.add(key);
+    return true;
+  }
+  if (key === undefined || !TERMINAL.has(event.kind) || !selfOpen.has(key)) return false;
+  selfOpen.delete(key);
+  return true;
 }
 
 /** Whether an answer came after `from` (and before `to`, when given). */

@@ -14,12 +14,18 @@ import { readStateFile } from '../engine/state-file.js';
 import { join } from 'node:path';
 import { PoolCorruptError } from '../contract/errors.js';
 import { asStateError, mkdirPrivate } from '@umbel/provider';
-import type { PoolRecord } from '../contract/schemas.js';
+import type { PoolRecord, PoolSandbox, SandboxRequest } from '../contract/schemas.js';
+import { wideningOf } from '../sandbox/launch.js';
 
 const KEY_RE = /^[0-9a-f]{64}$/;
 
-/** The options a pool's workers share, other than the environment. */
-export type PoolSpec = Pick<PoolRecord, 'provider' | 'cwd' | 'model' | 'permissionMode' | 'allowedTools' | 'appendSystemPrompt' | 'unattended'>;
+/**
+ * The options a pool's workers share, other than the environment. `worktree.base` is a ref (a pool
+ * follows it); `commit` is where it points now, resolved by a claim for the pool and for the call.
+ */
+export type PoolSpec = Pick<PoolRecord, 'provider' | 'cwd' | 'model' | 'permissionMode' | 'allowedTools' | 'appendSystemPrompt' | 'unattended' | 'sandbox'> & {
+  readonly worktree?: { readonly repo: string; readonly base: string; readonly commit?: string | undefined } | undefined;
+};
 
 /** The fields of a spec, in the order they are compared, digested and named in messages. */
 export const SPEC_FIELDS = ['provider', 'cwd', 'model', 'permissionMode', 'allowedTools', 'appendSystemPrompt', 'unattended'] as const;
@@ -74,9 +80,18 @@ export function envDigest(key: Buffer, env: Readonly<Record<string, string>>): s
   );
 }
 
-/** The digest of spec + environment: the default pool name is derived from it. */
+/** The digest of spec + environment: the default pool name is derived from it (unchanged for a pool without worktree and sandbox). */
 export function specDigest(key: Buffer, spec: PoolSpec, env: string): string {
-  return hmac(key, 'spec', [...SPEC_FIELDS.map((f) => spec[f] ?? null), env]);
+  const isolated = spec.worktree || spec.sandbox ? [spec.worktree ? { repo: spec.worktree.repo, base: spec.worktree.base } : null, spec.sandbox ?? null] : [];
+  return hmac(key, 'spec', [...SPEC_FIELDS.map((f) => spec[f] ?? null), env, ...isolated]);
+}
+
+/** A sandbox request as a pool keeps and compares it: its widenings, each sorted and without repeats. */
+export function poolSandbox(request: SandboxRequest | undefined): PoolSandbox | undefined {
+  if (request === undefined || request === false) return undefined;
+  const widen = wideningOf(request);
+  const norm = (list: readonly string[]) => [...new Set(list)].sort();
+  return { write: norm(widen.write), read: norm(widen.read), allow: norm(widen.allow) };
 }
 
 /** Whether two digests are equal (in constant time). */
@@ -85,17 +100,49 @@ export function sameDigest(a: string, b: string): boolean {
 }
 
 /** What differs between a pool and a call, in words (env values are never shown: only that one differs). */
-export function differences(record: PoolRecord, spec: PoolSpec, env: string): string[] {
+export function differences(record: PoolSpec & { readonly envDigest: string }, spec: PoolSpec, env: string): string[] {
   const out: string[] = [];
   for (const field of SPEC_FIELDS) {
     const want = spec[field];
     const have = record[field];
     if ((want ?? undefined) !== (have ?? undefined)) out.push(`${field}: the pool has ${shown(have)}, the call ${shown(want)}`);
   }
+  out.push(...isolationDifferences(record, spec));
   if (!sameDigest(record.envDigest, env)) {
     out.push('the worker environment differs (a --env name or value, or an inherited variable such as PATH or HOME)');
   }
   return out;
+}
+
+/**
+ * Worktree and sandbox: a pool matches only a call that asks for the same (a plain call never gets an
+ * isolated or confined member, nor the other way round). The worktree's repository must be the same,
+ * and its base the same commit when both were resolved (a claim), else the same ref (a start).
+ */
+function isolationDifferences(pool: PoolSpec, call: PoolSpec): string[] {
+  const out: string[] = [];
+  const [have, want] = [pool.worktree, call.worktree];
+  if (!have || !want) {
+    if (have || want)
+      out.push(`worktree: the pool has ${have ? `worktrees from ${have.base}` : 'none'}, the call ${want ? `a worktree from ${want.base}` : 'none'}`);
+  } else if (have.repo !== want.repo) out.push(`worktree: the pool's are of '${have.repo}', the call's of '${want.repo}'`);
+  else if (have.commit !== undefined && want.commit !== undefined ? have.commit !== want.commit : have.base !== want.base) {
+    out.push(`worktree base: the pool's ${at(have)}, the call's ${at(want)} (a member made before the base moved is never handed out)`);
+  }
+  if (JSON.stringify(pool.sandbox ?? null) !== JSON.stringify(call.sandbox ?? null)) {
+    out.push(`sandbox: the pool has ${confined(pool.sandbox)}, the call ${confined(call.sandbox)}`);
+  }
+  return out;
+}
+
+function at(w: { readonly base: string; readonly commit?: string | undefined }): string {
+  return w.commit === undefined ? `'${w.base}'` : `'${w.base}' is at ${w.commit.slice(0, 12)}`;
+}
+
+function confined(sandbox: PoolSandbox | undefined): string {
+  if (!sandbox) return 'none';
+  const widened = [...sandbox.write.map((p) => `write ${p}`), ...sandbox.read.map((p) => `read ${p}`), ...sandbox.allow.map((h) => `allow ${h}`)];
+  return widened.length ? `a sandbox widened by ${widened.join(', ')}` : 'the default sandbox';
 }
 
 function shown(value: string | boolean | undefined): string {

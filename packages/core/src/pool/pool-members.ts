@@ -8,8 +8,9 @@ import { deathFacts } from '../ledger/death.js';
 import { UmbelError, UmbelErrorCode } from '../contract/errors.js';
 import { loadWorker } from '../ledger/ledger.js';
 import type { WorkerView } from '../ledger/ledger-types.js';
-import { lastError, lockOwner, markers, type PoolPaths, parseClaim, pidAlive, poolNames, poolPaths, requireRecord } from './pool-store.js';
-import type { PoolStatus, PoolWorker } from '../contract/schemas.js';
+import { lastError, lockOwner, markers, type PoolPaths, parseClaim, pidAlive, poolNames, poolPaths, readRecord, requireRecord } from './pool-store.js';
+import type { PoolStatus, PoolWorker, PoolWorktree } from '../contract/schemas.js';
+import { resolveBase } from '../git/worktree.js';
 import { fleetPanes, isStarting } from '../operations/status.js';
 import { readStateFileSync } from '../engine/state-file.js';
 import type { PaneState } from '../contract/substrate.js';
@@ -51,18 +52,28 @@ export function membersOf(paths: PoolPaths): Member[] {
 
 const alive = (pane: PaneState) => pane.exists && !pane.dead;
 
-/** Why an idle worker cannot be claimed, or undefined when it can (ready, alive, never sent a prompt). */
-export function unusable(view: WorkerView | undefined, pane: PaneState): string | undefined {
+/**
+ * Why an idle worker cannot be claimed, or undefined when it can (ready, alive, never sent a prompt).
+ * `base`: the commit a worktree pool's base names now; a member made from another one is stale.
+ */
+export function unusable(view: WorkerView | undefined, pane: PaneState, base?: string): string | undefined {
   if (!view) return 'its state is gone';
   if (view.corrupt) return `its state is corrupt (${view.corrupt.reason})`;
   if (!alive(pane) || view.death.exit || view.death.dead) return deathFacts(view, pane).cause;
   if (view.turns.length > 0) return 'it was sent a prompt outside the pool';
   if (view.readyAt === undefined) return 'it never reached its ready prompt';
+  const made = view.meta?.worktree?.base;
+  if (base !== undefined && made !== base) return `it was made from ${made?.slice(0, 12) ?? 'no worktree'}; the base has moved to ${base.slice(0, 12)}`;
   return undefined;
 }
 
+/** The commit a worktree pool's base names now; undefined when it names none (its next spawn says why). */
+export async function baseCommit(ctx: EngineContext, worktree: PoolWorktree): Promise<string | undefined> {
+  return resolveBase(worktree.repo, worktree.base, ctx.env).catch(() => undefined);
+}
+
 /** The state of one member (pure). `refilling`: a live refill holds the pool's lock. */
-export function memberState(member: Member, view: WorkerView | undefined, pane: PaneState, refilling: boolean, now: number): PoolWorker {
+export function memberState(member: Member, view: WorkerView | undefined, pane: PaneState, refilling: boolean, now: number, commit?: string): PoolWorker {
   const base = { worker: member.worker, ...(member.claimedBy ? { claimedBy: member.claimedBy } : {}) };
   if (member.kind === 'starting') {
     if (!refilling) return { ...base, state: 'dead', reason: 'its refill ended before it was ready' };
@@ -76,7 +87,7 @@ export function memberState(member: Member, view: WorkerView | undefined, pane: 
     if (!view || !alive(pane)) return { ...base, state: 'dead', reason: view ? deathFacts(view, pane).cause : 'its state is gone' };
     return { ...base, state: 'claimed' };
   }
-  const why = unusable(view, pane);
+  const why = unusable(view, pane, commit);
   return why ? { ...base, state: 'dead', reason: why } : { ...base, state: 'ready' };
 }
 
@@ -85,10 +96,12 @@ export async function memberStates(ctx: EngineContext, paths: PoolPaths): Promis
   const { paneOf } = await fleetPanes(ctx);
   const refilling = lockOwner(paths) !== undefined;
   const now = ctx.now();
+  const worktree = readRecord(paths)?.worktree;
+  const base = worktree ? await baseCommit(ctx, worktree) : undefined;
   const out: { member: Member; state: PoolWorker; gone: boolean }[] = [];
   for (const member of membersOf(paths)) {
     const view = loadWorker(ctx, member.worker);
-    out.push({ member, state: memberState(member, view, await paneOf(`umbel-${member.worker}`), refilling, now), gone: view === undefined });
+    out.push({ member, state: memberState(member, view, await paneOf(`umbel-${member.worker}`), refilling, now, base), gone: view === undefined });
   }
   return out;
 }
@@ -119,6 +132,8 @@ export async function poolStatuses(ctx: EngineContext, name?: string): Promise<P
       ...(record.permissionMode ? { permissionMode: record.permissionMode } : {}),
       ...(record.allowedTools ? { allowedTools: record.allowedTools } : {}),
       unattended: record.unattended,
+      ...(record.worktree ? { worktree: record.worktree } : {}),
+      ...(record.sandbox ? { sandbox: record.sandbox } : {}),
       envNames: record.envNames,
       size: record.size,
       createdAt: record.createdAt,

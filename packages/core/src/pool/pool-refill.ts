@@ -15,7 +15,20 @@ import { AbortedError, PoolMismatchError, UmbelError, UmbelErrorCode } from '../
 import { killWorker } from '../operations/kill.js';
 import { type Member, memberStates } from './pool-members.js';
 import { differences, envDigest, poolKey } from './pool-key.js';
-import { addMarker, markers, moveMarker, type PoolPaths, poolPaths, poolsDir, recordError, requireRecord, tryLock } from './pool-store.js';
+import {
+  addMarker,
+  dropHandedLock,
+  handLock,
+  markers,
+  moveMarker,
+  type PoolPaths,
+  poolPaths,
+  poolsDir,
+  recordError,
+  requireRecord,
+  tryLock,
+} from './pool-store.js';
+import type { RefillReservation } from '../contract/umbel.js';
 import { type PoolRecord, type PoolRefillResult, type SpawnOptionsParsed, SpawnOptionsSchema, type EnvMap } from '../contract/schemas.js';
 import { plan, spawnWorker } from '../operations/spawn.js';
 import { mapLimit } from '../engine/util.js';
@@ -40,6 +53,9 @@ export function spawnOptionsOf(record: PoolRecord, env: EnvMap | undefined): Spa
     ...(record.allowedTools ? { allowedTools: record.allowedTools } : {}),
     ...(record.appendSystemPrompt !== undefined ? { appendSystemPrompt: record.appendSystemPrompt } : {}),
     unattended: record.unattended,
+    // Each member its own worktree on umbel/<member>, from the pool's base as it is now.
+    ...(record.worktree ? { worktree: { base: record.worktree.base } } : {}),
+    ...(record.sandbox ? { sandbox: record.sandbox } : {}),
     ...(record.startupTimeout ? { startupTimeout: record.startupTimeout } : {}),
     ...(env ? { env } : {}),
   });
@@ -47,7 +63,8 @@ export function spawnOptionsOf(record: PoolRecord, env: EnvMap | undefined): Spa
 
 /** The env a refill would give workers must be the pool's: values are not stored, so the caller brings them. */
 async function checkEnv(ctx: EngineContext, record: PoolRecord, options: SpawnOptionsParsed): Promise<void> {
-  const p = await plan(ctx, options);
+  const { worktree: _member, ...rest } = options; // a member's own worktree is no part of the environment
+  const p = await plan(ctx, rest);
   const digest = envDigest(await poolKey(ctx.poolKeys, poolsDir(ctx)), p.choices.env);
   const diffs = differences(record, { ...record }, digest);
   if (diffs.length) throw new PoolMismatchError(record.name, diffs);
@@ -141,7 +158,8 @@ function short(paths: PoolPaths): boolean {
   }
 }
 
-type RefillContext = { signal?: AbortSignal; throwErrors?: boolean; maxWorkers?: number };
+/** `handedOver`: this process is being handed the pool's lock (`reserveRefill` in the caller, then its `handTo`). */
+type RefillContext = { signal?: AbortSignal; throwErrors?: boolean; maxWorkers?: number; handedOver?: boolean };
 
 /**
  * `pool refill`. The first error a spawn hit is thrown when `throwErrors` (pool start), else reported.
@@ -155,6 +173,8 @@ export async function refillPool(ctx: EngineContext, options: { name: string; en
   } catch (error) {
     const expected = UmbelError.isInstance(error) && (error.code === UmbelErrorCode.Aborted || error.code === UmbelErrorCode.PoolNotFound);
     if (!expected) await recordError(paths, messageOf(error));
+    // A lock handed to this process that its refill never got to use: given up, so no claim waits for it.
+    if (context.handedOver) await dropHandedLock(paths).catch(() => undefined);
     throw error;
   }
 }
@@ -165,7 +185,7 @@ async function refillRounds(ctx: EngineContext, paths: PoolPaths, options: { nam
   const work: Work = { started: [], removed: [], errors: [] };
   let busy = false;
   for (let n = 0; n < ROUNDS; n++) {
-    const release = await tryLock(paths);
+    const release = await tryLock(paths, n === 0 && context.handedOver === true);
     if (!release) {
       busy = n === 0;
       break;
@@ -193,6 +213,22 @@ async function refillRounds(ctx: EngineContext, paths: PoolPaths, options: { nam
   await recordError(paths, error === undefined ? undefined : messageOf(error));
   if (error !== undefined && context.throwErrors) throw error;
   return { pool: paths.name, started: work.started, removed: work.removed, busy, ...(error !== undefined ? { error: messageOf(error) } : {}) };
+}
+
+/**
+ * Take the pool's refill lock now for a refill another process will run (`handTo(pid)`; it calls
+ * refill with `handedOver`). From here until that refill ends the pool has a refill in flight, so a
+ * claim that finds no idle worker waits for it instead of starting cold. Undefined when a live refill
+ * holds the lock or the pool is gone.
+ */
+export async function reserveRefill(ctx: EngineContext, name: string): Promise<RefillReservation | undefined> {
+  const paths = poolPaths(ctx, name);
+  const release = await tryLock(paths).catch((error) => {
+    if (UmbelError.isInstance(error) && error.code === UmbelErrorCode.PoolNotFound) return undefined;
+    throw error;
+  });
+  if (!release) return undefined;
+  return { handTo: (pid) => handLock(paths, pid), cancel: release };
 }
 
 function messageOf(error: unknown): string {

@@ -6,7 +6,8 @@
  *   pools/<name>/starting/<worker>       a refill is spawning it (written before the spawn starts)
  *   pools/<name>/idle/<worker>           ready and never used: the only markers a claim takes
  *   pools/<name>/claimed/<worker>@<pid>  taken by process <pid> (rename from idle/: one winner)
- *   pools/<name>/refill.lock/owner       the one refill at work (../engine/owned-lock.ts: pid and start time); a dead owner's lock is broken
+ *   pools/<name>/refill.lock/owner       the one refill at work (../engine/owned-lock.ts: pid and start time); a dead owner's lock is broken.
+ *                                        `umbel -p` takes it before it exits and hands it to its detached refill (a refill in flight from then on)
  *   pools/<name>/last-error              why the last refill could not start a worker
  *
  * Markers are created with O_EXCL in an existing directory, never with `mkdir -p`: a pool that
@@ -17,7 +18,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { readStateFile, readStateFileSync } from '../engine/state-file.js';
 import { pidAlive } from '../engine/process-owner.js';
-import { acquireOwnedLock, liveOwner } from '../engine/owned-lock.js';
+import { acquireOwnedLock, adoptOwnedLock, handOwnedLock, liveOwner } from '../engine/owned-lock.js';
 import { join } from 'node:path';
 import type { EngineContext } from '../engine/context.js';
 import { PoolCorruptError, PoolNotFoundError } from '../contract/errors.js';
@@ -188,18 +189,37 @@ export function lockOwner(paths: PoolPaths): number | undefined {
 /** What a refill lock held by a live process throws (never seen outside tryLock). */
 class RefillBusy extends Error {}
 
+/** How long a refill handed over (`umbel -p`'s detached process) waits for the caller to name it the lock's owner. */
+const HANDOVER_WAIT_MS = 10_000;
+
 /**
  * Take the pool's refill lock (the shared owned lock: a dead owner's is broken at once), or
- * undefined when a live refill holds it. PoolNotFoundError when the pool is gone.
+ * undefined when a live refill holds it. `handed`: the lock is being handed to this process
+ * (handLock), so it is taken once it names this process. PoolNotFoundError when the pool is gone.
  */
-export async function tryLock(paths: PoolPaths): Promise<(() => Promise<void>) | undefined> {
+export async function tryLock(paths: PoolPaths, handed = false): Promise<(() => Promise<void>) | undefined> {
   try {
-    return (await acquireOwnedLock(paths.lock, { waitMs: 0, busy: () => new RefillBusy() })).release;
+    const options = { busy: () => new RefillBusy() };
+    const lock = handed
+      ? await adoptOwnedLock(paths.lock, { ...options, waitMs: HANDOVER_WAIT_MS })
+      : await acquireOwnedLock(paths.lock, { ...options, waitMs: 0 });
+    return lock.release;
   } catch (error) {
     if (error instanceof RefillBusy) return undefined;
     if (!existsSync(paths.dir)) throw new PoolNotFoundError(paths.name);
     throw error;
   }
+}
+
+/** Hand the refill lock this process holds to process `pid` (it takes it with `tryLock(paths, true)`). */
+export async function handLock(paths: PoolPaths, pid: number): Promise<boolean> {
+  return handOwnedLock(paths.lock, pid);
+}
+
+/** Give up the refill lock handed to this process (see handLock), if this process holds it. */
+export async function dropHandedLock(paths: PoolPaths): Promise<void> {
+  if (liveOwner(paths.lock)?.pid !== process.pid) return;
+  await (await adoptOwnedLock(paths.lock, { waitMs: 0, busy: () => new RefillBusy() })).release();
 }
 
 /** Record (or clear) why the last refill could not start a worker. Best effort: the pool may be gone. */

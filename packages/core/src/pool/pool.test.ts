@@ -323,6 +323,45 @@ describe('the teardown after a call (umbel -p hands it to a detached process)', 
     await refill;
   });
 
+  it('a refill reserved for another process is in flight before it begins: a claim on the emptied pool waits for it', async () => {
+    const env = { MOCK_CLI_START_MS: '200' };
+    const pool = await start({ size: 1, env });
+    await umbel.pool.release({ pool: pool.name, worker: (await claim({ env })).worker as string });
+    // What `umbel -p` does before it exits: take the lock, hand it to its detached process (here: this one).
+    const reservation = await umbel.pool.reserveRefill(pool.name);
+    expect(reservation).toBeDefined();
+    expect(await umbel.pool.reserveRefill(pool.name)).toBeUndefined(); // one refill at a time
+    expect((await umbel.pool.status(pool.name))[0]).toMatchObject({ refilling: true, workers: [] });
+    // No idle worker, no spawn under way yet: the claim waits for the refill all the same.
+    const claimed = claim({ env });
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    expect(await reservation?.handTo(process.pid)).toBe(true);
+    const refill = umbel.pool.refill({ name: pool.name, env }, { handedOver: true });
+    expect(await claimed).toMatchObject({ reason: 'claimed', pool: pool.name, worker: expect.stringMatching(new RegExp(`^${pool.name}-`)) });
+    expect((await refill).busy).toBe(false);
+  });
+
+  it('a reserved refill whose process is gone never makes a claim wait; the next refill breaks its lock', async () => {
+    const pool = await start({ size: 1 });
+    await umbel.pool.release({ pool: pool.name, worker: (await claim()).worker as string });
+    const reservation = await umbel.pool.reserveRefill(pool.name);
+    expect(await reservation?.handTo(DEAD_PID)).toBe(true);
+    expect((await umbel.pool.status(pool.name))[0]?.refilling).toBe(false);
+    expect(await claim()).toEqual({ pool: pool.name, reason: 'empty', refill: true });
+    expect((await umbel.pool.refill({ name: pool.name })).started).toHaveLength(1);
+    expect(await states(pool.name)).toEqual(['ready']);
+    expect(await umbel.pool.reserveRefill('no-such-pool')).toBeUndefined();
+  });
+
+  it('a refill handed over that cannot even begin gives the lock up: no claim waits for it', async () => {
+    const pool = await start({ size: 1, env: { TOKEN: 'abc' } });
+    const reservation = await umbel.pool.reserveRefill(pool.name);
+    expect(await reservation?.handTo(process.pid)).toBe(true);
+    expect(await code(umbel.pool.refill({ name: pool.name, env: { TOKEN: 'abd' } }, { handedOver: true }))).toBe('UMBEL_POOL_MISMATCH');
+    expect((await umbel.pool.status(pool.name))[0]).toMatchObject({ refilling: false, lastError: expect.stringContaining('does not match') });
+    expect(existsSync(join(home, 'pools', pool.name, 'refill.lock'))).toBe(false);
+  });
+
   it('a refill that cannot even begin (another environment) is recorded in status', async () => {
     const pool = await start({ size: 1, env: { TOKEN: 'abc' } });
     expect(await code(umbel.pool.refill({ name: pool.name, env: { TOKEN: 'abd' } }))).toBe('UMBEL_POOL_MISMATCH');

@@ -17,9 +17,10 @@ import type { EngineContext } from '../engine/context.js';
 import { PoolExistsError, PoolMismatchError, PoolNotFoundError, UmbelError, UmbelErrorCode } from '../contract/errors.js';
 import { killWorker } from '../operations/kill.js';
 import { loadWorker } from '../ledger/ledger.js';
-import { membersOf, unusable } from './pool-members.js';
+import { baseCommit, membersOf, unusable } from './pool-members.js';
 import { pidAlive } from '../engine/process-owner.js';
-import { differences, envDigest, type PoolSpec, poolKey, specDigest } from './pool-key.js';
+import { differences, envDigest, type PoolSpec, poolKey, poolSandbox, specDigest } from './pool-key.js';
+import { worktreeOrigin } from '../git/worktree.js';
 import { refillPool, removeMember } from './pool-refill.js';
 import {
   claimMarker,
@@ -34,7 +35,15 @@ import {
   readRecord,
   writeRecord,
 } from './pool-store.js';
-import type { PoolClaimOptionsParsed, PoolClaimResult, PoolRecord, PoolStartOptionsParsed, PoolStopResult, SpawnOptionsParsed } from '../contract/schemas.js';
+import type {
+  PoolClaimOptionsParsed,
+  PoolClaimResult,
+  PoolRecord,
+  PoolStartOptionsParsed,
+  PoolStopResult,
+  SpawnOptionsParsed,
+  WorktreeRequest,
+} from '../contract/schemas.js';
 import { plan } from '../operations/spawn.js';
 import { sessionName } from '../engine/paths.js';
 import { mapLimit, sleep } from '../engine/util.js';
@@ -44,10 +53,17 @@ export const DEFAULT_POOL_SIZE = 2;
 /** How long stop waits for a running refill to cancel its spawns. */
 const STOP_WAIT_MS = 15_000;
 
-/** A call's options as a pool sees them: the spec, the env digest, and the default pool name. */
+/**
+ * A call's options as a pool sees them: the spec, the env digest, and the default pool name. Its
+ * cwd is the caller's (a member's worktree is its own); `--sandbox` is planned as spawn plans it
+ * (refused where it cannot be had, before anything is made; its env is the confined worker's).
+ */
 async function resolve(ctx: EngineContext, options: SpawnOptionsParsed): Promise<{ spec: PoolSpec; env: string; defaultName: string }> {
-  const p = await plan(ctx, options);
+  const { worktree: request, ...rest } = options;
+  const p = await plan(ctx, rest);
   const { cwd, model, permissionMode, allowedTools, appendSystemPrompt, unattended } = p.choices;
+  const worktree = await poolWorktree(ctx, cwd, request);
+  const sandbox = poolSandbox(options.sandbox);
   const spec: PoolSpec = {
     provider: p.provider.providerId,
     cwd,
@@ -56,11 +72,21 @@ async function resolve(ctx: EngineContext, options: SpawnOptionsParsed): Promise
     ...(allowedTools ? { allowedTools } : {}),
     ...(appendSystemPrompt !== undefined ? { appendSystemPrompt } : {}),
     unattended: unattended === true,
+    ...(worktree ? { worktree } : {}),
+    ...(sandbox ? { sandbox } : {}),
   };
   const key = await poolKey(ctx.poolKeys, poolsDir(ctx));
   const env = envDigest(key, p.choices.env);
   const prefix = spec.provider.replace(/[^a-z0-9-]/g, '').slice(0, 30) || 'pool';
   return { spec, env, defaultName: `${prefix}-${specDigest(key, spec, env).slice(0, 8)}` };
+}
+
+/** The repository and base of a worktree request, with the commit the base names now. */
+async function poolWorktree(ctx: EngineContext, cwd: string, request: WorktreeRequest | undefined): Promise<PoolSpec['worktree']> {
+  if (request === undefined || request === false) return undefined;
+  const base = (typeof request === 'object' ? request.base : undefined) ?? 'HEAD';
+  const { repo, commit } = await worktreeOrigin(cwd, base, ctx.env);
+  return { repo, base, commit };
 }
 
 /** `pool start`: create the pool (or resize a matching one), then spawn until it is full. */
@@ -75,6 +101,7 @@ export async function startPool(ctx: EngineContext, options: PoolStartOptionsPar
     ...spec,
     ...(spawn.startupTimeout !== undefined ? { startupTimeout: spawn.startupTimeout } : {}),
     size: size ?? DEFAULT_POOL_SIZE,
+    ...(spec.worktree ? { worktree: { repo: spec.worktree.repo, base: spec.worktree.base } } : {}),
     envNames: Object.keys(spawn.env ?? {}).sort(),
     envDigest: env,
     createdAt: new Date(ctx.now()).toISOString(),
@@ -127,7 +154,13 @@ export async function claimWorker(ctx: EngineContext, options: PoolClaimOptionsP
   const names = asked === undefined ? poolNames(ctx) : [asked];
   // No pool at all (the common case without pools): nothing to resolve, no key to create.
   if (names.length === 0) return { reason: 'no-match', refill: false };
+  // A branch named on purpose is the caller's own: a pool member's is always umbel/<member>.
+  if (typeof spawn.worktree === 'object' && spawn.worktree.branch !== undefined) {
+    if (asked !== undefined) throw new PoolMismatchError(asked, [`branch: a pool member's is umbel/<member>, the call names '${spawn.worktree.branch}'`]);
+    return { reason: 'no-match', refill: false };
+  }
   const { spec, env } = await resolve(ctx, spawn);
+  const base = spec.worktree?.commit;
   let matched: PoolPaths | undefined;
   for (const name of names) {
     const paths = poolPaths(ctx, name);
@@ -136,18 +169,18 @@ export async function claimWorker(ctx: EngineContext, options: PoolClaimOptionsP
       if (asked !== undefined) throw new PoolNotFoundError(name);
       continue;
     }
-    const diffs = differences(record, spec, env);
+    const diffs = differences(await withCommit(ctx, record), spec, env);
     if (diffs.length) {
       if (asked !== undefined) throw new PoolMismatchError(name, diffs);
       continue;
     }
     matched ??= paths;
-    const worker = await claimFrom(ctx, paths);
+    const worker = await claimFrom(ctx, paths, base);
     // A running refill catches this claim in its next round; otherwise the caller starts one.
     if (worker) return { worker, pool: name, reason: 'claimed', refill: lockOwner(paths) === undefined };
   }
   if (!matched) return { reason: 'no-match', refill: false };
-  const late = await claimInFlight(ctx, matched);
+  const late = await claimInFlight(ctx, matched, base);
   if (late) return { worker: late, pool: matched.name, reason: 'claimed', refill: lockOwner(matched) === undefined };
   return { pool: matched.name, reason: 'empty', refill: lockOwner(matched) === undefined };
 }
@@ -156,23 +189,34 @@ export async function claimWorker(ctx: EngineContext, options: PoolClaimOptionsP
 const IN_FLIGHT_POLL_MS = 25;
 
 /**
- * The pool is empty but a live refill is starting workers: one of them, once ready, comes sooner
- * than a cold start would (it began earlier), so the caller waits for it. It stops waiting when no
- * spawn of the pool is under way any more, or after the pool's startup timeout (then a cold start).
+ * The pool is empty but a refill is in flight (a live process holds its lock: a refill at work, or
+ * one `umbel -p` handed to its detached process, which may not have begun yet): the worker it starts
+ * comes sooner than a cold start would (it began earlier), so the caller waits for it. It stops
+ * waiting when no live refill holds the lock any more (a dead owner never makes it wait), or after
+ * the pool's startup timeout (then a cold start). Only a claim that found no idle worker gets here.
  */
-async function claimInFlight(ctx: EngineContext, paths: PoolPaths): Promise<string | undefined> {
+async function claimInFlight(ctx: EngineContext, paths: PoolPaths, base: string | undefined): Promise<string | undefined> {
   const limit = readRecord(paths)?.startupTimeout ?? 60_000;
   for (const until = Date.now() + limit; Date.now() < until; ) {
-    const inFlight = lockOwner(paths) !== undefined && markers(paths.starting).length > 0;
-    const worker = markers(paths.idle).length > 0 ? await claimFrom(ctx, paths) : undefined;
+    const inFlight = lockOwner(paths) !== undefined;
+    const worker = markers(paths.idle).length > 0 ? await claimFrom(ctx, paths, base) : undefined;
     if (worker || !inFlight) return worker;
     await sleep(IN_FLIGHT_POLL_MS);
   }
   return undefined;
 }
 
-/** Take one idle worker by renaming its marker; one that is not usable is removed and the next tried. */
-async function claimFrom(ctx: EngineContext, paths: PoolPaths): Promise<string | undefined> {
+/** A worktree pool's record with the commit its base names now (the claim compares commits, not refs). */
+async function withCommit(ctx: EngineContext, record: PoolRecord): Promise<PoolRecord & PoolSpec> {
+  if (!record.worktree) return record;
+  return { ...record, worktree: { ...record.worktree, commit: await baseCommit(ctx, record.worktree) } };
+}
+
+/**
+ * Take one idle worker by renaming its marker; one that is not usable is removed and the next tried.
+ * `base`: the commit a worktree member must have been made from (one made before the base moved is stale).
+ */
+async function claimFrom(ctx: EngineContext, paths: PoolPaths, base?: string): Promise<string | undefined> {
   // In random order, so parallel claimers rarely race for the same marker.
   const idle = markers(paths.idle).sort(() => Math.random() - 0.5);
   for (const worker of idle) {
@@ -180,7 +224,7 @@ async function claimFrom(ctx: EngineContext, paths: PoolPaths): Promise<string |
     if (!(await moveMarker(join(paths.idle, worker), marker))) continue;
     const view = loadWorker(ctx, worker);
     const pane = await ctx.substrate.inspect(sessionName(worker)).catch(() => ({ exists: false, dead: true }));
-    if (unusable(view, pane) === undefined) return worker;
+    if (unusable(view, pane, base) === undefined) return worker;
     await removeMember(ctx, { worker, marker });
   }
   return undefined;
@@ -200,6 +244,13 @@ export async function releaseWorker(ctx: EngineContext, claim: { pool: string; w
   try {
     await killWorker(ctx, { name: claim.worker, purge: true });
   } catch (error) {
+    if (UmbelError.isInstance(error) && error.code === UmbelErrorCode.WorktreeHasWork) {
+      // Kill semantics: work is never thrown away. The worker leaves the pool as an ordinary killed
+      // worker whose worktree and branch umbel/<worker> keep its work (the error says where).
+      await killWorker(ctx, { name: claim.worker, purge: false });
+      await rm(own, { force: true });
+      throw error;
+    }
     if (!(UmbelError.isInstance(error) && error.code === UmbelErrorCode.WorkerNotFound)) {
       // 'r+': written only into a marker that is there (a stopped pool is never re-created).
       await writeFile(own, `${messageOf(error)}\n`, { flag: 'r+' }).catch(() => undefined);

@@ -106,7 +106,8 @@ export function probeSandbox(
     execFile(
       process.execPath,
       [cli, '--settings', settingsPath, '--', 'true'],
-      { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '' }, timeout: 20_000 },
+      // srt leaves its proxy socket in its TMPDIR even on a clean exit: the probe's private dir takes it.
+      { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '', TMPDIR: dirname(settingsPath) }, timeout: 20_000 },
       (error, _out, stderr) => done(error ? `srt failed: ${(stderr || error.message).trim().split('\n').slice(-2).join(' ')}` : undefined),
     );
   });

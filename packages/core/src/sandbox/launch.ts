@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { mkdirPrivate, writeFileAtomic, type Provider } from '@umbel/provider';
 import type { SandboxRecord, SandboxRequest } from '../contract/schemas.js';
 import type { StatePaths } from '../engine/paths.js';
-import { buildSandboxPolicy, srtSettings, type SandboxWidening } from './policy.js';
+import { buildSandboxPolicy, isLoopbackHost, srtSettings, type SandboxWidening } from './policy.js';
 
 /** A sandbox request's widenings (none for `true`). */
 export function wideningOf(request: SandboxRequest | undefined): SandboxWidening {
@@ -58,5 +58,11 @@ export async function confineLaunch(
     denyRead: [...policy.denyRead],
     widened: { write: [...policy.widened.write], read: [...policy.widened.read], allow: [...policy.widened.allow] },
   };
-  return { argv: [process.execPath, input.srtCli, '--settings', settingsFile, '--', ...argv], env: { TMPDIR: tempDir }, record };
+  // srt hands the CLI `TMPDIR=$CLAUDE_CODE_TMPDIR` (default /tmp/claude, absent under the read-only /tmp):
+  // name the private temp dir there too.
+  const env = { TMPDIR: tempDir, CLAUDE_CODE_TMPDIR: tempDir };
+  // srt's NO_PROXY sends loopback straight to the sandbox's own empty loopback; an allowed loopback host
+  // (a local mock or gateway as the endpoint) is reached through srt's proxy instead (no values: `env -u`).
+  const viaProxy = policy.network.some(isLoopbackHost) ? ['env', '-u', 'NO_PROXY', '-u', 'no_proxy'] : [];
+  return { argv: [process.execPath, input.srtCli, '--settings', settingsFile, '--', ...viaProxy, ...argv], env, record };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSandboxPolicy, hostOfUrl, type SandboxPolicyInput, srtSettings } from './policy.js';
+import { buildSandboxPolicy, hostOfUrl, isLoopbackHost, type SandboxPolicyInput, srtSettings } from './policy.js';
 
 const base: SandboxPolicyInput = {
   userHome: '/home/u',
@@ -91,5 +91,14 @@ describe('hostOfUrl', () => {
   it('is the host and port of a URL, undefined otherwise', () => {
     expect(hostOfUrl('https://api.example.com/v1')).toBe('api.example.com');
     expect(hostOfUrl('not a url')).toBeUndefined();
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it('knows the loopback names and addresses, with or without a port', () => {
+    for (const host of ['localhost', 'localhost:8080', 'api.localhost', '127.0.0.1', '127.0.0.1:41234', '127.1.2.3:80', '[::1]', '[::1]:9000', '::1'])
+      expect(isLoopbackHost(host), host).toBe(true);
+    for (const host of ['api.anthropic.com', '*.example.com', '10.0.0.1:80', '128.0.0.1', 'localhost.example.com', 'notlocalhost'])
+      expect(isLoopbackHost(host), host).toBe(false);
   });
 });

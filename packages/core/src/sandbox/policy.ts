@@ -84,6 +84,14 @@ export function hostOfUrl(value: string): string | undefined {
   }
 }
 
+/** Whether a host pattern of the network list (`host`, `host:port`, `[::1]:port`) names the loopback interface. */
+export function isLoopbackHost(pattern: string): boolean {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(pattern);
+  const host = bracketed ? bracketed[1] : pattern.includes('::') ? pattern : pattern.replace(/:\d+$/, '');
+  if (host === undefined) return false;
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 function unique(values: readonly string[]): string[] {
   return [...new Set(values)];
 }

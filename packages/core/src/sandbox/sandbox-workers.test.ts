@@ -76,6 +76,26 @@ describe('spawn with sandbox', () => {
     expect(s.sandbox?.widened).toEqual({ write: ['/data/out'], read: [join(root, 'user', '.npmrc')], allow: ['registry.npmjs.org'] });
   });
 
+  it('a loopback host in its network (a local mock or gateway) is reached through srt’s proxy: NO_PROXY is unset for the CLI', async () => {
+    await umbel.spawn({ name: 'w5', provider: 'mock', cwd, sandbox: { allow: ['127.0.0.1:4000'] } });
+    const settings = join(home, 'workers', 'w5', 'sandbox.json');
+    expect(substrate.launches.at(-1)?.argv.slice(0, 10)).toEqual([
+      process.execPath,
+      findSrtCli(),
+      '--settings',
+      settings,
+      '--',
+      'env',
+      '-u',
+      'NO_PROXY',
+      '-u',
+      'no_proxy',
+    ]);
+    // no loopback host: srt's NO_PROXY stands (the sandbox's own loopback is reached directly)
+    await umbel.spawn({ name: 'w6', provider: 'mock', cwd, sandbox: { allow: ['registry.npmjs.org'] } });
+    expect(substrate.launches.at(-1)?.argv).not.toContain('NO_PROXY');
+  });
+
   it('a worker without sandbox is launched as before', async () => {
     const status = await umbel.spawn({ name: 'w3', provider: 'mock', cwd });
     expect(substrate.launches.at(-1)?.argv).not.toContain('--settings');

@@ -12,3 +12,5 @@ export { NEUTRAL_USAGE_NAMES } from './conformance-behaviour.js';
 export { createWorld, type BehaviourSettings, type ConformanceWorld } from './conformance-world.js';
 export { fillPayload, fillRecorded, type ProviderRecording, type RecordedScenario, type RecordedStep } from './recording.js';
 export { expectReadsFromOneParse } from './one-parse.js';
+export { installedPackageDir, recordConformance, umbelBin, type RecordConformanceOptions } from './record-conformance.js';
+export { hookSteps, orderSteps, screenSteps, transcriptSteps, withPlaceholders, type ObservedScreen, type TimedStep } from './record-steps.js';

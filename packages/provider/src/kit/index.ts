@@ -28,7 +28,7 @@ export type {
   TranscriptReader,
   UnparsedTranscriptReader,
 } from './facts.js';
-export { classifyTool, type ToolFacts, type ToolRule } from './tools.js';
+export { classifyTool, jsonToolError, type ToolFacts, type ToolRule } from './tools.js';
 export {
   binEnvName,
   ExecutableNotFoundError,
@@ -43,6 +43,8 @@ export { asRecord, deepMerge, isRecord, jsonLines, parseJson, stringField, strip
 export { readJsonObject, readTextIfExists, symlinkIfAbsent, writeIfChanged } from './files.js';
 export { withDirLock, type DirLockOptions } from './lock.js';
 export { type ManagedHomeFacts, prepareHome } from './home.js';
+export { type CommandHook, type CommandHookShape, commandHooks, jsonFile } from './settings.js';
+export { addUsage, assistantMessage, textBlock, toolResultBlock, toolResultsMessage, toolUseBlock, type UsageTotal } from './messages.js';
 export { allOf, anyOf, cursorOn, findLine, type Matcher, matchedText, matches, oneLine, trimBox } from './matchers.js';
 export { classifyStartup, fatalOf, readInputBox, signInOf } from './screens.js';
 export { accountError, accountErrorOfStatus, isoOfEpoch } from './account.js';

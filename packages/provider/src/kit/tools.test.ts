@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTool, type ToolFacts } from './tools.js';
+import { classifyTool, jsonToolError, type ToolFacts } from './tools.js';
 
 const facts: ToolFacts = {
   table: {
@@ -35,5 +35,19 @@ describe('classifyTool', () => {
     const withCode: ToolFacts = { ...facts, classify: (call) => (call.name === 'Bash' ? { written: ['/x'] } : undefined) };
     expect(classifyTool(withCode, { name: 'Bash', input: { command: 'ls' } })).toEqual({ written: ['/x'] });
     expect(classifyTool(withCode, { name: 'Edit', input: { file_path: '/w/a.ts' } })).toEqual({ edited: ['/w/a.ts'] });
+  });
+});
+
+describe('jsonToolError', () => {
+  it('reads the error of a `{"error": …}` result: its text, else its JSON', () => {
+    expect(jsonToolError('  {"error": "File not found"}\n')).toBe('File not found');
+    expect(jsonToolError('{"error":{"code":403}}')).toBe('{"code":403}');
+  });
+
+  it('finds none in plain output, other JSON or JSON that does not parse', () => {
+    expect(jsonToolError('all good')).toBeUndefined();
+    expect(jsonToolError('{"output":"x"}')).toBeUndefined();
+    expect(jsonToolError('{"error": oops')).toBeUndefined();
+    expect(jsonToolError('[{"error":"x"}]')).toBeUndefined();
   });
 });

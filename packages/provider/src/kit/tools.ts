@@ -3,7 +3,7 @@
  * and `umbel diff`), as one table by tool name, read by one classifier. Pure.
  */
 import type { ProviderV1ToolCall, ProviderV1ToolResult, ProviderV1ToolUse } from '../spec.js';
-import { asRecord } from './json.js';
+import { asRecord, parseJson } from './json.js';
 
 /** What one tool does, and the input fields that name its file (or command), first non-empty wins. */
 export interface ToolRule {
@@ -46,4 +46,11 @@ export function classifyTool(facts: ToolFacts, call: ProviderV1ToolCall): Provid
   const values = valuesOf(input, rule.fields);
   if (rule.does !== 'command') return { [rule.does]: values };
   return values[0] !== undefined ? { command: values[0] } : {};
+}
+
+/** The error a tool result written as JSON `{"error": …}` reports (Gemini CLI, Qwen Code): its text, or undefined. */
+export function jsonToolError(content: string): string | undefined {
+  const text = content.trim();
+  const error = text.startsWith('{') ? asRecord(parseJson(text))?.error : undefined;
+  return error === undefined ? undefined : typeof error === 'string' ? error : JSON.stringify(error);
 }
