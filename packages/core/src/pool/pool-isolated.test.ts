@@ -74,7 +74,7 @@ describe('a worktree pool', () => {
     expect(pool.worktree).toEqual({ repo, base: 'HEAD' });
     expect(pool.counts.ready).toBe(2);
     for (const { worker } of pool.workers) {
-      const s = await umbel.status(worker);
+      const s = await umbel.status({ name: worker });
       expect(s.worktree).toMatchObject({ path: join(home, 'worktrees', worker), branch: `umbel/${worker}`, base: head });
       expect(s.cwd).toBe(join(home, 'worktrees', worker, 'sub'));
     }
@@ -86,7 +86,7 @@ describe('a worktree pool', () => {
     expect(await code(claim({ pool: pool.name }))).toBe(UmbelErrorCode.PoolMismatch);
     const got = await claim({ worktree: true });
     expect(got).toMatchObject({ reason: 'claimed', pool: pool.name });
-    expect((await umbel.status(String(got.worker))).worktree?.branch).toBe(`umbel/${got.worker}`);
+    expect((await umbel.status({ name: String(got.worker) })).worktree?.branch).toBe(`umbel/${got.worker}`);
   });
 
   it('a member made before the base moved is never handed out: the claim finds the pool empty, the refill makes fresh ones', async () => {
@@ -98,7 +98,7 @@ describe('a worktree pool', () => {
     await umbel.pool.refill({ name: pool.name });
     const got = await claim({ worktree: true });
     expect(got.reason).toBe('claimed');
-    expect((await umbel.status(String(got.worker))).worktree?.base).toBe(moved);
+    expect((await umbel.status({ name: String(got.worker) })).worktree?.base).toBe(moved);
   });
 
   it('status says a stale member is dead (the next refill replaces it); stop leaves git worktree list clean', async () => {
@@ -121,7 +121,7 @@ describe('a worktree pool', () => {
     const busy = String((await claim({ worktree: true })).worker);
     writeFileSync(join(home, 'worktrees', busy, 'sub', 'new.txt'), 'work\n');
     expect(await code(umbel.pool.release({ pool: pool.name, worker: busy }))).toBe(UmbelErrorCode.WorktreeHasWork);
-    expect((await umbel.status(busy)).state).toBe('killed');
+    expect((await umbel.status({ name: busy })).state).toBe('killed');
     expect(existsSync(join(home, 'worktrees', busy, 'sub', 'new.txt'))).toBe(true);
     expect(branches()).toContain(`umbel/${busy}`);
     expect((await umbel.pool.status(pool.name))[0]?.workers.map((w) => w.worker)).not.toContain(busy);
@@ -138,7 +138,7 @@ describe('a sandboxed pool', () => {
   it('confines every member; only a call with the same sandbox claims one', async () => {
     const pool = await start({ sandbox: true });
     expect(pool.sandbox).toEqual({ write: [], read: [], allow: [] });
-    for (const { worker } of pool.workers) expect((await umbel.status(worker)).sandbox?.enabled).toBe(true);
+    for (const { worker } of pool.workers) expect((await umbel.status({ name: worker })).sandbox?.enabled).toBe(true);
     expect(await claim()).toMatchObject({ reason: 'no-match' });
     expect(await claim({ sandbox: { allow: ['example.com'] } })).toMatchObject({ reason: 'no-match' });
     expect(await claim({ worktree: true, sandbox: true })).toMatchObject({ reason: 'no-match' });
