@@ -29,7 +29,7 @@ export async function benchPrint(b) {
   const { realCliPath } = await imp('test-fixtures/real/clis.mjs');
   const core = await imp('packages/core/dist/index.js');
   const { createTmuxSubstrate } = await imp('packages/tmux/dist/index.js');
-  const setups = { claude: claudeSetup, codex: codexSetup, gemini: geminiSetup, copilot: copilotSetup, qwen: qwenSetup };
+  const setups = { claude: claudeSetup, codex: codexSetup, gemini: geminiSetup, copilot: copilotSetup, qwen: qwenSetup, opencode: opencodeSetup };
   const summary = [];
   for (const id of b.providers) {
     let cli;
@@ -43,7 +43,10 @@ export async function benchPrint(b) {
     mkdirSync(dir, { recursive: true });
     const setup = await setups[id]({ b, imp, cli, dir });
     try {
-      summary.push(await (b.loopOnly ? loopOnly(b, setup) : benchProvider(b, core, createTmuxSubstrate, setup)));
+      // a CLI without a bare-TUI floor (opencode) gets the back-to-back count only
+      if (!b.loopOnly && !setup.withPrompt) console.log(`\n${id}: no bare-TUI floor wired: the back-to-back count only`);
+      const loop = b.loopOnly || !setup.withPrompt;
+      summary.push(await (loop ? loopOnly(b, setup) : benchProvider(b, core, createTmuxSubstrate, setup)));
     } catch (error) {
       console.log(`\n${id}: failed (${error.message})`);
     } finally {
@@ -456,6 +459,26 @@ async function qwenSetup({ imp, cli, dir }) {
     explicitEnv: { OPENAI_API_KEY: { fromEnv: 'OPENAI_API_KEY' } },
     provider: qwen,
     withPrompt: (argv, prompt) => [...argv, '-i', prompt],
+    close: () => mock.close(),
+  };
+}
+
+/** opencode on the chat-completions mock (its config names the mock; never installed, models fetch off). Back to back only: no bare-TUI floor. */
+async function opencodeSetup({ imp, cli, dir }) {
+  const { startChatMock } = await imp('test-fixtures/mock-servers/openai-chat.mjs');
+  const { seedOpencodeUser } = await imp('test-fixtures/fake-opencode/seed.mjs');
+  const mock = await startChatMock();
+  const work = join(dir, 'work');
+  mkdirSync(join(work, '.git'), { recursive: true });
+  const seeded = seedOpencodeUser({ home: join(dir, 'home'), baseUrl: mock.url, installed: false });
+  return {
+    id: 'opencode',
+    dir,
+    work,
+    umbelEnv: { ...baseEnv(join(dir, 'home')), ...seeded, TERM: 'xterm-256color', UMBEL_OPENCODE_BIN: cli },
+    // the real opencode takes longer than the 60 s default to start on a loaded 2-core machine
+    args: ['--provider', 'opencode', '--startup-timeout', '180s'],
+    explicitEnv: {},
     close: () => mock.close(),
   };
 }

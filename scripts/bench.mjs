@@ -4,7 +4,7 @@
 // (run `pnpm build` first), tmux, the fake `claude` from test-fixtures and, when installed, the
 // real `claude` against the local mock model server.
 //
-//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|print-loop|engine|events|top|remote|worktree|sandbox] [--providers claude,codex,gemini,copilot,qwen]
+//   node scripts/bench.mjs [--runs N] [--parallel N] [--skip-real] [--only print|print-loop|engine|events|top|remote|worktree|sandbox] [--providers claude,codex,gemini,copilot,qwen,opencode]
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -385,7 +385,9 @@ async function benchEvents() {
 }
 
 async function benchPrint(bin, loopOnly) {
-  const providers = args.includes('--providers') ? args[args.indexOf('--providers') + 1].split(',') : ['claude', 'codex', 'gemini', 'copilot', 'qwen'];
+  const providers = args.includes('--providers')
+    ? args[args.indexOf('--providers') + 1].split(',')
+    : ['claude', 'codex', 'gemini', 'copilot', 'qwen', 'opencode'];
   const { benchPrint: perProvider } = await import(pathToFileURL(join(root, 'scripts/bench-print.mjs')).href);
   await perProvider({ root, scratch, bin, runs: RUNS, report, pct, ms, epochNs, eventsIn, providers, loopOnly });
   if (providers.includes('claude') && !loopOnly) await benchResume(bin);

@@ -57,7 +57,7 @@ export function runGeminiPrint(options: {
 export function connectUmbelMcp(options: { env: Record<string, string>; cwd: string; onStderr?: (text: string) => void }): Promise<any>;
 export function readJsonl(path: string): any[];
 export function userPrompts(entries: any[]): string[];
-export function until(check: () => boolean | Promise<boolean>, what: string, ms?: number): Promise<void>;
+export function until(check: () => boolean | Promise<boolean>, what: string, ms?: number, explain?: () => string | Promise<string>): Promise<void>;
 export function eventually<T>(probe: () => T, opts?: { timeoutMs?: number; intervalMs?: number }): Promise<T>;
 export function teardownsDone(umbelHome: string, opts?: { timeoutMs?: number }): Promise<void>;
 export function reapProcesses(marker: string, opts?: { graceMs?: number }): Promise<ProcessInfo[]>;

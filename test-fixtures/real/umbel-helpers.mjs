@@ -403,14 +403,17 @@ export async function eventually(probe, { timeoutMs = 30000, intervalMs = 100 } 
 }
 
 /**
- * Poll `check` (sync or async) every 50 ms until it holds; after `ms`, fail naming `what`.
+ * Poll `check` (sync or async) every 50 ms until it holds; after `ms`, fail naming `what` and, with
+ * `explain`, what the world looked like then (so a failure on a loaded CI box says why).
  * @param {() => boolean | Promise<boolean>} check
  * @param {string} what
  * @param {number} [ms]
+ * @param {() => string | Promise<string>} [explain]
  */
-export async function until(check, what, ms = 120_000) {
+export async function until(check, what, ms = 120_000, explain) {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (await check()) return;
-  throw new Error(`timed out waiting for ${what}`);
+  const state = explain ? await Promise.resolve(explain()).catch((error) => `(explain failed: ${error})`) : undefined;
+  throw new Error(`timed out waiting for ${what}${state === undefined ? '' : `; then: ${state}`}`);
 }
 
 /**

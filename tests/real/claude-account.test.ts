@@ -53,13 +53,22 @@ function subscriptionWorld(id: string): string[] {
   return ['--cwd', work, '--env', `ANTHROPIC_BASE_URL=${mock.url}`, '--env', `CLAUDE_CONFIG_DIR=${config}`, '--env', 'CLAUDE_CODE_MAX_RETRIES=0'];
 }
 
-/** Poll `check` once a second until it holds (bounded: fail naming `what`). */
-async function until(check: () => Promise<boolean>, what: string, tries = 240): Promise<void> {
-  for (let i = 0; i < tries; i++) {
+/**
+ * Poll `check` once a second until it holds, for `seconds` (a deadline, however long each check
+ * takes); then fail naming `what` and, with `explain`, the worker's state then.
+ */
+async function until(check: () => Promise<boolean>, what: string, seconds = 240, explain?: () => Promise<string>): Promise<void> {
+  for (const end = Date.now() + seconds * 1000; Date.now() < end; await new Promise((r) => setTimeout(r, 1000))) {
     if (await check()) return;
-    await new Promise((r) => setTimeout(r, 1000));
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`timed out waiting for ${what}${explain ? `; then: ${await explain().catch((e) => `(${e})`)}` : ''}`);
+}
+
+/** What a worker looked like: its status, its last wait's outcome and its screen (for a failure's message). */
+async function worldOf(name: string, last: unknown): Promise<string> {
+  const status = (await run(['status', name, '--json'])).stdout.trim();
+  const screen = (await run(['capture', name])).stdout.trim().split('\n').slice(-15).join('\n');
+  return `last wait ${JSON.stringify(last)}; status ${status}; screen:\n${screen}`;
 }
 
 async function statusJson(name: string): Promise<Json> {
@@ -134,7 +143,12 @@ describe(`account outcomes on the real claude ${readPins().claude.version} (mock
     expect(limited.outcome).toMatchObject({ reason: 'rate-limited', turn: 1, limit: 'five_hour' });
     // Claude checks the reset every 30 s (observed ~2 min): until then wait reports the limit, never hangs
     let last = limited;
-    await until(async () => (last = await waitJson('resume')).code === 0, 'the automatic continue', 300);
+    await until(
+      async () => (last = await waitJson('resume')).code === 0,
+      'the automatic continue',
+      300,
+      () => worldOf('resume', last),
+    );
     expect(last.outcome).toMatchObject({ reason: 'completed', turn: 1 });
     expect(last.outcome.result).toMatch(/^MOCK-REPLY: Your claude\.ai usage limit has reset\./);
     expect(await statusJson('resume')).toMatchObject({ state: 'ready', turn: 1, completedTurn: 1 });

@@ -117,7 +117,12 @@ describe.each(['codex', 'gemini', 'opencode', 'copilot', 'qwen'] as const)('a wa
       const out = await json(['-p', `ECHO warm ${id}`, ...args, '--output-format', 'json']);
       expect(out).toMatchObject({ result: `warm ${id}`, worker: warm, provider: id, is_error: false });
       const refills = () => processesOf({ envIncludes: [`UMBEL_HOME=${home}`] }).filter((p) => p.args.includes('pool finish --detached'));
-      await until(async () => refills().length === 0 && (await json(['pool', 'status', pool.name, '--json']))[0].counts.ready === 1, 'the refill');
+      await until(
+        async () => refills().length === 0 && (await json(['pool', 'status', pool.name, '--json']))[0].counts.ready === 1,
+        'the refill',
+        120_000,
+        async () => `pool status ${(await umbel(['pool', 'status', pool.name, '--json'])).stdout.trim()}; refills alive: ${JSON.stringify(refills())}`,
+      );
       expect(existsSync(join(home, 'workers', warm))).toBe(false); // removed by the detached teardown, never reused
       await json(['pool', 'stop', pool.name, '--json']);
       expect(await json(['ls', '--json'])).toEqual([]);
