@@ -143,6 +143,34 @@ describe('a turn the CLI continues by itself (Claude Code at a plan limit reset)
     ]);
   });
 
+  // Two hook processes race under load: the auto-resume notification's may stamp its event after the
+  // continuation's own prompt (seen in a fresh-clone run: wait kept reporting the limit after Claude's answer).
+  it("the auto-resume notification's event landing after the continuation's prompt (or its stop) still reopens the limited turn", () => {
+    const late = assignTurns([...limited, hook(5, 'prompt', { turnKey: 'c1' }), hook(6, 'notify', { autoContinue: true }), hook(7, 'stop', { turnKey: 'c1' })]);
+    expect(late.map((t) => [t.turn, t.end?.at, t.turnKey, t.limitEnd?.kind])).toEqual([[1, 7n, 'c1', 'stop-failure']]);
+    const later = assignTurns([
+      ...limited,
+      hook(5, 'prompt', { turnKey: 'c1' }),
+      hook(6, 'stop', { turnKey: 'c1' }),
+      hook(7, 'notify', { autoContinue: true }),
+    ]);
+    expect(later.map((t) => [t.turn, t.end?.at, t.turnKey])).toEqual([[1, 6n, 'c1']]);
+  });
+
+  it('a notification after a turn umbel sent and Claude answered is no continuation of it', () => {
+    const turns = assignTurns([
+      ...limited,
+      own(4, 'sent', { turn: 2, prompt: 'b' }),
+      hook(5, 'prompt', { turnKey: 'p2' }),
+      hook(6, 'stop', { turnKey: 'p2' }),
+      hook(7, 'notify', { autoContinue: true }),
+    ]);
+    expect(turns.map((t) => [t.turn, t.end?.at, t.turnKey])).toEqual([
+      [1, 3n, 'p1'],
+      [2, 6n, 'p2'],
+    ]);
+  });
+
   it('a continuation of no turn of umbel (the open turn was not limited) credits nothing', () => {
     const turns = assignTurns([
       own(1, 'sent', { turn: 1, prompt: 'a' }),

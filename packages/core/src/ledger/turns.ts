@@ -91,7 +91,8 @@ function lateTerminalOf(turns: readonly Draft[], target: Draft | undefined, seen
  * (events come in time order), and a closed or accepted turn never reopens, so the oldest open turn
  * and the oldest open unaccepted one are found by two cursors that only move forward.
  */
-export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
+export function assignTurns(written: readonly LedgerEvent[]): TurnView[] {
+  const events = notificationsFirst(written);
   const { failed, ended } = closures(events);
   const turns: Draft[] = [];
   let running = 0;
@@ -161,6 +162,47 @@ export function assignTurns(events: readonly LedgerEvent[]): TurnView[] {
     else if (event.kind === 'tool') target.activity.push(event);
   }
   return turns.map((t) => finish(t, answers));
+}
+
+/**
+ * The auto-resume notification and the continuation's own prompt and stop come from separate hook
+ * processes, which a loaded machine may run out of order: an `autoContinue` event written after the
+ * continuation's prompt (and after its stop) is put back before that prompt — a prompt umbel did not
+ * send, right after a turn's end with no send between, whose stop (if any) is its own.
+ */
+function notificationsFirst(events: readonly LedgerEvent[]): readonly LedgerEvent[] {
+  let out: LedgerEvent[] | undefined;
+  for (let j = 0; j < events.length; j++) {
+    const list = out ?? events;
+    if (!list[j]?.info.autoContinue) continue;
+    const i = lateContinuationPrompt(list, j);
+    if (i === undefined) continue;
+    out = [...list];
+    const [notify] = out.splice(j, 1);
+    out.splice(i, 0, notify as LedgerEvent);
+  }
+  return out ?? events;
+}
+
+/** The index of the continuation prompt that the notification at `j` should precede, if it came late. */
+function lateContinuationPrompt(events: readonly LedgerEvent[], j: number): number | undefined {
+  const keys = new Set<string | undefined>();
+  let i = j - 1;
+  for (; i >= 0; i--) {
+    const e = events[i] as LedgerEvent;
+    if (e.own?.kind === 'sent') return undefined;
+    if (e.own) continue;
+    if (e.kind === 'prompt') break;
+    if (TERMINAL.has(e.kind)) keys.add(e.info.turnKey);
+  }
+  const prompt = events[i];
+  if (!prompt || prompt.info.selfStarted || [...keys].some((k) => k === undefined || k !== prompt.info.turnKey)) return undefined;
+  for (let k = i - 1; k >= 0; k--) {
+    const e = events[k] as LedgerEvent;
+    if (e.own?.kind === 'sent') return undefined;
+    if (!e.own && TERMINAL.has(e.kind)) return i;
+  }
+  return undefined;
 }
 
 /** Whether `event` is a self-started turn's prompt or end (`selfOpen` tracks those still running). */
