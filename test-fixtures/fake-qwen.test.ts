@@ -23,9 +23,11 @@ type Json = Record<string, any>;
 
 let mock: Awaited<ReturnType<typeof startChatMock>>;
 let dir: string;
+/** The complete lines of a JSONL file that is still being written (a line without its newline is not yet one). */
 const jsonl = (text: string): Json[] =>
   text
     .split('\n')
+    .slice(0, -1)
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 const keys = (o: Json | undefined) => Object.keys(o ?? {}).sort();
