@@ -59,6 +59,8 @@ const json = async (args: string[]) => {
 const poolStatus = async (name: string) => (await json(['pool', 'status', name, '--json']))[0];
 /** Live detached refills of this state root. */
 const refills = () => processesOf({ envIncludes: [`UMBEL_HOME=${home}`] }).filter((p) => p.args.includes('pool finish --detached'));
+/** What a refill that did not come looked like (for the failure's message): every pool's status and the detached refills alive. */
+const refillState = async () => `pools ${(await umbel(['pool', 'status', '--json'])).stdout.trim()}; refills alive: ${JSON.stringify(refills())}`;
 const dirs = async (path: string) => (existsSync(path) ? (await readdir(path)).filter((n) => !n.startsWith('.')) : []);
 /** Processes of any worker of this state root (the shared tmux server left out). */
 const workerProcs = () => processesOf({ argsIncludes: [join(home, 'workers')] }).filter((p) => !/^\S*tmux /.test(p.args));
@@ -147,7 +149,7 @@ describe('umbel pool and -p on the fake claude', () => {
       );
       const out = JSON.parse((await umbel(['-p', 'ECHO still warm', ...common, '--output-format', 'json'])).stdout);
       expect(out).toMatchObject({ result: 'still warm', worker: live });
-      await until(async () => refills().length === 0 && (await poolStatus(name)).counts.ready === 2, 'the refill');
+      await until(async () => refills().length === 0 && (await poolStatus(name)).counts.ready === 2, 'the refill', 120_000, refillState);
       const after = await poolStatus(name);
       expect(after.counts).toMatchObject({ ready: 2, dead: 0 });
       expect(after.workers.map((w: { worker: string }) => w.worker)).not.toContain(crashed);
@@ -177,7 +179,7 @@ describe('umbel pool and -p on the fake claude', () => {
       const warm = JSON.parse((await umbel(['-p', 'ECHO warm', ...common, '--pool', name, '--output-format', 'json'])).stdout);
       expect(warm).toMatchObject({ result: 'warm', worker: expect.stringMatching(new RegExp(`^${name}-`)) });
       // Removed after the call by the process it handed its teardown to (never reused).
-      await until(async () => refills().length === 0 && (await poolStatus(name)).counts.ready === 1, 'the refill');
+      await until(async () => refills().length === 0 && (await poolStatus(name)).counts.ready === 1, 'the refill', 120_000, refillState);
       expect(existsSync(join(home, 'workers', warm.worker))).toBe(false);
       await json(['pool', 'stop', name, '--json']);
       await nothingLeft();
