@@ -58,3 +58,5 @@ export function modeFlags(flag: string, modes: readonly string[], bare: readonly
   return Object.fromEntries(modes.map((mode) => [mode, bare.includes(mode) ? [] : [flag, mode]]));
 }
 export { shellQuote } from './shell.js';
+export { functionCallBlocks, functionResponseBlocks, partsText } from './parts.js';
+export { linkUserOrShared } from './shared-link.js';
