@@ -7,7 +7,9 @@
 import { asRecord } from './json.js';
 import { toolResultBlock, toolUseBlock } from './messages.js';
 
-const partsOf = (content: unknown): Record<string, unknown>[] => (Array.isArray(content) ? content.flatMap((p) => asRecord(p) ?? []) : []);
+function partsOf(content: unknown): Record<string, unknown>[] {
+  return Array.isArray(content) ? content.map((p) => asRecord(p)).filter((p) => p !== undefined) : [];
+}
 
 /** The text parts joined (thoughts left out); a string content is its own text, anything else none. */
 export function partsText(content: unknown): string {
