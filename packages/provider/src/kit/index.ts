@@ -60,3 +60,4 @@ export function modeFlags(flag: string, modes: readonly string[], bare: readonly
 export { shellQuote } from './shell.js';
 export { functionCallBlocks, functionResponseBlocks, partsText } from './parts.js';
 export { linkUserOrShared } from './shared-link.js';
+export { type ToolActivityFacts, toolActivity } from './activity.js';
