@@ -28,6 +28,8 @@ import type {
   Outcome,
   PoolClaimOptions,
   PoolClaimResult,
+  PoolNamed,
+  PoolRef,
   PoolRefillOptions,
   PoolRefillResult,
   PoolRelease,
@@ -144,9 +146,9 @@ export interface UmbelPools {
   /** Create the pool (or resize a matching one) and spawn until it is full. */
   start(options: PoolStartOptions, context?: CallContext): Promise<PoolStatus>;
   /** Every pool, or the one named, with each worker's state. */
-  status(name?: string): Promise<PoolStatus[]>;
+  status(options?: PoolRef): Promise<PoolStatus[]>;
   /** Remove the pool (every one when no name): its workers, in use or not, and its files. */
-  stop(name?: string): Promise<PoolStopResult[]>;
+  stop(options?: PoolRef): Promise<PoolStopResult[]>;
   /** Atomically take an idle worker of a matching pool (two callers never get the same one). */
   claim(options: PoolClaimOptions): Promise<PoolClaimResult>;
   /**
@@ -162,7 +164,7 @@ export interface UmbelPools {
    * flight, and a claim that finds no idle worker waits for it. Undefined when a live refill holds
    * the lock (or the pool is gone).
    */
-  reserveRefill(name: string): Promise<RefillReservation | undefined>;
+  reserveRefill(options: PoolNamed): Promise<RefillReservation | undefined>;
 }
 
 /** Context of a refill. */
