@@ -58,3 +58,6 @@ export function modeFlags(flag: string, modes: readonly string[], bare: readonly
   return Object.fromEntries(modes.map((mode) => [mode, bare.includes(mode) ? [] : [flag, mode]]));
 }
 export { shellQuote } from './shell.js';
+export { canonicalJson, lastOf, recordAt, valueAt } from './records.js';
+export { blockText } from './blocks.js';
+export { quotaWindow, usedUpReset } from './quota.js';
