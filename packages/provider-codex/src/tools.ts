@@ -9,9 +9,8 @@
  * Pure.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { asRecord, classifyTool, parseJson, type ProviderV1ToolCall, type ProviderV1ToolResult, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+import type { ProviderV1ToolCall, ProviderV1ToolResult, ProviderV1ToolUse, ToolFacts } from '@umbel/provider';
+import { asRecord, classifyTool, parseJson, stringField } from '@umbel/provider';
 
 /** The files a Codex patch adds, changes and moves to. */
 export function patchPaths(patch: string, workdir?: string): Required<Pick<ProviderV1ToolUse, 'edited' | 'written'>> {
@@ -37,8 +36,9 @@ function commandLine(argv: readonly unknown[]): string {
 
 /** The calls a table cannot classify: patches (as a tool, or through the shell) and shell argvs. */
 function classifyPatchOrArgv(call: ProviderV1ToolCall, input: Readonly<Record<string, unknown>>): ProviderV1ToolUse | undefined {
-  const workdir = str(input.workdir);
-  if (call.name === 'apply_patch') return patchPaths(typeof call.input === 'string' ? call.input : (str(input.input) ?? str(input.patch) ?? ''), workdir);
+  const workdir = stringField(input, 'workdir');
+  if (call.name === 'apply_patch')
+    return patchPaths(typeof call.input === 'string' ? call.input : (stringField(input, 'input') ?? stringField(input, 'patch') ?? ''), workdir);
   if (call.name !== 'shell' && call.name !== 'local_shell' && call.name !== 'container.exec') return undefined;
   const argv = Array.isArray(input.command) ? input.command : [];
   if (argv[0] === 'apply_patch' && typeof argv[1] === 'string') return patchPaths(argv[1], workdir);

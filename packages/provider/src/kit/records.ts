@@ -31,6 +31,14 @@ export function lastOf<T, R>(items: readonly T[], pick: (item: T) => R | undefin
 /** JSON with every object's keys sorted, through and through: the same text for the same value (to hash). */
 export function canonicalJson(value: unknown): string {
   const sorted = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   return JSON.stringify(sorted(value));
 }
