@@ -1,18 +1,10 @@
 /**
- * The CODEX_HOME umbel manages for every codex worker of one state root (`<sharedDir>/home`).
- *
- * - `config.toml` is copied once from the user's own (`$CODEX_HOME` or `~/.codex`), then only
- *   edited: umbel sets the keys it needs (no daemon, bounded retries, no update check, no
- *   rate-limit model-switch dialog, the worker cwd trusted, its hooks pre-trusted) and leaves
- *   everything else — including what codex writes itself — untouched. The user's files are never
- *   written.
- * - `hooks.json` is umbel's alone: one handler per codex event, each calling `umbel-hook <kind>`.
- * - `auth.json` (and `AGENTS.md`) are symlinks to the user's, so no secret is copied and a token
- *   refresh is shared.
- *
- * Concurrency: every spawn runs the kit's `prepareHome` under the lock
- * `<sharedDir>/home.lock`: it re-reads config.toml, applies its edits and writes atomically, only
- * when they change it. So two spawns with different cwds both end up trusted.
+ * The CODEX_HOME umbel manages for every codex worker of one state root (`<sharedDir>/home`), by
+ * the kit's `prepareHome` under its lock (so two spawns with different cwds both end up trusted):
+ * - `config.toml` is copied once from the user's own, then only edited (the keys umbel needs, by a
+ *   TOML library that keeps the rest of the text, codex's own writes included);
+ * - `hooks.json` is umbel's alone: one handler per codex event, each calling `umbel-hook <kind>`;
+ * - `auth.json` and `AGENTS.md` are symlinks to the user's (no secret copied, a token refresh shared).
  */
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -57,16 +49,12 @@ export function codexHookHash(
   handler: { command: string; timeout?: number; async?: boolean; statusMessage?: string },
   matcher?: string,
 ): string {
-  const { async = false, command, statusMessage } = handler;
-  const hook = {
-    async,
-    command,
-    timeout: effectiveTimeout(snake, handler.timeout),
-    type: 'command',
-    ...(statusMessage !== undefined ? { statusMessage } : {}),
-  };
-  const identity = { event_name: snake, hooks: [hook], ...(matcher !== undefined ? { matcher } : {}) };
-  return `sha256:${createHash('sha256').update(canonicalJson(identity)).digest('hex')}`;
+  const { command, statusMessage } = handler;
+  const hook = { async: handler.async ?? false, command, statusMessage, timeout: effectiveTimeout(snake, handler.timeout), type: 'command' };
+  // (canonicalJson leaves the undefined members out, as codex's own identity has none)
+  return `sha256:${createHash('sha256')
+    .update(canonicalJson({ event_name: snake, hooks: [hook], matcher }))
+    .digest('hex')}`;
 }
 
 /** One installed hook: where it lives and how it is trusted. */
@@ -160,10 +148,9 @@ export function configuredEnvKey(configText: string): string | undefined {
 }
 
 /**
- * Install the hooks: prepare the managed home `<sharedDir>/home` (see the module comment) from the
- * user's own (`userHome`, else `$CODEX_HOME`, else `~/.codex`) and run codex in it. The key of a
- * custom model provider (`env_key`) is configuration too: it is passed by name, unless the caller
- * set it explicitly.
+ * Install the hooks: prepare the managed home from the user's own (`userHome`, else `$CODEX_HOME`,
+ * else `~/.codex`) and run codex in it. A custom model provider's `env_key` is passed by name, unless
+ * the caller set it.
  */
 export async function installCodexHome({ launch }: HookInstallContext, userHomeSetting?: string): Promise<LaunchParts> {
   const userHome = resolve(userHomeSetting ?? launch.callerEnv.CODEX_HOME ?? join(launch.callerEnv.HOME ?? homedir(), '.codex'));
@@ -186,11 +173,9 @@ export async function installCodexHome({ launch }: HookInstallContext, userHomeS
 }
 
 /**
- * A private TMPDIR for the worker when the managed CODEX_HOME lies inside the temp dir the worker
- * would get, else none. Codex refuses to create its helper aliases (`codex-linux-sandbox` on PATH)
- * under the temp dir; with a system `bwrap` on PATH its shell tool then fails with `bwrap: execvp
- * codex-linux-sandbox` — `codex exec` does the same with such a CODEX_HOME (docs/providers/codex.md,
- * "Pitfalls handled for you"). A TMPDIR the caller names with `--env` is theirs and kept.
+ * A private TMPDIR when the managed CODEX_HOME lies inside the worker's temp dir, where codex makes no
+ * helper aliases (its shell tool then fails with `bwrap: execvp codex-linux-sandbox`: docs/providers/
+ * codex.md, "Pitfalls handled for you"). A TMPDIR the caller names with `--env` is kept.
  */
 export function codexTempDir(home: string, launch: Pick<ProviderV1LaunchOptions, 'env' | 'callerEnv' | 'workerDir'>): string | undefined {
   if (launch.env.TMPDIR !== undefined) return undefined;
@@ -209,9 +194,7 @@ export function codexEndpoint(configText: string): string | undefined {
 
 /**
  * How the worker bills (ACCOUNT-FACTS §2.1): a custom model provider bills its own API (its key is
- * that config's only working path, so it is kept and reported `api`); the built-in one bills what
- * auth.json's `auth_mode` says (`chatgpt`: the plan; `apikey`: the API). No auth.json: the TUI
- * shows its sign-in screen (CODEX_API_KEY is only read by `codex exec`).
+ * kept); the built-in one what auth.json's `auth_mode` says. No auth.json: the TUI asks for a sign-in.
  */
 export function codexBilling(configText: string, authText: string | undefined): ProviderV1BillingReport {
   const provider = readTomlScalar(configText, [], 'model_provider');

@@ -4,7 +4,7 @@
  * provider kit. The managed CODEX_HOME that installs the hooks is ./codex-home.ts; the rollout
  * reader is ./rollout.ts.
  */
-import type { DialogFact, FatalFact, HookEvent, InputBoxFacts, Matcher, PayloadFacts, PromptFacts, ProviderV1, ProviderV1EventInfo } from '@umbel/provider';
+import type { DialogFact, HookEvent, InputBoxFacts, Matcher, PayloadFacts, ProviderV1, ProviderV1EventInfo } from '@umbel/provider';
 import { asRecord, defineProvider, stringField } from '@umbel/provider';
 import { CODEX_HOOK_EVENTS, installCodexHome } from './codex-home.js';
 import { codexMessages, codexTurn, parseCodexRollout } from './rollout.js';
@@ -18,13 +18,6 @@ import { CODEX_TOOLS } from './tools.js';
  */
 export const CODEX_INHERIT_ENV: readonly string[] = [];
 
-/**
- * Variables that bill the OpenAI API instead of a ChatGPT plan (ACCOUNT-FACTS §2.1): never
- * inherited. The 0.169.0 TUI ignores both without auth.json (it shows its sign-in screen);
- * `codex exec` reads CODEX_API_KEY.
- */
-export const CODEX_API_BILLING_ENV = ['CODEX_API_KEY', 'OPENAI_API_KEY'] as const;
-
 /** Permission modes umbel accepts for codex, and the flags each maps to. */
 export const CODEX_PERMISSION_MODES = {
   default: [],
@@ -32,9 +25,6 @@ export const CODEX_PERMISSION_MODES = {
   never: ['--ask-for-approval', 'never'],
   bypassPermissions: ['--dangerously-bypass-approvals-and-sandbox'],
 } as const satisfies Record<string, readonly string[]>;
-
-/** A prompt starting with `/` is a slash command, with `!` a local shell command; a leading space avoids both and codex trims it (§8). CR becomes LF. */
-export const CODEX_PROMPT: PromptFacts = { normalizeNewlines: true, escapeLeading: ['/', '!'] };
 
 /** Startup dialogs and the keys that dismiss each safely (§5.2). */
 export const CODEX_DIALOGS: readonly DialogFact[] = [
@@ -46,12 +36,6 @@ export const CODEX_DIALOGS: readonly DialogFact[] = [
   { id: 'hooks-review', match: /Hooks need review/i, keys: ['Down', 'Enter'] },
   // "Meet GPT-…" model migration: keep the configured model ("2. Use existing model").
   { id: 'model-migration', match: /Meet GPT-|Try new model/, keys: ['Down', 'Enter'] },
-];
-
-export const CODEX_FATAL: readonly FatalFact[] = [
-  { match: /^Error: loading config\.toml: .*$/ },
-  { match: /^Error: CODEX_HOME .*$/ },
-  { match: /Missing optional dependency @openai\/codex.*$/ },
 ];
 
 /** Lines that mean codex wants a sign-in (0.169.0 shows the first; older builds the others). */
@@ -93,9 +77,6 @@ export const CODEX_COMPOSER: InputBoxFacts = {
   empty: CODEX_PLACEHOLDERS,
   clearKeys: ['C-c'],
 };
-
-/** The approval prompt drawn and taking keys (§9); the PermissionRequest hook fires before it is. */
-export const CODEX_APPROVAL: Matcher = /^\s*Press enter to confirm or esc to cancel\s*$/m;
 
 /** Prefix of the hidden title thread's prompt (§2.4); its notify must be ignored. */
 export const TITLE_PROMPT_PREFIX = 'Generate a concise, single-line task title';
@@ -153,7 +134,8 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     verifiedVersions: CODEX_VERIFIED_VERSIONS,
     binary: { name: 'codex', install: 'npm install -g @openai/codex', ...(settings.bin ? { configured: settings.bin } : {}) },
     env: { inherit: CODEX_INHERIT_ENV },
-    billing: { apiEnv: CODEX_API_BILLING_ENV },
+    // API billing instead of the plan (ACCOUNT-FACTS §2.1): never inherited; without auth.json the TUI ignores both.
+    billing: { apiEnv: ['CODEX_API_KEY', 'OPENAI_API_KEY'] },
     // A confined worker: the API and ChatGPT-login hosts (its CODEX_HOME is umbel's, under the provider's shared dir).
     sandbox: { hosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'] },
     flags: {
@@ -169,19 +151,21 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     // SessionStart fires at the first submit, not at launch (reference codex.md §6.3)
     hooks: { events: CODEX_HOOK_EVENTS, sessionAt: 'first-prompt', install: (context) => installCodexHome(context, settings.userHome) },
     screens: {
-      fatal: CODEX_FATAL,
+      fatal: [{ match: /^Error: loading config\.toml: .*$/ }, { match: /^Error: CODEX_HOME .*$/ }, { match: /Missing optional dependency @openai\/codex.*$/ }],
       signIn: CODEX_SIGN_IN,
       dialogs: CODEX_DIALOGS,
       // The composer over the status line: keys sent before the status line is drawn are unreliable (§5.3).
       ready: { inputBox: true },
-      inputPrompt: CODEX_APPROVAL,
+      // The approval prompt drawn and taking keys (§9); the PermissionRequest hook fires before it is.
+      inputPrompt: /^\s*Press enter to confirm or esc to cancel\s*$/m,
       inputBox: CODEX_COMPOSER,
     },
     // Bracketed paste + Enter submits at once, even for 20,000 characters (§8; on the real 0.171.0,
     // 75 of 75 sends with no delay, the first right after the ready screen, needed no second Enter).
     // UserPromptSubmit runs through `$SHELL -lc`, so confirmation can take a moment.
     input: { confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true },
-    prompt: CODEX_PROMPT,
+    // `/` starts a slash command, `!` a shell command: a leading space avoids both, and codex trims it (§8).
+    prompt: { normalizeNewlines: true, escapeLeading: ['/', '!'] },
     payload: CODEX_PAYLOAD,
     transcript: { parse: parseCodexRollout, turn: codexTurn, messages: codexMessages },
     tools: CODEX_TOOLS,

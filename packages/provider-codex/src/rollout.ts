@@ -1,15 +1,10 @@
 /**
  * Reading codex's rollout JSONL (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<thread>.jsonl`,
- * reference codex.md §7). Pure: the engine does the I/O and hands the text in.
- *
- * A turn is the span from its `event_msg/task_started` to its `task_complete` / `turn_aborted`,
- * keyed by `turn_id` (the `turn_id` of the UserPromptSubmit and Stop hook payloads). Facts this
- * relies on:
- * - `task_complete.last_agent_message` is authoritative; `error` on it means the API failed (no
- *   hook fires for that — this record is the only signal);
- * - inside the Stop hook the assistant `response_item` is already written but `task_complete` is
- *   not, so once Stop has fired the final message counts;
- * - the hidden title turn writes nothing here, `!cmd` turns have no user prompt and a null answer.
+ * reference codex.md §7). Pure. A turn runs from its `event_msg/task_started` to its
+ * `task_complete` / `turn_aborted`, keyed by `turn_id` (that of the UserPromptSubmit and Stop hook
+ * payloads). `task_complete.last_agent_message` is authoritative; `error` on it is an API failure,
+ * which no hook reports. Inside the Stop hook the final assistant `response_item` is written but
+ * `task_complete` is not. The hidden title turn writes nothing here; a `!cmd` turn has no prompt.
  */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
 import { addUsage, asRecord, assistantMessage, blockText, jsonLines, lastOf, parseJson } from '@umbel/provider';
@@ -75,15 +70,12 @@ export function codexTurns(records: readonly RolloutRecord[]): CodexTurn[] {
 
 /** The last assistant message (a `response_item`, else an `AgentMessage` item) and whether it is the final answer. */
 function lastAnswer({ records }: CodexTurn): { text?: string; final: boolean } {
-  const answer = (content: unknown, phase: unknown, types: string[]) => ({
-    text: blockText(content, types),
-    final: phase === undefined || phase === 'final_answer',
-  });
-  const item = (r: RolloutRecord) => (isEvent(r, 'item_completed') && asRecord(r.payload.item)?.type === 'AgentMessage' ? asRecord(r.payload.item) : undefined);
-  return (
-    lastOf(records, (r) => (isItem(r, 'message', 'assistant') ? answer(r.payload.content, r.payload.phase, ['output_text']) : undefined)) ??
-    lastOf(records, (r) => item(r) && answer(item(r)?.content, item(r)?.phase, ['Text', 'text'])) ?? { final: false }
-  );
+  const answer = (m: Record<string, unknown> | undefined, types: string[]) =>
+    m && { text: blockText(m.content, types), final: m.phase === undefined || m.phase === 'final_answer' };
+  const agent = (r: RolloutRecord) =>
+    isEvent(r, 'item_completed') && asRecord(r.payload.item)?.type === 'AgentMessage' ? asRecord(r.payload.item) : undefined;
+  const message = (r: RolloutRecord) => (isItem(r, 'message', 'assistant') ? r.payload : undefined);
+  return lastOf(records, (r) => answer(message(r), ['output_text'])) ?? lastOf(records, (r) => answer(agent(r), ['Text', 'text'])) ?? { final: false };
 }
 
 /** What the turn's last tool call runs (`exec_command: ls`). */
@@ -140,15 +132,8 @@ export function codexTurn({ records, turns }: CodexRollout, options: ReadCodexTu
   const model = lastOf(turn.records, (r) => (r.type === 'turn_context' ? str(r.payload.model) || undefined : undefined));
   const usage = lastOf(turn.records, (r) => (r.type === 'token_usage_record' ? (r.payload.turn_token_usage ?? r.payload.usage) || undefined : undefined));
   const calls = turn.records.filter((r) => isItem(r, 'function_call')).length;
-  return {
-    status: 'completed',
-    answer,
-    numTurns: calls + 1,
-    ...(usage ? { tokenUsage: addUsage({}, usage, CODEX_USAGE_NAMES) } : {}),
-    ...(sessionId ? { sessionId } : {}),
-    ...(model ? { model } : {}),
-    ...(quota ? { quota } : {}),
-  };
+  const extras = { ...(sessionId ? { sessionId } : {}), ...(model ? { model } : {}), ...(quota ? { quota } : {}) };
+  return { status: 'completed', answer, numTurns: calls + 1, ...(usage ? { tokenUsage: addUsage({}, usage, CODEX_USAGE_NAMES) } : {}), ...extras };
 }
 
 /**
