@@ -11,7 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parse, patch } from '@decimalturn/toml-patch';
-import type { HookInstallContext, HookKind, LaunchParts, ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
+import type { HookInstallContext, HookKind, InstalledHook, LaunchParts, ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
 import { asRecord, canonicalJson, commandHooks, parseJson, prepareHome, readTextIfExists, recordAt, valueAt } from '@umbel/provider';
 
 /** Codex hook events umbel installs, and the neutral kind each reports. */
@@ -58,10 +58,7 @@ export function codexHookHash(
 }
 
 /** One installed hook: where it lives and how it is trusted. */
-export interface CodexHookEntry {
-  readonly event: string;
-  readonly kind: HookKind;
-  readonly command: string;
+export interface CodexHookEntry extends InstalledHook {
   readonly timeout: number;
   /** `<home>/hooks.json:<event_snake>:0:0` */
   readonly stateKey: string;

@@ -5,7 +5,7 @@
  * reader is ./rollout.ts.
  */
 import type { DialogFact, HookEvent, InputBoxFacts, Matcher, PayloadFacts, ProviderV1, ProviderV1EventInfo } from '@umbel/provider';
-import { asRecord, defineProvider, stringField } from '@umbel/provider';
+import { asRecord, defineProvider, modeFlags, stringField } from '@umbel/provider';
 import { CODEX_HOOK_EVENTS, installCodexHome } from './codex-home.js';
 import { codexMessages, codexTurn, parseCodexRollout } from './rollout.js';
 import { CODEX_TOOLS } from './tools.js';
@@ -19,12 +19,11 @@ import { CODEX_TOOLS } from './tools.js';
 export const CODEX_INHERIT_ENV: readonly string[] = [];
 
 /** Permission modes umbel accepts for codex, and the flags each maps to. */
-export const CODEX_PERMISSION_MODES = {
+export const CODEX_PERMISSION_MODES: Readonly<Record<string, readonly string[]>> = {
   default: [],
-  'on-request': ['--ask-for-approval', 'on-request'],
-  never: ['--ask-for-approval', 'never'],
+  ...modeFlags('--ask-for-approval', ['on-request', 'never']),
   bypassPermissions: ['--dangerously-bypass-approvals-and-sandbox'],
-} as const satisfies Record<string, readonly string[]>;
+};
 
 /** Startup dialogs and the keys that dismiss each safely (§5.2). */
 export const CODEX_DIALOGS: readonly DialogFact[] = [
