@@ -40,21 +40,19 @@ export function effectiveTimeout(snake: string, timeout: number | undefined): nu
   return CLAMPED.has(snake) ? Math.min(t, 3) : t;
 }
 
+/** One command handler of a codex hook, as its trust hash sees it. */
+type CodexHookHandler = { command: string; timeout?: number; async?: boolean; statusMessage?: string };
+
 /**
  * The `trusted_hash` codex expects in `[hooks.state."<key>"]` for one command handler
  * (reference codex.md §6.2): sha256 of the canonical JSON of the handler's identity.
  */
-export function codexHookHash(
-  snake: string,
-  handler: { command: string; timeout?: number; async?: boolean; statusMessage?: string },
-  matcher?: string,
-): string {
+export function codexHookHash(snake: string, handler: CodexHookHandler, matcher?: string): string {
   const { command, statusMessage } = handler;
   const hook = { async: handler.async ?? false, command, statusMessage, timeout: effectiveTimeout(snake, handler.timeout), type: 'command' };
   // (canonicalJson leaves the undefined members out, as codex's own identity has none)
-  return `sha256:${createHash('sha256')
-    .update(canonicalJson({ event_name: snake, hooks: [hook], matcher }))
-    .digest('hex')}`;
+  const identity = canonicalJson({ event_name: snake, hooks: [hook], matcher });
+  return `sha256:${createHash('sha256').update(identity).digest('hex')}`;
 }
 
 /** One installed hook: where it lives and how it is trusted. */

@@ -13,7 +13,7 @@ import { CODEX_TOOLS } from './tools.js';
 /**
  * Configuration variables a worker inherits (§11): none of codex's own. The `env_key` of a custom
  * model provider the user configured is added per launch (that config's only working path: reported
- * as `api` billing). Not listed on purpose: the API-billing keys below, `OPENAI_BASE_URL` (0.169.0
+ * as `api` billing). Not listed on purpose: the API-billing keys (`billing.apiEnv`), `OPENAI_BASE_URL` (0.169.0
  * ignores it) and codex's own `CODEX_*` markers.
  */
 export const CODEX_INHERIT_ENV: readonly string[] = [];
