@@ -61,3 +61,6 @@ export { shellQuote } from './shell.js';
 export { functionCallBlocks, functionResponseBlocks, partsText } from './parts.js';
 export { linkUserOrShared } from './shared-link.js';
 export { type ToolActivityFacts, toolActivity } from './activity.js';
+export { canonicalJson, lastOf, recordAt, valueAt } from './records.js';
+export { blockText } from './blocks.js';
+export { quotaWindow, usedUpReset } from './quota.js';
