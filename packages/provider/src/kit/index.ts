@@ -58,3 +58,5 @@ export function modeFlags(flag: string, modes: readonly string[], bare: readonly
   return Object.fromEntries(modes.map((mode) => [mode, bare.includes(mode) ? [] : [flag, mode]]));
 }
 export { shellQuote } from './shell.js';
+export { type CommandOptions, type CommandResult, lastLines, runCommand, stripAnsi } from './command.js';
+export { toolActivity } from './activity.js';
