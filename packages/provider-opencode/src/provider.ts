@@ -22,7 +22,7 @@ import {
   PERMISSION_PROMPT,
 } from './facts.js';
 import { checkModel, listModels } from './models.js';
-import { hasInputBox, readOpencodeInputBox } from './screens.js';
+import { readOpencodeInputBox } from './screens.js';
 import { opencodeMessages, opencodeTurn, parseSessionDoc } from './transcript.js';
 
 /** The opencode releases these facts were verified on. */
@@ -86,7 +86,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     hooks: { events: OPENCODE_SIGNALS, sessionAt: 'first-prompt', install: (context) => installConfigDir(context, settings) },
     screens: {
       // the plugin's factory runs before the TUI takes input; the input box is drawn once it does
-      ready: { hook: 'session', screen: hasInputBox },
+      ready: { hook: 'session', inputBox: true },
       inputPrompt: PERMISSION_PROMPT,
       // Ctrl-C clears a draft; on an empty box it quits opencode, so it is pressed only while the box holds text.
       inputBox: { read: readOpencodeInputBox, clearKeys: ['C-c'] },
