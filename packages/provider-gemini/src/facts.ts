@@ -4,7 +4,7 @@
  * ./home.ts and ./settings.ts; the chat reader is ./chat.ts.
  */
 import type { HookEvent, HookKind, ProviderV1EventInfo } from '@umbel/provider';
-import { type FatalFact, type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField, toolActivity } from '@umbel/provider';
+import { type FatalFact, type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField, payloadActivity } from '@umbel/provider';
 
 /** `--approval-mode` values of Gemini CLI. */
 export const GEMINI_APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;
@@ -125,5 +125,5 @@ export const GEMINI_PAYLOAD: PayloadFacts = {
   turnKey: { prompt: 'timestamp' },
   lastMessage: { stop: { field: 'prompt_response', except: [NO_RESPONSE_TEXT] } },
   needsInput,
-  activity: toolActivity({ tool: 'tool_name', input: 'tool_input', fields: ['command', 'file_path', 'dir_path', 'pattern'] }),
+  activity: payloadActivity({ tool: 'tool_name', input: 'tool_input', fields: ['command', 'file_path', 'dir_path', 'pattern'] }),
 };

@@ -19,23 +19,25 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type HookInstallContext, jsonFile, type LaunchParts } from '@umbel/provider';
-import { OPENCODE_PERMISSION_MODES, type OpencodePermissionMode, PLUGIN_PACKAGE_VERSION } from './facts.js';
-import { OPENCODE_SIGNALS, type PluginSettings, renderPlugin } from './plugin.js';
+import { OPENCODE_PERMISSION_MODES, OPENCODE_SIGNALS, type OpencodePermissionMode, PLUGIN_PACKAGE_VERSION } from './facts.js';
+import { renderPlugin } from './plugin.js';
 
-/** Settings of the worker config dir (from the provider's settings). */
+/** Settings of the worker config dir (the provider's settings). */
 export interface ConfigDirOptions {
-  readonly maxRetries: number;
-  readonly maxRetryDelayMs: number;
+  /** Retries of a failing model request before umbel stops the turn as provider-error. Default 2. */
+  readonly maxRetries?: number;
+  /** A retry opencode would start later than this stops the turn at once (ms). Default 60 000. */
+  readonly maxRetryDelayMs?: number;
   /** Deep-merged last into the worker's opencode.json (tests; e.g. `{ share: 'disabled' }`). */
   readonly configOverrides?: Readonly<Record<string, unknown>>;
 }
 
-/** The variable that keeps opencode's npm from stalling an offline start, and its value. */
-export const NPM_OFFLINE = ['npm_config_offline', 'true'] as const;
-
-/** Whether umbel adds `npm_config_offline` to this worker (only when the worker env has no say of its own). */
-export function addsNpmOffline(env: Readonly<Record<string, string>>): boolean {
-  return env.npm_config_offline === undefined && env.NPM_CONFIG_OFFLINE === undefined;
+/**
+ * What umbel adds to a worker env so that opencode's npm never stalls an offline start:
+ * `npm_config_offline=true`, unless the worker env has a say of its own (then nothing).
+ */
+export function offlineEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+  return env.npm_config_offline === undefined && env.NPM_CONFIG_OFFLINE === undefined ? { npm_config_offline: 'true' } : {};
 }
 
 /** The worker's opencode.json. Pure. */
@@ -59,20 +61,19 @@ export function installedLock(version = PLUGIN_PACKAGE_VERSION): string {
 export async function installConfigDir({ launch, hooks, permissionMode }: HookInstallContext, options: ConfigDirOptions): Promise<LaunchParts> {
   const dir = join(launch.workerDir, 'opencode');
   await mkdir(join(dir, 'node_modules'), { recursive: true, mode: 0o700 });
-  const addOffline = addsNpmOffline(launch.env);
-  const signals = new Set<string>(Object.keys(OPENCODE_SIGNALS));
-  const settings: PluginSettings = {
-    hooks: Object.fromEntries(hooks.filter((h) => signals.has(h.event)).map((h) => [h.event, h.command])),
+  const offline = offlineEnv(launch.env);
+  const plugin = renderPlugin({
+    hooks: Object.fromEntries(hooks.filter((h) => Object.hasOwn(OPENCODE_SIGNALS, h.event)).map((h) => [h.event, h.command])),
     transcriptDir: join(launch.workerDir, 'transcripts'),
-    maxRetries: options.maxRetries,
-    maxRetryDelayMs: options.maxRetryDelayMs,
-    dropEnv: addOffline ? [NPM_OFFLINE[0]] : [],
-  };
+    maxRetries: options.maxRetries ?? 2,
+    maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
+    dropEnv: Object.keys(offline),
+  });
   const file = (name: string, content: string) => ({ path: join(dir, name), content, mode: 0o600 });
   return {
-    env: { OPENCODE_CONFIG_DIR: dir, ...(addOffline ? { [NPM_OFFLINE[0]]: NPM_OFFLINE[1] } : {}) },
+    env: { OPENCODE_CONFIG_DIR: dir, ...offline },
     files: [
-      file('plugins/umbel.js', renderPlugin(settings)),
+      file('plugins/umbel.js', plugin),
       jsonFile(join(dir, 'opencode.json'), workerConfig(permissionMode, options.configOverrides)),
       file('package-lock.json', installedLock()),
     ],

@@ -1,11 +1,11 @@
 /**
  * opencode's facts (reference opencode.md, test-fixtures/fake-opencode/FACTS.md; verified on
- * 1.18.33): env, permission modes, the signals umbel's plugin delivers, screens, prompt rules and
- * payload fields. The worker config dir that installs the plugin is ./config-dir.ts, the plugin
- * ./plugin.ts, the transcript reader ./transcript.ts, the model check ./models.ts.
+ * 1.18.33): env, permission modes, the signals umbel's plugin delivers, screens, prompt rules,
+ * payload fields and tools. The worker config dir that installs the plugin is ./config-dir.ts, the
+ * plugin ./plugin.ts, the transcript reader ./transcript.ts, the model check ./models.ts.
  */
-import type { HookEvent, ProviderV1BillingReport, ProviderV1EventInfo } from '@umbel/provider';
-import { asRecord, type PayloadFacts, type PromptFacts, stringField } from '@umbel/provider';
+import type { HookEvent, ProviderV1EventInfo } from '@umbel/provider';
+import { asRecord, type PayloadFacts, type PromptFacts, stringField, type ToolFacts, toolActivity } from '@umbel/provider';
 
 /**
  * Configuration variables a worker inherits, named one by one: opencode's own switches and extra
@@ -48,15 +48,10 @@ export const OPENCODE_API_BILLING_ENV = [
 ] as const;
 
 /**
- * The verdict when no key was passed (a passed one bills its API: the kit's rule for every
- * provider): opencode's stored logins decide, which umbel cannot see.
+ * Why opencode's billing cannot be told before it starts, and the verdict when no key was passed (a
+ * passed one bills its API: the kit's rule): its stored logins decide, which umbel cannot see.
  */
-/** Why opencode's billing cannot be told before it starts: its stored logins decide. */
 export const OPENCODE_BILLING_UNKNOWABLE = "no API key passed; opencode's stored logins (opencode auth login) may bill a plan or an API";
-
-export function opencodeBilling(): ProviderV1BillingReport {
-  return { billing: 'unknown', evidence: OPENCODE_BILLING_UNKNOWABLE };
-}
 
 /**
  * Permission modes: opencode has no permission flag, so a mode is a `permission` block in the
@@ -88,14 +83,12 @@ export const PERMISSION_PROMPT = /△ Permission required|Allow once\s+Allow alw
  */
 export const OPENCODE_PROMPT: PromptFacts = { normalizeNewlines: true, escapeLeading: ['/'] };
 
-const str = (p: Record<string, unknown>, key: string) => stringField(p, key);
-
 /** `permission.asked`: the tool named, and what it would do. */
 function needsInput(event: HookEvent, p: Record<string, unknown>): ProviderV1EventInfo['needsInput'] {
   if (event.kind !== 'permission') return undefined;
-  const tool = str(p, 'permission');
+  const tool = stringField(p, 'permission');
   const patterns = Array.isArray(p.patterns) ? p.patterns.filter((x): x is string => typeof x === 'string') : [];
-  const what = str(p, 'metadata.command') ?? str(p, 'metadata.filepath') ?? patterns.join(', ');
+  const what = stringField(p, 'metadata.command') ?? stringField(p, 'metadata.filepath') ?? patterns.join(', ');
   const message = `opencode asks to use ${tool ?? 'a tool'}${what ? `: ${what}` : ''}`;
   return { kind: 'permission', message, ...(tool ? { tool } : {}) };
 }
@@ -105,15 +98,12 @@ export function activityOf(p: Record<string, unknown>): string | undefined {
   const status = asRecord(p.status);
   if (status?.type === 'retry') {
     const secs = Math.max(0, Math.round((Number(status.next ?? 0) - Date.now()) / 1000));
-    return `retrying (attempt ${String(status.attempt ?? '?')}${Number.isFinite(secs) ? `, next in ${secs}s` : ''}): ${str(status, 'message') ?? 'the model request failed'}`;
+    return `retrying (attempt ${String(status.attempt ?? '?')}${Number.isFinite(secs) ? `, next in ${secs}s` : ''}): ${stringField(status, 'message') ?? 'the model request failed'}`;
   }
-  const reply = str(p, 'reply');
+  const reply = stringField(p, 'reply');
   if (reply) return `permission answered: ${reply}`;
-  const tool = str(p, 'tool');
-  if (!tool) return undefined;
-  const args = asRecord(p.args) ?? {};
-  const arg = ['command', 'filePath', 'pattern', 'url', 'path'].map((k) => str(args, k)).find(Boolean);
-  return arg ? `${tool}: ${arg}` : tool;
+  const tool = stringField(p, 'tool');
+  return tool ? toolActivity(tool, p.args, ['command', 'filePath', 'pattern', 'url', 'path'], 'colon') : undefined;
 }
 
 /** What the plugin's payloads say (./plugin.ts writes them). */
@@ -123,5 +113,33 @@ export const OPENCODE_PAYLOAD: PayloadFacts = {
   turnKey: { prompt: 'messageID', stop: 'messageID', 'stop-failure': 'messageID' },
   error: { fields: ['message', 'error.message'], fallback: 'opencode reported an error' },
   needsInput,
-  activity: (p) => activityOf(p),
+  activity: activityOf,
+};
+
+/** The opencode signals the plugin delivers (./plugin.ts), and the hook kind each becomes. */
+export const OPENCODE_SIGNALS = {
+  'plugin.loaded': 'session',
+  'session.created': 'session',
+  'chat.message': 'prompt',
+  'tool.execute.before': 'tool',
+  'permission.asked': 'permission',
+  'permission.replied': 'tool',
+  'session.status.retry': 'tool',
+  'session.error': 'stop-failure',
+  'session.idle': 'stop',
+} as const;
+
+/**
+ * What opencode's tool calls do: 1.18.33 offers `bash {command, timeout, workdir}`, `read
+ * {filePath}`, `edit {filePath, oldString, newString}`, `write {filePath, content}`, `glob`, `grep`,
+ * `list`, `webfetch`, `task`, `todowrite`, `skill` (FACTS.md "The requests opencode sends").
+ */
+export const OPENCODE_TOOLS: ToolFacts = {
+  table: {
+    bash: { does: 'command', fields: ['command'] },
+    read: { does: 'read', fields: ['filePath'] },
+    edit: { does: 'edited', fields: ['filePath'] },
+    patch: { does: 'edited', fields: ['filePath'] },
+    write: { does: 'written', fields: ['filePath'] },
+  },
 };

@@ -6,8 +6,8 @@
  * (`doValidate` only checks the shape). Unknown → {@link OpencodeModelUnknownError} (a UsageError,
  * exit 2); the list unreadable → {@link OpencodeModelsUnreadableError} (exit 1).
  */
-import { execFile } from 'node:child_process';
-import { SpawnFailedError, UsageError } from '@umbel/provider';
+import { lastLines, runCommand, SpawnFailedError, stripAnsi, UsageError } from '@umbel/provider';
+import { MODEL_ID } from './facts.js';
 
 /** How many models an unknown-model error names. */
 export const MODELS_NAMED = 10;
@@ -38,11 +38,10 @@ export class OpencodeModelsUnreadableError extends SpawnFailedError {
 
 /** The model ids in `opencode models` output (one `provider/model` per line; colours and blank lines ignored). */
 export function parseModelList(stdout: string): string[] {
-  return stdout
-    .replace(/\x1b\[[0-9;]*m/g, '')
+  return stripAnsi(stdout)
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => /^[^/\s]+\/\S+$/.test(line));
+    .filter((line) => MODEL_ID.test(line));
 }
 
 /** "N models: a, b, … and M more", the wanted provider's models first. */
@@ -60,28 +59,11 @@ export function checkModel(model: string, known: readonly string[]): void {
   if (!known.includes(model)) throw new OpencodeModelUnknownError(model, known);
 }
 
-const oneLine = (text: string) =>
-  text
-    .replace(/\x1b\[[0-9;]*m/g, '')
-    .trim()
-    .split('\n')
-    .slice(-3)
-    .join(' / ')
-    .slice(0, 300);
-
 /** Run `<binary> models` in `cwd` with `env` (no shell, nothing on argv but the word). */
-export function listModels(binary: string, env: Readonly<Record<string, string>>, cwd: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    execFile(binary, ['models'], { env, cwd, timeout: MODELS_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error) {
-        const how = error.killed ? `did not answer within ${MODELS_TIMEOUT_MS / 1000}s` : `failed (${error.code ?? error.signal ?? 'error'})`;
-        const said = oneLine(stderr || stdout);
-        reject(new OpencodeModelsUnreadableError(`${how}${said ? `: ${said}` : ''}`));
-        return;
-      }
-      const models = parseModelList(stdout);
-      if (models.length === 0) reject(new OpencodeModelsUnreadableError(`printed no model${stdout.trim() ? `: ${oneLine(stdout)}` : ''}`));
-      else resolve(models);
-    });
-  });
+export async function listModels(binary: string, env: Readonly<Record<string, string>>, cwd: string): Promise<string[]> {
+  const run = await runCommand(binary, ['models'], { env, cwd, timeoutMs: MODELS_TIMEOUT_MS });
+  if (!run.ok) throw new OpencodeModelsUnreadableError(run.reason);
+  const models = parseModelList(run.stdout);
+  if (models.length === 0) throw new OpencodeModelsUnreadableError(`printed no model${run.stdout.trim() ? `: ${lastLines(run.stdout)}` : ''}`);
+  return models;
 }

@@ -13,7 +13,8 @@ import * as path from 'node:path';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OPENCODE_SIGNALS, type PluginContext, type PluginSettings, renderPlugin, umbelPluginMain } from './plugin.js';
+import { OPENCODE_SIGNALS } from './facts.js';
+import { type PluginContext, type PluginSettings, renderPlugin, umbelPluginMain } from './plugin.js';
 
 type Json = Record<string, any>;
 /** The modules the rendered file passes in. */

@@ -55,19 +55,6 @@ export interface PluginSettings {
   readonly dropEnv: readonly string[];
 }
 
-/** The opencode signals the plugin delivers, and the hook kind each becomes. */
-export const OPENCODE_SIGNALS = {
-  'plugin.loaded': 'session',
-  'session.created': 'session',
-  'chat.message': 'prompt',
-  'tool.execute.before': 'tool',
-  'permission.asked': 'permission',
-  'permission.replied': 'tool',
-  'session.status.retry': 'tool',
-  'session.error': 'stop-failure',
-  'session.idle': 'stop',
-} as const;
-
 type Json = Record<string, unknown>;
 type Client = {
   session: {
@@ -97,17 +84,10 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
   const { fs, cp, path } = modules;
   for (const name of settings.dropEnv) delete process.env[name];
 
-  type Turn = { messageID: string };
-  type Session = { open: Turn[]; failures: Record<string, Json>; ended: string[] };
+  // per session: the turns (user message ids) still open, oldest first; the failures umbel recorded; the turns ended
+  type Session = { open: string[]; failures: Record<string, Json>; ended: string[] };
   const sessions = new Map<string, Session>();
-  const sessionOf = (id: string): Session => {
-    let s = sessions.get(id);
-    if (!s) {
-      s = { open: [], failures: {}, ended: [] };
-      sessions.set(id, s);
-    }
-    return s;
-  };
+  const sessionOf = (id: string): Session => sessions.get(id) ?? (sessions.set(id, { open: [], failures: {}, ended: [] }).get(id) as Session);
   const transcriptOf = (id: string) => path.join(settings.transcriptDir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
   const deliver = (signal: string, payload: Json) => {
     const command = settings.hooks[signal];
@@ -149,20 +129,20 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
   /** End the oldest open turn with a failure: record it, deliver it, then write the transcript. */
   const fail = async (id: string, error: Json, signal: string) => {
     const s = sessionOf(id);
-    const turn = s.open.shift();
-    if (!turn) return;
-    s.failures[turn.messageID] = error;
-    s.ended.push(turn.messageID);
+    const messageID = s.open.shift();
+    if (!messageID) return;
+    s.failures[messageID] = error;
+    s.ended.push(messageID);
     const doc = await snapshot(id);
-    deliver(signal, { ...base(id), messageID: turn.messageID, error, message: error.message });
+    deliver(signal, { ...base(id), messageID, error, message: error.message });
     writeTranscript(id, doc);
   };
   const onRetry = async (id: string, status: Json) => {
-    const turn = sessionOf(id).open[0];
+    const messageID = sessionOf(id).open[0];
     const attempt = Number(status.attempt ?? 0);
     const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
-    deliver('session.status.retry', { ...base(id), ...(turn ? { messageID: turn.messageID } : {}), status });
-    if (!turn || (attempt <= settings.maxRetries && waitMs <= settings.maxRetryDelayMs)) return;
+    deliver('session.status.retry', { ...base(id), ...(messageID ? { messageID } : {}), status });
+    if (!messageID || (attempt <= settings.maxRetries && waitMs <= settings.maxRetryDelayMs)) return;
     const why =
       attempt > settings.maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
     const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
@@ -172,9 +152,9 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
   const onIdle = async (id: string) => {
     const s = sessionOf(id);
     const ending = s.open.splice(0);
-    s.ended.push(...ending.map((t) => t.messageID));
+    s.ended.push(...ending);
     const doc = await snapshot(id);
-    for (const turn of ending) deliver('session.idle', { ...base(id), messageID: turn.messageID });
+    for (const messageID of ending) deliver('session.idle', { ...base(id), messageID });
     writeTranscript(id, doc);
   };
   const onEvent = async (type: string, p: Json) => {
@@ -224,7 +204,7 @@ export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettin
       const messageID = typeof output?.message?.id === 'string' ? output.message.id : undefined;
       if (!id || !messageID) return;
       await serial(async () => {
-        sessionOf(id).open.push({ messageID });
+        sessionOf(id).open.push(messageID);
         deliver('chat.message', { ...base(id), messageID, agent: input.agent, model: input.model });
       });
     },

@@ -7,41 +7,33 @@
  * `npm_config_offline=true` (the plugin-install trap). The model is checked against `opencode
  * models` first (./models.ts).
  */
-import { type ProviderV1, type ProviderV1LaunchOptions, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
-import { defineProvider } from '@umbel/provider';
-import { addsNpmOffline, installConfigDir, NPM_OFFLINE } from './config-dir.js';
+import { defineProvider, type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
+import { type ConfigDirOptions, installConfigDir, offlineEnv } from './config-dir.js';
 import {
   MODEL_ID,
   OPENCODE_API_BILLING_ENV,
+  OPENCODE_BILLING_UNKNOWABLE,
   OPENCODE_INHERIT_ENV,
   OPENCODE_PAYLOAD,
   OPENCODE_PERMISSION_MODES,
   OPENCODE_PROMPT,
-  opencodeBilling,
-  OPENCODE_BILLING_UNKNOWABLE,
+  OPENCODE_SIGNALS,
+  OPENCODE_TOOLS,
   PERMISSION_PROMPT,
 } from './facts.js';
 import { checkModel, listModels } from './models.js';
-import { OPENCODE_SIGNALS } from './plugin.js';
-import { hasInputBox, readOpencodeInputBox } from './screens.js';
-import { OPENCODE_TOOLS } from './tools.js';
+import { readOpencodeInputBox } from './screens.js';
 import { opencodeMessages, opencodeTurn, parseSessionDoc } from './transcript.js';
 
 /** The opencode releases these facts were verified on. */
 export const OPENCODE_VERIFIED_VERSIONS = ['1.18.33'] as const;
 
-/** Settings of {@link createOpencode}. */
-export interface OpencodeSettings {
+/** Settings of {@link createOpencode} (and of the worker config dir: retries, config overrides). */
+export interface OpencodeSettings extends ConfigDirOptions {
   /** The `opencode` executable (a path or a name on PATH). `UMBEL_OPENCODE_BIN` wins over it. */
   readonly bin?: string;
   /** Extra arguments appended to every launch (never env values). */
   readonly extraArgs?: readonly string[];
-  /** Retries of a failing model request before umbel stops the turn as provider-error. Default 2. */
-  readonly maxRetries?: number;
-  /** A retry opencode would start later than this stops the turn at once (ms). Default 60 000. */
-  readonly maxRetryDelayMs?: number;
-  /** Deep-merged last into the worker's opencode.json. */
-  readonly configOverrides?: Readonly<Record<string, unknown>>;
   /** Check `--model` against `opencode models` before launching. Default true. */
   readonly checkModel?: boolean;
   /** Provider id (default `opencode`), to register a second configuration. */
@@ -62,23 +54,12 @@ function validate({ spawn }: ProviderV1ValidateOptions): void {
   }
 }
 
-/** The env `opencode models` runs with: the worker's (its providers and keys), offline npm as the worker gets it. */
-function modelsEnv(options: ProviderV1LaunchOptions): Record<string, string> {
-  return { ...options.env, ...(addsNpmOffline(options.env) ? { [NPM_OFFLINE[0]]: NPM_OFFLINE[1] } : {}) };
-}
-
 /**
  * Create the opencode provider.
  * @example
  * const engine = createUmbel({ substrate, providers: [createOpencode()] });
  */
 export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
-  const configDir = {
-    maxRetries: settings.maxRetries ?? 2,
-    maxRetryDelayMs: settings.maxRetryDelayMs ?? 60_000,
-    ...(settings.configOverrides ? { configOverrides: settings.configOverrides } : {}),
-  };
-  const check = settings.checkModel !== false;
   return defineProvider({
     id: settings.providerId ?? 'opencode',
     displayName: 'opencode',
@@ -86,7 +67,11 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     verifiedVersions: OPENCODE_VERIFIED_VERSIONS,
     binary: { name: 'opencode', install: 'npm install -g opencode-ai', ...(settings.bin ? { configured: settings.bin } : {}) },
     env: { inherit: OPENCODE_INHERIT_ENV },
-    billing: { apiEnv: OPENCODE_API_BILLING_ENV, detect: opencodeBilling, unknowableBeforeStart: OPENCODE_BILLING_UNKNOWABLE },
+    billing: {
+      apiEnv: OPENCODE_API_BILLING_ENV,
+      detect: () => ({ billing: 'unknown', evidence: OPENCODE_BILLING_UNKNOWABLE }),
+      unknowableBeforeStart: OPENCODE_BILLING_UNKNOWABLE,
+    },
     flags: {
       // The TUI's `--session <ses_…>` opens that stored session in the same worker config dir, and the
       // next request carries its earlier turns (verified on 1.18.33: test-fixtures/real/REVIVE-FACTS.md §3).
@@ -98,10 +83,10 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     },
     // The plugin reports its load at startup (the ready signal, naming no session); opencode creates
     // the session, and the plugin names it, at the first prompt.
-    hooks: { events: OPENCODE_SIGNALS, sessionAt: 'first-prompt', install: (context) => installConfigDir(context, configDir) },
+    hooks: { events: OPENCODE_SIGNALS, sessionAt: 'first-prompt', install: (context) => installConfigDir(context, settings) },
     screens: {
       // the plugin's factory runs before the TUI takes input; the input box is drawn once it does
-      ready: { hook: 'session', screen: hasInputBox },
+      ready: { hook: 'session', inputBox: true },
       inputPrompt: PERMISSION_PROMPT,
       // Ctrl-C clears a draft; on an empty box it quits opencode, so it is pressed only while the box holds text.
       inputBox: { read: readOpencodeInputBox, clearKeys: ['C-c'] },
@@ -113,8 +98,10 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     transcript: { parse: parseSessionDoc, turn: opencodeTurn, messages: opencodeMessages },
     validate,
     tools: OPENCODE_TOOLS,
+    // the model list is read with the worker's env (its providers and keys) and offline npm as the worker gets it
     checkLaunch: async (binary, options) => {
-      if (check && options.model !== undefined) checkModel(options.model, await listModels(binary, modelsEnv(options), options.cwd));
+      if (settings.checkModel !== false && options.model !== undefined)
+        checkModel(options.model, await listModels(binary, { ...options.env, ...offlineEnv(options.env) }, options.cwd));
     },
   });
 }

@@ -35,8 +35,3 @@ export function readOpencodeInputBox(screen: string): string | undefined {
   const text = rows.join('\n').trim();
   return text === '' || PLACEHOLDER.test(text) ? '' : text;
 }
-
-/** Whether the input box is drawn (opencode takes input). */
-export function hasInputBox(screen: string): boolean {
-  return readOpencodeInputBox(screen) !== undefined;
-}

@@ -22,6 +22,7 @@ import {
   textBlock,
   toolResultBlock,
   toolResultsMessage,
+  toolActivity,
   toolUseBlock,
 } from '@umbel/provider';
 
@@ -119,11 +120,14 @@ export function findOpencodeTurn(doc: OpencodeSessionDoc, turnKey: string | unde
   return { user, steps, ...(failure ? { failure } : {}) };
 }
 
-/** The text parts of a message, byte-exact (synthetic and ignored parts are not the model's). */
+/** A text part the model wrote (synthetic and ignored parts are not the model's). */
+const isModelText = (p: OpencodePart): p is OpencodePart & { text: string } => p.type === 'text' && typeof p.text === 'string' && !p.synthetic && !p.ignored;
+
+/** The text parts of a message, byte-exact. */
 export function textOf(message: OpencodeMessage): string {
   return message.parts
-    .filter((p) => p.type === 'text' && typeof p.text === 'string' && !p.synthetic && !p.ignored)
-    .map((p) => p.text as string)
+    .filter(isModelText)
+    .map((p) => p.text)
     .join('');
 }
 
@@ -143,10 +147,7 @@ export function usageOf(steps: readonly OpencodeMessage[]): ProviderV1Usage {
 /** A tool call still running in the last step, as an activity line. */
 function runningTool(step: OpencodeMessage | undefined): string | undefined {
   const tool = step?.parts.find((p) => p.type === 'tool' && (p.state?.status === 'running' || p.state?.status === 'pending'));
-  if (!tool) return undefined;
-  const input = asRecord(tool.state?.input) ?? {};
-  const arg = ['command', 'filePath', 'pattern', 'url'].map((k) => input[k]).find((v): v is string => typeof v === 'string' && v !== '');
-  return `${tool.tool ?? 'tool'}${arg ? `: ${arg}` : ''}`;
+  return tool && toolActivity(tool.tool ?? 'tool', tool.state?.input, ['command', 'filePath', 'pattern', 'url'], 'colon');
 }
 
 function failedOf(turn: OpencodeTurn): ProviderV1TurnRead | undefined {
@@ -207,7 +208,7 @@ export function opencodeMessages(doc: OpencodeSessionDoc | undefined, options: P
   const out: ProviderV1Message[] = [];
   for (const step of turn.steps) {
     for (const part of step.parts) {
-      if (part.type === 'text' && typeof part.text === 'string' && part.text !== '' && !part.synthetic && !part.ignored) {
+      if (isModelText(part) && part.text !== '') {
         out.push(assistantMessage([textBlock(part.text)], step.info.id));
       } else if (part.type === 'tool' && (part.state?.status === 'completed' || part.state?.status === 'error')) {
         out.push(assistantMessage([toolUseBlock(part.callID, part.tool, part.state.input ?? {})], step.info.id));

@@ -1,10 +1,21 @@
 /**
- * A hook payload's tool call as one activity line, as Claude Code, Gemini CLI and Qwen Code draw
- * it: `name(argument)`. Pure.
+ * A tool call as one activity line, for `umbel status` and a running turn. Pure. Two CLI styles:
+ * `name(argument)` (Claude Code, Gemini CLI, Qwen Code) and `name: argument` (opencode).
  */
-import { stringField } from './json.js';
+import { asRecord, stringField } from './json.js';
 
-/** Where a payload names the tool being run and its input (dotted keys reach into objects). */
+/** How the line joins the tool and its argument: `call` → `name(arg)`, `colon` → `name: arg`. */
+export type ActivityStyle = 'call' | 'colon';
+
+/** The tool and the first non-empty string among `keys` of `args` (dotted keys reach in); else the tool alone. */
+export function toolActivity(tool: string, args: unknown, keys: readonly string[], style: ActivityStyle = 'call'): string {
+  const record = asRecord(args);
+  const arg = keys.map((key) => stringField(record, key)).find(Boolean);
+  if (!arg) return tool;
+  return style === 'call' ? `${tool}(${arg})` : `${tool}: ${arg}`;
+}
+
+/** Where a hook payload names the tool being run and its input (dotted keys reach into objects). */
 export interface ToolActivityFacts {
   /** The field naming the tool. */
   readonly tool: string;
@@ -12,13 +23,14 @@ export interface ToolActivityFacts {
   readonly input: string;
   /** Input fields tried in order for the argument shown; the first non-empty text wins. */
   readonly fields: readonly string[];
+  readonly style?: ActivityStyle;
 }
 
-/** The payload fact `activity` of these fields: `name(argument)`, the bare name when no field has a text, undefined without a tool. */
-export function toolActivity(facts: ToolActivityFacts): (payload: Record<string, unknown>) => string | undefined {
+/** The payload fact `activity` of these fields (toolActivity of the payload's tool), undefined without a tool. */
+export function payloadActivity(facts: ToolActivityFacts): (payload: Record<string, unknown>) => string | undefined {
   return (payload) => {
     const name = stringField(payload, facts.tool);
-    const arg = facts.fields.map((field) => stringField(payload, `${facts.input}.${field}`)).find(Boolean);
-    return name && arg ? `${name}(${arg})` : name;
+    const keys = facts.fields.map((field) => `${facts.input}.${field}`);
+    return name ? toolActivity(name, payload, keys, facts.style) : undefined;
   };
 }
