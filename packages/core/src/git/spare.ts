@@ -151,7 +151,8 @@ export async function reserveSpare(home: string, repo: string, commit: string, e
 export async function takeSpare(home: string, record: WorktreeRecord, env: GitEnv): Promise<boolean> {
   // A path taken already is the caller's error to report (`createWorktree`), not a spare to spend.
   if (await exists(record.path)) return false;
-  const paths = sparePaths(home, await repositoryKey(record.repo, env));
+  const key = await repositoryKey(record.repo, env);
+  const paths = sparePaths(home, key);
   const lock = await tryLock(paths);
   if (!lock) return false;
   // Given up once the spare is the worker's (before the switch), and never twice.
@@ -164,17 +165,18 @@ export async function takeSpare(home: string, record: WorktreeRecord, env: GitEn
   try {
     if (spareAction('take', await seen(paths)) !== 'take') return false;
     await rm(paths.ready, { force: true });
-    const unlock = await lockRepository(record.repo, worktreesDir(home), env);
+    const unlock = await lockRepository(record.repo, worktreesDir(home), env, key);
     try {
       await must(['worktree', 'move', paths.tree, record.path], record.repo, env, 'git worktree move');
       moved = true;
-      if (record.createdBranch) await must(['branch', '--no-track', record.branch, record.base], record.repo, env, 'git branch');
     } finally {
       await unlock();
     }
     await rm(paths.origin, { force: true });
     await release();
-    await must(['switch', '--quiet', '--no-guess', record.branch], record.path, env, 'git switch', PARALLEL_CHECKOUT);
+    // The branch umbel makes is made by the switch, at the base, as `createWorktree` makes it (no upstream).
+    const branch = record.createdBranch ? ['--no-track', '-c', record.branch, record.base] : [record.branch];
+    await must(['switch', '--quiet', '--no-guess', ...branch], record.path, env, 'git switch', PARALLEL_CHECKOUT);
     await mustBeClean(record.path, env);
     return true;
   } catch {

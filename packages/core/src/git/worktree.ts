@@ -143,10 +143,10 @@ export async function planWorktree(input: {
  * another's half-written administrative entry): creations on one repository (its common git dir)
  * take turns under a lock in the state root, so nothing is written into the repository for it.
  */
-export async function lockRepository(repo: string, root: string, env: GitEnv): Promise<() => Promise<void>> {
+export async function lockRepository(repo: string, root: string, env: GitEnv, key?: string): Promise<() => Promise<void>> {
   const locks = join(root, '.locks');
   await mkdirPrivate(locks);
-  const lock = await acquireOwnedLock(join(locks, await repositoryKey(repo, env)), {
+  const lock = await acquireOwnedLock(join(locks, key ?? (await repositoryKey(repo, env))), {
     waitMs: LOCK_WAIT_MS,
     busy: (waited) => new WorktreeFailedError(`another worktree of ${repo} was being made for ${Math.round(waited / 1000)}s`),
   });
