@@ -2,7 +2,8 @@
  * Isolated workers end to end on real tmux: `spawn --worktree` on the fake `claude` gives each
  * worker its own git worktree and branch; the user's checkout is never touched; kill keeps the
  * worktree, `--purge` refuses one with work, `--discard-worktree` removes it; ten concurrent
- * worktree spawns on one repository; failures leave no worktree entry. Needs `pnpm build`.
+ * worktree spawns on one repository; failures leave no worktree entry; the reserve's spare worktree
+ * is what the next spawn takes, and prune leaves git no entry of it. Needs `pnpm build`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, REPO_ROOT, teardownsDone, testEnv, umbelRunner, until } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, processesOf, REPO_ROOT, teardownsDone, testEnv, umbelRunner, until } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 const fakeClaude = join(REPO_ROOT, 'test-fixtures/bin/claude');
 let scratch: string;
@@ -24,7 +25,20 @@ const gitEnv = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NA
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: { ...process.env, ...gitEnv }, encoding: 'utf8' });
 const cfg = () => ['--env', `CLAUDE_CONFIG_DIR=${config}`, '--allowed-tools', 'Bash'];
 const wt = (name: string) => join(home, 'worktrees', name);
-const entries = () => git(repo, 'worktree', 'list', '--porcelain').match(/^worktree /gm)?.length ?? 0;
+const spares = () => join(home, 'worktrees', '.spares');
+/** The worktrees git lists, the user's checkout included and the reserve's spare (made after a --worktree spawn) not. */
+const listed = () =>
+  git(repo, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((line) => line.startsWith('worktree '))
+    .map((line) => line.slice('worktree '.length));
+const entries = () => listed().filter((path) => !path.startsWith(spares())).length;
+/** The repository's spare worktree once it is ready (undefined while there is none, or it is being made). */
+const readySpare = () => {
+  const keys = existsSync(spares()) ? readdirSync(spares()) : [];
+  const ready = keys.map((key) => join(spares(), key)).find((dir) => existsSync(join(dir, 'ready')));
+  return ready ? join(ready, 'tree') : undefined;
+};
 const branches = () => git(repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads/umbel/').trim();
 
 /** Every file of the user's checkout (its .git included: index, refs, config) and its bytes. */
@@ -188,5 +202,36 @@ describe('isolated workers (--worktree) on the fake claude', () => {
     expect(list).not.toContain('prunable');
     expect(entries()).toBe(worktreesBefore + 1); // the member with work, kept
     expect(git(repo, 'for-each-ref', '--format=%(refname:short)', `refs/heads/umbel/${pool.name}-*`).trim()).toBe(`umbel/${member}`);
+  }, 300_000);
+
+  it('a --worktree spawn leaves a spare its next spawn takes (moved into place, not checked out again); prune removes it, even one killed half-made', async () => {
+    await teardownsDone(home);
+    expect((await umbel(['spawn', 'r1', '--worktree', ...cfg()])).code).toBe(0);
+    await until(() => readySpare() !== undefined, 'the spare after a --worktree spawn');
+    const spare = readySpare() as string;
+    expect(statSync(spare).mode & 0o777).toBe(0o700);
+    expect(git(spare, 'status', '--porcelain', '--ignored')).toBe('');
+    const inode = statSync(join(spare, 'same.txt')).ino;
+    const taken = await umbel(['spawn', 'r2', '--worktree', '--cwd', join(repo, 'sub'), ...cfg(), '--json']);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(JSON.parse(taken.stdout)).toMatchObject({ cwd: join(wt('r2'), 'sub'), worktree: { path: wt('r2'), branch: 'umbel/r2' } });
+    expect(statSync(join(wt('r2'), 'same.txt')).ino).toBe(inode);
+    expect(git(wt('r2'), 'symbolic-ref', 'HEAD').trim()).toBe('refs/heads/umbel/r2');
+    expect(git(wt('r2'), 'status', '--porcelain')).toBe('');
+    expect((await umbel(['ls'])).stdout).not.toContain('.spares');
+    // prune removes a ready spare and git's entry of it
+    await teardownsDone(home);
+    await until(() => readySpare() !== undefined, 'the spare made again after the second spawn');
+    expect((await umbel(['prune'])).code).toBe(0);
+    expect(listed().filter((path) => path.startsWith(spares()))).toEqual([]);
+    // The reserve's process killed wherever it is (starting, making the spare, or done): prune leaves git no entry of it.
+    expect((await umbel(['spawn', 'r3', '--worktree', ...cfg()])).code).toBe(0);
+    const reserves = processesOf({ envIncludes: [`UMBEL_HOME=${home}`] }).filter((p) => p.args.includes('pool finish --detached'));
+    for (const p of reserves) process.kill(-p.pid, 'SIGKILL'); // its group: the git it runs too
+    await Promise.all(['r1', 'r2', 'r3'].map((name) => umbel(['kill', name, '--purge'])));
+    expect((await umbel(['prune'])).code).toBe(0);
+    expect(listed().filter((path) => path.startsWith(spares()))).toEqual([]);
+    expect(git(repo, 'worktree', 'prune', '--dry-run', '--verbose')).toBe('');
+    expect(entries()).toBe(listed().length);
   }, 300_000);
 });

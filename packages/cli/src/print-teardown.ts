@@ -5,16 +5,18 @@
  * on a command line, in an environment or on disk. Nothing of it can be lost: the detached process
  * takes a pool worker's claim over (a removal that fails stays in `pool status` with its error), a
  * refill records what stopped it (`lastError`), and a worker it never removed — killed, or failing —
- * belongs to a process that is gone, which `umbel prune` removes.
+ * belongs to a process that is gone, which `umbel prune` removes. The same process fills a
+ * `--worktree` spawn's repository reserve (a spare it leaves half-made is removed by the next one or `prune`).
  */
-import { type PoolFinishJob, PoolFinishJobSchema, UmbelError, type Umbel, UsageError, usageFromZod } from '@umbel/core';
+import { type PoolFinishJob, PoolFinishJobSchema, reserveSpare, UmbelError, type Umbel, UsageError, usageFromZod } from '@umbel/core';
+import { FINISH_ARGV } from './finish-argv.js';
 import type { CliIo } from './io.js';
 
 /** The work a `-p` call hands over (core's `PoolFinishJobSchema`). */
 export type FinishJob = PoolFinishJob;
 
 /** The detached process's argv (after the bin). */
-export const FINISH_ARGV = ['pool', 'finish', '--detached'] as const;
+export { FINISH_ARGV };
 
 /** Start the detached process with `job`: its pid, or undefined when it could not be started (then the caller does the work). */
 export async function handOver(io: CliIo, job: FinishJob): Promise<number | undefined> {
@@ -83,6 +85,8 @@ export async function runFinish(engine: Umbel, job: FinishJob, signal: AbortSign
     await engine.pool.release({ pool: job.pool, worker: job.worker, ...(job.claimedBy ? { claimedBy: job.claimedBy } : {}) });
     return true;
   };
-  const results = await Promise.allSettled([refill, remove()]);
+  // A --worktree spawn's repository reserve (git/spare.ts): one spare made, unless one is ready or being made.
+  const spare = job.spare ? reserveSpare(engine.home, job.spare.repo, job.spare.commit, process.env).then(() => true) : Promise.resolve(true);
+  const results = await Promise.allSettled([refill, remove(), spare]);
   return results.every((r) => r.status === 'fulfilled' && r.value) ? 0 : 1;
 }

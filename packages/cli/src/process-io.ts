@@ -1,6 +1,7 @@
 /** The real process as a CliIo. */
 import { spawn } from 'node:child_process';
 import { type CliIo, INTERRUPT_EXIT_CODES, type Interrupt, type Out } from './io.js';
+import { FINISH_ARGV } from './finish-argv.js';
 
 async function readAll(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;
@@ -88,7 +89,13 @@ export function processIo(): CliIo {
     cwd: process.cwd(),
     // Loaded on demand: `umbel --version` and `--help` must not pay for tmux or MCP (`--help` loads
     // the providers only, to name them). The runtime adds the config file's and UMBEL_PROVIDERS'.
-    createEngine: async (env) => (await import('@umbel/runtime')).createDefaultUmbel({ env, cwd: process.cwd() }),
+    // A --worktree spawn's repository reserve is filled by a detached `pool finish` (print-teardown.ts).
+    createEngine: async (env) =>
+      (await import('@umbel/runtime')).createDefaultUmbel({
+        env,
+        cwd: process.cwd(),
+        reserveWorktree: async (spare) => void (await spawnDetached(FINISH_ARGV, JSON.stringify({ spare }))),
+      }),
     spawnDetached: (args, stdin) => spawnDetached(args, stdin),
     onSignal(handler) {
       captureSignals();

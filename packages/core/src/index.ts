@@ -38,3 +38,4 @@ export {
 } from './ledger/own-events.js';
 export { VERSION } from './contract/version.js';
 export { AUTO_KEEP_TOKENS, AUTO_TRUNCATE_TOKENS, shapeAnswer, type ShapeAnswerOptions, type ShapedAnswer } from './operations/answer.js';
+export { pruneSpares, reserveSpare, sparesDir, takeSpare, type ReserveOutcome } from './git/spare.js';

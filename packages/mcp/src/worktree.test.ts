@@ -32,7 +32,14 @@ beforeEach(async () => {
   git(repo, 'add', '.');
   git(repo, 'commit', '-q', '-m', 'base');
   substrate = createMemorySubstrate();
-  const engine = createUmbel({ substrate, providers: [createMockProvider()], home: join(root, 'home'), env: { PATH: process.env.PATH } });
+  // No worktree reserve here (git/spare.test.ts and e2e-worktree test it): the counts are of workers' worktrees.
+  const engine = createUmbel({
+    substrate,
+    providers: [createMockProvider()],
+    home: join(root, 'home'),
+    env: { PATH: process.env.PATH },
+    reserveWorktree: async () => undefined,
+  });
   const server = createMcpServer(engine, { log: () => undefined });
   const [a, b] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: 'worktree-test', version: '0.0.0' });

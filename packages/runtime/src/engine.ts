@@ -4,7 +4,7 @@
  * (workers on other machines, over SSH: @umbel/remote). tmux and the fleet are loaded only here, so
  * reading the providers (for `--help`, `umbel providers`) never loads them.
  */
-import { checkStateRoot, createUmbel, resolveHome, type Umbel } from '@umbel/core';
+import { checkStateRoot, createUmbel, resolveHome, type Umbel, type UmbelSettings } from '@umbel/core';
 import type { RuntimeEnv } from './env.js';
 import { loadProviders } from './load.js';
 import { withSandboxDefault } from './sandbox-default.js';
@@ -18,6 +18,8 @@ export interface DefaultUmbelOptions {
   readonly cwd?: string;
   /** Providers already loaded with {@link loadProviders} (default: load them now). */
   readonly providers?: LoadedProviders;
+  /** How a `--worktree` spawn's repository reserve is filled (default: in the background of this process). */
+  readonly reserveWorktree?: UmbelSettings['reserveWorktree'];
 }
 
 /** Create the engine umbel's faces use (a package that failed to load is named, never fatal). Throws ConfigInvalidError (exit 2). */
@@ -41,6 +43,7 @@ export async function createDefaultUmbel(options: DefaultUmbelOptions = {}): Pro
   const providers = loaded.providers.map((p) => p.provider);
   const limits = loaded.config.config.limits;
   const substrate = createTmuxSubstrate({ home, env });
-  const local = createUmbel({ home, env, substrate, providers, scratch, unloadedProviders, ...(limits ? { limits } : {}) });
+  const reserve = options.reserveWorktree ? { reserveWorktree: options.reserveWorktree } : {};
+  const local = createUmbel({ home, env, substrate, providers, scratch, unloadedProviders, ...(limits ? { limits } : {}), ...reserve });
   return withSandboxDefault(createFleet({ local, hosts: loaded.config.config.hosts ?? {}, env, home }), loaded.config.config.sandbox);
 }

@@ -27,7 +27,8 @@ beforeEach(() => {
   git(repo, 'add', '.');
   git(repo, 'commit', '-q', '-m', 'base');
   substrate = createMemorySubstrate();
-  engine = createUmbel({ substrate, providers: [createMockProvider()], home, env: callerEnv });
+  // No worktree reserve here (git/spare.test.ts and e2e-worktree test it): the counts are of workers' worktrees.
+  engine = createUmbel({ substrate, providers: [createMockProvider()], home, env: callerEnv, reserveWorktree: async () => undefined });
 });
 afterEach(async () => {
   for (const name of await substrate.list()) await substrate.kill(name);

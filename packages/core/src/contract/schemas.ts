@@ -920,9 +920,25 @@ export const PoolFinishJobSchema = z
       })
       .strict()
       .optional(),
+    spare: z
+      .lazy(() => WorktreeReserveJobSchema)
+      .optional()
+      .describe("A repository's worktree reserve to fill (after a --worktree spawn: git/spare.ts)"),
   })
   .strict();
 export type PoolFinishJob = z.infer<typeof PoolFinishJobSchema>;
+
+/** A repository whose spare worktree to keep ready, and the commit a new spare is made at. */
+export const WorktreeReserveJobSchema = z
+  .object({
+    repo: z.string().describe('The top of the checkout the spare is made from'),
+    commit: z
+      .string()
+      .regex(/^[0-9a-f]{40,64}$/)
+      .describe('The commit a new spare is detached at'),
+  })
+  .strict();
+export type WorktreeReserveJob = z.infer<typeof WorktreeReserveJobSchema>;
 
 /** A worktree pool's repository and base (pool.json and `pool status`). */
 export const PoolWorktreeSchema = z.object({

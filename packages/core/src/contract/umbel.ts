@@ -28,6 +28,7 @@ import type {
   PoolStartOptions,
   PoolStatus,
   PoolStopResult,
+  WorktreeReserveJob,
 } from './schemas.js';
 import type { ScratchHostFactory } from '../doctor/host.js';
 import type { AttachCommand, Substrate } from './substrate.js';
@@ -114,6 +115,12 @@ export interface UmbelSettings {
   readonly unloadedProviders?: readonly UnloadedProvider[];
   /** Fleet limits on this state root (the config file's `limits`); none by default. */
   readonly limits?: FleetLimits;
+  /**
+   * After a `--worktree` spawn, start keeping a spare worktree of its repository ready (`reserveSpare`,
+   * git/spare.ts) so the next one is quick. The CLI hands it to a detached process; by default the
+   * engine makes it in the background of this process (a spare left half-made is removed later).
+   */
+  readonly reserveWorktree?: (job: WorktreeReserveJob) => Promise<void>;
 }
 
 /** A provider package that could not be loaded: the package (and where it was named) and why. */

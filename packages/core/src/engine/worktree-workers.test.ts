@@ -36,7 +36,8 @@ beforeEach(async () => {
   git(repo, 'add', '.');
   git(repo, 'commit', '-q', '-m', 'base');
   substrate = createMemorySubstrate();
-  umbel = createUmbel({ substrate, providers: [createMockProvider()], home, env });
+  // No worktree reserve here (git/spare.test.ts and e2e-worktree test it): the counts are of workers' worktrees.
+  umbel = createUmbel({ substrate, providers: [createMockProvider()], home, env, reserveWorktree: async () => undefined });
 });
 afterEach(async () => {
   for (const name of await substrate.list()) await substrate.kill(name);

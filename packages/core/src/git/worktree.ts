@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { chmod, rm, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { mkdirPrivate } from '@umbel/provider';
 import { WorktreeFailedError, WorktreeInvalidError } from '../contract/errors.js';
 import type { WorktreeRecord } from '../contract/schemas.js';
@@ -59,10 +59,10 @@ function run(args: readonly string[], cwd: string, env: GitEnv, config?: readonl
  * checkout (one worker per core; a tree under git's own threshold of 100 files stays sequential)
  * writes its files concurrently. Only for umbel's own `worktree add`; an older git ignores the key.
  */
-const PARALLEL_CHECKOUT = ['checkout.workers=0'];
+export const PARALLEL_CHECKOUT = ['checkout.workers=0'];
 
 /** A git call that must succeed, or WorktreeFailedError (git missing: say so). */
-async function must(args: readonly string[], cwd: string, env: GitEnv, what: string, config?: readonly string[]): Promise<string> {
+export async function must(args: readonly string[], cwd: string, env: GitEnv, what: string, config?: readonly string[]): Promise<string> {
   const result = await run(args, cwd, env, config);
   const why = failure(result, what);
   if (result.error === GIT_MISSING) throw new WorktreeFailedError(GIT_MISSING, 'install git, or spawn without --worktree');
@@ -143,23 +143,27 @@ export async function planWorktree(input: {
  * another's half-written administrative entry): creations on one repository (its common git dir)
  * take turns under a lock in the state root, so nothing is written into the repository for it.
  */
-async function lockRepository(record: WorktreeRecord, env: GitEnv): Promise<() => Promise<void>> {
-  const common = await must(['rev-parse', '--path-format=absolute', '--git-common-dir'], record.repo, env, 'git rev-parse');
-  const locks = join(record.path, '..', '.locks');
+export async function lockRepository(repo: string, root: string, env: GitEnv, key?: string): Promise<() => Promise<void>> {
+  const locks = join(root, '.locks');
   await mkdirPrivate(locks);
-  const key = createHash('sha256').update(common).digest('hex').slice(0, 32);
-  const lock = await acquireOwnedLock(join(locks, key), {
+  const lock = await acquireOwnedLock(join(locks, key ?? (await repositoryKey(repo, env))), {
     waitMs: LOCK_WAIT_MS,
-    busy: (waited) => new WorktreeFailedError(`another worktree of ${record.repo} was being made for ${Math.round(waited / 1000)}s`),
+    busy: (waited) => new WorktreeFailedError(`another worktree of ${repo} was being made for ${Math.round(waited / 1000)}s`),
   });
   return lock.release;
+}
+
+/** A repository's key in the state root: a hash of its common git dir (the same for all its worktrees). */
+export async function repositoryKey(repo: string, env: GitEnv): Promise<string> {
+  const common = await must(['rev-parse', '--path-format=absolute', '--git-common-dir'], repo, env, 'git rev-parse');
+  return createHash('sha256').update(common).digest('hex').slice(0, 32);
 }
 
 /** Make the planned worktree (0700). Any failure undoes what this call made, then throws. */
 export async function createWorktree(record: WorktreeRecord, env: GitEnv): Promise<void> {
   await mkdirPrivate(join(record.path, '..'));
   if (await exists(record.path)) throw new WorktreeFailedError(`${record.path} exists already (left by an earlier worker?)`, `remove it: rm -r ${record.path}`);
-  const release = await lockRepository(record, env);
+  const release = await lockRepository(record.repo, dirname(record.path), env);
   try {
     if (record.createdBranch) await must(['branch', '--no-track', record.branch, record.base], record.repo, env, 'git branch');
     try {
@@ -215,7 +219,7 @@ async function listed(record: WorktreeRecord, env: GitEnv): Promise<boolean> {
  */
 export async function removeWorktree(record: WorktreeRecord, env: GitEnv, options: { readonly deleteBranch: boolean }): Promise<void> {
   // `worktree prune` must not run while another worktree of the repository is half-made.
-  const release = await lockRepository(record, env).catch(() => undefined);
+  const release = await lockRepository(record.repo, dirname(record.path), env).catch(() => undefined);
   try {
     await removeUnlocked(record, env, options);
   } finally {
@@ -223,7 +227,7 @@ export async function removeWorktree(record: WorktreeRecord, env: GitEnv, option
   }
 }
 
-async function removeUnlocked(record: WorktreeRecord, env: GitEnv, options: { readonly deleteBranch: boolean }): Promise<void> {
+export async function removeUnlocked(record: WorktreeRecord, env: GitEnv, options: { readonly deleteBranch: boolean }): Promise<void> {
   if (await exists(record.path)) {
     const removed = await run(['worktree', 'remove', '--force', '--force', record.path], record.repo, env);
     if (removed.code !== 0) await rm(record.path, { recursive: true, force: true });

@@ -4,7 +4,8 @@
  * `umbel -p`'s, or a pool worker's claimer — goes once that process is gone, whatever its state),
  * and end sessions on umbel's socket
  * that no state directory owns, so nothing is ever an orphan nobody can see. A dead worker whose
- * git worktree holds work is kept (its state names the worktree and its branch).
+ * git worktree holds work is kept (its state names the worktree and its branch). The spare
+ * worktrees of the reserve (git/spare.ts) are removed.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { sessionName } from '../engine/paths.js';
 import { abandonedClaims, forgetPoolWorkers } from '../pool/pool.js';
 import type { PruneResult } from '../contract/schemas.js';
 import { diedAtMs, fleetPanes, isStarting } from './status.js';
+import { pruneSpares } from '../git/spare.js';
 
 /** A claim directory older than this belongs to a spawn that crashed before its rename. */
 const STALE_CLAIM_MS = 10 * 60_000;
@@ -89,5 +91,7 @@ export async function pruneWorkers(ctx: EngineContext, options: { olderThan?: nu
   removeStaleClaims(ctx);
   // A live pool worker is live like any other and was kept above; the markers of the dead ones go too.
   await forgetPoolWorkers(ctx, removed);
+  // The worktree reserve is a cache of checkouts: every spare no live process works on goes, half-made or ready.
+  await pruneSpares(ctx.home, ctx.env).catch(() => 0);
   return { removed, kept };
 }

@@ -21,6 +21,7 @@ import type { Provider, ProviderV1Launch, ProviderV1LaunchOptions } from '@umbel
 import { guarded, guardedAsync } from '../engine/provider-guard.js';
 import type { BillingGuard, SpawnOptionsParsed, WorkerMeta, WorkerStatus, WorktreeRequest } from '../contract/schemas.js';
 import { createWorktree, planWorktree, removeWorktree, type WorktreePlan } from '../git/worktree.js';
+import { reserveSpare, takeSpare } from '../git/spare.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS, awaitReady } from './startup.js';
 import { deriveStatus } from './status.js';
 import type { SpawnContext } from '../contract/umbel.js';
@@ -121,11 +122,22 @@ async function planWorktreeOf(ctx: EngineContext, name: string, cwd: string, req
   return planWorktree({ home: ctx.home, name, cwd, request: request === true ? {} : request, env: ctx.env });
 }
 
-/** Make the worker's worktree (and its cwd there: an untracked subdirectory is not checked out). */
+/**
+ * Make the worker's worktree (and its cwd there: an untracked subdirectory is not checked out):
+ * from its repository's spare when one is ready (git/spare.ts), else checked out whole.
+ */
 async function makeWorktree(ctx: EngineContext, meta: WorkerMeta): Promise<void> {
   if (!meta.worktree) return;
-  await createWorktree(meta.worktree, ctx.env);
+  if (!(await takeSpare(ctx.home, meta.worktree, ctx.env))) await createWorktree(meta.worktree, ctx.env);
   await mkdirPrivate(meta.cwd);
+}
+
+/** After a worktree spawn: its repository's spare is made again off the caller's clock (the settings' way, else in the background here). */
+async function fillReserve(ctx: EngineContext, meta: WorkerMeta): Promise<void> {
+  if (!meta.worktree) return;
+  const job = { repo: meta.worktree.repo, commit: meta.worktree.base };
+  if (ctx.settings.reserveWorktree) await ctx.settings.reserveWorktree(job).catch(() => undefined);
+  else void reserveSpare(ctx.home, job.repo, job.commit, ctx.env).catch(() => undefined);
 }
 
 /** Validate spawn options and resolve them (also what a pool claim matches on). No state is written. */
@@ -280,7 +292,9 @@ export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParse
   try {
     await makeWorktree(ctx, p.meta);
     worktreeMade = p.meta.worktree !== undefined;
-    return await launchToReady(ctx, p, state, undefined, context.signal);
+    const ready = await launchToReady(ctx, p, state, undefined, context.signal);
+    await fillReserve(ctx, p.meta);
+    return ready;
   } catch (error) {
     if (state.launched) await ctx.substrate.kill(session).catch(() => undefined);
     for (const path of state.written) await rm(path, { force: true }).catch(() => undefined);

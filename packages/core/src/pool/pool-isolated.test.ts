@@ -34,7 +34,15 @@ function toolPath(without: string[] = []): string {
   return without.length ? dir : `${dir}:${process.env.PATH}`;
 }
 
-const engine = (path: string) => createUmbel({ substrate, providers: [createMockProvider()], home, env: { PATH: path, HOME: join(root, 'user'), ...gitEnv } });
+// No worktree reserve here (git/spare.test.ts and e2e-worktree test it): the counts are of workers' worktrees.
+const engine = (path: string) =>
+  createUmbel({
+    substrate,
+    providers: [createMockProvider()],
+    home,
+    env: { PATH: path, HOME: join(root, 'user'), ...gitEnv },
+    reserveWorktree: async () => undefined,
+  });
 
 beforeEach(async () => {
   root = await realpath(mkdtempSync(join(tmpdir(), 'umbel-pool-iso-')));
