@@ -58,3 +58,7 @@ export function modeFlags(flag: string, modes: readonly string[], bare: readonly
   return Object.fromEntries(modes.map((mode) => [mode, bare.includes(mode) ? [] : [flag, mode]]));
 }
 export { shellQuote } from './shell.js';
+export { describeToolCall, toolArgument } from './tool-call.js';
+export { blocksText, contentBlocks } from './content-blocks.js';
+export { splitToolRules } from './tool-rules.js';
+export { editSharedFile, withoutJsonLines } from './shared-file.js';
