@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandHooks, type HookKind, jsonFile, OptionUnsupportedError, type ProviderV1ValidateOptions, shellQuote } from '@umbel/provider';
+import { commandHooks, type HookKind, jsonFile, OptionUnsupportedError, type ProviderV1ValidateOptions, shellQuote, splitToolRules } from '@umbel/provider';
 import { CLAUDE_STATUSLINE_KIND } from './payload.js';
 import type { HookInstallContext, LaunchParts } from '@umbel/provider';
 
@@ -114,21 +114,7 @@ export function validateClaudeOptions({ spawn, isRoot }: ProviderV1ValidateOptio
 }
 
 /** Split `--allowedTools` into rules on commas and whitespace outside parentheses (`Bash(git diff:*) Edit,Read`). */
-export function splitAllowedTools(value: string): string[] {
-  const rules: string[] = [];
-  let current = '';
-  let depth = 0;
-  for (const char of value) {
-    if (char === '(') depth += 1;
-    else if (char === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && (char === ',' || /\s/.test(char))) {
-      if (current !== '') rules.push(current);
-      current = '';
-    } else current += char;
-  }
-  if (current !== '') rules.push(current);
-  return rules;
-}
+export const splitAllowedTools: (value: string) => string[] = splitToolRules;
 
 /** The statusLine script written into the worker directory. */
 export const CLAUDE_STATUSLINE_FILE = 'claude-statusline.sh';

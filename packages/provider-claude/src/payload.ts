@@ -1,26 +1,13 @@
 /** What Claude Code hook payloads say (claude-code.md §3): the field map and the few readings it needs code for. */
 import type { HookEvent, ProviderV1BackgroundTask, ProviderV1EventInfo } from '@umbel/provider';
-import { asRecord, oneLine, type PayloadFacts, stringField } from '@umbel/provider';
+import { asRecord, describeToolCall, oneLine, type PayloadFacts, stringField, toolArgument } from '@umbel/provider';
 import { claudeHookAccountError } from './account.js';
 import { isSelfStartedPrompt } from './self-started.js';
 
 type NeedsInput = NonNullable<ProviderV1EventInfo['needsInput']>;
 
-/** The most telling argument of a tool call (command, file path, pattern, url, …). */
-function toolArgument(input: unknown): string | undefined {
-  const record = asRecord(input);
-  for (const key of ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt']) {
-    const value = stringField(record, key);
-    if (value !== undefined) return oneLine(value);
-  }
-  return undefined;
-}
-
-/** A tool call as Claude Code draws it: `Bash(ls -la)`, `Read(/a/b.ts)`, or the bare name. */
-export function describeToolCall(name: string, input: unknown): string {
-  const argument = toolArgument(input);
-  return argument === undefined ? name : `${name}(${argument})`;
-}
+/** The input fields that say most about a Claude Code tool call, most telling first (`Bash(ls -la)`, `Read(/a/b.ts)`). */
+export const CLAUDE_TOOL_ARGUMENT = ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt'];
 
 const NOTIFICATION_KINDS: Readonly<Record<string, NeedsInput['kind']>> = {
   permission_prompt: 'permission',
@@ -33,7 +20,7 @@ function needsInput(event: HookEvent, payload: Record<string, unknown>): NeedsIn
   if (event.kind === 'permission') {
     const tool = stringField(payload, 'tool_name');
     if (tool === undefined) return { kind: 'permission' };
-    const argument = toolArgument(payload.tool_input);
+    const argument = toolArgument(payload.tool_input, CLAUDE_TOOL_ARGUMENT);
     return { kind: 'permission', tool, message: argument === undefined ? tool : `${tool}: ${argument}` };
   }
   const type = stringField(payload, 'notification_type');
@@ -91,7 +78,7 @@ export const CLAUDE_PAYLOAD: PayloadFacts = {
   needsInput,
   activity: (payload) => {
     const tool = stringField(payload, 'tool_name');
-    return tool === undefined ? undefined : oneLine(describeToolCall(tool, payload.tool_input), 120);
+    return tool === undefined ? undefined : oneLine(describeToolCall(tool, payload.tool_input, CLAUDE_TOOL_ARGUMENT), 120);
   },
   // The statusLine input is not a hook: only its plan usage counts (its prompt_id must not credit a turn).
   refine: (event, payload, info) => {
