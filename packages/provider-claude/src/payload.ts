@@ -67,6 +67,22 @@ const AUTO_RESUME = 'quota_auto_resume_fired';
 /** The event kind umbel's statusLine command delivers the statusLine input as. */
 export const CLAUDE_STATUSLINE_KIND = 'statusline';
 
+/** What the field map cannot say: turns Claude Code continues or starts by itself, its background work, the plan usage. */
+function refine(event: HookEvent, payload: Record<string, unknown>, info: ProviderV1EventInfo): ProviderV1EventInfo {
+  // At a plan limit's reset Claude Code continues the limited turn by itself: this notification,
+  // then a UserPromptSubmit umbel never sent (ACCOUNT-FACTS §1.3).
+  if (event.kind === 'notify' && stringField(payload, 'notification_type') === AUTO_RESUME) return { ...info, autoContinue: true };
+  // When background work ends Claude Code starts a turn by itself (a <task-notification> prompt).
+  if (event.kind === 'prompt' && isSelfStartedPrompt(payload)) return { ...info, selfStarted: true };
+  // The background work still going when Claude Code stopped (a background shell, …).
+  const background = event.kind === 'stop' ? backgroundOfStop(payload) : undefined;
+  if (background) return { ...info, background };
+  if (event.kind !== CLAUDE_STATUSLINE_KIND) return info;
+  // The statusLine input is not a hook: only its plan usage counts (its prompt_id must not credit a turn).
+  const quota = quotaOfStatusLine(payload);
+  return quota ? { quota } : {};
+}
+
 /** The payload field map of Claude Code's hooks. */
 export const CLAUDE_PAYLOAD: PayloadFacts = {
   sessionId: 'session_id',
@@ -80,18 +96,5 @@ export const CLAUDE_PAYLOAD: PayloadFacts = {
     const tool = stringField(payload, 'tool_name');
     return tool === undefined ? undefined : oneLine(describeToolCall(tool, payload.tool_input, CLAUDE_TOOL_ARGUMENT), 120);
   },
-  // The statusLine input is not a hook: only its plan usage counts (its prompt_id must not credit a turn).
-  refine: (event, payload, info) => {
-    // At a plan limit's reset Claude Code continues the limited turn by itself: this notification,
-    // then a UserPromptSubmit umbel never sent (ACCOUNT-FACTS §1.3).
-    if (event.kind === 'notify' && stringField(payload, 'notification_type') === AUTO_RESUME) return { ...info, autoContinue: true };
-    // When background work ends Claude Code starts a turn by itself (a <task-notification> prompt).
-    if (event.kind === 'prompt' && isSelfStartedPrompt(payload)) return { ...info, selfStarted: true };
-    // The background work still going when Claude Code stopped (a background shell, …).
-    const background = event.kind === 'stop' ? backgroundOfStop(payload) : undefined;
-    if (background) return { ...info, background };
-    if (event.kind !== CLAUDE_STATUSLINE_KIND) return info;
-    const quota = quotaOfStatusLine(payload);
-    return quota ? { quota } : {};
-  },
+  refine,
 };
