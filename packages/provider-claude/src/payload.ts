@@ -1,6 +1,6 @@
 /** What Claude Code hook payloads say (claude-code.md §3): the field map and the few readings it needs code for. */
 import type { HookEvent, ProviderV1BackgroundTask, ProviderV1EventInfo } from '@umbel/provider';
-import { asRecord, describeToolCall, oneLine, type PayloadFacts, stringField, toolArgument } from '@umbel/provider';
+import { asRecord, describeToolCall, oneLine, type PayloadFacts, quotaOf, quotaWindow, stringField, toolArgument } from '@umbel/provider';
 import { claudeHookAccountError } from './account.js';
 import { isSelfStartedPrompt } from './self-started.js';
 
@@ -31,20 +31,12 @@ function needsInput(event: HookEvent, payload: Record<string, unknown>): NeedsIn
   return { kind, ...(tool ? { tool } : {}), ...(message !== undefined ? { message } : {}) };
 }
 
-function quotaWindow(value: unknown): { usedPercent: number; resetsAt?: number } | undefined {
-  const w = asRecord(value);
-  const used = w?.used_percentage;
-  if (typeof used !== 'number' || !Number.isFinite(used)) return undefined;
-  const resets = w?.resets_at;
-  return { usedPercent: used, ...(typeof resets === 'number' && Number.isFinite(resets) ? { resetsAt: resets } : {}) };
-}
+const WINDOW = { used: 'used_percentage', resets: 'resets_at' };
 
 /** The statusLine input's `rate_limits` (ACCOUNT-FACTS §1.4): subscriptions only, absent otherwise. */
 export function quotaOfStatusLine(payload: Record<string, unknown>): ProviderV1EventInfo['quota'] {
   const limits = asRecord(payload.rate_limits);
-  const fiveHour = quotaWindow(limits?.five_hour);
-  const sevenDay = quotaWindow(limits?.seven_day);
-  return fiveHour || sevenDay ? { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}) } : undefined;
+  return quotaOf({ fiveHour: quotaWindow(limits?.five_hour, WINDOW), sevenDay: quotaWindow(limits?.seven_day, WINDOW) });
 }
 
 /**

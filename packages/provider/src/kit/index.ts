@@ -62,3 +62,4 @@ export { describeToolCall, toolArgument } from './tool-call.js';
 export { blocksText, contentBlocks } from './content-blocks.js';
 export { splitToolRules } from './tool-rules.js';
 export { editSharedFile, withoutJsonLines } from './shared-file.js';
+export { quotaOf, quotaWindow } from './quota.js';
