@@ -51,12 +51,12 @@ export async function runPool(args: Args, io: CliIo, engine: Umbel, signal: Abor
     return 0;
   }
   if (action === 'status') {
-    const pools = await engine.pool.status(name);
+    const pools = await engine.pool.status({ name });
     if (json) printJson(io.stdout, pools);
     else io.stdout.write(pools.length ? pools.map(poolText).join('\n') : 'No pools.\n');
     return 0;
   }
-  const stopped = await engine.pool.stop(name);
+  const stopped = await engine.pool.stop({ name });
   if (json) printJson(io.stdout, stopped);
   else io.stdout.write(stopText(stopped));
   return 0;

@@ -29,7 +29,7 @@ export async function handOver(io: CliIo, job: FinishJob): Promise<number | unde
  * busy (another refill at work), the refill goes as before. False when nothing was handed over.
  */
 export async function handOverWithLock(io: CliIo, engine: Umbel, job: FinishJob): Promise<boolean> {
-  const reservation = job.refill ? await engine.pool.reserveRefill(job.refill.name).catch(() => undefined) : undefined;
+  const reservation = job.refill ? await engine.pool.reserveRefill({ name: job.refill.name }).catch(() => undefined) : undefined;
   const refill = job.refill && reservation ? { ...job.refill, handedOver: true } : job.refill;
   const pid = await handOver(io, { ...job, ...(refill ? { refill } : {}) });
   if (pid === undefined || (reservation && !(await reservation.handTo(pid).catch(() => false)))) {

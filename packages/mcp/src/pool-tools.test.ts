@@ -90,9 +90,9 @@ describe('the pool tools', () => {
     const pool = await ok('umbel_pool_start', { provider: 'mock', cwd: work, size: 1, env });
     const spawned = await ok('umbel_spawn', { provider: 'mock', cwd: work, env, pool: pool.name });
     expect(spawned.name.startsWith(`${pool.name}-`)).toBe(true);
-    await until(async () => (await engine.pool.status(pool.name))[0]?.counts.starting === 1, 'the refill to be spawning');
+    await until(async () => (await engine.pool.status({ name: pool.name }))[0]?.counts.starting === 1, 'the refill to be spawning');
     await drainMcpServer(server, 10_000);
-    const after = (await engine.pool.status(pool.name))[0];
+    const after = (await engine.pool.status({ name: pool.name }))[0];
     expect(after?.counts).toMatchObject({ starting: 0, ready: 0 });
     // Only the claimed worker is left (the client's to kill); the cancelled spawn left nothing.
     expect((await engine.list()).map((w) => w.name)).toEqual([spawned.name]);

@@ -92,7 +92,7 @@ export function registerPoolTools(tool: RegisterTool, engine: Umbel): void {
       output: PoolStatusOutputSchema,
       readOnly: true,
     },
-    async (input) => ({ pools: await engine.pool.status(input.name) }),
+    async (input) => ({ pools: await engine.pool.status(input) }),
   );
   tool(
     'umbel_pool_stop',
@@ -103,6 +103,6 @@ export function registerPoolTools(tool: RegisterTool, engine: Umbel): void {
       output: PoolStopOutputSchema,
       destructive: true,
     },
-    async (input) => ({ stopped: await engine.pool.stop(input.name) }),
+    async (input) => ({ stopped: await engine.pool.stop(input) }),
   );
 }

@@ -1,6 +1,6 @@
 /** What Claude Code hook payloads say (claude-code.md §3): the field map and the few readings it needs code for. */
 import type { HookEvent, ProviderV1BackgroundTask, ProviderV1EventInfo } from '@umbel/provider';
-import { asRecord, describeToolCall, oneLine, type PayloadFacts, quotaOf, quotaWindow, stringField, toolArgument } from '@umbel/provider';
+import { asRecord, describeToolCall, oneLine, type PayloadFacts, quotaWindow, stringField, toolArgument } from '@umbel/provider';
 import { claudeHookAccountError } from './account.js';
 import { isSelfStartedPrompt } from './self-started.js';
 
@@ -31,12 +31,12 @@ function needsInput(event: HookEvent, payload: Record<string, unknown>): NeedsIn
   return { kind, ...(tool ? { tool } : {}), ...(message !== undefined ? { message } : {}) };
 }
 
-const WINDOW = { used: 'used_percentage', resets: 'resets_at' };
-
 /** The statusLine input's `rate_limits` (ACCOUNT-FACTS §1.4): subscriptions only, absent otherwise. */
 export function quotaOfStatusLine(payload: Record<string, unknown>): ProviderV1EventInfo['quota'] {
   const limits = asRecord(payload.rate_limits);
-  return quotaOf({ fiveHour: quotaWindow(limits?.five_hour, WINDOW), sevenDay: quotaWindow(limits?.seven_day, WINDOW) });
+  const fiveHour = quotaWindow(limits?.five_hour, 'used_percentage');
+  const sevenDay = quotaWindow(limits?.seven_day, 'used_percentage');
+  return fiveHour || sevenDay ? { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}) } : undefined;
 }
 
 /**

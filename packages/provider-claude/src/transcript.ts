@@ -6,7 +6,7 @@ import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptio
 import {
   addUsage,
   asRecord,
-  blocksText,
+  blockText,
   contentBlocks,
   describeToolCall,
   jsonLines,
@@ -48,7 +48,7 @@ function messageOf(entry: ClaudeTranscriptEntry): Record<string, unknown> | unde
 
 /** The joined text blocks of an entry's message. */
 function textOf(entry: ClaudeTranscriptEntry): string {
-  return blocksText(messageOf(entry)?.content);
+  return blockText(contentBlocks(messageOf(entry)?.content), ['text']);
 }
 
 /** A user entry of the main conversation (a subagent's are `isSidechain`). */

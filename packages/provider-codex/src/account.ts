@@ -1,42 +1,39 @@
 /**
- * Codex's account failures (ACCOUNT-FACTS.md §2.2), from the rollout: `task_complete.error.codex_error_info`
- * is `usage_limit_exceeded` (a plan's usage limit, an exhausted quota) or `unauthorized` (a login
- * that cannot be refreshed), or an object whose `http_status_code` says 429 / 401 / 403. A plan
- * limit's reset is the used-up window (used_percent ≥ 100) of the turn's last
- * `token_count.rate_limits` (`primary` / `secondary`, `resets_at` in epoch seconds). Pure.
+ * Codex's account facts (ACCOUNT-FACTS.md §2.2), from the rollout. Pure.
+ *
+ * Plan usage: a turn's last `token_count.rate_limits` holds `primary` / `secondary`, each
+ * `{used_percent, window_minutes, resets_at}` (epoch seconds) or null (an API key, a provider that
+ * sends no `x-codex-*` headers). Windows are named by their length, never by their slot: 300
+ * minutes → `fiveHour`, 10080 → `sevenDay`; any other length (or none) is left out, since calling
+ * it five-hour or seven-day by its slot would misreport a plan whose windows differ.
+ *
+ * Failures: `task_complete.error.codex_error_info` is `usage_limit_exceeded` (a plan's usage
+ * limit) or `unauthorized` (a login that cannot be refreshed), or an object whose
+ * `http_status_code` says 429 / 401 / 403. A plan limit's reset is the latest used-up window's.
  */
-import type { ProviderV1AccountError } from '@umbel/provider';
-import { accountError, accountErrorOfStatus, asRecord, isoOfEpoch } from '@umbel/provider';
+import type { ProviderV1AccountError, ProviderV1Quota } from '@umbel/provider';
+import { accountError, accountErrorOfStatus, asRecord, quotaWindow, usedUpReset } from '@umbel/provider';
 
-const NAMED: Readonly<Record<string, ProviderV1AccountError['kind']>> = {
-  usage_limit_exceeded: 'rate-limited',
-  unauthorized: 'auth-failed',
-};
+const WINDOW_NAMES: Readonly<Record<number, keyof ProviderV1Quota>> = { 300: 'fiveHour', 10080: 'sevenDay' };
+const NAMED: Readonly<Record<string, ProviderV1AccountError['kind']>> = { usage_limit_exceeded: 'rate-limited', unauthorized: 'auth-failed' };
+const slots = (rateLimits: unknown) => [asRecord(rateLimits)?.primary, asRecord(rateLimits)?.secondary];
 
-/** The HTTP status inside an object-valued codex_error_info (`{response_too_many_failed_attempts:{http_status_code}}`). */
-function statusOf(info: Record<string, unknown>): number | undefined {
-  for (const value of Object.values(info)) {
-    const status = asRecord(value)?.http_status_code;
-    if (typeof status === 'number') return status;
-  }
-  return undefined;
-}
-
-/** The latest reset among the used-up windows of a `rate_limits` record, as ISO. */
-function usedUpReset(rateLimits: Record<string, unknown> | undefined): string | undefined {
-  let latest: number | undefined;
-  for (const window of [rateLimits?.primary, rateLimits?.secondary]) {
-    const w = asRecord(window);
-    if (typeof w?.used_percent !== 'number' || w.used_percent < 100 || typeof w.resets_at !== 'number') continue;
-    latest = Math.max(latest ?? 0, w.resets_at);
-  }
-  return isoOfEpoch(latest);
+/** The plan usage one `rate_limits` record reports; undefined (never `{}`) when it names no known window. */
+export function codexQuota(rateLimits: unknown): ProviderV1Quota | undefined {
+  const named = slots(rateLimits).flatMap((slot) => {
+    const minutes = asRecord(slot)?.window_minutes;
+    const name = typeof minutes === 'number' ? WINDOW_NAMES[minutes] : undefined;
+    const window = name && quotaWindow(slot);
+    return window ? [[name, window] as const] : [];
+  });
+  return named.length ? Object.fromEntries(named) : undefined;
 }
 
 /** The account error a failed turn's `codex_error_info` names, with the reset its `rate_limits` carry. */
 export function codexAccountError(info: unknown, rateLimits: Record<string, unknown> | undefined): ProviderV1AccountError | undefined {
-  const record = asRecord(info);
-  const kind = typeof info === 'string' ? NAMED[info] : record ? accountErrorOfStatus(statusOf(record)) : undefined;
+  const status = Object.values(asRecord(info) ?? {}).find((v) => typeof asRecord(v)?.http_status_code === 'number');
+  const kind =
+    typeof info === 'string' ? NAMED[info] : asRecord(info) ? accountErrorOfStatus(asRecord(status)?.http_status_code as number | undefined) : undefined;
   if (kind !== 'rate-limited') return kind === undefined ? undefined : accountError(kind);
-  return accountError(kind, usedUpReset(rateLimits), typeof info === 'string' ? info : undefined);
+  return accountError(kind, usedUpReset(slots(rateLimits).map((w) => quotaWindow(w))), typeof info === 'string' ? info : undefined);
 }

@@ -1,28 +1,29 @@
 /**
- * The CODEX_HOME umbel manages for every codex worker of one state root (`<sharedDir>/home`).
- *
- * - `config.toml` is copied once from the user's own (`$CODEX_HOME` or `~/.codex`), then only
- *   edited: umbel sets the keys it needs (no daemon, bounded retries, no update check, no
- *   rate-limit model-switch dialog, the worker cwd trusted, its hooks pre-trusted) and leaves
- *   everything else — including what codex writes itself — untouched. The user's files are never
- *   written.
- * - `hooks.json` is umbel's alone: one handler per codex event, each calling `umbel-hook <kind>`.
- * - `auth.json` (and `AGENTS.md`) are symlinks to the user's, so no secret is copied and a token
- *   refresh is shared.
- *
- * Concurrency: every spawn runs `prepareCodexHome`, the kit's `prepareHome` under the lock
- * `<sharedDir>/home.lock`: it re-reads config.toml, applies its edits and writes atomically, only
- * when they change it. So two spawns with different cwds both end up trusted.
+ * The CODEX_HOME umbel manages for every codex worker of one state root (`<sharedDir>/home`), by
+ * the kit's `prepareHome` under its lock (so two spawns with different cwds both end up trusted):
+ * - `config.toml` is copied once from the user's own, then only edited (the keys umbel needs, by a
+ *   TOML library that keeps the rest of the text, codex's own writes included);
+ * - `hooks.json` is umbel's alone: one handler per codex event, each calling `umbel-hook <kind>`;
+ * - `auth.json` and `AGENTS.md` are symlinks to the user's (no secret copied, a token refresh shared).
  */
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parse, patch } from '@decimalturn/toml-patch';
-import type { HookKind } from '@umbel/provider';
-import type { ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
-import { asRecord, commandHooks, type HookInstallContext, type LaunchParts, parseJson, prepareHome, readTextIfExists } from '@umbel/provider';
-import { CODEX_HOOK_EVENTS } from './facts.js';
+import type { HookInstallContext, HookKind, InstalledHook, LaunchParts, ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
+import { asRecord, canonicalJson, commandHooks, parseJson, prepareHome, readTextIfExists, recordAt, valueAt } from '@umbel/provider';
+
+/** Codex hook events umbel installs, and the neutral kind each reports. */
+export const CODEX_HOOK_EVENTS = {
+  SessionStart: 'session',
+  UserPromptSubmit: 'prompt',
+  PreToolUse: 'tool',
+  PermissionRequest: 'permission',
+  Stop: 'stop',
+  Interrupt: 'interrupt',
+  SessionEnd: 'session-end',
+} as const satisfies Record<string, HookKind>;
 
 /** A codex event's name in its config keys: `UserPromptSubmit` → `user_prompt_submit`. */
 export function snakeCase(event: string): string {
@@ -39,45 +40,23 @@ export function effectiveTimeout(snake: string, timeout: number | undefined): nu
   return CLAMPED.has(snake) ? Math.min(t, 3) : t;
 }
 
-const sortKeys = (v: unknown): unknown =>
-  Array.isArray(v)
-    ? v.map(sortKeys)
-    : v && typeof v === 'object'
-      ? Object.fromEntries(
-          Object.keys(v)
-            .sort()
-            .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
-        )
-      : v;
+/** One command handler of a codex hook, as its trust hash sees it. */
+type CodexHookHandler = { command: string; timeout?: number; async?: boolean; statusMessage?: string };
 
 /**
  * The `trusted_hash` codex expects in `[hooks.state."<key>"]` for one command handler
  * (reference codex.md §6.2): sha256 of the canonical JSON of the handler's identity.
  */
-export function codexHookHash(
-  snake: string,
-  handler: { command: string; timeout?: number; async?: boolean; statusMessage?: string },
-  matcher?: string,
-): string {
-  const h: Record<string, unknown> = {
-    async: handler.async ?? false,
-    command: handler.command,
-    timeout: effectiveTimeout(snake, handler.timeout),
-    type: 'command',
-  };
-  if (handler.statusMessage !== undefined) h.statusMessage = handler.statusMessage;
-  const identity: Record<string, unknown> = { event_name: snake, hooks: [h] };
-  if (matcher !== undefined) identity.matcher = matcher;
-  return `sha256:${createHash('sha256')
-    .update(JSON.stringify(sortKeys(identity)))
-    .digest('hex')}`;
+export function codexHookHash(snake: string, handler: CodexHookHandler, matcher?: string): string {
+  const { command, statusMessage } = handler;
+  const hook = { async: handler.async ?? false, command, statusMessage, timeout: effectiveTimeout(snake, handler.timeout), type: 'command' };
+  // (canonicalJson leaves the undefined members out, as codex's own identity has none)
+  const identity = canonicalJson({ event_name: snake, hooks: [hook], matcher });
+  return `sha256:${createHash('sha256').update(identity).digest('hex')}`;
 }
 
 /** One installed hook: where it lives and how it is trusted. */
-export interface CodexHookEntry {
-  readonly event: string;
-  readonly kind: HookKind;
-  readonly command: string;
+export interface CodexHookEntry extends InstalledHook {
   readonly timeout: number;
   /** `<home>/hooks.json:<event_snake>:0:0` */
   readonly stateKey: string;
@@ -108,17 +87,9 @@ function parseConfig(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The table at `path` in `config`, made (or replaced, when it is no table) on the way. */
-function tableAt(config: Record<string, unknown>, path: readonly string[]): Record<string, unknown> {
-  let table = config;
-  for (const key of path) table = asRecord(table[key]) ?? (table[key] = {});
-  return table;
-}
-
 /** A scalar at `table.key` (string, boolean, number or date) as text; undefined when absent, not a scalar, or the text is not TOML. */
 export function readTomlScalar(text: string, table: readonly string[], key: string): string | undefined {
-  let value: unknown = parseConfig(text);
-  for (const segment of [...table, key]) value = asRecord(value)?.[segment];
+  const value = valueAt(parseConfig(text), [...table, key]);
   return value === undefined || value === null || (typeof value === 'object' && !(value instanceof Date)) ? undefined : String(value);
 }
 
@@ -142,7 +113,7 @@ export interface ManagedConfigOptions {
 export function renderManagedConfig(existing: string, options: ManagedConfigOptions): string {
   const config = parseConfig(existing);
   if (!config) return existing;
-  const state = tableAt(config, ['hooks', 'state']);
+  const state = recordAt(config, ['hooks', 'state']);
   if (options.userHome && options.userHome !== options.home) {
     // The user's own config.toml hooks are keyed by their file's path; keep them trusted here.
     const from = `${options.userHome}/config.toml:`;
@@ -152,12 +123,12 @@ export function renderManagedConfig(existing: string, options: ManagedConfigOpti
     }
   }
   config.check_for_update_on_startup = false;
-  Object.assign(tableAt(config, ['features']), { daemon_auto_start: false, unbounded_connection_retries: false });
+  Object.assign(recordAt(config, ['features']), { daemon_auto_start: false, unbounded_connection_retries: false });
   // After a plan limit codex opens a blocking "Approaching rate limits" dialog offering a cheaper
   // model; the next keys (umbel's next send) would answer it. Verified on 0.171.0: this hides it.
-  tableAt(config, ['notice']).hide_rate_limit_model_nudge = true;
-  for (const dir of options.trust) tableAt(config, ['projects', dir]).trust_level = 'trusted';
-  for (const h of options.hooks) tableAt(state, [h.stateKey]).trusted_hash = h.trustedHash;
+  recordAt(config, ['notice']).hide_rate_limit_model_nudge = true;
+  for (const dir of options.trust) recordAt(config, ['projects', dir]).trust_level = 'trusted';
+  for (const h of options.hooks) recordAt(state, [h.stateKey]).trusted_hash = h.trustedHash;
   // new tables as `[table]` sections, the way codex writes its own
   const text = patch(existing, config, { inlineTableStart: 8 });
   return text.endsWith('\n') ? text : `${text}\n`;
@@ -171,67 +142,35 @@ export function configuredEnvKey(configText: string): string | undefined {
   return key && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : undefined;
 }
 
-/** Inputs of `prepareCodexHome`. */
-export interface PrepareCodexHomeOptions {
-  readonly home: string;
-  readonly userHome: string;
-  readonly cwd: string;
-  readonly hookCommand: (kind: HookKind) => string;
-}
-
-/** What `prepareCodexHome` produced. */
-export interface PreparedCodexHome {
-  readonly home: string;
-  readonly configText: string;
-  readonly hooks: readonly CodexHookEntry[];
-}
-
-/** Create or update the managed CODEX_HOME (see the module comment). Safe to run concurrently. */
-export async function prepareCodexHome(options: PrepareCodexHomeOptions): Promise<PreparedCodexHome> {
-  const { home, userHome, cwd } = options;
-  const hooks = codexHooks(home, options.hookCommand);
-  const texts = await prepareHome({
-    user: userHome,
-    home,
-    lock: true,
-    files: {
-      'hooks.json': () => renderHooksJson(hooks),
-      'config.toml': (current) => renderManagedConfig(current ?? '', { home, trust: [cwd], hooks, userHome }),
-    },
-    link: ['auth.json', 'AGENTS.md'],
-  });
-  return { home, configText: texts['config.toml'] ?? '', hooks };
-}
-
 /**
- * Install the hooks: prepare the managed home `<sharedDir>/home` from the user's own (`userHome`,
- * else `$CODEX_HOME`, else `~/.codex`) and run codex in it. The key of a custom model provider
- * (`env_key`) is configuration too: it is passed by name, unless the caller set it explicitly.
+ * Install the hooks: prepare the managed home from the user's own (`userHome`, else `$CODEX_HOME`,
+ * else `~/.codex`) and run codex in it. A custom model provider's `env_key` is passed by name, unless
+ * the caller set it.
  */
 export async function installCodexHome({ launch }: HookInstallContext, userHomeSetting?: string): Promise<LaunchParts> {
-  const callerHome = launch.callerEnv.HOME ?? homedir();
-  const userHome = resolve(userHomeSetting ?? launch.callerEnv.CODEX_HOME ?? join(callerHome, '.codex'));
+  const userHome = resolve(userHomeSetting ?? launch.callerEnv.CODEX_HOME ?? join(launch.callerEnv.HOME ?? homedir(), '.codex'));
   const home = join(launch.sharedDir, 'home');
-  const prepared = await prepareCodexHome({ home, userHome, cwd: launch.cwd, hookCommand: (kind) => launch.hookCommand(kind) });
+  const hooks = codexHooks(home, (kind) => launch.hookCommand(kind));
+  const config = (current = '') => renderManagedConfig(current, { home, trust: [launch.cwd], hooks, userHome });
+  const files = { 'hooks.json': () => renderHooksJson(hooks), 'config.toml': config };
+  const configText = (await prepareHome({ user: userHome, home, lock: true, files, link: ['auth.json', 'AGENTS.md'] }))['config.toml'] ?? '';
   const env: Record<string, string> = { CODEX_HOME: home };
   const tmp = codexTempDir(home, launch);
   if (tmp) {
     await mkdir(tmp, { recursive: true, mode: 0o700 });
     env.TMPDIR = tmp;
   }
-  const envKey = configuredEnvKey(prepared.configText);
+  const envKey = configuredEnvKey(configText);
   const value = envKey ? launch.callerEnv[envKey] : undefined;
   if (envKey && value !== undefined && launch.env[envKey] === undefined && envKey !== 'CODEX_HOME') env[envKey] = value;
-  const endpoint = codexEndpoint(prepared.configText);
-  return { env, billing: codexBilling(prepared.configText, await readTextIfExists(join(home, 'auth.json'))), ...(endpoint ? { endpoint } : {}) };
+  const endpoint = codexEndpoint(configText);
+  return { env, billing: codexBilling(configText, await readTextIfExists(join(home, 'auth.json'))), ...(endpoint ? { endpoint } : {}) };
 }
 
 /**
- * A private TMPDIR for the worker when the managed CODEX_HOME lies inside the temp dir the worker
- * would get, else none. Codex refuses to create its helper aliases (`codex-linux-sandbox` on PATH)
- * under the temp dir; with a system `bwrap` on PATH its shell tool then fails with `bwrap: execvp
- * codex-linux-sandbox` — `codex exec` does the same with such a CODEX_HOME (docs/providers/codex.md,
- * "Pitfalls handled for you"). A TMPDIR the caller names with `--env` is theirs and kept.
+ * A private TMPDIR when the managed CODEX_HOME lies inside the worker's temp dir, where codex makes no
+ * helper aliases (its shell tool then fails with `bwrap: execvp codex-linux-sandbox`: docs/providers/
+ * codex.md, "Pitfalls handled for you"). A TMPDIR the caller names with `--env` is kept.
  */
 export function codexTempDir(home: string, launch: Pick<ProviderV1LaunchOptions, 'env' | 'callerEnv' | 'workerDir'>): string | undefined {
   if (launch.env.TMPDIR !== undefined) return undefined;
@@ -250,9 +189,7 @@ export function codexEndpoint(configText: string): string | undefined {
 
 /**
  * How the worker bills (ACCOUNT-FACTS §2.1): a custom model provider bills its own API (its key is
- * that config's only working path, so it is kept and reported `api`); the built-in one bills what
- * auth.json's `auth_mode` says (`chatgpt`: the plan; `apikey`: the API). No auth.json: the TUI
- * shows its sign-in screen (CODEX_API_KEY is only read by `codex exec`).
+ * kept); the built-in one what auth.json's `auth_mode` says. No auth.json: the TUI asks for a sign-in.
  */
 export function codexBilling(configText: string, authText: string | undefined): ProviderV1BillingReport {
   const provider = readTomlScalar(configText, [], 'model_provider');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CODEX_PLACEHOLDERS } from './facts.js';
+import { CODEX_PLACEHOLDERS } from './provider.js';
 import { codex } from './provider.js';
 
 // Screens captured through umbel's tmux substrate (200x50): the real codex 0.169.0 against the

@@ -7,7 +7,7 @@ import { createUmbel } from '@umbel/core';
 import { createMemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codexBilling, codexEndpoint, codexTempDir, codexHookHash, codexHooks, configuredEnvKey, readTomlScalar, renderManagedConfig } from './codex-home.js';
-import { CODEX_INHERIT_ENV } from './facts.js';
+import { CODEX_INHERIT_ENV } from './provider.js';
 import { codex, createCodex } from './provider.js';
 
 const parseCodexEvent = (event: HookEvent) => codex.doParseEvent(event);

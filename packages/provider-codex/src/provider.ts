@@ -1,22 +1,115 @@
-/** The codex provider: its facts compiled by the provider kit. */
-import type { ProviderV1 } from '@umbel/provider';
-import { defineProvider } from '@umbel/provider';
-import { installCodexHome } from './codex-home.js';
-import {
-  CODEX_APPROVAL,
-  CODEX_COMPOSER,
-  CODEX_DIALOGS,
-  CODEX_FATAL,
-  CODEX_HOOK_EVENTS,
-  CODEX_API_BILLING_ENV,
-  CODEX_INHERIT_ENV,
-  CODEX_PAYLOAD,
-  CODEX_PERMISSION_MODES,
-  CODEX_PROMPT,
-  CODEX_SIGN_IN,
-} from './facts.js';
+/**
+ * The codex provider: Codex's facts (reference codex.md; verified on 0.169.0 and 0.171.0) — env,
+ * permission modes, hook events, screens, prompt rules, hook payload fields — compiled by the
+ * provider kit. The managed CODEX_HOME that installs the hooks is ./codex-home.ts; the rollout
+ * reader is ./rollout.ts.
+ */
+import type { DialogFact, HookEvent, InputBoxFacts, Matcher, PayloadFacts, ProviderV1, ProviderV1EventInfo } from '@umbel/provider';
+import { asRecord, defineProvider, modeFlags, stringField } from '@umbel/provider';
+import { CODEX_HOOK_EVENTS, installCodexHome } from './codex-home.js';
 import { codexMessages, codexTurn, parseCodexRollout } from './rollout.js';
 import { CODEX_TOOLS } from './tools.js';
+
+/**
+ * Configuration variables a worker inherits (§11): none of codex's own. The `env_key` of a custom
+ * model provider the user configured is added per launch (that config's only working path: reported
+ * as `api` billing). Not listed on purpose: the API-billing keys (`billing.apiEnv`), `OPENAI_BASE_URL` (0.169.0
+ * ignores it) and codex's own `CODEX_*` markers.
+ */
+export const CODEX_INHERIT_ENV: readonly string[] = [];
+
+/** Permission modes umbel accepts for codex, and the flags each maps to. */
+export const CODEX_PERMISSION_MODES: Readonly<Record<string, readonly string[]>> = {
+  default: [],
+  ...modeFlags('--ask-for-approval', ['on-request', 'never']),
+  bypassPermissions: ['--dangerously-bypass-approvals-and-sandbox'],
+};
+
+/** Startup dialogs and the keys that dismiss each safely (§5.2). */
+export const CODEX_DIALOGS: readonly DialogFact[] = [
+  // "Update now" (the default) runs npm -g; the second option is "Skip".
+  { id: 'update', match: /Update available!/, keys: ['Down', 'Enter'] },
+  // "› 1. Trust and continue" is highlighted by default.
+  { id: 'trust', match: /Trust this folder\?|trust the contents of this directory/i, keys: ['Enter'] },
+  // "2. Trust all and continue": umbel pre-trusts its own hooks, so this shows only for hooks the user added.
+  { id: 'hooks-review', match: /Hooks need review/i, keys: ['Down', 'Enter'] },
+  // "Meet GPT-…" model migration: keep the configured model ("2. Use existing model").
+  { id: 'model-migration', match: /Meet GPT-|Try new model/, keys: ['Down', 'Enter'] },
+];
+
+/** Lines that mean codex wants a sign-in (0.169.0 shows the first; older builds the others). */
+export const CODEX_SIGN_IN: readonly Matcher[] = [
+  /Welcome to Codex, OpenAI's command-line coding agent/,
+  /Sign in with ChatGPT to use Codex/,
+  /or connect an API key for usage-based billing/,
+  /^\s*[›>] 1\. Sign in with ChatGPT/,
+];
+
+/** The status line under the composer: `  <model> <effort> · <cwd>[ · <title>]`. */
+export const CODEX_STATUS_LINE = /^ {2}\S+(?: \S+)* · [~/]/;
+
+/** The faint suggestions an empty composer shows (codex rotates them). */
+export const CODEX_PLACEHOLDERS = [
+  'Ask Codex to do anything',
+  'Implement {feature}',
+  'Use /skills to list available skills',
+  'Write tests for @filename',
+  'Explain this codebase',
+  'Find and fix a bug in @filename',
+  'Run /review on my current changes',
+  'Summarize recent commits',
+  'Improve documentation in @filename',
+  'Check recently modified functions for compatibility',
+  'How many files have been modified?',
+  'Will this algorithm scale well?',
+] as const;
+
+/**
+ * The composer: a `› ` line below a blank line, down to the status line (drawn only once keys are
+ * reliable, §5.3: so it is also what ready waits for). Ctrl-C with a draft clears it; on an empty
+ * composer it QUITS codex (§10), so it is pressed only while the composer holds text.
+ */
+export const CODEX_COMPOSER: InputBoxFacts = {
+  start: /^› ?(.*)$/,
+  above: /^\s*$/,
+  end: CODEX_STATUS_LINE,
+  empty: CODEX_PLACEHOLDERS,
+  clearKeys: ['C-c'],
+};
+
+/** Prefix of the hidden title thread's prompt (§2.4); its notify must be ignored. */
+export const TITLE_PROMPT_PREFIX = 'Generate a concise, single-line task title';
+
+/** The legacy `notify` program's payload (`agent-turn-complete`): no transcript path; the title thread fires it too. */
+function legacyNotify(p: Record<string, unknown>): ProviderV1EventInfo {
+  const inputs = Array.isArray(p['input-messages']) ? (p['input-messages'] as unknown[]) : [];
+  if (typeof inputs[0] === 'string' && inputs[0].startsWith(TITLE_PROMPT_PREFIX)) return {};
+  const sessionId = stringField(p, 'thread-id');
+  const turnKey = stringField(p, 'turn-id');
+  const last = stringField(p, 'last-assistant-message');
+  return { ...(sessionId ? { sessionId } : {}), ...(turnKey ? { turnKey } : {}), ...(last !== undefined ? { lastMessage: last } : {}) };
+}
+
+function permission(event: HookEvent, p: Record<string, unknown>): ProviderV1EventInfo['needsInput'] {
+  if (event.kind !== 'permission') return undefined;
+  const tool = stringField(p, 'tool_name');
+  const message = stringField(p, 'tool_input.description') ?? stringField(p, 'tool_input.command');
+  return { kind: 'permission', ...(message ? { message } : {}), ...(tool ? { tool } : {}) };
+}
+
+/** What codex hook payloads say (§6.3). */
+export const CODEX_PAYLOAD: PayloadFacts = {
+  sessionId: 'session_id',
+  transcriptPath: 'transcript_path',
+  turnKey: 'turn_id',
+  lastMessage: { stop: 'last_assistant_message' },
+  needsInput: permission,
+  activity: (p) => {
+    const cmd = stringField(asRecord(p.tool_input), 'command');
+    return `${stringField(p, 'tool_name') ?? 'tool'}${cmd ? `: ${cmd}` : ''}`;
+  },
+  refine: (_event, p, info) => (p.type === 'agent-turn-complete' ? legacyNotify(p) : info),
+};
 
 /** Codex CLI releases these facts were verified on (oldest first; the last is the pinned real CLI). */
 export const CODEX_VERIFIED_VERSIONS = ['0.169.0', '0.171.0'] as const;
@@ -40,7 +133,8 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     verifiedVersions: CODEX_VERIFIED_VERSIONS,
     binary: { name: 'codex', install: 'npm install -g @openai/codex', ...(settings.bin ? { configured: settings.bin } : {}) },
     env: { inherit: CODEX_INHERIT_ENV },
-    billing: { apiEnv: CODEX_API_BILLING_ENV },
+    // API billing instead of the plan (ACCOUNT-FACTS §2.1): never inherited; without auth.json the TUI ignores both.
+    billing: { apiEnv: ['CODEX_API_KEY', 'OPENAI_API_KEY'] },
     // A confined worker: the API and ChatGPT-login hosts (its CODEX_HOME is umbel's, under the provider's shared dir).
     sandbox: { hosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'] },
     flags: {
@@ -56,19 +150,21 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     // SessionStart fires at the first submit, not at launch (reference codex.md §6.3)
     hooks: { events: CODEX_HOOK_EVENTS, sessionAt: 'first-prompt', install: (context) => installCodexHome(context, settings.userHome) },
     screens: {
-      fatal: CODEX_FATAL,
+      fatal: [{ match: /^Error: loading config\.toml: .*$/ }, { match: /^Error: CODEX_HOME .*$/ }, { match: /Missing optional dependency @openai\/codex.*$/ }],
       signIn: CODEX_SIGN_IN,
       dialogs: CODEX_DIALOGS,
       // The composer over the status line: keys sent before the status line is drawn are unreliable (§5.3).
       ready: { inputBox: true },
-      inputPrompt: CODEX_APPROVAL,
+      // The approval prompt drawn and taking keys (§9); the PermissionRequest hook fires before it is.
+      inputPrompt: /^\s*Press enter to confirm or esc to cancel\s*$/m,
       inputBox: CODEX_COMPOSER,
     },
     // Bracketed paste + Enter submits at once, even for 20,000 characters (§8; on the real 0.171.0,
     // 75 of 75 sends with no delay, the first right after the ready screen, needed no second Enter).
     // UserPromptSubmit runs through `$SHELL -lc`, so confirmation can take a moment.
     input: { confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true },
-    prompt: CODEX_PROMPT,
+    // `/` starts a slash command, `!` a shell command: a leading space avoids both, and codex trims it (§8).
+    prompt: { normalizeNewlines: true, escapeLeading: ['/', '!'] },
     payload: CODEX_PAYLOAD,
     transcript: { parse: parseCodexRollout, turn: codexTurn, messages: codexMessages },
     tools: CODEX_TOOLS,

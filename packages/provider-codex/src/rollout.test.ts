@@ -90,6 +90,36 @@ describe('readCodexTurn on a real 0.169.0 rollout', () => {
   });
 });
 
+describe('the answer before task_complete, once Stop has fired', () => {
+  const started = { type: 'event_msg', payload: { type: 'task_started', turn_id: 't1' } };
+  const read = (...records: unknown[]) =>
+    readCodexTurn({ content: `${[started, ...records].map((r) => JSON.stringify(r)).join('\n')}\n`, turnKey: 't1', stopSeen: true });
+  const item = (phase?: string) => ({
+    type: 'event_msg',
+    payload: { type: 'item_completed', turn_id: 't1', item: { type: 'AgentMessage', phase, content: [{ type: 'Text', text: `agent ${phase}` }] } },
+  });
+  const message = (text: string, phase?: string) => ({
+    type: 'response_item',
+    payload: {
+      type: 'message',
+      role: 'assistant',
+      phase,
+      content: [{ type: 'output_text', text }],
+      internal_chat_message_metadata_passthrough: { turn_id: 't1' },
+    },
+  });
+
+  it('an assistant message without a phase (older builds) is the final answer', () => {
+    expect(read(message('no phase'))).toMatchObject({ status: 'completed', answer: 'no phase' });
+  });
+
+  it('with no assistant response_item, the last AgentMessage item counts, unless it is commentary', () => {
+    expect(read(item('final_answer'))).toMatchObject({ status: 'completed', answer: 'agent final_answer' });
+    expect(read(item('commentary'))).toEqual({ status: 'running' });
+    expect(read(message('said', 'final_answer'), item('final_answer'))).toMatchObject({ status: 'completed', answer: 'said' });
+  });
+});
+
 describe('shell turns and messages', () => {
   const shellTurn = [
     { type: 'event_msg', payload: { type: 'task_started', turn_id: 't-shell' } },

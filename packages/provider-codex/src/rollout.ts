@@ -1,30 +1,15 @@
 /**
  * Reading codex's rollout JSONL (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<thread>.jsonl`,
- * reference codex.md §7). Pure: the engine does the I/O and hands the text in.
- *
- * A turn is the span from its `event_msg/task_started` to its `task_complete` / `turn_aborted`,
- * keyed by `turn_id` (the `turn_id` of the UserPromptSubmit and Stop hook payloads). Facts this
- * relies on:
- * - `task_complete.last_agent_message` is authoritative; `error` on it means the API failed (no
- *   hook fires for that — this record is the only signal);
- * - inside the Stop hook the assistant `response_item` is already written but `task_complete` is
- *   not, so once Stop has fired the final message counts;
- * - the hidden title turn writes nothing here, `!cmd` turns have no user prompt and a null answer.
+ * reference codex.md §7). Pure. A turn runs from its `event_msg/task_started` to its
+ * `task_complete` / `turn_aborted`, keyed by `turn_id` (that of the UserPromptSubmit and Stop hook
+ * payloads). `task_complete.last_agent_message` is authoritative; `error` on it is an API failure,
+ * which no hook reports. Inside the Stop hook the final assistant `response_item` is written but
+ * `task_complete` is not. The hidden title turn writes nothing here; a `!cmd` turn has no prompt.
  */
-import type { ProviderV1Message, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
-import {
-  addUsage,
-  assistantMessage,
-  jsonLines,
-  parseJson,
-  textBlock,
-  toolResultBlock,
-  toolResultsMessage,
-  toolUseBlock,
-  type UsageTotal,
-} from '@umbel/provider';
-import { codexAccountError } from './account.js';
-import { codexQuota } from './quota.js';
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+import { addUsage, asRecord, assistantMessage, blockText, jsonLines, lastOf, parseJson } from '@umbel/provider';
+import { textBlock, toolResultBlock, toolResultsMessage, toolUseBlock } from '@umbel/provider';
+import { codexAccountError, codexQuota } from './account.js';
 
 /** One rollout line. */
 export interface RolloutRecord {
@@ -36,13 +21,9 @@ export interface RolloutRecord {
 
 /** Parse the rollout text, skipping blank and malformed lines (the last one may be partial). */
 export function parseRollout(content: string): RolloutRecord[] {
-  const out: RolloutRecord[] = [];
-  for (const { value } of jsonLines(content)) {
-    if (typeof value.type !== 'string') continue;
-    const payload = value.payload && typeof value.payload === 'object' ? (value.payload as Record<string, unknown>) : {};
-    out.push({ ...value, type: value.type, payload } as RolloutRecord);
-  }
-  return out;
+  return jsonLines(content)
+    .filter(({ value }) => typeof value.type === 'string')
+    .map(({ value }) => ({ ...value, payload: asRecord(value.payload) ?? {} }) as RolloutRecord);
 }
 
 /** One turn of the rollout. */
@@ -56,102 +37,55 @@ export interface CodexTurn {
   readonly end?: { readonly type: 'task_complete' | 'turn_aborted'; readonly payload: Record<string, unknown> };
 }
 
+type Building = { -readonly [K in keyof CodexTurn]: CodexTurn[K] } & { prompts: string[]; records: RolloutRecord[] };
 const isEvent = (r: RolloutRecord, type: string) => r.type === 'event_msg' && r.payload.type === type;
+const isItem = (r: RolloutRecord, type: string, role?: string) => r.type === 'response_item' && r.payload.type === type && (!role || r.payload.role === role);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-function textOf(content: unknown, types: readonly string[]): string {
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter(
-      (c): c is { type: string; text: string } =>
-        !!c && typeof c === 'object' && types.includes((c as { type?: string }).type ?? '') && typeof (c as { text?: unknown }).text === 'string',
-    )
-    .map((c) => c.text)
-    .join('');
-}
 
 /** Split the rollout into turns, in order. */
 export function codexTurns(records: readonly RolloutRecord[]): CodexTurn[] {
-  const turns: { turnId: string; prompts: string[]; shell: boolean; records: RolloutRecord[]; end?: CodexTurn['end'] }[] = [];
-  const byId = new Map<string, (typeof turns)[number]>();
-  let current: (typeof turns)[number] | undefined;
+  const byId = new Map<string, Building>();
+  let current: Building | undefined;
   for (const r of records) {
     if (isEvent(r, 'task_started')) {
       const id = str(r.payload.turn_id);
       if (!id) continue;
-      current = byId.get(id);
-      if (!current) {
-        current = { turnId: id, prompts: [], shell: false, records: [] };
-        turns.push(current);
-        byId.set(id, current);
-      }
+      current = byId.get(id) ?? { turnId: id, prompts: [], shell: false, records: [] };
+      byId.set(id, current);
     }
-    const explicit = str(r.payload.turn_id) ?? str((r.payload.internal_chat_message_metadata_passthrough as { turn_id?: unknown } | undefined)?.turn_id);
+    const explicit = str(r.payload.turn_id) ?? str(asRecord(r.payload.internal_chat_message_metadata_passthrough)?.turn_id);
     const owner = (explicit ? byId.get(explicit) : undefined) ?? current;
     if (!owner) continue;
     owner.records.push(r);
-    if (isEvent(r, 'item_completed')) {
-      const item = r.payload.item as { type?: string; content?: unknown } | undefined;
-      if (item?.type === 'UserMessage') owner.prompts.push(textOf(item.content, ['text']));
-    }
-    if (
-      r.type === 'response_item' &&
-      r.payload.type === 'message' &&
-      r.payload.role === 'user' &&
-      textOf(r.payload.content, ['input_text']).startsWith('<user_shell_command>')
-    ) {
-      owner.shell = true;
-    }
+    const item = asRecord(r.payload.item);
+    if (isEvent(r, 'item_completed') && item?.type === 'UserMessage') owner.prompts.push(blockText(item.content, ['text']));
+    if (isItem(r, 'message', 'user') && blockText(r.payload.content, ['input_text']).startsWith('<user_shell_command>')) owner.shell = true;
     if (isEvent(r, 'task_complete') || isEvent(r, 'turn_aborted')) {
       owner.end = { type: r.payload.type as 'task_complete' | 'turn_aborted', payload: r.payload };
       if (owner === current) current = undefined;
     }
   }
-  return turns;
+  return [...byId.values()];
 }
 
-/** The turn's last `token_count.rate_limits` (what the rate-limit headers said). */
-function lastRateLimits(turn: CodexTurn): Record<string, unknown> | undefined {
-  let last: Record<string, unknown> | undefined;
-  for (const r of turn.records) {
-    const limits = isEvent(r, 'token_count') ? r.payload.rate_limits : undefined;
-    if (limits && typeof limits === 'object') last = limits as Record<string, unknown>;
-  }
-  return last;
+/** The last assistant message (a `response_item`, else an `AgentMessage` item) and whether it is the final answer. */
+function lastAnswer({ records }: CodexTurn): { text?: string; final: boolean } {
+  const answer = (m: Record<string, unknown> | undefined, types: string[]) =>
+    m && { text: blockText(m.content, types), final: m.phase === undefined || m.phase === 'final_answer' };
+  const agent = (r: RolloutRecord) =>
+    isEvent(r, 'item_completed') && asRecord(r.payload.item)?.type === 'AgentMessage' ? asRecord(r.payload.item) : undefined;
+  const message = (r: RolloutRecord) => (isItem(r, 'message', 'assistant') ? r.payload : undefined);
+  return lastOf(records, (r) => answer(message(r), ['output_text'])) ?? lastOf(records, (r) => answer(agent(r), ['Text', 'text'])) ?? { final: false };
 }
 
-function lastAssistantText(turn: CodexTurn): { text?: string; final: boolean } {
-  let text: string | undefined;
-  let final = false;
-  for (const r of turn.records) {
-    if (r.type === 'response_item' && r.payload.type === 'message' && r.payload.role === 'assistant') {
-      text = textOf(r.payload.content, ['output_text']);
-      final = r.payload.phase === undefined || r.payload.phase === 'final_answer';
-    }
-  }
-  if (text === undefined) {
-    for (const r of turn.records) {
-      const item = r.payload.item as { type?: string; content?: unknown; phase?: unknown } | undefined;
-      if (isEvent(r, 'item_completed') && item?.type === 'AgentMessage') {
-        text = textOf(item.content, ['Text', 'text']);
-        final = item.phase === undefined || item.phase === 'final_answer';
-      }
-    }
-  }
-  return { text, final };
-}
-
-function activityOf(turn: CodexTurn): string | undefined {
-  for (let i = turn.records.length - 1; i >= 0; i--) {
-    const r = turn.records[i] as RolloutRecord;
-    if (r.type === 'response_item' && r.payload.type === 'function_call') {
-      const a = (parseJson(str(r.payload.arguments) ?? '{}') ?? {}) as { cmd?: unknown; command?: unknown };
-      const cmd = typeof a.cmd === 'string' ? a.cmd : Array.isArray(a.command) ? a.command.join(' ') : typeof a.command === 'string' ? a.command : '';
-      return `${str(r.payload.name) ?? 'tool'}${cmd ? `: ${cmd}` : ''}`;
-    }
-  }
-  return undefined;
-}
+/** What the turn's last tool call runs (`exec_command: ls`). */
+const activityOf = ({ records }: CodexTurn): string | undefined =>
+  lastOf(records, (r) => {
+    if (!isItem(r, 'function_call')) return undefined;
+    const a = asRecord(parseJson(str(r.payload.arguments) ?? '{}')) ?? {};
+    const cmd = typeof a.cmd === 'string' ? a.cmd : Array.isArray(a.command) ? a.command.join(' ') : typeof a.command === 'string' ? a.command : '';
+    return `${str(r.payload.name) ?? 'tool'}${cmd ? `: ${cmd}` : ''}`;
+  });
 
 /** Codex's usage names → the neutral ones (`total_tokens` has none: it is dropped; `input_tokens` counts cached input too). */
 export const CODEX_USAGE_NAMES: Readonly<Record<string, keyof ProviderV1Usage>> = {
@@ -162,68 +96,44 @@ export const CODEX_USAGE_NAMES: Readonly<Record<string, keyof ProviderV1Usage>> 
   reasoning_output_tokens: 'reasoningTokens',
 };
 
-/** The turn's last usage record. */
-function usageOf(turn: CodexTurn): ProviderV1Usage | undefined {
-  let usage: UsageTotal | undefined;
-  for (const r of turn.records) {
-    const u = r.type === 'token_usage_record' ? (r.payload.turn_token_usage ?? r.payload.usage) : undefined;
-    if (u) usage = addUsage({}, u, CODEX_USAGE_NAMES);
-  }
-  return usage;
-}
-
 /** Options of `readCodexTurn` (the subset of ProviderV1ReadTurnOptions it uses). */
-export interface ReadCodexTurnOptions {
-  readonly content: string;
-  readonly turnKey?: string;
-  readonly ordinal?: number;
-  readonly stopSeen?: boolean;
-}
+export type ReadCodexTurnOptions = Pick<ProviderV1ReadTurnOptions, 'content'> & Partial<Pick<ProviderV1ReadTurnOptions, 'turnKey' | 'ordinal' | 'stopSeen'>>;
 
-/** Find the turn: by turn id, else the `ordinal`-th model turn (shell turns skipped). */
+/** Find the turn: by turn id, else the `ordinal`-th model turn (shell turns skipped), else the last. */
 export function findCodexTurn(turns: readonly CodexTurn[], turnKey?: string, ordinal?: number): CodexTurn | undefined {
   if (turnKey) return turns.find((t) => t.turnId === turnKey);
   const model = turns.filter((t) => !t.shell);
-  if (ordinal !== undefined && ordinal >= 1) return model[ordinal - 1];
-  return model[model.length - 1];
+  return ordinal !== undefined && ordinal >= 1 ? model[ordinal - 1] : model[model.length - 1];
 }
 
 /** What the rollout says about one turn. Pure. */
 export function codexTurn({ records, turns }: CodexRollout, options: ReadCodexTurnOptions): ProviderV1TurnRead {
   const turn = findCodexTurn(turns, options.turnKey, options.ordinal);
   if (!turn) return { status: 'missing' };
-  const meta = records.find((r) => r.type === 'session_meta')?.payload;
-  const sessionId = str(meta?.id) ?? str(meta?.session_id);
-  const model = turn.records
-    .map((r) => (r.type === 'turn_context' ? str(r.payload.model) : undefined))
-    .filter(Boolean)
-    .pop();
-  const extras = { ...(sessionId ? { sessionId } : {}), ...(model ? { model } : {}) };
-  const calls = turn.records.filter((r) => r.type === 'response_item' && r.payload.type === 'function_call').length;
-  const usage = usageOf(turn);
-  const rateLimits = lastRateLimits(turn);
-  const quota = codexQuota(rateLimits);
-  const withQuota = quota ? { quota } : {};
   if (turn.end?.type === 'turn_aborted') {
     const reason = str(turn.end.payload.reason);
     return { status: 'interrupted', ...(reason ? { message: reason } : {}) };
   }
-  if (turn.end) {
-    const error = turn.end.payload.error as { message?: unknown; codex_error_info?: unknown } | undefined;
-    if (error) {
-      const account = codexAccountError(error.codex_error_info, rateLimits);
-      return { status: 'failed', message: str(error.message) ?? 'codex reported an error', ...(account ? { account } : {}), ...withQuota };
-    }
-    const answer = str(turn.end.payload.last_agent_message) ?? lastAssistantText(turn).text ?? '';
-    return { status: 'completed', answer, numTurns: calls + 1, ...(usage ? { tokenUsage: usage } : {}), ...extras, ...withQuota };
+  const rateLimits = lastOf(turn.records, (r) => (isEvent(r, 'token_count') ? asRecord(r.payload.rate_limits) : undefined));
+  const quota = codexQuota(rateLimits);
+  if (turn.end?.payload.error) {
+    const error = asRecord(turn.end.payload.error);
+    const account = codexAccountError(error?.codex_error_info, rateLimits);
+    return { status: 'failed', message: str(error?.message) ?? 'codex reported an error', ...(account ? { account } : {}), ...(quota ? { quota } : {}) };
   }
-  if (options.stopSeen) {
-    const last = lastAssistantText(turn);
-    if (last.text !== undefined && last.final)
-      return { status: 'completed', answer: last.text, numTurns: calls + 1, ...(usage ? { tokenUsage: usage } : {}), ...extras, ...withQuota };
+  const last = turn.end || options.stopSeen ? lastAnswer(turn) : { final: false };
+  const answer = turn.end ? (str(turn.end.payload.last_agent_message) ?? last.text ?? '') : last.final ? last.text : undefined;
+  if (answer === undefined) {
+    const activity = activityOf(turn);
+    return { status: 'running', ...(activity ? { activity } : {}) };
   }
-  const activity = activityOf(turn);
-  return { status: 'running', ...(activity ? { activity } : {}) };
+  const meta = records.find((r) => r.type === 'session_meta')?.payload;
+  const sessionId = str(meta?.id) ?? str(meta?.session_id);
+  const model = lastOf(turn.records, (r) => (r.type === 'turn_context' ? str(r.payload.model) || undefined : undefined));
+  const usage = lastOf(turn.records, (r) => (r.type === 'token_usage_record' ? (r.payload.turn_token_usage ?? r.payload.usage) || undefined : undefined));
+  const calls = turn.records.filter((r) => isItem(r, 'function_call')).length;
+  const extras = { ...(sessionId ? { sessionId } : {}), ...(model ? { model } : {}), ...(quota ? { quota } : {}) };
+  return { status: 'completed', answer, numTurns: calls + 1, ...(usage ? { tokenUsage: addUsage({}, usage, CODEX_USAGE_NAMES) } : {}), ...extras };
 }
 
 /**
@@ -232,13 +142,10 @@ export function codexTurn({ records, turns }: CodexRollout, options: ReadCodexTu
  * echoed.
  */
 export function codexMessages({ turns }: CodexRollout, options: ReadCodexTurnOptions): ProviderV1Message[] {
-  const turn = findCodexTurn(turns, options.turnKey, options.ordinal);
-  if (!turn) return [];
   const out: ProviderV1Message[] = [];
-  for (const r of turn.records) {
-    const p = r.payload;
-    if (r.type !== 'response_item') continue;
-    if (p.type === 'message' && p.role === 'assistant') out.push(assistantMessage([textBlock(textOf(p.content, ['output_text']))], str(p.id)));
+  for (const { type, payload: p } of findCodexTurn(turns, options.turnKey, options.ordinal)?.records ?? []) {
+    if (type !== 'response_item') continue;
+    if (p.type === 'message' && p.role === 'assistant') out.push(assistantMessage([textBlock(blockText(p.content, ['output_text']))], str(p.id)));
     else if (p.type === 'function_call')
       out.push(assistantMessage([toolUseBlock(str(p.call_id), str(p.name), parseJson(str(p.arguments) ?? '{}') ?? {})], str(p.id)));
     else if (p.type === 'function_call_output')

@@ -1,19 +1,15 @@
 /**
- * What Codex's tool calls do, for `umbel actions` / `umbel diff` (spec members `doClassifyTool`,
- * `doReadToolError`). Codex runs commands through a shell tool — `exec_command {cmd, workdir?}`
- * (0.169), `shell {command: argv[], workdir?}` and `shell_command {command}` (older) — and changes
- * files with `apply_patch`, as a tool of its own (`{input}` holding the patch) or through the shell
- * (`["apply_patch", "<patch>"]`). The patch's `*** Add File:` lines are files written, `*** Update
- * File:` (and `*** Delete File:`) files edited, `*** Move to:` files written. A command's result says
- * `Process exited with code N` (or, older, JSON with `metadata.exit_code`); non-zero is an error.
- * Pure.
+ * What Codex's tool calls do (`doClassifyTool`, `doReadToolError`). Pure. Commands run through a
+ * shell tool — `exec_command {cmd, workdir?}` (0.169), `shell {command: argv[]}`, `shell_command
+ * {command}` (older) — and files change by `apply_patch`, a tool of its own (`{input}`) or through
+ * the shell (`["apply_patch", "<patch>"]`). A command's result says `Process exited with code N`
+ * (older: JSON with `metadata.exit_code`); non-zero is an error.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { asRecord, classifyTool, parseJson, type ProviderV1ToolCall, type ProviderV1ToolResult, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
+import type { ProviderV1ToolCall, ProviderV1ToolResult, ProviderV1ToolUse, ToolFacts } from '@umbel/provider';
+import { asRecord, classifyTool, parseJson, stringField } from '@umbel/provider';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/** The files a Codex patch adds, changes and moves to. */
+/** The files a Codex patch writes (`*** Add File:`, `*** Move to:`) and edits (`*** Update File:`, `*** Delete File:`). */
 export function patchPaths(patch: string, workdir?: string): Required<Pick<ProviderV1ToolUse, 'edited' | 'written'>> {
   const at = (p: string) => (workdir && !isAbsolute(p) ? resolve(workdir, p) : p);
   const edited: string[] = [];
@@ -37,8 +33,9 @@ function commandLine(argv: readonly unknown[]): string {
 
 /** The calls a table cannot classify: patches (as a tool, or through the shell) and shell argvs. */
 function classifyPatchOrArgv(call: ProviderV1ToolCall, input: Readonly<Record<string, unknown>>): ProviderV1ToolUse | undefined {
-  const workdir = str(input.workdir);
-  if (call.name === 'apply_patch') return patchPaths(typeof call.input === 'string' ? call.input : (str(input.input) ?? str(input.patch) ?? ''), workdir);
+  const workdir = stringField(input, 'workdir');
+  if (call.name === 'apply_patch')
+    return patchPaths(typeof call.input === 'string' ? call.input : (stringField(input, 'input') ?? stringField(input, 'patch') ?? ''), workdir);
   if (call.name !== 'shell' && call.name !== 'local_shell' && call.name !== 'container.exec') return undefined;
   const argv = Array.isArray(input.command) ? input.command : [];
   if (argv[0] === 'apply_patch' && typeof argv[1] === 'string') return patchPaths(argv[1], workdir);

@@ -11,10 +11,12 @@ import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, 
 import {
   addUsage,
   assistantMessage,
+  functionCallBlocks,
+  functionResponseBlocks,
   isRecord,
   jsonLines,
+  partsText,
   textBlock,
-  toolResultBlock,
   toolResultsMessage,
   toolUseBlock,
   type UsageTotal,
@@ -80,10 +82,9 @@ function asMessage(value: unknown): GeminiChatMessage | undefined {
   return value as unknown as GeminiChatMessage;
 }
 
-function countRealPrompts(messages: Iterable<GeminiChatMessage>): number {
-  let n = 0;
-  for (const m of messages) if (isRealPrompt(m)) n += 1;
-  return n;
+/** Positions of the real prompts in `messages`. */
+function realPromptPositions(messages: readonly GeminiChatMessage[]): number[] {
+  return messages.flatMap((m, i) => (isRealPrompt(m) ? [i] : []));
 }
 
 const CANCELLED_RE = /^Request cancelled\.?$/;
@@ -122,7 +123,7 @@ export function replayGeminiChat(content: string): GeminiChat {
       const at = typeof target === 'string' ? order.indexOf(target) : -1;
       const removed = at === -1 ? order.splice(0) : order.splice(at);
       for (const id of removed) byId.delete(id);
-      keep(countRealPrompts(current()));
+      keep(realPromptPositions(current()).length);
       continue;
     }
     if ('$set' in record) {
@@ -136,7 +137,7 @@ export function replayGeminiChat(content: string): GeminiChat {
           if (!byId.has(m.id)) order.push(m.id);
           byId.set(m.id, m);
         }
-        if (!reloading) keep(countRealPrompts(current()));
+        if (!reloading) keep(realPromptPositions(current()).length);
         inRewrite = false;
       }
       if (isRecord(set) && typeof set.sessionId === 'string') sessionId = set.sessionId;
@@ -145,7 +146,7 @@ export function replayGeminiChat(content: string): GeminiChat {
     const message = asMessage(record);
     if (message && reloading) {
       reloading = false;
-      keep(countRealPrompts(current()));
+      keep(realPromptPositions(current()).length);
     }
     if (message) {
       const isNew = !byId.has(message.id);
@@ -163,7 +164,7 @@ export function replayGeminiChat(content: string): GeminiChat {
     if (typeof record.sessionId === 'string') sessionId = record.sessionId;
     if (typeof record.startTime === 'string') reloading = true;
   }
-  if (reloading) keep(countRealPrompts(current()));
+  if (reloading) keep(realPromptPositions(current()).length);
   const messages = current();
   const prompts: GeminiChatPrompt[] = [];
   for (const [k, r] of recorded.entries()) {
@@ -175,14 +176,7 @@ export function replayGeminiChat(content: string): GeminiChat {
 }
 
 /** Plain text of a content (string, or the non-thought text parts joined). */
-export function contentText(content: GeminiChatMessage['content']): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((p) => typeof p?.text === 'string' && !p.thought)
-    .map((p) => p.text as string)
-    .join('');
-}
+export const contentText = (content: GeminiChatMessage['content']): string => partsText(content);
 
 /**
  * The text a user typed: `displayContent` when the CLI expanded @files, else the text parts
@@ -261,14 +255,6 @@ function sliceAfter(chat: GeminiChat, index: number, own: GeminiChatPrompt): Gem
   return after;
 }
 
-function realPromptPositions(messages: readonly GeminiChatMessage[]): number[] {
-  const out: number[] = [];
-  messages.forEach((m, i) => {
-    if (isRealPrompt(m)) out.push(i);
-  });
-  return out;
-}
-
 /** Locate the turn; a string is the reason it is not (or not yet) there. */
 function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): TurnSlice | GeminiChatPrompt | 'missing' {
   const { messages, prompts } = chat;
@@ -340,7 +326,7 @@ export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions)
       if (call?.name) activity = `${call.name}(${describeArgs(call.args)})`;
     } else if (m.type === 'error') {
       error = contentText(m.content) || 'error';
-    } else if (m.type === 'info' && /^Request cancelled\.?$/.test(contentText(m.content).trim())) {
+    } else if (m.type === 'info' && CANCELLED_RE.test(contentText(m.content).trim())) {
       cancelled = true;
     }
   }
@@ -377,22 +363,13 @@ export function geminiMessages(chat: GeminiChat, options: ReadGeminiTurnOptions)
   const out: ProviderV1Message[] = [];
   for (const m of found.after) {
     if (m.type === 'gemini') {
-      const blocks: unknown[] = [];
       const t = contentText(m.content);
-      if (t !== '') blocks.push(textBlock(t));
-      for (const call of m.toolCalls ?? []) blocks.push(toolUseBlock(call.id, call.name, call.args ?? {}));
-      for (const p of Array.isArray(m.content) ? m.content : []) {
-        const call = p.functionCall;
-        if (call && !(m.toolCalls ?? []).some((c) => c.id === call.id)) blocks.push(toolUseBlock(call.id, call.name, call.args ?? {}));
-      }
+      const ids = (m.toolCalls ?? []).map((c) => c.id);
+      const calls = (m.toolCalls ?? []).map((call) => toolUseBlock(call.id, call.name, call.args ?? {}));
+      const blocks = [...(t !== '' ? [textBlock(t)] : []), ...calls, ...functionCallBlocks(m.content).filter((b) => !ids.includes(b.id as string))];
       if (blocks.length > 0) out.push(assistantMessage(blocks, m.id, m.model ? { model: m.model } : {}));
     } else if (m.type === 'user' && Array.isArray(m.content)) {
-      const results = m.content
-        .filter((p) => p.functionResponse)
-        .map((p) => {
-          const r = p.functionResponse?.response;
-          return toolResultBlock(p.functionResponse?.id, isRecord(r) && typeof r.output === 'string' ? r.output : JSON.stringify(r ?? null));
-        });
+      const results = functionResponseBlocks(m.content);
       if (results.length > 0) out.push(toolResultsMessage(results, m.id));
     }
   }

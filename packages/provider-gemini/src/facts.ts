@@ -4,7 +4,7 @@
  * ./home.ts and ./settings.ts; the chat reader is ./chat.ts.
  */
 import type { HookEvent, HookKind, ProviderV1EventInfo } from '@umbel/provider';
-import { type FatalFact, type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField } from '@umbel/provider';
+import { type FatalFact, type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField, toolActivity } from '@umbel/provider';
 
 /** `--approval-mode` values of Gemini CLI. */
 export const GEMINI_APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;
@@ -125,10 +125,5 @@ export const GEMINI_PAYLOAD: PayloadFacts = {
   turnKey: { prompt: 'timestamp' },
   lastMessage: { stop: { field: 'prompt_response', except: [NO_RESPONSE_TEXT] } },
   needsInput,
-  activity: (p) => {
-    const name = stringField(p, 'tool_name');
-    const input = p.tool_input && typeof p.tool_input === 'object' ? (p.tool_input as Record<string, unknown>) : {};
-    const arg = ['command', 'file_path', 'dir_path', 'pattern'].map((k) => stringField(input, k)).find(Boolean);
-    return name ? (arg ? `${name}(${arg})` : name) : undefined;
-  },
+  activity: toolActivity({ tool: 'tool_name', input: 'tool_input', fields: ['command', 'file_path', 'dir_path', 'pattern'] }),
 };

@@ -7,10 +7,9 @@
  * `~/.gemini/tmp` when it exists (chats then show up in the user's `gemini --resume`) or else at a
  * directory shared by umbel's workers (so a chat outlives its worker). The user's files are only read.
  */
-import { mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type HookInstallContext, jsonFile, type LaunchParts, prepareHome, readJsonObject, symlinkIfAbsent } from '@umbel/provider';
+import { type HookInstallContext, jsonFile, type LaunchParts, linkUserOrShared, prepareHome, readJsonObject } from '@umbel/provider';
 import { buildWorkerSettings, geminiBilling } from './settings.js';
 
 /** The worker's Gemini home, inside its provider dir. */
@@ -23,27 +22,9 @@ export const TELEMETRY_PATH = 'telemetry.log';
 /** Entries of the user's `~/.gemini` that are not shared with a worker's home. */
 const NOT_LINKED = new Set(['settings.json', 'projects.json', 'tmp']);
 
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
-
 /** The user's own Gemini home (the directory holding `.gemini`). */
 export function userGeminiHome(callerEnv: Readonly<Record<string, string | undefined>>): string {
   return callerEnv.GEMINI_CLI_HOME || callerEnv.HOME || homedir();
-}
-
-async function linkUserEntries(userDotGemini: string, workerDotGemini: string, sharedDir: string): Promise<void> {
-  const linked = (name: string) => !NOT_LINKED.has(name) && !name.endsWith('.lock') && !name.endsWith('.tmp');
-  await prepareHome({ user: userDotGemini, home: workerDotGemini, link: linked });
-  if (await exists(join(userDotGemini, 'tmp'))) {
-    await symlinkIfAbsent(join(userDotGemini, 'tmp'), join(workerDotGemini, 'tmp'));
-    return;
-  }
-  const sharedTmp = join(sharedDir, 'tmp');
-  await mkdir(sharedTmp, { recursive: true, mode: 0o700 });
-  await symlinkIfAbsent(sharedTmp, join(workerDotGemini, 'tmp'));
 }
 
 /** Options of {@link installGeminiHome} from the provider's settings. */
@@ -58,7 +39,9 @@ export async function installGeminiHome({ launch }: HookInstallContext, options:
   const user = await readJsonObject(join(userDotGemini, 'settings.json'), 'Gemini settings');
   const home = join(launch.workerDir, WORKER_HOME_DIR);
   const dotGemini = join(home, '.gemini');
-  await linkUserEntries(userDotGemini, dotGemini, launch.sharedDir);
+  const linked = (name: string) => !NOT_LINKED.has(name) && !name.endsWith('.lock') && !name.endsWith('.tmp');
+  await prepareHome({ user: userDotGemini, home: dotGemini, link: linked });
+  await linkUserOrShared(join(userDotGemini, 'tmp'), join(launch.sharedDir, 'tmp'), join(dotGemini, 'tmp'));
   const settings = buildWorkerSettings({
     user,
     hookCommand: (kind) => launch.hookCommand(kind),

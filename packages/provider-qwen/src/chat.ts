@@ -6,7 +6,18 @@
  * `error_type`, `error_message`). A turn runs from its `user` record to the next one. Pure.
  */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
-import { asRecord, jsonLines, type JsonLine, stringField } from '@umbel/provider';
+import {
+  asRecord,
+  assistantMessage,
+  functionCallBlocks,
+  functionResponseBlocks,
+  jsonLines,
+  type JsonLine,
+  partsText,
+  stringField,
+  textBlock,
+  toolResultsMessage,
+} from '@umbel/provider';
 
 type Rec = Readonly<Record<string, unknown>>;
 
@@ -17,25 +28,17 @@ const ABORTED = 'APIUserAbortError';
 const MAIN_PROMPT_ID = /#{8}\d+$/;
 
 /** The parts of a record's message. */
-function partsOf(record: Rec): Rec[] {
+function partsOf(record: Rec): unknown[] {
   const parts = asRecord(record.message)?.parts;
-  return Array.isArray(parts) ? parts.map((p) => asRecord(p) ?? {}) : [];
+  return Array.isArray(parts) ? parts : [];
 }
 
 /** The text parts of a record, joined (thoughts left out). */
-export function textOf(record: Rec): string {
-  return partsOf(record)
-    .filter((p) => typeof p.text === 'string' && p.thought !== true)
-    .map((p) => p.text as string)
-    .join('');
-}
+export const textOf = (record: Rec): string => partsText(partsOf(record));
 
 /** The names of a record's function calls. */
 function callsOf(record: Rec): string[] {
-  return partsOf(record).flatMap((p) => {
-    const name = stringField(asRecord(p.functionCall), 'name');
-    return name ? [name] : [];
-  });
+  return functionCallBlocks(partsOf(record)).flatMap((call) => (typeof call.name === 'string' && call.name !== '' ? [call.name] : []));
 }
 
 /** A main-agent API error record's event, or undefined. */
@@ -125,26 +128,14 @@ export function readQwenTurn(options: ProviderV1ReadTurnOptions): ProviderV1Turn
 /** One record as Claude's stream-json message (`{type, message}`): text and tool calls, or tool results. */
 function messageOf(record: Rec): ProviderV1Message | undefined {
   const uuid = stringField(record, 'uuid');
-  const parts = partsOf(record);
   if (record.type === 'assistant') {
     const text = textOf(record);
-    const calls = parts.flatMap((p) => {
-      const call = asRecord(p.functionCall);
-      return call ? [{ type: 'tool_use', id: call.id, name: call.name, input: call.args ?? {} }] : [];
-    });
-    const content = [...(text !== '' ? [{ type: 'text', text }] : []), ...calls];
+    const content = [...(text !== '' ? [textBlock(text)] : []), ...functionCallBlocks(partsOf(record))];
     const model = stringField(record, 'model');
-    return content.length ? { type: 'assistant', ...(uuid ? { uuid } : {}), message: { role: 'assistant', content, ...(model ? { model } : {}) } } : undefined;
+    return content.length ? assistantMessage(content, uuid, model ? { model } : {}) : undefined;
   }
-  if (record.type !== 'tool_result') return undefined;
-  const content = parts.flatMap((p) => {
-    const r = asRecord(p.functionResponse);
-    if (!r) return [];
-    const response = asRecord(r.response);
-    const output = typeof response?.output === 'string' ? response.output : JSON.stringify(response ?? null);
-    return [{ type: 'tool_result', tool_use_id: r.id, content: output }];
-  });
-  return content.length ? { type: 'user', ...(uuid ? { uuid } : {}), message: { role: 'user', content } } : undefined;
+  const content = record.type === 'tool_result' ? functionResponseBlocks(partsOf(record)) : [];
+  return content.length ? toolResultsMessage(content, uuid) : undefined;
 }
 
 /** The messages of one turn (after its prompt) in Claude's stream-json shape. */

@@ -4,7 +4,7 @@
  * install the hooks are ./settings.ts; the chat-recording reader is ./chat.ts.
  */
 import type { HookEvent, HookKind, ProviderV1BillingInput, ProviderV1BillingReport, ProviderV1EventInfo } from '@umbel/provider';
-import { type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField } from '@umbel/provider';
+import { type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField, toolActivity } from '@umbel/provider';
 
 /** `--approval-mode` values of Qwen Code. */
 export const QWEN_APPROVAL_MODES = ['default', 'auto-edit', 'yolo', 'plan'] as const;
@@ -135,9 +135,5 @@ export const QWEN_PAYLOAD: PayloadFacts = {
   error: { fields: ['error_details', 'error'], fallback: 'Qwen Code reported an API error' },
   account,
   needsInput,
-  activity: (p) => {
-    const name = stringField(p, 'tool_name');
-    const arg = ['command', 'file_path', 'absolute_path', 'path', 'pattern'].map((k) => stringField(p, `tool_input.${k}`)).find(Boolean);
-    return name ? (arg ? `${name}(${arg})` : name) : undefined;
-  },
+  activity: toolActivity({ tool: 'tool_name', input: 'tool_input', fields: ['command', 'file_path', 'absolute_path', 'path', 'pattern'] }),
 };

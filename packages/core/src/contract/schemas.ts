@@ -881,6 +881,10 @@ export type PoolRefillOptions = z.input<typeof PoolRefillOptionsSchema>;
 export const PoolRefSchema = z.object({ name: PoolNameSchema.optional().describe('Pool name; every pool when omitted') }).strict();
 export type PoolRef = z.infer<typeof PoolRefSchema>;
 
+/** One pool, named (`reserveRefill`). */
+export const PoolNamedSchema = z.object({ name: PoolNameSchema }).strict();
+export type PoolNamed = z.infer<typeof PoolNamedSchema>;
+
 /** A claimed pool worker, as `pool release` takes it back. */
 export const PoolReleaseSchema = z
   .object({

@@ -3,15 +3,12 @@
  * calls. Inputs are the zod-inferred option types of ./schemas; outputs are plain data.
  */
 import type { Provider, ProviderV1Message } from '@umbel/provider';
+import type * as z from 'zod';
+import type { VERBS, VerbName } from './verbs.js';
 import type {
-  ActionsOptions,
   ActionsResult,
-  CaptureOptions,
   CaptureResult,
-  DiffOptions,
   DiffResult,
-  EventsOptions,
-  FleetEvent,
   FleetLimits,
   FleetList,
   KeysResult,
@@ -20,30 +17,19 @@ import type {
   PruneResult,
   ReadResult,
   SendResult,
-  KeysOptions,
-  KillOptions,
-  ListOptions,
-  MessagesOptions,
-  ReviveOptions,
   Outcome,
   PoolClaimOptions,
   PoolClaimResult,
+  PoolNamed,
+  PoolRef,
   PoolRefillOptions,
   PoolRefillResult,
   PoolRelease,
   PoolStartOptions,
   PoolStatus,
   PoolStopResult,
-  PruneOptions,
-  ReadOptions,
-  SendOptions,
-  SpawnOptions,
-  WaitOptions,
-  WorkerRef,
-  WorkerStatus,
 } from './schemas.js';
 import type { ScratchHostFactory } from '../doctor/host.js';
-import type { DoctorOptions, DoctorReport } from '../doctor/schema.js';
 import type { AttachCommand, Substrate } from './substrate.js';
 
 export type { ActionsResult, CaptureResult, DiffResult, KeysResult, KillResult, LogEntry, PruneResult, ReadResult, SendResult };
@@ -144,9 +130,9 @@ export interface UmbelPools {
   /** Create the pool (or resize a matching one) and spawn until it is full. */
   start(options: PoolStartOptions, context?: CallContext): Promise<PoolStatus>;
   /** Every pool, or the one named, with each worker's state. */
-  status(name?: string): Promise<PoolStatus[]>;
+  status(options?: PoolRef): Promise<PoolStatus[]>;
   /** Remove the pool (every one when no name): its workers, in use or not, and its files. */
-  stop(name?: string): Promise<PoolStopResult[]>;
+  stop(options?: PoolRef): Promise<PoolStopResult[]>;
   /** Atomically take an idle worker of a matching pool (two callers never get the same one). */
   claim(options: PoolClaimOptions): Promise<PoolClaimResult>;
   /**
@@ -162,7 +148,7 @@ export interface UmbelPools {
    * flight, and a claim that finds no idle worker waits for it. Undefined when a live refill holds
    * the lock (or the pool is gone).
    */
-  reserveRefill(name: string): Promise<RefillReservation | undefined>;
+  reserveRefill(options: PoolNamed): Promise<RefillReservation | undefined>;
 }
 
 /** Context of a refill. */
@@ -179,56 +165,53 @@ export interface RefillReservation {
   cancel(): Promise<void>;
 }
 
-/** The engine. */
-export interface Umbel {
+/** The context each verb takes: a `CallContext` unless named here. */
+interface VerbContexts {
+  readonly spawn: SpawnContext;
+  readonly send: SendContext;
+  readonly wait: WaitContext;
+}
+type OptionsOf<V extends VerbName> = z.input<(typeof VERBS)[V]['options']>;
+type ContextOf<V extends VerbName> = V extends keyof VerbContexts ? VerbContexts[V] : CallContext;
+/** A verb's arguments: its options (which may be left out where the table says so), then its context. */
+type ArgsOf<V extends VerbName> = (typeof VERBS)[V] extends { readonly optional: true }
+  ? [options?: OptionsOf<V>, context?: ContextOf<V>]
+  : [options: OptionsOf<V>, context?: ContextOf<V>];
+/**
+ * Results whose TypeScript type is narrower than their schema's output (a discriminated union,
+ * readonly arrays); each must still be one of the schema's values (checked below).
+ */
+interface NarrowResults {
+  readonly wait: Outcome;
+  readonly messages: readonly ProviderV1Message[];
+  readonly attachCommand: AttachCommand;
+}
+type SchemaResultOf<V extends VerbName> = z.output<(typeof VERBS)[V]['result']>;
+type ResultOf<V extends VerbName> = V extends keyof NarrowResults ? NarrowResults[V] : SchemaResultOf<V>;
+/** A narrowed result that is not one of its schema's values does not compile. */
+type Narrowed<T extends { [V in keyof NarrowResults]: DeepWritable<NarrowResults[V]> extends SchemaResultOf<V> ? true : false }> = T;
+type DeepWritable<T> = T extends readonly (infer I)[] ? DeepWritable<I>[] : T extends object ? { -readonly [K in keyof T]: DeepWritable<T[K]> } : T;
+export type _NarrowResultsCheck = Narrowed<{ wait: true; messages: true; attachCommand: true }>;
+
+/** One verb of the engine, typed from its row of the verb table: `verb(options, context?)`. */
+export type VerbMethod<V extends VerbName> = (
+  ...args: ArgsOf<V>
+) => (typeof VERBS)[V] extends { readonly stream: true } ? AsyncIterable<ResultOf<V>> : Promise<ResultOf<V>>;
+
+/** Every verb of the engine, typed from the verb table (./verbs.ts): declared there once. */
+export type UmbelVerbs = { [V in keyof typeof VERBS]: VerbMethod<V> };
+
+/** The engine: its verbs (the verb table) and what is not a verb. */
+export interface Umbel extends UmbelVerbs {
   readonly home: string;
   readonly providerIds: readonly string[];
   provider(id: string): Provider;
-  spawn(options: SpawnOptions, context?: SpawnContext): Promise<WorkerStatus>;
-  /** Deliver a prompt (or, with `command: true`, run the CLI's own command) and confirm it was taken. */
-  send(options: SendOptions, context?: SendContext): Promise<SendResult>;
-  /** Press keys in the worker's terminal (e.g. answer a permission dialog); a pending needs-input counts as answered. */
-  keys(options: KeysOptions, context?: CallContext): Promise<KeysResult>;
-  /** Wait for a turn to end (or, with `until`, for a file to appear or the screen to match). */
-  wait(options: WaitOptions, context?: WaitContext): Promise<Outcome>;
-  read(options: ReadOptions, context?: CallContext): Promise<ReadResult>;
-  /**
-   * The lifecycle of the workers (all, or `names`) as one ordered stream, from their ledgers:
-   * spawned, ready, sent, send-failed, needs-input, ended, dead, killed. With `follow`, it goes on
-   * with each new event as it is written (woken by file-system notifications) until cancelled.
-   */
-  events(options?: EventsOptions, context?: CallContext): AsyncIterable<FleetEvent>;
-  status(options: WorkerRef, context?: CallContext): Promise<WorkerStatus>;
-  list(options?: ListOptions, context?: CallContext): Promise<WorkerStatus[]>;
   /**
    * Optional (a fleet has it: @umbel/remote's createFleet): every worker here and on every
    * configured host, and how each host answered — an unreachable host is a report with its reason
    * (its recorded workers are `unreachable`, never dead). `list()` is its `workers`.
    */
   listFleet?(): Promise<FleetList>;
-  /**
-   * Start a dead or killed (not purged) worker again with its provider, options, cwd and env names,
-   * resuming its CLI's conversation (`ResumeUnsupportedError` where the provider cannot); turn numbers go on.
-   */
-  revive(options: ReviveOptions, context?: CallContext): Promise<WorkerStatus>;
-  kill(options: KillOptions, context?: CallContext): Promise<KillResult>;
-  prune(options?: PruneOptions, context?: CallContext): Promise<PruneResult>;
-  capture(options: CaptureOptions, context?: CallContext): Promise<CaptureResult>;
-  logs(options: WorkerRef, context?: CallContext): Promise<LogEntry[]>;
-  /** Transcript messages of a turn (default the latest sent), for stream output. */
-  messages(options: MessagesOptions, context?: CallContext): Promise<readonly ProviderV1Message[]>;
-  /** The command a person runs to watch the worker (`umbel attach`). */
-  attachCommand(options: WorkerRef, context?: CallContext): Promise<AttachCommand>;
-  /** What the worker did in a turn (default the latest sent), or in every turn (`turn: 'all'`), from its transcript. */
-  actions(options: ActionsOptions, context?: CallContext): Promise<ActionsResult>;
-  /** The file changes a turn made in the worker's cwd (git snapshot, else the transcript's list), or (`text`) how two answers differ. */
-  diff(options: DiffOptions, context?: CallContext): Promise<DiffResult>;
   /** Warm pools. */
   readonly pool: UmbelPools;
-  /**
-   * Check that the installed CLIs still behave as umbel expects (binary, version, login, billing,
-   * endpoint, and a scratch worker's hooks; with `turn`, one small model request). Touches none of
-   * this engine's workers. Cancelling tears the scratch worker down.
-   */
-  doctor(options?: DoctorOptions, context?: CallContext): Promise<DoctorReport>;
 }

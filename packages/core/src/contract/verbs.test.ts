@@ -7,12 +7,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import type * as z from 'zod';
 import { createUmbel } from '../engine/engine.js';
 import { createMemorySubstrate, createMockProvider } from '../testing/index.js';
 import { UmbelErrorCode } from './errors.js';
-import type { Umbel } from './umbel.js';
-import { VERB_NAMES, VERBS, verbsOfRoute } from './verbs.js';
+import type { Umbel, UmbelVerbs } from './umbel.js';
+import { type VerbName, VERB_NAMES, VERBS, verbsOfRoute } from './verbs.js';
 
 /** Members of the engine that are not verbs: an accessor, a fleet's own list, and the pools (their own table). */
 const NOT_VERBS = ['home', 'providerIds', 'provider', 'listFleet', 'pool'];
@@ -36,6 +37,12 @@ describe('the verb table', () => {
     const members = Object.keys(engine).filter((key) => !NOT_VERBS.includes(key));
     expect([...members].sort()).toEqual([...VERB_NAMES].sort());
     for (const verb of VERB_NAMES) expect(typeof engine[verb], verb).toBe('function');
+  });
+
+  it('types every verb of the engine from the table (its options in, its result out): nothing declared twice', () => {
+    expectTypeOf<Pick<Umbel, VerbName>>().toEqualTypeOf<UmbelVerbs>();
+    expectTypeOf<Parameters<Umbel['status']>[0]>().toEqualTypeOf<{ name: string }>();
+    expectTypeOf<ReturnType<Umbel['events']>>().toEqualTypeOf<AsyncIterable<z.output<typeof VERBS.events.result>>>();
   });
 
   it('gives every verb an options schema that takes its options object', () => {

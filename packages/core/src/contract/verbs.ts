@@ -53,6 +53,10 @@ export interface VerbSpec {
   readonly options: z.ZodType;
   /** Its result (of a stream: each item). */
   readonly result: z.ZodType;
+  /** The options may be left out (`verb()`): every one has a default. */
+  readonly optional?: true;
+  /** The verb yields its results one by one (an async iterable), rather than resolving to one. */
+  readonly stream?: true;
   readonly route: VerbRoute;
   /** Whether a host's `umbel rpc` serves it (what `worker`/`host`/`every` routes send there). */
   readonly rpc: boolean;
@@ -63,18 +67,31 @@ export interface VerbSpec {
 /** The verbs, in the order of the `Umbel` interface. */
 export const VERBS = {
   spawn: { options: SpawnOptionsSchema, result: WorkerStatusSchema, route: 'host', rpc: true, mcp: { tool: 'umbel_spawn' } },
+  /** Deliver a prompt (or, with `command: true`, run the CLI's own command) and confirm it was taken. */
   send: { options: SendOptionsSchema, result: SendResultSchema, route: 'worker', rpc: true, mcp: { tool: 'umbel_send' } },
+  /** Press keys in the worker's terminal (e.g. answer a permission dialog); a pending needs-input counts as answered. */
   keys: { options: KeysOptionsSchema, result: KeysResultSchema, route: 'worker', rpc: true, mcp: { tool: 'umbel_keys' } },
+  /** Wait for a turn to end (or, with `until`, for a file to appear or the screen to match). */
   wait: { options: WaitOptionsSchema, result: OutcomeSchema, route: 'worker', rpc: true, mcp: { tool: 'umbel_wait' } },
   read: { options: ReadOptionsSchema, result: ReadResultSchema, route: 'worker', rpc: true, mcp: { tool: 'umbel_read' } },
-  events: { options: EventsOptionsSchema, result: FleetEventSchema, route: 'every', rpc: true, mcp: { tool: 'umbel_events' } },
+  /**
+   * The lifecycle of the workers (all, or `names`) as one ordered stream, from their ledgers:
+   * spawned, ready, sent, send-failed, needs-input, ended, dead, killed. With `follow`, it goes on
+   * with each new event as it is written (woken by file-system notifications) until cancelled.
+   */
+  events: { options: EventsOptionsSchema, optional: true, result: FleetEventSchema, stream: true, route: 'every', rpc: true, mcp: { tool: 'umbel_events' } },
   status: { options: WorkerRefSchema, result: WorkerStatusSchema, route: 'worker', rpc: true, mcp: { tool: 'umbel_status' } },
-  list: { options: ListOptionsSchema, result: z.array(WorkerStatusSchema), route: 'every', rpc: true, mcp: { tool: 'umbel_list' } },
+  list: { options: ListOptionsSchema, optional: true, result: z.array(WorkerStatusSchema), route: 'every', rpc: true, mcp: { tool: 'umbel_list' } },
+  /**
+   * Start a dead or killed (not purged) worker again with its provider, options, cwd and env names,
+   * resuming its CLI's conversation (`ResumeUnsupportedError` where the provider cannot); turn numbers go on.
+   */
   revive: { options: ReviveOptionsSchema, result: WorkerStatusSchema, route: 'worker', rpc: true, mcp: { tool: 'umbel_revive' } },
   kill: { options: KillOptionsSchema, result: KillResultSchema, route: 'worker', rpc: true, mcp: { tool: 'umbel_kill' } },
-  prune: { options: PruneOptionsSchema, result: PruneResultSchema, route: 'every', rpc: true, mcp: { tool: 'umbel_prune' } },
+  prune: { options: PruneOptionsSchema, optional: true, result: PruneResultSchema, route: 'every', rpc: true, mcp: { tool: 'umbel_prune' } },
   capture: { options: CaptureOptionsSchema, result: CaptureResultSchema, route: 'worker', rpc: true, mcp: { tool: 'umbel_capture' } },
   logs: { options: WorkerRefSchema, result: z.array(LogEntrySchema), route: 'worker', rpc: true, mcp: { tool: 'umbel_logs' } },
+  /** Transcript messages of a turn (default the latest sent), for stream output. */
   messages: {
     options: MessagesOptionsSchema,
     result: z.array(z.custom<ProviderV1Message>()),
@@ -82,8 +99,11 @@ export const VERBS = {
     rpc: true,
     mcp: { none: 'stream output of a turn (`umbel -p --output-format stream-json`); an MCP client reads umbel_read and umbel_actions' },
   },
+  /** What the worker did in a turn (default the latest sent), or in every turn (`turn: 'all'`), from its transcript. */
   actions: { options: ActionsOptionsSchema, result: ActionsResultSchema, route: 'worker', rpc: true, mcp: { tool: 'umbel_actions' } },
+  /** The file changes a turn made in the worker's cwd (git snapshot, else the transcript's list), or (`text`) how two answers differ. */
   diff: { options: DiffOptionsSchema, result: DiffResultSchema, route: 'worker', rpc: true, mcp: { tool: 'umbel_diff' } },
+  /** The command a person runs to watch the worker (`umbel attach`). */
   attachCommand: {
     options: WorkerRefSchema,
     result: AttachCommandSchema,
@@ -92,8 +112,14 @@ export const VERBS = {
     rpc: false,
     mcp: { none: 'a terminal for a person (`umbel attach`), not a call' },
   },
+  /**
+   * Check that the installed CLIs still behave as umbel expects (binary, version, login, billing,
+   * endpoint, and a scratch worker's hooks; with `turn`, one small model request). Touches none of
+   * this engine's workers. Cancelling tears the scratch worker down.
+   */
   doctor: {
     options: DoctorOptionsSchema,
+    optional: true,
     result: DoctorReportSchema,
     route: 'here',
     rpc: false,

@@ -25,7 +25,7 @@ import { pruneWorkers } from '../operations/prune.js';
 import { readAnswer, turnMessages } from '../operations/read.js';
 import {
   PoolClaimOptionsSchema,
-  PoolNameSchema,
+  PoolNamedSchema,
   PoolRefillOptionsSchema,
   PoolRefSchema,
   PoolReleaseSchema,
@@ -60,7 +60,7 @@ async function attachCommand(ctx: EngineContext, name: string) {
 }
 
 function pools(ctx: EngineContext): UmbelPools {
-  const poolName = (name: unknown) => parse(PoolRefSchema, { name }, 'pool name').name;
+  const poolName = (input: unknown) => parse(PoolRefSchema, input ?? {}, 'pool').name;
   return {
     async start(input, context: CallContext = {}) {
       const record = await startPool(ctx, parse(PoolStartOptionsSchema, input, 'pool start options'), context.signal);
@@ -68,8 +68,8 @@ function pools(ctx: EngineContext): UmbelPools {
       if (!status) throw new PoolNotFoundError(record.name); // stopped while it started
       return status;
     },
-    status: async (name) => poolStatuses(ctx, poolName(name)),
-    stop: async (name) => stopPools(ctx, poolName(name)),
+    status: async (input) => poolStatuses(ctx, poolName(input)),
+    stop: async (input) => stopPools(ctx, poolName(input)),
     claim: async (input) => claimWorker(ctx, parse(PoolClaimOptionsSchema, input, 'pool claim options')),
     release: async (input) => releaseWorker(ctx, parse(PoolReleaseSchema, input, 'pool release')),
     refill: async (input, context: RefillContext = {}) =>
@@ -77,7 +77,7 @@ function pools(ctx: EngineContext): UmbelPools {
         ...(context.signal ? { signal: context.signal } : {}),
         ...(context.handedOver ? { handedOver: true } : {}),
       }),
-    reserveRefill: async (name) => reserveRefill(ctx, parse(PoolNameSchema, name, 'pool name')),
+    reserveRefill: async (input) => reserveRefill(ctx, parse(PoolNamedSchema, input, 'pool').name),
   };
 }
 

@@ -94,7 +94,7 @@ describe('a worktree pool', () => {
     git(repo, 'commit', '-q', '--allow-empty', '-m', 'moved');
     const moved = git(repo, 'rev-parse', 'HEAD').trim();
     expect(await claim({ worktree: true })).toMatchObject({ reason: 'empty', pool: pool.name, refill: true });
-    expect((await umbel.pool.status(pool.name))[0]?.workers).toEqual([]);
+    expect((await umbel.pool.status({ name: pool.name }))[0]?.workers).toEqual([]);
     await umbel.pool.refill({ name: pool.name });
     const got = await claim({ worktree: true });
     expect(got.reason).toBe('claimed');
@@ -104,10 +104,10 @@ describe('a worktree pool', () => {
   it('status says a stale member is dead (the next refill replaces it); stop leaves git worktree list clean', async () => {
     const pool = await start({ worktree: true });
     git(repo, 'commit', '-q', '--allow-empty', '-m', 'moved');
-    const status = (await umbel.pool.status(pool.name))[0];
+    const status = (await umbel.pool.status({ name: pool.name }))[0];
     expect(status?.counts).toMatchObject({ ready: 0, dead: 2 });
     expect(status?.workers[0]?.reason).toMatch(/the base has moved/);
-    await umbel.pool.stop(pool.name);
+    await umbel.pool.stop({ name: pool.name });
     expect(entries()).toBe(1);
     expect(branches()).toBe('');
     expect(readdirSync(join(home, 'worktrees')).filter((n) => !n.startsWith('.'))).toEqual([]);
@@ -124,7 +124,7 @@ describe('a worktree pool', () => {
     expect((await umbel.status({ name: busy })).state).toBe('killed');
     expect(existsSync(join(home, 'worktrees', busy, 'sub', 'new.txt'))).toBe(true);
     expect(branches()).toContain(`umbel/${busy}`);
-    expect((await umbel.pool.status(pool.name))[0]?.workers.map((w) => w.worker)).not.toContain(busy);
+    expect((await umbel.pool.status({ name: pool.name }))[0]?.workers.map((w) => w.worker)).not.toContain(busy);
   });
 
   it('refuses a branch and a cwd outside git before anything is made', async () => {

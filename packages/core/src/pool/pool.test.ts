@@ -40,7 +40,7 @@ async function code(promise: Promise<unknown>): Promise<string> {
 
 const start = (extra: Record<string, unknown> = {}) => umbel.pool.start({ provider: 'mock', cwd: work, size: 2, ...extra });
 const claim = (extra: Record<string, unknown> = {}) => umbel.pool.claim({ provider: 'mock', cwd: work, ...extra });
-const states = async (name?: string) => (await umbel.pool.status(name))[0]?.workers.map((w) => w.state).sort();
+const states = async (name?: string) => (await umbel.pool.status({ name }))[0]?.workers.map((w) => w.state).sort();
 
 /** Every file under `dir`, recursively. */
 async function filesUnder(dir: string): Promise<string[]> {
@@ -109,7 +109,7 @@ describe('pool claim', () => {
     expect(warm.sort()).toEqual(pool.workers.map((w) => w.worker).sort());
     expect(claims.filter((c) => c.reason === 'empty')).toHaveLength(6);
     for (const c of claims) expect(c).toMatchObject({ pool: pool.name, refill: true });
-    expect((await umbel.pool.status(pool.name))[0]?.counts).toMatchObject({ ready: 0, claimed: 4 });
+    expect((await umbel.pool.status({ name: pool.name }))[0]?.counts).toMatchObject({ ready: 0, claimed: 4 });
     // Each answers its own prompt; a released worker is gone (never reused).
     await Promise.all(warm.map((w) => umbel.send({ name: w as string, prompt: `ECHO answer of ${w}` })));
     const outcomes = await Promise.all(warm.map((w) => umbel.wait({ name: w as string, timeout: '10s' })));
@@ -179,7 +179,7 @@ describe('pool claim', () => {
     const pool = await start({ size: 2 });
     const [a, b] = pool.workers.map((w) => w.worker) as [string, string];
     await substrate.crash(`umbel-${a}`, { signal: 'SIGKILL' });
-    const status = (await umbel.pool.status(pool.name))[0];
+    const status = (await umbel.pool.status({ name: pool.name }))[0];
     expect(status?.workers.find((w) => w.worker === a)).toMatchObject({ state: 'dead', reason: expect.stringContaining('SIGKILL') });
     expect(status?.counts).toMatchObject({ ready: 1, dead: 1 });
     expect(await claim()).toMatchObject({ reason: 'claimed', worker: b });
@@ -200,7 +200,7 @@ describe('pool claim', () => {
     const pool = await start({ size: 1 });
     const w = pool.workers[0]?.worker as string;
     await umbel.send({ name: w, prompt: 'ECHO used' });
-    expect((await umbel.pool.status(pool.name))[0]?.workers[0]).toMatchObject({ state: 'dead', reason: expect.stringContaining('prompt') });
+    expect((await umbel.pool.status({ name: pool.name }))[0]?.workers[0]).toMatchObject({ state: 'dead', reason: expect.stringContaining('prompt') });
     expect(await claim()).toMatchObject({ reason: 'empty' });
     expect(await umbel.list()).toEqual([]);
   });
@@ -232,8 +232,8 @@ describe('pool refill', () => {
     const orphan = `${pool.name}-orphan`;
     await umbel.spawn({ name: orphan, provider: 'mock', cwd: work });
     await writeFile(join(dir, 'starting', orphan), '');
-    expect((await umbel.pool.status(pool.name))[0]).toMatchObject({ refilling: false });
-    expect((await umbel.pool.status(pool.name))[0]?.workers.find((w) => w.worker === orphan)).toMatchObject({ state: 'dead' });
+    expect((await umbel.pool.status({ name: pool.name }))[0]).toMatchObject({ refilling: false });
+    expect((await umbel.pool.status({ name: pool.name }))[0]?.workers.find((w) => w.worker === orphan)).toMatchObject({ state: 'dead' });
     const refilled = await umbel.pool.refill({ name: pool.name });
     expect(refilled.removed).toContain(orphan);
     expect((await umbel.list()).map((w) => w.name)).not.toContain(orphan);
@@ -246,7 +246,7 @@ describe('pool refill', () => {
     const lock = join(home, 'pools', pool.name, 'refill.lock');
     await mkdir(lock);
     await writeFile(join(lock, 'owner'), JSON.stringify({ pid: process.pid, start: 'not-this-process', at: Date.now() }));
-    expect((await umbel.pool.status(pool.name))[0]).toMatchObject({ refilling: false });
+    expect((await umbel.pool.status({ name: pool.name }))[0]).toMatchObject({ refilling: false });
     expect(await umbel.pool.refill({ name: pool.name })).toMatchObject({ busy: false, started: [expect.any(String)] });
     expect(await states(pool.name)).toEqual(['ready']);
   });
@@ -283,7 +283,7 @@ describe('the teardown after a call (umbel -p hands it to a detached process)', 
     await expect(releaser.pool.release({ pool: pool.name, worker: worker as string, claimedBy: DEAD_PID })).rejects.toThrow('the host refused the kill');
     // Taken over by this process, and marked with why it failed: dead, never claimable, the worker still there.
     expect(await readdir(claimedDir(pool.name))).toEqual([`${worker}@${process.pid}`]);
-    const shown = (await umbel.pool.status(pool.name))[0]?.workers.find((w) => w.worker === worker);
+    const shown = (await umbel.pool.status({ name: pool.name }))[0]?.workers.find((w) => w.worker === worker);
     expect(shown).toMatchObject({ state: 'dead', reason: expect.stringContaining('its teardown failed: the host refused the kill') });
     expect((await umbel.status({ name: worker as string })).alive).toBe(true);
     expect((await umbel.prune()).removed).toContain(worker);
@@ -328,10 +328,10 @@ describe('the teardown after a call (umbel -p hands it to a detached process)', 
     const pool = await start({ size: 1, env });
     await umbel.pool.release({ pool: pool.name, worker: (await claim({ env })).worker as string });
     // What `umbel -p` does before it exits: take the lock, hand it to its detached process (here: this one).
-    const reservation = await umbel.pool.reserveRefill(pool.name);
+    const reservation = await umbel.pool.reserveRefill({ name: pool.name });
     expect(reservation).toBeDefined();
-    expect(await umbel.pool.reserveRefill(pool.name)).toBeUndefined(); // one refill at a time
-    expect((await umbel.pool.status(pool.name))[0]).toMatchObject({ refilling: true, workers: [] });
+    expect(await umbel.pool.reserveRefill({ name: pool.name })).toBeUndefined(); // one refill at a time
+    expect((await umbel.pool.status({ name: pool.name }))[0]).toMatchObject({ refilling: true, workers: [] });
     // No idle worker, no spawn under way yet: the claim waits for the refill all the same.
     const claimed = claim({ env });
     for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
@@ -344,28 +344,28 @@ describe('the teardown after a call (umbel -p hands it to a detached process)', 
   it('a reserved refill whose process is gone never makes a claim wait; the next refill breaks its lock', async () => {
     const pool = await start({ size: 1 });
     await umbel.pool.release({ pool: pool.name, worker: (await claim()).worker as string });
-    const reservation = await umbel.pool.reserveRefill(pool.name);
+    const reservation = await umbel.pool.reserveRefill({ name: pool.name });
     expect(await reservation?.handTo(DEAD_PID)).toBe(true);
-    expect((await umbel.pool.status(pool.name))[0]?.refilling).toBe(false);
+    expect((await umbel.pool.status({ name: pool.name }))[0]?.refilling).toBe(false);
     expect(await claim()).toEqual({ pool: pool.name, reason: 'empty', refill: true });
     expect((await umbel.pool.refill({ name: pool.name })).started).toHaveLength(1);
     expect(await states(pool.name)).toEqual(['ready']);
-    expect(await umbel.pool.reserveRefill('no-such-pool')).toBeUndefined();
+    expect(await umbel.pool.reserveRefill({ name: 'no-such-pool' })).toBeUndefined();
   });
 
   it('a refill handed over that cannot even begin gives the lock up: no claim waits for it', async () => {
     const pool = await start({ size: 1, env: { TOKEN: 'abc' } });
-    const reservation = await umbel.pool.reserveRefill(pool.name);
+    const reservation = await umbel.pool.reserveRefill({ name: pool.name });
     expect(await reservation?.handTo(process.pid)).toBe(true);
     expect(await code(umbel.pool.refill({ name: pool.name, env: { TOKEN: 'abd' } }, { handedOver: true }))).toBe('UMBEL_POOL_MISMATCH');
-    expect((await umbel.pool.status(pool.name))[0]).toMatchObject({ refilling: false, lastError: expect.stringContaining('does not match') });
+    expect((await umbel.pool.status({ name: pool.name }))[0]).toMatchObject({ refilling: false, lastError: expect.stringContaining('does not match') });
     expect(existsSync(join(home, 'pools', pool.name, 'refill.lock'))).toBe(false);
   });
 
   it('a refill that cannot even begin (another environment) is recorded in status', async () => {
     const pool = await start({ size: 1, env: { TOKEN: 'abc' } });
     expect(await code(umbel.pool.refill({ name: pool.name, env: { TOKEN: 'abd' } }))).toBe('UMBEL_POOL_MISMATCH');
-    expect((await umbel.pool.status(pool.name))[0]?.lastError).toContain('does not match');
+    expect((await umbel.pool.status({ name: pool.name }))[0]?.lastError).toContain('does not match');
   });
 });
 
@@ -373,11 +373,11 @@ describe('pool stop and prune', () => {
   it('stop leaves nothing: idle and claimed workers, sessions, the pool directory', async () => {
     const pool = await start({ size: 3 });
     await claim();
-    expect(await umbel.pool.stop(pool.name)).toEqual([{ pool: pool.name, removed: expect.arrayContaining(pool.workers.map((w) => w.worker)) }]);
+    expect(await umbel.pool.stop({ name: pool.name })).toEqual([{ pool: pool.name, removed: expect.arrayContaining(pool.workers.map((w) => w.worker)) }]);
     expect(await umbel.list()).toEqual([]);
     expect(await substrate.list()).toEqual([]);
     expect(await readdir(join(home, 'pools'))).toEqual(['.key']);
-    expect(await code(umbel.pool.stop(pool.name))).toBe('UMBEL_POOL_NOT_FOUND');
+    expect(await code(umbel.pool.stop({ name: pool.name }))).toBe('UMBEL_POOL_NOT_FOUND');
     expect(await claim()).toEqual({ reason: 'no-match', refill: false });
   });
 
@@ -387,7 +387,7 @@ describe('pool stop and prune', () => {
     for (let i = 0; i < 200 && (await substrate.list()).length < 3; i++) await new Promise((r) => setTimeout(r, 20));
     expect((await substrate.list()).length).toBe(3);
     const [name] = (await readdir(join(home, 'pools'))).filter((n) => !n.startsWith('.'));
-    await umbel.pool.stop(name);
+    await umbel.pool.stop({ name });
     expect(await code(starting)).toBe('UMBEL_POOL_NOT_FOUND');
     expect(await umbel.list()).toEqual([]);
     expect(await substrate.list()).toEqual([]);
@@ -400,7 +400,7 @@ describe('pool stop and prune', () => {
     await substrate.crash(`umbel-${a}`, { status: 1 });
     const pruned = await umbel.prune();
     expect(pruned.removed).toEqual([a]);
-    expect((await umbel.pool.status(pool.name))[0]?.workers).toEqual([{ worker: b, state: 'ready' }]);
+    expect((await umbel.pool.status({ name: pool.name }))[0]?.workers).toEqual([{ worker: b, state: 'ready' }]);
     expect(await claim()).toMatchObject({ reason: 'claimed', worker: b });
     // A claimed worker in use is live too.
     expect((await umbel.prune()).removed).toEqual([]);

@@ -58,8 +58,13 @@ export function modeFlags(flag: string, modes: readonly string[], bare: readonly
   return Object.fromEntries(modes.map((mode) => [mode, bare.includes(mode) ? [] : [flag, mode]]));
 }
 export { shellQuote } from './shell.js';
+export { functionCallBlocks, functionResponseBlocks, partsText } from './parts.js';
+export { linkUserOrShared } from './shared-link.js';
+export { type ToolActivityFacts, toolActivity } from './activity.js';
+export { canonicalJson, lastOf, recordAt, valueAt } from './records.js';
+export { blockText } from './blocks.js';
+export { quotaWindow, usedUpReset } from './quota.js';
 export { describeToolCall, toolArgument } from './tool-call.js';
-export { blocksText, contentBlocks } from './content-blocks.js';
+export { contentBlocks } from './content-blocks.js';
 export { splitToolRules } from './tool-rules.js';
 export { editSharedFile, withoutJsonLines } from './shared-file.js';
-export { quotaOf, quotaWindow } from './quota.js';

@@ -1,22 +1,23 @@
 /**
- * Plan usage (ProviderV1Quota) from what a CLI records: one window per record of a used percentage
- * and a reset time (epoch seconds), under the CLI's own field names. Pure. Name a window
- * `fiveHour` or `sevenDay` only when its length says so (never by its slot).
+ * Plan usage windows from what a CLI records (`{used_percent, resets_at}` in epoch seconds, under
+ * names of its own): one neutral {@link ProviderV1QuotaWindow}, and when the used-up ones lift. Pure.
  */
-import type { ProviderV1Quota, ProviderV1QuotaWindow } from '../spec.js';
+import type { ProviderV1QuotaWindow } from '../spec.js';
+import { isoOfEpoch } from './account.js';
 import { asRecord } from './json.js';
 
-/** One window of a record: `used` must be a finite number; `resets` is kept when it is one. */
-export function quotaWindow(value: unknown, fields: { readonly used: string; readonly resets: string }): ProviderV1QuotaWindow | undefined {
-  const record = asRecord(value);
-  const used = record?.[fields.used];
-  if (typeof used !== 'number' || !Number.isFinite(used)) return undefined;
-  const resets = record?.[fields.resets];
-  return { usedPercent: used, ...(typeof resets === 'number' && Number.isFinite(resets) ? { resetsAt: resets } : {}) };
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** The window a record describes (its used percent in `usedKey`, its reset in `resets_at`); undefined without a used percent. */
+export function quotaWindow(value: unknown, usedKey = 'used_percent'): ProviderV1QuotaWindow | undefined {
+  const w = asRecord(value);
+  const used = w?.[usedKey];
+  if (!finite(used)) return undefined;
+  return { usedPercent: used, ...(finite(w?.resets_at) ? { resetsAt: w.resets_at } : {}) };
 }
 
-/** The quota of the windows found, or undefined when there is none (a reader never reports `{}`). */
-export function quotaOf(windows: { readonly [K in keyof ProviderV1Quota]?: ProviderV1QuotaWindow | undefined }): ProviderV1Quota | undefined {
-  const { fiveHour, sevenDay } = windows;
-  return fiveHour || sevenDay ? { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}) } : undefined;
+/** The latest reset (ISO) among the windows used up (100 % or more): when a plan limit lifts. */
+export function usedUpReset(windows: readonly (ProviderV1QuotaWindow | undefined)[]): string | undefined {
+  const resets = windows.flatMap((w) => (w && w.usedPercent >= 100 && w.resetsAt !== undefined ? [w.resetsAt] : []));
+  return isoOfEpoch(resets.length ? Math.max(...resets) : undefined);
 }
