@@ -3,9 +3,19 @@
  * settings file that installs them, screens, prompt rules and hook payload fields. The transcript
  * reader is ./transcript.ts.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandHooks, type HookKind, jsonFile, OptionUnsupportedError, type ProviderV1ValidateOptions, shellQuote } from '@umbel/provider';
+import {
+  asRecord,
+  commandHooks,
+  type HookKind,
+  jsonFile,
+  OptionUnsupportedError,
+  type ProviderV1ValidateOptions,
+  parseJson,
+  readTextIfExists,
+  shellQuote,
+  splitToolRules,
+} from '@umbel/provider';
 import { CLAUDE_STATUSLINE_KIND } from './payload.js';
 import type { HookInstallContext, LaunchParts } from '@umbel/provider';
 
@@ -114,36 +124,17 @@ export function validateClaudeOptions({ spawn, isRoot }: ProviderV1ValidateOptio
 }
 
 /** Split `--allowedTools` into rules on commas and whitespace outside parentheses (`Bash(git diff:*) Edit,Read`). */
-export function splitAllowedTools(value: string): string[] {
-  const rules: string[] = [];
-  let current = '';
-  let depth = 0;
-  for (const char of value) {
-    if (char === '(') depth += 1;
-    else if (char === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && (char === ',' || /\s/.test(char))) {
-      if (current !== '') rules.push(current);
-      current = '';
-    } else current += char;
-  }
-  if (current !== '') rules.push(current);
-  return rules;
-}
+export const splitAllowedTools: (value: string) => string[] = splitToolRules;
 
 /** The statusLine script written into the worker directory. */
 export const CLAUDE_STATUSLINE_FILE = 'claude-statusline.sh';
 
-/** The user's own `statusLine` (their `<config>/settings.json`), if it runs a command. */
-export function userStatusLine(launch: HookInstallContext['launch']): Record<string, unknown> | undefined {
+/** The user's own `statusLine` (their `<config>/settings.json`, read tolerantly), if it runs a command. */
+export async function userStatusLine(launch: HookInstallContext['launch']): Promise<Record<string, unknown> | undefined> {
   const config = launch.env.CLAUDE_CONFIG_DIR || (launch.callerEnv.HOME ? join(launch.callerEnv.HOME, '.claude') : undefined);
-  if (!config) return undefined;
-  try {
-    const settings = JSON.parse(readFileSync(join(config, 'settings.json'), 'utf8')) as Record<string, unknown>;
-    const line = settings.statusLine as Record<string, unknown> | undefined;
-    return line && typeof line === 'object' && typeof line.command === 'string' && line.command !== '' ? line : undefined;
-  } catch {
-    return undefined;
-  }
+  const text = config ? await readTextIfExists(join(config, 'settings.json')).catch(() => undefined) : undefined;
+  const line = asRecord(asRecord(parseJson(text ?? ''))?.statusLine);
+  return typeof line?.command === 'string' && line.command !== '' ? line : undefined;
 }
 
 /**
@@ -163,8 +154,8 @@ export function statusLineScript(sinkPath: string, userCommand: string | undefin
 }
 
 /** The `--settings` file: umbel's hooks, its statusLine, the allowed tools, the bypass consent pre-accepted when bypassing. */
-export function installClaudeHooks({ launch, hooks, permissionMode }: HookInstallContext): LaunchParts {
-  const user = userStatusLine(launch);
+export async function installClaudeHooks({ launch, hooks, permissionMode }: HookInstallContext): Promise<LaunchParts> {
+  const user = await userStatusLine(launch);
   const script = join(launch.workerDir, CLAUDE_STATUSLINE_FILE);
   const settings: Record<string, unknown> = {
     hooks: commandHooks(hooks, { matcher: '*' }),

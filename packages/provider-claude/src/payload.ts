@@ -1,26 +1,13 @@
 /** What Claude Code hook payloads say (claude-code.md §3): the field map and the few readings it needs code for. */
 import type { HookEvent, ProviderV1BackgroundTask, ProviderV1EventInfo } from '@umbel/provider';
-import { asRecord, oneLine, type PayloadFacts, stringField } from '@umbel/provider';
+import { asRecord, toolActivity, oneLine, type PayloadFacts, quotaWindow, stringField, toolArgument } from '@umbel/provider';
 import { claudeHookAccountError } from './account.js';
 import { isSelfStartedPrompt } from './self-started.js';
 
 type NeedsInput = NonNullable<ProviderV1EventInfo['needsInput']>;
 
-/** The most telling argument of a tool call (command, file path, pattern, url, …). */
-function toolArgument(input: unknown): string | undefined {
-  const record = asRecord(input);
-  for (const key of ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt']) {
-    const value = stringField(record, key);
-    if (value !== undefined) return oneLine(value);
-  }
-  return undefined;
-}
-
-/** A tool call as Claude Code draws it: `Bash(ls -la)`, `Read(/a/b.ts)`, or the bare name. */
-export function describeToolCall(name: string, input: unknown): string {
-  const argument = toolArgument(input);
-  return argument === undefined ? name : `${name}(${argument})`;
-}
+/** The input fields that say most about a Claude Code tool call, most telling first (`Bash(ls -la)`, `Read(/a/b.ts)`). */
+export const CLAUDE_TOOL_ARGUMENT = ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt'];
 
 const NOTIFICATION_KINDS: Readonly<Record<string, NeedsInput['kind']>> = {
   permission_prompt: 'permission',
@@ -33,7 +20,7 @@ function needsInput(event: HookEvent, payload: Record<string, unknown>): NeedsIn
   if (event.kind === 'permission') {
     const tool = stringField(payload, 'tool_name');
     if (tool === undefined) return { kind: 'permission' };
-    const argument = toolArgument(payload.tool_input);
+    const argument = toolArgument(payload.tool_input, CLAUDE_TOOL_ARGUMENT);
     return { kind: 'permission', tool, message: argument === undefined ? tool : `${tool}: ${argument}` };
   }
   const type = stringField(payload, 'notification_type');
@@ -44,19 +31,11 @@ function needsInput(event: HookEvent, payload: Record<string, unknown>): NeedsIn
   return { kind, ...(tool ? { tool } : {}), ...(message !== undefined ? { message } : {}) };
 }
 
-function quotaWindow(value: unknown): { usedPercent: number; resetsAt?: number } | undefined {
-  const w = asRecord(value);
-  const used = w?.used_percentage;
-  if (typeof used !== 'number' || !Number.isFinite(used)) return undefined;
-  const resets = w?.resets_at;
-  return { usedPercent: used, ...(typeof resets === 'number' && Number.isFinite(resets) ? { resetsAt: resets } : {}) };
-}
-
 /** The statusLine input's `rate_limits` (ACCOUNT-FACTS §1.4): subscriptions only, absent otherwise. */
 export function quotaOfStatusLine(payload: Record<string, unknown>): ProviderV1EventInfo['quota'] {
   const limits = asRecord(payload.rate_limits);
-  const fiveHour = quotaWindow(limits?.five_hour);
-  const sevenDay = quotaWindow(limits?.seven_day);
+  const fiveHour = quotaWindow(limits?.five_hour, 'used_percentage');
+  const sevenDay = quotaWindow(limits?.seven_day, 'used_percentage');
   return fiveHour || sevenDay ? { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}) } : undefined;
 }
 
@@ -80,6 +59,22 @@ const AUTO_RESUME = 'quota_auto_resume_fired';
 /** The event kind umbel's statusLine command delivers the statusLine input as. */
 export const CLAUDE_STATUSLINE_KIND = 'statusline';
 
+/** What the field map cannot say: turns Claude Code continues or starts by itself, its background work, the plan usage. */
+function refine(event: HookEvent, payload: Record<string, unknown>, info: ProviderV1EventInfo): ProviderV1EventInfo {
+  // At a plan limit's reset Claude Code continues the limited turn by itself: this notification,
+  // then a UserPromptSubmit umbel never sent (ACCOUNT-FACTS §1.3).
+  if (event.kind === 'notify' && stringField(payload, 'notification_type') === AUTO_RESUME) return { ...info, autoContinue: true };
+  // When background work ends Claude Code starts a turn by itself (a <task-notification> prompt).
+  if (event.kind === 'prompt' && isSelfStartedPrompt(payload)) return { ...info, selfStarted: true };
+  // The background work still going when Claude Code stopped (a background shell, …).
+  const background = event.kind === 'stop' ? backgroundOfStop(payload) : undefined;
+  if (background) return { ...info, background };
+  if (event.kind !== CLAUDE_STATUSLINE_KIND) return info;
+  // The statusLine input is not a hook: only its plan usage counts (its prompt_id must not credit a turn).
+  const quota = quotaOfStatusLine(payload);
+  return quota ? { quota } : {};
+}
+
 /** The payload field map of Claude Code's hooks. */
 export const CLAUDE_PAYLOAD: PayloadFacts = {
   sessionId: 'session_id',
@@ -91,20 +86,7 @@ export const CLAUDE_PAYLOAD: PayloadFacts = {
   needsInput,
   activity: (payload) => {
     const tool = stringField(payload, 'tool_name');
-    return tool === undefined ? undefined : oneLine(describeToolCall(tool, payload.tool_input), 120);
+    return tool === undefined ? undefined : oneLine(toolActivity(tool, payload.tool_input, CLAUDE_TOOL_ARGUMENT), 120);
   },
-  // The statusLine input is not a hook: only its plan usage counts (its prompt_id must not credit a turn).
-  refine: (event, payload, info) => {
-    // At a plan limit's reset Claude Code continues the limited turn by itself: this notification,
-    // then a UserPromptSubmit umbel never sent (ACCOUNT-FACTS §1.3).
-    if (event.kind === 'notify' && stringField(payload, 'notification_type') === AUTO_RESUME) return { ...info, autoContinue: true };
-    // When background work ends Claude Code starts a turn by itself (a <task-notification> prompt).
-    if (event.kind === 'prompt' && isSelfStartedPrompt(payload)) return { ...info, selfStarted: true };
-    // The background work still going when Claude Code stopped (a background shell, …).
-    const background = event.kind === 'stop' ? backgroundOfStop(payload) : undefined;
-    if (background) return { ...info, background };
-    if (event.kind !== CLAUDE_STATUSLINE_KIND) return info;
-    const quota = quotaOfStatusLine(payload);
-    return quota ? { quota } : {};
-  },
+  refine,
 };

@@ -7,30 +7,16 @@
  * scratch session, atomically, keeping their mode; a write by a running Claude in between is seen
  * (the text changed) and the edit is made again on the new text.
  */
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProviderV1ScratchSession } from '@umbel/provider';
-import { asRecord, parseJson, writeIfChanged } from '@umbel/provider';
+import { asRecord, editSharedFile, parseJson, withoutJsonLines } from '@umbel/provider';
 
 /** Where Claude keeps its state for this env: the config root and its `.claude.json`. */
 function stateOf(env: ProviderV1ScratchSession['env']): { root?: string; stateFile?: string } {
   if (env.CLAUDE_CONFIG_DIR) return { root: env.CLAUDE_CONFIG_DIR, stateFile: join(env.CLAUDE_CONFIG_DIR, '.claude.json') };
   if (env.HOME) return { root: join(env.HOME, '.claude'), stateFile: join(env.HOME, '.claude.json') };
   return {};
-}
-
-/** Rewrite `path` with `edit` (undefined: nothing to change), again on the newer text when it changed under us. */
-async function editFile(path: string, edit: (text: string) => string | undefined): Promise<void> {
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const text = await readFile(path, 'utf8').catch(() => undefined);
-    if (text === undefined) return;
-    const next = edit(text);
-    if (next === undefined) return;
-    const { mode } = await stat(path);
-    if ((await readFile(path, 'utf8').catch(() => undefined)) !== text) continue;
-    await writeIfChanged(path, next, mode & 0o777);
-    return;
-  }
 }
 
 /** `.claude.json` without the folder's project entry (2-space JSON, as Claude writes it). */
@@ -44,21 +30,16 @@ export function withoutProject(text: string, folder: string): string | undefined
 
 /** `history.jsonl` without the lines of the folder or of those sessions. */
 export function withoutHistory(text: string, folder: string, sessionIds: readonly string[]): string | undefined {
-  const lines = text.split('\n');
-  const kept = lines.filter((line) => {
-    const entry = asRecord(parseJson(line));
-    return !entry || (entry.project !== folder && !sessionIds.includes(String(entry.sessionId)));
-  });
-  return kept.length === lines.length ? undefined : kept.join('\n');
+  return withoutJsonLines(text, (entry) => entry.project === folder || sessionIds.includes(String(entry.sessionId)));
 }
 
 /** Forget the scratch session in Claude's own state. Best effort: never throws. */
 export async function forgetClaudeScratch({ folder, sessionIds, env }: ProviderV1ScratchSession): Promise<void> {
   const { root, stateFile } = stateOf(env);
   const quietly = (work: Promise<unknown>) => work.catch(() => undefined);
-  if (stateFile) await quietly(editFile(stateFile, (text) => withoutProject(text, folder)));
+  if (stateFile) await quietly(editSharedFile(stateFile, (text) => withoutProject(text, folder)));
   if (!root) return;
-  await quietly(editFile(join(root, 'history.jsonl'), (text) => withoutHistory(text, folder, sessionIds)));
+  await quietly(editSharedFile(join(root, 'history.jsonl'), (text) => withoutHistory(text, folder, sessionIds)));
   const ids = sessionIds.filter((id) => /^[0-9A-Za-z-]{8,}$/.test(id));
   for (const id of ids) await quietly(rm(join(root, 'session-env', id), { recursive: true, force: true }));
   const telemetry = await readdir(join(root, 'telemetry')).catch(() => [] as string[]);

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
-import type { ProviderV1Message } from '@umbel/core';
+import type { ProviderV1Message, ProviderV1ToolCall } from '@umbel/core';
 import { expectReadsFromOneParse } from '@umbel/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createClaude } from './provider.js';
-import { classifyClaudeTool } from './tools.js';
 
 const toolUses = (messages: readonly ProviderV1Message[]) =>
   messages.flatMap((m) => ((m.message as { content?: { type: string; name: string; input: unknown }[] }).content ?? []).filter((b) => b.type === 'tool_use'));
+
+/** What the engine calls: the provider's doClassifyTool, compiled from CLAUDE_TOOLS. */
+const classifyClaudeTool = (call: ProviderV1ToolCall) => createClaude().doClassifyTool?.(call);
 
 describe('classifyClaudeTool', () => {
   it('maps the file tools and Bash', () => {

@@ -7,7 +7,7 @@
  * with `is_error: true` (a Bash command exiting non-zero included), which the engine reads itself.
  * Pure.
  */
-import { classifyTool, type ProviderV1ToolCall, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
+import type { ToolFacts } from '@umbel/provider';
 
 const FILE = ['file_path', 'notebook_path'];
 
@@ -23,6 +23,3 @@ export const CLAUDE_TOOLS: ToolFacts = {
     Bash: { does: 'command', fields: ['command'] },
   },
 };
-
-/** Classify one Claude Code tool call. */
-export const classifyClaudeTool = (call: ProviderV1ToolCall): ProviderV1ToolUse => classifyTool(CLAUDE_TOOLS, call);

@@ -3,9 +3,20 @@
  * reads the file and passes its text.
  */
 import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
-import { asRecord, jsonLines, preparePrompt, type PromptFacts, stringField } from '@umbel/provider';
+import {
+  addUsage,
+  asRecord,
+  blockText,
+  contentBlocks,
+  toolActivity,
+  jsonLines,
+  preparePrompt,
+  type PromptFacts,
+  stringField,
+  type UsageTotal,
+} from '@umbel/provider';
 import { claudeAccountError } from './account.js';
-import { describeToolCall } from './payload.js';
+import { CLAUDE_TOOL_ARGUMENT } from './payload.js';
 import { isSelfStartedEntry } from './self-started.js';
 
 /** A prompt starting with `/` is a slash command, with `!` a shell command, even pasted; one leading space defeats both (§5). */
@@ -35,30 +46,18 @@ function messageOf(entry: ClaudeTranscriptEntry): Record<string, unknown> | unde
   return asRecord(entry.data.message);
 }
 
-function contentBlocks(message: Record<string, unknown> | undefined): Record<string, unknown>[] {
-  const content = message?.content;
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  if (!Array.isArray(content)) return [];
-  return content.map(asRecord).filter((block): block is Record<string, unknown> => block !== undefined);
+/** The joined text blocks of an entry's message. */
+function textOf(entry: ClaudeTranscriptEntry): string {
+  return blockText(contentBlocks(messageOf(entry)?.content), ['text']);
 }
 
-function textOf(message: Record<string, unknown> | undefined): string {
-  return contentBlocks(message)
-    .filter((block) => block.type === 'text' && typeof block.text === 'string')
-    .map((block) => block.text as string)
-    .join('');
-}
-
-function isSidechain(entry: ClaudeTranscriptEntry): boolean {
-  return entry.data.isSidechain === true;
-}
-
+/** A user entry of the main conversation (a subagent's are `isSidechain`). */
 function isUser(entry: ClaudeTranscriptEntry): boolean {
-  return entry.data.type === 'user' && !isSidechain(entry);
+  return entry.data.type === 'user' && entry.data.isSidechain !== true;
 }
 
 function isAssistant(entry: ClaudeTranscriptEntry): boolean {
-  return entry.data.type === 'assistant' && !isSidechain(entry);
+  return entry.data.type === 'assistant' && entry.data.isSidechain !== true;
 }
 
 /** A human prompt: a user entry typed/pasted by a person (origin human) or dequeued (`promptSource: queued`). */
@@ -66,9 +65,9 @@ function isPrompt(entry: ClaudeTranscriptEntry): boolean {
   if (!isUser(entry) || entry.data.isMeta === true) return false;
   const origin = asRecord(entry.data.origin);
   if (origin?.kind !== 'human' && entry.data.promptSource !== 'queued') return false;
-  const blocks = contentBlocks(messageOf(entry));
+  const blocks = contentBlocks(messageOf(entry)?.content);
   if (blocks.some((block) => block.type === 'tool_result')) return false;
-  return !textOf(messageOf(entry)).startsWith(INTERRUPT_PREFIX);
+  return !textOf(entry).startsWith(INTERRUPT_PREFIX);
 }
 
 function promptIdOf(entry: ClaudeTranscriptEntry): string | undefined {
@@ -93,7 +92,7 @@ function normalizePrompt(text: string): string {
 }
 
 function promptMatches(entry: ClaudeTranscriptEntry, prompt: string): boolean {
-  const text = normalizePrompt(textOf(messageOf(entry)));
+  const text = normalizePrompt(textOf(entry));
   return text === normalizePrompt(prompt) || text === normalizePrompt(preparePrompt(CLAUDE_PROMPT, prompt));
 }
 
@@ -143,44 +142,34 @@ export function findClaudeTurn(
   return { start, body: entries.slice(start.index + 1, end) };
 }
 
-interface AssistantGroup {
-  readonly id: string;
-  readonly entries: ClaudeTranscriptEntry[];
-}
+/** The entries of one API message. */
+type AssistantGroup = readonly ClaudeTranscriptEntry[];
 
-/** Assistant entries grouped by `message.id` (one API message is written as one entry per content block). */
+/** Assistant entries grouped by `message.id` (one API message is written as one entry per content block), in order. */
 function groupAssistant(body: readonly ClaudeTranscriptEntry[]): AssistantGroup[] {
-  const groups: AssistantGroup[] = [];
-  const byId = new Map<string, AssistantGroup>();
-  for (const entry of body) {
-    if (!isAssistant(entry)) continue;
+  const byId = new Map<string, ClaudeTranscriptEntry[]>();
+  for (const entry of body.filter(isAssistant)) {
     const id = stringField(messageOf(entry), 'id') ?? `entry:${stringField(entry.data, 'uuid') ?? entry.index}`;
-    let group = byId.get(id);
-    if (group === undefined) {
-      group = { id, entries: [] };
-      byId.set(id, group);
-      groups.push(group);
-    }
-    group.entries.push(entry);
+    byId.set(id, [...(byId.get(id) ?? []), entry]);
   }
-  return groups;
+  return [...byId.values()];
 }
 
 function groupText(group: AssistantGroup): string {
-  return group.entries.map((entry) => textOf(messageOf(entry))).join('');
+  return group.map(textOf).join('');
 }
 
 function isApiError(group: AssistantGroup): boolean {
-  return group.entries.some((entry) => entry.data.isApiErrorMessage === true);
+  return group.some((entry) => entry.data.isApiErrorMessage === true);
 }
 
 function isSynthetic(group: AssistantGroup): boolean {
-  return isApiError(group) || group.entries.every((entry) => messageOf(entry)?.model === '<synthetic>');
+  return isApiError(group) || group.every((entry) => messageOf(entry)?.model === '<synthetic>');
 }
 
 /** The `stop_reason` of an API message (its last entry carries it). */
 function stopReasonOf(group: AssistantGroup): string | undefined {
-  return stringField(messageOf(group.entries.at(-1) as ClaudeTranscriptEntry), 'stop_reason');
+  return stringField(messageOf(group.at(-1) as ClaudeTranscriptEntry), 'stop_reason');
 }
 
 /**
@@ -189,7 +178,7 @@ function stopReasonOf(group: AssistantGroup): string | undefined {
  * `apiErrorParams.rate_limit_info` / `quotaLimits`).
  */
 function apiErrorOf(group: AssistantGroup): { apiErrorStatus?: number; apiErrorType?: string; stopReason?: string; account?: ProviderV1AccountError } {
-  const entry = group.entries.find((e) => e.data.isApiErrorMessage === true)?.data;
+  const entry = group.find((e) => e.data.isApiErrorMessage === true)?.data;
   const status = entry?.apiErrorStatus;
   const type = entry === undefined ? undefined : stringField(entry, 'apiErrorType');
   const stopReason = stopReasonOf(group);
@@ -206,11 +195,35 @@ function lastToolUse(body: readonly ClaudeTranscriptEntry[]): string | undefined
   let activity: string | undefined;
   for (const entry of body) {
     if (!isAssistant(entry)) continue;
-    for (const block of contentBlocks(messageOf(entry))) {
-      if (block.type === 'tool_use' && typeof block.name === 'string') activity = describeToolCall(block.name, block.input);
+    for (const block of contentBlocks(messageOf(entry)?.content)) {
+      if (block.type === 'tool_use' && typeof block.name === 'string') activity = toolActivity(block.name, block.input, CLAUDE_TOOL_ARGUMENT);
     }
   }
   return activity;
+}
+
+/** A completed turn: the last API message's text; the usage, count and model of the real (not synthetic) ones. */
+function completedRead(turn: ClaudeTurnSlice, groups: readonly AssistantGroup[]): ProviderV1TurnRead {
+  const usage: UsageTotal = {};
+  let model: string | undefined;
+  const real = groups.filter((group) => !isSynthetic(group));
+  for (const group of real) {
+    const message = messageOf(group.at(-1) as ClaudeTranscriptEntry);
+    model = stringField(message, 'model') ?? model;
+    addUsage(usage, message?.usage, USAGE_KEYS);
+  }
+  const last = groups.at(-1);
+  const sessionId = stringField(turn.start.data, 'sessionId');
+  const stopReason = last === undefined ? undefined : stopReasonOf(last);
+  return {
+    status: 'completed',
+    answer: last === undefined ? '' : groupText(last),
+    ...(stopReason === undefined ? {} : { stopReason }),
+    ...(Object.keys(usage).length > 0 ? { tokenUsage: usage } : {}),
+    numTurns: real.length,
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(model === undefined ? {} : { model }),
+  };
 }
 
 /**
@@ -226,7 +239,7 @@ export function claudeTurn(entries: readonly ClaudeTranscriptEntry[], options: P
   const groups = groupAssistant(turn.body);
   const last = groups.at(-1);
   if (last !== undefined && isApiError(last)) {
-    const error = last.entries.map((entry) => stringField(entry.data, 'error')).find((value) => value !== undefined);
+    const error = last.map((entry) => stringField(entry.data, 'error')).find((value) => value !== undefined);
     return { status: 'failed', message: groupText(last) || (error === undefined ? 'API error' : `API error: ${error}`), ...apiErrorOf(last) };
   }
   const ended =
@@ -237,37 +250,11 @@ export function claudeTurn(entries: readonly ClaudeTranscriptEntry[], options: P
       options.stopMessage !== undefined &&
       last !== undefined &&
       !isSynthetic(last) &&
-      stringField(messageOf(last.entries.at(-1) as ClaudeTranscriptEntry), 'stop_reason') !== 'tool_use' &&
+      stopReasonOf(last) !== 'tool_use' &&
       groupText(last) === options.stopMessage);
-  if (ended) {
-    const usage: { -readonly [K in keyof ProviderV1Usage]: number } = {};
-    let numTurns = 0;
-    let model: string | undefined;
-    for (const group of groups) {
-      if (isSynthetic(group)) continue;
-      numTurns += 1;
-      const message = messageOf(group.entries.at(-1) as ClaudeTranscriptEntry);
-      model = stringField(message, 'model') ?? model;
-      const groupUsage = asRecord(message?.usage);
-      for (const [key, name] of Object.entries(USAGE_KEYS)) {
-        const value = groupUsage?.[key];
-        if (typeof value === 'number' && Number.isFinite(value)) usage[name] = (usage[name] ?? 0) + value;
-      }
-    }
-    const sessionId = stringField(turn.start.data, 'sessionId');
-    const stopReason = last === undefined ? undefined : stopReasonOf(last);
-    return {
-      status: 'completed',
-      answer: last === undefined ? '' : groupText(last),
-      ...(stopReason === undefined ? {} : { stopReason }),
-      ...(Object.keys(usage).length > 0 ? { tokenUsage: usage } : {}),
-      numTurns,
-      ...(sessionId === undefined ? {} : { sessionId }),
-      ...(model === undefined ? {} : { model }),
-    };
-  }
-  const interrupt = turn.body.find((entry) => isUser(entry) && textOf(messageOf(entry)).startsWith(INTERRUPT_PREFIX));
-  if (interrupt !== undefined) return { status: 'interrupted', message: textOf(messageOf(interrupt)) };
+  if (ended) return completedRead(turn, groups);
+  const interrupt = turn.body.find((entry) => isUser(entry) && textOf(entry).startsWith(INTERRUPT_PREFIX));
+  if (interrupt !== undefined) return { status: 'interrupted', message: textOf(interrupt) };
   const activity = lastToolUse(turn.body);
   return activity === undefined ? { status: 'running' } : { status: 'running', activity };
 }
@@ -288,7 +275,7 @@ export function claudeMessages(entries: readonly ClaudeTranscriptEntry[], option
     if (isAssistant(entry)) {
       const message = messageOf(entry) ?? {};
       const id = stringField(message, 'id');
-      const blocks = Array.isArray(message.content) ? (message.content as unknown[]) : contentBlocks(message);
+      const blocks = Array.isArray(message.content) ? (message.content as unknown[]) : contentBlocks(message.content);
       const existing = id === undefined ? undefined : merged.get(id);
       if (existing !== undefined) {
         existing.content.push(...blocks);

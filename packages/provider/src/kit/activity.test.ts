@@ -1,5 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { payloadActivity, toolActivity } from './activity.js';
+import { payloadActivity, toolActivity, toolArgument } from './activity.js';
+
+const FIELDS = ['command', 'file_path', 'args.path'];
+
+describe('toolArgument', () => {
+  it('takes the first non-empty field in the order given, on one line of at most 80 characters', () => {
+    expect(toolArgument({ file_path: '/a.ts', command: 'ls\n  -la' }, FIELDS)).toBe('ls -la');
+    expect(toolArgument({ command: '', file_path: '/a.ts' }, FIELDS)).toBe('/a.ts');
+    expect(toolArgument({ args: { path: 'src' } }, FIELDS)).toBe('src');
+    expect(toolArgument({ command: 'x'.repeat(100) }, FIELDS)).toHaveLength(80);
+  });
+  it('is undefined for an input without those fields, or no object', () => {
+    expect(toolArgument({ other: 'x' }, FIELDS)).toBeUndefined();
+    expect(toolArgument('ls', FIELDS)).toBeUndefined();
+    expect(toolArgument(undefined, FIELDS)).toBeUndefined();
+  });
+});
 
 describe('toolActivity', () => {
   it('names the tool and the first non-empty string argument among the keys, in their order', () => {

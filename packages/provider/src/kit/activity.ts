@@ -1,17 +1,25 @@
 /**
  * A tool call as one activity line, for `umbel status` and a running turn. Pure. Two CLI styles:
- * `name(argument)` (Claude Code, Gemini CLI, Qwen Code) and `name: argument` (opencode).
+ * `name(argument)` (Claude Code, Gemini CLI, Qwen Code) and `name: argument` (opencode); the
+ * argument is flattened to one line of at most 80 characters.
  */
 import { asRecord, stringField } from './json.js';
+import { oneLine } from './matchers.js';
 
 /** How the line joins the tool and its argument: `call` → `name(arg)`, `colon` → `name: arg`. */
 export type ActivityStyle = 'call' | 'colon';
 
-/** The tool and the first non-empty string among `keys` of `args` (dotted keys reach in); else the tool alone. */
+/** The first non-empty string among the input's `fields` (most telling first; dotted for nested ones), on one line. */
+export function toolArgument(input: unknown, fields: readonly string[]): string | undefined {
+  const record = asRecord(input);
+  const value = fields.map((field) => stringField(record, field)).find(Boolean);
+  return value === undefined ? undefined : oneLine(value);
+}
+
+/** The tool and its argument by {@link toolArgument}; the tool alone when the input has none of `keys`. */
 export function toolActivity(tool: string, args: unknown, keys: readonly string[], style: ActivityStyle = 'call'): string {
-  const record = asRecord(args);
-  const arg = keys.map((key) => stringField(record, key)).find(Boolean);
-  if (!arg) return tool;
+  const arg = toolArgument(args, keys);
+  if (arg === undefined) return tool;
   return style === 'call' ? `${tool}(${arg})` : `${tool}: ${arg}`;
 }
 

@@ -60,8 +60,11 @@ export function modeFlags(flag: string, modes: readonly string[], bare: readonly
 export { shellQuote } from './shell.js';
 export { functionCallBlocks, functionResponseBlocks, partsText } from './parts.js';
 export { linkUserOrShared } from './shared-link.js';
-export { type ActivityStyle, payloadActivity, type ToolActivityFacts, toolActivity } from './activity.js';
+export { type ActivityStyle, payloadActivity, type ToolActivityFacts, toolActivity, toolArgument } from './activity.js';
 export { canonicalJson, lastOf, recordAt, valueAt } from './records.js';
 export { blockText } from './blocks.js';
 export { quotaWindow, usedUpReset } from './quota.js';
 export { type CommandOptions, type CommandResult, lastLines, runCommand, stripAnsi } from './command.js';
+export { contentBlocks } from './content-blocks.js';
+export { splitToolRules } from './tool-rules.js';
+export { editSharedFile, withoutJsonLines } from './shared-file.js';
