@@ -57,7 +57,7 @@ function startIndices(lines: readonly JsonLine[]): number[] {
 
 /**
  * Whether a `user` record is the prompt Qwen Code submits by itself when a background agent ends
- * (`subtype: "notification"`, a `<task-notification>`; BACKGROUND-FACTS.md §3): no turn of umbel's.
+ * (`subtype: "notification"`, a `<task-notification>`; BACKGROUND-FACTS.md §4): no turn of umbel's.
  */
 const isNotification = (record: Rec): boolean => record.subtype === 'notification';
 
@@ -150,4 +150,16 @@ function messageOf(record: Rec): ProviderV1Message | undefined {
 export function readQwenMessages(options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
   const records = turnRecords(options.content, options.ordinal, options.prompt) ?? [];
   return records.slice(1).flatMap((r) => messageOf(r) ?? []);
+}
+
+/** A chat recording's path: `<project dir>/chats/<session>.jsonl`. */
+const CHAT_PATH = /^(.*)\/chats\/([^/]+)\.jsonl$/;
+
+/**
+ * Where the background agents of a chat keep their records (BACKGROUND-FACTS.md §4):
+ * `<project dir>/subagents/<session>/agent-<agentId>.jsonl` beside `.meta.json`. Pure.
+ */
+export function qwenActivityDirs(transcriptPath: string): readonly string[] {
+  const m = CHAT_PATH.exec(transcriptPath);
+  return m ? [`${m[1]}/subagents/${m[2]}`] : [];
 }
