@@ -1,4 +1,4 @@
-// Real-CLI tier (background agents, issue 33; facts: test-fixtures/real/BACKGROUND-FACTS.md §3): the REAL pinned Qwen Code 0.15.10 (pnpm install:real-clis --only qwen) driven by the
+// Real-CLI tier (background agents, issue 33; facts: test-fixtures/real/BACKGROUND-FACTS.md §4): the REAL pinned Qwen Code 0.15.10 (pnpm install:real-clis --only qwen) driven by the
 // built `umbel` bin with `--provider qwen` (UMBEL_QWEN_BIN = the absolute path of the pinned
 // binary), its model API served by the chat-completions mock on 127.0.0.1
 // (test-fixtures/mock-servers/openai-chat.mjs, via OPENAI_BASE_URL). No network, no model service:
@@ -92,6 +92,21 @@ describe(`real Qwen Code ${readPins().qwen.version}: a background agent and the 
         .split('\n')
         .filter((line) => JSON.parse(line).kind === 'ended');
       expect(ended.map((line) => JSON.parse(line).turn)).toEqual([1, 2]);
+    },
+    T,
+  );
+
+  it(
+    'a foreground agent (run_in_background: false): the turn waits for it and, under --idle-timeout 5s, completes with the answer after it, never idle',
+    async () => {
+      const spawned = await umbel(['spawn', 'fg', ...q, '--json']);
+      expect(spawned.code, spawned.stderr).toBe(0);
+      await umbel(['send', 'fg', 'AGENT DELAY 12000 ECHO fg-sub-done']);
+      const r = await umbel(['wait', 'fg', '--json', '--timeout', '180s', '--idle-timeout', '5s']);
+      expect(r.code, r.stderr).toBe(0);
+      const outcome = JSON.parse(r.stdout);
+      expect(outcome).toMatchObject({ reason: 'completed', turn: 1 });
+      expect(outcome.result).toContain('fg-sub-done');
     },
     T,
   );
