@@ -220,7 +220,12 @@ function assistantOf(p, body) {
   }
   const agent = p.kind === 'agent' ? AGENT_TOOLS.find((n) => toolOf(body, n)) : undefined;
   if (p.kind === 'agent' && agent) {
-    const args = { description: p.background ? 'Mock background agent' : 'Mock agent', prompt: p.prompt, subagent_type: 'general-purpose', run_in_background: p.background };
+    const args = {
+      description: p.background ? 'Mock background agent' : 'Mock agent',
+      prompt: p.prompt,
+      subagent_type: 'general-purpose',
+      run_in_background: p.background,
+    };
     const call = { id: id('call_'), type: 'function', function: { name: agent, arguments: JSON.stringify(args) } };
     return { content: null, tool_calls: [call], finish_reason: 'tool_calls' };
   }

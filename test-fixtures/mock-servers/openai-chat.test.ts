@@ -176,8 +176,16 @@ describe('OpenAI chat-completions mock', () => {
     const data = sseData(await (await post(body([{ role: 'user', content: 'BGAGENT ECHO sub-done' }], { tools: [agent] }))).text());
     const call = chunks(data).find((x) => x.choices?.[0]?.delta?.tool_calls)?.choices[0].delta.tool_calls[0];
     expect(call).toMatchObject({ function: { name: 'agent' } });
-    const args = chunks(data).flatMap((x) => x.choices?.[0]?.delta?.tool_calls ?? []).map((c: Json) => c.function?.arguments ?? '').join('');
-    expect(JSON.parse(args)).toEqual({ description: 'Mock background agent', prompt: 'ECHO sub-done', subagent_type: 'general-purpose', run_in_background: true });
+    const args = chunks(data)
+      .flatMap((x) => x.choices?.[0]?.delta?.tool_calls ?? [])
+      .map((c: Json) => c.function?.arguments ?? '')
+      .join('');
+    expect(JSON.parse(args)).toEqual({
+      description: 'Mock background agent',
+      prompt: 'ECHO sub-done',
+      subagent_type: 'general-purpose',
+      run_in_background: true,
+    });
   });
 
   it('answers AGENT in text when the request offers no agent tool', async () => {
