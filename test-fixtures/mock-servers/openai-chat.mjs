@@ -17,6 +17,7 @@
 // last user message, `<system-reminder>` parts removed): ECHO, DELAY, TOOL (a call of opencode's
 // shell tool `bash` (or Qwen Code's `run_shell_command`) with `{command}` (+ `description` when its schema declares one); the follow-up
 // carrying the tool result gets toolResultReply()),
+// AGENT/BGAGENT (a call of Qwen Code's subagent tool `agent` with `run_in_background` false/true),
 // FAIL <status> [xN], LONG, else MOCK-REPLY. Mock-local extension of FAIL: header tokens right after
 // the status / xN, each `name=value`:
 //   retry-after=S  retry-after-ms=MS  reset-requests=V  reset-tokens=V   (x-ratelimit-reset-*)
@@ -53,6 +54,8 @@ export const SHELL_TOOL = 'bash';
 
 /** The shell tools TOOL calls, the first one a request offers: opencode's, then Qwen Code's. */
 export const SHELL_TOOLS = [SHELL_TOOL, 'run_shell_command'];
+/** Subagent tools, by name (Qwen Code 0.15.10: `agent`, args {description, prompt, subagent_type, run_in_background}). */
+const AGENT_TOOLS = ['agent', 'Agent', 'Task'];
 
 const ERRORS = {
   400: { type: 'invalid_request_error', code: null },
@@ -213,6 +216,17 @@ function assistantOf(p, body) {
   if (p.kind === 'tool' && tool) {
     const args = shellArguments(tool, p.command);
     const call = { id: id('call_'), type: 'function', function: { name, arguments: JSON.stringify(args) } };
+    return { content: null, tool_calls: [call], finish_reason: 'tool_calls' };
+  }
+  const agent = p.kind === 'agent' ? AGENT_TOOLS.find((n) => toolOf(body, n)) : undefined;
+  if (p.kind === 'agent' && agent) {
+    const args = {
+      description: p.background ? 'Mock background agent' : 'Mock agent',
+      prompt: p.prompt,
+      subagent_type: 'general-purpose',
+      run_in_background: p.background,
+    };
+    const call = { id: id('call_'), type: 'function', function: { name: agent, arguments: JSON.stringify(args) } };
     return { content: null, tool_calls: [call], finish_reason: 'tool_calls' };
   }
   const text = p.kind === 'tool' ? `MOCK-NO-TOOL: the request offers no ${SHELL_TOOL} tool to run: ${p.command}` : p.text;

@@ -171,6 +171,28 @@ describe('OpenAI chat-completions mock', () => {
     expect(call).toMatchObject({ function: { name: 'run_shell_command' } });
   });
 
+  it("makes BGAGENT call Qwen Code's agent tool with run_in_background when the request offers it", async () => {
+    const agent = { type: 'function', function: { name: 'agent', parameters: { properties: { description: {}, prompt: {} } } } };
+    const data = sseData(await (await post(body([{ role: 'user', content: 'BGAGENT ECHO sub-done' }], { tools: [agent] }))).text());
+    const call = chunks(data).find((x) => x.choices?.[0]?.delta?.tool_calls)?.choices[0].delta.tool_calls[0];
+    expect(call).toMatchObject({ function: { name: 'agent' } });
+    const args = chunks(data)
+      .flatMap((x) => x.choices?.[0]?.delta?.tool_calls ?? [])
+      .map((c: Json) => c.function?.arguments ?? '')
+      .join('');
+    expect(JSON.parse(args)).toEqual({
+      description: 'Mock background agent',
+      prompt: 'ECHO sub-done',
+      subagent_type: 'general-purpose',
+      run_in_background: true,
+    });
+  });
+
+  it('answers AGENT in text when the request offers no agent tool', async () => {
+    const data = sseData(await (await post(body([{ role: 'user', content: 'AGENT ECHO x' }], { tools: [] }))).text());
+    expect(streamedText(data)).toBe('MOCK-NO-AGENT: ECHO x');
+  });
+
   it('adds a description to the shell call only when the tool schema declares one', () => {
     expect(shellArguments(BASH, 'ls')).toEqual({ command: 'ls' });
     const withDescription = { function: { name: 'bash', parameters: { properties: { command: {}, description: {} } } } };

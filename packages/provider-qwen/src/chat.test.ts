@@ -20,6 +20,15 @@ describe('readQwenTurn on real 0.15.10 chat recordings', () => {
     });
   });
 
+  it("the <task-notification> turn Qwen Code runs after a background agent is no turn of umbel's: it ends the turn before it and takes no ordinal", () => {
+    const background = fixture('real-0.15.10-background-chat.jsonl');
+    const first = read(background, 1);
+    expect(first.status === 'completed' && first.answer).toMatch(/^TOOL-RESULT: Background agent launched successfully\./);
+    expect(read(background, 2)).toMatchObject({ status: 'completed', answer: 'after the notification' });
+    expect(readQwenMessages({ content: background, transcriptPath: '/x.jsonl', ordinal: 2, stopSeen: false })).toHaveLength(1);
+    expect(read(background, 3)).toEqual({ status: 'missing' });
+  });
+
   it('a multi-line answer is byte-exact', () => {
     expect(read(chat, 2, 'ECHO multi\nline answer\n  indented')).toMatchObject({ status: 'completed', answer: 'multi\nline answer\n  indented' });
   });

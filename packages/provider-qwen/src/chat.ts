@@ -3,7 +3,8 @@
  * `transcript_path` of every hook payload. One record a line: `user` (the prompt), `assistant`
  * (text or `functionCall` parts, `usageMetadata`), `tool_result`, and `system` records, among them
  * `ui_telemetry` with the outcome of every API call (`qwen-code.api_error`: `status_code`,
- * `error_type`, `error_message`). A turn runs from its `user` record to the next one. Pure.
+ * `error_type`, `error_message`). A turn runs from its `user` record to the next one; a `user`
+ * record of `subtype: "notification"` (the CLI's own `<task-notification>` turn) ends a turn but is none. Pure.
  */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
 import {
@@ -49,10 +50,16 @@ function apiErrorOf(record: Rec): Rec | undefined {
   return MAIN_PROMPT_ID.test(stringField(event, 'prompt_id') ?? '') ? event : undefined;
 }
 
-/** Indices of the prompt records (`user`) in the recording. */
-function promptIndices(lines: readonly JsonLine[]): number[] {
+/** Indices of the records that start a turn (`user`), the CLI's own `<task-notification>` prompts among them. */
+function startIndices(lines: readonly JsonLine[]): number[] {
   return lines.flatMap((l, i) => (l.value.type === 'user' ? [i] : []));
 }
+
+/**
+ * Whether a `user` record is the prompt Qwen Code submits by itself when a background agent ends
+ * (`subtype: "notification"`, a `<task-notification>`; BACKGROUND-FACTS.md §4): no turn of umbel's.
+ */
+const isNotification = (record: Rec): boolean => record.subtype === 'notification';
 
 /**
  * The records of one turn: the ordinal-th prompt when its text is the prompt sent (or none was
@@ -60,10 +67,11 @@ function promptIndices(lines: readonly JsonLine[]): number[] {
  */
 export function turnRecords(content: string, ordinal: number, prompt?: string): Rec[] | undefined {
   const lines = jsonLines(content);
-  const starts = promptIndices(lines);
+  const starts = startIndices(lines);
+  const prompts = starts.filter((i) => !isNotification((lines[i] as JsonLine).value));
   const text = (i: number) => textOf((lines[i] as JsonLine).value);
-  let at = starts[ordinal - 1];
-  if (prompt !== undefined && (at === undefined || text(at) !== prompt)) at = starts.findLast((i) => text(i) === prompt);
+  let at = prompts[ordinal - 1];
+  if (prompt !== undefined && (at === undefined || text(at) !== prompt)) at = prompts.findLast((i) => text(i) === prompt);
   if (at === undefined) return undefined;
   const end = starts.find((i) => i > (at as number)) ?? lines.length;
   return lines.slice(at, end).map((l) => l.value);
@@ -142,4 +150,16 @@ function messageOf(record: Rec): ProviderV1Message | undefined {
 export function readQwenMessages(options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
   const records = turnRecords(options.content, options.ordinal, options.prompt) ?? [];
   return records.slice(1).flatMap((r) => messageOf(r) ?? []);
+}
+
+/** A chat recording's path: `<project dir>/chats/<session>.jsonl`. */
+const CHAT_PATH = /^(.*)\/chats\/([^/]+)\.jsonl$/;
+
+/**
+ * Where the background agents of a chat keep their records (BACKGROUND-FACTS.md §4):
+ * `<project dir>/subagents/<session>/agent-<agentId>.jsonl` beside `.meta.json`. Pure.
+ */
+export function qwenActivityDirs(transcriptPath: string): readonly string[] {
+  const m = CHAT_PATH.exec(transcriptPath);
+  return m ? [`${m[1]}/subagents/${m[2]}`] : [];
 }

@@ -174,6 +174,12 @@ describe('hook payloads (recorded from the real 0.15.10)', () => {
     });
   });
 
+  it("a subagent's records are beside the chat: subagents/<session>/ (their growth is activity for --idle-timeout)", () => {
+    const chats = '/h/.qwen/projects/-tmp-p/chats/3f1446fe-88f8-4709-aadc-9223ef0f4cf4.jsonl';
+    expect(qwen.doFindActivityDirs?.(chats)).toEqual(['/h/.qwen/projects/-tmp-p/subagents/3f1446fe-88f8-4709-aadc-9223ef0f4cf4']);
+    expect(qwen.doFindActivityDirs?.('/elsewhere/x.txt')).toEqual([]);
+  });
+
   it('Stop carries the final answer byte-exact', () => {
     const multi = firstHook('Stop', (p) => String(p.last_assistant_message).startsWith('multi'));
     expect(qwen.doParseEvent(multi).lastMessage).toBe('multi\nline answer\n  indented');

@@ -8,7 +8,7 @@
  */
 import { type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
 import { defineProvider, modeFlags, readInputBox } from '@umbel/provider';
-import { readQwenMessages, readQwenTurn } from './chat.js';
+import { qwenActivityDirs, readQwenMessages, readQwenTurn } from './chat.js';
 import {
   APPROVAL_RE,
   CURSOR,
@@ -90,6 +90,7 @@ export function createQwen(settings: QwenSettings = {}): ProviderV1 {
     prompt: QWEN_PROMPT,
     payload: QWEN_PAYLOAD,
     transcript: { read: readQwenTurn, messages: readQwenMessages },
+    activityDirs: qwenActivityDirs,
     validate,
     tools: QWEN_TOOLS,
   });
