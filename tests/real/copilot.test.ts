@@ -122,10 +122,16 @@ describe(`the real GitHub Copilot CLI ${PIN?.version} offline against the chat m
       await spawn('c3');
       await umbel(['send', 'c3', 'FAIL 401 mock bad key']);
       expect((await waitJson('c3')).outcome).toMatchObject({ reason: 'auth-failed', apiErrorStatus: 401 });
-      await umbel(['send', 'c3', 'FAIL 500 mock upstream down']);
+      // Copilot retries a 500 and a 429 five times before it gives up; a `retry-after-ms` header sets
+      // its wait between tries (without one it waits its own backoff: ~16 s for a 500, ~53 s for a 429)
+      const down = 'FAIL 500 retry-after-ms=50 mock upstream down';
+      await umbel(['send', 'c3', down]);
       expect((await waitJson('c3')).outcome).toMatchObject({ reason: 'provider-error', apiErrorStatus: 500 });
-      await umbel(['send', 'c3', 'FAIL 429 mock slow down']);
+      expect(turnsFor(down).length).toBeGreaterThan(1);
+      const slow = 'FAIL 429 retry-after-ms=50 mock slow down';
+      await umbel(['send', 'c3', slow]);
       expect((await waitJson('c3', '240s')).outcome).toMatchObject({ reason: 'rate-limited', apiErrorStatus: 429 });
+      expect(turnsFor(slow).length).toBeGreaterThan(1);
       // the worker is usable after each
       await umbel(['send', 'c3', 'ECHO still here']);
       expect((await waitJson('c3')).outcome).toMatchObject({ reason: 'completed', result: 'still here' });

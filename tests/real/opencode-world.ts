@@ -7,8 +7,8 @@ import { seedOpencodeUser } from '../../test-fixtures/fake-opencode/seed.mjs';
 import { startChatMock } from '../../test-fixtures/mock-servers/openai-chat.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
-import type { UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, processesOf, snapshotTree, testEnv, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
+import type { RunResult, UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, processesOf, runCommand, snapshotTree, testEnv, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 export type Json = any;
 export type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: () => Promise<void> };
@@ -62,6 +62,17 @@ export async function spawn(user: User, name: string, extra: string[] = []): Pro
 export async function waitJson(user: User, name: string, timeout = '150s'): Promise<{ code: number; outcome: Json }> {
   const r = await user.umbel(['wait', name, '--json', '--timeout', timeout]);
   return { code: r.code, outcome: JSON.parse(r.stdout) };
+}
+
+/**
+ * The user running `opencode <args>` themselves (the reference a test compares umbel with), in the
+ * project with the user's env — but with opencode state of its own: opencode 1.18.33 exits without
+ * releasing the lock of the background npm install it starts in a never-installed config dir
+ * (`<XDG_STATE_HOME>/opencode/locks`, FACTS.md §a), and the next opencode start in the same state
+ * dir (umbel's worker) waits until that lock is stale, 60 s. Sessions and config stay the user's.
+ */
+export function referenceRun(user: User, args: string[], input?: string): Promise<RunResult> {
+  return runCommand(opencode, args, { cwd: user.work, env: { ...user.env, XDG_STATE_HOME: join(user.dir, 'reference-state') }, input });
 }
 
 /** opencode processes whose cwd is `dir` (a worker's, or one a run left behind). */
