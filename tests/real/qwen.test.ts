@@ -112,6 +112,19 @@ describe(`real Qwen Code ${readPins().qwen.version} with --provider qwen (umbel 
   );
 
   it(
+    '--unattended (YOLO: its input box reads `*   Type your message…`) is ready, and a tool runs without asking',
+    async () => {
+      const spawned = await umbel(['spawn', 'yolo', ...q, '--unattended', '--json']);
+      expect(spawned.code, spawned.stderr).toBe(0);
+      expect(JSON.parse(spawned.stdout)).toMatchObject({ state: 'ready' });
+      await umbel(['send', 'yolo', 'TOOL touch unattended.txt']);
+      expect((await waitJson('yolo')).outcome).toMatchObject({ reason: 'completed', turn: 1 });
+      expect(existsSync(join(work, 'unattended.txt'))).toBe(true);
+    },
+    T,
+  );
+
+  it(
     'an API error is provider-error (122), a 401 auth-failed (119), a 429 it keeps retrying rate-limited (118); the worker answers again',
     async () => {
       await umbel(['spawn', 'err', ...q]);

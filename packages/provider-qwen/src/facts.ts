@@ -70,12 +70,12 @@ export const APPROVAL_RE = /› 1\. Yes, allow once/;
 export const CURSOR = '\u200b';
 
 /**
- * The input box: `> text` right below a `────` rule, down to the next rule; continuation lines are
+ * The input box: `> text` (`*   text` in YOLO mode) right below a `────` rule, down to the next rule; continuation lines are
  * indented. The placeholder reads as empty. Ctrl-C with text clears it; on an empty box it arms the
  * exit ("Press Ctrl+C again to exit."), so it is pressed only while the box holds text.
  */
 export const QWEN_INPUT_BOX: InputBoxFacts = {
-  start: /^> (.*)$/,
+  start: /^(?:> |\* {3})(.*)$/, // `*   ` in YOLO mode (--unattended)
   above: /^─{20,}$/,
   end: /^─{20,}$/,
   empty: [/^Type your message or @path\/to\/file$/],

@@ -145,6 +145,8 @@ describe('screens (recorded from the real 0.15.10)', () => {
   it('is ready once SessionStart fired and the input box is drawn', () => {
     expect(qwen.doDetectStartup({ screen: screen('ready'), events: session })).toEqual({ state: 'ready' });
     expect(qwen.doDetectStartup({ screen: screen('ready'), events: [] })).toEqual({ state: 'starting' });
+    // --unattended (YOLO): the box's prompt is `*` and three spaces, not `> ` (recorded on 0.15.10)
+    expect(qwen.doDetectStartup({ screen: screen('ready-yolo'), events: session })).toEqual({ state: 'ready' });
   });
 
   it('the auth dialog of a CLI with no login or key is the sign-in screen', () => {
@@ -157,6 +159,8 @@ describe('screens (recorded from the real 0.15.10)', () => {
     expect(qwen.doReadInputBox?.(screen('after-clear'))).toBe('');
     expect(qwen.doReadInputBox?.(screen('draft'))).toBe('a draft here');
     expect(qwen.doReadInputBox?.(screen('draft-multiline'))).toBe('first line\nsecond line');
+    expect(qwen.doReadInputBox?.(screen('ready-yolo'))).toBe('');
+    expect(qwen.doReadInputBox?.(screen('ready-yolo').replace('*   Type your message or @path/to/file', '*   a yolo draft'))).toBe('a yolo draft');
     expect(qwen.input?.clearKeys).toEqual(['C-c']);
   });
 
