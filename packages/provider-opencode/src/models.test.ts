@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorExitCode } from '@umbel/core';
@@ -53,6 +53,20 @@ describe('the model list', () => {
   it('runs `opencode models` with the given env and cwd, no shell', async () => {
     const echoEnv = bin('env-models', 'printf "%s\\n" "mock/$WHICH" "cwd/$(basename "$PWD")"');
     expect(await listModels(echoEnv, { PATH: '/usr/bin:/bin', WHICH: 'from-env' }, root)).toEqual(['mock/from-env', `cwd/${root.split('/').at(-1)}`]);
+  });
+
+  it('runs it with a state dir of its own, removed after: the install lock it leaves never stalls the start of the worker', async () => {
+    // `opencode models` exits before its background install has failed and leaves the install's lock
+    // in $XDG_STATE_HOME/opencode/locks; an opencode started on the same state dir waits ~60 s for it.
+    const state = join(root, 'worker-state');
+    const seen = join(root, 'seen-state');
+    const locking = bin('locking', `mkdir -p "$XDG_STATE_HOME/opencode/locks/x.lock" && echo "$XDG_STATE_HOME" > '${seen}' && echo mock/m`);
+    expect(await listModels(locking, { PATH: '/usr/bin:/bin', XDG_STATE_HOME: state }, root)).toEqual(['mock/m']);
+    const used = readFileSync(seen, 'utf8').trim();
+    expect(used).not.toBe(state);
+    expect(used).not.toBe('');
+    expect(existsSync(join(state, 'opencode'))).toBe(false);
+    expect(existsSync(used)).toBe(false);
   });
 
   it('a list it cannot read is a clear error (exit 1): a failing command, no models, a missing binary', async () => {

@@ -6,6 +6,9 @@
  * (`doValidate` only checks the shape). Unknown → {@link OpencodeModelUnknownError} (a UsageError,
  * exit 2); the list unreadable → {@link OpencodeModelsUnreadableError} (exit 1).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { lastLines, runCommand, SpawnFailedError, stripAnsi, UsageError } from '@umbel/provider';
 import { MODEL_ID } from './facts.js';
 
@@ -59,9 +62,17 @@ export function checkModel(model: string, known: readonly string[]): void {
   if (!known.includes(model)) throw new OpencodeModelUnknownError(model, known);
 }
 
-/** Run `<binary> models` in `cwd` with `env` (no shell, nothing on argv but the word). */
+/**
+ * Run `<binary> models` in `cwd` with `env` (no shell, nothing on argv but the word), on a state dir
+ * of its own, removed after: it exits before its background install has failed and leaves that
+ * install's lock in `$XDG_STATE_HOME/opencode/locks`, and the worker's opencode, started right after
+ * on the same state dir, would wait ~60 s for the lock to go stale (FACTS.md §a).
+ */
 export async function listModels(binary: string, env: Readonly<Record<string, string>>, cwd: string): Promise<string[]> {
-  const run = await runCommand(binary, ['models'], { env, cwd, timeoutMs: MODELS_TIMEOUT_MS });
+  const state = await mkdtemp(join(tmpdir(), 'umbel-opencode-models-'));
+  const run = await runCommand(binary, ['models'], { env: { ...env, XDG_STATE_HOME: state }, cwd, timeoutMs: MODELS_TIMEOUT_MS }).finally(() =>
+    rm(state, { recursive: true, force: true }),
+  );
   if (!run.ok) throw new OpencodeModelsUnreadableError(run.reason);
   const models = parseModelList(run.stdout);
   if (models.length === 0) throw new OpencodeModelsUnreadableError(`printed no model${run.stdout.trim() ? `: ${lastLines(run.stdout)}` : ''}`);
