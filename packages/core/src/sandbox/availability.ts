@@ -3,8 +3,8 @@
  * runtime (`@anthropic-ai/sandbox-runtime`'s `srt`), and on Linux bubblewrap and socat on the
  * worker's PATH and user namespaces. Cheap (file lookups only); `probeSandbox` (doctor) runs srt once.
  */
-import { execFile } from 'node:child_process';
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { SandboxUnavailableError } from '../contract/errors.js';
@@ -102,13 +102,51 @@ export function probeSandbox(
   } catch (error) {
     return Promise.resolve((error as SandboxUnavailableError).reason ?? String(error));
   }
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [cli, '--settings', settingsPath, '--', 'true'],
-      // srt leaves its proxy socket in its TMPDIR even on a clean exit: the probe's private dir takes it.
-      { env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '', TMPDIR: dirname(settingsPath) }, timeout: 20_000 },
-      (error, _out, stderr) => done(error ? `srt failed: ${(stderr || error.message).trim().split('\n').slice(-2).join(' ')}` : undefined),
-    );
+  // srt leaves its proxy socket in its TMPDIR even on a clean exit: the probe's private dir takes it.
+  // Its own process group: srt SIGTERMs its socat bridges and exits without waiting for them, so
+  // the group is killed once srt has exited, and the probe leaves no process behind.
+  const child = spawn(process.execPath, [cli, '--settings', settingsPath, '--', 'true'], {
+    env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '', TMPDIR: dirname(settingsPath) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
   });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  return new Promise((done) => {
+    const finish = (problem: string | undefined) => {
+      clearTimeout(timer);
+      void killGroup(child.pid).then(() => done(problem));
+    };
+    const why = (detail: string) => `srt failed: ${(stderr || detail).trim().split('\n').slice(-2).join(' ')}`;
+    child.on('error', (error) => finish(why(error.message)));
+    child.on('close', (code, signal) => finish(code === 0 ? undefined : why(`exited ${code ?? signal}`)));
+  });
+}
+
+/** SIGKILL what is left of process group `pid`, and wait (at most 2 s) until none of it runs. */
+async function killGroup(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    return; // the group is empty
+  }
+  for (const end = Date.now() + 2_000; Date.now() < end && groupRuns(pid); ) await new Promise((r) => setTimeout(r, 10));
+}
+
+/** Whether a process of group `pgid` is still running (a zombie is not). */
+function groupRuns(pgid: number): boolean {
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
+      if (fields[0] !== 'Z' && Number(fields[2]) === pgid) return true;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return false;
 }
