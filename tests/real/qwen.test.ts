@@ -26,7 +26,7 @@ describe(`real Qwen Code ${readPins().qwen.version} with --provider qwen (umbel 
       expect(outcome).toMatchObject({ reason: 'completed', turn: 2, result: multi, provider: 'qwen' });
       expect(outcome.transcriptPath).toMatch(/\/\.qwen\/projects\/[^/]+\/chats\/[0-9a-f-]{36}\.jsonl$/);
       expect(
-        mock
+        w.mock
           .requests()
           .filter((r) => r.kind === 'turn')
           .map((r) => r.prompt),
