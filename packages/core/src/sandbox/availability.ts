@@ -139,7 +139,13 @@ async function killGroup(pid: number | undefined): Promise<void> {
 
 /** Whether a process of group `pgid` is still running (a zombie is not). */
 function groupRuns(pgid: number): boolean {
-  for (const name of readdirSync('/proc')) {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return false; // no /proc (macOS): the SIGKILL is all there is
+  }
+  for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
