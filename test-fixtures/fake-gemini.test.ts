@@ -293,12 +293,12 @@ describe('fake gemini TUI in tmux', () => {
   });
 
   it('relaunches into a child process unless GEMINI_CLI_NO_RELAUNCH=true (so killing tmux can orphan it)', async () => {
+    // a relaunch child runs the fake's main again; a hook (`sh -c hook.sh …`) may be a child too
     const childrenOf = (pid: number) =>
-      spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-        .stdout.trim()
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number);
+      spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((line) => line.includes('fake-gemini/main.mjs'))
+        .map((line) => Number(line.trim().split(/\s+/)[0]));
     const alive = (pid: number) => spawnSync('kill', ['-0', String(pid)]).status === 0;
     launch(baseEnv({ GEMINI_CLI_TRUST_WORKSPACE: 'true' }), { exec: true });
     await ready();
@@ -312,7 +312,7 @@ describe('fake gemini TUI in tmux', () => {
     expect(orphaned).toBe(true);
 
     launch(baseEnv({ GEMINI_CLI_NO_RELAUNCH: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true' }), { exec: true });
-    await ready();
+    await waitFor('the second SessionStart', () => events('SessionStart').length > 1);
     const single = Number(tmux('display', '-p', '-t', 'w', '#{pane_pid}').trim());
     expect(childrenOf(single)).toEqual([]);
     tmux('kill-session', '-t', 'w');
