@@ -1,5 +1,5 @@
 /** The event stream and the multi-wait, on the engine over the memory substrate and the mock CLI. */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -115,10 +115,16 @@ describe('wait on several workers', () => {
 
   it('all: one outcome per worker, in the order they ended; a dead one gives the exit code', async () => {
     for (const name of ['a', 'b', 'c']) await spawn(name);
-    await umbel.send({ name: 'a', prompt: 'DELAY 600 ECHO slow' });
+    // the order is made by gates the test opens, not by delays a loaded machine can reorder
+    await umbel.send({ name: 'a', prompt: `GATE ${join(work, 'go-a')} ECHO slow` });
     await umbel.send({ name: 'b', prompt: 'ECHO fast' });
-    await umbel.send({ name: 'c', prompt: 'DELAY 200 DIE 3' });
-    const outcomes = await waitMany(wait, { names: ['a', 'b', 'c'], timeout: '20s' });
+    await umbel.send({ name: 'c', prompt: `GATE ${join(work, 'go-c')} DIE 3` });
+    const all = waitMany(wait, { names: ['a', 'b', 'c'], timeout: '20s' });
+    expect(await umbel.wait({ name: 'b' })).toMatchObject({ reason: 'completed' });
+    await writeFile(join(work, 'go-c'), '');
+    expect(await umbel.wait({ name: 'c' })).toMatchObject({ reason: 'dead' });
+    await writeFile(join(work, 'go-a'), '');
+    const outcomes = await all;
     expect(outcomes.map((o) => [o.worker, o.reason])).toEqual([
       ['b', 'completed'],
       ['c', 'dead'],
@@ -129,11 +135,12 @@ describe('wait on several workers', () => {
 
   it('any: the first finisher only; the others keep running and answer later', async () => {
     for (const name of ['a', 'b']) await spawn(name);
-    await umbel.send({ name: 'a', prompt: 'DELAY 800 ECHO later' });
+    await umbel.send({ name: 'a', prompt: `GATE ${join(work, 'go-a')} ECHO later` });
     await umbel.send({ name: 'b', prompt: 'ECHO first' });
     const outcomes = await waitMany(wait, { names: ['a', 'b'], mode: 'any' });
     expect(outcomes.map((o) => [o.worker, o.result])).toEqual([['b', 'first']]);
     expect(waitManyExitCode(outcomes)).toBe(0);
+    await writeFile(join(work, 'go-a'), '');
     expect(await umbel.wait({ name: 'a' })).toMatchObject({ reason: 'completed', result: 'later' });
   });
 

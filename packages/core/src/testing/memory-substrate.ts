@@ -9,7 +9,8 @@
  * that only key `1` closes, `after=<ms>` continues by itself that much later, like Claude Code at the
  * reset: a `notify` hook `{resume: true}`, then a new prompt hook and the answer `continued` after
  * 300 ms), `DENIED <msg>` (an auth-failed stop-failure), `HANG`, `DIE <n>`,
- * `SIGNAL <SIG>`, `DELAY <ms> <rest>`, `USAGE 5h=<pct>[@<epoch s>] 7d=<pct>[@<epoch s>] <rest>` (the turn's
+ * `SIGNAL <SIG>`, `DELAY <ms> <rest>`, `GATE <path> <rest>` (`<rest>` runs once the file `<path>` exists: an order
+ * that does not depend on the machine's speed), `USAGE 5h=<pct>[@<epoch s>] 7d=<pct>[@<epoch s>] <rest>` (the turn's
  * transcript records that plan usage, then `<rest>` runs), `BACKGROUND <id> <reply>` (answers `<reply>`;
  * its stop hook lists a background shell `<id>` still running; `BACKGROUND-DONE` lists it finished);
  * anything else → `MOCK-REPLY: <prompt>`.
@@ -34,6 +35,7 @@
  * With `replay`, every launch plays that recorded scenario of a real provider instead (./replay.ts).
  */
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { SubstrateError, UmbelErrorCode } from '../contract/errors.js';
@@ -390,6 +392,12 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
       if ((m = /^DELAY (\d+) ([\s\S]*)$/.exec(text))) {
         const rest = m[2] as string;
         later(s, Number(m[1]), () => act(rest));
+        return;
+      }
+      if ((m = /^GATE (\S+) ([\s\S]*)$/.exec(text))) {
+        const [gate, rest] = [m[1] as string, m[2] as string];
+        const poll = (): void => later(s, 20, () => (existsSync(gate) ? act(rest) : poll()));
+        poll();
         return;
       }
       if ((m = /^USAGE ((?:(?:5h|7d)=\d+(?:@\d+)? +)+)([\s\S]*)$/.exec(text))) {
