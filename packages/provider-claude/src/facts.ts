@@ -15,6 +15,7 @@ import {
   readTextIfExists,
   shellQuote,
   splitToolRules,
+  statePath,
 } from '@umbel/provider';
 import { CLAUDE_STATUSLINE_KIND } from './payload.js';
 import type { HookInstallContext, LaunchParts } from '@umbel/provider';
@@ -35,11 +36,15 @@ export const CLAUDE_API_BILLING_ENV = [
   'CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR',
 ] as const;
 
+/** Claude Code's config dir (transcripts, history, settings) and, without `CLAUDE_CONFIG_DIR`, its state file `~/.claude.json` (§2.1). */
+export const CLAUDE_CONFIG = { path: '~/.claude', env: 'CLAUDE_CONFIG_DIR' } as const;
+export const CLAUDE_STATE_FILE = { path: '~/.claude.json' } as const;
+
 /** A confined worker (`--sandbox`): the API and sign-in hosts; its config dir (transcripts) and `~/.claude.json`. */
 export const CLAUDE_SANDBOX = {
   hosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai', 'statsig.anthropic.com'],
-  writePaths: [{ path: '~/.claude', env: 'CLAUDE_CONFIG_DIR' }, { path: '~/.claude.json' }],
-} as const;
+  writePaths: [CLAUDE_CONFIG, CLAUDE_STATE_FILE],
+};
 
 /** Variables naming the endpoint Claude Code calls (status shows it, credentials removed). */
 export const CLAUDE_ENDPOINT_ENV = ['ANTHROPIC_BASE_URL'] as const;
@@ -131,7 +136,7 @@ export const CLAUDE_STATUSLINE_FILE = 'claude-statusline.sh';
 
 /** The user's own `statusLine` (their `<config>/settings.json`, read tolerantly), if it runs a command. */
 export async function userStatusLine(launch: HookInstallContext['launch']): Promise<Record<string, unknown> | undefined> {
-  const config = launch.env.CLAUDE_CONFIG_DIR || (launch.callerEnv.HOME ? join(launch.callerEnv.HOME, '.claude') : undefined);
+  const config = statePath(CLAUDE_CONFIG, { ...launch.env, HOME: launch.callerEnv.HOME });
   const text = config ? await readTextIfExists(join(config, 'settings.json')).catch(() => undefined) : undefined;
   const line = asRecord(asRecord(parseJson(text ?? ''))?.statusLine);
   return typeof line?.command === 'string' && line.command !== '' ? line : undefined;
@@ -176,6 +181,6 @@ export function encodeClaudeProjectDir(cwd: string): string {
 
 /** Where the transcript will be: `<CLAUDE_CONFIG_DIR or HOME/.claude>/projects/<enc-cwd>/<session>.jsonl` (hooks name it too). */
 export function predictClaudeTranscript(launch: { readonly env: Readonly<Record<string, string>>; readonly cwd: string; readonly sessionId: string }) {
-  const config = launch.env.CLAUDE_CONFIG_DIR || (launch.env.HOME ? join(launch.env.HOME, '.claude') : undefined);
+  const config = statePath(CLAUDE_CONFIG, launch.env);
   return config === undefined ? undefined : join(config, 'projects', encodeClaudeProjectDir(launch.cwd), `${launch.sessionId}.jsonl`);
 }

@@ -10,14 +10,8 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProviderV1ScratchSession } from '@umbel/provider';
-import { asRecord, editSharedFile, parseJson, withoutJsonLines } from '@umbel/provider';
-
-/** Where Claude keeps its state for this env: the config root and its `.claude.json`. */
-function stateOf(env: ProviderV1ScratchSession['env']): { root?: string; stateFile?: string } {
-  if (env.CLAUDE_CONFIG_DIR) return { root: env.CLAUDE_CONFIG_DIR, stateFile: join(env.CLAUDE_CONFIG_DIR, '.claude.json') };
-  if (env.HOME) return { root: join(env.HOME, '.claude'), stateFile: join(env.HOME, '.claude.json') };
-  return {};
-}
+import { asRecord, editSharedFile, parseJson, statePath, withoutJsonLines } from '@umbel/provider';
+import { CLAUDE_CONFIG, CLAUDE_STATE_FILE } from './facts.js';
 
 /** `.claude.json` without the folder's project entry (2-space JSON, as Claude writes it). */
 export function withoutProject(text: string, folder: string): string | undefined {
@@ -35,7 +29,8 @@ export function withoutHistory(text: string, folder: string, sessionIds: readonl
 
 /** Forget the scratch session in Claude's own state. Best effort: never throws. */
 export async function forgetClaudeScratch({ folder, sessionIds, env }: ProviderV1ScratchSession): Promise<void> {
-  const { root, stateFile } = stateOf(env);
+  const root = statePath(CLAUDE_CONFIG, env);
+  const stateFile = env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, '.claude.json') : statePath(CLAUDE_STATE_FILE, env);
   const quietly = (work: Promise<unknown>) => work.catch(() => undefined);
   if (stateFile) await quietly(editSharedFile(stateFile, (text) => withoutProject(text, folder)));
   if (!root) return;
