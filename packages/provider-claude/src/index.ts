@@ -10,9 +10,8 @@ export {
   CLAUDE_PERMISSION_MODES,
   CLAUDE_RESERVED_ENV,
   CLAUDE_SETTINGS_FILE,
-  encodeClaudeProjectDir,
-  splitAllowedTools,
 } from './facts.js';
+export { encodeClaudeProjectDir, splitAllowedTools } from './launch.js';
 export { CLAUDE_DIALOGS } from './screens.js';
 export {
   findClaudeTurn,

@@ -4,7 +4,8 @@ import { isAbsolute, join, relative } from 'node:path';
 import { HOOK_KINDS, type HookKind, type ProviderV1LaunchOptions, UmbelError, UmbelErrorCode } from '@umbel/core';
 import { ExecutableNotFoundError } from '@umbel/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAUDE_SETTINGS_FILE, encodeClaudeProjectDir, splitAllowedTools } from './facts.js';
+import { CLAUDE_SETTINGS_FILE } from './facts.js';
+import { encodeClaudeProjectDir, splitAllowedTools } from './launch.js';
 import { type ClaudeSettings, createClaude } from './provider.js';
 
 const buildClaudeLaunch = (options: ProviderV1LaunchOptions, settings: ClaudeSettings = {}) => createClaude(settings).doBuildLaunch(options);
