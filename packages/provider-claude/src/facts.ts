@@ -70,6 +70,9 @@ export const CLAUDE_CHILD_MARKERS = [
   'CLAUDE_ENV_FILE',
 ] as const;
 
+/** With both, Claude Code sends both headers and stops on its "custom API key" dialog (upstream.md §2.5): the token wins. */
+export const CLAUDE_ENV_PRECEDENCE = { ANTHROPIC_AUTH_TOKEN: ['ANTHROPIC_API_KEY'] };
+
 /** Always set: an auto-update must never replace the binary under a fleet. */
 export const CLAUDE_RESERVED_ENV: Readonly<Record<string, string>> = Object.freeze({ DISABLE_AUTOUPDATER: '1' });
 

@@ -16,13 +16,6 @@ import {
 } from '@umbel/provider';
 import { CLAUDE_CONFIG, CLAUDE_SETTINGS_FILE, CLAUDE_STATUSLINE_FILE, CLAUDE_STATUSLINE_KIND } from './facts.js';
 
-/** With both, Claude Code sends both headers and stops on its "custom API key" dialog (upstream.md §2.5): the token wins. */
-export function reconcileClaudeEnv(env: Readonly<Record<string, string>>): Record<string, string> {
-  const result: Record<string, string> = { ...env };
-  if (result.ANTHROPIC_AUTH_TOKEN) delete result.ANTHROPIC_API_KEY;
-  return result;
-}
-
 /** Bypass mode as root without `IS_SANDBOX=1`: Claude Code exits "cannot be used with root/sudo privileges". umbel never sets it. */
 export function validateClaudeOptions({ spawn, isRoot }: ProviderV1ValidateOptions): void {
   const mode = spawn.permissionMode ?? (spawn.unattended ? 'bypassPermissions' : undefined);

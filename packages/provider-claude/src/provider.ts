@@ -1,7 +1,7 @@
 /** The Claude Code provider: its facts compiled by the provider kit. */
-import { defineProvider, modeFlags, type ProviderV1 } from '@umbel/provider';
+import { defineProvider, envPrecedence, modeFlags, type ProviderV1 } from '@umbel/provider';
 import * as facts from './facts.js';
-import { claudeActivityDirs, installClaudeHooks, predictClaudeTranscript, reconcileClaudeEnv, validateClaudeOptions } from './launch.js';
+import { claudeActivityDirs, installClaudeHooks, predictClaudeTranscript, validateClaudeOptions } from './launch.js';
 import { CLAUDE_PAYLOAD } from './payload.js';
 import { forgetClaudeScratch } from './scratch.js';
 import { CLAUDE_SCREENS, detectClaudeBilling } from './screens.js';
@@ -44,7 +44,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
       inherit: facts.CLAUDE_INHERIT_ENV,
       hostMarkers: facts.CLAUDE_CHILD_MARKERS,
       set: { ...settings.env, ...facts.CLAUDE_RESERVED_ENV },
-      reconcile: reconcileClaudeEnv,
+      reconcile: envPrecedence(facts.CLAUDE_ENV_PRECEDENCE),
     },
     flags: {
       sessionId: '--session-id',

@@ -72,3 +72,4 @@ export { statePath } from './state-path.js';
 export { definedMembers } from './defined.js';
 export { type AccountErrorNames, accountKindOf, payloadAccountError } from './account-names.js';
 export { ANTHROPIC_USAGE_NAMES } from './anthropic-usage.js';
+export { envPrecedence } from './env-precedence.js';
