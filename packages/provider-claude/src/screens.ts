@@ -1,6 +1,6 @@
 /** Claude Code's screens (claude-code.md §2.3, §5, §6): fatal messages, sign-in, startup dialogs, the input box, the billing banner. */
 import type { ProviderV1BillingInput, ProviderV1BillingReport, ScreenFacts } from '@umbel/provider';
-import { allOf, anyOf, cursorOn, type DialogFact } from '@umbel/provider';
+import { allOf, anyOf, cursorOn } from '@umbel/provider';
 import { CLAUDE_API_BILLING_ENV } from './facts.js';
 
 /** Ids of the startup dialogs umbel answers. */
@@ -13,22 +13,6 @@ export const CLAUDE_DIALOGS = {
 } as const;
 
 const on = (label: string) => cursorOn('❯', label);
-
-/** Dialogs: the move key while the default is highlighted, Enter once the safe option is (CLAUDE-FACTS.md "Dialogs"). */
-const DIALOGS: readonly DialogFact[] = [
-  { id: CLAUDE_DIALOGS.bypass, match: allOf('Bypass Permissions mode', on('No, exit')), keys: ['Down'] },
-  { id: CLAUDE_DIALOGS.bypass, match: allOf('Bypass Permissions mode', on('Yes, I accept')), keys: ['Enter'] },
-  // The key is used only when the caller passed it (it is never inherited); otherwise the dialog's own default, No.
-  { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('No (recommended)')), keys: ['Up'], ifEnv: ['ANTHROPIC_API_KEY'] },
-  { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('Yes')), keys: ['Enter'], ifEnv: ['ANTHROPIC_API_KEY'] },
-  { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('Yes')), keys: ['Down'], unlessEnv: ['ANTHROPIC_API_KEY'] },
-  { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('No (recommended)')), keys: ['Enter'], unlessEnv: ['ANTHROPIC_API_KEY'] },
-  { id: CLAUDE_DIALOGS.trust, match: on('Yes, I trust this folder'), keys: ['Enter'] },
-  { id: CLAUDE_DIALOGS.trust, match: allOf(on('No, exit'), anyOf('trust this folder', 'Accessing workspace')), keys: ['Down'] },
-  // Upstream U2: the default ("No, disable external imports") is the safe answer.
-  { id: CLAUDE_DIALOGS.externalImports, match: on('No, disable external imports'), keys: ['Enter'] },
-  { id: CLAUDE_DIALOGS.autoModeBilling, match: /^\s*Enter to continue\b/m, keys: ['Enter'] },
-];
 
 const RULE = /^\s*─{3,}\s*$/;
 
@@ -66,7 +50,21 @@ export const CLAUDE_SCREENS: ScreenFacts = {
         `Claude Code asks what to do about the usage limit (/rate-limit-options: 1. Stop and wait for limit to reset · ${line.replace(/^❯\s*/, '').replace(/^2\.\s*/, '2. ')} · 3. Upgrade your plan)`,
     },
   ],
-  dialogs: DIALOGS,
+  // the move key while the default is highlighted, Enter once the safe option is (CLAUDE-FACTS.md "Dialogs")
+  dialogs: [
+    { id: CLAUDE_DIALOGS.bypass, match: allOf('Bypass Permissions mode', on('No, exit')), keys: ['Down'] },
+    { id: CLAUDE_DIALOGS.bypass, match: allOf('Bypass Permissions mode', on('Yes, I accept')), keys: ['Enter'] },
+    // The key is used only when the caller passed it (it is never inherited); otherwise the dialog's own default, No.
+    { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('No (recommended)')), keys: ['Up'], ifEnv: ['ANTHROPIC_API_KEY'] },
+    { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('Yes')), keys: ['Enter'], ifEnv: ['ANTHROPIC_API_KEY'] },
+    { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('Yes')), keys: ['Down'], unlessEnv: ['ANTHROPIC_API_KEY'] },
+    { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('No (recommended)')), keys: ['Enter'], unlessEnv: ['ANTHROPIC_API_KEY'] },
+    { id: CLAUDE_DIALOGS.trust, match: on('Yes, I trust this folder'), keys: ['Enter'] },
+    { id: CLAUDE_DIALOGS.trust, match: allOf(on('No, exit'), anyOf('trust this folder', 'Accessing workspace')), keys: ['Down'] },
+    // Upstream U2: the default ("No, disable external imports") is the safe answer.
+    { id: CLAUDE_DIALOGS.externalImports, match: on('No, disable external imports'), keys: ['Enter'] },
+    { id: CLAUDE_DIALOGS.autoModeBilling, match: /^\s*Enter to continue\b/m, keys: ['Enter'] },
+  ],
   ready: { hook: 'session', inputBox: true },
   // a permission dialog drawn and taking keys: "Do you want to proceed?" over the options, `❯ 1. Yes` first (§6)
   inputPrompt: allOf(/^\s*Do you want to /m, /^\s*❯ 1\. Yes\b/m),
