@@ -82,11 +82,7 @@ export interface ClaudeTurnSlice {
 
 type FindOptions = Pick<ProviderV1ReadTurnOptions, 'turnKey' | 'prompt' | 'ordinal'>;
 
-/**
- * The prompt keyed `turnKey`. A queued prompt's UserPromptSubmit carries the *running* turn's
- * prompt_id (CLAUDE-FACTS.md "Transcript"): when the prompt text is known and differs, a later
- * prompt with that text is taken; without one yet, the keyed entry only if it is the `ordinal`-th.
- */
+/** The prompt keyed `turnKey`, or a later one with the prompt's text: a queued prompt's key is the running turn's (CLAUDE-FACTS.md "Transcript"). */
 function keyedPrompt(entries: readonly ClaudeTranscriptEntry[], prompts: readonly ClaudeTranscriptEntry[], options: FindOptions) {
   const { turnKey, prompt, ordinal } = options;
   const keyed = entries.find((entry) => isMain(entry, 'user') && promptIdOf(entry) === turnKey);
