@@ -210,6 +210,13 @@ describe('buildClaudeLaunch: the statusLine (quota, issue 17)', () => {
     const script = launch.files?.find((f) => f.path.endsWith('claude-statusline.sh'))?.content ?? '';
     expect(script).toContain(`exec /bin/sh -c 'echo '\\''mine'\\'''`);
   });
+
+  it("without CLAUDE_CONFIG_DIR, the user's statusLine is in umbel's own ~/.claude (the caller's HOME, not the worker's)", async () => {
+    await mkdir(join(root, '.claude'), { recursive: true });
+    await writeFile(join(root, '.claude', 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: 'echo home' } }));
+    const launch = await buildClaudeLaunch(launchOptions({ env: { HOME: '/home/u' }, callerEnv: { PATH: `/nonexistent:${binDir}`, HOME: root } }));
+    expect(launch.files?.find((f) => f.path.endsWith('claude-statusline.sh'))?.content).toContain(`exec /bin/sh -c 'echo home'`);
+  });
 });
 
 describe('buildClaudeLaunch: resume (umbel revive; claude-code.md §3: `--resume U` keeps session U and its file)', () => {
