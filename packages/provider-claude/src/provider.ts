@@ -26,7 +26,7 @@ export interface ClaudeSettings {
  *
  * @example
  * ```ts
- * import { createUmbel } from '@umbel/core';
+ * import { createUmbel } from '@umbel/provider';
  * import { createClaude } from '@umbel/provider-claude';
  * const umbel = createUmbel({ substrate, providers: [createClaude()] });
  * ```
