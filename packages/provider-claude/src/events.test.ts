@@ -79,6 +79,13 @@ describe('parseClaudeEvent', () => {
     expect(parseClaudeEvent(event('tool', { ...base, tool_name: 'TodoWrite', tool_input: { todos: [] } })).activity).toBe('TodoWrite');
   });
 
+  it('PreToolUse of a long tool name → one line of at most 120 characters', () => {
+    const tool = `mcp__${'x'.repeat(60)}__navigate`;
+    const activity = parseClaudeEvent(event('tool', { ...base, tool_name: tool, tool_input: { url: `https://example.com/${'p'.repeat(100)}` } })).activity;
+    expect(activity).toHaveLength(120);
+    expect(activity).toMatch(new RegExp(`^${tool}\\(https://example\\.com/p+…$`));
+  });
+
   it('tolerates payloads that are not objects', () => {
     expect(parseClaudeEvent(event('stop', undefined))).toEqual({});
     expect(parseClaudeEvent(event('stop', 'garbage'))).toEqual({});

@@ -1,23 +1,8 @@
 /**
- * Claude Code's facts (reference claude-code.md; verified on 2.1.328 and 2.1.332): env, flags, hooks and the
- * settings file that installs them, screens, prompt rules and hook payload fields. The transcript
- * reader is ./transcript.ts.
+ * Claude Code's facts as data (reference claude-code.md, test-fixtures/real/CLAUDE-FACTS.md; verified on
+ * 2.1.328 and 2.1.332): env, billing switches, permission modes, hooks, paths, tools, prompt rules.
  */
-import { join } from 'node:path';
-import {
-  asRecord,
-  commandHooks,
-  type HookKind,
-  jsonFile,
-  OptionUnsupportedError,
-  type ProviderV1ValidateOptions,
-  parseJson,
-  readTextIfExists,
-  shellQuote,
-  splitToolRules,
-} from '@umbel/provider';
-import { CLAUDE_STATUSLINE_KIND } from './payload.js';
-import type { HookInstallContext, LaunchParts } from '@umbel/provider';
+import type { AccountErrorNames, HookKind, PromptFacts, ToolFacts } from '@umbel/provider';
 
 /**
  * Variables that switch Claude Code from the subscription login to API or cloud billing
@@ -35,11 +20,15 @@ export const CLAUDE_API_BILLING_ENV = [
   'CLAUDE_CODE_API_KEY_FILE_DESCRIPTOR',
 ] as const;
 
+/** Claude Code's config dir (transcripts, history, settings) and, without `CLAUDE_CONFIG_DIR`, its state file `~/.claude.json` (§2.1). */
+export const CLAUDE_CONFIG = { path: '~/.claude', env: 'CLAUDE_CONFIG_DIR' } as const;
+export const CLAUDE_STATE_FILE = { path: '~/.claude.json' } as const;
+
 /** A confined worker (`--sandbox`): the API and sign-in hosts; its config dir (transcripts) and `~/.claude.json`. */
 export const CLAUDE_SANDBOX = {
   hosts: ['api.anthropic.com', 'console.anthropic.com', 'claude.ai', 'statsig.anthropic.com'],
-  writePaths: [{ path: '~/.claude', env: 'CLAUDE_CONFIG_DIR' }, { path: '~/.claude.json' }],
-} as const;
+  writePaths: [CLAUDE_CONFIG, CLAUDE_STATE_FILE],
+};
 
 /** Variables naming the endpoint Claude Code calls (status shows it, credentials removed). */
 export const CLAUDE_ENDPOINT_ENV = ['ANTHROPIC_BASE_URL'] as const;
@@ -81,6 +70,9 @@ export const CLAUDE_CHILD_MARKERS = [
   'CLAUDE_ENV_FILE',
 ] as const;
 
+/** With both, Claude Code sends both headers and stops on its "custom API key" dialog (upstream.md §2.5): the token wins. */
+export const CLAUDE_ENV_PRECEDENCE = { ANTHROPIC_AUTH_TOKEN: ['ANTHROPIC_API_KEY'] };
+
 /** Always set: an auto-update must never replace the binary under a fleet. */
 export const CLAUDE_RESERVED_ENV: Readonly<Record<string, string>> = Object.freeze({ DISABLE_AUTOUPDATER: '1' });
 
@@ -99,83 +91,36 @@ export const CLAUDE_HOOK_EVENTS = {
   PreToolUse: 'tool',
 } as const satisfies Record<string, HookKind>;
 
-/** The settings file written into the worker directory. */
+/** The event kind umbel's statusLine command delivers the statusLine input as. */
+export const CLAUDE_STATUSLINE_KIND = 'statusline';
+
+/** The settings file written into the worker directory, and the statusLine script beside it. */
 export const CLAUDE_SETTINGS_FILE = 'claude-settings.json';
-
-/** With both, Claude Code sends both headers and stops on its "custom API key" dialog (upstream.md §2.5): the token wins. */
-export function reconcileClaudeEnv(env: Readonly<Record<string, string>>): Record<string, string> {
-  const result: Record<string, string> = { ...env };
-  if (result.ANTHROPIC_AUTH_TOKEN) delete result.ANTHROPIC_API_KEY;
-  return result;
-}
-
-/** Bypass mode as root without `IS_SANDBOX=1`: Claude Code exits "cannot be used with root/sudo privileges". umbel never sets it. */
-export function validateClaudeOptions({ spawn, isRoot }: ProviderV1ValidateOptions): void {
-  const mode = spawn.permissionMode ?? (spawn.unattended ? 'bypassPermissions' : undefined);
-  if (mode !== 'bypassPermissions' || !isRoot || spawn.env.IS_SANDBOX === '1') return;
-  const option = spawn.permissionMode === undefined ? 'unattended mode (--permission-mode bypassPermissions)' : 'permission mode bypassPermissions';
-  throw new OptionUnsupportedError(
-    'claude',
-    `${option} when running as root`,
-    'Claude Code refuses bypass mode as root unless IS_SANDBOX=1 is set in its environment. ' +
-      'Run the worker with --sandbox (umbel then sets it inside its own sandbox), or, if this machine is a disposable sandbox, pass --env IS_SANDBOX=1 yourself; ' +
-      'otherwise run umbel as a non-root user or choose another --permission-mode',
-  );
-}
-
-/** Split `--allowedTools` into rules on commas and whitespace outside parentheses (`Bash(git diff:*) Edit,Read`). */
-export const splitAllowedTools: (value: string) => string[] = splitToolRules;
-
-/** The statusLine script written into the worker directory. */
 export const CLAUDE_STATUSLINE_FILE = 'claude-statusline.sh';
 
-/** The user's own `statusLine` (their `<config>/settings.json`, read tolerantly), if it runs a command. */
-export async function userStatusLine(launch: HookInstallContext['launch']): Promise<Record<string, unknown> | undefined> {
-  const config = launch.env.CLAUDE_CONFIG_DIR || (launch.callerEnv.HOME ? join(launch.callerEnv.HOME, '.claude') : undefined);
-  const text = config ? await readTextIfExists(join(config, 'settings.json')).catch(() => undefined) : undefined;
-  const line = asRecord(asRecord(parseJson(text ?? ''))?.statusLine);
-  return typeof line?.command === 'string' && line.command !== '' ? line : undefined;
-}
+/** A prompt starting with `/` is a slash command, with `!` a shell command, even pasted; one leading space defeats both (§5). */
+export const CLAUDE_PROMPT: PromptFacts = { escapeLeading: ['/', '!'] };
 
-/**
- * umbel's statusLine command (a `--settings` statusLine replaces the user's: ACCOUNT-FACTS §1.4):
- * it hands the input to the hook sink as a `statusline` event (the plan usage), then runs the
- * user's own command with the same input, so what they see is unchanged.
- */
-export function statusLineScript(sinkPath: string, userCommand: string | undefined): string {
-  return [
-    '#!/bin/sh',
-    "# umbel: deliver the statusLine input, then run the user's own statusLine command with it",
-    'input=$(cat)',
-    `printf '%s\n' "$input" | ${shellQuote(sinkPath)} ${CLAUDE_STATUSLINE_KIND}`,
-    ...(userCommand ? [`printf '%s\n' "$input" | exec /bin/sh -c ${shellQuote(userCommand)}`] : []),
-    '',
-  ].join('\n');
-}
+/** The input fields that say most about a Claude Code tool call, most telling first (`Bash(ls -la)`, `Read(/a/b.ts)`). */
+export const CLAUDE_TOOL_ARGUMENT = ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt'];
 
-/** The `--settings` file: umbel's hooks, its statusLine, the allowed tools, the bypass consent pre-accepted when bypassing. */
-export async function installClaudeHooks({ launch, hooks, permissionMode }: HookInstallContext): Promise<LaunchParts> {
-  const user = await userStatusLine(launch);
-  const script = join(launch.workerDir, CLAUDE_STATUSLINE_FILE);
-  const settings: Record<string, unknown> = {
-    hooks: commandHooks(hooks, { matcher: '*' }),
-    statusLine: { ...user, type: 'command', command: `/bin/sh ${shellQuote(script)}` },
-  };
-  const allow = launch.allowedTools === undefined ? [] : splitAllowedTools(launch.allowedTools);
-  if (allow.length > 0) settings.permissions = { allow };
-  if (permissionMode === 'bypassPermissions') settings.skipDangerousModePermissionPrompt = true;
-  const path = join(launch.workerDir, CLAUDE_SETTINGS_FILE);
-  const statusLine = { path: script, content: statusLineScript(launch.hookSinkPath, user?.command as string | undefined), mode: 0o700 };
-  return { args: ['--settings', path], files: [jsonFile(path, settings), statusLine] };
-}
+/** Its error names of account failures (ACCOUNT-FACTS.md §1.2), in StopFailure's `error` and the synthetic transcript entry's. */
+export const CLAUDE_ERROR_KINDS: AccountErrorNames = { rate_limit: 'rate-limited', authentication_failed: 'auth-failed' };
 
-/** Claude Code's project directory name for a cwd: every character outside `[A-Za-z0-9]` becomes `-` (§2.1). */
-export function encodeClaudeProjectDir(cwd: string): string {
-  return cwd.replace(/[^A-Za-z0-9]/g, '-');
-}
+/** How a turn Claude Code started by itself begins (BACKGROUND-FACTS.md §2): the hook's `prompt`, the transcript entry's text. */
+export const TASK_NOTIFICATION = '<task-notification>';
 
-/** Where the transcript will be: `<CLAUDE_CONFIG_DIR or HOME/.claude>/projects/<enc-cwd>/<session>.jsonl` (hooks name it too). */
-export function predictClaudeTranscript(launch: { readonly env: Readonly<Record<string, string>>; readonly cwd: string; readonly sessionId: string }) {
-  const config = launch.env.CLAUDE_CONFIG_DIR || (launch.env.HOME ? join(launch.env.HOME, '.claude') : undefined);
-  return config === undefined ? undefined : join(config, 'projects', encodeClaudeProjectDir(launch.cwd), `${launch.sessionId}.jsonl`);
-}
+const FILE = ['file_path', 'notebook_path'];
+
+/** What its tool calls do, for `umbel actions` / `umbel diff` (tool names and inputs: CLAUDE-FACTS.md "Tools"). */
+export const CLAUDE_TOOLS: ToolFacts = {
+  table: {
+    Read: { does: 'read', fields: FILE },
+    NotebookRead: { does: 'read', fields: FILE },
+    Edit: { does: 'edited', fields: FILE },
+    MultiEdit: { does: 'edited', fields: FILE },
+    NotebookEdit: { does: 'edited', fields: FILE },
+    Write: { does: 'written', fields: FILE },
+    Bash: { does: 'command', fields: ['command'] },
+  },
+};

@@ -3,23 +3,8 @@
  * `@umbel/provider`: its CLI's facts and its transcript reader.
  */
 export { CLAUDE_VERIFIED_VERSIONS, type ClaudeSettings, claude, createClaude } from './provider.js';
-export {
-  CLAUDE_CHILD_MARKERS,
-  CLAUDE_HOOK_EVENTS,
-  CLAUDE_INHERIT_ENV,
-  CLAUDE_PERMISSION_MODES,
-  CLAUDE_RESERVED_ENV,
-  CLAUDE_SETTINGS_FILE,
-  encodeClaudeProjectDir,
-  splitAllowedTools,
-} from './facts.js';
+export { CLAUDE_CHILD_MARKERS, CLAUDE_HOOK_EVENTS, CLAUDE_INHERIT_ENV, CLAUDE_PERMISSION_MODES, CLAUDE_RESERVED_ENV, CLAUDE_SETTINGS_FILE } from './facts.js';
+export { encodeClaudeProjectDir, splitAllowedTools } from './launch.js';
 export { CLAUDE_DIALOGS } from './screens.js';
-export {
-  findClaudeTurn,
-  parseClaudeTranscript,
-  readClaudeMessages,
-  readClaudeTurn,
-  type ClaudeTranscriptEntry,
-  type ClaudeTurnSlice,
-} from './transcript.js';
+export { findClaudeTurn, parseClaudeTranscript, readClaudeMessages, readClaudeTurn, type ClaudeTranscriptEntry, type ClaudeTurnSlice } from './transcript.js';
 export { VERSION } from './version.js';

@@ -4,7 +4,8 @@ import { isAbsolute, join, relative } from 'node:path';
 import { HOOK_KINDS, type HookKind, type ProviderV1LaunchOptions, UmbelError, UmbelErrorCode } from '@umbel/core';
 import { ExecutableNotFoundError } from '@umbel/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAUDE_SETTINGS_FILE, encodeClaudeProjectDir, splitAllowedTools } from './facts.js';
+import { CLAUDE_SETTINGS_FILE } from './facts.js';
+import { encodeClaudeProjectDir, splitAllowedTools } from './launch.js';
 import { type ClaudeSettings, createClaude } from './provider.js';
 
 const buildClaudeLaunch = (options: ProviderV1LaunchOptions, settings: ClaudeSettings = {}) => createClaude(settings).doBuildLaunch(options);
@@ -208,6 +209,13 @@ describe('buildClaudeLaunch: the statusLine (quota, issue 17)', () => {
     expect(settingsOf(launch).statusLine).toMatchObject({ type: 'command', padding: 2, command: expect.stringContaining('claude-statusline.sh') });
     const script = launch.files?.find((f) => f.path.endsWith('claude-statusline.sh'))?.content ?? '';
     expect(script).toContain(`exec /bin/sh -c 'echo '\\''mine'\\'''`);
+  });
+
+  it("without CLAUDE_CONFIG_DIR, the user's statusLine is in umbel's own ~/.claude (the caller's HOME, not the worker's)", async () => {
+    await mkdir(join(root, '.claude'), { recursive: true });
+    await writeFile(join(root, '.claude', 'settings.json'), JSON.stringify({ statusLine: { type: 'command', command: 'echo home' } }));
+    const launch = await buildClaudeLaunch(launchOptions({ env: { HOME: '/home/u' }, callerEnv: { PATH: `/nonexistent:${binDir}`, HOME: root } }));
+    expect(launch.files?.find((f) => f.path.endsWith('claude-statusline.sh'))?.content).toContain(`exec /bin/sh -c 'echo home'`);
   });
 });
 

@@ -1,14 +1,11 @@
 /** What Claude Code hook payloads say (claude-code.md §3): the field map and the few readings it needs code for. */
-import type { HookEvent, ProviderV1BackgroundTask, ProviderV1EventInfo } from '@umbel/provider';
-import { asRecord, toolActivity, oneLine, type PayloadFacts, quotaWindow, stringField, toolArgument } from '@umbel/provider';
-import { claudeHookAccountError } from './account.js';
-import { isSelfStartedPrompt } from './self-started.js';
+import type { HookEvent, ProviderV1BackgroundTask, ProviderV1EventInfo, ProviderV1Quota } from '@umbel/provider';
+import { asRecord, definedMembers, type PayloadFacts, payloadAccountError, payloadActivity, quotaWindow, stringField, toolArgument } from '@umbel/provider';
+import { CLAUDE_ERROR_KINDS, CLAUDE_STATUSLINE_KIND, CLAUDE_TOOL_ARGUMENT, TASK_NOTIFICATION } from './facts.js';
 
 type NeedsInput = NonNullable<ProviderV1EventInfo['needsInput']>;
 
-/** The input fields that say most about a Claude Code tool call, most telling first (`Bash(ls -la)`, `Read(/a/b.ts)`). */
-export const CLAUDE_TOOL_ARGUMENT = ['command', 'file_path', 'notebook_path', 'path', 'pattern', 'url', 'query', 'description', 'prompt'];
-
+/** Notification types that mean input is needed, and of which kind. */
 const NOTIFICATION_KINDS: Readonly<Record<string, NeedsInput['kind']>> = {
   permission_prompt: 'permission',
   worker_permission_prompt: 'permission',
@@ -32,17 +29,13 @@ function needsInput(event: HookEvent, payload: Record<string, unknown>): NeedsIn
 }
 
 /** The statusLine input's `rate_limits` (ACCOUNT-FACTS §1.4): subscriptions only, absent otherwise. */
-export function quotaOfStatusLine(payload: Record<string, unknown>): ProviderV1EventInfo['quota'] {
+export function quotaOfStatusLine(payload: Record<string, unknown>): ProviderV1Quota | undefined {
   const limits = asRecord(payload.rate_limits);
-  const fiveHour = quotaWindow(limits?.five_hour, 'used_percentage');
-  const sevenDay = quotaWindow(limits?.seven_day, 'used_percentage');
-  return fiveHour || sevenDay ? { ...(fiveHour ? { fiveHour } : {}), ...(sevenDay ? { sevenDay } : {}) } : undefined;
+  const quota = definedMembers({ fiveHour: quotaWindow(limits?.five_hour, 'used_percentage'), sevenDay: quotaWindow(limits?.seven_day, 'used_percentage') });
+  return Object.keys(quota).length > 0 ? quota : undefined;
 }
 
-/**
- * The Stop payload's `background_tasks` (test-fixtures/real/REVIVE-FACTS.md §4): each task's type
- * (`shell` for a Bash `run_in_background`), id and whether it still runs; none when the list is empty.
- */
+/** The Stop payload's `background_tasks` (REVIVE-FACTS.md §4): each task's type, id and whether it still runs; none when empty. */
 export function backgroundOfStop(payload: Record<string, unknown>): ProviderV1BackgroundTask[] | undefined {
   const tasks = Array.isArray(payload.background_tasks) ? payload.background_tasks : [];
   const background = tasks.flatMap((value: unknown) => {
@@ -56,16 +49,13 @@ export function backgroundOfStop(payload: Record<string, unknown>): ProviderV1Ba
 /** The Notification type of Claude Code's automatic continue at a plan limit's reset. */
 const AUTO_RESUME = 'quota_auto_resume_fired';
 
-/** The event kind umbel's statusLine command delivers the statusLine input as. */
-export const CLAUDE_STATUSLINE_KIND = 'statusline';
-
 /** What the field map cannot say: turns Claude Code continues or starts by itself, its background work, the plan usage. */
 function refine(event: HookEvent, payload: Record<string, unknown>, info: ProviderV1EventInfo): ProviderV1EventInfo {
   // At a plan limit's reset Claude Code continues the limited turn by itself: this notification,
   // then a UserPromptSubmit umbel never sent (ACCOUNT-FACTS §1.3).
   if (event.kind === 'notify' && stringField(payload, 'notification_type') === AUTO_RESUME) return { ...info, autoContinue: true };
   // When background work ends Claude Code starts a turn by itself (a <task-notification> prompt).
-  if (event.kind === 'prompt' && isSelfStartedPrompt(payload)) return { ...info, selfStarted: true };
+  if (event.kind === 'prompt' && stringField(payload, 'prompt')?.startsWith(TASK_NOTIFICATION)) return { ...info, selfStarted: true };
   // The background work still going when Claude Code stopped (a background shell, …).
   const background = event.kind === 'stop' ? backgroundOfStop(payload) : undefined;
   if (background) return { ...info, background };
@@ -82,11 +72,8 @@ export const CLAUDE_PAYLOAD: PayloadFacts = {
   turnKey: 'prompt_id',
   lastMessage: { stop: 'last_assistant_message' },
   error: { fields: ['last_assistant_message', 'error'], fallback: 'Claude Code reported an API error' },
-  account: claudeHookAccountError,
+  account: payloadAccountError('error', CLAUDE_ERROR_KINDS),
   needsInput,
-  activity: (payload) => {
-    const tool = stringField(payload, 'tool_name');
-    return tool === undefined ? undefined : oneLine(toolActivity(tool, payload.tool_input, CLAUDE_TOOL_ARGUMENT), 120);
-  },
+  activity: payloadActivity({ tool: 'tool_name', input: 'tool_input', fields: CLAUDE_TOOL_ARGUMENT, max: 120 }),
   refine,
 };

@@ -57,8 +57,11 @@ describe('forgetting a doctor scratch session in Claude’s own state', () => {
 
   it('without CLAUDE_CONFIG_DIR: ~/.claude.json and ~/.claude; a missing state is nothing to do', async () => {
     await writeFile(join(root, '.claude.json'), JSON.stringify({ projects: { [FOLDER]: {} } }));
+    await mkdir(join(root, '.claude'));
+    await writeFile(join(root, '.claude', 'history.jsonl'), `${JSON.stringify({ display: 'pong', project: FOLDER, sessionId: SID })}\n`);
     await claude.doForgetScratch?.({ folder: FOLDER, sessionIds: [SID], env: { HOME: root } });
     expect(JSON.parse(await readFile(join(root, '.claude.json'), 'utf8'))).toEqual({ projects: {} });
+    expect(await readFile(join(root, '.claude', 'history.jsonl'), 'utf8')).toBe('');
     await expect(claude.doForgetScratch?.({ folder: FOLDER, sessionIds: [], env: {} })).resolves.toBeUndefined();
   });
 });

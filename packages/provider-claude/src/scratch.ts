@@ -1,23 +1,12 @@
 /**
  * Forgetting a scratch session (`umbel doctor`): what Claude Code itself records about a folder it
- * ran in and about its sessions (claude-code.md §2.1) — the folder's entry in `.claude.json`
- * (`projects[<cwd>]`: the trust umbel answered, its stats), the folder's lines in `history.jsonl`,
- * and the sessions' own `session-env/<id>/` dirs and `telemetry/*<id>*` files. Nothing else of the
- * user's state is touched. The two shared files are rewritten only when they hold something of the
- * scratch session, atomically, keeping their mode; a write by a running Claude in between is seen
- * (the text changed) and the edit is made again on the new text.
+ * ran in and about its sessions (CLAUDE-FACTS.md "Scratch state"), and nothing else of the user's.
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProviderV1ScratchSession } from '@umbel/provider';
-import { asRecord, editSharedFile, parseJson, withoutJsonLines } from '@umbel/provider';
-
-/** Where Claude keeps its state for this env: the config root and its `.claude.json`. */
-function stateOf(env: ProviderV1ScratchSession['env']): { root?: string; stateFile?: string } {
-  if (env.CLAUDE_CONFIG_DIR) return { root: env.CLAUDE_CONFIG_DIR, stateFile: join(env.CLAUDE_CONFIG_DIR, '.claude.json') };
-  if (env.HOME) return { root: join(env.HOME, '.claude'), stateFile: join(env.HOME, '.claude.json') };
-  return {};
-}
+import { asRecord, editSharedFile, parseJson, statePath, withoutJsonLines } from '@umbel/provider';
+import { CLAUDE_CONFIG, CLAUDE_STATE_FILE } from './facts.js';
 
 /** `.claude.json` without the folder's project entry (2-space JSON, as Claude writes it). */
 export function withoutProject(text: string, folder: string): string | undefined {
@@ -33,9 +22,10 @@ export function withoutHistory(text: string, folder: string, sessionIds: readonl
   return withoutJsonLines(text, (entry) => entry.project === folder || sessionIds.includes(String(entry.sessionId)));
 }
 
-/** Forget the scratch session in Claude's own state. Best effort: never throws. */
+/** Forget the scratch session in Claude's own state: the shared files edited only when they hold some of it. Best effort: never throws. */
 export async function forgetClaudeScratch({ folder, sessionIds, env }: ProviderV1ScratchSession): Promise<void> {
-  const { root, stateFile } = stateOf(env);
+  const root = statePath(CLAUDE_CONFIG, env);
+  const stateFile = env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, '.claude.json') : statePath(CLAUDE_STATE_FILE, env);
   const quietly = (work: Promise<unknown>) => work.catch(() => undefined);
   if (stateFile) await quietly(editSharedFile(stateFile, (text) => withoutProject(text, folder)));
   if (!root) return;

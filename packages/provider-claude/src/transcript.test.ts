@@ -155,6 +155,29 @@ describe('readClaudeMessages', () => {
     expect(out.every((m) => typeof m.uuid === 'string')).toBe(true);
   });
 
+  it('a merged message takes the fields of its later entries (the last carries stop_reason and usage); the turn’s model is the last real message’s', () => {
+    const line = (data: object) => JSON.stringify({ sessionId: SID, ...data });
+    const assistant = (uuid: string, message: object) => line({ type: 'assistant', uuid, message: { role: 'assistant', ...message } });
+    const content = [
+      line({ type: 'user', uuid: 'u0', promptId: 'p-m', origin: { kind: 'human' }, message: { role: 'user', content: 'hi' } }),
+      assistant('a1', { id: 'm1', model: 'claude-a', stop_reason: null, content: [{ type: 'text', text: 'one ' }] }),
+      assistant('a2', {
+        id: 'm1',
+        model: 'claude-a',
+        stop_reason: 'tool_use',
+        usage: { output_tokens: 2 },
+        content: [{ type: 'tool_use', name: 'Bash', input: {} }],
+      }),
+      assistant('a3', { id: 'm2', model: 'claude-b', stop_reason: 'end_turn', usage: { output_tokens: 3 }, content: [{ type: 'text', text: 'two' }] }),
+      line({ type: 'system', subtype: 'turn_duration' }),
+    ].join('\n');
+    const options = { content, transcriptPath: 'x', turnKey: 'p-m', ordinal: 1, stopSeen: true };
+    const [first] = readClaudeMessages(options);
+    expect(first).toMatchObject({ type: 'assistant', uuid: 'a1', message: { id: 'm1', stop_reason: 'tool_use', usage: { output_tokens: 2 } } });
+    expect((first?.message as { content: unknown[] }).content).toHaveLength(2);
+    expect(readClaudeTurn(options)).toMatchObject({ status: 'completed', answer: 'two', model: 'claude-b', numTurns: 2, tokenUsage: { outputTokens: 5 } });
+  });
+
   it('does not include the prompt or other turns', () => {
     expect(messages('two-turns', { turnKey: 'p-two-1' })).toHaveLength(1);
     expect(messages('two-turns', { turnKey: 'p-two-2' })).toEqual([]);

@@ -1,26 +1,23 @@
-/**
- * Reading Claude Code's transcript JSONL (claude-code.md §4). All functions are pure: the engine
- * reads the file and passes its text.
- */
-import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+/** Reading Claude Code's transcript JSONL (claude-code.md §4, CLAUDE-FACTS.md "Transcript"). Pure: the engine reads the file and passes its text. */
+import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead } from '@umbel/provider';
 import {
+  ANTHROPIC_USAGE_NAMES,
+  accountError,
+  accountKindOf,
   addUsage,
   asRecord,
   blockText,
   contentBlocks,
-  toolActivity,
+  definedMembers,
+  isoOfEpoch,
   jsonLines,
+  lastOf,
   preparePrompt,
-  type PromptFacts,
   stringField,
+  toolActivity,
   type UsageTotal,
 } from '@umbel/provider';
-import { claudeAccountError } from './account.js';
-import { CLAUDE_TOOL_ARGUMENT } from './payload.js';
-import { isSelfStartedEntry } from './self-started.js';
-
-/** A prompt starting with `/` is a slash command, with `!` a shell command, even pasted; one leading space defeats both (§5). */
-export const CLAUDE_PROMPT: PromptFacts = { escapeLeading: ['/', '!'] };
+import { CLAUDE_ERROR_KINDS, CLAUDE_PROMPT, CLAUDE_TOOL_ARGUMENT } from './facts.js';
 
 /** One parsed transcript line, with its position. */
 export interface ClaudeTranscriptEntry {
@@ -34,62 +31,42 @@ export function parseClaudeTranscript(content: string): ClaudeTranscriptEntry[] 
 }
 
 const INTERRUPT_PREFIX = '[Request interrupted by user';
-/** Claude's usage fields → the neutral ones. */
-const USAGE_KEYS = {
-  input_tokens: 'inputTokens',
-  output_tokens: 'outputTokens',
-  cache_creation_input_tokens: 'cacheCreationTokens',
-  cache_read_input_tokens: 'cacheReadTokens',
-} as const satisfies Record<string, keyof ProviderV1Usage>;
 
-function messageOf(entry: ClaudeTranscriptEntry): Record<string, unknown> | undefined {
-  return asRecord(entry.data.message);
-}
+const messageOf = (entry: ClaudeTranscriptEntry) => asRecord(entry.data.message);
 
 /** The joined text blocks of an entry's message. */
-function textOf(entry: ClaudeTranscriptEntry): string {
-  return blockText(contentBlocks(messageOf(entry)?.content), ['text']);
-}
+const textOf = (entry: ClaudeTranscriptEntry) => blockText(contentBlocks(messageOf(entry)?.content), ['text']);
 
-/** A user entry of the main conversation (a subagent's are `isSidechain`). */
-function isUser(entry: ClaudeTranscriptEntry): boolean {
-  return entry.data.type === 'user' && entry.data.isSidechain !== true;
-}
+/** An entry of the main conversation (a subagent's are `isSidechain`) of this type. */
+const isMain = (entry: ClaudeTranscriptEntry, type: 'user' | 'assistant') => entry.data.type === type && entry.data.isSidechain !== true;
 
-function isAssistant(entry: ClaudeTranscriptEntry): boolean {
-  return entry.data.type === 'assistant' && entry.data.isSidechain !== true;
-}
+const promptIdOf = (entry: ClaudeTranscriptEntry) => stringField(entry.data, 'promptId');
 
 /** A human prompt: a user entry typed/pasted by a person (origin human) or dequeued (`promptSource: queued`). */
 function isPrompt(entry: ClaudeTranscriptEntry): boolean {
-  if (!isUser(entry) || entry.data.isMeta === true) return false;
-  const origin = asRecord(entry.data.origin);
-  if (origin?.kind !== 'human' && entry.data.promptSource !== 'queued') return false;
-  const blocks = contentBlocks(messageOf(entry)?.content);
-  if (blocks.some((block) => block.type === 'tool_result')) return false;
+  if (!isMain(entry, 'user') || entry.data.isMeta === true) return false;
+  if (asRecord(entry.data.origin)?.kind !== 'human' && entry.data.promptSource !== 'queued') return false;
+  if (contentBlocks(messageOf(entry)?.content).some((block) => block.type === 'tool_result')) return false;
   return !textOf(entry).startsWith(INTERRUPT_PREFIX);
 }
 
-function promptIdOf(entry: ClaudeTranscriptEntry): string | undefined {
-  return stringField(entry.data, 'promptId');
+/** The prompt of a turn Claude Code started by itself (BACKGROUND-FACTS.md §2; its origin, 2.1.332). */
+function isSelfStarted(entry: ClaudeTranscriptEntry): boolean {
+  return isMain(entry, 'user') && (asRecord(entry.data.origin)?.kind === 'task-notification' || entry.data.turnOrigin === 'task_notification');
 }
 
 /** Human prompts in order; a repeated entry of the same promptId right after its first one is not a new prompt. */
 function humanPrompts(entries: readonly ClaudeTranscriptEntry[]): ClaudeTranscriptEntry[] {
   const prompts: ClaudeTranscriptEntry[] = [];
   for (const entry of entries) {
-    if (!isPrompt(entry)) continue;
     const previous = prompts.at(-1);
     const id = promptIdOf(entry);
-    if (previous !== undefined && id !== undefined && promptIdOf(previous) === id) continue;
-    prompts.push(entry);
+    if (isPrompt(entry) && (previous === undefined || id === undefined || promptIdOf(previous) !== id)) prompts.push(entry);
   }
   return prompts;
 }
 
-function normalizePrompt(text: string): string {
-  return text.replace(/\t/g, '    ').replace(/\r\n?/g, '\n').trim();
-}
+const normalizePrompt = (text: string) => text.replace(/\t/g, '    ').replace(/\r\n?/g, '\n').trim();
 
 function promptMatches(entry: ClaudeTranscriptEntry, prompt: string): boolean {
   const text = normalizePrompt(textOf(entry));
@@ -103,43 +80,29 @@ export interface ClaudeTurnSlice {
   readonly body: readonly ClaudeTranscriptEntry[];
 }
 
-/**
- * Find a turn (§4 rules 2–3): the first user entry whose `promptId` is `turnKey`; without a key, the
- * `ordinal`-th human prompt. A queued prompt's UserPromptSubmit carries the *running* turn's
- * prompt_id, so when the prompt text is known and differs from the keyed entry's, a later prompt
- * with that text is taken instead; if there is none yet and the keyed entry is not the
- * `ordinal`-th prompt either, the turn counts as missing (never the running turn's answer). Undefined when the turn's prompt is not in the transcript.
- */
-export function findClaudeTurn(
-  entries: readonly ClaudeTranscriptEntry[],
-  options: Pick<ProviderV1ReadTurnOptions, 'turnKey' | 'prompt' | 'ordinal'>,
-): ClaudeTurnSlice | undefined {
+type FindOptions = Pick<ProviderV1ReadTurnOptions, 'turnKey' | 'prompt' | 'ordinal'>;
+
+/** The prompt keyed `turnKey`, or a later one with the prompt's text: a queued prompt's key is the running turn's (CLAUDE-FACTS.md "Transcript"). */
+function keyedPrompt(entries: readonly ClaudeTranscriptEntry[], prompts: readonly ClaudeTranscriptEntry[], options: FindOptions) {
+  const { turnKey, prompt, ordinal } = options;
+  const keyed = entries.find((entry) => isMain(entry, 'user') && promptIdOf(entry) === turnKey);
+  const start = keyed && (prompts.find((p) => p.index >= keyed.index && promptIdOf(p) === turnKey) ?? keyed);
+  if (start === undefined || prompt === undefined || promptMatches(start, prompt)) return start;
+  const later = prompts.filter((p) => p.index > start.index && promptMatches(p, prompt));
+  if (later.length > 0) return later.find((p) => prompts.indexOf(p) + 1 === ordinal) ?? later[0];
+  // Keyed by the running turn's prompt_id (a queued prompt) whose own entry is not written yet.
+  return prompts.indexOf(start) + 1 === ordinal ? start : undefined;
+}
+
+/** Find a turn (§4 rules 2–3): by `turnKey` ({@link keyedPrompt}), else the `ordinal`-th human prompt; undefined until its prompt is written. */
+export function findClaudeTurn(entries: readonly ClaudeTranscriptEntry[], options: FindOptions): ClaudeTurnSlice | undefined {
   const prompts = humanPrompts(entries);
-  let start: ClaudeTranscriptEntry | undefined;
-  if (options.turnKey !== undefined) {
-    const keyed = entries.find((entry) => isUser(entry) && promptIdOf(entry) === options.turnKey);
-    start = keyed === undefined ? undefined : (prompts.find((p) => p.index >= keyed.index && promptIdOf(p) === options.turnKey) ?? keyed);
-    if (start !== undefined && options.prompt !== undefined && !promptMatches(start, options.prompt)) {
-      const keyedStart = start;
-      const prompt = options.prompt;
-      const later = prompts.filter((p) => p.index > keyedStart.index && promptMatches(p, prompt));
-      if (later.length > 0) {
-        start = later.find((p) => prompts.indexOf(p) + 1 === options.ordinal) ?? later[0];
-      } else if (prompts.indexOf(keyedStart) + 1 !== options.ordinal) {
-        // Keyed by the running turn's prompt_id (a queued prompt) whose own entry is not written yet.
-        start = undefined;
-      }
-    }
-  } else if (options.ordinal >= 1) {
-    start = prompts[options.ordinal - 1];
-  }
+  const start = options.turnKey === undefined ? prompts[options.ordinal - 1] : keyedPrompt(entries, prompts, options);
   if (start === undefined) return undefined;
   const startId = promptIdOf(start);
   // the next turn: a human prompt, or one Claude Code started by itself (a <task-notification>)
-  const starts = entries.filter((entry) => isPrompt(entry) || isSelfStartedEntry(entry.data));
-  const next = starts.find((p) => p.index > start.index && (startId === undefined || promptIdOf(p) !== startId));
-  const end = next === undefined ? entries.length : next.index;
-  return { start, body: entries.slice(start.index + 1, end) };
+  const next = entries.find((e) => e.index > start.index && (isPrompt(e) || isSelfStarted(e)) && (startId === undefined || promptIdOf(e) !== startId));
+  return { start, body: entries.slice(start.index + 1, next?.index ?? entries.length) };
 }
 
 /** The entries of one API message. */
@@ -148,89 +111,64 @@ type AssistantGroup = readonly ClaudeTranscriptEntry[];
 /** Assistant entries grouped by `message.id` (one API message is written as one entry per content block), in order. */
 function groupAssistant(body: readonly ClaudeTranscriptEntry[]): AssistantGroup[] {
   const byId = new Map<string, ClaudeTranscriptEntry[]>();
-  for (const entry of body.filter(isAssistant)) {
+  for (const entry of body.filter((e) => isMain(e, 'assistant'))) {
     const id = stringField(messageOf(entry), 'id') ?? `entry:${stringField(entry.data, 'uuid') ?? entry.index}`;
     byId.set(id, [...(byId.get(id) ?? []), entry]);
   }
   return [...byId.values()];
 }
 
-function groupText(group: AssistantGroup): string {
-  return group.map(textOf).join('');
+const groupText = (group: AssistantGroup) => group.map(textOf).join('');
+const isApiError = (group: AssistantGroup) => group.some((entry) => entry.data.isApiErrorMessage === true);
+const isSynthetic = (group: AssistantGroup) => isApiError(group) || group.every((entry) => messageOf(entry)?.model === '<synthetic>');
+/** The API message's own record (its last entry carries `stop_reason`, `usage`, `model`). */
+const finalOf = (group: AssistantGroup) => messageOf(group.at(-1) as ClaudeTranscriptEntry);
+
+/** The account failure a synthetic API-error entry records (ACCOUNT-FACTS.md §1.2): a plan limit's reset only there. */
+function accountOf(entry: Record<string, unknown>, status: number | undefined): ProviderV1AccountError | undefined {
+  const kind = accountKindOf(CLAUDE_ERROR_KINDS, stringField(entry, 'error'), status);
+  if (kind !== 'rate-limited') return kind === undefined ? undefined : accountError(kind);
+  const info = asRecord(asRecord(entry.apiErrorParams)?.rate_limit_info) ?? asRecord(entry.quotaLimits);
+  return accountError(kind, isoOfEpoch(info?.resetsAt), stringField(info, 'rateLimitType'));
 }
 
-function isApiError(group: AssistantGroup): boolean {
-  return group.some((entry) => entry.data.isApiErrorMessage === true);
-}
-
-function isSynthetic(group: AssistantGroup): boolean {
-  return isApiError(group) || group.every((entry) => messageOf(entry)?.model === '<synthetic>');
-}
-
-/** The `stop_reason` of an API message (its last entry carries it). */
-function stopReasonOf(group: AssistantGroup): string | undefined {
-  return stringField(messageOf(group.at(-1) as ClaudeTranscriptEntry), 'stop_reason');
-}
-
-/**
- * What Claude Code's synthetic API-error message records: `apiErrorStatus`, `apiErrorType`, its
- * `stop_reason`, and whether it was the account's (its `error` name; a plan limit's reset in
- * `apiErrorParams.rate_limit_info` / `quotaLimits`).
- */
-function apiErrorOf(group: AssistantGroup): { apiErrorStatus?: number; apiErrorType?: string; stopReason?: string; account?: ProviderV1AccountError } {
-  const entry = group.find((e) => e.data.isApiErrorMessage === true)?.data;
-  const status = entry?.apiErrorStatus;
-  const type = entry === undefined ? undefined : stringField(entry, 'apiErrorType');
-  const stopReason = stopReasonOf(group);
-  const account = entry === undefined ? undefined : claudeAccountError(entry, typeof status === 'number' ? status : undefined);
-  return {
-    ...(typeof status === 'number' && Number.isInteger(status) ? { apiErrorStatus: status } : {}),
-    ...(type === undefined ? {} : { apiErrorType: type }),
-    ...(stopReason === undefined ? {} : { stopReason }),
-    ...(account === undefined ? {} : { account }),
-  };
-}
-
-function lastToolUse(body: readonly ClaudeTranscriptEntry[]): string | undefined {
-  let activity: string | undefined;
-  for (const entry of body) {
-    if (!isAssistant(entry)) continue;
-    for (const block of contentBlocks(messageOf(entry)?.content)) {
-      if (block.type === 'tool_use' && typeof block.name === 'string') activity = toolActivity(block.name, block.input, CLAUDE_TOOL_ARGUMENT);
-    }
-  }
-  return activity;
+/** A turn whose last API message is Claude Code's synthetic API error: its text, `apiErrorStatus`, `apiErrorType`, stop reason, account failure. */
+function failedRead(group: AssistantGroup): ProviderV1TurnRead {
+  const entry = group.find((e) => e.data.isApiErrorMessage === true)?.data ?? {};
+  const error = group.map((e) => stringField(e.data, 'error')).find((value) => value !== undefined);
+  const status = Number.isInteger(entry.apiErrorStatus) ? (entry.apiErrorStatus as number) : undefined;
+  const message = groupText(group) || (error === undefined ? 'API error' : `API error: ${error}`);
+  const details = { apiErrorStatus: status, apiErrorType: stringField(entry, 'apiErrorType'), stopReason: stringField(finalOf(group), 'stop_reason') };
+  return definedMembers({ status: 'failed', message, ...details, account: accountOf(entry, status) });
 }
 
 /** A completed turn: the last API message's text; the usage, count and model of the real (not synthetic) ones. */
 function completedRead(turn: ClaudeTurnSlice, groups: readonly AssistantGroup[]): ProviderV1TurnRead {
-  const usage: UsageTotal = {};
-  let model: string | undefined;
   const real = groups.filter((group) => !isSynthetic(group));
-  for (const group of real) {
-    const message = messageOf(group.at(-1) as ClaudeTranscriptEntry);
-    model = stringField(message, 'model') ?? model;
-    addUsage(usage, message?.usage, USAGE_KEYS);
-  }
+  const usage: UsageTotal = {};
+  for (const group of real) addUsage(usage, finalOf(group)?.usage, ANTHROPIC_USAGE_NAMES);
   const last = groups.at(-1);
-  const sessionId = stringField(turn.start.data, 'sessionId');
-  const stopReason = last === undefined ? undefined : stopReasonOf(last);
-  return {
+  return definedMembers({
     status: 'completed',
     answer: last === undefined ? '' : groupText(last),
-    ...(stopReason === undefined ? {} : { stopReason }),
-    ...(Object.keys(usage).length > 0 ? { tokenUsage: usage } : {}),
+    stopReason: last && stringField(finalOf(last), 'stop_reason'),
+    tokenUsage: Object.keys(usage).length > 0 ? usage : undefined,
     numTurns: real.length,
-    ...(sessionId === undefined ? {} : { sessionId }),
-    ...(model === undefined ? {} : { model }),
-  };
+    sessionId: stringField(turn.start.data, 'sessionId'),
+    model: lastOf(real, (group) => stringField(finalOf(group), 'model')),
+  });
+}
+
+/** The last tool call of the turn's main conversation, as an activity line. */
+function lastToolUse(body: readonly ClaudeTranscriptEntry[]): string | undefined {
+  const blocks = body.filter((entry) => isMain(entry, 'assistant')).flatMap((entry) => contentBlocks(messageOf(entry)?.content));
+  return lastOf(blocks, (b) => (b.type === 'tool_use' && typeof b.name === 'string' ? toolActivity(b.name, b.input, CLAUDE_TOOL_ARGUMENT) : undefined));
 }
 
 /**
- * Read one turn (§4): `missing` until the turn's prompt entry is written; `failed` when its last API
- * message is a synthetic API error; `completed` once a `system/turn_duration` follows, or once the
- * Stop hook fired and the last assistant message is the one it reported (answer = the concatenated
- * text blocks of the last assistant message); `interrupted` on a
+ * Read one turn (§4): `missing` until its prompt entry is written; `failed` when its last API message
+ * is a synthetic API error; `completed` once a `system/turn_duration` follows, or once the Stop hook
+ * reported the last real message (CLAUDE-FACTS.md "Transcript"); `interrupted` on a
  * `[Request interrupted by user…]` marker; otherwise `running` with the last tool call as activity.
  */
 export function claudeTurn(entries: readonly ClaudeTranscriptEntry[], options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
@@ -238,64 +176,44 @@ export function claudeTurn(entries: readonly ClaudeTranscriptEntry[], options: P
   if (turn === undefined) return { status: 'missing' };
   const groups = groupAssistant(turn.body);
   const last = groups.at(-1);
-  if (last !== undefined && isApiError(last)) {
-    const error = last.map((entry) => stringField(entry.data, 'error')).find((value) => value !== undefined);
-    return { status: 'failed', message: groupText(last) || (error === undefined ? 'API error' : `API error: ${error}`), ...apiErrorOf(last) };
-  }
+  if (last !== undefined && isApiError(last)) return failedRead(last);
   const ended =
     turn.body.some((entry) => entry.data.type === 'system' && entry.data.subtype === 'turn_duration') ||
-    // The Stop hook fired and the transcript already holds the very message it reported: the turn is
-    // over (Stop comes once per turn) and its answer is written; turn_duration lands 40–150 ms later.
     (options.stopSeen &&
       options.stopMessage !== undefined &&
       last !== undefined &&
       !isSynthetic(last) &&
-      stopReasonOf(last) !== 'tool_use' &&
+      stringField(finalOf(last), 'stop_reason') !== 'tool_use' &&
       groupText(last) === options.stopMessage);
   if (ended) return completedRead(turn, groups);
-  const interrupt = turn.body.find((entry) => isUser(entry) && textOf(entry).startsWith(INTERRUPT_PREFIX));
+  const interrupt = turn.body.find((entry) => isMain(entry, 'user') && textOf(entry).startsWith(INTERRUPT_PREFIX));
   if (interrupt !== undefined) return { status: 'interrupted', message: textOf(interrupt) };
-  const activity = lastToolUse(turn.body);
-  return activity === undefined ? { status: 'running' } : { status: 'running', activity };
+  return definedMembers({ status: 'running', activity: lastToolUse(turn.body) });
+}
+
+/** One API message from its per-block entries: their fields (the later win) and all their content blocks. */
+function mergedMessage(group: AssistantGroup): Record<string, unknown> {
+  const messages = group.map((entry) => messageOf(entry) ?? {});
+  const content = messages.flatMap((message) => (Array.isArray(message.content) ? (message.content as unknown[]) : contentBlocks(message.content)));
+  return Object.assign({}, ...messages, { content });
 }
 
 /**
- * The messages of one turn in Claude's stream-json shape (as `claude -p --output-format stream-json`
- * prints them): one `assistant` message per API message (its per-block entries merged) and the
- * turn's `user` entries (tool results, interrupt markers), in transcript order. The prompt itself is
- * not included. Pure.
+ * The messages of one turn in `claude -p --output-format stream-json`'s shape: one `assistant`
+ * message per API message (its per-block entries merged) and the turn's `user` entries (tool
+ * results, interrupt markers), in transcript order; not the prompt itself. Pure.
  */
 export function claudeMessages(entries: readonly ClaudeTranscriptEntry[], options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
   const turn = findClaudeTurn(entries, options);
   if (turn === undefined) return [];
-  const out: { type: 'assistant' | 'user'; message: unknown; uuid?: string }[] = [];
-  const merged = new Map<string, { message: Record<string, unknown>; content: unknown[] }>();
-  for (const entry of turn.body) {
+  const groups = new Map(groupAssistant(turn.body).map((group) => [group[0], group]));
+  return turn.body.flatMap((entry): ProviderV1Message[] => {
+    const group = groups.get(entry);
     const uuid = stringField(entry.data, 'uuid');
-    if (isAssistant(entry)) {
-      const message = messageOf(entry) ?? {};
-      const id = stringField(message, 'id');
-      const blocks = Array.isArray(message.content) ? (message.content as unknown[]) : contentBlocks(message.content);
-      const existing = id === undefined ? undefined : merged.get(id);
-      if (existing !== undefined) {
-        existing.content.push(...blocks);
-        Object.assign(existing.message, { ...message, content: existing.content });
-        continue;
-      }
-      const content = [...blocks];
-      const copy: Record<string, unknown> = { ...message, content };
-      if (id !== undefined) merged.set(id, { message: copy, content });
-      out.push({ type: 'assistant', message: copy, ...(uuid === undefined ? {} : { uuid }) });
-    } else if (isUser(entry) && entry.data.isMeta !== true && !isPrompt(entry)) {
-      out.push({ type: 'user', message: entry.data.message, ...(uuid === undefined ? {} : { uuid }) });
-    }
-  }
-  return out;
-}
-
-/** Where Claude Code keeps its subagents' transcripts: `<transcript without .jsonl>/subagents/` (Task tool). Pure. */
-export function claudeActivityDirs(transcriptPath: string): readonly string[] {
-  return [`${transcriptPath.replace(/\.jsonl$/, '')}/subagents`];
+    if (group !== undefined) return [definedMembers({ type: 'assistant' as const, message: mergedMessage(group), uuid })];
+    if (!isMain(entry, 'user') || entry.data.isMeta === true || isPrompt(entry)) return [];
+    return [definedMembers({ type: 'user' as const, message: entry.data.message, uuid })];
+  });
 }
 
 /** {@link claudeTurn} of `options.content`, parsed. */

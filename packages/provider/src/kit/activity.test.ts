@@ -46,3 +46,11 @@ describe('payloadActivity', () => {
     expect(activity({ tool_input: { command: 'ls' } })).toBeUndefined();
   });
 });
+
+describe('payloadActivity with max', () => {
+  it('cuts the whole line (a long tool name included) to max characters', () => {
+    const activity = payloadActivity({ tool: 'tool_name', input: 'tool_input', fields: ['command'], max: 20 });
+    expect(activity({ tool_name: 'mcp__server__a_long_tool', tool_input: { command: 'ls' } })).toBe('mcp__server__a_long…');
+    expect(activity({ tool_name: 'Bash', tool_input: { command: 'ls\n-la' } })).toBe('Bash(ls -la)');
+  });
+});

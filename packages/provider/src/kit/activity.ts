@@ -32,6 +32,8 @@ export interface ToolActivityFacts {
   /** Input fields tried in order for the argument shown; the first non-empty text wins. */
   readonly fields: readonly string[];
   readonly style?: ActivityStyle;
+  /** The whole line cut to this many characters (a long tool name included); default no cut beyond the argument's. */
+  readonly max?: number;
 }
 
 /** The payload fact `activity` of these fields (toolActivity of the payload's tool), undefined without a tool. */
@@ -39,6 +41,7 @@ export function payloadActivity(facts: ToolActivityFacts): (payload: Record<stri
   return (payload) => {
     const name = stringField(payload, facts.tool);
     const keys = facts.fields.map((field) => `${facts.input}.${field}`);
-    return name ? toolActivity(name, payload, keys, facts.style) : undefined;
+    const line = name ? toolActivity(name, payload, keys, facts.style) : undefined;
+    return line !== undefined && facts.max !== undefined ? oneLine(line, facts.max) : line;
   };
 }

@@ -68,3 +68,8 @@ export { type CommandOptions, type CommandResult, lastLines, runCommand, stripAn
 export { contentBlocks } from './content-blocks.js';
 export { splitToolRules } from './tool-rules.js';
 export { editSharedFile, withoutJsonLines } from './shared-file.js';
+export { statePath } from './state-path.js';
+export { definedMembers } from './defined.js';
+export { type AccountErrorNames, accountKindOf, payloadAccountError } from './account-names.js';
+export { ANTHROPIC_USAGE_NAMES } from './anthropic-usage.js';
+export { envPrecedence } from './env-precedence.js';

@@ -1,0 +1,90 @@
+/** What Claude Code's launch needs code for: the `--settings` file, the statusLine, the checks and the transcript's path. */
+import { join } from 'node:path';
+import {
+  asRecord,
+  commandHooks,
+  type HookInstallContext,
+  jsonFile,
+  type LaunchParts,
+  OptionUnsupportedError,
+  type ProviderV1ValidateOptions,
+  parseJson,
+  readTextIfExists,
+  shellQuote,
+  splitToolRules,
+  statePath,
+} from '@umbel/provider';
+import { CLAUDE_CONFIG, CLAUDE_SETTINGS_FILE, CLAUDE_STATUSLINE_FILE, CLAUDE_STATUSLINE_KIND } from './facts.js';
+
+/** Bypass mode as root without `IS_SANDBOX=1`: Claude Code exits "cannot be used with root/sudo privileges". umbel never sets it. */
+export function validateClaudeOptions({ spawn, isRoot }: ProviderV1ValidateOptions): void {
+  const mode = spawn.permissionMode ?? (spawn.unattended ? 'bypassPermissions' : undefined);
+  if (mode !== 'bypassPermissions' || !isRoot || spawn.env.IS_SANDBOX === '1') return;
+  const option = spawn.permissionMode === undefined ? 'unattended mode (--permission-mode bypassPermissions)' : 'permission mode bypassPermissions';
+  throw new OptionUnsupportedError(
+    'claude',
+    `${option} when running as root`,
+    'Claude Code refuses bypass mode as root unless IS_SANDBOX=1 is set in its environment. ' +
+      'Run the worker with --sandbox (umbel then sets it inside its own sandbox), or, if this machine is a disposable sandbox, pass --env IS_SANDBOX=1 yourself; ' +
+      'otherwise run umbel as a non-root user or choose another --permission-mode',
+  );
+}
+
+/** Split `--allowedTools` into rules on commas and whitespace outside parentheses (`Bash(git diff:*) Edit,Read`). */
+export const splitAllowedTools: (value: string) => string[] = splitToolRules;
+
+/** The user's own `statusLine` (their `<config>/settings.json`, read tolerantly), if it runs a command. */
+export async function userStatusLine(launch: HookInstallContext['launch']): Promise<Record<string, unknown> | undefined> {
+  const config = statePath(CLAUDE_CONFIG, { ...launch.env, HOME: launch.callerEnv.HOME });
+  const text = config ? await readTextIfExists(join(config, 'settings.json')).catch(() => undefined) : undefined;
+  const line = asRecord(asRecord(parseJson(text ?? ''))?.statusLine);
+  return typeof line?.command === 'string' && line.command !== '' ? line : undefined;
+}
+
+/**
+ * umbel's statusLine command (a `--settings` statusLine replaces the user's: ACCOUNT-FACTS §1.4):
+ * it hands the input to the hook sink as a `statusline` event (the plan usage), then runs the
+ * user's own command with the same input, so what they see is unchanged.
+ */
+export function statusLineScript(sinkPath: string, userCommand: string | undefined): string {
+  return [
+    '#!/bin/sh',
+    "# umbel: deliver the statusLine input, then run the user's own statusLine command with it",
+    'input=$(cat)',
+    `printf '%s\n' "$input" | ${shellQuote(sinkPath)} ${CLAUDE_STATUSLINE_KIND}`,
+    ...(userCommand ? [`printf '%s\n' "$input" | exec /bin/sh -c ${shellQuote(userCommand)}`] : []),
+    '',
+  ].join('\n');
+}
+
+/** The `--settings` file: umbel's hooks, its statusLine, the allowed tools, the bypass consent pre-accepted when bypassing. */
+export async function installClaudeHooks({ launch, hooks, permissionMode }: HookInstallContext): Promise<LaunchParts> {
+  const user = await userStatusLine(launch);
+  const script = join(launch.workerDir, CLAUDE_STATUSLINE_FILE);
+  const settings: Record<string, unknown> = {
+    hooks: commandHooks(hooks, { matcher: '*' }),
+    statusLine: { ...user, type: 'command', command: `/bin/sh ${shellQuote(script)}` },
+  };
+  const allow = launch.allowedTools === undefined ? [] : splitAllowedTools(launch.allowedTools);
+  if (allow.length > 0) settings.permissions = { allow };
+  if (permissionMode === 'bypassPermissions') settings.skipDangerousModePermissionPrompt = true;
+  const path = join(launch.workerDir, CLAUDE_SETTINGS_FILE);
+  const statusLine = { path: script, content: statusLineScript(launch.hookSinkPath, user?.command as string | undefined), mode: 0o700 };
+  return { args: ['--settings', path], files: [jsonFile(path, settings), statusLine] };
+}
+
+/** Claude Code's project directory name for a cwd: every character outside `[A-Za-z0-9]` becomes `-` (§2.1). */
+export function encodeClaudeProjectDir(cwd: string): string {
+  return cwd.replace(/[^A-Za-z0-9]/g, '-');
+}
+
+/** Where the transcript will be: `<CLAUDE_CONFIG_DIR or HOME/.claude>/projects/<enc-cwd>/<session>.jsonl` (hooks name it too). */
+export function predictClaudeTranscript(launch: { readonly env: Readonly<Record<string, string>>; readonly cwd: string; readonly sessionId: string }) {
+  const config = statePath(CLAUDE_CONFIG, launch.env);
+  return config === undefined ? undefined : join(config, 'projects', encodeClaudeProjectDir(launch.cwd), `${launch.sessionId}.jsonl`);
+}
+
+/** Where Claude Code keeps its subagents' transcripts: `<transcript without .jsonl>/subagents/` (Task tool). Pure. */
+export function claudeActivityDirs(transcriptPath: string): readonly string[] {
+  return [`${transcriptPath.replace(/\.jsonl$/, '')}/subagents`];
+}
