@@ -7,23 +7,17 @@
  * A failed call's result is `{"error": …}` (the CLI's error response), and a shell command that
  * exits non-zero says `Exit Code: N` in its output. Pure.
  */
-import { classifyTool, jsonToolError, type ProviderV1ToolCall, type ProviderV1ToolResult, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
+import { classifyTool, type ProviderV1ToolCall, type ProviderV1ToolUse, type ToolFacts, toolErrorReader } from '@umbel/provider';
 
 const FILE = ['file_path', 'absolute_path'];
 
 /** The error a Gemini CLI tool result reports. */
-export function readGeminiToolError(result: ProviderV1ToolResult): string | undefined {
-  if (result.isError) return result.content;
-  const error = jsonToolError(result.content);
-  if (error !== undefined) return error;
-  const text = result.content.trim();
-  const exit = /^\[?Exit Code: (-?\d+)\]?$/m.exec(text);
-  if (exit && exit[1] !== '0') {
-    const output = /^Output: ([\s\S]*?)(?:\n(?:Error|Exit Code|Signal|Process Group PGID):|$)/m.exec(text)?.[1]?.trim();
-    return `Exit Code: ${exit[1]}${output && output !== '(empty)' ? `: ${output.slice(-240)}` : ''}`;
-  }
-  return undefined;
-}
+export const readGeminiToolError = toolErrorReader({
+  json: true,
+  exitCode: /^\[?Exit Code: (-?\d+)\]?$/m,
+  output: /^Output: ([\s\S]*?)(?:\n(?:Error|Exit Code|Signal|Process Group PGID):|$)/m,
+  noOutput: '(empty)',
+});
 
 /** The tool facts of the Gemini CLI provider. */
 export const GEMINI_TOOLS: ToolFacts = {

@@ -68,3 +68,4 @@ export { type CommandOptions, type CommandResult, lastLines, runCommand, stripAn
 export { contentBlocks } from './content-blocks.js';
 export { splitToolRules } from './tool-rules.js';
 export { editSharedFile, withoutJsonLines } from './shared-file.js';
+export { type ToolErrorFacts, toolErrorReader } from './tool-errors.js';
