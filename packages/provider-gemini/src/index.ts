@@ -15,8 +15,7 @@ export {
   SIGN_IN_TEXT,
   TRUST_TEXT,
 } from './facts.js';
-export { userGeminiHome } from './home.js';
-export { buildWorkerSettings, chooseAuthType, GeminiAuthType, HOOK_TIMEOUT_MS, type WorkerSettingsInput } from './settings.js';
+export { buildWorkerSettings, chooseAuthType, GeminiAuthType, HOOK_TIMEOUT_MS, userGeminiHome, type WorkerSettingsInput } from './home.js';
 export { deepMerge } from '@umbel/provider';
 export {
   chatOptions,

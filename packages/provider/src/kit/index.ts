@@ -69,3 +69,4 @@ export { contentBlocks } from './content-blocks.js';
 export { splitToolRules } from './tool-rules.js';
 export { editSharedFile, withoutJsonLines } from './shared-file.js';
 export { type ToolErrorFacts, toolErrorReader } from './tool-errors.js';
+export { settingsWithHooks } from './hook-settings.js';
