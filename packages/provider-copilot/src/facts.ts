@@ -15,7 +15,7 @@ import type {
   ProviderV1BillingReport,
   ProviderV1EventInfo,
 } from '@umbel/provider';
-import { asRecord, stringField } from '@umbel/provider';
+import { asRecord, commandPrompt, stringField } from '@umbel/provider';
 
 /**
  * Configuration variables a worker inherits, named one by one: where Copilot keeps its state and
@@ -131,13 +131,7 @@ export const COPILOT_INPUT_BOX: InputBoxFacts = {
 export const COPILOT_PROMPT: PromptFacts = {
   normalizeNewlines: true,
   escapeLeading: ['/'],
-  refuse: [
-    {
-      match: /^![^\n]*/,
-      message: (command) => `Copilot would run '${command}' as a local shell command instead of sending it to the model`,
-      hint: (prompt) => `put a word before it, e.g. 'Please: ${prompt.trim().slice(0, 40)}'`,
-    },
-  ],
+  refuse: [commandPrompt({ cli: 'Copilot', as: 'a local shell command', match: /^![^\n]*/ })],
 };
 
 const str = (p: Record<string, unknown>, key: string) => stringField(p, key);

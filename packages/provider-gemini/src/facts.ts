@@ -4,7 +4,7 @@
  */
 import type { HookEvent, HookKind, ProviderV1EventInfo } from '@umbel/provider';
 import { type FatalFact, type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField, payloadActivity } from '@umbel/provider';
-import { classifyTool, type ProviderV1ToolCall, type ProviderV1ToolUse, type ToolFacts, toolErrorReader } from '@umbel/provider';
+import { classifyTool, commandPrompt, type ProviderV1ToolCall, type ProviderV1ToolUse, type ToolFacts, toolErrorReader } from '@umbel/provider';
 
 /** `--approval-mode` values of Gemini CLI. */
 export const GEMINI_APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;
@@ -78,12 +78,11 @@ export const GEMINI_INPUT_BOX: InputBoxFacts = {
 /** Prompts: a leading `/name` runs a slash command, a trailing `\` needs a `\n` (GEMINI-FACTS.md: "Screens and prompts"). */
 export const GEMINI_PROMPT: PromptFacts = {
   refuse: [
-    {
-      match: /^\/[A-Za-z][\w:.-]*(?=\s|$)/,
-      message: (command) => `gemini would run '${command}' as a slash command (built-in, custom or extension) instead of sending it to the model`,
-      hint: (prompt) =>
-        `put a word before it, e.g. 'Please: ${prompt.slice(0, 40)}', or send it with --command (command: true over MCP) to run it as gemini's command`,
-    },
+    commandPrompt({
+      cli: 'gemini',
+      as: 'a slash command (built-in, custom or extension)',
+      hintMore: ", or send it with --command (command: true over MCP) to run it as gemini's command",
+    }),
   ],
   trailing: [{ endsWith: '\\', append: '\n' }],
 };

@@ -70,3 +70,4 @@ export { splitToolRules } from './tool-rules.js';
 export { editSharedFile, withoutJsonLines } from './shared-file.js';
 export { type ToolErrorFacts, toolErrorReader } from './tool-errors.js';
 export { settingsWithHooks } from './hook-settings.js';
+export { type CommandPromptFacts, commandPrompt, SLASH_COMMAND } from './command-prompt.js';
