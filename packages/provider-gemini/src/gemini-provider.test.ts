@@ -134,6 +134,12 @@ describe('doBuildLaunch', () => {
     expect((launch.files ?? [])[0]?.content).not.toContain('canary-key-4711');
   });
 
+  it('trusts the cwd only while trustWorkspace is not false', async () => {
+    const env = async (settings: Parameters<typeof createGemini>[0]) => (await createGemini(settings).doBuildLaunch(launchOptions())).env;
+    expect((await env({ trustWorkspace: false })).GEMINI_CLI_TRUST_WORKSPACE).toBeUndefined();
+    expect((await env({ trustWorkspace: true })).GEMINI_CLI_TRUST_WORKSPACE).toBe('true');
+  });
+
   it('prefers UMBEL_GEMINI_BIN (checked to be an executable file, even as a path), and fails with a typed error when gemini is nowhere', async () => {
     const p = createGemini();
     const o = launchOptions();

@@ -90,9 +90,11 @@ export function userGeminiHome(callerEnv: Readonly<Record<string, string | undef
   return callerEnv.GEMINI_CLI_HOME || callerEnv.HOME || homedir();
 }
 
-/** Options of {@link installGeminiHome} from the provider's settings. */
+/** The provider's settings of the worker home. */
 export interface GeminiHomeOptions {
-  readonly trustWorkspace: boolean;
+  /** Trust the worker's cwd for the run (`GEMINI_CLI_TRUST_WORKSPACE=true`). Default true. */
+  readonly trustWorkspace?: boolean;
+  /** Settings deep-merged last into the worker's settings (e.g. `{model:{disableLoopDetection:true}}`). */
   readonly settingsOverrides?: Readonly<Record<string, unknown>>;
 }
 
@@ -113,7 +115,7 @@ export async function installGeminiHome({ launch }: HookInstallContext, options:
     ...(options.settingsOverrides ? { overrides: options.settingsOverrides } : {}),
   });
   return {
-    env: { GEMINI_CLI_HOME: home, ...(options.trustWorkspace ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}) },
+    env: { GEMINI_CLI_HOME: home, ...(options.trustWorkspace !== false ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}) },
     files: [jsonFile(join(dotGemini, 'settings.json'), settings)],
     billing: geminiBilling(settings),
   };

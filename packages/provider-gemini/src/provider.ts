@@ -3,7 +3,7 @@ import type { ProviderV1 } from '@umbel/provider';
 import { defineProvider, modeFlags } from '@umbel/provider';
 import { chatOptions, geminiMessages, replayGeminiChat } from './chat.js';
 import * as facts from './facts.js';
-import { installGeminiHome } from './home.js';
+import { type GeminiHomeOptions, installGeminiHome } from './home.js';
 import { GEMINI_SIDE_RECORDS, geminiTurn } from './telemetry.js';
 
 /** Version of this package. */
@@ -14,15 +14,11 @@ export const GEMINI_VERIFIED_VERSIONS = ['0.61.0'] as const;
 export const GEMINI_CLI_VERIFIED_VERSION: string = GEMINI_VERIFIED_VERSIONS[GEMINI_VERIFIED_VERSIONS.length - 1]!;
 
 /** Settings of {@link createGemini}. */
-export interface GeminiSettings {
+export interface GeminiSettings extends GeminiHomeOptions {
   /** The `gemini` executable (a path or a name on PATH). `UMBEL_<ID>_BIN` (`UMBEL_GEMINI_BIN`) wins over it. */
   readonly bin?: string;
   /** Extra arguments appended to every launch. */
   readonly args?: readonly string[];
-  /** Trust the worker's cwd for the run (`GEMINI_CLI_TRUST_WORKSPACE=true`). Default true. */
-  readonly trustWorkspace?: boolean;
-  /** Settings deep-merged last into the worker's settings (e.g. `{model:{disableLoopDetection:true}}`). */
-  readonly settingsOverrides?: Readonly<Record<string, unknown>>;
   /** Provider id (default `gemini`), to register a second configuration. */
   readonly providerId?: string;
 }
@@ -33,7 +29,6 @@ export interface GeminiSettings {
  * const engine = createUmbel({ substrate, providers: [createGemini()] });
  */
 export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
-  const home = { trustWorkspace: settings.trustWorkspace !== false, ...(settings.settingsOverrides ? { settingsOverrides: settings.settingsOverrides } : {}) };
   return defineProvider({
     id: settings.providerId ?? 'gemini',
     displayName: 'Gemini CLI',
@@ -50,7 +45,7 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
       unattended: 'yolo',
       extraArgs: settings.args ?? [],
     },
-    hooks: { events: facts.GEMINI_HOOK_EVENTS, install: (context) => installGeminiHome(context, home) },
+    hooks: { events: facts.GEMINI_HOOK_EVENTS, install: (context) => installGeminiHome(context, settings) },
     screens: {
       fatal: facts.GEMINI_FATAL,
       signIn: facts.GEMINI_SIGN_IN,
