@@ -5,7 +5,6 @@
  */
 import type {
   DialogFact,
-  HookEvent,
   HookKind,
   InputBoxFacts,
   Matcher,
@@ -13,9 +12,8 @@ import type {
   PromptFacts,
   ProviderV1BillingInput,
   ProviderV1BillingReport,
-  ProviderV1EventInfo,
 } from '@umbel/provider';
-import { asRecord, commandPrompt, stringField } from '@umbel/provider';
+import { asRecord, commandPrompt, permissionInput, stringField } from '@umbel/provider';
 
 /**
  * Configuration variables a worker inherits, named one by one: where Copilot keeps its state and
@@ -136,18 +134,13 @@ export const COPILOT_PROMPT: PromptFacts = {
 
 const str = (p: Record<string, unknown>, key: string) => stringField(p, key);
 
-/** The main argument of a tool call (`toolArgs`/`toolInput`: command, path, url). */
+/** The fields of a tool call's main argument (`toolArgs`/`toolInput`: command, path, url). */
+const ARG_FIELDS = ['command', 'path', 'url', 'pattern'];
+
+/** The main argument of a tool call. */
 function argOf(args: unknown): string | undefined {
   const input = asRecord(args) ?? {};
-  return ['command', 'path', 'url', 'pattern'].map((k) => input[k]).find((v): v is string => typeof v === 'string' && v !== '');
-}
-
-/** `permissionRequest`: the tool named and what it would do. */
-function needsInput(event: HookEvent, p: Record<string, unknown>): ProviderV1EventInfo['needsInput'] {
-  if (event.kind !== 'permission') return undefined;
-  const tool = str(p, 'toolName');
-  const what = argOf(p.toolInput);
-  return { kind: 'permission', message: `Copilot asks to use ${tool ?? 'a tool'}${what ? `: ${what}` : ''}`, ...(tool ? { tool } : {}) };
+  return ARG_FIELDS.map((k) => input[k]).find((v): v is string => typeof v === 'string' && v !== '');
 }
 
 /** One line for a tool-kind payload: a failed model call, or the tool and its main argument. */
@@ -164,6 +157,7 @@ export function activityOf(p: Record<string, unknown>): string | undefined {
 export const COPILOT_PAYLOAD: PayloadFacts = {
   sessionId: 'sessionId',
   transcriptPath: 'transcriptPath',
-  needsInput,
+  // `permissionRequest`: the tool named and what it would do
+  needsInput: permissionInput({ tool: ['toolName'], what: ARG_FIELDS.map((k) => `toolInput.${k}`), fallback: 'Copilot asks to use {tool}' }),
   activity: (p) => activityOf(p),
 };

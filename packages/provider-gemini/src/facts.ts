@@ -2,9 +2,8 @@
  * Gemini CLI's facts (verified on 0.61.0; GEMINI-FACTS.md): env, approval modes, hook events,
  * screens, prompt rules, hook payload fields and tools. The worker home is ./home.ts; the chat reader ./chat.ts.
  */
-import type { HookEvent, HookKind, ProviderV1EventInfo } from '@umbel/provider';
-import { type FatalFact, type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField, payloadActivity } from '@umbel/provider';
-import { classifyTool, commandPrompt, type ProviderV1ToolCall, type ProviderV1ToolUse, type ToolFacts, toolErrorReader } from '@umbel/provider';
+import type { FatalFact, HookKind, InputBoxFacts, Matcher, PayloadFacts, PromptFacts, ProviderV1ToolCall, ProviderV1ToolUse, ToolFacts } from '@umbel/provider';
+import { classifyTool, commandPrompt, payloadActivity, permissionInput, toolErrorReader } from '@umbel/provider';
 
 /** `--approval-mode` values of Gemini CLI. */
 export const GEMINI_APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;
@@ -90,23 +89,20 @@ export const GEMINI_PROMPT: PromptFacts = {
 /** AfterAgent's `prompt_response` when the turn produced no text (API error, cancel). */
 export const NO_RESPONSE_TEXT = '[no response text]';
 
-/** `ToolPermission` notifications mean the approval box is up. */
-function needsInput(event: HookEvent, p: Record<string, unknown>): ProviderV1EventInfo['needsInput'] {
-  const type = stringField(p, 'notification_type');
-  if (type !== 'ToolPermission' && !(event.kind === 'permission' && type === undefined)) return undefined;
-  const tool = stringField(p, 'details.rootCommand') ?? stringField(p, 'details.title') ?? stringField(p, 'tool_name');
-  const command = stringField(p, 'details.command');
-  const message = stringField(p, 'message') ?? 'Gemini is asking for permission';
-  return { kind: 'permission', message: command ? `${message}: ${command}` : message, ...(tool ? { tool } : {}) };
-}
-
 /** Hook payloads; BeforeAgent's `timestamp` is the turn key (GEMINI-FACTS.md: "Screens and prompts", "Chat recording"). */
 export const GEMINI_PAYLOAD: PayloadFacts = {
   sessionId: 'session_id',
   transcriptPath: 'transcript_path',
   turnKey: { prompt: 'timestamp' },
   lastMessage: { stop: { field: 'prompt_response', except: [NO_RESPONSE_TEXT] } },
-  needsInput,
+  // `ToolPermission` notifications mean the approval box is up
+  needsInput: permissionInput({
+    notify: { field: 'notification_type', value: 'ToolPermission' },
+    tool: ['details.rootCommand', 'details.title', 'tool_name'],
+    what: ['details.command'],
+    message: 'message',
+    fallback: 'Gemini is asking for permission',
+  }),
   activity: payloadActivity({ tool: 'tool_name', input: 'tool_input', fields: ['command', 'file_path', 'dir_path', 'pattern'] }),
 };
 

@@ -135,7 +135,7 @@ describe('doBuildLaunch', () => {
   });
 
   it('trusts the cwd only while trustWorkspace is not false', async () => {
-    const env = async (settings: Parameters<typeof createGemini>[0]) => (await createGemini(settings).doBuildLaunch(launchOptions())).env;
+    const env = async (settings: Parameters<typeof createGemini>[0]) => (await createGemini(settings).doBuildLaunch(launchOptions())).env ?? {};
     expect((await env({ trustWorkspace: false })).GEMINI_CLI_TRUST_WORKSPACE).toBeUndefined();
     expect((await env({ trustWorkspace: true })).GEMINI_CLI_TRUST_WORKSPACE).toBe('true');
   });

@@ -71,3 +71,4 @@ export { editSharedFile, withoutJsonLines } from './shared-file.js';
 export { type ToolErrorFacts, toolErrorReader } from './tool-errors.js';
 export { settingsWithHooks } from './hook-settings.js';
 export { type CommandPromptFacts, commandPrompt, SLASH_COMMAND } from './command-prompt.js';
+export { type PermissionFacts, permissionInput } from './permission.js';
