@@ -3,7 +3,7 @@
  * local telemetry file beside it shows (GEMINI-FACTS.md: "Telemetry"). Pure.
  */
 import type { ProviderV1ReadTurnOptions, ProviderV1SideRecord, ProviderV1TurnRead } from '@umbel/provider';
-import { accountError, asRecord, parseJson, valueAt } from '@umbel/provider';
+import { accountError, asRecord, parseJson, rememberLast, valueAt } from '@umbel/provider';
 import { chatOptions, type GeminiChat, geminiChatTurn } from './chat.js';
 import { TELEMETRY_PATH, WORKER_SETTINGS_PATH } from './home.js';
 
@@ -36,21 +36,15 @@ function attemptOf(chunk: string): GeminiApiAttempt | undefined {
   return { at, outcome, ...(status !== undefined ? { status } : {}), ...(typeof message === 'string' ? { message } : {}) };
 }
 
-/** The last text parsed and its attempts: a running turn's wait ticks hand over the same tail until the next batch. */
-let last: { readonly text: string; readonly attempts: readonly GeminiApiAttempt[] } | undefined;
-
-/** The main-model attempts (errors and responses) the telemetry text records, oldest first. */
-export function geminiApiAttempts(text: string): readonly GeminiApiAttempt[] {
-  if (last?.text === text) return last.attempts;
+/** The main-model attempts (errors and responses) the telemetry text records, oldest first (the same tail comes back until the next batch). */
+export const geminiApiAttempts = rememberLast((text: string): readonly GeminiApiAttempt[] => {
   const out: GeminiApiAttempt[] = [];
   for (const chunk of text.split(/\n(?=\{\n)/)) {
     const attempt = chunk.includes('"gemini_cli.api_') ? attemptOf(chunk) : undefined;
     if (attempt) out.push(attempt);
   }
-  const attempts = Object.freeze(out.sort((x, y) => x.at - y.at).map((a) => Object.freeze(a)));
-  last = { text, attempts };
-  return attempts;
-}
+  return Object.freeze(out.sort((x, y) => x.at - y.at).map((a) => Object.freeze(a)));
+});
 
 /** The CLI's default and highest `general.maxAttempts`. */
 const MAX_ATTEMPTS = 10;

@@ -72,3 +72,4 @@ export { type ToolErrorFacts, toolErrorReader } from './tool-errors.js';
 export { settingsWithHooks } from './hook-settings.js';
 export { type CommandPromptFacts, commandPrompt, SLASH_COMMAND } from './command-prompt.js';
 export { type PermissionFacts, permissionInput } from './permission.js';
+export { rememberLast } from './remember-last.js';
