@@ -355,7 +355,7 @@ describe('fake opencode TUI on tmux', () => {
     expect(eventsOf(rig, 'permission.replied')[1]?.properties.reply).toBe('reject');
     expect(mock.requests().some((r) => r.kind === 'tool-result' && r.prompt === 'TOOL echo rejected-run')).toBe(false);
     // like the real 1.18.33: the rejected step ends as a tool step (finish and step-finish "tool-calls"), then idle
-    const rejected = (await waitFor('messages after the rejection', () => rig.records('client.messages')[1]?.data as Json[] | undefined, rig)).at(-1);
+    const rejected = (await waitFor('messages after the rejection', () => rig.records('client.messages')[1]?.data as Json[] | undefined, rig)).at(-1)!;
     expect(rejected.info).toMatchObject({ role: 'assistant', finish: 'tool-calls', time: { completed: expect.any(Number) } });
     expect(rejected.parts.map((p: Json) => [p.type, p.state?.status ?? p.reason])).toEqual([
       ['step-start', undefined],
@@ -406,7 +406,7 @@ describe('fake opencode TUI on tmux', () => {
     await rig.sub.sendKeys('oc', ['Enter']);
     await waitEvents(rig, 'session.idle');
     expect(rig.records('abort')[0]?.data).toMatchObject({ data: true });
-    const step = (await waitFor('messages', () => rig.records('client.messages')[0]?.data as Json[] | undefined, rig)).at(-1);
+    const step = (await waitFor('messages', () => rig.records('client.messages')[0]?.data as Json[] | undefined, rig)).at(-1)!;
     expect(step.info).toMatchObject({ role: 'assistant', time: { completed: expect.any(Number) } });
     expect(step.info.finish).toBeUndefined();
     expect(step.info.error).toBeUndefined();

@@ -112,7 +112,7 @@ describe('anthropic mock (library)', () => {
     expect(names).toContain('content_block_start');
     expect(names).toContain('content_block_stop');
     expect(names.filter((n) => n === 'content_block_delta').length).toBeGreaterThan(1);
-    const start = events[0].data.message;
+    const start = events[0]!.data.message;
     expect(start).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-opus-5-5', content: [] });
     expect(start.usage.input_tokens).toBeGreaterThan(0);
     const delta = events.find((e) => e.event === 'message_delta')?.data;
@@ -122,7 +122,7 @@ describe('anthropic mock (library)', () => {
   it('answers non-streaming requests with one JSON message', async () => {
     const res = await post(mock, '/v1/messages', userBody([{ type: 'text', text: 'ECHO plain json' }]));
     expect(res.status).toBe(200);
-    const msg = await res.json();
+    const msg = (await res.json()) as any;
     expect(msg).toMatchObject({
       type: 'message',
       role: 'assistant',
@@ -224,7 +224,7 @@ describe('anthropic mock (library)', () => {
     for (let i = 0; i < 2; i++) {
       const res = await post(mock, '/v1/messages?beta=true', body);
       expect(res.status).toBe(503);
-      expect(await res.json()).toMatchObject({
+      expect((await res.json()) as any).toMatchObject({
         type: 'error',
         error: { type: 'api_error', message: 'ECHO recovered now' },
       });
@@ -248,7 +248,7 @@ describe('anthropic mock (library)', () => {
       for (let i = 0; i < 2; i++) {
         const res = await post(mock, '/v1/messages', userBody(`FAIL ${status} boom ${status}`));
         expect(res.status).toBe(status);
-        expect((await res.json()).error).toEqual({ type, message: `boom ${status}` });
+        expect(((await res.json()) as any).error).toEqual({ type, message: `boom ${status}` });
       }
     }
   });
@@ -311,7 +311,7 @@ describe('anthropic mock (library)', () => {
         max_tokens: 64,
       }),
     );
-    const msg = await res.json();
+    const msg = (await res.json()) as any;
     expect(msg.content).toEqual([{ type: 'text', text: '<block>no' }]);
     expect(msg.stop_reason).toBe('stop_sequence');
     expect(msg.stop_sequence).toBe('</block>');
@@ -327,7 +327,7 @@ describe('anthropic mock (library)', () => {
     expect((await stream(mock, 'ECHO directive')).text).toBe('second queued');
     const err = await post(mock, '/v1/messages', userBody('ECHO directive'));
     expect(err.status).toBe(429);
-    expect((await err.json()).error).toEqual({ type: 'rate_limit_error', message: 'queued limit' });
+    expect(((await err.json()) as any).error).toEqual({ type: 'rate_limit_error', message: 'queued limit' });
     const tool = await stream(mock, 'ECHO directive', { tools: [BASH_TOOL] });
     expect(tool.blocks.map((b) => b.type)).toEqual(['text', 'tool_use']);
     expect(tool.blocks[1].input.command).toBe('echo q');
@@ -337,15 +337,15 @@ describe('anthropic mock (library)', () => {
 
   it('serves count_tokens, /api/hello, /v1/models and answers anything else with 200', async () => {
     const ct = await post(mock, '/v1/messages/count_tokens', userBody('hi'));
-    expect((await ct.json()).input_tokens).toBeGreaterThan(0);
+    expect(((await ct.json()) as any).input_tokens).toBeGreaterThan(0);
     expect((await fetch(`${mock.url}/api/hello`, { method: 'HEAD' })).status).toBe(200);
-    const models = await (await fetch(`${mock.url}/v1/models`)).json();
+    const models: any = await (await fetch(`${mock.url}/v1/models`)).json();
     expect(models.data.map((m: { id: string }) => m.id)).toContain('claude-opus-5-5');
     expect((await fetch(`${mock.url}/anything/else`)).status).toBe(200);
     expect((await fetch(`${mock.url}/v1/messages`, { method: 'OPTIONS' })).status).toBe(200);
     const other = await post(mock, '/api/event_logging/batch', { events: [] });
     expect(other.status).toBe(200);
-    expect(await other.json()).toEqual({});
+    expect((await other.json()) as any).toEqual({});
   });
 
   it('logs every request as a JSON line (method, path, body, headers without secrets)', async () => {
@@ -396,7 +396,7 @@ describe('anthropic mock: account errors and plan usage', () => {
   it('a plain 429 is a rate_limit_error with no retry-after and no rate-limit headers', async () => {
     const res = await post(mock, '/v1/messages', userBody('FAIL 429 slow down'));
     expect(res.status).toBe(429);
-    expect((await res.json()).error).toEqual({ type: 'rate_limit_error', message: 'slow down' });
+    expect(((await res.json()) as any).error).toEqual({ type: 'rate_limit_error', message: 'slow down' });
     expect(res.headers.get('retry-after')).toBeNull();
     expect([...res.headers.keys()].filter((k) => k.startsWith('anthropic-ratelimit'))).toEqual([]);
   });
@@ -404,7 +404,7 @@ describe('anthropic mock: account errors and plan usage', () => {
   it('FAIL 429 retry-after= reset= sends retry-after and the API rate-limit headers (RFC 3339 reset)', async () => {
     const { value: res, lo, hi } = await bounded(() => post(mock, '/v1/messages', userBody('FAIL 429 retry-after=30 reset=60 slow down')));
     expect(res.status).toBe(429);
-    expect((await res.json()).error).toEqual({ type: 'rate_limit_error', message: 'slow down' });
+    expect(((await res.json()) as any).error).toEqual({ type: 'rate_limit_error', message: 'slow down' });
     expect(res.headers.get('retry-after')).toBe('30');
     for (const kind of ['requests', 'tokens', 'input-tokens', 'output-tokens']) {
       const reset = res.headers.get(`anthropic-ratelimit-${kind}-reset`) ?? '';
@@ -421,7 +421,7 @@ describe('anthropic mock: account errors and plan usage', () => {
   it('FAIL 429 limit=usage is the 5-hour plan limit: unified headers rejected, reset in epoch seconds, retry-after', async () => {
     const { value: res, lo, hi } = await bounded(() => post(mock, '/v1/messages', userBody("FAIL 429 limit=usage reset=3600 You've hit your limit")));
     expect(res.status).toBe(429);
-    expect((await res.json()).error).toEqual({ type: 'rate_limit_error', message: "You've hit your limit" });
+    expect(((await res.json()) as any).error).toEqual({ type: 'rate_limit_error', message: "You've hit your limit" });
     const u = unifiedOf(res);
     expect(u).toMatchObject({
       'anthropic-ratelimit-unified-status': 'rejected',
@@ -448,21 +448,21 @@ describe('anthropic mock: account errors and plan usage', () => {
       'anthropic-ratelimit-unified-representative-claim': 'seven_day',
       'anthropic-ratelimit-unified-7d-status': 'rejected',
     });
-    expect((await res.json()).error.message).toBe('weekly limit');
+    expect(((await res.json()) as any).error.message).toBe('weekly limit');
   });
 
   it('401 and 403 carry authentication_error / permission_error; type= overrides the error type', async () => {
     const r401 = await post(mock, '/v1/messages', userBody('FAIL 401 invalid x-api-key'));
     expect(r401.status).toBe(401);
-    expect((await r401.json()).error).toEqual({ type: 'authentication_error', message: 'invalid x-api-key' });
+    expect(((await r401.json()) as any).error).toEqual({ type: 'authentication_error', message: 'invalid x-api-key' });
     const r403 = await post(mock, '/v1/messages', userBody('FAIL 403 OAuth token has been revoked'));
     expect(r403.status).toBe(403);
-    expect((await r403.json()).error).toEqual({ type: 'permission_error', message: 'OAuth token has been revoked' });
+    expect(((await r403.json()) as any).error).toEqual({ type: 'permission_error', message: 'OAuth token has been revoked' });
     const billing = await post(mock, '/v1/messages', userBody('FAIL 400 type=billing_error Your credit balance is too low'));
-    expect((await billing.json()).error).toEqual({ type: 'billing_error', message: 'Your credit balance is too low' });
+    expect(((await billing.json()) as any).error).toEqual({ type: 'billing_error', message: 'Your credit balance is too low' });
     // a word that is no known option stays in the message
     const plain = await post(mock, '/v1/messages', userBody('FAIL 401 limit=bogus words'));
-    expect((await plain.json()).error.message).toBe('limit=bogus words');
+    expect(((await plain.json()) as any).error.message).toBe('limit=bogus words');
   });
 
   it('xN with options: the options shape the failures, then the rest is answered', async () => {
@@ -519,7 +519,7 @@ describe('anthropic mock: account errors and plan usage', () => {
     const probe = await post(mock, '/v1/messages?beta=true', { model: 'claude-opus-5-5', max_tokens: 1, messages: [{ role: 'user', content: 'quota' }] });
     expect(probe.status).toBe(200);
     expect(probe.headers.get('anthropic-ratelimit-unified-5h-utilization')).toBe('0.07');
-    expect((await probe.json()).content).toEqual([{ type: 'text', text: 'ok' }]);
+    expect(((await probe.json()) as any).content).toEqual([{ type: 'text', text: 'ok' }]);
     expect(mock.requests().at(-1)?.kind).toBe('quota');
     expect((await stream(mock, 'ECHO directive')).text).toBe('kept for the real turn');
     mock.setQuota(null);
@@ -537,7 +537,7 @@ describe('anthropic mock: account errors and plan usage', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('x-extra')).toBe('yes');
     expect(res.headers.get('anthropic-ratelimit-unified-status')).toBe('rejected');
-    expect((await res.json()).error).toEqual({ type: 'rate_limit_error', message: 'queued usage' });
+    expect(((await res.json()) as any).error).toEqual({ type: 'rate_limit_error', message: 'queued usage' });
   });
 });
 
@@ -561,7 +561,7 @@ describe('anthropic mock (script form)', () => {
         method: 'POST',
         body: JSON.stringify(userBody('ECHO from the cli form')),
       });
-      expect((await res.json()).content[0].text).toBe('from the cli form');
+      expect(((await res.json()) as any).content[0].text).toBe('from the cli form');
       child.kill('SIGTERM');
       expect(await exited).toEqual({ code: 0, signal: null });
       const lines = readFileSync(log, 'utf8')

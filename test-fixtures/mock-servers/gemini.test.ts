@@ -132,7 +132,7 @@ describe('streamGenerateContent (SSE)', () => {
     };
     expect(textOf((await stream(followUp)).events)).toBe('TOOL-RESULT: hi');
     const empty = structuredClone(followUp);
-    empty.contents[2].parts[0].functionResponse.response.output = '<untrusted_context>\nOutput: (empty)\nProcess Group PGID: 43\n</untrusted_context>';
+    (empty as any).contents[2].parts[0].functionResponse.response.output = '<untrusted_context>\nOutput: (empty)\nProcess Group PGID: 43\n</untrusted_context>';
     expect(textOf((await stream(empty)).events)).toBe('TOOL-RESULT: (empty)');
     expect(mock.requests().map((r: Json) => r.kind)).toEqual(['turn', 'tool-followup', 'tool-followup']);
   });
@@ -152,7 +152,7 @@ describe('streamGenerateContent (SSE)', () => {
   it('a plain 429 is RESOURCE_EXHAUSTED with no details and no retry-after', async () => {
     const res = await post('/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse', turnBody('FAIL 429 slow down'));
     expect(res.status).toBe(429);
-    expect(await res.json()).toEqual({ error: { code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED' } });
+    expect((await res.json()) as any).toEqual({ error: { code: 429, message: 'slow down', status: 'RESOURCE_EXHAUSTED' } });
     expect(res.headers.get('retry-after')).toBeNull();
   });
 
@@ -160,7 +160,7 @@ describe('streamGenerateContent (SSE)', () => {
     const res = await post('/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse', turnBody('FAIL 429 reset=37 retry-after=37 Please retry in 37s.'));
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('37');
-    const { error } = await res.json();
+    const { error } = (await res.json()) as any;
     expect(error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED', message: 'Please retry in 37s.' });
     expect(error.details).toEqual([
       expect.objectContaining({
@@ -173,7 +173,7 @@ describe('streamGenerateContent (SSE)', () => {
 
   it('FAIL 429 limit=usage is the per-day quota (QuotaFailure GenerateRequestsPerDay…)', async () => {
     const res = await post('/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse', turnBody('FAIL 429 limit=usage You exceeded your current quota'));
-    const { error } = await res.json();
+    const { error } = (await res.json()) as any;
     expect(error.details).toEqual([
       expect.objectContaining({
         '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
@@ -188,15 +188,15 @@ describe('streamGenerateContent (SSE)', () => {
       turnBody('FAIL 401 Request had invalid authentication credentials.'),
     );
     expect(r401.status).toBe(401);
-    expect((await r401.json()).error).toEqual({ code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' });
+    expect(((await r401.json()) as any).error).toEqual({ code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' });
     const r403 = await post('/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse', turnBody('FAIL 403 Permission denied'));
-    expect((await r403.json()).error.status).toBe('PERMISSION_DENIED');
+    expect(((await r403.json()) as any).error.status).toBe('PERMISSION_DENIED');
     const badKey = await post(
       '/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse',
       turnBody('FAIL 400 type=API_KEY_INVALID API key not valid. Please pass a valid API key.'),
     );
     expect(badKey.status).toBe(400);
-    expect((await badKey.json()).error).toEqual({
+    expect(((await badKey.json()) as any).error).toEqual({
       code: 400,
       message: 'API key not valid. Please pass a valid API key.',
       status: 'INVALID_ARGUMENT',
@@ -241,7 +241,7 @@ describe('generateContent utility calls', () => {
         responseJsonSchema: { type: 'object', properties: { complexity_reasoning: { type: 'string' }, complexity_score: { type: 'integer' } } },
       },
     });
-    const json = await res.json();
+    const json = (await res.json()) as any;
     const answer = JSON.parse(json.candidates[0].content.parts[0].text);
     expect(answer).toMatchObject({ complexity_score: 10, model_choice: 'flash' });
     expect(mock.requests()[0].kind).toBe('classifier');
@@ -251,7 +251,7 @@ describe('generateContent utility calls', () => {
     const summary = await post('/v1beta/models/gemini-3.5-flash-lite:generateContent', {
       contents: [{ role: 'user', parts: [{ text: "Summarize the user's primary intent or goal in this conversation in ONE sentence …" }] }],
     });
-    expect((await summary.json()).candidates[0].content.parts[0].text).toBe('Mock session summary');
+    expect(((await summary.json()) as any).candidates[0].content.parts[0].text).toBe('Mock session summary');
     const next = await post('/v1beta/models/gemini-3-flash-preview:generateContent', {
       contents: [{ role: 'user', parts: [{ text: 'Analyze *only* the content and structure of your immediately preceding response …' }] }],
       generationConfig: {
@@ -259,7 +259,7 @@ describe('generateContent utility calls', () => {
         responseJsonSchema: { type: 'object', properties: { reasoning: { type: 'string' }, next_speaker: { type: 'string', enum: ['model', 'user'] } } },
       },
     });
-    expect(JSON.parse((await next.json()).candidates[0].content.parts[0].text).next_speaker).toBe('user');
+    expect(JSON.parse(((await next.json()) as any).candidates[0].content.parts[0].text).next_speaker).toBe('user');
   });
 
   it('builds other JSON-schema answers from the schema', async () => {
@@ -270,24 +270,24 @@ describe('generateContent utility calls', () => {
         responseJsonSchema: { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array' }, n: { type: 'number' } } },
       },
     });
-    expect(JSON.parse((await res.json()).candidates[0].content.parts[0].text)).toEqual({ ok: false, items: [], n: 0 });
+    expect(JSON.parse(((await res.json()) as any).candidates[0].content.parts[0].text)).toEqual({ ok: false, items: [], n: 0 });
   });
 
   it('answers a plain generateContent turn with the directives', async () => {
     const res = await post('/v1beta/models/x:generateContent', turnBody('ECHO plain'));
-    expect((await res.json()).candidates[0].content.parts[0].text).toBe('plain');
+    expect(((await res.json()) as any).candidates[0].content.parts[0].text).toBe('plain');
   });
 });
 
 describe('other routes, logging, script mode', () => {
   it('serves countTokens, models and a Google-style 404', async () => {
-    expect((await (await post('/v1beta/models/x:countTokens', turnBody('abcd'))).json()).totalTokens).toBeGreaterThan(0);
-    const models = await (await fetch(`${mock.url}/v1beta/models`)).json();
+    expect(((await (await post('/v1beta/models/x:countTokens', turnBody('abcd'))).json()) as any).totalTokens).toBeGreaterThan(0);
+    const models: any = await (await fetch(`${mock.url}/v1beta/models`)).json();
     expect(models.models.length).toBeGreaterThan(0);
-    expect((await (await fetch(`${mock.url}/v1beta/models/gemini-3.8-flash`)).json()).name).toBe('models/gemini-3.8-flash');
+    expect(((await (await fetch(`${mock.url}/v1beta/models/gemini-3.8-flash`)).json()) as any).name).toBe('models/gemini-3.8-flash');
     const nf = await fetch(`${mock.url}/nope`);
     expect(nf.status).toBe(404);
-    expect((await nf.json()).error.status).toBe('NOT_FOUND');
+    expect(((await nf.json()) as any).error.status).toBe('NOT_FOUND');
   });
 
   it('logs every request to the log file with prompt and api key header', async () => {

@@ -143,20 +143,20 @@ describe('OpenAI Responses mock', () => {
     for (let i = 0; i < 2; i++) {
       const res = await post(body);
       expect(res.status).toBe(429);
-      expect(await res.json()).toEqual({ error: { message: 'ECHO ok', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+      expect((await res.json()) as any).toEqual({ error: { message: 'ECHO ok', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
     }
     const res = await post(body);
     expect(res.status).toBe(200);
     expect(finalText(parseSse(await res.text()))).toBe('ok');
     const five = await post({ input: [user('FAIL 500 boom')], tools });
     expect(five.status).toBe(500);
-    expect(((await five.json()) as { error: { code: string } }).error.code).toBe('server_error');
+    expect(((await five.json()) as any as { error: { code: string } }).error.code).toBe('server_error');
   });
 
   it('a plain 429 has no retry-after and no rate-limit headers', async () => {
     const res = await post({ input: [user('FAIL 429 slow down')], tools });
     expect(res.status).toBe(429);
-    expect(await res.json()).toEqual({ error: { message: 'slow down', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
+    expect((await res.json()) as any).toEqual({ error: { message: 'slow down', type: 'requests', param: null, code: 'rate_limit_exceeded' } });
     expect(res.headers.get('retry-after')).toBeNull();
     expect([...res.headers.keys()].filter((k) => k.startsWith('x-ratelimit') || k.startsWith('x-codex'))).toEqual([]);
   });
@@ -169,20 +169,20 @@ describe('OpenAI Responses mock', () => {
     expect(res.headers.get('x-ratelimit-reset-tokens')).toBe('1m30s');
     expect(res.headers.get('x-ratelimit-remaining-requests')).toBe('0');
     expect(Number(res.headers.get('x-ratelimit-limit-requests'))).toBeGreaterThan(0);
-    expect((await res.json()).error).toMatchObject({ code: 'rate_limit_exceeded', message: 'Rate limit reached' });
+    expect(((await res.json()) as any).error).toMatchObject({ code: 'rate_limit_exceeded', message: 'Rate limit reached' });
   });
 
   it('type= replaces the code and type (insufficient_quota, invalid_api_key on 401)', async () => {
     const quota = await post({ input: [user('FAIL 429 type=insufficient_quota You exceeded your current quota')], tools });
-    expect(await quota.json()).toEqual({
+    expect((await quota.json()) as any).toEqual({
       error: { message: 'You exceeded your current quota', type: 'insufficient_quota', param: null, code: 'insufficient_quota' },
     });
     const r401 = await post({ input: [user('FAIL 401 Incorrect API key provided')], tools });
     expect(r401.status).toBe(401);
-    expect((await r401.json()).error).toMatchObject({ code: 'invalid_api_key', message: 'Incorrect API key provided' });
+    expect(((await r401.json()) as any).error).toMatchObject({ code: 'invalid_api_key', message: 'Incorrect API key provided' });
     const r403 = await post({ input: [user('FAIL 403 type=unsupported_country_region_territory Country not supported')], tools });
     expect(r403.status).toBe(403);
-    expect((await r403.json()).error).toMatchObject({ code: 'unsupported_country_region_territory', type: 'unsupported_country_region_territory' });
+    expect(((await r403.json()) as any).error).toMatchObject({ code: 'unsupported_country_region_territory', type: 'unsupported_country_region_territory' });
   });
 
   it('FAIL 429 limit=usage is the ChatGPT plan limit: usage_limit_reached with resets_at and the x-codex-primary-* headers', async () => {
@@ -190,7 +190,7 @@ describe('OpenAI Responses mock', () => {
     const res = await post({ input: [user('FAIL 429 limit=usage reset=3600 The usage limit has been reached')], tools });
     const hi = Math.ceil(Date.now() / 1000);
     expect(res.status).toBe(429);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body.error).toMatchObject({ type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus' });
     expect(body.error.resets_at).toBeGreaterThanOrEqual(lo + 3600);
     expect(body.error.resets_at).toBeLessThanOrEqual(hi + 3600);
@@ -204,7 +204,7 @@ describe('OpenAI Responses mock', () => {
     expect(weekly.headers.get('x-codex-secondary-used-percent')).toBe('100');
     expect(weekly.headers.get('x-codex-secondary-window-minutes')).toBe('10080');
     expect(weekly.headers.get('retry-after')).toBe('60');
-    expect((await weekly.json()).error.type).toBe('usage_limit_reached');
+    expect(((await weekly.json()) as any).error.type).toBe('usage_limit_reached');
   });
 
   it('QUOTA reports plan usage on that and every later answer through x-codex-* headers, until setQuota(null)', async () => {
@@ -231,14 +231,14 @@ describe('OpenAI Responses mock', () => {
     const origin = mock.url.replace(/\/v1$/, '');
     const check = await fetch(`${origin}/backend-api/wham/accounts/check`, { headers: { 'chatgpt-account-id': 'acct-x' } });
     expect(check.status).toBe(200);
-    expect(await check.json()).toEqual({
+    expect((await check.json()) as any).toEqual({
       accounts: [{ id: 'acct-x', plan_type: 'plus', workspace_backend_origin: 'https://chatgpt.com', account_routing_override: 'NO_CONSTRAINT' }],
       account_ordering: ['acct-x'],
     });
-    const none = await (await fetch(`${origin}/backend-api/wham/usage`)).json();
+    const none: any = await (await fetch(`${origin}/backend-api/wham/usage`)).json();
     expect(none.rate_limit).toEqual({ allowed: true, limit_reached: false, primary_window: null, secondary_window: null });
     (mock as Mock & { setQuota: (q: unknown) => void }).setQuota({ '5h': { percent: 100, resetsInSeconds: 600 } });
-    const used = await (await fetch(`${origin}/backend-api/wham/usage`)).json();
+    const used: any = await (await fetch(`${origin}/backend-api/wham/usage`)).json();
     expect(used).toMatchObject({
       plan_type: 'plus',
       rate_limit: { allowed: false, limit_reached: true, primary_window: { used_percent: 100, limit_window_seconds: 18000 } },
@@ -250,7 +250,7 @@ describe('OpenAI Responses mock', () => {
       body: '{"grant_type":"refresh_token"}',
     });
     expect(refresh.status).toBe(401);
-    expect((await refresh.json()).error.code).toBe('refresh_token_expired');
+    expect(((await refresh.json()) as any).error.code).toBe('refresh_token_expired');
   });
 
   it('queue(): a queued error plan takes account options and extra headers', async () => {

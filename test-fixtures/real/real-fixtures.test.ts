@@ -7,20 +7,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import {
-  CLI_IDS,
-  EXPECTED_VERSION_OUTPUT,
-  MARKER,
-  opencodePlatformPackage,
-  pinInfo,
-  readPins,
-  readPinsFile,
-  realCliPath,
-  versionOverrideVar,
-} from './clis.mjs';
+import * as clis from './clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { MOCK_API_KEY, approvedKeySuffix, claudeEnv, seedClaudeConfig } from './seed-claude.mjs';
 import { startProcess } from './umbel-helpers.mjs';
+
+const { CLI_IDS, EXPECTED_VERSION_OUTPUT, MARKER, opencodePlatformPackage, pinInfo, readPins, readPinsFile, realCliPath, versionOverrideVar } = clis;
 
 const INSTALL_SCRIPT = fileURLToPath(new URL('../../scripts/install-real-clis.mjs', import.meta.url));
 const dirs: string[] = [];

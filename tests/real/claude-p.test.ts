@@ -69,9 +69,9 @@ describe(`real claude -p (${readPins().claude.package}@${readPins().claude.versi
     expect(out).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'exact text' });
     const main = mock.requests().filter((q) => q.kind === 'main' && q.prompt === 'ECHO exact text');
     expect(main).toHaveLength(1);
-    expect(main[0].path).toBe('/v1/messages?beta=true');
-    expect(main[0].headers['x-api-key']).toBe('[redacted]');
-    expect(main[0].headers['user-agent']).toContain(`claude-cli/${readPins().claude.version}`);
+    expect(main[0]?.path).toBe('/v1/messages?beta=true');
+    expect(main[0]?.headers['x-api-key']).toBe('[redacted]');
+    expect(main[0]?.headers['user-agent']).toContain(`claude-cli/${readPins().claude.version}`);
   });
 
   it('prints the reply text plus a newline in text mode, multi-line exact', async () => {

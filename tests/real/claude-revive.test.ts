@@ -72,6 +72,7 @@ describe('revive on the real claude (mock model on 127.0.0.1)', () => {
 
     const cli = workerProcesses(home, 'rv').find((p: { args: string }) => p.args.includes(claude) || /\bclaude\b/.test(p.args));
     expect(cli, JSON.stringify(workerProcesses(home, 'rv'))).toBeDefined();
+    if (!cli) throw new Error('no claude process of rv');
     process.kill(cli.pid, 'SIGKILL');
     await deadBy(Date.now() + 60_000);
 

@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain ESM fixture without type declarations
 import { findToolResult } from '../../test-fixtures/mock-servers/anthropic.mjs';
 import { claudeTier } from '../../test-fixtures/real/claude-tier.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
@@ -112,7 +113,7 @@ describe('a confined worker on the real claude (mock model on 127.0.0.1)', () =>
       // the answer is the mock's reply to that tool result, read from the transcript
       const outcome = JSON.parse(waited.stdout);
       expect(outcome).toMatchObject({ reason: 'completed', turn: 1 });
-      expect(outcome.result).toBe(`TOOL-RESULT: ${seen.trim()}`);
+      expect(outcome.result).toBe(`TOOL-RESULT: ${seen?.trim()}`);
     },
   );
 });

@@ -132,7 +132,7 @@ describe(`umbel --provider codex on the real ${readPins().codex.package}@${readP
       expect(JSON.parse((await user.umbel(['wait', 'w1', '--json', '--timeout', '120s'])).stdout)).toMatchObject({ reason: 'completed', result: body });
       // what the model API received, byte-exact, each once (the title request aside)
       for (const p of ['ECHO first answer', 'ECHO second answer', `ECHO ${body}`]) expect(turnsFor(p)).toHaveLength(1);
-      expect(turnsFor('ECHO first answer')[0].headers.authorization).toBe(`Bearer ${KEY_VALUE}`);
+      expect(turnsFor('ECHO first answer')[0]?.headers.authorization).toBe(`Bearer ${KEY_VALUE}`);
       expect((await user.umbel(['read', 'w1', '--turn', '1'])).stdout).toBe('first answer\n');
       expect(await snapshotTree(user.codexHome)).toEqual(user.snapshot);
     },

@@ -6,8 +6,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain ESM fixture without type declarations
 import { startGeminiMock } from '../../test-fixtures/mock-servers/gemini.mjs';
+// @ts-expect-error -- plain ESM fixture without type declarations
 import { startResponsesMock } from '../../test-fixtures/mock-servers/openai-responses.mjs';
+// @ts-expect-error -- plain ESM fixture without type declarations
 import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
 import { assertBuilt, cleanUp, codexMockConfig, connectUmbelMcp, testEnv } from '../../test-fixtures/real/umbel-helpers.mjs';
 

@@ -17,7 +17,7 @@ function smoke(env: Record<string, string>) {
 describe('pnpm smoke refuses to run', () => {
   it('without UMBEL_SMOKE=1: exit 2, says how to run it, runs nothing', () => {
     expect(refusal({ UMBEL_SMOKE: '0' })).toMatch(/UMBEL_SMOKE=1/);
-    for (const env of [{}, { UMBEL_SMOKE: '0' }, { UMBEL_SMOKE: 'yes' }]) {
+    for (const env of [{}, { UMBEL_SMOKE: '0' }, { UMBEL_SMOKE: 'yes' }] as Record<string, string>[]) {
       const r = smoke(env);
       expect(r.code, JSON.stringify(env)).toBe(2);
       expect(r.stdout).toBe('');
