@@ -1,5 +1,5 @@
 /** Reader for Gemini CLI's chat recording (GEMINI-FACTS.md: "Chat recording", "Account errors"). Pure. */
-import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage, UsageTotal } from '@umbel/provider';
 import {
   accountError,
   accountErrorOfStatus,
@@ -14,9 +14,7 @@ import {
   toolActivity,
   toolResultsMessage,
   toolUseBlock,
-  type UsageTotal,
 } from '@umbel/provider';
-import type { ProviderV1AccountError } from '@umbel/provider';
 
 /** One Gemini content part (only the fields umbel reads). */
 export interface GeminiPart {
