@@ -3,16 +3,7 @@
  * billing, permission modes, hooks, screens, prompt rules and payload fields. The worker's hooks
  * plugin is ./plugin-dir.ts, the session-events reader ./events.ts.
  */
-import type {
-  DialogFact,
-  HookKind,
-  InputBoxFacts,
-  Matcher,
-  PayloadFacts,
-  PromptFacts,
-  ProviderV1BillingInput,
-  ProviderV1BillingReport,
-} from '@umbel/provider';
+import type { DialogFact, HookKind, InputBoxFacts, Matcher, PayloadFacts, PromptFacts, ProviderV1BillingInput, ProviderV1BillingReport } from '@umbel/provider';
 import { asRecord, commandPrompt, permissionInput, stringField } from '@umbel/provider';
 
 /**
