@@ -3,19 +3,8 @@
  * billing, permission modes, hooks, screens, prompt rules and payload fields. The worker's hooks
  * plugin is ./plugin-dir.ts, the session-events reader ./events.ts.
  */
-import type {
-  DialogFact,
-  HookEvent,
-  HookKind,
-  InputBoxFacts,
-  Matcher,
-  PayloadFacts,
-  PromptFacts,
-  ProviderV1BillingInput,
-  ProviderV1BillingReport,
-  ProviderV1EventInfo,
-} from '@umbel/provider';
-import { asRecord, stringField } from '@umbel/provider';
+import type { DialogFact, HookKind, InputBoxFacts, Matcher, PayloadFacts, PromptFacts, ProviderV1BillingInput, ProviderV1BillingReport } from '@umbel/provider';
+import { asRecord, commandPrompt, permissionInput, stringField } from '@umbel/provider';
 
 /**
  * Configuration variables a worker inherits, named one by one: where Copilot keeps its state and
@@ -131,29 +120,18 @@ export const COPILOT_INPUT_BOX: InputBoxFacts = {
 export const COPILOT_PROMPT: PromptFacts = {
   normalizeNewlines: true,
   escapeLeading: ['/'],
-  refuse: [
-    {
-      match: /^![^\n]*/,
-      message: (command) => `Copilot would run '${command}' as a local shell command instead of sending it to the model`,
-      hint: (prompt) => `put a word before it, e.g. 'Please: ${prompt.trim().slice(0, 40)}'`,
-    },
-  ],
+  refuse: [commandPrompt({ cli: 'Copilot', as: 'a local shell command', match: /^![^\n]*/ })],
 };
 
 const str = (p: Record<string, unknown>, key: string) => stringField(p, key);
 
-/** The main argument of a tool call (`toolArgs`/`toolInput`: command, path, url). */
+/** The fields of a tool call's main argument (`toolArgs`/`toolInput`: command, path, url). */
+const ARG_FIELDS = ['command', 'path', 'url', 'pattern'];
+
+/** The main argument of a tool call. */
 function argOf(args: unknown): string | undefined {
   const input = asRecord(args) ?? {};
-  return ['command', 'path', 'url', 'pattern'].map((k) => input[k]).find((v): v is string => typeof v === 'string' && v !== '');
-}
-
-/** `permissionRequest`: the tool named and what it would do. */
-function needsInput(event: HookEvent, p: Record<string, unknown>): ProviderV1EventInfo['needsInput'] {
-  if (event.kind !== 'permission') return undefined;
-  const tool = str(p, 'toolName');
-  const what = argOf(p.toolInput);
-  return { kind: 'permission', message: `Copilot asks to use ${tool ?? 'a tool'}${what ? `: ${what}` : ''}`, ...(tool ? { tool } : {}) };
+  return ARG_FIELDS.map((k) => input[k]).find((v): v is string => typeof v === 'string' && v !== '');
 }
 
 /** One line for a tool-kind payload: a failed model call, or the tool and its main argument. */
@@ -170,6 +148,7 @@ export function activityOf(p: Record<string, unknown>): string | undefined {
 export const COPILOT_PAYLOAD: PayloadFacts = {
   sessionId: 'sessionId',
   transcriptPath: 'transcriptPath',
-  needsInput,
+  // `permissionRequest`: the tool named and what it would do
+  needsInput: permissionInput({ tool: ['toolName'], what: ARG_FIELDS.map((k) => `toolInput.${k}`), fallback: 'Copilot asks to use {tool}' }),
   activity: (p) => activityOf(p),
 };

@@ -131,6 +131,18 @@ describe('readGeminiTurn on a real 0.61.0 chat', () => {
     expect(readGeminiTurn(head, { prompt: 'ECHO hello from umbel', acceptedAt: accepted.hello, stopSeen: false }).status).toBe('missing');
   });
 
+  it("names a running turn's last tool call as the hook's activity line does (the kit's toolActivity: one line, at most 80 characters)", () => {
+    const lines = (command: unknown) => [
+      '{"sessionId":"s","startTime":"2026-11-29T21:53:50.000Z"}',
+      '{"id":"u1","timestamp":"2026-11-29T21:53:54.100Z","type":"user","content":[{"text":"TOOL x"}]}',
+      JSON.stringify({ id: 'g1', type: 'gemini', content: '', toolCalls: [{ id: 'c1', name: 'run_shell_command', args: { command } }] }),
+    ];
+    const activity = (command: unknown) => readGeminiTurn(lines(command).join('\n'), { prompt: 'TOOL x', stopSeen: false });
+    expect(activity('touch a\nb')).toEqual({ status: 'running', activity: 'run_shell_command(touch a b)' });
+    expect(activity('x'.repeat(100))).toEqual({ status: 'running', activity: `run_shell_command(${'x'.repeat(79)}…)` });
+    expect(activity(7)).toEqual({ status: 'running', activity: 'run_shell_command' });
+  });
+
   it('tells a repeated prompt that was rejected from the earlier identical one', () => {
     const text = 'TOOL touch /tmp/h6-exp/work/y.txt';
     expect(read(text, accepted.repeatFirst, repeat)).toMatchObject({ status: 'completed', answer: 'TOOL-RESULT: (empty)' });

@@ -1,14 +1,8 @@
-/**
- * Reader for Gemini CLI's chat recording (`<home>/.gemini/tmp/<slug>/chats/session-*.jsonl`).
- *
- * The file is append-only JSONL that the CLI itself replays: a header line, message records
- * (a later record with the same `id` replaces the earlier one), `{"$set":{…}}` metadata merges
- * (a `$set.messages` replaces the whole list: cancel, tool rejection and loop recovery rewrite the
- * chat and drop the aborted prompt) and `{"$rewindTo": id}` truncations. Facts: reference
- * gemini.md §5.
- */
-import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+/** Reader for Gemini CLI's chat recording (GEMINI-FACTS.md: "Chat recording", "Account errors"). Pure. */
+import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage, UsageTotal } from '@umbel/provider';
 import {
+  accountError,
+  accountErrorOfStatus,
   addUsage,
   assistantMessage,
   functionCallBlocks,
@@ -17,11 +11,10 @@ import {
   jsonLines,
   partsText,
   textBlock,
+  toolActivity,
   toolResultsMessage,
   toolUseBlock,
-  type UsageTotal,
 } from '@umbel/provider';
-import { geminiAccountError } from './account.js';
 
 /** One Gemini content part (only the fields umbel reads). */
 export interface GeminiPart {
@@ -35,9 +28,7 @@ export interface GeminiPart {
 export interface GeminiChatMessage {
   readonly id: string;
   readonly timestamp?: string;
-  /** `user`, `gemini`, `info`, `error` (others are kept but ignored). */
   readonly type: string;
-  /** A string (gemini, freshly written) or a Part[] (user, or any message after a rewrite). */
   readonly content?: string | readonly GeminiPart[];
   readonly displayContent?: string | readonly GeminiPart[];
   readonly tokens?: Readonly<Record<string, number>> | null;
@@ -89,18 +80,7 @@ function realPromptPositions(messages: readonly GeminiChatMessage[]): number[] {
 
 const CANCELLED_RE = /^Request cancelled\.?$/;
 
-/**
- * Replay a chat file like the CLI's own loader: message records upsert by id (keeping their
- * position), `$set.messages` replaces the list, `$rewindTo` truncates. Unparsable lines (the last
- * one may be mid-write) are skipped.
- *
- * Prompts are tracked by their own record: a rewrite drops only the aborted prompt and keeps the
- * earlier ones in order (possibly under new ids, and the first one merged into the
- * `<session_context>` message), so after each rewrite the first N recorded prompts survive, N
- * being the number of prompts in the rewritten list — after a header line (a `--resume` opening the
- * file again, REVIVE-FACTS.md §2) the list as the reload leaves it. Copies the CLI appends between its
- * "Request cancelled." notice and the `$set.messages` that follows are not prompts of their own.
- */
+/** Replay a chat file like the CLI's own loader, tracking each prompt by its own record (GEMINI-FACTS.md: "Chat recording"). */
 export function replayGeminiChat(content: string): GeminiChat {
   const order: string[] = [];
   const byId = new Map<string, GeminiChatMessage>();
@@ -178,12 +158,7 @@ export function replayGeminiChat(content: string): GeminiChat {
 /** Plain text of a content (string, or the non-thought text parts joined). */
 export const contentText = (content: GeminiChatMessage['content']): string => partsText(content);
 
-/**
- * The text a user typed: `displayContent` when the CLI expanded @files, else the text parts
- * without the CLI's `<session_context>`/`<hook_context>` wrappers (after a rewrite the first prompt
- * shares one message with the session context) and without the `--- Content from referenced
- * files ---` expansion.
- */
+/** The text a user typed, without the CLI's wrappers and @file expansion (GEMINI-FACTS.md: "Chat recording"). */
 export function userText(message: GeminiChatMessage): string {
   const content = message.displayContent ?? message.content;
   if (typeof content === 'string') return content;
@@ -199,10 +174,7 @@ export function userText(message: GeminiChatMessage): string {
   return out.join('');
 }
 
-/**
- * Whether a message is a real user prompt: a `user` message with typed text (not only the CLI's
- * `<session_context>` preamble, not a tool result).
- */
+/** Whether a message is a real user prompt: a `user` message with typed text. */
 export function isRealPrompt(message: GeminiChatMessage): boolean {
   if (message.type !== 'user') return false;
   return userText(message).trim() !== '';
@@ -217,11 +189,7 @@ export function normalizePrompt(text: string): string {
 export interface ReadGeminiTurnOptions {
   /** The prompt as umbel sent it. When absent, the last prompt of the chat is read. */
   readonly prompt?: string;
-  /**
-   * When the CLI accepted the prompt: the ISO `timestamp` of the BeforeAgent hook payload.
-   * The prompt's own record is written after it, which tells this turn from an earlier one with
-   * the same text.
-   */
+  /** When the CLI accepted the prompt: the ISO `timestamp` of the BeforeAgent hook payload. */
   readonly acceptedAt?: string;
   /** Whether AfterAgent (umbel's `stop`) fired for this turn. */
   readonly stopSeen: boolean;
@@ -235,11 +203,7 @@ interface TurnSlice {
 
 const DROPPED = 'the prompt is no longer in the transcript (the turn was cancelled or its tool call was rejected)';
 
-/**
- * The messages after the prompt at `index`, up to the next prompt. `error`/`info` messages are
- * only this turn's when recorded between its prompt and the next recorded one: a failed turn's
- * prompt is dropped before its error is appended, so the error follows the previous turn in the list.
- */
+/** The messages after the prompt at `index`, up to the next prompt; `error`/`info` only when recorded within the turn. */
 function sliceAfter(chat: GeminiChat, index: number, own: GeminiChatPrompt): GeminiChatMessage[] {
   const { messages } = chat;
   const after: GeminiChatMessage[] = [];
@@ -276,10 +240,7 @@ function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): TurnSlice | G
   return { ...base, prompt: messages[position] as GeminiChatMessage, after: sliceAfter(chat, position, own) };
 }
 
-/**
- * Gemini's token counts → the neutral ones: `input` (the prompt, cached included), `output`, `cached`,
- * `thoughts`; `tool` (tool-use prompt tokens) and `total` have no neutral name and are left out.
- */
+/** Gemini's token counts → the neutral ones (GEMINI-FACTS.md: "Chat recording"). */
 const TOKEN_NAMES: Readonly<Record<string, keyof ProviderV1Usage>> = {
   input: 'inputTokens',
   output: 'outputTokens',
@@ -287,17 +248,25 @@ const TOKEN_NAMES: Readonly<Record<string, keyof ProviderV1Usage>> = {
   thoughts: 'reasoningTokens',
 };
 
+const QUOTA_TEXT = /exhausted your daily quota|exceeded your current quota|Usage limit reached|RESOURCE_EXHAUSTED/i;
+
+/** The account error a failed turn's error text shows, if any (GEMINI-FACTS.md: "Account errors"). */
+export function geminiAccountError(message: string): ProviderV1AccountError | undefined {
+  const body = /\[API Error: ([\s\S]*)\]/.exec(message)?.[1] ?? '';
+  const code = /"code"\s*:\s*(\d{3})\b/.exec(body)?.[1];
+  const kind = accountErrorOfStatus(code === undefined ? undefined : Number(code));
+  if (kind !== undefined) return accountError(kind);
+  if (/"reason"\s*:\s*"API_KEY_INVALID"/.test(body)) return accountError('auth-failed');
+  return QUOTA_TEXT.test(message) ? accountError('rate-limited') : undefined;
+}
+
 /** A failed turn, with the account error its text shows. */
 function failed(message: string): ProviderV1TurnRead {
   const account = geminiAccountError(message);
   return { status: 'failed', message, ...(account ? { account } : {}) };
 }
 
-/**
- * Read one turn: the final answer is the text of the `gemini` messages after the prompt, joined
- * with `\n` (empty steps skipped); an `error` message after it fails the turn; a prompt that a
- * rewrite dropped is `interrupted` — never the previous turn's answer.
- */
+/** Read one turn: the `gemini` messages' text after its prompt, or how it failed (GEMINI-FACTS.md: "Chat recording"). */
 export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions): ProviderV1TurnRead {
   const found = locate(chat, options);
   if (found === 'missing') {
@@ -323,7 +292,7 @@ export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions)
       addUsage(usage, m.tokens, TOKEN_NAMES);
       if (m.model) model = m.model;
       const call = m.toolCalls?.[m.toolCalls.length - 1];
-      if (call?.name) activity = `${call.name}(${describeArgs(call.args)})`;
+      if (call?.name) activity = toolActivity(call.name, call.args, ['command', 'file_path', 'path', 'pattern', 'url']);
     } else if (m.type === 'error') {
       error = contentText(m.content) || 'error';
     } else if (m.type === 'info' && CANCELLED_RE.test(contentText(m.content).trim())) {
@@ -341,16 +310,6 @@ export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions)
     ...(found.sessionId ? { sessionId: found.sessionId } : {}),
     ...(model ? { model } : {}),
   };
-}
-
-function describeArgs(args: unknown): string {
-  if (isRecord(args)) {
-    for (const key of ['command', 'file_path', 'path', 'pattern', 'url']) {
-      const v = args[key];
-      if (typeof v === 'string') return v.length > 80 ? `${v.slice(0, 77)}...` : v;
-    }
-  }
-  return '';
 }
 
 /**

@@ -1,15 +1,14 @@
 /**
- * Gemini CLI's facts (reference gemini.md; verified on 0.61.0): env, approval modes, hook events,
- * screens, prompt rules and hook payload fields. The worker home that installs the hooks is
- * ./home.ts and ./settings.ts; the chat reader is ./chat.ts.
+ * Gemini CLI's facts (verified on 0.61.0; GEMINI-FACTS.md): env, approval modes, hook events,
+ * screens, prompt rules, hook payload fields and tools. The worker home is ./home.ts; the chat reader ./chat.ts.
  */
-import type { HookEvent, HookKind, ProviderV1EventInfo } from '@umbel/provider';
-import { type FatalFact, type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField, payloadActivity } from '@umbel/provider';
+import type { FatalFact, HookKind, InputBoxFacts, Matcher, PayloadFacts, PromptFacts, ProviderV1ToolCall, ProviderV1ToolUse, ToolFacts } from '@umbel/provider';
+import { classifyTool, commandPrompt, payloadActivity, permissionInput, toolErrorReader } from '@umbel/provider';
 
 /** `--approval-mode` values of Gemini CLI. */
 export const GEMINI_APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;
 
-/** Configuration variables a worker inherits, named one by one (never `GEMINI_CLI*`: a parent CLI's markers and IDE state). */
+/** Configuration variables a worker inherits, named one by one (GEMINI-FACTS.md: "Environment and billing"). */
 export const GEMINI_INHERIT_ENV = [
   'GOOGLE_GEMINI_BASE_URL',
   'GOOGLE_VERTEX_BASE_URL',
@@ -26,12 +25,7 @@ export const GEMINI_INHERIT_ENV = [
   'NO_BROWSER',
 ] as const;
 
-/**
- * Variables that bill the Gemini API or a Google Cloud account instead of a Google login
- * (ACCOUNT-FACTS §3.1): never inherited; a worker gets one only when the caller passes it. Kept
- * inherited: GOOGLE_CLOUD_PROJECT/_LOCATION (a Code Assist login for a workspace account needs the
- * project too; alone they switch nothing) and the base URLs (no key, no API call).
- */
+/** Variables that bill the Gemini API or a Google Cloud account, never inherited (GEMINI-FACTS.md: "Environment and billing"). */
 export const GEMINI_API_BILLING_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_APPLICATION_CREDENTIALS'] as const;
 
 /** Variables naming the endpoint Gemini CLI calls (status shows it, credentials removed). */
@@ -56,7 +50,7 @@ export const SIGN_IN_TEXT = 'How would you like to authenticate for this project
 export const API_KEY_ENTRY_TEXT = 'Enter Gemini API Key';
 /** The folder-trust dialog (umbel pre-trusts the worker cwd, so this is a fallback). */
 export const TRUST_TEXT = 'Do you trust the files in this folder?';
-/** The first option of a tool approval box (§7), drawn once the box takes keys. */
+/** The first option of a tool approval box, drawn once the box takes keys. */
 export const APPROVAL_RE = /● 1\. Allow once/;
 
 export const GEMINI_SIGN_IN: readonly Matcher[] = [SIGN_IN_TEXT, API_KEY_ENTRY_TEXT];
@@ -72,12 +66,7 @@ export const GEMINI_FATAL: readonly FatalFact[] = [
   fatal(/Please fix the configuration file/, 'gemini refused its configuration file'),
 ];
 
-/**
- * The input box: ` > text` (`*` in yolo mode, `!` in shell mode) down to the `workspace` footer; the
- * placeholder reads as empty. Ctrl-C with text clears it (§6); on an empty box it arms the exit
- * ("Press Ctrl+C again to exit."), so it is pressed only while the box holds text. (Esc Esc also
- * clears text, but on an empty box opens rewind.)
- */
+/** The input box; Ctrl-C clears it, pressed only while it holds text (GEMINI-FACTS.md: "Screens and prompts"). */
 export const GEMINI_INPUT_BOX: InputBoxFacts = {
   start: /^ [>*!] (.*)$/,
   end: /^ workspace \(/,
@@ -85,19 +74,14 @@ export const GEMINI_INPUT_BOX: InputBoxFacts = {
   clearKeys: ['C-c'],
 };
 
-/**
- * Prompts (§6): pasted byte-exact, but a first word that names a command (`/name …`) runs as a slash
- * command (built-in, custom or extension), and Enter after a trailing `\` inserts a newline instead
- * of submitting (a `\n` after it fixes that; the CLI trims it). `//…`, `/*…` and paths are text.
- */
+/** Prompts: a leading `/name` runs a slash command, a trailing `\` needs a `\n` (GEMINI-FACTS.md: "Screens and prompts"). */
 export const GEMINI_PROMPT: PromptFacts = {
   refuse: [
-    {
-      match: /^\/[A-Za-z][\w:.-]*(?=\s|$)/,
-      message: (command) => `gemini would run '${command}' as a slash command (built-in, custom or extension) instead of sending it to the model`,
-      hint: (prompt) =>
-        `put a word before it, e.g. 'Please: ${prompt.slice(0, 40)}', or send it with --command (command: true over MCP) to run it as gemini's command`,
-    },
+    commandPrompt({
+      cli: 'gemini',
+      as: 'a slash command (built-in, custom or extension)',
+      hintMore: ", or send it with --command (command: true over MCP) to run it as gemini's command",
+    }),
   ],
   trailing: [{ endsWith: '\\', append: '\n' }],
 };
@@ -105,25 +89,45 @@ export const GEMINI_PROMPT: PromptFacts = {
 /** AfterAgent's `prompt_response` when the turn produced no text (API error, cancel). */
 export const NO_RESPONSE_TEXT = '[no response text]';
 
-/** `ToolPermission` notifications mean the approval box is up. */
-function needsInput(event: HookEvent, p: Record<string, unknown>): ProviderV1EventInfo['needsInput'] {
-  const type = stringField(p, 'notification_type');
-  if (type !== 'ToolPermission' && !(event.kind === 'permission' && type === undefined)) return undefined;
-  const tool = stringField(p, 'details.rootCommand') ?? stringField(p, 'details.title') ?? stringField(p, 'tool_name');
-  const command = stringField(p, 'details.command');
-  const message = stringField(p, 'message') ?? 'Gemini is asking for permission';
-  return { kind: 'permission', message: command ? `${message}: ${command}` : message, ...(tool ? { tool } : {}) };
-}
-
-/**
- * Hook payloads (§4): every one carries `session_id` and `transcript_path`. BeforeAgent's
- * `timestamp` is the turn key (the prompt's record is written after it; see the chat reader).
- */
+/** Hook payloads; BeforeAgent's `timestamp` is the turn key (GEMINI-FACTS.md: "Screens and prompts", "Chat recording"). */
 export const GEMINI_PAYLOAD: PayloadFacts = {
   sessionId: 'session_id',
   transcriptPath: 'transcript_path',
   turnKey: { prompt: 'timestamp' },
   lastMessage: { stop: { field: 'prompt_response', except: [NO_RESPONSE_TEXT] } },
-  needsInput,
+  // `ToolPermission` notifications mean the approval box is up
+  needsInput: permissionInput({
+    notify: { field: 'notification_type', value: 'ToolPermission' },
+    tool: ['details.rootCommand', 'details.title', 'tool_name'],
+    what: ['details.command'],
+    message: 'message',
+    fallback: 'Gemini is asking for permission',
+  }),
   activity: payloadActivity({ tool: 'tool_name', input: 'tool_input', fields: ['command', 'file_path', 'dir_path', 'pattern'] }),
 };
+
+const FILE = ['file_path', 'absolute_path'];
+
+/** The error a Gemini CLI tool result reports. */
+export const readGeminiToolError = toolErrorReader({
+  json: true,
+  exitCode: /^\[?Exit Code: (-?\d+)\]?$/m,
+  output: /^Output: ([\s\S]*?)(?:\n(?:Error|Exit Code|Signal|Process Group PGID):|$)/m,
+  noOutput: '(empty)',
+});
+
+/** The tool facts of the Gemini CLI provider (GEMINI-FACTS.md: "Tools"). */
+export const GEMINI_TOOLS: ToolFacts = {
+  table: {
+    read_file: { does: 'read', fields: FILE },
+    read_many_files: { does: 'read', fields: ['include', 'paths'] },
+    write_file: { does: 'written', fields: FILE },
+    replace: { does: 'edited', fields: FILE },
+    edit: { does: 'edited', fields: FILE },
+    run_shell_command: { does: 'command', fields: ['command'] },
+  },
+  readError: readGeminiToolError,
+};
+
+/** Classify one Gemini CLI tool call. */
+export const classifyGeminiTool = (call: ProviderV1ToolCall): ProviderV1ToolUse => classifyTool(GEMINI_TOOLS, call);

@@ -6,7 +6,7 @@ import { createUmbel, UmbelError, UsageError } from '@umbel/core';
 import { createMemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGemini, GEMINI_INHERIT_ENV, GEMINI_UNSET_ENV, VERSION } from './index.js';
-import { buildWorkerSettings, geminiBilling } from './settings.js';
+import { buildWorkerSettings, geminiBilling } from './home.js';
 
 const prepareGeminiPrompt = (prompt: string) => createGemini().doPreparePrompt?.(prompt);
 
@@ -132,6 +132,12 @@ describe('doBuildLaunch', () => {
     // no env value on argv
     expect(launch.argv.join(' ')).not.toContain('canary-key-4711');
     expect((launch.files ?? [])[0]?.content).not.toContain('canary-key-4711');
+  });
+
+  it('trusts the cwd only while trustWorkspace is not false', async () => {
+    const env = async (settings: Parameters<typeof createGemini>[0]) => (await createGemini(settings).doBuildLaunch(launchOptions())).env ?? {};
+    expect((await env({ trustWorkspace: false })).GEMINI_CLI_TRUST_WORKSPACE).toBeUndefined();
+    expect((await env({ trustWorkspace: true })).GEMINI_CLI_TRUST_WORKSPACE).toBe('true');
   });
 
   it('prefers UMBEL_GEMINI_BIN (checked to be an executable file, even as a path), and fails with a typed error when gemini is nowhere', async () => {

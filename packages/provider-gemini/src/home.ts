@@ -1,16 +1,12 @@
 /**
- * The worker's own Gemini home (`<workerDir>/gemini-home`, passed as `GEMINI_CLI_HOME`): its
- * `.gemini/settings.json` is the user's settings plus umbel's hooks (written by the engine from the
- * launch's files); every other entry of the user's `~/.gemini` is a symlink (credentials, GEMINI.md,
- * commands, extensions, trusted folders, history…), except `projects.json` (per worker, so a stale
- * lock of another process never stalls this one) and `tmp`, which points at the user's
- * `~/.gemini/tmp` when it exists (chats then show up in the user's `gemini --resume`) or else at a
- * directory shared by umbel's workers (so a chat outlives its worker). The user's files are only read.
+ * The worker's own Gemini home (`<workerDir>/gemini-home`, passed as `GEMINI_CLI_HOME`) and the
+ * settings umbel gives it: GEMINI-FACTS.md "Settings layers", "Worker home". The user's files are only read.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type HookInstallContext, jsonFile, type LaunchParts, linkUserOrShared, prepareHome, readJsonObject } from '@umbel/provider';
-import { buildWorkerSettings, geminiBilling } from './settings.js';
+import type { HookInstallContext, HookKind, LaunchParts, ProviderV1BillingReport } from '@umbel/provider';
+import { asRecord, deepMerge, jsonFile, linkUserOrShared, prepareHome, readJsonObject, recordAt, settingsWithHooks, valueAt } from '@umbel/provider';
+import { GEMINI_HOOK_EVENTS } from './facts.js';
 
 /** The worker's Gemini home, inside its provider dir. */
 export const WORKER_HOME_DIR = 'gemini-home';
@@ -18,22 +14,91 @@ export const WORKER_HOME_DIR = 'gemini-home';
 export const WORKER_SETTINGS_PATH = `${WORKER_HOME_DIR}/.gemini/settings.json`;
 /** The CLI's local telemetry file, relative to the worker's provider dir (./telemetry.ts). */
 export const TELEMETRY_PATH = 'telemetry.log';
+/** Timeout of umbel's hook commands (ms); the sink writes one file and exits. */
+export const HOOK_TIMEOUT_MS = 10_000;
 
 /** Entries of the user's `~/.gemini` that are not shared with a worker's home. */
 const NOT_LINKED = new Set(['settings.json', 'projects.json', 'tmp']);
+
+/** Auth types of `security.auth.selectedType`. */
+export const GeminiAuthType = {
+  ApiKey: 'gemini-api-key',
+  Vertex: 'vertex-ai',
+  OAuth: 'oauth-personal',
+} as const;
+export type GeminiAuthType = (typeof GeminiAuthType)[keyof typeof GeminiAuthType];
+
+/** The auth type umbel selects when the user's settings select none (GEMINI-FACTS.md: "Environment and billing"). */
+export function chooseAuthType(env: Readonly<Record<string, string>>): GeminiAuthType | undefined {
+  if ((env.GOOGLE_GENAI_USE_VERTEXAI ?? '').toLowerCase() === 'true') return GeminiAuthType.Vertex;
+  if (env.GEMINI_API_KEY) return GeminiAuthType.ApiKey;
+  return undefined;
+}
+
+/** How a worker bills, from the auth type its settings select (GEMINI-FACTS.md: "Environment and billing"). */
+export function geminiBilling(settings: Readonly<Record<string, unknown>>): ProviderV1BillingReport {
+  const type = valueAt(settings, ['security', 'auth', 'selectedType']);
+  if (typeof type !== 'string' || !type) return { billing: 'unknown', evidence: 'no security.auth.selectedType' };
+  const evidence = `security.auth.selectedType "${type}"`;
+  if (type === GeminiAuthType.OAuth) return { billing: 'subscription', evidence };
+  if (type === 'cloud-shell') return { billing: 'unknown', evidence };
+  return { billing: 'api', evidence };
+}
+
+/** Input of {@link buildWorkerSettings}. */
+export interface WorkerSettingsInput {
+  /** The user's settings (parsed); not modified. */
+  readonly user: Readonly<Record<string, unknown>>;
+  /** Shell command of the hook sink for a kind. */
+  readonly hookCommand: (kind: HookKind) => string;
+  /** The worker's env (for the auth choice). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Deep-merged last (tests: `{model:{disableLoopDetection:true}}`). */
+  readonly overrides?: Readonly<Record<string, unknown>>;
+  /** Where the CLI writes its local telemetry (see {@link workerTelemetry}); none when absent. */
+  readonly telemetryOutfile?: string;
+}
+
+/** The worker's telemetry: local, into `outfile`, without prompts, unless the user's own is on (GEMINI-FACTS.md: "Telemetry"). */
+export function workerTelemetry(user: unknown, outfile: string | undefined): unknown {
+  if (asRecord(user)?.enabled === true) return user;
+  if (outfile === undefined) return user;
+  return { enabled: true, target: 'local', outfile, logPrompts: false, useCollector: false };
+}
+
+/** What every worker's settings set: hooks on, auto-update off. */
+const WORKER_SET = { hooksConfig: { enabled: true }, general: { enableAutoUpdate: false, enableAutoUpdateNotification: false } };
+
+/** The worker's user settings (GEMINI-FACTS.md: "Settings layers"). */
+export function buildWorkerSettings(input: WorkerSettingsInput): Record<string, unknown> {
+  const hooks = Object.entries(GEMINI_HOOK_EVENTS).map(([event, kind]) => ({ event, kind, command: input.hookCommand(kind) }));
+  const s = settingsWithHooks(input.user, hooks, { matcher: '', fields: (h) => ({ name: `umbel-${h.kind}`, timeout: HOOK_TIMEOUT_MS }) }, WORKER_SET);
+  const hooksConfig = s.hooksConfig as Record<string, unknown>;
+  if (Array.isArray(hooksConfig.disabled)) {
+    hooksConfig.disabled = hooksConfig.disabled.filter((name) => !(typeof name === 'string' && name.startsWith('umbel-')));
+  }
+  const selected = valueAt(s, ['security', 'auth', 'selectedType']);
+  const chosen = typeof selected === 'string' && selected !== '' ? undefined : chooseAuthType(input.env);
+  if (chosen) recordAt(s, ['security', 'auth']).selectedType = chosen;
+  const telemetry = workerTelemetry(s.telemetry, input.telemetryOutfile);
+  if (telemetry !== undefined) s.telemetry = telemetry;
+  return input.overrides ? deepMerge(s, input.overrides) : s;
+}
 
 /** The user's own Gemini home (the directory holding `.gemini`). */
 export function userGeminiHome(callerEnv: Readonly<Record<string, string | undefined>>): string {
   return callerEnv.GEMINI_CLI_HOME || callerEnv.HOME || homedir();
 }
 
-/** Options of {@link installGeminiHome} from the provider's settings. */
+/** The provider's settings of the worker home. */
 export interface GeminiHomeOptions {
-  readonly trustWorkspace: boolean;
+  /** Trust the worker's cwd for the run (`GEMINI_CLI_TRUST_WORKSPACE=true`). Default true. */
+  readonly trustWorkspace?: boolean;
+  /** Settings deep-merged last into the worker's settings (e.g. `{model:{disableLoopDetection:true}}`). */
   readonly settingsOverrides?: Readonly<Record<string, unknown>>;
 }
 
-/** Install the hooks: prepare the worker home and return its settings file and env. */
+/** Install the hooks: prepare the worker home (GEMINI-FACTS.md: "Worker home") and return its settings file and env. */
 export async function installGeminiHome({ launch }: HookInstallContext, options: GeminiHomeOptions): Promise<LaunchParts> {
   const userDotGemini = join(userGeminiHome(launch.callerEnv), '.gemini');
   const user = await readJsonObject(join(userDotGemini, 'settings.json'), 'Gemini settings');
@@ -50,7 +115,7 @@ export async function installGeminiHome({ launch }: HookInstallContext, options:
     ...(options.settingsOverrides ? { overrides: options.settingsOverrides } : {}),
   });
   return {
-    env: { GEMINI_CLI_HOME: home, ...(options.trustWorkspace ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}) },
+    env: { GEMINI_CLI_HOME: home, ...(options.trustWorkspace !== false ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}) },
     files: [jsonFile(join(dotGemini, 'settings.json'), settings)],
     billing: geminiBilling(settings),
   };

@@ -1,14 +1,11 @@
 /**
- * Gemini CLI's local telemetry file, the one record of each failed API attempt (ACCOUNT-FACTS.md
- * §3.2). With `telemetry: {enabled: true, target: "local", outfile, logPrompts: false}` the CLI
- * appends OpenTelemetry log records (and spans, metrics) to `outfile`, each one pretty-printed JSON
- * (a line `{` to a line `}`), in batches about 5 s apart. Every main-model attempt logs a
- * `gemini_cli.api_request`, then a `gemini_cli.api_error` (attributes `status_code`, `error` = the
- * API's JSON body) or a `gemini_cli.api_response` (`status_code` 200). The TUI retries a 429 in
- * rounds of `general.maxAttempts` attempts forever, showing nothing, and the chat records nothing
- * until it is cancelled: this file is where those attempts are. Pure.
+ * One Gemini turn from the CLI's records: the chat's reading (./chat.ts), or a rate limit that only the
+ * local telemetry file beside it shows (GEMINI-FACTS.md: "Telemetry"). Pure.
  */
-import { asRecord, parseJson } from '@umbel/provider';
+import type { ProviderV1ReadTurnOptions, ProviderV1SideRecord, ProviderV1TurnRead } from '@umbel/provider';
+import { accountError, asRecord, parseJson, rememberLast, valueAt } from '@umbel/provider';
+import { chatOptions, type GeminiChat, geminiChatTurn } from './chat.js';
+import { TELEMETRY_PATH, WORKER_SETTINGS_PATH } from './home.js';
 
 /** One main-model attempt the telemetry recorded. */
 export interface GeminiApiAttempt {
@@ -25,12 +22,6 @@ const OUTCOMES: Readonly<Record<string, GeminiApiAttempt['outcome']>> = {
   'gemini_cli.api_response': 'response',
 };
 
-/** The API error body's own message (`{"error":{"message":…}}`), else the text itself. */
-function errorMessage(text: string): string {
-  const message = asRecord(asRecord(parseJson(text))?.error)?.message;
-  return typeof message === 'string' ? message : text;
-}
-
 function attemptOf(chunk: string): GeminiApiAttempt | undefined {
   // (a chunk that is not JSON: the first record of a tail cut, or one still being written)
   const a = asRecord(asRecord(parseJson(chunk))?.attributes);
@@ -39,37 +30,28 @@ function attemptOf(chunk: string): GeminiApiAttempt | undefined {
   const at = Date.parse(String(a['event.timestamp']));
   if (Number.isNaN(at)) return undefined;
   const status = typeof a.status_code === 'number' ? a.status_code : undefined;
-  const error = typeof a.error === 'string' ? a.error : undefined;
-  return { at, outcome, ...(status !== undefined ? { status } : {}), ...(error !== undefined ? { message: errorMessage(error) } : {}) };
+  // the API error body's own message (`{"error":{"message":…}}`), else the text itself
+  const body = typeof a.error === 'string' ? valueAt(parseJson(a.error), ['error', 'message']) : undefined;
+  const message = typeof body === 'string' ? body : a.error;
+  return { at, outcome, ...(status !== undefined ? { status } : {}), ...(typeof message === 'string' ? { message } : {}) };
 }
 
-/** The last text parsed and its attempts: every wait tick of a running turn hands over the same tail until the next batch (~5 s). */
-let last: { readonly text: string; readonly attempts: readonly GeminiApiAttempt[] } | undefined;
-
-/** The main-model attempts (errors and responses) the telemetry text records, oldest first. */
-export function geminiApiAttempts(text: string): readonly GeminiApiAttempt[] {
-  if (last?.text === text) return last.attempts;
-  const attempts = parseAttempts(text);
-  last = { text, attempts };
-  return attempts;
-}
-
-function parseAttempts(text: string): readonly GeminiApiAttempt[] {
+/** The main-model attempts (errors and responses) the telemetry text records, oldest first (the same tail comes back until the next batch). */
+export const geminiApiAttempts = rememberLast((text: string): readonly GeminiApiAttempt[] => {
   const out: GeminiApiAttempt[] = [];
   for (const chunk of text.split(/\n(?=\{\n)/)) {
-    if (!chunk.includes('"gemini_cli.api_')) continue;
-    const attempt = attemptOf(chunk);
+    const attempt = chunk.includes('"gemini_cli.api_') ? attemptOf(chunk) : undefined;
     if (attempt) out.push(attempt);
   }
   return Object.freeze(out.sort((x, y) => x.at - y.at).map((a) => Object.freeze(a)));
-}
+});
 
 /** The CLI's default and highest `general.maxAttempts`. */
 const MAX_ATTEMPTS = 10;
 
 /** `general.maxAttempts` of the worker's settings text (the CLI's default 10, and at most 10). */
 export function geminiMaxAttempts(settingsText: string | undefined): number {
-  const n = asRecord(asRecord(parseJson(settingsText ?? ''))?.general)?.maxAttempts;
+  const n = valueAt(parseJson(settingsText ?? ''), ['general', 'maxAttempts']);
   return typeof n === 'number' && Number.isInteger(n) && n > 0 ? Math.min(n, MAX_ATTEMPTS) : MAX_ATTEMPTS;
 }
 
@@ -79,11 +61,7 @@ export interface GeminiRateLimitRound {
   readonly attempts: number;
 }
 
-/**
- * Whether the CLI has spent a whole round of its retry budget on 429s in this turn: at least
- * `maxAttempts` main-model attempts since `since` (when the CLI accepted the prompt) failed with 429
- * in a row, with no answer or other error after them.
- */
+/** Whether the CLI has spent a whole round of its retry budget on 429s since `since` (GEMINI-FACTS.md: "Telemetry"). */
 export function rateLimitRound(telemetry: string, options: { readonly since: string; readonly maxAttempts: number }): GeminiRateLimitRound | undefined {
   const since = Date.parse(options.since);
   if (Number.isNaN(since) || telemetry === '') return undefined;
@@ -99,4 +77,29 @@ export function rateLimitRound(telemetry: string, options: { readonly since: str
     }
   }
   return run >= options.maxAttempts ? { message: message || 'HTTP 429', attempts: run } : undefined;
+}
+
+/** What the engine reads beside the chat: the telemetry's tail and the worker's settings (its maxAttempts). */
+export const GEMINI_SIDE_RECORDS: readonly ProviderV1SideRecord[] = [
+  { name: 'telemetry', path: TELEMETRY_PATH, maxBytes: 4 << 20 },
+  { name: 'settings', path: WORKER_SETTINGS_PATH },
+];
+
+/** Read a turn: the chat's reading, or a rate limit when the CLI keeps retrying 429s (or was cancelled doing so). */
+export function geminiTurn(chat: GeminiChat, options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
+  const read = geminiChatTurn(chat, chatOptions(options));
+  if (read.status === 'completed' || read.status === 'failed') return read;
+  const since = chatOptions(options).acceptedAt;
+  const telemetry = options.sideRecords?.telemetry;
+  if (since === undefined || !telemetry) return read;
+  const round = rateLimitRound(telemetry, { since, maxAttempts: geminiMaxAttempts(options.sideRecords?.settings) });
+  if (!round) return read;
+  return {
+    status: 'failed',
+    message: round.message,
+    apiErrorStatus: 429,
+    account: accountError('rate-limited'),
+    // still in flight in the chat and no AfterAgent: the CLI goes on retrying until cancelled
+    ...(read.status === 'running' && !options.stopSeen ? { retrying: true } : {}),
+  };
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expectReadsFromOneParse } from '@umbel/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createGemini } from './provider.js';
-import { classifyGeminiTool, readGeminiToolError } from './tools.js';
+import { classifyGeminiTool, readGeminiToolError } from './facts.js';
 
 describe('classifyGeminiTool', () => {
   it('maps the file tools and the shell (gemini-cli 0.61 names and parameters)', () => {

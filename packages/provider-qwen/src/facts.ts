@@ -4,7 +4,7 @@
  * install the hooks are ./settings.ts; the chat-recording reader is ./chat.ts.
  */
 import type { HookEvent, HookKind, ProviderV1BillingInput, ProviderV1BillingReport, ProviderV1EventInfo } from '@umbel/provider';
-import { type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField, payloadActivity } from '@umbel/provider';
+import { commandPrompt, type InputBoxFacts, type Matcher, type PayloadFacts, type PromptFacts, stringField, payloadActivity } from '@umbel/provider';
 
 /** `--approval-mode` values of Qwen Code. */
 export const QWEN_APPROVAL_MODES = ['default', 'auto-edit', 'yolo', 'plan'] as const;
@@ -84,13 +84,7 @@ export const QWEN_INPUT_BOX: InputBoxFacts = {
 
 /** Prompts: pasted byte-exact; a first word naming a command (`/name`) runs as a slash command. */
 export const QWEN_PROMPT: PromptFacts = {
-  refuse: [
-    {
-      match: /^\/[A-Za-z][\w:.-]*(?=\s|$)/,
-      message: (command) => `Qwen Code would run '${command}' as a slash command instead of sending it to the model`,
-      hint: (prompt) => `put a word before it, e.g. 'Please: ${prompt.slice(0, 40)}'`,
-    },
-  ],
+  refuse: [commandPrompt({ cli: 'Qwen Code', as: 'a slash command' })],
   trailing: [{ endsWith: '\\', append: '\n' }],
 };
 

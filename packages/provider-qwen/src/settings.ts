@@ -14,7 +14,7 @@
  */
 import { join } from 'node:path';
 import type { HookInstallContext, LaunchParts } from '@umbel/provider';
-import { asRecord, commandHooks, jsonFile, readJsonObject, shellQuote } from '@umbel/provider';
+import { jsonFile, readJsonObject, settingsWithHooks, shellQuote } from '@umbel/provider';
 import { SYSTEM_SETTINGS_ENV } from './facts.js';
 
 /** Timeout of umbel's hook commands (ms); the sink writes one file and exits. */
@@ -36,11 +36,9 @@ export function promptFilterScript(command: string): string {
  * the user's feet). Pure.
  */
 export function buildWorkerSettings(base: Readonly<JsonObject>, commands: Readonly<Record<string, string>>): JsonObject {
-  const settings = structuredClone(base) as JsonObject;
   const hooks = Object.entries(commands).map(([event, command]) => ({ event, command }));
-  settings.hooks = commandHooks(hooks, { matcher: '', fields: (h) => ({ name: `umbel-${h.event}`, timeout: HOOK_TIMEOUT_MS }) }, settings.hooks);
-  settings.general = { ...asRecord(settings.general), enableAutoUpdate: false };
-  return settings;
+  const shape = { matcher: '', fields: (h: { event: string }) => ({ name: `umbel-${h.event}`, timeout: HOOK_TIMEOUT_MS }) };
+  return settingsWithHooks(base, hooks, shape, { general: { enableAutoUpdate: false } });
 }
 
 /** Install umbel's hooks: the worker's system settings file and the variable that points Qwen Code at it. */

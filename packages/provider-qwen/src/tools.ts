@@ -7,16 +7,10 @@
  * command that exits non-zero says `Exit Code: N` in its output; a refused or failed call's result
  * is `{"error": …}`. Pure.
  */
-import { classifyTool, jsonToolError, type ProviderV1ToolCall, type ProviderV1ToolResult, type ProviderV1ToolUse, type ToolFacts } from '@umbel/provider';
+import { classifyTool, type ProviderV1ToolCall, type ProviderV1ToolUse, type ToolFacts, toolErrorReader } from '@umbel/provider';
 
 /** The error a Qwen Code tool result reports. */
-export function readQwenToolError(result: ProviderV1ToolResult): string | undefined {
-  if (result.isError) return result.content;
-  const error = jsonToolError(result.content);
-  if (error !== undefined) return error;
-  const exit = /^Exit Code: (-?\d+)$/m.exec(result.content.trim());
-  return exit && exit[1] !== '0' ? `Exit Code: ${exit[1]}` : undefined;
-}
+export const readQwenToolError = toolErrorReader({ json: true, exitCode: /^Exit Code: (-?\d+)$/m });
 
 /** The tool facts of the Qwen Code provider. */
 export const QWEN_TOOLS: ToolFacts = {

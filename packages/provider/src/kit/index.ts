@@ -73,3 +73,8 @@ export { definedMembers } from './defined.js';
 export { type AccountErrorNames, accountKindOf, payloadAccountError } from './account-names.js';
 export { ANTHROPIC_USAGE_NAMES } from './anthropic-usage.js';
 export { envPrecedence } from './env-precedence.js';
+export { type ToolErrorFacts, toolErrorReader } from './tool-errors.js';
+export { settingsWithHooks } from './hook-settings.js';
+export { type CommandPromptFacts, commandPrompt, SLASH_COMMAND } from './command-prompt.js';
+export { type PermissionFacts, permissionInput } from './permission.js';
+export { rememberLast } from './remember-last.js';
