@@ -373,6 +373,12 @@ export type ProviderV1TurnRead =
       readonly stopReason?: string;
       /** Plan usage the transcript recorded for this turn (Codex: `token_count.rate_limits`); absent when none. */
       readonly quota?: ProviderV1Quota;
+      /**
+       * Background work the transcript records as still running when the turn ended (Codex: its
+       * background terminals), for a CLI whose stop hook does not list it ({@link ProviderV1EventInfo.background}
+       * wins); absent when none.
+       */
+      readonly background?: readonly ProviderV1BackgroundTask[];
     }
   | {
       readonly status: 'failed';
