@@ -111,7 +111,8 @@ export function shellToolCall(tools, command, escalate = false, background = fal
   const names = new Set((Array.isArray(tools) ? tools : []).map((t) => t?.name).filter(Boolean));
   const extra = escalate ? { sandbox_permissions: 'require_escalated', justification: `Mock wants to run: ${command}` } : {};
   const yieldMs = background ? 250 : 30000;
-  if (names.has('exec_command') || names.size === 0) return { name: 'exec_command', arguments: { cmd: command, login: false, yield_time_ms: yieldMs, ...extra } };
+  if (names.has('exec_command') || names.size === 0)
+    return { name: 'exec_command', arguments: { cmd: command, login: false, yield_time_ms: yieldMs, ...extra } };
   if (names.has('shell_command')) return { name: 'shell_command', arguments: { command, ...extra } };
   if (names.has('shell')) return { name: 'shell', arguments: { command: ['bash', '-lc', command], ...extra } };
   return { name: 'exec_command', arguments: { cmd: command, login: false, yield_time_ms: 30000, ...extra } };
