@@ -51,23 +51,29 @@ afterAll(async () => {
 });
 
 describe('the fake Qwen Code writes the real 0.15.10 records', () => {
-  it('hook payloads and chat records: the same events and fields, a turn with a tool call included', async () => {
-    const home = join(dir, 'home');
-    const work = join(dir, 'work');
-    const hooks = join(dir, 'hooks.jsonl');
+  /** Start the fake in session `name` (its own home, project and hook log): what its hooks delivered so far, in order. */
+  async function startFake(name: string) {
+    const home = join(dir, name, 'home');
+    const work = join(dir, name, 'work');
+    const hooks = join(dir, name, 'hooks.jsonl');
     mkdirSync(home, { recursive: true });
     mkdirSync(work, { recursive: true });
-    const sink = join(dir, 'sink.sh');
+    const sink = join(dir, name, 'sink.sh');
     writeFileSync(sink, `#!/bin/sh\n{ printf '{"kind":"%s","payload":' "$1"; cat; printf '}\\n'; } >> ${hooks}\n`);
     chmodSync(sink, 0o755);
     const events = ['SessionStart', 'UserPromptSubmit', 'Stop', 'StopFailure', 'PermissionRequest', 'Notification', 'PreToolUse'];
-    const settings = join(dir, 'system-settings.json');
+    const settings = join(dir, name, 'system-settings.json');
     const hook = (e: string) => [{ matcher: '', hooks: [{ type: 'command', command: `${sink} ${e}` }] }];
     writeFileSync(settings, JSON.stringify({ hooks: Object.fromEntries(events.map((e) => [e, hook(e)])) }));
     const env = [`HOME=${home}`, `OPENAI_BASE_URL=${mock.url}`, 'OPENAI_API_KEY=k', 'OPENAI_MODEL=mock-model', `QWEN_CODE_SYSTEM_SETTINGS_PATH=${settings}`];
-    server.run('new-session', '-d', '-s', 'q', '-x', '120', '-y', '40', '-c', work, 'env', ...env, FAKE);
+    server.run('new-session', '-d', '-s', name, '-x', '120', '-y', '40', '-c', work, 'env', ...env, FAKE);
     const got = () => (existsSync(hooks) ? jsonl(readFileSync(hooks, 'utf8')) : []);
     await until('SessionStart', () => (got().some((h) => h.kind === 'SessionStart') ? true : undefined));
+    return { work, got };
+  }
+
+  it('hook payloads and chat records: the same events and fields, a turn with a tool call included', async () => {
+    const { work, got } = await startFake('q');
     server.run({ input: 'ECHO one\ntwo' }, 'load-buffer', '-b', 'p', '-');
     server.run('paste-buffer', '-p', '-b', 'p', '-t', 'q');
     server.run('send-keys', '-t', 'q', 'Enter');
@@ -103,5 +109,40 @@ describe('the fake Qwen Code writes the real 0.15.10 records', () => {
       expect(keys(b?.message), `${type}.message`).toEqual(keys(a?.message));
     }
     expect(keys(fakeChat.find((r) => r.type === 'assistant')?.usageMetadata)).toEqual(keys(realChat.find((r) => r.type === 'assistant')?.usageMetadata));
+  });
+
+  it('a background agent: the <task-notification> turn fires no UserPromptSubmit, only a Stop (as recorded); a prompt typed meanwhile is queued and fires its own after it', async () => {
+    const { got } = await startFake('bg');
+    const typed = (text: string) => {
+      server.run('send-keys', '-t', 'bg', '-l', text);
+      server.run('send-keys', '-t', 'bg', 'Enter');
+    };
+    // the agent answers `DELAY 10000 ECHO notified` at once: the notification turn (answered by its <result>) lasts 10 s
+    typed('BGAGENT ECHO DELAY 10000 ECHO notified');
+    const transcript = await until('the chat', () => got().find((h) => h.kind === 'UserPromptSubmit')?.payload.transcript_path as string | undefined);
+    await until('the notification turn', () => (jsonl(readFileSync(transcript, 'utf8')).some((r) => r.subtype === 'notification') ? true : undefined));
+    typed('ECHO queued');
+    await until('the queue hint', () => (server.run('capture-pane', '-p', '-t', 'bg').includes('Press ↑ to edit queued messages') ? true : undefined));
+    await until('the queued turn', () => (got().filter((h) => h.kind === 'Stop').length === 3 ? true : undefined));
+    const order = got()
+      .filter((h) => h.kind === 'UserPromptSubmit' || h.kind === 'Stop')
+      .map((h) => (h.kind === 'Stop' ? `Stop ${h.payload.last_assistant_message.split('\n')[0]}` : `Prompt ${h.payload.prompt}`));
+    expect(order).toEqual([
+      'Prompt BGAGENT ECHO DELAY 10000 ECHO notified',
+      'Prompt ',
+      'Stop TOOL-RESULT: Background agent launched successfully.',
+      'Stop notified',
+      'Prompt ECHO queued',
+      'Stop queued',
+    ]);
+    // the same hook sequence as the real 0.15.10's recording (the continuation's empty prompt is dropped by umbel's hook)
+    const kinds = (hooks: Json[]) => hooks.filter((h) => !(h.kind === 'UserPromptSubmit' && h.payload.prompt === '')).map((h) => h.kind);
+    expect(kinds(got()).slice(0, 9)).toEqual(kinds(jsonl(readFileSync(join(REAL, 'real-0.15.10-background-hooks.jsonl'), 'utf8'))).slice(0, 9));
+    const pre = got().find((h) => h.kind === 'PreToolUse')?.payload;
+    expect(pre).toMatchObject({ tool_name: 'agent', tool_input: { run_in_background: true, subagent_type: 'general-purpose' } });
+    const notification = jsonl(readFileSync(transcript, 'utf8')).find((r) => r.subtype === 'notification');
+    expect(notification?.message.parts[0].text).toMatch(
+      /^<task-notification>\n<task-id>general-purpose-call_[0-9a-f]+<\/task-id>[\s\S]*<result>DELAY 10000 ECHO notified<\/result>/,
+    );
   });
 });

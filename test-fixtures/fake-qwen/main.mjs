@@ -7,10 +7,17 @@
 // Without a key (and no security.auth.selectedType) it shows the auth dialog and never gets ready.
 // 429 and 5xx are retried every FAKE_QWEN_RETRY_MS (default 1500) for ever, one api_error record
 // each, as the real one does for minutes; Escape aborts. Knob: FAKE_QWEN_SIGNED_OUT=1.
+// A prompt submitted while a turn runs is queued (the box empties) and starts, with its
+// UserPromptSubmit, once the CLI is idle (several queued ones joined by a blank line, as 0.15.10
+// drains them). The `agent` tool runs a subagent against the same mock: in the foreground the turn
+// waits for its answer; in the background (`run_in_background`) the tool answers at once, the agent
+// records to `<project dir>/subagents/<session>/agent-<id>.jsonl`, and once it ended and the CLI is
+// idle the CLI runs a `<task-notification>` turn of its own: a `user` record of subtype
+// `notification`, NO UserPromptSubmit, then a bare Stop (BACKGROUND-FACTS.md §4).
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { Chat, runHooks, settingsLayers, VERSION } from './records.mjs';
-import { callModel, SHELL_TOOL } from './model.mjs';
+import { agentRecordPath, Chat, recordAgent, runHooks, settingsLayers, VERSION } from './records.mjs';
+import { AGENT_TOOL, callModel, SHELL_TOOL } from './model.mjs';
 import { Screen } from './screen.mjs';
 
 function parseArgs(argv) {
@@ -42,6 +49,9 @@ const screen = new Screen({ version: VERSION, auth: signedIn ? 'API Key' : 'Unkn
 const retryMs = Number(process.env.FAKE_QWEN_RETRY_MS ?? 1500);
 const history = [];
 let abort;
+/** Prompts submitted while a turn ran, and the `<task-notification>` prompts of background agents that ended. */
+const queue = [];
+const notifications = [];
 
 const hook = (event, payload) => runHooks(layers, event, payload, chat);
 const sleep = (ms, signal) =>
@@ -91,11 +101,73 @@ async function callUntilAnswered(messages, signal) {
   }
 }
 
+/** The `<task-notification>` prompt of a background agent that ended (the recorded 0.15.10 shape, usage left out). */
+function notificationPrompt(id, call, answer, file) {
+  return [
+    '<task-notification>',
+    `<task-id>${id}</task-id>`,
+    `<tool-use-id>${call.id}</tool-use-id>`,
+    '<status>completed</status>',
+    `<summary>Agent "${call.args.description ?? ''}" completed.</summary>`,
+    `<result>${answer}</result>`,
+    `<output-file>${file}</output-file>`,
+    '</task-notification>',
+  ].join('\n');
+}
+
+/** Run the `agent` tool: the subagent's answer (foreground), or the launch text at once (background). */
+async function runAgent(call) {
+  const a = call.args;
+  const id = `${a.subagent_type ?? 'general-purpose'}-${call.id}`;
+  const file = agentRecordPath(chat, id);
+  const sub = async () => {
+    recordAgent(file, 'user', a.prompt ?? '');
+    const r = await callModel({ model, messages: [{ role: 'user', content: a.prompt ?? '' }] });
+    const answer = r.ok ? (r.content ?? '') : `[API Error: ${r.message}]`;
+    recordAgent(file, 'assistant', answer);
+    return answer;
+  };
+  if (!a.run_in_background) return sub();
+  void sub().then((answer) => {
+    screen.say(`● Background agent "${a.subagent_type}: ${a.description}" completed.`);
+    notifications.push(notificationPrompt(id, call, answer, file));
+    next();
+  });
+  return `Background agent launched successfully.\nagentId: ${id}\noutput_file: ${file}`;
+}
+
+/** A tool call of the turn: its output, or undefined when the user did not allow it. */
+async function runTool(call) {
+  if (call.name === AGENT_TOOL) {
+    await hook('PreToolUse', {
+      permission_mode: args.approvalMode,
+      tool_name: AGENT_TOOL,
+      tool_input: call.args,
+      tool_use_id: `toolu_${Date.now()}_${call.id}`,
+    });
+    const output = await runAgent(call);
+    screen.say(`✓  Agent ${call.args.description ?? ''}`);
+    return output;
+  }
+  const ok = await approve(call);
+  if (ok)
+    await hook('PreToolUse', {
+      permission_mode: args.approvalMode,
+      tool_name: SHELL_TOOL,
+      tool_input: call.args,
+      tool_use_id: `toolu_${Date.now()}_${call.id}`,
+    });
+  const output = ok ? await runShell(call.args.command ?? '') : undefined;
+  screen.say(`${ok ? '✓' : '-'}  Shell ${call.args.command}`);
+  return output;
+}
+
 const STOP_FAILURE = { 400: 'invalid_request', 401: 'authentication_failed', 403: 'authentication_failed', 429: 'rate_limit' };
 
-async function turn(prompt) {
-  chat.user(prompt);
-  await hook('UserPromptSubmit', { prompt });
+/** One turn; `notification`: the CLI's own `<task-notification>` turn (no UserPromptSubmit). */
+async function turn(prompt, notification) {
+  chat.user(prompt, notification ? { subtype: 'notification' } : {});
+  if (!notification) await hook('UserPromptSubmit', { prompt });
   history.push({ role: 'user', content: prompt });
   abort = new AbortController();
   for (;;) {
@@ -120,36 +192,44 @@ async function turn(prompt) {
       content: null,
       tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }],
     });
-    const ok = await approve(call);
-    if (ok)
-      await hook('PreToolUse', {
-        permission_mode: args.approvalMode,
-        tool_name: SHELL_TOOL,
-        tool_input: call.args,
-        tool_use_id: `toolu_${Date.now()}_${call.id}`,
-      });
-    const output = ok ? await runShell(call.args.command ?? '') : '[Operation Cancelled] Reason: User did not allow tool call';
-    screen.say(`${ok ? '✓' : '-'}  Shell ${call.args.command}`);
-    chat.toolResult(call, output);
-    if (!ok) return;
+    const output = await runTool(call);
+    chat.toolResult(call, output ?? '[Operation Cancelled] Reason: User did not allow tool call');
+    if (output === undefined) return;
     history.push({ role: 'tool', tool_call_id: call.id, content: output });
     await hook('UserPromptSubmit', { prompt: '' });
   }
 }
 
-async function submit(text) {
-  if (/^\/[A-Za-z]/.test(text)) return screen.say(`(fake) ran the command ${text.split(/\s/)[0]}`);
-  screen.say(`> ${text}`);
+async function submit(text, notification = false) {
+  if (!notification && /^\/[A-Za-z]/.test(text)) return screen.say(`(fake) ran the command ${text.split(/\s/)[0]}`);
+  screen.say(notification ? '✦ (background agent notification)' : `> ${text}`);
   screen.busy(true);
   try {
-    await turn(text);
+    await turn(text, notification);
   } finally {
-    screen.busy(false);
     await hook('Notification', { message: 'Qwen Code is waiting for your input', notification_type: 'idle_prompt', title: 'Waiting for input' });
+    screen.busy(false);
+    next();
   }
 }
 
-screen.start({ onSubmit: submit, onCancel: () => abort?.abort(), onExit: () => process.exit(0) });
+/** Once idle: an ended background agent's notification turn first, then the prompts queued meanwhile. */
+function next() {
+  if (screen.isBusy) return;
+  const note = notifications.shift();
+  if (note !== undefined) return void submit(note, true);
+  if (queue.length === 0) return;
+  const text = queue.splice(0).join('\n\n');
+  screen.queued = [];
+  void submit(text);
+}
+
+function enqueue(text) {
+  queue.push(text.trim());
+  screen.queued = [...queue];
+}
+
+screen.start({ onSubmit: submit, onQueue: enqueue, onCancel: () => abort?.abort(), onExit: () => process.exit(0) });
 if (signedIn) {
   await hook('SessionStart', { permission_mode: args.approvalMode, source: 'startup', model });
   screen.ready();

@@ -1,7 +1,9 @@
 // The fake Qwen Code's model client: OpenAI chat completions (not streamed) at OPENAI_BASE_URL,
-// offering the shell tool `run_shell_command` as the real 0.15.10 does.
+// offering the shell tool `run_shell_command` and the subagent tool `agent` as the real 0.15.10 does.
 
 export const SHELL_TOOL = 'run_shell_command';
+/** The subagent tool of 0.15.10 (BACKGROUND-FACTS.md §4). */
+export const AGENT_TOOL = 'agent';
 
 const TOOLS = [
   {
@@ -10,6 +12,18 @@ const TOOLS = [
       name: SHELL_TOOL,
       description: 'Executes a given shell command',
       parameters: { type: 'object', properties: { command: { type: 'string' }, description: { type: 'string' } }, required: ['command'] },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: AGENT_TOOL,
+      description: 'Launch a new agent to handle complex, multi-step tasks autonomously',
+      parameters: {
+        type: 'object',
+        properties: { description: { type: 'string' }, prompt: { type: 'string' }, subagent_type: { type: 'string' }, run_in_background: { type: 'boolean' } },
+        required: ['description', 'prompt'],
+      },
     },
   },
 ];

@@ -56,8 +56,9 @@ export class Chat {
     this.parent = uuid;
   }
 
-  user(text) {
-    this.write('user', { message: { role: 'user', parts: [{ text }] } });
+  /** A prompt; `subtype: 'notification'` for the CLI's own `<task-notification>` prompt. */
+  user(text, extra = {}) {
+    this.write('user', { ...extra, message: { role: 'user', parts: [{ text }] } });
     this.promptId = `${this.sessionId}########${this.prompts++}`;
   }
 
@@ -83,6 +84,17 @@ export class Chat {
     };
     this.write('system', { subtype: 'ui_telemetry', systemPayload: { uiEvent } });
   }
+}
+
+/** Where a background agent of this chat records: `<project dir>/subagents/<session>/agent-<id>.jsonl` (+ `.meta.json`). */
+export function agentRecordPath(chat, agentId) {
+  return join(dirname(dirname(chat.path)), 'subagents', chat.sessionId, `agent-${agentId}.jsonl`);
+}
+
+/** Append one record of a background agent (its prompt or its answer). */
+export function recordAgent(path, type, text) {
+  mkdirSync(dirname(path), { recursive: true });
+  appendFileSync(path, `${JSON.stringify({ uuid: randomUUID(), timestamp: new Date().toISOString(), type, message: { parts: [{ text }] } })}\n`);
 }
 
 function runOne(command, input) {

@@ -3,7 +3,8 @@
 // label, the history, the shell approval box, the input box between two rules (`> text` with a
 // zero-width-space cursor, the placeholder when empty), `? for shortcuts`. Keys: bracketed paste,
 // typed text, Enter, Ctrl-C (clears a draft; on an empty box arms the exit, a second one quits),
-// Escape (cancels a turn, rejects an approval), `1`/Enter approve.
+// Escape (cancels a turn, rejects an approval), `1`/Enter approve. Enter while a turn runs queues the
+// text (the box empties; the queued prompts and `Press ↑ to edit queued messages` show above it).
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -20,10 +21,12 @@ export class Screen {
     this.armed = false;
     this.permission = undefined;
     this.pasting = undefined;
+    /** Prompts queued while a turn runs (shown above the input box). */
+    this.queued = [];
   }
 
-  start({ onSubmit, onCancel, onExit }) {
-    Object.assign(this, { onSubmit, onCancel, onExit });
+  start({ onSubmit, onQueue, onCancel, onExit }) {
+    Object.assign(this, { onSubmit, onQueue, onCancel, onExit });
     if (process.stdin.isTTY) process.stdin.setRawMode(true);
     process.stdout.write('\x1b[?2004h');
     process.stdin.setEncoding('utf8');
@@ -110,6 +113,7 @@ export class Screen {
     if (this.signIn) body.push(...this.signInBox());
     if (this.permission) body.push(...this.approvalBox(), '  ⠏ Waiting for user confirmation...');
     else if (this.isBusy) body.push('  ⠋ Thinking... (esc to cancel)');
+    if (this.queued.length > 0) body.push('', ...this.queued.map((q) => `  ${q.replace(/\s+/g, ' ')}`), '  Press ↑ to edit queued messages');
     if (!this.signIn) {
       const [first, ...rest] = this.text === '' ? [] : this.text.split('\n');
       const box = this.text === '' ? ['>   Type your message or @path/to/file'] : [`> ${first}`, ...rest.map((l) => `  ${l}`)];
@@ -138,9 +142,10 @@ export class Screen {
     } else if (name === 'enter') {
       const text = this.text;
       this.armed = false;
-      if (text.trim() === '' || this.isBusy || !this.isReady) return;
+      if (text.trim() === '' || !this.isReady) return;
       this.text = '';
-      this.onSubmit(text);
+      if (this.isBusy) this.onQueue(text);
+      else this.onSubmit(text);
     } else if (name === 'backspace') this.text = this.text.slice(0, -1);
     this.draw();
   }

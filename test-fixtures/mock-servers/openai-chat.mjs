@@ -18,7 +18,8 @@
 // shell tool `bash` (or Qwen Code's `run_shell_command`) with `{command}` (+ `description` when its schema declares one); the follow-up
 // carrying the tool result gets toolResultReply()),
 // AGENT/BGAGENT (a call of Qwen Code's subagent tool `agent` with `run_in_background` false/true),
-// FAIL <status> [xN], LONG, else MOCK-REPLY. Mock-local extension of FAIL: header tokens right after
+// FAIL <status> [xN], LONG, else MOCK-REPLY. A `<task-notification>` prompt (Qwen Code's own turn after a
+// background agent ended) is answered by the directives of its `<result>` (notificationDirectives()). Mock-local extension of FAIL: header tokens right after
 // the status / xN, each `name=value`:
 //   retry-after=S  retry-after-ms=MS  reset-requests=V  reset-tokens=V   (x-ratelimit-reset-*)
 // e.g. `FAIL 429 x1 retry-after=1 ECHO ok` fails once with `retry-after: 1`, then answers "ok".
@@ -197,6 +198,19 @@ function withHeaders(p) {
   return { ...p, headers, message: text.trim() || 'mock failure', rest };
 }
 
+/** A `<task-notification>` prompt's `<result>`: the background agent's answer. */
+const NOTIFICATION_RESULT = /<task-notification>[\s\S]*?<result>([\s\S]*?)<\/result>/;
+
+/**
+ * What a prompt's directives are: a `<task-notification>` prompt (Qwen Code's own turn after a
+ * background agent ended) is answered by its `<result>`, so `BGAGENT ECHO DELAY 15000 ECHO notified`
+ * makes that turn last 15 s and answer `notified`; any other prompt is its own.
+ */
+export function notificationDirectives(prompt) {
+  const m = NOTIFICATION_RESULT.exec(prompt);
+  return m ? (m[1] ?? '').trim() : prompt;
+}
+
 /** The plan for a prompt: FAIL xN counted per prompt text, then the rest answered as a prompt. */
 function resolvePlan(prompt, attempts) {
   const attempt = (attempts.get(prompt) ?? 0) + 1;
@@ -319,7 +333,7 @@ export async function startChatMock({ logFile, port = 0, title = MOCK_TITLE } = 
     else if (queued.length > 0) p = queuedPlan(queued.shift());
     else if (cls.kind === 'tool-result') p = { kind: 'text', text: toolResultReply(cls.toolOutput), delayMs: 0 };
     else if (cls.kind === 'empty') p = { kind: 'text', text: 'MOCK-REPLY: (no prompt)', delayMs: 0 };
-    else p = resolvePlan(cls.prompt, attempts);
+    else p = resolvePlan(notificationDirectives(cls.prompt), attempts);
     if (!(await waitUnlessClosed(p.delayMs, res))) return;
     if (p.kind === 'error') return sendJson(res, p.status, errorBody(p.status, p.message), { 'x-request-id': id('req_'), ...p.headers });
     const msg = assistantOf(p, body);

@@ -188,6 +188,22 @@ describe('OpenAI chat-completions mock', () => {
     });
   });
 
+  it("answers the <task-notification> prompt Qwen Code sends by itself after a background agent by its <result>'s directives", async () => {
+    // BGAGENT ECHO DELAY 200 ECHO notified: the agent answers `DELAY 200 ECHO notified`, which becomes the notification's <result>
+    const notification = [
+      '<task-notification>',
+      '<task-id>general-purpose-call_1</task-id>',
+      '<status>completed</status>',
+      '<summary>Agent "Mock background agent" completed.</summary>',
+      '<result>DELAY 200 ECHO notified</result>',
+      '</task-notification>',
+    ].join('\n');
+    expect(streamedText(sseData(await (await post(body([{ role: 'user', content: notification }]))).text()))).toBe('notified');
+    // without a <result>: the prompt itself, as any other
+    const bare = '<task-notification>\n<status>completed</status>\n</task-notification>';
+    expect(streamedText(sseData(await (await post(body([{ role: 'user', content: bare }]))).text()))).toBe(`MOCK-REPLY: ${bare}`);
+  });
+
   it('answers AGENT in text when the request offers no agent tool', async () => {
     const data = sseData(await (await post(body([{ role: 'user', content: 'AGENT ECHO x' }], { tools: [] }))).text());
     expect(streamedText(data)).toBe('MOCK-NO-AGENT: ECHO x');

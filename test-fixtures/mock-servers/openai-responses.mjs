@@ -13,6 +13,7 @@
 //   ASK <cmd>   -> like TOOL, but the call asks for escalation (sandbox_permissions
 //                  "require_escalated", justification "Mock wants to run: <cmd>"), which makes the
 //                  TUI show its approval prompt (§9).
+// BGTOOL <cmd> calls exec_command with yield_time_ms 250: a longer command becomes a background terminal.
 //
 // Account errors and plan usage, as the OpenAI API / the ChatGPT (Codex) backend report them:
 //   FAIL 429 [retry-after=<v>] [reset=<s>] <msg>  an API rate limit (code rate_limit_exceeded):
@@ -101,11 +102,17 @@ export function classifyRequest(body, headers = {}) {
   return { kind: 'turn', prompt };
 }
 
-/** Pick codex's shell tool from the request's `tools` and build the call arguments. */
-export function shellToolCall(tools, command, escalate = false) {
+/**
+ * Pick codex's shell tool from the request's `tools` and build the call arguments. `background`
+ * (BGTOOL): `exec_command` yields after 250 ms, codex's least, so a longer command runs on as a
+ * background terminal (unified exec) after the call.
+ */
+export function shellToolCall(tools, command, escalate = false, background = false) {
   const names = new Set((Array.isArray(tools) ? tools : []).map((t) => t?.name).filter(Boolean));
   const extra = escalate ? { sandbox_permissions: 'require_escalated', justification: `Mock wants to run: ${command}` } : {};
-  if (names.has('exec_command') || names.size === 0) return { name: 'exec_command', arguments: { cmd: command, login: false, yield_time_ms: 30000, ...extra } };
+  const yieldMs = background ? 250 : 30000;
+  if (names.has('exec_command') || names.size === 0)
+    return { name: 'exec_command', arguments: { cmd: command, login: false, yield_time_ms: yieldMs, ...extra } };
   if (names.has('shell_command')) return { name: 'shell_command', arguments: { command, ...extra } };
   if (names.has('shell')) return { name: 'shell', arguments: { command: ['bash', '-lc', command], ...extra } };
   return { name: 'exec_command', arguments: { cmd: command, login: false, yield_time_ms: 30000, ...extra } };
@@ -396,7 +403,7 @@ export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE
       }
       p = { ...planReply(p.rest || 'recovered'), delayMs: 0 };
     }
-    if (p.kind === 'tool') return stream(res, toolEvents(shellToolCall(body.tools, p.command, p.escalate), { inputTokens }));
+    if (p.kind === 'tool') return stream(res, toolEvents(shellToolCall(body.tools, p.command, p.escalate, p.background), { inputTokens }));
     return stream(res, textEvents(p.text, { inputTokens }));
   }
 

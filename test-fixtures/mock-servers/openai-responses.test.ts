@@ -128,6 +128,12 @@ describe('OpenAI Responses mock', () => {
     expect(mock.requests().map((r) => r.kind)).toEqual(['turn', 'tool-result']);
   });
 
+  it("makes a BGTOOL prompt call exec_command yielding after 250 ms (codex's least), so a longer command runs on as a background terminal", async () => {
+    const events = parseSse(await (await post({ input: [...wrappers, user('BGTOOL sleep 30')], tools })).text());
+    const call = events.find((e) => e.type === 'response.output_item.done')?.item as { arguments: string };
+    expect(JSON.parse(call.arguments)).toEqual({ cmd: 'sleep 30', login: false, yield_time_ms: 250 });
+  });
+
   it('makes an ASK prompt request escalation (what shows the approval prompt)', async () => {
     const events = parseSse(await (await post({ input: [user('ASK touch /x')], tools })).text());
     const call = events.find((e) => e.type === 'response.output_item.done')?.item as { arguments: string };

@@ -1,7 +1,7 @@
 // Real-CLI tier (background agents, issue 33): the REAL pinned Qwen Code 0.15.10 against the
 // chat-completions mock (the world: ./qwen-world.ts). Facts: test-fixtures/real/BACKGROUND-FACTS.md §4,
 // test-fixtures/real/QWEN-FACTS.md.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
@@ -39,6 +39,29 @@ describe(`real Qwen Code ${readPins().qwen.version}: a background agent and the 
         .split('\n')
         .filter((line) => JSON.parse(line).kind === 'ended');
       expect(ended.map((line) => JSON.parse(line).turn)).toEqual([1, 2]);
+    },
+    T,
+  );
+
+  it(
+    "a send while Qwen Code runs its <task-notification> turn (it queues the prompt; the turn fires no prompt hook, a bare Stop) is turn 2, and wait of turn 2 gives turn 2's answer",
+    async () => {
+      const spawned = await w.umbel(['spawn', 'bgq', ...Q, '--json']);
+      expect(spawned.code, spawned.stderr).toBe(0);
+      // the agent answers `DELAY 15000 ECHO notified` at once; the mock answers the notification by its <result>: 15 s
+      await w.umbel(['send', 'bgq', 'BGAGENT ECHO DELAY 15000 ECHO notified']);
+      const first = await waitJson('bgq');
+      expect(first.outcome).toMatchObject({ reason: 'completed', turn: 1 });
+      const chat = first.outcome.transcriptPath as string;
+      await until(() => readFileSync(chat, 'utf8').includes('"subtype":"notification"'), 'the notification turn', 240_000);
+      const sent = await w.umbel(['send', 'bgq', 'ECHO two', '--json']);
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(JSON.parse(sent.stdout)).toMatchObject({ turn: 2 });
+      const second = await waitJson('bgq');
+      expect(second.outcome).toMatchObject({ reason: 'completed', turn: 2, result: 'two' });
+      expect(w.mock.requests().some((r) => r.prompt?.includes('<result>DELAY 15000 ECHO notified</result>'))).toBe(true);
+      const read = await w.umbel(['read', 'bgq', '--turn', '1', '--json']);
+      expect(JSON.parse(read.stdout).result).toBe(first.outcome.result);
     },
     T,
   );

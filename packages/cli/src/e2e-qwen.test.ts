@@ -4,13 +4,13 @@
  * chat records of the real 0.15.10 (test-fixtures/real/QWEN-FACTS.md) and talks to the
  * chat-completions mock started in this process. Needs `pnpm build`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun } from '../../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, REPO_ROOT, testEnv, umbelRunner } from '../../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, REPO_ROOT, testEnv, umbelRunner, until } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
 /** Per-test budget: several spawns on a loaded 2-core CI box (nothing asserts on time). */
 const T = 300_000;
@@ -125,6 +125,36 @@ describe('supervisor verbs with --provider qwen on the fake Qwen Code', () => {
       expect(await waitJson('err')).toMatchObject({ code: 122, outcome: { reason: 'provider-error', apiErrorStatus: 503 } });
       await umbel(['send', 'err', 'ECHO still here']);
       expect(await umbel(['wait', 'err', '--timeout', '90s'])).toMatchObject({ code: 0, stdout: 'still here\n' });
+    },
+    T,
+  );
+
+  it(
+    "a send while Qwen Code runs its own <task-notification> turn (no prompt hook, a bare Stop; the prompt queued) is turn 2, and wait gives turn 2's answer",
+    async () => {
+      expect((await umbel(['spawn', 'bgq', ...qw])).code).toBe(0);
+      // the agent answers `DELAY 15000 ECHO notified` at once: the notification turn (answered by its <result>) lasts 15 s
+      await umbel(['send', 'bgq', 'BGAGENT ECHO DELAY 15000 ECHO notified']);
+      const first = await waitJson('bgq');
+      expect(first.outcome).toMatchObject({ reason: 'completed', turn: 1 });
+      expect(first.outcome.result).toContain('Background agent launched successfully');
+      const chat = first.outcome.transcriptPath as string;
+      await until(() => readFileSync(chat, 'utf8').includes('"subtype":"notification"'), 'the notification turn');
+      const sent = await umbel(['send', 'bgq', 'ECHO two', '--json']);
+      expect(sent.code, sent.stderr).toBe(0);
+      expect(JSON.parse(sent.stdout)).toMatchObject({ turn: 2 });
+      expect((await waitJson('bgq')).outcome).toMatchObject({ reason: 'completed', turn: 2, result: 'two' });
+      // the notification turn's own answer is in the chat, credited to no turn
+      const answers = readFileSync(chat, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((r) => r.type === 'assistant')
+        .map((r) => r.message.parts[0]?.text);
+      expect(answers).toContain('notified');
+      expect(JSON.parse((await umbel(['read', 'bgq', '--turn', '1', '--json'])).stdout).result).toBe(first.outcome.result);
+      expect((await umbel(['send', 'bgq', 'ECHO three'])).stdout).toBe('3\n');
+      expect((await waitJson('bgq')).outcome).toMatchObject({ reason: 'completed', turn: 3, result: 'three' });
     },
     T,
   );

@@ -250,3 +250,16 @@ describe('tools (actions, diff)', () => {
     expect(messages?.map((m) => m.type)).toEqual(['assistant', 'user', 'assistant']);
   });
 });
+
+describe('Qwen Code confirms every prompt it takes with UserPromptSubmit (BACKGROUND-FACTS.md §4)', () => {
+  it("declares it (`promptHook: 'every-prompt'`): its own <task-notification> turn fires only a Stop, a queued prompt its prompt hook when it starts", () => {
+    expect(qwen.promptHook).toBe('every-prompt');
+    // the recording: turn 1's prompt, its Stop, then the notification turn's bare Stop, then the next prompt
+    const kinds = fixture('real-0.15.10-background-hooks.jsonl')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l) as { kind: string }).kind)
+      .filter((k) => k === 'UserPromptSubmit' || k === 'Stop');
+    expect(kinds).toEqual(['UserPromptSubmit', 'Stop', 'Stop', 'UserPromptSubmit', 'Stop']);
+  });
+});

@@ -76,7 +76,8 @@ export function createQwen(settings: QwenSettings = {}): ProviderV1 {
       appendSystemPrompt: '--append-system-prompt',
       extraArgs: settings.extraArgs ?? [],
     },
-    hooks: { events: QWEN_HOOK_EVENTS, install: installQwenSettings },
+    // UserPromptSubmit fires for every prompt it takes (a queued one when it starts it); its own <task-notification> turn fires none
+    hooks: { events: QWEN_HOOK_EVENTS, install: installQwenSettings, promptHook: 'every-prompt' },
     screens: {
       signIn: QWEN_SIGN_IN,
       signInHint: 'run `qwen` once in a terminal and sign in with /auth (or pass an API key, e.g. --env OPENAI_API_KEY)',

@@ -38,6 +38,7 @@ describe('providerShapeIssues', () => {
     ['inheritEnv', 'HOME', 'inheritEnv: expected an array of strings'],
     ['verifiedVersions', [1], 'verifiedVersions: expected an array of strings'],
     ['sessionHook', 'later', "sessionHook: expected 'startup' or 'first-prompt'"],
+    ['promptHook', true, "promptHook: expected 'every-prompt'"],
     ['sideRecords', {}, 'sideRecords: expected an array'],
     ['billing', 'api', 'billing: expected an object'],
     ['description', 3, 'description: expected a string'],

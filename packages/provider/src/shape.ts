@@ -19,6 +19,7 @@ const array: Check = (v) => (Array.isArray(v) ? undefined : 'expected an array')
 const nonEmpty: Check = (v) => (typeof v === 'string' && v.length > 0 ? undefined : 'expected a non-empty string');
 const kebab: Check = (v) => (typeof v === 'string' && /^[a-z][a-z0-9-]*$/.test(v) ? undefined : 'expected a kebab-case id (a-z, 0-9, -)');
 const sessionHook: Check = (v) => (v === 'startup' || v === 'first-prompt' ? undefined : "expected 'startup' or 'first-prompt'");
+const promptHook: Check = (v) => (v === 'every-prompt' ? undefined : "expected 'every-prompt'");
 
 /** Every member of ProviderV1: its check, and whether it may be absent. */
 const MEMBERS: Readonly<Record<string, readonly [Check, 'required' | 'optional']>> = {
@@ -37,6 +38,7 @@ const MEMBERS: Readonly<Record<string, readonly [Check, 'required' | 'optional']
   input: [object, 'optional'],
   verifiedVersions: [stringArray, 'optional'],
   sessionHook: [sessionHook, 'optional'],
+  promptHook: [promptHook, 'optional'],
   sideRecords: [array, 'optional'],
   doForgetScratch: [fn, 'optional'],
   doFindBinary: [fn, 'optional'],

@@ -373,6 +373,12 @@ export type ProviderV1TurnRead =
       readonly stopReason?: string;
       /** Plan usage the transcript recorded for this turn (Codex: `token_count.rate_limits`); absent when none. */
       readonly quota?: ProviderV1Quota;
+      /**
+       * Background work the transcript records as still running when the turn ended (Codex: its
+       * background terminals), for a CLI whose stop hook does not list it ({@link ProviderV1EventInfo.background}
+       * wins); absent when none.
+       */
+      readonly background?: readonly ProviderV1BackgroundTask[];
     }
   | {
       readonly status: 'failed';
@@ -482,6 +488,16 @@ export interface ProviderV1 {
    * first case. Optional.
    */
   readonly sessionHook?: 'startup' | 'first-prompt';
+  /**
+   * Whether the CLI fires its `prompt` hook for every prompt it takes — a prompt typed while it works
+   * when it starts that prompt — before any other event of that turn (`'every-prompt'`). Then a turn
+   * umbel sent has not started before its `prompt` event: a terminal event that comes earlier ends a
+   * turn the CLI started by itself without a prompt hook (Qwen Code's `<task-notification>` turn), never
+   * the unconfirmed one, and a `send` whose text left the input box (read by {@link doReadInputBox})
+   * with no `prompt` event is queued behind such a turn (`queued: true`), not re-submitted. Absent: the
+   * CLI may skip its prompt hook, so a terminal event ends the oldest open turn. Optional.
+   */
+  readonly promptHook?: 'every-prompt';
   /**
    * The absolute path of the CLI's executable, found exactly as `doBuildLaunch` finds it; throws a
    * typed error naming where it looked when there is none. Never runs it. Optional.

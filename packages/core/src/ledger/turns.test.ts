@@ -287,3 +287,53 @@ describe('a turn the CLI starts by itself when background work ends (Claude Code
     ]);
   });
 });
+
+describe("a CLI that fires its prompt hook for every prompt it takes (`promptHook: 'every-prompt'`: Qwen Code)", () => {
+  // Qwen Code's <task-notification> turn fires no prompt hook, only a bare Stop (BACKGROUND-FACTS.md §4);
+  // a prompt typed meanwhile is queued and fires its prompt hook once that turn has ended
+  const hook = (at: number, kind: string) => ledgerEvents(undefined, '/events', [ev(at, kind)], [])[0] as LedgerEvent;
+  const own = (at: number, kind: string, payload: unknown) => ledgerEvents(undefined, '/events', [ev(at, kind, payload)], [])[0] as LedgerEvent;
+  const first = [own(1, 'sent', { turn: 1, prompt: 'a' }), hook(2, 'prompt'), hook(3, 'stop')];
+  const everyPrompt = { promptHook: 'every-prompt' } as const;
+
+  it('a terminal event while the turn sent has no prompt event yet ends no turn: the turn takes its own prompt and stop', () => {
+    for (const kind of ['stop', 'stop-failure']) {
+      const events = [...first, own(4, 'sent', { turn: 2, prompt: 'b' }), hook(5, kind), hook(6, 'notify'), hook(7, 'prompt'), hook(8, 'stop')];
+      expect(assignTurns(events, everyPrompt).map((t) => [t.turn, t.accepted?.at, t.end?.at])).toEqual([
+        [1, 2n, 3n],
+        [2, 7n, 8n],
+      ]);
+      // before its own prompt event came: still running, not ended by the CLI's own turn
+      expect(assignTurns(events.slice(0, 6), everyPrompt).map((t) => [t.turn, t.accepted?.at, t.end?.at])).toEqual([
+        [1, 2n, 3n],
+        [2, undefined, undefined],
+      ]);
+    }
+  });
+
+  it('without the declaration a CLI may skip its prompt hook: the oldest open turn takes the terminal event', () => {
+    const turns = assignTurns([...first, own(4, 'sent', { turn: 2, prompt: 'b' }), hook(5, 'stop')]);
+    expect(turns.map((t) => [t.turn, t.end?.at])).toEqual([
+      [1, 3n],
+      [2, 5n],
+    ]);
+  });
+
+  it('queued behind a running turn of its own: each turn still takes its own stop (FIFO)', () => {
+    const turns = assignTurns(
+      [
+        own(1, 'sent', { turn: 1, prompt: 'a' }),
+        hook(2, 'prompt'),
+        own(3, 'sent', { turn: 2, prompt: 'b' }),
+        hook(4, 'stop'),
+        hook(5, 'prompt'),
+        hook(6, 'stop'),
+      ],
+      everyPrompt,
+    );
+    expect(turns.map((t) => [t.turn, t.accepted?.at, t.end?.at])).toEqual([
+      [1, 2n, 4n],
+      [2, 5n, 6n],
+    ]);
+  });
+});

@@ -21,7 +21,13 @@
  * `<task-notification>`): a prompt marked `selfStarted`. It confirms no turn, and the first terminal
  * event keyed to it is its own end, never a turn's umbel sent (a prompt queued behind it may carry
  * its key).
+ *
+ * A CLI that fires its prompt hook for every prompt it takes, a queued one when it starts it
+ * (`promptHook: 'every-prompt'`, a fact its provider declares), has not started a turn umbel sent
+ * before that turn's prompt event: a terminal event that comes earlier ends a turn the CLI started
+ * by itself without a prompt hook (Qwen Code's `<task-notification>` turn), never the unconfirmed one.
  */
+import type { Provider } from '@umbel/provider';
 import type { LedgerEvent, TurnView } from './ledger-types.js';
 
 const TERMINAL = new Set(['stop', 'stop-failure', 'interrupt']);
@@ -86,12 +92,16 @@ function lateTerminalOf(turns: readonly Draft[], target: Draft | undefined, seen
   return true;
 }
 
+/** The provider's facts turn assignment depends on. */
+export type TurnFacts = Pick<Provider, 'promptHook'>;
+
 /**
  * Assign events (oldest first) to turns. Every turn listed was sent at or before the event at hand
  * (events come in time order), and a closed or accepted turn never reopens, so the oldest open turn
  * and the oldest open unaccepted one are found by two cursors that only move forward.
  */
-export function assignTurns(written: readonly LedgerEvent[]): TurnView[] {
+export function assignTurns(written: readonly LedgerEvent[], facts: TurnFacts = {}): TurnView[] {
+  const confirmedOnly = facts.promptHook === 'every-prompt';
   const events = notificationsFirst(written);
   const { failed, ended } = closures(events);
   const turns: Draft[] = [];
@@ -157,6 +167,8 @@ export function assignTurns(written: readonly LedgerEvent[]): TurnView[] {
     const target = keyed ?? turns[running];
     if (!keyed && TERMINAL.has(event.kind) && lateTerminalOf(turns, target, lateSeen)) continue;
     if (!target) continue;
+    // (a turn with no prompt event has not started on such a CLI: the end is of a turn of its own)
+    if (TERMINAL.has(event.kind) && confirmedOnly && !target.accepted) continue;
     if (TERMINAL.has(event.kind)) target.end = event;
     else if (INPUT.has(event.kind)) target.inputs.push(event);
     else if (event.kind === 'tool') target.activity.push(event);

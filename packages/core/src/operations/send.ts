@@ -56,14 +56,28 @@ export async function closeOrphanTurn(ctx: EngineContext, name: string, dead: Pr
   await clearInput(ctx, view).catch(() => undefined);
 }
 
+/** The text in the CLI's input box; undefined when the provider cannot read it or the screen shows none. */
+async function readInputBox(ctx: EngineContext, view: UsableView): Promise<string | undefined> {
+  const provider = view.provider;
+  if (!provider.doReadInputBox) return undefined;
+  const screen = await ctx.substrate.capture(view.session, { lines: 40 }).catch(() => undefined);
+  if (screen === undefined) return undefined;
+  return guarded(provider, 'doReadInputBox', () => provider.doReadInputBox?.(screen));
+}
+
 /** Whether the CLI's input box holds text (false when the provider cannot read it). */
 export async function inputBoxHolds(ctx: EngineContext, view: UsableView): Promise<boolean> {
-  const provider = view.provider;
-  if (!provider.doReadInputBox) return false;
-  const screen = await ctx.substrate.capture(view.session, { lines: 40 }).catch(() => undefined);
-  if (screen === undefined) return false;
-  const box = guarded(provider, 'doReadInputBox', () => provider.doReadInputBox?.(screen));
+  const box = await readInputBox(ctx, view);
   return box !== undefined && box.trim() !== '';
+}
+
+/**
+ * Whether the CLI took the prompt without starting it: a CLI whose prompt hook confirms every prompt
+ * it takes (`promptHook: 'every-prompt'`) and whose input box reads empty after the text was put in
+ * it queued the prompt behind a turn of its own that fired no hook (Qwen Code's `<task-notification>`).
+ */
+async function queuedUnseen(ctx: EngineContext, view: UsableView): Promise<boolean> {
+  return view.provider.promptHook === 'every-prompt' && (await readInputBox(ctx, view))?.trim() === '';
 }
 
 /** The worker's session must be alive to take a prompt. */
@@ -148,6 +162,7 @@ async function confirm(ctx: EngineContext, view: UsableView, n: number, watcher:
     await requireAlive(ctx, view);
     // A busy CLI queues the prompt and starts it after the running turn: nothing to re-press.
     if (seen.busyBefore) return { worker: view.name, turn: n, queued: true };
+    if (presses > retries && (await queuedUnseen(ctx, view))) return { worker: view.name, turn: n, queued: true };
     if (presses > retries) {
       await writeOwnEvent(view.paths.events, 'send-failed', { turn: n, reason: 'not-submitted', message: `not confirmed after ${presses} Enter presses` });
       await clearInput(ctx, view).catch(() => undefined);

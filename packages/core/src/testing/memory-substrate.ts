@@ -12,7 +12,10 @@
  * `SIGNAL <SIG>`, `DELAY <ms> <rest>`, `GATE <path> <rest>` (`<rest>` runs once the file `<path>` exists: an order
  * that does not depend on the machine's speed), `USAGE 5h=<pct>[@<epoch s>] 7d=<pct>[@<epoch s>] <rest>` (the turn's
  * transcript records that plan usage, then `<rest>` runs), `BACKGROUND <id> <reply>` (answers `<reply>`;
- * its stop hook lists a background shell `<id>` still running; `BACKGROUND-DONE` lists it finished);
+ * its stop hook lists a background shell `<id>` still running; `BACKGROUND-DONE` lists it finished),
+ * `SELFTURN <ms> <rest>` (answers `self-turn later`; `<ms>` after that turn the CLI starts a turn of its
+ * own running `<rest>`, like Qwen Code's `<task-notification>` turn: no prompt hook, its transcript
+ * prompt marked `meta`, then a stop hook);
  * anything else → `MOCK-REPLY: <prompt>`.
  * Env knobs: MOCK_CLI_SIGN_IN=1, MOCK_CLI_TRUST=1 (dialog, key y), MOCK_CLI_FATAL=<msg>,
  * MOCK_CLI_EXIT_AT_START=<n>, MOCK_CLI_DROP_ENTERS=<n>, MOCK_CLI_LATE_MS=<ms>, MOCK_CLI_NO_PROMPT_HOOK=1,
@@ -20,7 +23,8 @@
  * permission prompt is drawn, and takes keys, that long after its hook fired), MOCK_CLI_START_MS=<ms>
  * (startup takes that long before the ready screen), MOCK_CLI_STOP_LATE_MS=<ms> (the stop hook fires
  * that long after the answer is in the transcript), MOCK_CLI_DROP_WHILE_BUSY=1 (a prompt typed while a
- * turn runs is dropped). Prompt `MUTE` ends its turn with a stop hook that
+ * turn runs is dropped), MOCK_CLI_QUEUE_WHILE_BUSY=1 (a prompt submitted while a turn runs leaves the
+ * input box and is queued: it starts, with its prompt hook, once the running turn answered). Prompt `MUTE` ends its turn with a stop hook that
  * carries no message and a transcript that holds no answer. Key `C-u` clears the input box.
  *
  * Tool calls: `TOOLS <action> | <action> …` runs each action in the worker cwd, records it in the
@@ -61,6 +65,8 @@ interface MockSession {
   turnCounter: number;
   pendingApproval?: () => void;
   busy: boolean;
+  /** Prompts submitted while busy, queued (MOCK_CLI_QUEUE_WHILE_BUSY=1). */
+  queue: string[];
   dropEnters: number;
   timers: Set<NodeJS.Timeout>;
 }
@@ -133,6 +139,7 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
         keyCount: 0,
         turnCounter: 0,
         busy: false,
+        queue: [],
         dropEnters: Number(options.env.MOCK_CLI_DROP_ENTERS ?? 0),
         timers: new Set(),
       };
@@ -352,6 +359,10 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
     const prompt = s.input;
     s.input = '';
     if (!prompt) return;
+    if (s.busy && s.options.env.MOCK_CLI_QUEUE_WHILE_BUSY) {
+      s.queue.push(prompt);
+      return;
+    }
     await submit(s, prompt);
   }
 
@@ -373,7 +384,14 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
     await submit(s, 'DELAY 300 ECHO continued', true, true);
   }
 
-  async function submit(s: MockSession, prompt: string, expanded = false, meta = false): Promise<void> {
+  /** The CLI starts the next queued prompt once a turn answered. */
+  function startQueued(s: MockSession): void {
+    const next = s.queue.shift();
+    if (next !== undefined) later(s, 10, () => submit(s, next));
+  }
+
+  /** `meta`: a prompt the CLI wrote itself; `silent`: it fires no prompt hook (a turn of the CLI's own). */
+  async function submit(s: MockSession, prompt: string, expanded = false, meta = false, silent = false): Promise<void> {
     if (!expanded && (prompt.startsWith('/') || prompt.startsWith('!'))) {
       await command(s, prompt);
       return;
@@ -385,7 +403,7 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
     await mkdir(join(path, '..'), { recursive: true });
     s.busy = true;
     s.screen.push(`> ${prompt.split('\n')[0]}`);
-    if (!env.MOCK_CLI_NO_PROMPT_HOOK) await runHook(h.prompt, { key, transcript_path: path, session_id: 'mock-session', prompt }, env);
+    if (!env.MOCK_CLI_NO_PROMPT_HOOK && !silent) await runHook(h.prompt, { key, transcript_path: path, session_id: 'mock-session', prompt }, env);
     await appendFile(path, `${JSON.stringify({ type: 'user', key, text: prompt, ...(meta ? { meta: true } : {}) })}\n`);
     const act = async (text: string): Promise<void> => {
       let m: RegExpExecArray | null;
@@ -460,6 +478,11 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
         for (const [i, action] of (m[1] as string).split(' | ').entries()) await tool(s, path, key, `${key}-t${i}`, action.trim());
         return answer('done');
       }
+      if ((m = /^SELFTURN (\d+) ([\s\S]*)$/.exec(text))) {
+        const own = m[2] as string;
+        later(s, Number(m[1]), () => submit(s, own, true, true, true));
+        return answer('self-turn later');
+      }
       if ((m = /^BACKGROUND(-DONE)? (\S+) ([\s\S]*)$/.exec(text))) {
         return answer(m[3] as string, { background: [{ kind: 'shell', id: m[2], running: m[1] === undefined }] });
       }
@@ -480,6 +503,7 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
       if (stopLate) later(s, stopLate, stop);
       else await stop();
       if (late) later(s, late, write);
+      startQueued(s);
     };
     await act(prompt);
   }

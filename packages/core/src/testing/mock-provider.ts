@@ -79,6 +79,8 @@ export interface MockProviderSettings {
   readonly dropsInputWhileBusy?: boolean;
   /** Declare that it resumes a conversation (`capabilities.resume`; the launch gets `--resume <id>`). */
   readonly resume?: boolean;
+  /** Declare that every prompt the CLI takes fires its prompt hook (`promptHook: 'every-prompt'`; a SELFTURN turn fires none). */
+  readonly everyPromptHooked?: boolean;
 }
 
 /** A ProviderV1 for the memory substrate's mock CLI, with a call log. */
@@ -102,6 +104,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
       ...(settings.resume ? { resume: true } : {}),
     },
     inheritEnv: settings.inheritEnv ?? ['MOCK_API_KEY'],
+    ...(settings.everyPromptHooked ? { promptHook: 'every-prompt' as const } : {}),
     input: { confirmTimeoutMs: 400, maxSubmitRetries: 2, clearKeys: ['C-u'], ...(settings.dropsInputWhileBusy ? { whileBusy: 'drop' as const } : {}) },
     calls,
     async doBuildLaunch(options: ProviderV1LaunchOptions) {

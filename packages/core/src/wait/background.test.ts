@@ -42,4 +42,30 @@ describe('completed.background', () => {
     expect(outcome).toMatchObject({ reason: 'completed', result: 'finished' });
     expect(outcome).not.toHaveProperty('background');
   });
+
+  it("lists what the transcript records as running at the turn's end when the stop record names nothing (Codex's background terminals)", async () => {
+    const mock = createMockProvider();
+    // a CLI whose stop hook lists nothing, its transcript reader the terminals that outlived the turn
+    const provider = {
+      ...mock,
+      doReadTurn: (o: Parameters<typeof mock.doReadTurn>[0]) => {
+        const read = mock.doReadTurn(o);
+        return read.status === 'completed' && read.answer.startsWith('started')
+          ? { ...read, background: [{ kind: 'terminal', id: '51120', running: true }] }
+          : read;
+      },
+    };
+    const engine = createUmbel({ substrate, providers: [provider], home, env: { PATH: process.env.PATH, HOME: '/nonexistent-home' }, stopSettleMs: 300 });
+    await engine.spawn({ name: 't', provider: 'mock', cwd: home });
+    await engine.send({ name: 't', prompt: 'ECHO started a terminal' });
+    expect(await engine.wait({ name: 't', timeout: '20s' })).toMatchObject({
+      reason: 'completed',
+      background: [{ kind: 'terminal', id: '51120', running: true }],
+    });
+    // the stop record's list wins
+    await engine.send({ name: 't', prompt: 'BACKGROUND bg-3 started too' });
+    expect(await engine.wait({ name: 't', timeout: '20s' })).toMatchObject({ background: [{ kind: 'shell', id: 'bg-3', running: true }] });
+    await engine.send({ name: 't', prompt: 'ECHO plain' });
+    expect(await engine.wait({ name: 't', timeout: '20s' })).not.toHaveProperty('background');
+  });
 });

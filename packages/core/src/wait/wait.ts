@@ -16,7 +16,7 @@ import type { TurnView, UsableView } from '../ledger/ledger-types.js';
 import { startMonitor, type Monitor } from './monitor.js';
 import { parseOwnEvent, writeOwnEvent } from '../ledger/own-events.js';
 import { billingFields } from '../operations/status.js';
-import type { ProviderV1Message, ProviderV1Quota } from '@umbel/provider';
+import type { ProviderV1Message, ProviderV1Quota, ProviderV1TurnRead } from '@umbel/provider';
 import { outcomeOf } from '../contract/outcome.js';
 import type { Outcome, OutcomeReason, Quota, UnfinishedOutcome, WaitOptionsParsed } from '../contract/schemas.js';
 import type { PaneState } from '../contract/substrate.js';
@@ -264,9 +264,12 @@ async function captureOr(ctx: EngineContext, session: string, fallback: string, 
   return ctx.substrate.capture(session, { lines }).catch(() => fallback);
 }
 
-/** The background work the turn's stop record listed, when some of it was still running then (`completed.background`). */
-function stopBackground(turn: TurnView): Pick<Outcome, 'background'> {
-  const listed = turn.end?.kind === 'stop' ? turn.end.info.background : undefined;
+/**
+ * The background work the turn's stop record listed — else what the transcript records as running at
+ * the turn's end (Codex's background terminals) — when some of it was still running then (`completed.background`).
+ */
+function stopBackground(turn: TurnView, read?: Extract<ProviderV1TurnRead, { status: 'completed' }>): Pick<Outcome, 'background'> {
+  const listed = (turn.end?.kind === 'stop' ? turn.end.info.background : undefined) ?? read?.background;
   if (!listed?.some((task) => task.running)) return {};
   return { background: listed.map(({ kind, id, running }) => ({ kind, id, running })) };
 }
@@ -297,7 +300,7 @@ async function carryOut(
         ...(r.model ? { model: r.model } : {}),
         ...(r.stopReason ? { stopReason: r.stopReason } : {}),
         ...(decision.message ? { message: decision.message } : {}),
-        ...stopBackground(turn),
+        ...stopBackground(turn, r),
       });
     }
     case 'completed-from-stop':

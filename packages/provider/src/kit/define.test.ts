@@ -82,7 +82,13 @@ describe('defineProvider: the extras are facts', () => {
 
   it('has none of those members without the facts', () => {
     const provider = defineProvider({ ...base, transcript: { read: () => ({ status: 'missing' }) } });
-    for (const member of ['doClassifyTool', 'doReadToolError', 'doForgetScratch', 'doFindActivityDirs'] as const) expect(provider[member]).toBeUndefined();
+    for (const member of ['doClassifyTool', 'doReadToolError', 'doForgetScratch', 'doFindActivityDirs', 'promptHook'] as const)
+      expect(provider[member]).toBeUndefined();
+  });
+
+  it("passes the hooks' `promptHook` fact on as the spec member", () => {
+    const hooks = { ...base.hooks, promptHook: 'every-prompt' as const };
+    expect(defineProvider({ ...base, hooks, transcript: { read: () => ({ status: 'missing' }) } }).promptHook).toBe('every-prompt');
   });
 });
 

@@ -152,6 +152,7 @@ export function defineProvider<T>(facts: ProviderFacts<T>): ProviderV1 {
     doDetectBilling: (input) => detectBilling(billing, input),
     verifiedVersions: [...facts.verifiedVersions],
     ...(facts.hooks.sessionAt ? { sessionHook: facts.hooks.sessionAt } : {}),
+    ...(facts.hooks.promptHook ? { promptHook: facts.hooks.promptHook } : {}),
     ...(input ? { input } : {}),
     ...(facts.validate ? { doValidate: facts.validate } : {}),
     ...(env?.reconcile ? { doReconcileEnv: env.reconcile } : {}),

@@ -128,6 +128,8 @@ export interface HookFacts {
   readonly events: Readonly<Record<string, HookKind>>;
   /** When the `session` hook naming the session (its id, its transcript) fires: at startup (default) or at the first submitted prompt (ProviderV1's `sessionHook`). */
   readonly sessionAt?: 'startup' | 'first-prompt';
+  /** `'every-prompt'`: the `prompt` hook fires for every prompt the CLI takes, queued ones when they start (ProviderV1's `promptHook`). */
+  readonly promptHook?: 'every-prompt';
   /** Write what installs them (settings files, a shared home). May read the caller's config; must not launch. */
   install(context: HookInstallContext): LaunchParts | Promise<LaunchParts>;
 }

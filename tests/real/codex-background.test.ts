@@ -1,0 +1,83 @@
+// Real-CLI tier (issue 33, background work): the REAL pinned codex against the Responses mock, a
+// shell command it leaves running as a background terminal (unified exec: the mock's BGTOOL calls
+// exec_command with yield_time_ms 250). What its rollout records about that terminal at the turn's
+// end and after: test-fixtures/real/BACKGROUND-FACTS.md §3. Needs `pnpm build`.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { startResponsesMock } from '../../test-fixtures/mock-servers/openai-responses.mjs';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
+import type { UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, codexMockConfig, testEnv, umbelRunner, until } from '../../test-fixtures/real/umbel-helpers.mjs';
+
+const KEY_NAME = 'MOCK_API_KEY';
+/** Per-test budget: the real codex on a loaded 2-core CI box (nothing asserts on time). */
+const T = 300_000;
+
+let mock: { url: string; requests(): Record<string, any>[]; close(): Promise<void> };
+let scratch: string;
+let work: string;
+let umbel: UmbelRun;
+
+beforeAll(async () => {
+  const codex = realCliPath('codex'); // throws (the test fails) when the pinned codex is missing
+  assertBuilt(['packages/cli/dist/cli.js']);
+  mock = await startResponsesMock();
+  scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-codex-bg-')));
+  work = join(scratch, 'project');
+  const codexHome = join(scratch, 'codex-home');
+  await mkdir(join(work, '.git'), { recursive: true });
+  await mkdir(join(scratch, 'home'), { recursive: true });
+  await mkdir(codexHome, { recursive: true });
+  await writeFile(
+    join(codexHome, 'config.toml'),
+    codexMockConfig({ baseUrl: mock.url, envKey: KEY_NAME, providerLines: ['request_max_retries = 0', 'stream_max_retries = 0'] }),
+  );
+  const env = testEnv({
+    home: join(scratch, 'home'),
+    umbelHome: join(scratch, 'state'),
+    UMBEL_CODEX_BIN: codex,
+    CODEX_HOME: codexHome,
+    [KEY_NAME]: 'sk-real-codex-mock-key',
+  });
+  umbel = umbelRunner({ cwd: work, env }).run;
+}, T);
+
+afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], close: [mock], remove: [scratch] }), T);
+
+describe(`real codex ${readPins().codex.version}: a background terminal`, () => {
+  it(
+    'a turn that ends while a command it started still runs (a background terminal) completes with background [{kind: terminal, id, running}]; a plain turn has none',
+    async () => {
+      expect((await umbel(['spawn', 'bg', '--provider', 'codex', '--env', KEY_NAME])).code).toBe(0);
+      expect((await umbel(['send', 'bg', 'ECHO nothing in the background'])).code).toBe(0);
+      const plain = JSON.parse((await umbel(['wait', 'bg', '--json', '--timeout', '180s'])).stdout);
+      expect(plain).toMatchObject({ reason: 'completed', turn: 1, result: 'nothing in the background' });
+      expect(plain).not.toHaveProperty('background');
+      const done = join(work, 'bg-done');
+      expect((await umbel(['send', 'bg', `BGTOOL sleep 20; touch ${done}`])).code).toBe(0);
+      const r = await umbel(['wait', 'bg', '--json', '--timeout', '180s']);
+      expect(r.code, r.stderr).toBe(0);
+      const outcome = JSON.parse(r.stdout);
+      const runningAtEnd = !existsSync(done);
+      expect(outcome).toMatchObject({ reason: 'completed', turn: 2, background: [{ kind: 'terminal', running: true }] });
+      expect(outcome.background).toHaveLength(1);
+      expect(runningAtEnd).toBe(true);
+      // the id is codex's terminal session id, as its exec_command output named it
+      expect(outcome.background[0].id).toMatch(/^\d+$/);
+      expect(readFileSync(outcome.transcriptPath, 'utf8')).toContain(`Process running with session ID ${outcome.background[0].id}`);
+      // once it ended, codex appended its CommandExecution under that turn: the turn still ran it at its end
+      await until(() => existsSync(done), 'the background command to end', 120_000);
+      await until(
+        () => readFileSync(outcome.transcriptPath, 'utf8').includes(`"process_id":"${outcome.background[0].id}"`),
+        'its CommandExecution record',
+        60_000,
+      );
+    },
+    T,
+  );
+});
