@@ -68,3 +68,6 @@ export { type CommandOptions, type CommandResult, lastLines, runCommand, stripAn
 export { contentBlocks } from './content-blocks.js';
 export { splitToolRules } from './tool-rules.js';
 export { editSharedFile, withoutJsonLines } from './shared-file.js';
+export { permissionAsk, type PermissionFacts } from './permission.js';
+export { argvCommandLine } from './argv.js';
+export { jsonText } from './json-text.js';
