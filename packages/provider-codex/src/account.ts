@@ -1,19 +1,11 @@
 /**
- * Codex's account facts (ACCOUNT-FACTS.md §2.2), from the rollout. Pure.
- *
- * Plan usage: a turn's last `token_count.rate_limits` holds `primary` / `secondary`, each
- * `{used_percent, window_minutes, resets_at}` (epoch seconds) or null (an API key, a provider that
- * sends no `x-codex-*` headers). Windows are named by their length, never by their slot: 300
- * minutes → `fiveHour`, 10080 → `sevenDay`; any other length (or none) is left out, since calling
- * it five-hour or seven-day by its slot would misreport a plan whose windows differ.
- *
- * Failures: `task_complete.error.codex_error_info` is `usage_limit_exceeded` (a plan's usage
- * limit) or `unauthorized` (a login that cannot be refreshed), or an object whose
- * `http_status_code` says 429 / 401 / 403. A plan limit's reset is the latest used-up window's.
+ * Codex's account facts (ACCOUNT-FACTS.md §2.2), from the rollout: plan usage from a turn's last
+ * `token_count.rate_limits` (`primary` / `secondary` windows), failures from `task_complete.error.codex_error_info`. Pure.
  */
 import type { ProviderV1AccountError, ProviderV1Quota } from '@umbel/provider';
 import { accountError, accountErrorOfStatus, asRecord, quotaWindow, usedUpReset } from '@umbel/provider';
 
+/** Windows by their length, never their slot (that would misreport a plan whose windows differ); other lengths are left out. */
 const WINDOW_NAMES: Readonly<Record<number, keyof ProviderV1Quota>> = { 300: 'fiveHour', 10080: 'sevenDay' };
 const NAMED: Readonly<Record<string, ProviderV1AccountError['kind']>> = { usage_limit_exceeded: 'rate-limited', unauthorized: 'auth-failed' };
 const slots = (rateLimits: unknown) => [asRecord(rateLimits)?.primary, asRecord(rateLimits)?.secondary];
@@ -29,7 +21,7 @@ export function codexQuota(rateLimits: unknown): ProviderV1Quota | undefined {
   return named.length ? Object.fromEntries(named) : undefined;
 }
 
-/** The account error a failed turn's `codex_error_info` names, with the reset its `rate_limits` carry. */
+/** The account error a failed turn's `codex_error_info` names; a plan limit's reset is the latest used-up window's. */
 export function codexAccountError(info: unknown, rateLimits: Record<string, unknown> | undefined): ProviderV1AccountError | undefined {
   const status = Object.values(asRecord(info) ?? {}).find((v) => typeof asRecord(v)?.http_status_code === 'number');
   const kind =

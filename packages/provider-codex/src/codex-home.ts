@@ -1,10 +1,6 @@
 /**
- * The CODEX_HOME umbel manages for every codex worker of one state root (`<sharedDir>/home`), by
- * the kit's `prepareHome` under its lock (so two spawns with different cwds both end up trusted):
- * - `config.toml` is copied once from the user's own, then only edited (the keys umbel needs, by a
- *   TOML library that keeps the rest of the text, codex's own writes included);
- * - `hooks.json` is umbel's alone: one handler per codex event, each calling `umbel-hook <kind>`;
- * - `auth.json` and `AGENTS.md` are symlinks to the user's (no secret copied, a token refresh shared).
+ * The CODEX_HOME umbel manages for every codex worker of one state root (`<sharedDir>/home`; docs/providers/codex.md:
+ * "The managed CODEX_HOME"), by the kit's `prepareHome` under its lock (so two spawns with different cwds both end up trusted).
  */
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -12,7 +8,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parse, patch } from '@decimalturn/toml-patch';
 import type { HookInstallContext, HookKind, InstalledHook, LaunchParts, ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
-import { asRecord, canonicalJson, commandHooks, parseJson, prepareHome, readTextIfExists, recordAt, valueAt } from '@umbel/provider';
+import { asRecord, canonicalJson, commandHooks, jsonText, parseJson, prepareHome, readTextIfExists, recordAt, valueAt } from '@umbel/provider';
 
 /** Codex hook events umbel installs, and the neutral kind each reports. */
 export const CODEX_HOOK_EVENTS = {
@@ -24,11 +20,6 @@ export const CODEX_HOOK_EVENTS = {
   Interrupt: 'interrupt',
   SessionEnd: 'session-end',
 } as const satisfies Record<string, HookKind>;
-
-/** A codex event's name in its config keys: `UserPromptSubmit` → `user_prompt_submit`. */
-export function snakeCase(event: string): string {
-  return event.replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
-}
 
 /** Hook timeout umbel asks for (seconds). Codex clamps Interrupt and SessionEnd to 3 s. */
 export const HOOK_TIMEOUT_SECONDS = 30;
@@ -43,10 +34,7 @@ export function effectiveTimeout(snake: string, timeout: number | undefined): nu
 /** One command handler of a codex hook, as its trust hash sees it. */
 type CodexHookHandler = { command: string; timeout?: number; async?: boolean; statusMessage?: string };
 
-/**
- * The `trusted_hash` codex expects in `[hooks.state."<key>"]` for one command handler
- * (reference codex.md §6.2): sha256 of the canonical JSON of the handler's identity.
- */
+/** The `trusted_hash` codex expects in `[hooks.state."<key>"]` for one command handler (codex-FACTS.md: "Hook trust"). */
 export function codexHookHash(snake: string, handler: CodexHookHandler, matcher?: string): string {
   const { command, statusMessage } = handler;
   const hook = { async: handler.async ?? false, command, statusMessage, timeout: effectiveTimeout(snake, handler.timeout), type: 'command' };
@@ -66,16 +54,12 @@ export interface CodexHookEntry extends InstalledHook {
 /** The hooks umbel installs in `<home>/hooks.json`. Pure. */
 export function codexHooks(home: string, hookCommand: (kind: HookKind) => string): CodexHookEntry[] {
   return Object.entries(CODEX_HOOK_EVENTS).map(([event, kind]) => {
-    const snake = snakeCase(event);
+    // its name in config keys: UserPromptSubmit → user_prompt_submit
+    const snake = event.replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
     const timeout = effectiveTimeout(snake, HOOK_TIMEOUT_SECONDS);
     const command = hookCommand(kind);
     return { event, kind, command, timeout, stateKey: `${home}/hooks.json:${snake}:0:0`, trustedHash: codexHookHash(snake, { command, timeout }) };
   });
-}
-
-/** The text of `<home>/hooks.json`. Pure. */
-export function renderHooksJson(hooks: readonly CodexHookEntry[]): string {
-  return `${JSON.stringify({ hooks: commandHooks(hooks, { fields: (h) => ({ timeout: h.timeout }) }) }, null, 2)}\n`;
 }
 
 /** The config as an object, or undefined when the text is not TOML. */
@@ -124,8 +108,7 @@ export function renderManagedConfig(existing: string, options: ManagedConfigOpti
   }
   config.check_for_update_on_startup = false;
   Object.assign(recordAt(config, ['features']), { daemon_auto_start: false, unbounded_connection_retries: false });
-  // After a plan limit codex opens a blocking "Approaching rate limits" dialog offering a cheaper
-  // model; the next keys (umbel's next send) would answer it. Verified on 0.171.0: this hides it.
+  // hides the blocking "Approaching rate limits" dialog after a plan limit (ACCOUNT-FACTS.md §2.2)
   recordAt(config, ['notice']).hide_rate_limit_model_nudge = true;
   for (const dir of options.trust) recordAt(config, ['projects', dir]).trust_level = 'trusted';
   for (const h of options.hooks) recordAt(state, [h.stateKey]).trusted_hash = h.trustedHash;
@@ -152,7 +135,7 @@ export async function installCodexHome({ launch }: HookInstallContext, userHomeS
   const home = join(launch.sharedDir, 'home');
   const hooks = codexHooks(home, (kind) => launch.hookCommand(kind));
   const config = (current = '') => renderManagedConfig(current, { home, trust: [launch.cwd], hooks, userHome });
-  const files = { 'hooks.json': () => renderHooksJson(hooks), 'config.toml': config };
+  const files = { 'hooks.json': () => jsonText({ hooks: commandHooks(hooks, { fields: (h) => ({ timeout: h.timeout }) }) }), 'config.toml': config };
   const configText = (await prepareHome({ user: userHome, home, lock: true, files, link: ['auth.json', 'AGENTS.md'] }))['config.toml'] ?? '';
   const env: Record<string, string> = { CODEX_HOME: home };
   const tmp = codexTempDir(home, launch);

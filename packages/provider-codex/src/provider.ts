@@ -1,39 +1,21 @@
 /**
- * The codex provider: Codex's facts (reference codex.md; verified on 0.169.0 and 0.171.0) — env,
- * permission modes, hook events, screens, prompt rules, hook payload fields — compiled by the
- * provider kit. The managed CODEX_HOME that installs the hooks is ./codex-home.ts; the rollout
- * reader is ./rollout.ts.
+ * The codex provider: Codex's facts (test-fixtures/real/codex-FACTS.md) compiled by the provider kit.
+ * The managed CODEX_HOME that installs the hooks is ./codex-home.ts; the rollout reader is ./rollout.ts.
  */
-import type { DialogFact, HookEvent, InputBoxFacts, Matcher, PayloadFacts, ProviderV1, ProviderV1EventInfo } from '@umbel/provider';
-import { asRecord, defineProvider, modeFlags, stringField } from '@umbel/provider';
+import type { DialogFact, InputBoxFacts, Matcher, PayloadFacts, ProviderV1, ProviderV1EventInfo } from '@umbel/provider';
+import { asRecord, defineProvider, modeFlags, permissionInput, stringField } from '@umbel/provider';
 import { CODEX_HOOK_EVENTS, installCodexHome } from './codex-home.js';
 import { codexMessages, codexTurn, parseCodexRollout } from './rollout.js';
 import { CODEX_TOOLS } from './tools.js';
 
-/**
- * Configuration variables a worker inherits (§11): none of codex's own. The `env_key` of a custom
- * model provider the user configured is added per launch (that config's only working path: reported
- * as `api` billing). Not listed on purpose: the API-billing keys (`billing.apiEnv`), `OPENAI_BASE_URL` (0.169.0
- * ignores it) and codex's own `CODEX_*` markers.
- */
+/** Configuration variables a worker inherits: none (codex-FACTS.md: "Environment"). */
 export const CODEX_INHERIT_ENV: readonly string[] = [];
 
-/** Permission modes umbel accepts for codex, and the flags each maps to. */
-export const CODEX_PERMISSION_MODES: Readonly<Record<string, readonly string[]>> = {
-  default: [],
-  ...modeFlags('--ask-for-approval', ['on-request', 'never']),
-  bypassPermissions: ['--dangerously-bypass-approvals-and-sandbox'],
-};
-
-/** Startup dialogs and the keys that dismiss each safely (§5.2). */
+/** Startup dialogs and the keys that dismiss each safely (codex-FACTS.md: "Startup dialogs"). */
 export const CODEX_DIALOGS: readonly DialogFact[] = [
-  // "Update now" (the default) runs npm -g; the second option is "Skip".
   { id: 'update', match: /Update available!/, keys: ['Down', 'Enter'] },
-  // "› 1. Trust and continue" is highlighted by default.
   { id: 'trust', match: /Trust this folder\?|trust the contents of this directory/i, keys: ['Enter'] },
-  // "2. Trust all and continue": umbel pre-trusts its own hooks, so this shows only for hooks the user added.
   { id: 'hooks-review', match: /Hooks need review/i, keys: ['Down', 'Enter'] },
-  // "Meet GPT-…" model migration: keep the configured model ("2. Use existing model").
   { id: 'model-migration', match: /Meet GPT-|Try new model/, keys: ['Down', 'Enter'] },
 ];
 
@@ -44,9 +26,6 @@ export const CODEX_SIGN_IN: readonly Matcher[] = [
   /or connect an API key for usage-based billing/,
   /^\s*[›>] 1\. Sign in with ChatGPT/,
 ];
-
-/** The status line under the composer: `  <model> <effort> · <cwd>[ · <title>]`. */
-export const CODEX_STATUS_LINE = /^ {2}\S+(?: \S+)* · [~/]/;
 
 /** The faint suggestions an empty composer shows (codex rotates them). */
 export const CODEX_PLACEHOLDERS = [
@@ -64,15 +43,11 @@ export const CODEX_PLACEHOLDERS = [
   'Will this algorithm scale well?',
 ] as const;
 
-/**
- * The composer: a `› ` line below a blank line, down to the status line (drawn only once keys are
- * reliable, §5.3: so it is also what ready waits for). Ctrl-C with a draft clears it; on an empty
- * composer it QUITS codex (§10), so it is pressed only while the composer holds text.
- */
+/** The composer, down to the status line (codex-FACTS.md: "The composer"; Ctrl-C on an empty one QUITS codex). */
 export const CODEX_COMPOSER: InputBoxFacts = {
   start: /^› ?(.*)$/,
   above: /^\s*$/,
-  end: CODEX_STATUS_LINE,
+  end: /^ {2}\S+(?: \S+)* · [~/]/,
   empty: CODEX_PLACEHOLDERS,
   clearKeys: ['C-c'],
 };
@@ -90,20 +65,13 @@ function legacyNotify(p: Record<string, unknown>): ProviderV1EventInfo {
   return { ...(sessionId ? { sessionId } : {}), ...(turnKey ? { turnKey } : {}), ...(last !== undefined ? { lastMessage: last } : {}) };
 }
 
-function permission(event: HookEvent, p: Record<string, unknown>): ProviderV1EventInfo['needsInput'] {
-  if (event.kind !== 'permission') return undefined;
-  const tool = stringField(p, 'tool_name');
-  const message = stringField(p, 'tool_input.description') ?? stringField(p, 'tool_input.command');
-  return { kind: 'permission', ...(message ? { message } : {}), ...(tool ? { tool } : {}) };
-}
-
 /** What codex hook payloads say (§6.3). */
 export const CODEX_PAYLOAD: PayloadFacts = {
   sessionId: 'session_id',
   transcriptPath: 'transcript_path',
   turnKey: 'turn_id',
   lastMessage: { stop: 'last_assistant_message' },
-  needsInput: permission,
+  needsInput: permissionInput({ tool: ['tool_name'], what: ['tool_input.description', 'tool_input.command'], fallback: '' }),
   activity: (p) => {
     const cmd = stringField(asRecord(p.tool_input), 'command');
     return `${stringField(p, 'tool_name') ?? 'tool'}${cmd ? `: ${cmd}` : ''}`;
@@ -138,12 +106,14 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     // A confined worker: the API and ChatGPT-login hosts (its CODEX_HOME is umbel's, under the provider's shared dir).
     sandbox: { hosts: ['api.openai.com', 'chatgpt.com', 'auth.openai.com'] },
     flags: {
-      // The TUI's `resume <id>` subcommand, umbel's options after it, in the same managed CODEX_HOME,
-      // continues thread <id> in its rollout (appended, same path) and sends the earlier turns again
-      // (verified on the pinned 0.171.0: test-fixtures/real/REVIVE-FACTS.md §1).
+      // REVIVE-FACTS.md §1: `resume <id>` (umbel's options after it) continues thread <id> in its rollout
       resume: (sessionId) => ['resume', sessionId],
       model: '--model',
-      permissionModes: CODEX_PERMISSION_MODES,
+      permissionModes: {
+        default: [],
+        ...modeFlags('--ask-for-approval', ['on-request', 'never']),
+        bypassPermissions: ['--dangerously-bypass-approvals-and-sandbox'],
+      },
       unattended: 'bypassPermissions',
       extraArgs: settings.extraArgs ?? [],
     },
@@ -153,17 +123,14 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
       fatal: [{ match: /^Error: loading config\.toml: .*$/ }, { match: /^Error: CODEX_HOME .*$/ }, { match: /Missing optional dependency @openai\/codex.*$/ }],
       signIn: CODEX_SIGN_IN,
       dialogs: CODEX_DIALOGS,
-      // The composer over the status line: keys sent before the status line is drawn are unreliable (§5.3).
       ready: { inputBox: true },
       // The approval prompt drawn and taking keys (§9); the PermissionRequest hook fires before it is.
       inputPrompt: /^\s*Press enter to confirm or esc to cancel\s*$/m,
       inputBox: CODEX_COMPOSER,
     },
-    // Bracketed paste + Enter submits at once, even for 20,000 characters (§8; on the real 0.171.0,
-    // 75 of 75 sends with no delay, the first right after the ready screen, needed no second Enter).
-    // UserPromptSubmit runs through `$SHELL -lc`, so confirmation can take a moment.
+    // codex-FACTS.md: "Input"
     input: { confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true },
-    // `/` starts a slash command, `!` a shell command: a leading space avoids both, and codex trims it (§8).
+    // `/` starts a slash command, `!` a shell command: a leading space avoids both (codex-FACTS.md: "Input")
     prompt: { normalizeNewlines: true, escapeLeading: ['/', '!'] },
     payload: CODEX_PAYLOAD,
     transcript: { parse: parseCodexRollout, turn: codexTurn, messages: codexMessages },

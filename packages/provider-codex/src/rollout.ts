@@ -1,11 +1,4 @@
-/**
- * Reading codex's rollout JSONL (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<thread>.jsonl`,
- * reference codex.md §7). Pure. A turn runs from its `event_msg/task_started` to its
- * `task_complete` / `turn_aborted`, keyed by `turn_id` (that of the UserPromptSubmit and Stop hook
- * payloads). `task_complete.last_agent_message` is authoritative; `error` on it is an API failure,
- * which no hook reports. Inside the Stop hook the final assistant `response_item` is written but
- * `task_complete` is not. The hidden title turn writes nothing here; a `!cmd` turn has no prompt.
- */
+/** Reading codex's rollout JSONL, turn by turn (codex-FACTS.md: "Rollout"). Pure. */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
 import { addUsage, asRecord, assistantMessage, blockText, jsonLines, lastOf, parseJson } from '@umbel/provider';
 import { textBlock, toolResultBlock, toolResultsMessage, toolUseBlock } from '@umbel/provider';

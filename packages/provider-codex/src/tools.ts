@@ -1,13 +1,7 @@
-/**
- * What Codex's tool calls do (`doClassifyTool`, `doReadToolError`). Pure. Commands run through a
- * shell tool — `exec_command {cmd, workdir?}` (0.169), `shell {command: argv[]}`, `shell_command
- * {command}` (older) — and files change by `apply_patch`, a tool of its own (`{input}`) or through
- * the shell (`["apply_patch", "<patch>"]`). A command's result says `Process exited with code N`
- * (older: JSON with `metadata.exit_code`); non-zero is an error.
- */
+/** What Codex's tool calls do (`doClassifyTool`, `doReadToolError`; codex-FACTS.md: "Tools"). Pure. */
 import { isAbsolute, resolve } from 'node:path';
 import type { ProviderV1ToolCall, ProviderV1ToolResult, ProviderV1ToolUse, ToolFacts } from '@umbel/provider';
-import { asRecord, classifyTool, parseJson, stringField } from '@umbel/provider';
+import { argvCommandLine, asRecord, classifyTool, parseJson, stringField } from '@umbel/provider';
 
 /** The files a Codex patch writes (`*** Add File:`, `*** Move to:`) and edits (`*** Update File:`, `*** Delete File:`). */
 export function patchPaths(patch: string, workdir?: string): Required<Pick<ProviderV1ToolUse, 'edited' | 'written'>> {
@@ -24,13 +18,6 @@ export function patchPaths(patch: string, workdir?: string): Required<Pick<Provi
   return { edited, written };
 }
 
-/** A shell argv as one command line (`bash -lc CMD` → CMD). */
-function commandLine(argv: readonly unknown[]): string {
-  const words = argv.filter((w): w is string => typeof w === 'string');
-  if (words.length >= 3 && /(^|\/)(ba|z|da)?sh$/.test(words[0] as string) && /^-\w*c$/.test(words[1] as string)) return words.slice(2).join(' ');
-  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`)).join(' ');
-}
-
 /** The calls a table cannot classify: patches (as a tool, or through the shell) and shell argvs. */
 function classifyPatchOrArgv(call: ProviderV1ToolCall, input: Readonly<Record<string, unknown>>): ProviderV1ToolUse | undefined {
   const workdir = stringField(input, 'workdir');
@@ -39,7 +26,7 @@ function classifyPatchOrArgv(call: ProviderV1ToolCall, input: Readonly<Record<st
   if (call.name !== 'shell' && call.name !== 'local_shell' && call.name !== 'container.exec') return undefined;
   const argv = Array.isArray(input.command) ? input.command : [];
   if (argv[0] === 'apply_patch' && typeof argv[1] === 'string') return patchPaths(argv[1], workdir);
-  const command = typeof input.command === 'string' ? input.command : commandLine(argv);
+  const command = typeof input.command === 'string' ? input.command : argvCommandLine(argv);
   return command ? { command } : {};
 }
 

@@ -1,20 +1,7 @@
 /**
- * The worker's own opencode config dir, `<workerDir>/opencode`, passed as `OPENCODE_CONFIG_DIR`
- * (FACTS.md §a). opencode loads it as one more config directory, last: it hides nothing, so the
- * user's providers, models, keys, agents and plugins (`~/.config/opencode`, the project's
- * `opencode.json` and `.opencode/`) all still apply, and nothing of umbel's is ever written there.
- *
- * - `plugins/umbel.js`: umbel's plugin with this worker's settings (./plugin.ts).
- * - `opencode.json`: `experimental.disable_paste_summary` (a pasted prompt is submitted byte-exact,
- *   not as `text.trim() + " "`), `autoupdate: false` (a worker never updates the CLI under the
- *   user's feet), and the permission mode's `permission` block, if any. `$schema` is there because
- *   opencode writes it into any config file that lacks it.
- * - The plugin-install trap: with a plugin present, startup waits for every config dir's
- *   `@opencode-ai/plugin` npm install — about 70 s of npm retries offline. Here an empty
- *   `node_modules/` and a `package-lock.json` naming the package make opencode skip it; for the
- *   user's own dirs (never written) `npm_config_offline=true` in the worker env makes a pending
- *   install fail at once. The plugin removes that variable again before any tool runs, and only
- *   when umbel added it.
+ * The worker's own opencode config dir, `<workerDir>/opencode`, passed as `OPENCODE_CONFIG_DIR`: one
+ * more config directory, loaded last, hiding nothing of the user's (FACTS.md §a; what it holds and
+ * the plugin-install trap: docs/providers/opencode.md, "Your configuration is left alone").
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,7 +27,7 @@ export function offlineEnv(env: Readonly<Record<string, string>>): Record<string
   return env.npm_config_offline === undefined && env.NPM_CONFIG_OFFLINE === undefined ? { npm_config_offline: 'true' } : {};
 }
 
-/** The worker's opencode.json. Pure. */
+/** The worker's opencode.json (`$schema`: opencode writes it into any config file that lacks it, FACTS.md §a). Pure. */
 export function workerConfig(permissionMode: string | undefined, overrides: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
   const permission = permissionMode ? OPENCODE_PERMISSION_MODES[permissionMode as OpencodePermissionMode] : undefined;
   return {

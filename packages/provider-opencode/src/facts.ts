@@ -1,17 +1,10 @@
 /**
- * opencode's facts (reference opencode.md, test-fixtures/fake-opencode/FACTS.md; verified on
- * 1.18.33): env, permission modes, the signals umbel's plugin delivers, screens, prompt rules,
- * payload fields and tools. The worker config dir that installs the plugin is ./config-dir.ts, the
- * plugin ./plugin.ts, the transcript reader ./transcript.ts, the model check ./models.ts.
+ * opencode's facts (test-fixtures/fake-opencode/FACTS.md; verified on 1.18.33): env, permission modes,
+ * the signals umbel's plugin (./plugin.ts) delivers, screens, prompt rules, payload fields and tools.
  */
-import type { HookEvent, ProviderV1EventInfo } from '@umbel/provider';
-import { asRecord, type PayloadFacts, type PromptFacts, stringField, type ToolFacts, toolActivity } from '@umbel/provider';
+import { asRecord, type PayloadFacts, type PromptFacts, permissionInput, stringField, type ToolFacts, toolActivity } from '@umbel/provider';
 
-/**
- * Configuration variables a worker inherits, named one by one: opencode's own switches and extra
- * config, and settings that pick no account. `OPENCODE_CONFIG_DIR` is not among them: it is the
- * worker's own plugin dir.
- */
+/** Configuration variables a worker inherits, named one by one: opencode's switches, settings that pick no account (never OPENCODE_CONFIG_DIR). */
 export const OPENCODE_INHERIT_ENV = [
   'OPENCODE_CONFIG',
   'OPENCODE_CONFIG_CONTENT',
@@ -75,23 +68,8 @@ export const MODEL_ID = /^[^/\s]+\/\S+$/;
 /** The permission dialog drawn and taking keys (Enter = Allow once, Escape = Reject). */
 export const PERMISSION_PROMPT = /△ Permission required|Allow once\s+Allow always\s+Reject/;
 
-/**
- * Prompts: pasted (never typed: a TAB typed switches the agent), byte-exact with the worker's
- * `experimental.disable_paste_summary`. CR becomes LF (tmux sends LF as CR, opencode turns CR into
- * LF: a CRLF would arrive as two newlines). A leading `/` names a command (`/exit` would quit): one
- * leading space keeps it text. `!` at the start of a paste is text in 1.18.33 (verified).
- */
+/** Prompts: pasted, CR as LF, a leading `/` (a command: `/exit` would quit) escaped by a space (FACTS.md §d). */
 export const OPENCODE_PROMPT: PromptFacts = { normalizeNewlines: true, escapeLeading: ['/'] };
-
-/** `permission.asked`: the tool named, and what it would do. */
-function needsInput(event: HookEvent, p: Record<string, unknown>): ProviderV1EventInfo['needsInput'] {
-  if (event.kind !== 'permission') return undefined;
-  const tool = stringField(p, 'permission');
-  const patterns = Array.isArray(p.patterns) ? p.patterns.filter((x): x is string => typeof x === 'string') : [];
-  const what = stringField(p, 'metadata.command') ?? stringField(p, 'metadata.filepath') ?? patterns.join(', ');
-  const message = `opencode asks to use ${tool ?? 'a tool'}${what ? `: ${what}` : ''}`;
-  return { kind: 'permission', message, ...(tool ? { tool } : {}) };
-}
 
 /** One line for a tool-kind payload: the tool and its main argument, a permission answer, or a retry. */
 export function activityOf(p: Record<string, unknown>): string | undefined {
@@ -112,7 +90,8 @@ export const OPENCODE_PAYLOAD: PayloadFacts = {
   transcriptPath: 'transcriptPath',
   turnKey: { prompt: 'messageID', stop: 'messageID', 'stop-failure': 'messageID' },
   error: { fields: ['message', 'error.message'], fallback: 'opencode reported an error' },
-  needsInput,
+  // `permission.asked`: the tool named, and what it would do
+  needsInput: permissionInput({ tool: ['permission'], what: ['metadata.command', 'metadata.filepath', 'patterns'], fallback: 'opencode asks to use {tool}' }),
   activity: activityOf,
 };
 
@@ -129,11 +108,7 @@ export const OPENCODE_SIGNALS = {
   'session.idle': 'stop',
 } as const;
 
-/**
- * What opencode's tool calls do: 1.18.33 offers `bash {command, timeout, workdir}`, `read
- * {filePath}`, `edit {filePath, oldString, newString}`, `write {filePath, content}`, `glob`, `grep`,
- * `list`, `webfetch`, `task`, `todowrite`, `skill` (FACTS.md "The requests opencode sends").
- */
+/** What opencode's tool calls do (their inputs: FACTS.md, "The requests opencode sends"). */
 export const OPENCODE_TOOLS: ToolFacts = {
   table: {
     bash: { does: 'command', fields: ['command'] },

@@ -1,10 +1,7 @@
 /**
- * `--model provider/model`, checked against the models opencode lists. The TUI silently falls back
- * to its default model for an unknown one (FACTS.md §e), so umbel asks `opencode models` (one
- * `provider/model` per line, exit 0; ~7 s) before launching, with the worker's env and cwd (the
- * user's and the project's providers) — in `doBuildLaunch`, the first member that may do I/O
- * (`doValidate` only checks the shape). Unknown → {@link OpencodeModelUnknownError} (a UsageError,
- * exit 2); the list unreadable → {@link OpencodeModelsUnreadableError} (exit 1).
+ * `--model provider/model`, checked against `opencode models` (one `provider/model` per line) before
+ * launching: the TUI silently falls back to its default for an unknown model (FACTS.md §e;
+ * docs/providers/opencode.md, "The model check").
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

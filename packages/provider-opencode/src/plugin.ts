@@ -1,29 +1,10 @@
 /**
  * umbel's opencode plugin: a plain ES module in the worker's own config dir
  * (`$OPENCODE_CONFIG_DIR/plugins/umbel.js`) that turns opencode's own signals into umbel hook events
- * and writes the worker's transcript from opencode's stored session (reference opencode.md,
- * test-fixtures/fake-opencode/FACTS.md §b, §c; verified on 1.18.33):
+ * and writes the worker's transcript from opencode's stored session, after the turn's terminal
+ * event (docs/providers/opencode.md: "How umbel follows a turn"; FACTS.md §b, §c; verified on 1.18.33).
  *
- * | opencode signal | umbel hook kind |
- * |---|---|
- * | the factory ran (the plugin is loaded; before the TUI takes input) | `session` |
- * | `session.created` event | `session` (the session id and its transcript path) |
- * | `chat.message` hook (the prompt was submitted, before it is stored) | `prompt` (turn key = the user message id) |
- * | `tool.execute.before` hook | `tool` |
- * | `permission.asked` event | `permission` |
- * | `permission.replied` event | `tool` (answered) |
- * | `session.status` `retry` | `tool` (reported), and past `maxRetries` the turn is stopped: `stop-failure` |
- * | `session.error` event | `stop-failure` |
- * | `session.idle` event | `stop` |
- *
- * Exactly one terminal event per turn: a failed turn's two `session.idle`s end nothing more. The
- * transcript is `{info, messages, umbel}` — `info` and `messages` exactly as opencode's in-process
- * client returns them (the shape of `opencode export`), `umbel.failures` the turns umbel stopped —
- * fetched at the turn's end and after each tool step, written atomically (temp + rename, 0600) into
- * `transcriptDir/<sessionID>.json`, always **after** the turn's terminal event (so the engine never
- * ends a turn from the file alone while its hook is still on its way).
- *
- * {@link umbelPluginMain} is serialised into the plugin file with its settings: it must stay
+ * {@link UmbelPluginRun} is serialised into the plugin file with its settings: it must stay
  * self-contained: no reference to anything outside its own body, and no `import()` in it (a module
  * loader that transforms this package — vitest, a bundler — rewrites those, and the written file
  * would then call a helper that does not exist there). The node modules it needs come in as an
@@ -76,145 +57,186 @@ export interface PluginHooks {
   'tool.execute.before'(input: Json, output: { args?: unknown }): Promise<void>;
 }
 
-/**
- * The plugin: called once per opencode instance with opencode's context and umbel's settings.
- * Self-contained (serialised into the plugin file).
- */
-export async function umbelPluginMain(ctx: PluginContext, settings: PluginSettings, modules: PluginModules): Promise<PluginHooks> {
-  const { fs, cp, path } = modules;
-  for (const name of settings.dropEnv) delete process.env[name];
+/** What umbel keeps per session: the turns (user message ids) still open, oldest first; the failures it recorded; the turns ended. */
+type Session = { open: string[]; failures: Record<string, Json>; ended: string[] };
+type OpencodeError = { name?: string; data?: { message?: string; statusCode?: number } };
 
-  // per session: the turns (user message ids) still open, oldest first; the failures umbel recorded; the turns ended
-  type Session = { open: string[]; failures: Record<string, Json>; ended: string[] };
-  const sessions = new Map<string, Session>();
-  const sessionOf = (id: string): Session => sessions.get(id) ?? (sessions.set(id, { open: [], failures: {}, ended: [] }).get(id) as Session);
-  const transcriptOf = (id: string) => path.join(settings.transcriptDir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
-  const deliver = (signal: string, payload: Json) => {
-    const command = settings.hooks[signal];
+/**
+ * The plugin of one opencode instance: its sessions, and a method per opencode event umbel uses.
+ * Serialised into the plugin file: self-contained, its methods reach each other through `this` only.
+ */
+export class UmbelPluginRun {
+  /** The opencode events umbel uses, each a method below (opencode sends dozens per turn: the rest are dropped first). */
+  static EVENTS = ['session.idle', 'session.error', 'session.status', 'session.created', 'permission.asked', 'permission.replied', 'message.updated'] as const;
+  readonly ctx: PluginContext;
+  readonly settings: PluginSettings;
+  readonly node: PluginModules;
+  readonly sessions = new Map<string, Session>();
+  /** Signals are handled one at a time, in order. */
+  queue: Promise<unknown> = Promise.resolve();
+
+  /** The plugin: called once per opencode instance with opencode's context and umbel's settings. */
+  static async main(ctx: PluginContext, settings: PluginSettings, modules: PluginModules): Promise<PluginHooks> {
+    for (const name of settings.dropEnv) delete process.env[name];
+    const run = new UmbelPluginRun(ctx, settings, modules);
+    run.deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
+    return run.hooks();
+  }
+
+  constructor(ctx: PluginContext, settings: PluginSettings, modules: PluginModules) {
+    this.ctx = ctx;
+    this.settings = settings;
+    this.node = modules;
+  }
+
+  session(id: string): Session {
+    return this.sessions.get(id) ?? (this.sessions.set(id, { open: [], failures: {}, ended: [] }).get(id) as Session);
+  }
+
+  /** What every payload of a session carries. */
+  base(id: string): Json {
+    return { sessionID: id, transcriptPath: this.node.path.join(this.settings.transcriptDir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`) };
+  }
+
+  /** Run the signal's hook command with the payload on stdin; the hook sink never fails, a missing sh loses one event, never opencode's turn. */
+  deliver(signal: string, payload: Json): void {
+    const command = this.settings.hooks[signal];
     if (!command) return;
     try {
-      cp.spawnSync('sh', ['-c', command], { input: JSON.stringify({ event: signal, ...payload }), stdio: ['pipe', 'ignore', 'ignore'], timeout: 10_000 });
-    } catch {
-      // the hook sink never fails; a missing sh loses one event, never opencode's turn
-    }
-  };
+      const input = JSON.stringify({ event: signal, ...payload });
+      this.node.cp.spawnSync('sh', ['-c', command], { input, stdio: ['pipe', 'ignore', 'ignore'], timeout: 10_000 });
+    } catch {}
+  }
+
   /** The session as opencode stores it, or undefined. */
-  const snapshot = async (id: string): Promise<Json | undefined> => {
+  async snapshot(id: string): Promise<Json | undefined> {
+    const session = this.ctx.client.session;
     try {
-      const [messages, info] = await Promise.all([
-        ctx.client.session.messages({ path: { id } }),
-        ctx.client.session.get({ path: { id } }).catch(() => undefined),
-      ]);
-      if (!Array.isArray(messages?.data)) return undefined;
-      return { ...(info?.data ? { info: info.data } : {}), messages: messages.data };
+      const [messages, info] = await Promise.all([session.messages({ path: { id } }), session.get({ path: { id } }).catch(() => undefined)]);
+      return Array.isArray(messages?.data) ? { ...(info?.data ? { info: info.data } : {}), messages: messages.data } : undefined;
     } catch {
       return undefined;
     }
-  };
-  const writeTranscript = (id: string, doc: Json | undefined) => {
+  }
+
+  /** Write the transcript atomically (temp + rename, 0600); a full disk loses this copy, the next write brings it back. */
+  writeTranscript(id: string, doc: Json | undefined): void {
     if (!doc) return;
+    const { fs } = this.node;
     try {
-      fs.mkdirSync(settings.transcriptDir, { recursive: true, mode: 0o700 });
-      const file = transcriptOf(id);
+      fs.mkdirSync(this.settings.transcriptDir, { recursive: true, mode: 0o700 });
+      const file = this.base(id).transcriptPath as string;
       const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
-      const { failures, ended } = sessionOf(id);
+      const { failures, ended } = this.session(id);
       fs.writeFileSync(tmp, JSON.stringify({ ...doc, umbel: { version: 1, failures, ended } }), { mode: 0o600 });
       fs.renameSync(tmp, file);
-    } catch {
-      // a full disk loses this copy; the next write brings it back
-    }
-  };
-  const base = (id: string): Json => ({ sessionID: id, transcriptPath: transcriptOf(id) });
+    } catch {}
+  }
 
   /** End the oldest open turn with a failure: record it, deliver it, then write the transcript. */
-  const fail = async (id: string, error: Json, signal: string) => {
-    const s = sessionOf(id);
+  async fail(id: string, error: Json, signal: string): Promise<void> {
+    const s = this.session(id);
     const messageID = s.open.shift();
     if (!messageID) return;
     s.failures[messageID] = error;
     s.ended.push(messageID);
-    const doc = await snapshot(id);
-    deliver(signal, { ...base(id), messageID, error, message: error.message });
-    writeTranscript(id, doc);
-  };
-  const onRetry = async (id: string, status: Json) => {
-    const messageID = sessionOf(id).open[0];
+    const doc = await this.snapshot(id);
+    this.deliver(signal, { ...this.base(id), messageID, error, message: error.message });
+    this.writeTranscript(id, doc);
+  }
+
+  /** A retry is reported; past `maxRetries`, or one that would start too late, stops the turn. */
+  async retry(id: string, status: Json): Promise<void> {
+    const { maxRetries, maxRetryDelayMs } = this.settings;
+    const messageID = this.session(id).open[0];
     const attempt = Number(status.attempt ?? 0);
     const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
-    deliver('session.status.retry', { ...base(id), ...(messageID ? { messageID } : {}), status });
-    if (!messageID || (attempt <= settings.maxRetries && waitMs <= settings.maxRetryDelayMs)) return;
-    const why =
-      attempt > settings.maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
+    this.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
+    if (!messageID || (attempt <= maxRetries && waitMs <= maxRetryDelayMs)) return;
+    const why = attempt > maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
     const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
-    await fail(id, { name: 'RetryLimit', message, attempt }, 'session.error');
-    ctx.client.session.abort({ path: { id } }).catch(() => undefined);
-  };
-  const onIdle = async (id: string) => {
-    const s = sessionOf(id);
+    await this.fail(id, { name: 'RetryLimit', message, attempt }, 'session.error');
+    this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
+  }
+
+  /** Every open turn ends: delivered first, then the transcript written. */
+  async 'session.idle'(id: string): Promise<void> {
+    const s = this.session(id);
     const ending = s.open.splice(0);
     s.ended.push(...ending);
-    const doc = await snapshot(id);
-    for (const messageID of ending) deliver('session.idle', { ...base(id), messageID });
-    writeTranscript(id, doc);
-  };
-  const onEvent = async (type: string, p: Json) => {
-    const id = typeof p.sessionID === 'string' ? p.sessionID : undefined;
-    if (!id) return;
-    if (type === 'session.idle') return onIdle(id);
-    if (type === 'session.error') {
-      const e = (p.error ?? {}) as { name?: string; data?: { message?: string; statusCode?: number } };
-      if (e.name === 'MessageAbortedError') return;
-      const error = {
-        name: e.name ?? 'Error',
-        message: e.data?.message ?? e.name ?? 'opencode reported an error',
-        ...(e.data?.statusCode ? { statusCode: e.data.statusCode } : {}),
-      };
-      return fail(id, error, 'session.error');
-    }
-    if (type === 'session.status') {
-      const status = (p.status ?? {}) as Json;
-      if (status.type === 'retry') await onRetry(id, status);
-      return;
-    }
-    if (type === 'session.created') return deliver('session.created', { ...base(id), directory: (p.info as Json | undefined)?.directory });
-    if (type === 'permission.asked' || type === 'permission.replied') return deliver(type, { ...p, ...base(id) });
-    if (type === 'message.updated') {
-      const info = (p.info ?? {}) as { role?: string; finish?: string; time?: { completed?: number } };
-      // a tool step ended: the transcript shows the call and its result (the turn runs on)
-      if (info.role === 'assistant' && info.finish === 'tool-calls' && info.time?.completed && sessionOf(id).open.length)
-        writeTranscript(id, await snapshot(id));
-    }
-  };
+    const doc = await this.snapshot(id);
+    for (const messageID of ending) this.deliver('session.idle', { ...this.base(id), messageID });
+    this.writeTranscript(id, doc);
+  }
 
-  const WANTED = new Set(['session.idle', 'session.error', 'session.status', 'session.created', 'permission.asked', 'permission.replied', 'message.updated']);
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = (fn: () => Promise<unknown>) => {
-    queue = queue.then(fn, fn).catch(() => undefined);
-    return queue;
-  };
-  deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
-  return {
-    async event({ event }) {
-      // opencode sends dozens of events per turn: drop the ones umbel does not use before doing anything
-      if (!event || !WANTED.has(event.type)) return;
-      await serial(() => onEvent(event.type, (event.properties ?? {}) as Json));
-    },
-    async 'chat.message'(input, output) {
-      const id = typeof input.sessionID === 'string' ? input.sessionID : undefined;
-      const messageID = typeof output?.message?.id === 'string' ? output.message.id : undefined;
-      if (!id || !messageID) return;
-      await serial(async () => {
-        sessionOf(id).open.push(messageID);
-        deliver('chat.message', { ...base(id), messageID, agent: input.agent, model: input.model });
-      });
-    },
-    async 'tool.execute.before'(input, output) {
-      const id = typeof input.sessionID === 'string' ? input.sessionID : undefined;
-      if (!id) return;
-      await serial(async () => deliver('tool.execute.before', { ...base(id), tool: input.tool, callID: input.callID, args: output?.args }));
-    },
-  };
+  async 'session.error'(id: string, p: Json): Promise<void> {
+    const e = (p.error ?? {}) as OpencodeError;
+    if (e.name === 'MessageAbortedError') return;
+    const statusCode = e.data?.statusCode ? { statusCode: e.data.statusCode } : {};
+    await this.fail(id, { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...statusCode }, 'session.error');
+  }
+
+  async 'session.status'(id: string, p: Json): Promise<void> {
+    const status = (p.status ?? {}) as Json;
+    if (status.type === 'retry') await this.retry(id, status);
+  }
+
+  async 'session.created'(id: string, p: Json): Promise<void> {
+    this.deliver('session.created', { ...this.base(id), directory: (p.info as Json | undefined)?.directory });
+  }
+
+  async 'permission.asked'(id: string, p: Json): Promise<void> {
+    this.deliver('permission.asked', { ...p, ...this.base(id) });
+  }
+
+  async 'permission.replied'(id: string, p: Json): Promise<void> {
+    this.deliver('permission.replied', { ...p, ...this.base(id) });
+  }
+
+  /** A tool step that ended: the transcript shows the call and its result (the turn runs on). */
+  async 'message.updated'(id: string, p: Json): Promise<void> {
+    const info = (p.info ?? {}) as { role?: string; finish?: string; time?: { completed?: number } };
+    if (info.role === 'assistant' && info.finish === 'tool-calls' && info.time?.completed && this.session(id).open.length)
+      this.writeTranscript(id, await this.snapshot(id));
+  }
+
+  /** Run `fn` after every signal before it. */
+  serial(fn: () => Promise<unknown>): Promise<unknown> {
+    this.queue = this.queue.then(fn, fn).catch(() => undefined);
+    return this.queue;
+  }
+
+  /** The hooks opencode calls. */
+  hooks(): PluginHooks {
+    const sessionOf = (input: Json) => (typeof input.sessionID === 'string' ? input.sessionID : undefined);
+    return {
+      event: async ({ event }) => {
+        const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
+        const id = sessionOf(event?.properties ?? {});
+        if (!UmbelPluginRun.EVENTS.includes(type) || !id) return;
+        await this.serial(() => this[type](id, (event.properties ?? {}) as Json));
+      },
+      'chat.message': async (input, output) => {
+        const id = sessionOf(input);
+        const messageID = typeof output?.message?.id === 'string' ? output.message.id : undefined;
+        if (!id || !messageID) return;
+        await this.serial(async () => {
+          this.session(id).open.push(messageID);
+          this.deliver('chat.message', { ...this.base(id), messageID, agent: input.agent, model: input.model });
+        });
+      },
+      'tool.execute.before': async (input, output) => {
+        const id = sessionOf(input);
+        if (id)
+          await this.serial(async () => this.deliver('tool.execute.before', { ...this.base(id), tool: input.tool, callID: input.callID, args: output?.args }));
+      },
+    };
+  }
 }
+
+/** The plugin: called once per opencode instance with opencode's context and umbel's settings ({@link UmbelPluginRun.main}). */
+export const umbelPluginMain = (ctx: PluginContext, settings: PluginSettings, modules: PluginModules): Promise<PluginHooks> =>
+  UmbelPluginRun.main(ctx, settings, modules);
 
 /** The plugin file for one worker: the plugin with its settings. */
 export function renderPlugin(settings: PluginSettings): string {
@@ -224,8 +246,8 @@ export function renderPlugin(settings: PluginSettings): string {
     "import * as cp from 'node:child_process';",
     "import * as path from 'node:path';",
     `const settings = ${JSON.stringify(settings, null, 2)};`,
-    `const umbelPluginMain = ${umbelPluginMain.toString()};`,
-    'export const UmbelPlugin = async (ctx) => umbelPluginMain(ctx, settings, { fs, cp, path });',
+    `const Run = ${UmbelPluginRun.toString()};`,
+    'export const UmbelPlugin = async (ctx) => Run.main(ctx, settings, { fs, cp, path });',
     '',
   ].join('\n');
 }

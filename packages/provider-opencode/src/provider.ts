@@ -1,11 +1,7 @@
 /**
- * The opencode provider: its facts compiled by the provider kit, on `@umbel/provider` alone
- * (as any third-party provider would be written).
- *
- * Launch: `opencode [--model provider/model]` with `OPENCODE_CONFIG_DIR=<workerDir>/opencode` (umbel's
- * plugin and settings, ./config-dir.ts) and, unless the worker env says otherwise,
- * `npm_config_offline=true` (the plugin-install trap). The model is checked against `opencode
- * models` first (./models.ts).
+ * The opencode provider: its facts compiled by the provider kit, on `@umbel/provider` alone (as any
+ * third-party provider would be written). Launch: `opencode [--model provider/model]` in the worker's
+ * config dir (./config-dir.ts), the model checked against `opencode models` first (./models.ts).
  */
 import { defineProvider, type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
 import { type ConfigDirOptions, installConfigDir, offlineEnv } from './config-dir.js';
@@ -73,8 +69,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
       unknowableBeforeStart: OPENCODE_BILLING_UNKNOWABLE,
     },
     flags: {
-      // The TUI's `--session <ses_…>` opens that stored session in the same worker config dir, and the
-      // next request carries its earlier turns (verified on 1.18.33: test-fixtures/real/REVIVE-FACTS.md §3).
+      // REVIVE-FACTS.md §3: `--session <ses_…>` opens that stored session, the next request carries its earlier turns
       resume: (sessionId) => ['--session', sessionId],
       model: '--model',
       permissionModes: Object.fromEntries(Object.keys(OPENCODE_PERMISSION_MODES).map((mode) => [mode, []])),

@@ -78,3 +78,5 @@ export { settingsWithHooks } from './hook-settings.js';
 export { type CommandPromptFacts, commandPrompt, SLASH_COMMAND } from './command-prompt.js';
 export { type PermissionFacts, permissionInput } from './permission.js';
 export { rememberLast } from './remember-last.js';
+export { argvCommandLine } from './argv.js';
+export { jsonText } from './json-text.js';

@@ -34,4 +34,21 @@ describe('permissionInput', () => {
     });
     expect(asks(event('permission'), {})).toEqual({ kind: 'permission', message: 'Acme asks to use a tool' });
   });
+
+  it('with an empty fallback the message is what it would do alone; a list of strings is joined', () => {
+    const plain = permissionInput({ tool: ['tool_name'], what: ['tool_input.description', 'tool_input.command'], fallback: '' });
+    expect(plain(event('permission'), { tool_name: 'Bash', tool_input: { description: '', command: 'rm -rf x' } })).toEqual({
+      kind: 'permission',
+      message: 'rm -rf x',
+      tool: 'Bash',
+    });
+    expect(plain(event('permission'), {})).toEqual({ kind: 'permission' });
+    const listed = permissionInput({ tool: ['permission'], what: ['metadata.command', 'patterns'], fallback: 'acme asks to use {tool}' });
+    expect(listed(event('permission'), { permission: 'edit', patterns: ['a.ts', 7, 'b.ts'] })).toEqual({
+      kind: 'permission',
+      message: 'acme asks to use edit: a.ts, b.ts',
+      tool: 'edit',
+    });
+    expect(listed(event('permission'), { patterns: [] })).toEqual({ kind: 'permission', message: 'acme asks to use a tool' });
+  });
 });
