@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseNameStatus, snapshotTree } from './git-tree.js';
+import { findWorkTree, parseNameStatus, snapshotTree } from './git-tree.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -54,5 +54,25 @@ describe('parseNameStatus', () => {
       { status: 'modified', path: 'kept' },
       { status: 'type-changed', path: 'link' },
     ]);
+  });
+});
+
+describe('findWorkTree', () => {
+  it('takes a .git above the cwd only when git would: a repository, or a gitdir file — never an empty .git', async () => {
+    // Codex's sandbox (0.171) mounts over <writable root>/.git while a tool runs: with /tmp writable
+    // an empty /tmp/.git exists for a moment, and git walks past it (it is no repository).
+    const top = mkdtempSync(join(tmpdir(), 'umbel-find-'));
+    dirs.push(top);
+    const work = join(top, 'a', 'work');
+    mkdirSync(join(top, '.git'));
+    mkdirSync(work, { recursive: true });
+    expect(await findWorkTree(work)).toBeUndefined();
+    writeFileSync(join(top, 'a', '.git'), 'not a gitdir line\n');
+    expect(await findWorkTree(work)).toBeUndefined();
+    writeFileSync(join(top, 'a', '.git'), `gitdir: ${join(top, 'elsewhere')}\n`);
+    expect(await findWorkTree(work)).toBe(join(top, 'a'));
+    rmSync(join(top, 'a', '.git'));
+    execFileSync('git', ['init', '-q'], { cwd: work, env });
+    expect(await findWorkTree(join(work))).toBe(work);
   });
 });

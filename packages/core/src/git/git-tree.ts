@@ -6,7 +6,7 @@
  * Every git call is bounded; a failure is a reason, never a throw.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, rm, stat, utimes } from 'node:fs/promises';
+import { copyFile, readFile, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { failure, type GitOptions, git as runGit } from './run.js';
 
@@ -22,18 +22,26 @@ export type Snapshot = { readonly tree: string; readonly ms: number } | { readon
 
 const git = (args: readonly string[], options: GitOptions) => runGit(args, { ...options, config: SCRATCH });
 
-/** The git work tree `cwd` is in (a `.git` directory or file above it), found without running git. */
+/** The git work tree `cwd` is in, found without running git: the nearest `.git` above it that git
+ * itself would stop at — a directory with a HEAD, or a `gitdir:` file. An empty `.git` is walked
+ * past as git does (Codex's sandbox leaves one in a writable root such as /tmp while a tool runs). */
 export async function findWorkTree(cwd: string): Promise<string | undefined> {
   for (let dir = cwd; ; dir = dirname(dir)) {
-    if (
-      await stat(join(dir, '.git')).then(
-        () => true,
-        () => false,
-      )
-    )
-      return dir;
+    if (await isGitEntry(join(dir, '.git'))) return dir;
     if (dirname(dir) === dir) return undefined;
   }
+}
+
+async function isGitEntry(path: string): Promise<boolean> {
+  const found = await stat(path).catch(() => undefined);
+  if (found?.isDirectory())
+    return stat(join(path, 'HEAD')).then(
+      () => true,
+      () => false,
+    );
+  if (!found?.isFile()) return false;
+  const text = await readFile(path, 'utf8').catch(() => '');
+  return text.startsWith('gitdir: ');
 }
 
 /** Copy the real index (when there is one) with its times. */
