@@ -71,6 +71,22 @@ describe(`real Qwen Code ${readPins().qwen.version} with --provider qwen (umbel 
   );
 
   it(
+    'a send while a turn runs is refused (Qwen may drain it into that turn): nothing typed, no number taken',
+    async () => {
+      await w.umbel(['spawn', 'busy', ...Q, '--unattended']);
+      expect((await w.umbel(['send', 'busy', 'TOOL sleep 4'])).stdout).toBe('1\n');
+      const refused = await w.umbel(['send', 'busy', 'ECHO typed while busy', '--json']);
+      expect(refused.code, refused.stdout).toBe(1);
+      expect(refused.stderr).toMatch(/still running turn 1.*into that turn.*nothing was typed/);
+      expect((await waitJson('busy')).outcome).toMatchObject({ reason: 'completed', turn: 1 });
+      expect(w.mock.requests().some((r) => r.prompt?.includes('typed while busy'))).toBe(false);
+      expect((await w.umbel(['send', 'busy', 'ECHO after the busy turn'])).stdout).toBe('2\n');
+      expect(await w.umbel(['wait', 'busy', '--timeout', '180s'])).toMatchObject({ code: 0, stdout: 'after the busy turn\n' });
+    },
+    T,
+  );
+
+  it(
     'an API error is provider-error (122), a 401 auth-failed (119), a 429 it keeps retrying rate-limited (118); the worker answers again',
     async () => {
       await w.umbel(['spawn', 'err', ...Q]);

@@ -162,6 +162,8 @@ describe('screens (recorded from the real 0.15.10)', () => {
     expect(qwen.doReadInputBox?.(screen('ready-yolo'))).toBe('');
     expect(qwen.doReadInputBox?.(screen('ready-yolo').replace('*   Type your message or @path/to/file', '*   a yolo draft'))).toBe('a yolo draft');
     expect(qwen.input?.clearKeys).toEqual(['C-c']);
+    // Qwen Code drains a prompt typed while a turn runs into that turn after its tool calls
+    expect(qwen.input?.whileBusy).toBe('merge');
   });
 
   it('the permission prompt is drawn and taking keys only when its first option is', () => {

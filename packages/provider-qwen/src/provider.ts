@@ -87,7 +87,8 @@ export function createQwen(settings: QwenSettings = {}): ProviderV1 {
       inputBox: QWEN_INPUT_BOX,
     },
     // Pasted (bracketed), then Enter; UserPromptSubmit confirms. Escape cancels a turn the CLI keeps retrying.
-    input: { submitDelayMs: 150, confirmTimeoutMs: 2000, maxSubmitRetries: 3, alwaysPaste: true, cancelKeys: ['Escape'] },
+    // a prompt typed while a turn runs may be drained into that turn after its tool calls (BACKGROUND-FACTS.md §4)
+    input: { submitDelayMs: 150, confirmTimeoutMs: 2000, maxSubmitRetries: 3, alwaysPaste: true, cancelKeys: ['Escape'], whileBusy: 'merge' },
     prompt: QWEN_PROMPT,
     payload: QWEN_PAYLOAD,
     transcript: { read: readQwenTurn, messages: readQwenMessages },

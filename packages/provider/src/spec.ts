@@ -427,9 +427,11 @@ export interface ProviderV1InputSpec {
    * What the CLI does with a prompt typed while a turn runs: `queue` it and start it after that turn
    * (default; `send` returns `queued: true`), or `drop` it. For `drop`, `send` into a worker whose
    * latest turn is still running is refused at once (`SendBusyError`): nothing is typed and no turn
-   * number is taken, so the caller waits for the running turn and sends again.
+   * number is taken, so the caller waits for the running turn and sends again. `merge`: it may take
+   * the prompt into the running turn (Qwen Code drains a queued prompt into the turn after its tool
+   * calls), so it would be no turn of its own: refused like `drop`.
    */
-  readonly whileBusy?: 'queue' | 'drop';
+  readonly whileBusy?: 'queue' | 'drop' | 'merge';
 }
 
 /** Capabilities the engine checks before any I/O. */

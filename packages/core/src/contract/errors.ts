@@ -226,15 +226,15 @@ export class SendNotSubmittedError extends UmbelError {
 /** Another send to the worker holds its send lock for too long. The worker is untouched. Exit 1. */
 export class SendBusyError extends UmbelError {
   readonly worker: string;
-  /** `runningTurn`: the worker is running this turn and its CLI drops input typed meanwhile (nothing was typed). */
-  constructor(worker: string, waitedMs: number, runningTurn?: number) {
+  /** `runningTurn`: the worker is running this turn and its CLI drops input typed meanwhile, or merges it into that turn (nothing was typed). */
+  constructor(worker: string, waitedMs: number, runningTurn?: number, whileBusy: 'drop' | 'merge' = 'drop') {
     super({
       name: 'SendBusyError',
       code: UmbelErrorCode.SendBusy,
       message:
         runningTurn === undefined
           ? `another send to '${worker}' held its send lock for ${Math.round(waitedMs / 1000)}s; nothing was typed`
-          : `'${worker}' is still running turn ${runningTurn} and its CLI drops input typed while it works; nothing was typed and no turn was opened`,
+          : `'${worker}' is still running turn ${runningTurn} and its CLI ${whileBusy === 'drop' ? 'drops input typed while it works' : 'may take input typed while it works into that turn'}; nothing was typed and no turn was opened`,
       hint:
         runningTurn === undefined
           ? `sends to one worker run one at a time: wait for the other one, then send again`

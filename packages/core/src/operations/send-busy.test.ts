@@ -39,3 +39,16 @@ it('refuses a send into a busy CLI that drops input, typing nothing and taking n
   expect((await umbel.send({ name: 'w1', prompt: 'ECHO two' })).turn).toBe(2);
   expect(await umbel.wait({ name: 'w1', timeout: '20s' })).toMatchObject({ turn: 2, reason: 'completed', result: 'two' });
 });
+
+it('refuses a send into a busy CLI that may merge input into the running turn, typing nothing', async () => {
+  const umbel = createUmbel({ substrate, providers: [createMockProvider({ mergesInputWhileBusy: true })], home, env: { PATH: process.env.PATH } });
+  await umbel.spawn({ name: 'w1', provider: 'mock', cwd: work });
+  expect((await umbel.send({ name: 'w1', prompt: 'DELAY 1500 ECHO one' })).turn).toBe(1);
+  await expect(umbel.send({ name: 'w1', prompt: 'ECHO two' })).rejects.toMatchObject({
+    code: 'UMBEL_SEND_BUSY',
+    message: expect.stringMatching(/still running turn 1.*may take input typed while it works into that turn.*nothing was typed/),
+  });
+  expect(await umbel.capture({ name: 'w1' })).not.toContain('ECHO two');
+  expect(await umbel.wait({ name: 'w1', timeout: '20s' })).toMatchObject({ turn: 1, reason: 'completed', result: 'one' });
+  expect((await umbel.send({ name: 'w1', prompt: 'ECHO two' })).turn).toBe(2);
+});

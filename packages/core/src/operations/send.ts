@@ -174,13 +174,15 @@ async function confirm(ctx: EngineContext, view: UsableView, n: number, watcher:
 }
 
 /**
- * A CLI that drops input typed while it works (`input.whileBusy: 'drop'`) and a turn still running:
- * refused before anything is typed or a turn number is taken.
+ * A CLI that drops input typed while it works, or takes it into the running turn
+ * (`input.whileBusy: 'drop' | 'merge'`), and a turn still running: refused before anything is typed
+ * or a turn number is taken.
  */
 function refuseWhileBusy(view: UsableView): void {
-  if (view.provider.input?.whileBusy !== 'drop') return;
+  const whileBusy = view.provider.input?.whileBusy;
+  if (whileBusy !== 'drop' && whileBusy !== 'merge') return;
   const running = view.turns.filter((t) => !t.notSubmitted).at(-1);
-  if (running && !running.end) throw new SendBusyError(view.name, 0, running.turn);
+  if (running && !running.end) throw new SendBusyError(view.name, 0, running.turn, whileBusy);
 }
 
 /** Deliver a prompt into a worker and confirm it was submitted. */

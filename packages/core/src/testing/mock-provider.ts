@@ -77,6 +77,8 @@ export interface MockProviderSettings {
   readonly model?: boolean;
   /** Declare that the CLI drops input typed while a turn runs (`input.whileBusy: 'drop'`; play it with MOCK_CLI_DROP_WHILE_BUSY=1). */
   readonly dropsInputWhileBusy?: boolean;
+  /** Declare that the CLI may take input typed while a turn runs into that turn (`input.whileBusy: 'merge'`). */
+  readonly mergesInputWhileBusy?: boolean;
   /** Declare that it resumes a conversation (`capabilities.resume`; the launch gets `--resume <id>`). */
   readonly resume?: boolean;
   /** Declare that every prompt the CLI takes fires its prompt hook (`promptHook: 'every-prompt'`; a SELFTURN turn fires none). */
@@ -105,7 +107,12 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
     },
     inheritEnv: settings.inheritEnv ?? ['MOCK_API_KEY'],
     ...(settings.everyPromptHooked ? { promptHook: 'every-prompt' as const } : {}),
-    input: { confirmTimeoutMs: 400, maxSubmitRetries: 2, clearKeys: ['C-u'], ...(settings.dropsInputWhileBusy ? { whileBusy: 'drop' as const } : {}) },
+    input: {
+      confirmTimeoutMs: 400,
+      maxSubmitRetries: 2,
+      clearKeys: ['C-u'],
+      ...(settings.dropsInputWhileBusy ? { whileBusy: 'drop' as const } : settings.mergesInputWhileBusy ? { whileBusy: 'merge' as const } : {}),
+    },
     calls,
     async doBuildLaunch(options: ProviderV1LaunchOptions) {
       calls.push({ method: 'doBuildLaunch', args: { ...options, hookCommand: undefined } });
