@@ -11,7 +11,7 @@
  * would show unless umbel pre-trusts the cwd.
  */
 import { existsSync } from 'node:fs';
-import { cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTmuxSubstrate } from '@umbel/tmux';
@@ -421,10 +421,14 @@ describe('evidence verbs and CLI commands on the fake codex', () => {
         errors: [],
         finalMessage: 'TOOL-RESULT: from codex',
       });
-      // the project's .git is an empty directory, not a repository
+      // the project's .git is broken (a HEAD but no repository): git fails, only the snapshot is lost
+      await writeFile(join(work, '.git', 'HEAD'), 'not a ref\n');
+      await umbel(['send', 'ev', 'ECHO after the broken .git']);
+      expect(await umbel(['wait', 'ev', '--timeout', '90s'])).toMatchObject({ code: 0, stdout: 'after the broken .git\n' });
       const diff = JSON.parse((await umbel(['diff', 'ev', '--json'])).stdout);
       expect(diff).toMatchObject({ method: 'transcript', files: [] });
-      expect(diff.note).toMatch(/^the snapshot of turn 1 failed \(git rev-parse failed: .*not a git repository/);
+      expect(diff.note).toMatch(/^the snapshot of turn 2 failed \(git rev-parse failed: .*not a git repository/);
+      await rm(join(work, '.git', 'HEAD'));
     },
     T,
   );

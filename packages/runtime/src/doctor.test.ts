@@ -55,13 +55,13 @@ async function doctor(extra: Record<string, string> = {}, options: Parameters<Aw
   return report;
 }
 
-/** Pids of processes whose command line mentions `text` (the scratch dirs live under it). */
-function processesWith(text: string): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+/** Processes whose command line mentions `text` (the scratch dirs live under it), as `pid ppid args` (a failure names them). */
+function processesWith(text: string): string[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
   return out
     .split('\n')
     .filter((line) => line.includes(text) && !line.includes('ps -eo'))
-    .map((line) => Number(line.trim().split(/\s+/)[0]));
+    .map((line) => line.trim());
 }
 
 const only = (report: DoctorReport, id = 'claude'): DoctorProvider => {
