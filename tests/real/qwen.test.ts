@@ -1,6 +1,6 @@
 // Real-CLI tier: the REAL pinned Qwen Code 0.15.10 with `--provider qwen` against the chat-completions
 // mock (the world: ./qwen-world.ts). Facts: test-fixtures/real/QWEN-FACTS.md.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,11 +73,14 @@ describe(`real Qwen Code ${readPins().qwen.version} with --provider qwen (umbel 
   it(
     'a send while a turn runs is refused (Qwen may drain it into that turn): nothing typed, no number taken',
     async () => {
+      // turn 1's tool runs until the test opens the gate: the send below meets it running on any machine
+      writeFileSync(join(w.work, 'gate.sh'), 'while [ ! -e gate-open ]; do sleep 0.2; done\n');
       await w.umbel(['spawn', 'busy', ...Q, '--unattended']);
-      expect((await w.umbel(['send', 'busy', 'TOOL sleep 4'])).stdout).toBe('1\n');
+      expect((await w.umbel(['send', 'busy', 'TOOL sh gate.sh'])).stdout).toBe('1\n');
       const refused = await w.umbel(['send', 'busy', 'ECHO typed while busy', '--json']);
       expect(refused.code, refused.stdout).toBe(1);
       expect(refused.stderr).toMatch(/still running turn 1.*into that turn.*nothing was typed/);
+      writeFileSync(join(w.work, 'gate-open'), '');
       expect((await waitJson('busy')).outcome).toMatchObject({ reason: 'completed', turn: 1 });
       expect(w.mock.requests().some((r) => r.prompt?.includes('typed while busy'))).toBe(false);
       expect((await w.umbel(['send', 'busy', 'ECHO after the busy turn'])).stdout).toBe('2\n');
