@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { UmbelRun, UmbelStart } from '../../../test-fixtures/real/umbel-helpers.mjs';
 import { assertBuilt, cleanUp, processesOf, REPO_ROOT, testEnv, umbelRunner, until } from '../../../test-fixtures/real/umbel-helpers.mjs';
 
@@ -60,6 +60,13 @@ if (gate && process.argv.includes('finish') && process.argv.includes('--detached
     env: testEnv({ home: scratch, umbelHome: home, UMBEL_CLAUDE_BIN: wrapper, NODE_OPTIONS: `--require ${hold}`, FINISH_GATE: gate }),
   }));
 });
+
+// A failed case leaves neither the gate, the start failure nor its pool to the next one.
+afterEach(async () => {
+  await rm(gate, { force: true });
+  await rm(failFlag, { force: true });
+  await umbel(['pool', 'stop']);
+}, T);
 
 afterAll(async () => {
   await rm(gate, { force: true });

@@ -8,7 +8,7 @@ import { CwdMissingError, type PaneState, SubstrateError, type SubstrateLaunchOp
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, TMUX_HISTORY_LIMIT } from './constants.js';
 import { renderEnvExports } from './env-exports.js';
 import { ensureLaunchScript } from './launch-script.js';
-import { resolveTmuxBinary } from './run-tmux.js';
+import { resolveTmuxBinary, type TmuxResult } from './run-tmux.js';
 import { SESSION_MARK_VARIABLE, sessionMark } from './session-mark.js';
 import { checkSession, DUPLICATE, escapeFormat, failed, uniqueSuffix } from './tmux-answers.js';
 import type { TmuxClient } from './tmux-client.js';
@@ -55,6 +55,23 @@ function launchCommands(options: SubstrateLaunchOptions, wrapper: { script: stri
   ];
 }
 
+/**
+ * tmux's answers when the server exited while the client spoke to it: the kill of the server's
+ * last session ends the server, and a client that connected just then is told this (tmux 3.3a, 2 in
+ * 200 launches racing such a kill). That server made no session (one with a session does not exit),
+ * so the launch is made again, on the server the next client starts.
+ */
+const SERVER_WENT_AWAY = /server exited unexpectedly|lost server/;
+const LAUNCH_ATTEMPTS = 3;
+
+/** Run the launch invocation, again while the server it met went away under it. */
+async function callLaunch(host: LaunchHost, commands: string[][], env: string): Promise<TmuxResult> {
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await host.client.call(commands, { input: env });
+    if (result.code === 0 || attempt >= LAUNCH_ATTEMPTS || !SERVER_WENT_AWAY.test(result.stderr)) return result;
+  }
+}
+
 /** Launch a session (the `Substrate.launch` contract: a duplicate name is refused with `sessionExists`). */
 export async function launchSession(host: LaunchHost, options: SubstrateLaunchOptions): Promise<void> {
   checkSession(options.session);
@@ -66,7 +83,7 @@ export async function launchSession(host: LaunchHost, options: SubstrateLaunchOp
   const buffer = `umbel-env-${options.session}-${uniqueSuffix()}`;
   const env = renderEnvExports({ ...options.env, [SESSION_MARK_VARIABLE]: sessionMark(host.clientEnv, host.socket, options.session) });
   try {
-    const result = await host.client.call(launchCommands(options, { script, bin, buffer }), { input: env });
+    const result = await callLaunch(host, launchCommands(options, { script, bin, buffer }), env);
     if (result.code !== 0) throw failed(`new-session ${options.session}`, result, { sessionExists: DUPLICATE.test(result.stderr) });
     // tmux may exit 0 while the server it just started dies (upstream #54): check for the pane.
     const state = await host.inspect(options.session);
