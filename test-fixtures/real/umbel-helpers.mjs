@@ -305,6 +305,12 @@ export function codexMockConfig({ baseUrl, envKey, topLines = [], providerLines 
     `env_key = "${envKey}"`,
     ...providerLines,
     '',
+    // /tmp is no writable root: codex would mount /tmp/.git read-only for each command, and the
+    // empty /tmp/.git it leaves on the host meanwhile is a git root to every other CLI under /tmp
+    // (codex-FACTS.md "Sandbox"). The worker's private TMPDIR stays writable.
+    '[sandbox_workspace_write]',
+    'exclude_slash_tmp = true',
+    '',
     ...tail,
   ].join('\n');
 }

@@ -67,6 +67,10 @@ describe(`real codex ${readPins().codex.version}: a background terminal`, () => 
       expect(outcome).toMatchObject({ reason: 'completed', turn: 2, background: [{ kind: 'terminal', running: true }] });
       expect(outcome.background).toHaveLength(1);
       expect(runningAtEnd).toBe(true);
+      // The tier's sandbox leaves /tmp alone (codexMockConfig): by default codex mounts /tmp/.git
+      // read-only for a command, and the empty /tmp/.git it leaves on the host while one runs is a
+      // "git root" to every CLI of a parallel test under /tmp (Claude then keys its trust under /tmp).
+      expect(existsSync('/tmp/.git')).toBe(false);
       // the id is codex's terminal session id, as its exec_command output named it
       expect(outcome.background[0].id).toMatch(/^\d+$/);
       expect(readFileSync(outcome.transcriptPath, 'utf8')).toContain(`Process running with session ID ${outcome.background[0].id}`);
