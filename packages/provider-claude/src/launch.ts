@@ -13,6 +13,7 @@ import {
   shellQuote,
   splitToolRules,
   statePath,
+  teeScript,
 } from '@umbel/provider';
 import { CLAUDE_CONFIG, CLAUDE_SETTINGS_FILE, CLAUDE_STATUSLINE_FILE, CLAUDE_STATUSLINE_KIND } from './facts.js';
 
@@ -41,22 +42,6 @@ export async function userStatusLine(launch: HookInstallContext['launch']): Prom
   return typeof line?.command === 'string' && line.command !== '' ? line : undefined;
 }
 
-/**
- * umbel's statusLine command (a `--settings` statusLine replaces the user's: ACCOUNT-FACTS §1.4):
- * it hands the input to the hook sink as a `statusline` event (the plan usage), then runs the
- * user's own command with the same input, so what they see is unchanged.
- */
-export function statusLineScript(sinkPath: string, userCommand: string | undefined): string {
-  return [
-    '#!/bin/sh',
-    "# umbel: deliver the statusLine input, then run the user's own statusLine command with it",
-    'input=$(cat)',
-    `printf '%s\n' "$input" | ${shellQuote(sinkPath)} ${CLAUDE_STATUSLINE_KIND}`,
-    ...(userCommand ? [`printf '%s\n' "$input" | exec /bin/sh -c ${shellQuote(userCommand)}`] : []),
-    '',
-  ].join('\n');
-}
-
 /** The `--settings` file: umbel's hooks, its statusLine, the allowed tools, the bypass consent pre-accepted when bypassing. */
 export async function installClaudeHooks({ launch, hooks, permissionMode }: HookInstallContext): Promise<LaunchParts> {
   const user = await userStatusLine(launch);
@@ -69,7 +54,8 @@ export async function installClaudeHooks({ launch, hooks, permissionMode }: Hook
   if (allow.length > 0) settings.permissions = { allow };
   if (permissionMode === 'bypassPermissions') settings.skipDangerousModePermissionPrompt = true;
   const path = join(launch.workerDir, CLAUDE_SETTINGS_FILE);
-  const statusLine = { path: script, content: statusLineScript(launch.hookSinkPath, user?.command as string | undefined), mode: 0o700 };
+  // a `--settings` statusLine replaces the user's (ACCOUNT-FACTS §1.4): umbel's hands its input (the plan usage) on to theirs
+  const statusLine = { path: script, content: teeScript(launch.hookSinkPath, CLAUDE_STATUSLINE_KIND, user?.command as string | undefined), mode: 0o700 };
   return { args: ['--settings', path], files: [jsonFile(path, settings), statusLine] };
 }
 

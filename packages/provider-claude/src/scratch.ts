@@ -1,21 +1,12 @@
-/**
- * Forgetting a scratch session (`umbel doctor`): what Claude Code itself records about a folder it
- * ran in and about its sessions (CLAUDE-FACTS.md "Scratch state"), and nothing else of the user's.
- */
+/** Forgetting a scratch session (`umbel doctor`) in Claude Code's own state: CLAUDE-FACTS.md "Scratch state" says what and why. */
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProviderV1ScratchSession } from '@umbel/provider';
-import { asRecord, editSharedFile, parseJson, statePath, withoutJsonLines } from '@umbel/provider';
+import { editSharedFile, statePath, withoutJsonLines, withoutJsonMember } from '@umbel/provider';
 import { CLAUDE_CONFIG, CLAUDE_STATE_FILE } from './facts.js';
 
 /** `.claude.json` without the folder's project entry (2-space JSON, as Claude writes it). */
-export function withoutProject(text: string, folder: string): string | undefined {
-  const state = asRecord(parseJson(text));
-  const projects = asRecord(state?.projects);
-  if (!state || !projects || !(folder in projects)) return undefined;
-  const { [folder]: _scratch, ...rest } = projects;
-  return `${JSON.stringify({ ...state, projects: rest }, null, 2)}\n`;
-}
+export const withoutProject = (text: string, folder: string) => withoutJsonMember(text, ['projects', folder]);
 
 /** `history.jsonl` without the lines of the folder or of those sessions. */
 export function withoutHistory(text: string, folder: string, sessionIds: readonly string[]): string | undefined {

@@ -80,3 +80,5 @@ export { type PermissionFacts, permissionInput } from './permission.js';
 export { rememberLast } from './remember-last.js';
 export { argvCommandLine } from './argv.js';
 export { jsonText } from './json-text.js';
+export { teeScript } from './tee-script.js';
+export { withoutJsonMember } from './json-member.js';
