@@ -2,7 +2,7 @@
  * Claude Code's facts as data (reference claude-code.md, test-fixtures/real/CLAUDE-FACTS.md; verified on
  * 2.1.328 and 2.1.332): env, billing switches, permission modes, hooks, paths, tools, prompt rules.
  */
-import type { AccountErrorNames, HookKind, PromptFacts, ToolFacts } from '@umbel/provider';
+import type { AccountErrorNames, BackgroundTaskFacts, HookKind, NotificationFacts, PromptFacts, QuotaNames, ToolFacts } from '@umbel/provider';
 
 /**
  * Variables that switch Claude Code from the subscription login to API or cloud billing
@@ -106,6 +106,21 @@ export const CLAUDE_TOOL_ARGUMENT = ['command', 'file_path', 'notebook_path', 'p
 
 /** Its error names of account failures (ACCOUNT-FACTS.md §1.2), in StopFailure's `error` and the synthetic transcript entry's. */
 export const CLAUDE_ERROR_KINDS: AccountErrorNames = { rate_limit: 'rate-limited', authentication_failed: 'auth-failed' };
+
+/** What input a hook says is needed: a PermissionRequest's tool and input (`Bash: ls`), a Notification's by its type. */
+export const CLAUDE_NEEDS_INPUT: NotificationFacts = {
+  type: 'notification_type',
+  kinds: { permission_prompt: 'permission', worker_permission_prompt: 'permission', idle_prompt: 'idle', elicitation_dialog: 'question' },
+  message: 'message',
+  toolIn: { worker_permission_prompt: /needs permission for (\S+)/ },
+  permission: { tool: 'tool_name', input: 'tool_input', fields: CLAUDE_TOOL_ARGUMENT },
+};
+
+/** The Stop payload's `background_tasks` (REVIVE-FACTS.md §4): each task's type, id and whether it still runs. */
+export const CLAUDE_BACKGROUND_TASK: BackgroundTaskFacts = { id: 'id', kind: 'type', defaultKind: 'task', running: { field: 'status', value: 'running' } };
+
+/** The statusLine input's `rate_limits` windows (ACCOUNT-FACTS §1.4): subscriptions only, absent otherwise. */
+export const CLAUDE_QUOTA_WINDOWS: QuotaNames = { fiveHour: 'five_hour', sevenDay: 'seven_day' };
 
 /** How a turn Claude Code started by itself begins (BACKGROUND-FACTS.md §2): the hook's `prompt`, the transcript entry's text. */
 export const TASK_NOTIFICATION = '<task-notification>';

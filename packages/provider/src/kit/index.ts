@@ -82,3 +82,6 @@ export { argvCommandLine } from './argv.js';
 export { jsonText } from './json-text.js';
 export { teeScript } from './tee-script.js';
 export { withoutJsonMember } from './json-member.js';
+export { type NotificationFacts, notificationInput } from './notification.js';
+export { type QuotaNames, namedQuota } from './named-quota.js';
+export { type BackgroundTaskFacts, backgroundTasks } from './background-tasks.js';
