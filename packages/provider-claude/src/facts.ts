@@ -2,7 +2,7 @@
  * Claude Code's facts as data (reference claude-code.md, test-fixtures/real/CLAUDE-FACTS.md; verified on
  * 2.1.328 and 2.1.332): env, billing switches, permission modes, hooks, paths, tools, prompt rules.
  */
-import type { AccountErrorNames, BackgroundTaskFacts, HookKind, NotificationFacts, PromptFacts, QuotaNames, ToolFacts } from '@umbel/provider';
+import type { AccountErrorNames, BackgroundTaskFacts, HookKind, NotificationFacts, PromptFacts, QuotaNames, RootModeFacts, ToolFacts } from '@umbel/provider';
 
 /**
  * Variables that switch Claude Code from the subscription login to API or cloud billing
@@ -78,6 +78,19 @@ export const CLAUDE_RESERVED_ENV: Readonly<Record<string, string>> = Object.free
 
 /** `--permission-mode` values (§6.1; `default` = `manual`). */
 export const CLAUDE_PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions', 'manual'] as const;
+
+/** Bypass mode as root without `IS_SANDBOX=1`: Claude Code exits "cannot be used with root/sudo privileges". umbel never sets it. */
+export const CLAUDE_ROOT_MODE: RootModeFacts = {
+  provider: 'claude',
+  mode: 'bypassPermissions',
+  flag: '--permission-mode',
+  unattended: true,
+  unless: { env: 'IS_SANDBOX', value: '1' },
+  hint:
+    'Claude Code refuses bypass mode as root unless IS_SANDBOX=1 is set in its environment. ' +
+    'Run the worker with --sandbox (umbel then sets it inside its own sandbox), or, if this machine is a disposable sandbox, pass --env IS_SANDBOX=1 yourself; ' +
+    'otherwise run umbel as a non-root user or choose another --permission-mode',
+};
 
 /** Claude Code hook events umbel listens to, and the neutral kind each is delivered as. */
 export const CLAUDE_HOOK_EVENTS = {

@@ -1,4 +1,4 @@
-/** What Claude Code's launch needs code for: the `--settings` file, the statusLine, the checks and the transcript's path. */
+/** What Claude Code's launch needs code for: the `--settings` file, the statusLine and the transcript's path. */
 import { join } from 'node:path';
 import {
   asRecord,
@@ -6,8 +6,6 @@ import {
   type HookInstallContext,
   jsonFile,
   type LaunchParts,
-  OptionUnsupportedError,
-  type ProviderV1ValidateOptions,
   parseJson,
   readTextIfExists,
   shellQuote,
@@ -16,20 +14,6 @@ import {
   teeScript,
 } from '@umbel/provider';
 import { CLAUDE_CONFIG, CLAUDE_SETTINGS_FILE, CLAUDE_STATUSLINE_FILE, CLAUDE_STATUSLINE_KIND } from './facts.js';
-
-/** Bypass mode as root without `IS_SANDBOX=1`: Claude Code exits "cannot be used with root/sudo privileges". umbel never sets it. */
-export function validateClaudeOptions({ spawn, isRoot }: ProviderV1ValidateOptions): void {
-  const mode = spawn.permissionMode ?? (spawn.unattended ? 'bypassPermissions' : undefined);
-  if (mode !== 'bypassPermissions' || !isRoot || spawn.env.IS_SANDBOX === '1') return;
-  const option = spawn.permissionMode === undefined ? 'unattended mode (--permission-mode bypassPermissions)' : 'permission mode bypassPermissions';
-  throw new OptionUnsupportedError(
-    'claude',
-    `${option} when running as root`,
-    'Claude Code refuses bypass mode as root unless IS_SANDBOX=1 is set in its environment. ' +
-      'Run the worker with --sandbox (umbel then sets it inside its own sandbox), or, if this machine is a disposable sandbox, pass --env IS_SANDBOX=1 yourself; ' +
-      'otherwise run umbel as a non-root user or choose another --permission-mode',
-  );
-}
 
 /** Split `--allowedTools` into rules on commas and whitespace outside parentheses (`Bash(git diff:*) Edit,Read`). */
 export const splitAllowedTools: (value: string) => string[] = splitToolRules;

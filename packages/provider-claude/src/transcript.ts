@@ -9,10 +9,11 @@ import {
   blockText,
   contentBlocks,
   definedMembers,
+  groupBy,
   isoOfEpoch,
   jsonLines,
   lastOf,
-  preparePrompt,
+  samePrompt,
   stringField,
   toolActivity,
   type UsageTotal,
@@ -66,12 +67,8 @@ function humanPrompts(entries: readonly ClaudeTranscriptEntry[]): ClaudeTranscri
   return prompts;
 }
 
-const normalizePrompt = (text: string) => text.replace(/\t/g, '    ').replace(/\r\n?/g, '\n').trim();
-
-function promptMatches(entry: ClaudeTranscriptEntry, prompt: string): boolean {
-  const text = normalizePrompt(textOf(entry));
-  return text === normalizePrompt(prompt) || text === normalizePrompt(preparePrompt(CLAUDE_PROMPT, prompt));
-}
+/** The entry's text is the prompt sent (as the input box records it). */
+const promptMatches = (entry: ClaudeTranscriptEntry, prompt: string) => samePrompt(textOf(entry), prompt, CLAUDE_PROMPT);
 
 /** The entries of one turn: its prompt entry and everything up to the next prompt (human or self-started) with another promptId. */
 export interface ClaudeTurnSlice {
@@ -108,14 +105,10 @@ export function findClaudeTurn(entries: readonly ClaudeTranscriptEntry[], option
 /** The entries of one API message. */
 type AssistantGroup = readonly ClaudeTranscriptEntry[];
 
-/** Assistant entries grouped by `message.id` (one API message is written as one entry per content block), in order. */
+/** The main conversation's assistant entries grouped by `message.id` (one API message is written as one entry per content block), in order. */
 function groupAssistant(body: readonly ClaudeTranscriptEntry[]): AssistantGroup[] {
-  const byId = new Map<string, ClaudeTranscriptEntry[]>();
-  for (const entry of body.filter((e) => isMain(e, 'assistant'))) {
-    const id = stringField(messageOf(entry), 'id') ?? `entry:${stringField(entry.data, 'uuid') ?? entry.index}`;
-    byId.set(id, [...(byId.get(id) ?? []), entry]);
-  }
-  return [...byId.values()];
+  const assistant = body.filter((e) => isMain(e, 'assistant'));
+  return groupBy(assistant, (e) => stringField(messageOf(e), 'id') ?? `entry:${stringField(e.data, 'uuid') ?? e.index}`);
 }
 
 const groupText = (group: AssistantGroup) => group.map(textOf).join('');

@@ -85,3 +85,6 @@ export { withoutJsonMember } from './json-member.js';
 export { type NotificationFacts, notificationInput } from './notification.js';
 export { type QuotaNames, namedQuota } from './named-quota.js';
 export { type BackgroundTaskFacts, backgroundTasks } from './background-tasks.js';
+export { type RootModeFacts, refuseModeAsRoot } from './root-mode.js';
+export { groupBy } from './group-by.js';
+export { samePrompt } from './same-prompt.js';
