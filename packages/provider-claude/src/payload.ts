@@ -6,18 +6,13 @@ import * as facts from './facts.js';
 /** The Notification type of Claude Code's automatic continue at a plan limit's reset. */
 const AUTO_RESUME = 'quota_auto_resume_fired';
 
-/** What the field map cannot say: turns Claude Code continues or starts by itself, its background work, the plan usage. */
+/** What the field map cannot say (CLAUDE-FACTS.md "Hooks"): turns Claude Code continues or starts by itself, its background work, the plan usage. */
 function refine(event: HookEvent, payload: Record<string, unknown>, info: ProviderV1EventInfo): ProviderV1EventInfo {
-  // At a plan limit's reset Claude Code continues the limited turn by itself: this notification,
-  // then a UserPromptSubmit umbel never sent (ACCOUNT-FACTS §1.3).
   if (event.kind === 'notify' && stringField(payload, 'notification_type') === AUTO_RESUME) return { ...info, autoContinue: true };
-  // When background work ends Claude Code starts a turn by itself (a <task-notification> prompt).
   if (event.kind === 'prompt' && stringField(payload, 'prompt')?.startsWith(facts.TASK_NOTIFICATION)) return { ...info, selfStarted: true };
-  // The background work still going when Claude Code stopped (a background shell, …).
   const background = event.kind === 'stop' ? backgroundTasks(payload.background_tasks, facts.CLAUDE_BACKGROUND_TASK) : undefined;
   if (background) return { ...info, background };
   if (event.kind !== facts.CLAUDE_STATUSLINE_KIND) return info;
-  // The statusLine input is not a hook: only its plan usage counts (its prompt_id must not credit a turn).
   const quota = namedQuota(payload.rate_limits, facts.CLAUDE_QUOTA_WINDOWS, 'used_percentage');
   return quota ? { quota } : {};
 }

@@ -38,9 +38,7 @@ export const CLAUDE_SCREENS: ScreenFacts = {
     },
     { match: /Error: Session ID .* is already in use/, message: (line) => `Claude Code refused to start: "${line}" (another session uses this id)` },
   ],
-  // the sign-in screen, the first-run theme picker (it draws boxes too), a prompt with no credentials at all
   signIn: ['Select login method:', 'Choose the text style that looks best with your terminal', /Not logged in · run \/login/],
-  // /rate-limit-options (ACCOUNT-FACTS §1.3): umbel never answers it (3 is a purchase, 2 the user's call)
   account: [
     {
       match: /^\s*(?:❯\s*)?2\. Wait here, then continue automatically at \S/,
@@ -66,9 +64,7 @@ export const CLAUDE_SCREENS: ScreenFacts = {
     { id: CLAUDE_DIALOGS.autoModeBilling, match: /^\s*Enter to continue\b/m, keys: ['Enter'] },
   ],
   ready: { hook: 'session', inputBox: true },
-  // a permission dialog drawn and taking keys: "Do you want to proceed?" over the options, `❯ 1. Yes` first (§6)
   inputPrompt: allOf(/^\s*Do you want to /m, /^\s*❯ 1\. Yes\b/m),
-  // a `❯` line right below a `─` rule, up to the next rule; Escape, Escape clears only a non-empty box
   inputBox: {
     start: /^\s*❯ ?(.*)$/,
     above: RULE,

@@ -87,7 +87,6 @@ function keyedPrompt(entries: readonly ClaudeTranscriptEntry[], prompts: readonl
   if (start === undefined || prompt === undefined || promptMatches(start, prompt)) return start;
   const later = prompts.filter((p) => p.index > start.index && promptMatches(p, prompt));
   if (later.length > 0) return later.find((p) => prompts.indexOf(p) + 1 === ordinal) ?? later[0];
-  // Keyed by the running turn's prompt_id (a queued prompt) whose own entry is not written yet.
   return prompts.indexOf(start) + 1 === ordinal ? start : undefined;
 }
 
@@ -97,7 +96,6 @@ export function findClaudeTurn(entries: readonly ClaudeTranscriptEntry[], option
   const start = options.turnKey === undefined ? prompts[options.ordinal - 1] : keyedPrompt(entries, prompts, options);
   if (start === undefined) return undefined;
   const startId = promptIdOf(start);
-  // the next turn: a human prompt, or one Claude Code started by itself (a <task-notification>)
   const next = entries.find((e) => e.index > start.index && (isPrompt(e) || isSelfStarted(e)) && (startId === undefined || promptIdOf(e) !== startId));
   return { start, body: entries.slice(start.index + 1, next?.index ?? entries.length) };
 }
@@ -158,12 +156,7 @@ function lastToolUse(body: readonly ClaudeTranscriptEntry[]): string | undefined
   return lastOf(blocks, (b) => (b.type === 'tool_use' && typeof b.name === 'string' ? toolActivity(b.name, b.input, CLAUDE_TOOL_ARGUMENT) : undefined));
 }
 
-/**
- * Read one turn (§4): `missing` until its prompt entry is written; `failed` when its last API message
- * is a synthetic API error; `completed` once a `system/turn_duration` follows, or once the Stop hook
- * reported the last real message (CLAUDE-FACTS.md "Transcript"); `interrupted` on a
- * `[Request interrupted by user…]` marker; otherwise `running` with the last tool call as activity.
- */
+/** Read one turn (§4): `missing`, `failed`, `completed`, `interrupted` or `running` as CLAUDE-FACTS.md "Transcript" says. */
 export function claudeTurn(entries: readonly ClaudeTranscriptEntry[], options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
   const turn = findClaudeTurn(entries, options);
   if (turn === undefined) return { status: 'missing' };
