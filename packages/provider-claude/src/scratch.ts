@@ -9,9 +9,8 @@ import { CLAUDE_CONFIG, CLAUDE_STATE_FILE } from './facts.js';
 export const withoutProject = (text: string, folder: string) => withoutJsonMember(text, ['projects', folder]);
 
 /** `history.jsonl` without the lines of the folder or of those sessions. */
-export function withoutHistory(text: string, folder: string, sessionIds: readonly string[]): string | undefined {
-  return withoutJsonLines(text, (entry) => entry.project === folder || sessionIds.includes(String(entry.sessionId)));
-}
+export const withoutHistory = (text: string, folder: string, sessionIds: readonly string[]) =>
+  withoutJsonLines(text, (entry) => entry.project === folder || sessionIds.includes(String(entry.sessionId)));
 
 /** Forget the scratch session in Claude's own state: the shared files edited only when they hold some of it. Best effort: never throws. */
 export async function forgetClaudeScratch({ folder, sessionIds, env }: ProviderV1ScratchSession): Promise<void> {
