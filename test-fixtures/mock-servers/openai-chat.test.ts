@@ -194,12 +194,20 @@ describe('OpenAI chat-completions mock', () => {
       const calls = chunks(data).flatMap((x) => x.choices?.[0]?.delta?.tool_calls ?? []);
       return { name: calls[0]?.function?.name, args: JSON.parse(calls.map((c: Json) => c.function?.arguments ?? '').join('')) };
     };
-    const schema = (name: string, keys: string[]) => ({ type: 'function', function: { name, parameters: { properties: Object.fromEntries(keys.map((k) => [k, {}])) } } });
+    const schema = (name: string, keys: string[]) => ({
+      type: 'function',
+      function: { name, parameters: { properties: Object.fromEntries(keys.map((k) => [k, {}])) } },
+    });
     // opencode 1.18.33: {description, prompt, subagent_type, task_id, command} (+ background when its experimental flag is on)
     const opencode = schema('task', ['description', 'prompt', 'subagent_type', 'task_id', 'command']);
     expect(await argsOf('AGENT ECHO x', opencode)).toEqual({ name: 'task', args: { description: 'Mock agent', prompt: 'ECHO x', subagent_type: 'general' } });
     const experimental = schema('task', ['description', 'prompt', 'subagent_type', 'background']);
-    expect((await argsOf('BGAGENT ECHO x', experimental)).args).toEqual({ description: 'Mock background agent', prompt: 'ECHO x', subagent_type: 'general', background: true });
+    expect((await argsOf('BGAGENT ECHO x', experimental)).args).toEqual({
+      description: 'Mock background agent',
+      prompt: 'ECHO x',
+      subagent_type: 'general',
+      background: true,
+    });
     // Copilot CLI 1.0.102: {description, prompt, agent_type, name, mode: sync|background, …}
     const copilot = schema('task', ['description', 'prompt', 'agent_type', 'name', 'model', 'mode']);
     expect((await argsOf('BGAGENT ECHO x', copilot)).args).toEqual({
