@@ -115,6 +115,13 @@ describe('subagents in the session events of a real Copilot session', () => {
     expect(readSub(1, subUpTo('subagent.completed'))).toEqual({ status: 'running', activity: 'task' });
   });
 
+  it("stream messages of a turn with a subagent: the main agent's task call, its result and answer, none of the agent's own", () => {
+    const messages = readCopilotMessages({ content: subagents, transcriptPath: '/x', ordinal: 1, stopSeen: true });
+    expect(messages.map((m) => m.type)).toEqual(['assistant', 'user', 'assistant']);
+    expect(messages[0]?.message).toMatchObject({ content: [{ type: 'tool_use', name: 'task' }] });
+    expect(messages[2]?.message).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'TOOL-RESULT: sub-done' }] });
+  });
+
   it('a background subagent still running at the turn’s end is listed (kind subagent, its agent id); the turn Copilot starts when it ends is no turn', () => {
     // read at the turn's end: its answer, then its turn_end (the agent's model call still pending)
     const second = readSub(2, subUpTo('assistant.turn_end', '"turnId":"1"}', 2));

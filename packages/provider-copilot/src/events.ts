@@ -171,12 +171,12 @@ export function readCopilotTurn(options: ProviderV1ReadTurnOptions): ProviderV1T
   };
 }
 
-/** The turn's messages for stream output, in Claude's stream-json shape: text, tool calls and their results. */
+/** The turn's messages for stream output, in Claude's stream-json shape: text, tool calls and their results (a subagent's own are not the turn's). */
 export function readCopilotMessages(options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
   const turn = findCopilotTurn(parseEvents(options.content), options.ordinal);
   if (!turn) return [];
   const out: ProviderV1Message[] = [];
-  for (const e of turn.events) {
+  for (const e of turn.events.filter((event) => !event.agentId)) {
     const uuid = typeof e.data.messageId === 'string' ? e.data.messageId : e.id;
     if (e.type === 'assistant.message') {
       const text = typeof e.data.content === 'string' ? e.data.content : '';
