@@ -17,7 +17,8 @@
 // last user message, `<system-reminder>` parts removed): ECHO, DELAY, TOOL (a call of opencode's
 // shell tool `bash` (or Qwen Code's `run_shell_command`) with `{command}` (+ `description` when its schema declares one); the follow-up
 // carrying the tool result gets toolResultReply()),
-// AGENT/BGAGENT (a call of Qwen Code's subagent tool `agent` with `run_in_background` false/true),
+// AGENT/BGAGENT (a call of a subagent tool, in the foreground/background: Qwen Code's `agent`, opencode's and
+// Copilot CLI's `task`, with the arguments its schema declares: agentArguments()),
 // FAIL <status> [xN], LONG, else MOCK-REPLY. A `<task-notification>` prompt (Qwen Code's own turn after a
 // background agent ended) is answered by the directives of its `<result>` (notificationDirectives()). Mock-local extension of FAIL: header tokens right after
 // the status / xN, each `name=value`:
@@ -55,8 +56,12 @@ export const SHELL_TOOL = 'bash';
 
 /** The shell tools TOOL calls, the first one a request offers: opencode's, then Qwen Code's. */
 export const SHELL_TOOLS = [SHELL_TOOL, 'run_shell_command'];
-/** Subagent tools, by name (Qwen Code 0.15.10: `agent`, args {description, prompt, subagent_type, run_in_background}). */
-const AGENT_TOOLS = ['agent', 'Agent', 'Task'];
+/**
+ * Subagent tools, by name: Qwen Code 0.15.10's `agent` {description, prompt, subagent_type,
+ * run_in_background}; opencode 1.18.33's and Copilot CLI 1.0.102's `task` (their arguments follow
+ * the tool's schema: {@link agentArguments}).
+ */
+const AGENT_TOOLS = ['agent', 'Agent', 'Task', 'task'];
 
 const ERRORS = {
   400: { type: 'invalid_request_error', code: null },
@@ -162,8 +167,35 @@ function toolOf(body, name) {
  * schema declares one (opencode 1.18.33's `bash` declares command, timeout, workdir).
  */
 export function shellArguments(tool, command) {
-  const props = tool?.function?.parameters?.properties ?? tool?.parameters?.properties ?? {};
+  const props = propertiesOf(tool);
   return { command, ...('description' in props ? { description: `Run ${command}`.slice(0, 80) } : {}) };
+}
+
+/** The properties a tool's schema declares (an empty object when it declares none). */
+const propertiesOf = (tool) => tool?.function?.parameters?.properties ?? tool?.parameters?.properties ?? {};
+
+/**
+ * Arguments of a subagent call, following the tool's schema. A tool that declares none of the
+ * switches below gets Qwen Code's `{description, prompt, subagent_type: "general-purpose",
+ * run_in_background}`. Otherwise: `subagent_type` (opencode's `task`: its built-in `general`
+ * agent, else `general-purpose`), `agent_type` + `name` (Copilot CLI's `task`), and the
+ * background switch the tool declares: `run_in_background` (Qwen Code), `background` (opencode
+ * with OPENCODE_EXPERIMENTAL_BACKGROUND_SUBAGENTS; only when true), `mode: sync|background` (Copilot CLI).
+ */
+export function agentArguments(name, tool, p) {
+  const props = propertiesOf(tool);
+  const args = { description: p.background ? 'Mock background agent' : 'Mock agent', prompt: p.prompt };
+  const has = (key) => key in props;
+  if (!['subagent_type', 'agent_type', 'run_in_background', 'background', 'mode'].some(has))
+    return { ...args, subagent_type: 'general-purpose', run_in_background: p.background };
+  return {
+    ...args,
+    ...(has('subagent_type') ? { subagent_type: name === 'task' ? 'general' : 'general-purpose' } : {}),
+    ...(has('agent_type') ? { agent_type: 'general-purpose', name: 'mock-agent' } : {}),
+    ...(has('run_in_background') ? { run_in_background: p.background } : {}),
+    ...(has('background') && p.background ? { background: true } : {}),
+    ...(has('mode') ? { mode: p.background ? 'background' : 'sync' } : {}),
+  };
 }
 
 /** Normalise a queued reply (a directive string or a plan-like object) into a plan. */
@@ -234,12 +266,7 @@ function assistantOf(p, body) {
   }
   const agent = p.kind === 'agent' ? AGENT_TOOLS.find((n) => toolOf(body, n)) : undefined;
   if (p.kind === 'agent' && agent) {
-    const args = {
-      description: p.background ? 'Mock background agent' : 'Mock agent',
-      prompt: p.prompt,
-      subagent_type: 'general-purpose',
-      run_in_background: p.background,
-    };
+    const args = agentArguments(agent, toolOf(body, agent), p);
     const call = { id: id('call_'), type: 'function', function: { name: agent, arguments: JSON.stringify(args) } };
     return { content: null, tool_calls: [call], finish_reason: 'tool_calls' };
   }

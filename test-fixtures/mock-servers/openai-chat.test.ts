@@ -188,6 +188,38 @@ describe('OpenAI chat-completions mock', () => {
     });
   });
 
+  it("calls opencode's and Copilot CLI's task tool with the arguments their schemas declare", async () => {
+    const argsOf = async (prompt: string, tool: Json) => {
+      const data = sseData(await (await post(body([{ role: 'user', content: prompt }], { tools: [tool] }))).text());
+      const calls = chunks(data).flatMap((x) => x.choices?.[0]?.delta?.tool_calls ?? []);
+      return { name: calls[0]?.function?.name, args: JSON.parse(calls.map((c: Json) => c.function?.arguments ?? '').join('')) };
+    };
+    const schema = (name: string, keys: string[]) => ({
+      type: 'function',
+      function: { name, parameters: { properties: Object.fromEntries(keys.map((k) => [k, {}])) } },
+    });
+    // opencode 1.18.33: {description, prompt, subagent_type, task_id, command} (+ background when its experimental flag is on)
+    const opencode = schema('task', ['description', 'prompt', 'subagent_type', 'task_id', 'command']);
+    expect(await argsOf('AGENT ECHO x', opencode)).toEqual({ name: 'task', args: { description: 'Mock agent', prompt: 'ECHO x', subagent_type: 'general' } });
+    const experimental = schema('task', ['description', 'prompt', 'subagent_type', 'background']);
+    expect((await argsOf('BGAGENT ECHO x', experimental)).args).toEqual({
+      description: 'Mock background agent',
+      prompt: 'ECHO x',
+      subagent_type: 'general',
+      background: true,
+    });
+    // Copilot CLI 1.0.102: {description, prompt, agent_type, name, mode: sync|background, …}
+    const copilot = schema('task', ['description', 'prompt', 'agent_type', 'name', 'model', 'mode']);
+    expect((await argsOf('BGAGENT ECHO x', copilot)).args).toEqual({
+      description: 'Mock background agent',
+      prompt: 'ECHO x',
+      agent_type: 'general-purpose',
+      name: 'mock-agent',
+      mode: 'background',
+    });
+    expect((await argsOf('AGENT ECHO x', copilot)).args).toMatchObject({ mode: 'sync' });
+  });
+
   it("answers the <task-notification> prompt Qwen Code sends by itself after a background agent by its <result>'s directives", async () => {
     // BGAGENT ECHO DELAY 200 ECHO notified: the agent answers `DELAY 200 ECHO notified`, which becomes the notification's <result>
     const notification = [

@@ -88,3 +88,48 @@ describe('the session events of a real Copilot session', () => {
     expect(readCopilotMessages({ content: recorded, transcriptPath: '/x', ordinal: 9, stopSeen: false })).toEqual([]);
   });
 });
+
+// A real session with subagents (test-fixtures/real/BACKGROUND-FACTS.md §7): 1 `AGENT DELAY 10000 ECHO
+// sub-done` (a sync `task`: the subagent's events, each with its `agentId`, in the same file), 2
+// `BGAGENT DELAY 15000 ECHO bg-done` (`mode: background`: the turn ends while it runs), then the turn
+// Copilot starts by itself when the agent is idle (a `system.notification`, no user.message).
+const subagents = readFileSync(new URL('./__fixtures__/real-1.0.102-subagents-events.jsonl', import.meta.url), 'utf8');
+const subLines = subagents.split('\n').filter(Boolean);
+const readSub = (ordinal: number, content = subagents) => readCopilotTurn({ content, transcriptPath: '/x/events.jsonl', ordinal, stopSeen: true });
+/** The file up to (and with) its `nth` event of `type` whose line contains `text`. */
+function subUpTo(type: string, text = '', nth = 1): string {
+  let seen = 0;
+  const i = subLines.findIndex((l) => (JSON.parse(l) as { type: string }).type === type && l.includes(text) && ++seen === nth);
+  if (i < 0) throw new Error(`no ${type} with ${text}`);
+  return `${subLines.slice(0, i + 1).join('\n')}\n`;
+}
+const BG_AGENT = '863458c8-eb6d-4e7f-b843-0750e68859ec';
+
+describe('subagents in the session events of a real Copilot session', () => {
+  it("a sync subagent's own user.message and answer are not the turn's: the turn completes with the main agent's answer", () => {
+    expect(readSub(1)).toMatchObject({ status: 'completed', answer: 'TOOL-RESULT: sub-done', numTurns: 2 });
+    expect(readSub(1)).not.toHaveProperty('background');
+    // while the subagent runs, and right after its own answer, the turn runs on
+    expect(readSub(1, subUpTo('user.message', '"content":"DELAY 10000 ECHO sub-done"'))).toEqual({ status: 'running', activity: 'task' });
+    expect(readSub(1, subUpTo('assistant.turn_end', '"parentToolCallId":"call_c3ef0aa5a8c3242165c1c269"'))).toEqual({ status: 'running', activity: 'task' });
+    expect(readSub(1, subUpTo('subagent.completed'))).toEqual({ status: 'running', activity: 'task' });
+  });
+
+  it("stream messages of a turn with a subagent: the main agent's task call, its result and answer, none of the agent's own", () => {
+    const messages = readCopilotMessages({ content: subagents, transcriptPath: '/x', ordinal: 1, stopSeen: true });
+    expect(messages.map((m) => m.type)).toEqual(['assistant', 'user', 'assistant']);
+    expect(messages[0]?.message).toMatchObject({ content: [{ type: 'tool_use', name: 'task' }] });
+    expect(messages[2]?.message).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'TOOL-RESULT: sub-done' }] });
+  });
+
+  it('a background subagent still running at the turn’s end is listed (kind subagent, its agent id); the turn Copilot starts when it ends is no turn', () => {
+    // read at the turn's end: its answer, then its turn_end (the agent's model call still pending)
+    const second = readSub(2, subUpTo('assistant.turn_end', '"turnId":"1"}', 2));
+    expect(second).toMatchObject({ status: 'completed', background: [{ kind: 'subagent', id: BG_AGENT, running: true }] });
+    expect((second as { answer: string }).answer).toMatch(/^TOOL-RESULT: Agent started in background with agent_id: 863458c8/);
+    // the whole file: turn 2 keeps its answer (not the notification turn's), and there is no turn 3
+    expect(readSub(2)).toMatchObject({ status: 'completed', answer: (second as { answer: string }).answer });
+    expect(readSub(3)).toEqual({ status: 'missing' });
+    expect(parseEvents(subagents).filter((e) => e.type === 'user.message' && !e.agentId)).toHaveLength(2);
+  });
+});

@@ -12,8 +12,15 @@
  * - interrupted: an `abort` (Escape, a rejected permission);
  * - completed: an `assistant.turn_end` right after an `assistant.message` without tool requests;
  *   the answer is that message's `content`, byte-exact (the screen renders markdown; it is never read).
+ *
+ * Subagents (the `task` tool; BACKGROUND-FACTS.md §7) write into the same file, every event of theirs
+ * with a top-level `agentId`: their own `user.message`, model calls and answer are not the turn's. A
+ * `subagent.started` with `executionMode: "background"` that no `subagent.completed`/`failed` ended
+ * by the turn's final `turn_end` is `background` work still running. When such an agent ends,
+ * Copilot starts a turn by itself (a `system.notification`, no `user.message`): it ends the turn
+ * before it, and is no turn of its own.
  */
-import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+import type { ProviderV1BackgroundTask, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
 import { accountError, accountErrorOfStatus, asRecord, jsonLines } from '@umbel/provider';
 
 /** One session event. */
@@ -21,6 +28,8 @@ export interface CopilotEvent {
   readonly type: string;
   readonly data: Record<string, unknown>;
   readonly id?: string;
+  /** The subagent whose event this is (absent for the main agent's). */
+  readonly agentId?: string;
 }
 
 /** The events of one turn, and the session they belong to. */
@@ -34,37 +43,69 @@ export function parseEvents(content: string): CopilotEvent[] {
   const out: CopilotEvent[] = [];
   for (const { value } of jsonLines(content)) {
     if (typeof value.type === 'string')
-      out.push({ type: value.type, data: asRecord(value.data) ?? {}, ...(typeof value.id === 'string' ? { id: value.id } : {}) });
+      out.push({
+        type: value.type,
+        data: asRecord(value.data) ?? {},
+        ...(typeof value.id === 'string' ? { id: value.id } : {}),
+        ...(typeof value.agentId === 'string' ? { agentId: value.agentId } : {}),
+      });
   }
   return out;
 }
 
 /** The `ordinal`-th turn (1-based); undefined when its `user.message` is not there yet. */
 export function findCopilotTurn(events: readonly CopilotEvent[], ordinal: number): CopilotTurn | undefined {
-  const starts = events.flatMap((e, i) => (e.type === 'user.message' ? [i] : []));
+  const starts = events.flatMap((e, i) => (e.type === 'user.message' && !e.agentId ? [i] : []));
   const from = starts[ordinal - 1];
   if (from === undefined) return undefined;
-  const to = starts[ordinal] ?? events.length;
+  const turn = events.slice(from, starts[ordinal] ?? events.length);
   const start = events.find((e) => e.type === 'session.start');
   const sessionId = typeof start?.data.sessionId === 'string' ? start.data.sessionId : undefined;
-  return { ...(sessionId ? { sessionId } : {}), events: events.slice(from, to) };
+  return { ...(sessionId ? { sessionId } : {}), events: turn.slice(0, selfStartedAt(turn)) };
+}
+
+/** Where the turn Copilot started by itself begins: a main `system.notification` after the turn's answer. */
+function selfStartedAt(turn: readonly CopilotEvent[]): number | undefined {
+  for (const [i, e] of turn.entries()) if (e.type === 'system.notification' && !e.agentId && finalIndex(turn.slice(0, i)) !== undefined) return i;
+  return undefined;
 }
 
 const toolRequestsOf = (e: CopilotEvent): unknown[] => (Array.isArray(e.data.toolRequests) ? e.data.toolRequests : []);
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
-/** The final answer: the last `assistant.message`, when a `turn_end` follows it and it asked for no tool. */
-function finalMessage(events: readonly CopilotEvent[]): CopilotEvent | undefined {
+/**
+ * The index of the main agent's final `turn_end`: one right after an `assistant.message` that asked
+ * for no tool (the answer; {@link finalMessage}). A subagent's events are not the turn's.
+ */
+function finalIndex(events: readonly CopilotEvent[]): number | undefined {
   let last: CopilotEvent | undefined;
-  let done: CopilotEvent | undefined;
-  for (const e of events) {
+  let done: number | undefined;
+  for (const [i, e] of events.entries()) {
+    if (e.agentId) continue;
     if (e.type === 'assistant.turn_start') {
       last = undefined;
       done = undefined;
     } else if (e.type === 'assistant.message') last = e;
-    else if (e.type === 'assistant.turn_end') done = last && toolRequestsOf(last).length === 0 ? last : undefined;
+    else if (e.type === 'assistant.turn_end') done = last && toolRequestsOf(last).length === 0 ? i : undefined;
   }
   return done;
+}
+
+/** The final answer: the last main `assistant.message`, when a `turn_end` follows it and it asked for no tool. */
+function finalMessage(events: readonly CopilotEvent[]): CopilotEvent | undefined {
+  const end = finalIndex(events);
+  return end === undefined ? undefined : events.slice(0, end).findLast((e) => e.type === 'assistant.message' && !e.agentId);
+}
+
+/** Background subagents the turn started that had not ended by its final `turn_end`. */
+function runningAgents(events: readonly CopilotEvent[], end: number): ProviderV1BackgroundTask[] {
+  const upToEnd = events.slice(0, end + 1);
+  const ended = new Set(upToEnd.filter((e) => e.type === 'subagent.completed' || e.type === 'subagent.failed').map((e) => e.agentId));
+  return upToEnd.flatMap((e) =>
+    e.type === 'subagent.started' && e.data.executionMode === 'background' && e.agentId && !ended.has(e.agentId)
+      ? [{ kind: 'subagent', id: e.agentId, running: true }]
+      : [],
+  );
 }
 
 /** The turn's usage in umbel's neutral names, summed over its `session.usage_record`s. */
@@ -82,7 +123,7 @@ export function usageOf(events: readonly CopilotEvent[]): ProviderV1Usage {
 /** A tool still running, as an activity line. */
 function runningTool(events: readonly CopilotEvent[]): string | undefined {
   const done = new Set(events.filter((e) => e.type === 'tool.execution_complete').map((e) => e.data.toolCallId));
-  const running = events.findLast((e) => e.type === 'tool.execution_start' && !done.has(e.data.toolCallId));
+  const running = events.findLast((e) => e.type === 'tool.execution_start' && !e.agentId && !done.has(e.data.toolCallId));
   if (!running) return undefined;
   const args = asRecord(running.data.arguments) ?? {};
   const arg = ['command', 'path', 'url', 'pattern'].map((k) => args[k]).find((v): v is string => typeof v === 'string' && v !== '');
@@ -108,31 +149,34 @@ export function readCopilotTurn(options: ProviderV1ReadTurnOptions): ProviderV1T
   const turn = findCopilotTurn(parseEvents(options.content), options.ordinal);
   if (!turn) return { status: 'missing' };
   const { events } = turn;
-  const error = events.findLast((e) => e.type === 'session.error');
+  const error = events.findLast((e) => e.type === 'session.error' && !e.agentId);
   if (error) return failedOf(error);
-  if (events.some((e) => e.type === 'abort'))
+  if (events.some((e) => e.type === 'abort' && !e.agentId))
     return { status: 'interrupted', message: 'the turn was interrupted (Escape, or a rejected permission); the worker waits for input' };
   const final = finalMessage(events);
-  if (!final) {
+  const end = finalIndex(events);
+  if (!final || end === undefined) {
     const activity = runningTool(events);
     return { status: 'running', ...(activity ? { activity } : {}) };
   }
+  const background = runningAgents(events, end);
   return {
     status: 'completed',
     answer: typeof final.data.content === 'string' ? final.data.content : '',
     tokenUsage: usageOf(events),
-    numTurns: events.filter((e) => e.type === 'assistant.turn_start').length,
+    numTurns: events.filter((e) => e.type === 'assistant.turn_start' && !e.agentId).length,
     ...(turn.sessionId ? { sessionId: turn.sessionId } : {}),
     ...(typeof final.data.model === 'string' ? { model: final.data.model } : {}),
+    ...(background.length ? { background } : {}),
   };
 }
 
-/** The turn's messages for stream output, in Claude's stream-json shape: text, tool calls and their results. */
+/** The turn's messages for stream output, in Claude's stream-json shape: text, tool calls and their results (a subagent's own are not the turn's). */
 export function readCopilotMessages(options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
   const turn = findCopilotTurn(parseEvents(options.content), options.ordinal);
   if (!turn) return [];
   const out: ProviderV1Message[] = [];
-  for (const e of turn.events) {
+  for (const e of turn.events.filter((event) => !event.agentId)) {
     const uuid = typeof e.data.messageId === 'string' ? e.data.messageId : e.id;
     if (e.type === 'assistant.message') {
       const text = typeof e.data.content === 'string' ? e.data.content : '';

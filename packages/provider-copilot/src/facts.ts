@@ -3,7 +3,18 @@
  * billing, permission modes, hooks, screens, prompt rules and payload fields. The worker's hooks
  * plugin is ./plugin-dir.ts, the session-events reader ./events.ts.
  */
-import type { DialogFact, HookKind, InputBoxFacts, Matcher, PayloadFacts, PromptFacts, ProviderV1BillingInput, ProviderV1BillingReport } from '@umbel/provider';
+import type {
+  DialogFact,
+  HookEvent,
+  HookKind,
+  InputBoxFacts,
+  Matcher,
+  PayloadFacts,
+  PromptFacts,
+  ProviderV1BillingInput,
+  ProviderV1BillingReport,
+  ProviderV1EventInfo,
+} from '@umbel/provider';
 import { asRecord, commandPrompt, permissionInput, stringField } from '@umbel/provider';
 
 /**
@@ -144,6 +155,25 @@ export function activityOf(p: Record<string, unknown>): string | undefined {
   return arg ? `${tool}: ${arg}` : tool;
 }
 
+/**
+ * What the payload facts cannot say (BACKGROUND-FACTS.md §7): Copilot fires `userPromptSubmitted`
+ * and `agentStop` for its subagents too (the `task` tool), with the subagent's `agentId` (also as
+ * `sessionId`) and the main agent's as `parentAgentId`. Those name no session of the worker's; the
+ * prompt is one umbel never sent (self-started) and its stop is its own (both keyed by the agent),
+ * so a subagent never takes or ends a turn. The turn Copilot starts by itself when a background
+ * agent ends (prompt `<system_notification>…`) is self-started too.
+ */
+export function refineEvent(event: HookEvent, p: Record<string, unknown>, info: ProviderV1EventInfo): ProviderV1EventInfo {
+  const agent = str(p, 'agentId');
+  if (agent) {
+    const { sessionId: _, ...own } = info;
+    if (event.kind === 'prompt') return { ...own, turnKey: `agent:${agent}`, selfStarted: true };
+    return event.kind === 'stop' ? { ...own, turnKey: `agent:${agent}` } : own;
+  }
+  if (event.kind === 'prompt' && str(p, 'prompt')?.startsWith('<system_notification>')) return { ...info, selfStarted: true };
+  return info;
+}
+
 /** What the hook payloads say (COPILOT-FACTS.md §4). */
 export const COPILOT_PAYLOAD: PayloadFacts = {
   sessionId: 'sessionId',
@@ -151,4 +181,5 @@ export const COPILOT_PAYLOAD: PayloadFacts = {
   // `permissionRequest`: the tool named and what it would do
   needsInput: permissionInput({ tool: ['toolName'], what: ARG_FIELDS.map((k) => `toolInput.${k}`), fallback: 'Copilot asks to use {tool}' }),
   activity: (p) => activityOf(p),
+  refine: refineEvent,
 };

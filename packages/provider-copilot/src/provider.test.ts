@@ -211,3 +211,36 @@ describe('prompts and the package', () => {
     expect(copilot.doClassifyTool?.({ name: 'grep', input: { pattern: 'x' } })).toEqual({});
   });
 });
+
+// The hook payloads umbel's sink got in a real session with subagents (BACKGROUND-FACTS.md §7): a
+// sync subagent, a background one, and the turn Copilot started by itself when it ended.
+const withAgents = readFileSync(new URL('./__fixtures__/real-1.0.102-subagents-hooks.jsonl', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as { kind: string; payload: Record<string, unknown> });
+const MAIN = '646851cf-ad37-48a7-9cd8-c30baefc689b';
+const SYNC_AGENT = 'c50dd98b-3ddc-4783-8f5a-d2422718c2e6';
+const parseHook = ({ kind, payload }: { kind: string; payload: Record<string, unknown> }) => copilot.doParseEvent({ kind, at: 1n, payload } as HookEvent);
+
+describe('the hooks Copilot fires for subagents and for the turn it starts by itself', () => {
+  it("a subagent's prompt and stop name no session; its prompt is self-started; both carry the agent's key", () => {
+    const ofAgent = withAgents.filter((h) => h.payload.agentId === SYNC_AGENT);
+    expect(ofAgent.map((h) => h.kind)).toEqual(['prompt', 'stop']);
+    const [prompt, stop] = ofAgent.map(parseHook);
+    expect(prompt).toMatchObject({ selfStarted: true, turnKey: `agent:${SYNC_AGENT}` });
+    expect(stop).toMatchObject({ turnKey: `agent:${SYNC_AGENT}` });
+    expect(prompt).not.toHaveProperty('sessionId');
+    expect(stop).not.toHaveProperty('sessionId');
+  });
+
+  it("the main agent's prompts and stops are umbel's turns; the <system_notification> prompt is self-started", () => {
+    const main = withAgents.filter((h) => h.payload.agentId === undefined && (h.kind === 'prompt' || h.kind === 'stop'));
+    const notification = main.find((h) => String(h.payload.prompt ?? '').startsWith('<system_notification>'));
+    expect(notification && parseHook(notification)).toMatchObject({ selfStarted: true, sessionId: MAIN });
+    for (const hook of main.filter((h) => h !== notification)) {
+      expect(parseHook(hook)).toMatchObject({ sessionId: MAIN });
+      expect(parseHook(hook)).not.toHaveProperty('selfStarted');
+      expect(parseHook(hook)).not.toHaveProperty('turnKey');
+    }
+  });
+});

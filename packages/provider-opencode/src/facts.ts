@@ -2,7 +2,17 @@
  * opencode's facts (test-fixtures/fake-opencode/FACTS.md; verified on 1.18.33): env, permission modes,
  * the signals umbel's plugin (./plugin.ts) delivers, screens, prompt rules, payload fields and tools.
  */
-import { asRecord, type PayloadFacts, type PromptFacts, permissionInput, stringField, type ToolFacts, toolActivity } from '@umbel/provider';
+import {
+  asRecord,
+  type HookEvent,
+  type PayloadFacts,
+  type PromptFacts,
+  type ProviderV1EventInfo,
+  permissionInput,
+  stringField,
+  type ToolFacts,
+  toolActivity,
+} from '@umbel/provider';
 
 /** Configuration variables a worker inherits, named one by one: opencode's switches, settings that pick no account (never OPENCODE_CONFIG_DIR). */
 export const OPENCODE_INHERIT_ENV = [
@@ -84,6 +94,27 @@ export function activityOf(p: Record<string, unknown>): string | undefined {
   return tool ? toolActivity(tool, p.args, ['command', 'filePath', 'pattern', 'url', 'path'], 'colon') : undefined;
 }
 
+/**
+ * A subagent's child session (the `task` tool; the plugin names its parent as `parentSessionID`,
+ * BACKGROUND-FACTS.md §6) is not the worker's session: its payloads name no session or transcript
+ * (else the worker's would switch to the child's), and its prompt is one umbel never sent
+ * (self-started), so the child's stop, keyed by that prompt's message id like it, ends no turn.
+ */
+export function refineEvent(event: HookEvent, p: Record<string, unknown>, info: ProviderV1EventInfo): ProviderV1EventInfo {
+  if (!stringField(p, 'parentSessionID')) return info;
+  const { sessionId: _s, transcriptPath: _t, ...own } = info;
+  return event.kind === 'prompt' ? { ...own, selfStarted: true } : own;
+}
+
+/**
+ * The dir of the worker's transcripts (the plugin writes each session's there, a subagent's child
+ * session's too, at each of its tool steps): a child's growing transcript is activity. Pure.
+ */
+export function opencodeActivityDirs(transcriptPath: string): readonly string[] {
+  const slash = transcriptPath.lastIndexOf('/');
+  return slash > 0 ? [transcriptPath.slice(0, slash)] : [];
+}
+
 /** What the plugin's payloads say (./plugin.ts writes them). */
 export const OPENCODE_PAYLOAD: PayloadFacts = {
   sessionId: 'sessionID',
@@ -93,6 +124,7 @@ export const OPENCODE_PAYLOAD: PayloadFacts = {
   // `permission.asked`: the tool named, and what it would do
   needsInput: permissionInput({ tool: ['permission'], what: ['metadata.command', 'metadata.filepath', 'patterns'], fallback: 'opencode asks to use {tool}' }),
   activity: activityOf,
+  refine: refineEvent,
 };
 
 /** The opencode signals the plugin delivers (./plugin.ts), and the hook kind each becomes. */

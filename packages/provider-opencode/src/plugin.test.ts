@@ -111,6 +111,31 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
     expect(r.delivered()).toHaveLength(4);
   });
 
+  it("a subagent's child session (the task tool: session.created with a parentID) names its parent in every payload", async () => {
+    const r = rig();
+    const hooks = await umbelPluginMain(r.ctx, r.settings, NODE);
+    const CHILD = 'ses_child000000000000000001';
+    await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
+    await hooks.event(ev('session.created', { sessionID: CHILD, info: { id: CHILD, parentID: SID, directory: '/srv/work' } }));
+    await hooks['chat.message']({ sessionID: CHILD, agent: 'general' }, { message: { id: 'msg_c1' } });
+    await hooks['tool.execute.before']({ sessionID: CHILD, tool: 'bash', callID: 'call_1' }, { args: { command: 'ls' } });
+    await hooks.event(ev('session.idle', { sessionID: CHILD }));
+    await hooks.event(ev('session.idle', { sessionID: SID }));
+    const child = { sessionID: CHILD, transcriptPath: join(r.settings.transcriptDir, `${CHILD}.json`), parentSessionID: SID };
+    expect(
+      r
+        .delivered()
+        .slice(2)
+        .map((d) => [d.kind, d.payload]),
+    ).toEqual([
+      ['session', { event: 'session.created', ...child, directory: '/srv/work' }],
+      ['prompt', { event: 'chat.message', ...child, messageID: 'msg_c1', agent: 'general' }],
+      ['tool', { event: 'tool.execute.before', ...child, tool: 'bash', callID: 'call_1', args: { command: 'ls' } }],
+      ['stop', { event: 'session.idle', ...child, messageID: 'msg_c1' }],
+      ['stop', { event: 'session.idle', sessionID: SID, transcriptPath: r.transcript, messageID: 'msg_u1' }],
+    ]);
+  });
+
   it('noise events cost nothing: no client call, no delivery', async () => {
     const r = rig();
     const hooks = await umbelPluginMain(r.ctx, r.settings, NODE);

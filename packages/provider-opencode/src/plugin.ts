@@ -72,6 +72,8 @@ export class UmbelPluginRun {
   readonly settings: PluginSettings;
   readonly node: PluginModules;
   readonly sessions = new Map<string, Session>();
+  /** Child sessions (a subagent's, the `task` tool's: created with a `parentID`) → their parent session. */
+  readonly parents = new Map<string, string>();
   /** Signals are handled one at a time, in order. */
   queue: Promise<unknown> = Promise.resolve();
 
@@ -93,9 +95,11 @@ export class UmbelPluginRun {
     return this.sessions.get(id) ?? (this.sessions.set(id, { open: [], failures: {}, ended: [] }).get(id) as Session);
   }
 
-  /** What every payload of a session carries. */
+  /** What every payload of a session carries; a child session's names its parent (BACKGROUND-FACTS.md §6). */
   base(id: string): Json {
-    return { sessionID: id, transcriptPath: this.node.path.join(this.settings.transcriptDir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`) };
+    const parent = this.parents.get(id);
+    const transcriptPath = this.node.path.join(this.settings.transcriptDir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+    return { sessionID: id, transcriptPath, ...(parent ? { parentSessionID: parent } : {}) };
   }
 
   /** Run the signal's hook command with the payload on stdin; the hook sink never fails, a missing sh loses one event, never opencode's turn. */
@@ -182,7 +186,9 @@ export class UmbelPluginRun {
   }
 
   async 'session.created'(id: string, p: Json): Promise<void> {
-    this.deliver('session.created', { ...this.base(id), directory: (p.info as Json | undefined)?.directory });
+    const info = (p.info ?? {}) as Json;
+    if (typeof info.parentID === 'string') this.parents.set(id, info.parentID);
+    this.deliver('session.created', { ...this.base(id), directory: info.directory });
   }
 
   async 'permission.asked'(id: string, p: Json): Promise<void> {

@@ -163,6 +163,16 @@ describe('what the payloads say', () => {
     expect(parse('session', { event: 'plugin.loaded', directory: '/w', worktree: '/' })).toEqual({});
   });
 
+  it("a subagent's child session (parentSessionID) names no session or transcript of the worker's; its prompt is self-started, keyed like its stop", () => {
+    const child = { sessionID: 'ses_c', transcriptPath: '/w/transcripts/ses_c.json', parentSessionID: 'ses_1' };
+    expect(parse('session', { event: 'session.created', ...child, directory: '/w' })).toEqual({});
+    expect(parse('prompt', { event: 'chat.message', ...child, messageID: 'msg_c1', agent: 'general' })).toEqual({ turnKey: 'msg_c1', selfStarted: true });
+    expect(parse('stop', { event: 'session.idle', ...child, messageID: 'msg_c1' })).toEqual({ turnKey: 'msg_c1' });
+    expect(parse('tool', { event: 'tool.execute.before', ...child, tool: 'bash', args: { command: 'ls' } })).toEqual({ activity: 'bash: ls' });
+    // its transcript, beside the worker's, is activity for the idle net
+    expect(opencode.doFindActivityDirs?.(base.transcriptPath)).toEqual(['/w/transcripts']);
+  });
+
   it('a permission names the tool and what it would run; a failure its message', () => {
     const asked = { event: 'permission.asked', ...base, id: 'per_1', permission: 'bash', patterns: ['touch x'], metadata: { command: 'touch x' } };
     expect(parse('permission', asked).needsInput).toEqual({ kind: 'permission', tool: 'bash', message: 'opencode asks to use bash: touch x' });

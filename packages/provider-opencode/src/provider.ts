@@ -15,6 +15,7 @@ import {
   OPENCODE_PROMPT,
   OPENCODE_SIGNALS,
   OPENCODE_TOOLS,
+  opencodeActivityDirs,
   PERMISSION_PROMPT,
 } from './facts.js';
 import { checkModel, listModels } from './models.js';
@@ -91,6 +92,8 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     prompt: OPENCODE_PROMPT,
     payload: OPENCODE_PAYLOAD,
     transcript: { parse: parseSessionDoc, turn: opencodeTurn, messages: opencodeMessages },
+    // a subagent's child session's transcript, beside the worker's (BACKGROUND-FACTS.md §6)
+    activityDirs: opencodeActivityDirs,
     validate,
     tools: OPENCODE_TOOLS,
     // the model list is read with the worker's env (its providers and keys) and offline npm as the worker gets it

@@ -1,0 +1,101 @@
+/**
+ * Real-CLI tier (subagents, issue 33): the REAL pinned GitHub Copilot CLI against the chat mock,
+ * whose AGENT / BGAGENT call Copilot's `task` tool with `mode: sync` / `background`. Facts:
+ * test-fixtures/real/BACKGROUND-FACTS.md §7. A missing install fails (never skips); nothing asserts on time.
+ */
+import { readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { startChatMock } from '../../test-fixtures/mock-servers/openai-chat.mjs';
+// @ts-expect-error -- plain ESM fixture without type declarations
+import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
+import type { UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, cleanUp, testEnv, umbelRunner, until } from '../../test-fixtures/real/umbel-helpers.mjs';
+
+type Json = any;
+const T = 420_000;
+const PIN = readPins().copilot;
+const BYOK = ['--env', 'COPILOT_PROVIDER_BASE_URL', '--env', 'COPILOT_PROVIDER_API_KEY', '--env', 'COPILOT_PROVIDER_TYPE', '--env', 'COPILOT_MODEL'];
+const cp = ['--provider', 'copilot', ...BYOK];
+
+let mock: { url: string; close: () => Promise<void> };
+let scratch: string;
+let state: string;
+let umbel: UmbelRun;
+
+async function waitJson(name: string, extra: string[] = []): Promise<{ code: number; outcome: Json }> {
+  const r = await umbel(['wait', name, '--json', '--timeout', '180s', ...extra]);
+  return { code: r.code, outcome: JSON.parse(r.stdout || '{}') };
+}
+
+async function spawn(name: string): Promise<void> {
+  const r = await umbel(['spawn', name, ...cp, '--startup-timeout', '180s']);
+  expect(r, r.stderr).toMatchObject({ code: 0, stdout: `${name}\n` });
+}
+
+const stops = (name: string) => readdirSync(join(state, 'workers', name, 'events')).filter((f) => f.endsWith('-stop.json')).length;
+
+beforeAll(async () => {
+  assertBuilt(['packages/cli/dist/cli.js', 'packages/provider-copilot/dist/index.js']);
+  const copilot = realCliPath('copilot'); // throws "run `pnpm install:real-clis`" when missing: fail, never skip
+  scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-copilot-bg-')));
+  mock = await startChatMock();
+  const home = join(scratch, 'home');
+  state = join(scratch, 'state');
+  const work = join(scratch, 'project');
+  await mkdir(join(work, '.git'), { recursive: true });
+  await mkdir(home, { recursive: true });
+  const env = testEnv({
+    home,
+    umbelHome: state,
+    UMBEL_COPILOT_BIN: copilot,
+    TERM: 'xterm-256color',
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: mock.url,
+    COPILOT_PROVIDER_API_KEY: 'sk-mock-copilot-key',
+    COPILOT_PROVIDER_TYPE: 'openai',
+    COPILOT_MODEL: 'mock-model',
+  });
+  umbel = umbelRunner({ cwd: work, env }).run;
+}, T);
+
+afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], close: [mock], remove: [scratch] }), T);
+
+describe(`the real GitHub Copilot CLI ${PIN?.version}: subagents of the task tool`, () => {
+  it(
+    "a sync subagent working 10 s under --idle-timeout 3s: not idle, the turn completes with the main agent's answer (the agent's own prompt and stop take no turn); the next send is turn 2",
+    async () => {
+      await spawn('cs');
+      expect((await umbel(['send', 'cs', 'AGENT DELAY 10000 ECHO sub-done'])).stdout).toBe('1\n');
+      const first = await waitJson('cs', ['--idle-timeout', '3s']);
+      expect(first.outcome).toMatchObject({ reason: 'completed', turn: 1, result: 'TOOL-RESULT: sub-done' });
+      expect(first.outcome).not.toHaveProperty('background');
+      expect((await umbel(['send', 'cs', 'ECHO two'])).stdout).toBe('2\n');
+      expect((await waitJson('cs')).outcome).toMatchObject({ reason: 'completed', turn: 2, result: 'two' });
+      expect((await umbel(['read', 'cs', '--turn', '1'])).stdout).toBe('TOOL-RESULT: sub-done\n');
+    },
+    T,
+  );
+
+  it(
+    'a background subagent: the turn completes listing it running; the turn Copilot starts when it ends credits no turn; read/wait keep turn 1; the next send is turn 2',
+    async () => {
+      await spawn('cb');
+      await umbel(['send', 'cb', 'BGAGENT DELAY 15000 ECHO bg-done']);
+      const first = await waitJson('cb');
+      expect(first.outcome).toMatchObject({ reason: 'completed', turn: 1, background: [{ kind: 'subagent', running: true }] });
+      expect(first.outcome.result).toMatch(/^TOOL-RESULT: Agent started in background with agent_id: /);
+      expect(first.outcome.result).toContain(first.outcome.background[0].id);
+      // the agent's stop, then the <system_notification> turn's stop
+      await until(() => stops('cb') >= 3, "the notification turn's stop", 240_000);
+      expect((await waitJson('cb')).outcome).toMatchObject({ reason: 'completed', turn: 1, result: first.outcome.result });
+      expect((await umbel(['read', 'cb', '--turn', '1'])).stdout).toBe(`${first.outcome.result}\n`);
+      expect((await umbel(['send', 'cb', 'ECHO after'])).stdout).toBe('2\n');
+      expect((await waitJson('cb')).outcome).toMatchObject({ reason: 'completed', turn: 2, result: 'after' });
+    },
+    T,
+  );
+});
