@@ -87,10 +87,11 @@ describe(`real codex ${readPins().codex.version}: a background terminal`, () => 
   );
 
   it(
-    'a turn that ends while a subagent it spawned still works completes with background [{kind: subagent, id: <its thread id>, running}]; the agent writes its own rollout',
+    "a turn that ends while a subagent it spawned still works completes with background [{kind: subagent, id: <its thread id>, running}]; the agent writes its own rollout; its hooks (a tool it runs after the turn) do not move the worker to the agent's rollout",
     async () => {
       expect((await umbel(['spawn', 'ag', '--provider', 'codex', '--env', KEY_NAME])).code).toBe(0);
-      expect((await umbel(['send', 'ag', 'BGAGENT DELAY 20000 ECHO sub-done'])).code).toBe(0);
+      // the agent waits 20 s on its model, then runs a shell command: its hooks fire after the turn ended
+      expect((await umbel(['send', 'ag', 'BGAGENT DELAY 20000 TOOL echo child-tool'])).code).toBe(0);
       const r = await umbel(['wait', 'ag', '--json', '--timeout', '180s']);
       expect(r.code, r.stderr).toBe(0);
       const outcome = JSON.parse(r.stdout);
@@ -104,13 +105,13 @@ describe(`real codex ${readPins().codex.version}: a background terminal`, () => 
       expect(JSON.parse(readFileSync(child, 'utf8').split('\n')[0] as string).payload).toMatchObject({ id, parent_thread_id: outcome.sessionId });
       // the mock answered it 20 s later: the agent ended after the turn did, and codex told the parent then
       await until(() => readFileSync(outcome.transcriptPath, 'utf8').includes('<subagent_notification>'), 'the agent notification', 120_000);
-      expect(readFileSync(child, 'utf8')).toContain('"last_agent_message":"sub-done"');
+      expect(readFileSync(child, 'utf8')).toContain('"last_agent_message":"TOOL-RESULT: child-tool"');
       // read again after: what ran at the turn's end; codex starts no turn of its own for the notification
       const again = JSON.parse((await umbel(['wait', 'ag', '--json', '--timeout', '60s'])).stdout);
       expect(again).toMatchObject({ reason: 'completed', turn: 1, background: [{ kind: 'subagent', id, running: true }] });
       expect((await umbel(['send', 'ag', 'ECHO after the agent'])).code).toBe(0);
-      const next = JSON.parse((await umbel(['wait', 'ag', '--json', '--timeout', '180s'])).stdout);
-      expect(next).toMatchObject({ reason: 'completed', turn: 2, result: 'after the agent' });
+      const next = JSON.parse((await umbel(['wait', 'ag', '--json', '--timeout', '90s'])).stdout);
+      expect(next).toMatchObject({ reason: 'completed', turn: 2, result: 'after the agent', transcriptPath: outcome.transcriptPath });
       expect(next).not.toHaveProperty('background');
     },
     T,
