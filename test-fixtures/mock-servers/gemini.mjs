@@ -18,7 +18,9 @@
 // Anything else: a Google-style 404 JSON.
 //
 // Replies follow test-fixtures/lib/directives.mjs (`plan()`): ECHO, DELAY, TOOL (a run_shell_command
-// functionCall, then toolResultReply() on the functionResponse follow-up), FAIL <status> [xN], LONG.
+// functionCall, then toolResultReply() on the functionResponse follow-up), FAIL <status> [xN], LONG,
+// AGENT/BGAGENT <prompt> (an `invoke_agent` call of the generalist subagent; its own requests carry
+// <prompt> and a text answer there is a `complete_task` call: see functionCallOf).
 //
 // Account errors, as the Gemini API reports them (google.rpc details in the error body; see errorJson):
 //   FAIL 429 [reset=<s>] <msg>         RESOURCE_EXHAUSTED; with reset= a per-minute QuotaFailure and a
@@ -202,6 +204,39 @@ function errorBody(status, message) {
   return JSON.stringify(errorJson({ status, message }).body);
 }
 
+/** The declaration of tool `name` among the request's tools, when it offers it. */
+function declaredTool(body, name) {
+  for (const t of Array.isArray(body?.tools) ? body.tools : []) {
+    const found = (t?.functionDeclarations ?? []).find((f) => f?.name === name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Arguments of `complete_task` carrying `text`: every string its parameters require (`{result: {response}}` for the generalist). */
+function fillStrings(schema, text) {
+  const type = String(schema?.type ?? (schema?.properties ? 'object' : 'string')).toLowerCase();
+  if (type !== 'object') return text;
+  const required = new Set(Array.isArray(schema.required) ? schema.required : Object.keys(schema.properties ?? {}));
+  return Object.fromEntries(Object.entries(schema.properties ?? {}).flatMap(([k, v]) => (required.has(k) ? [[k, fillStrings(v, text)]] : [])));
+}
+
+/**
+ * The functionCall a plan answers with, else undefined (a text): TOOL → run_shell_command; AGENT/BGAGENT
+ * → `invoke_agent` {agent_name: "generalist", prompt} when the request offers it (Gemini CLI runs it in
+ * the turn: it has no background form); a text in a subagent's request (it offers `complete_task`,
+ * the only way a Gemini subagent finishes) → complete_task with that text.
+ */
+function functionCallOf(body, d) {
+  if (d.kind === 'tool') return { name: 'run_shell_command', args: { command: d.command, description: `Run ${d.command}` } };
+  if (d.kind === 'agent' && declaredTool(body, 'invoke_agent')) return { name: 'invoke_agent', args: { agent_name: 'generalist', prompt: d.agentPrompt } };
+  const complete = d.kind === 'text' ? declaredTool(body, 'complete_task') : undefined;
+  const schema = complete?.parametersJsonSchema ?? complete?.parameters;
+  return complete
+    ? { name: 'complete_task', args: fillStrings(schema ?? { type: 'object', properties: { result: { type: 'string' } } }, String(d.text ?? '')) }
+    : undefined;
+}
+
 function sleep(ms, signal) {
   return new Promise((resolve) => {
     if (ms <= 0 || signal.aborted) return resolve();
@@ -259,6 +294,8 @@ export async function startGeminiMock(options = {}) {
       return { ...p, prompt };
     }
     let p = plan(prompt);
+    // (an agent plan's `prompt` is the subagent's: kept apart from the request's own prompt below)
+    if (p.kind === 'agent') p = { ...p, agentPrompt: p.prompt };
     if (p.kind === 'error') {
       const key = prompt;
       const n = (failCounts.get(key) ?? 0) + 1;
@@ -280,9 +317,9 @@ export async function startGeminiMock(options = {}) {
     }
     const promptText = d.prompt ?? '';
     let chunks;
-    if (d.kind === 'tool') {
+    const call = functionCallOf(body, d);
+    if (call) {
       toolSeq += 1;
-      const call = { name: 'run_shell_command', args: { command: d.command, description: `Run ${d.command}` } };
       chunks = [candidate([{ functionCall: call }], true)];
     } else {
       const text = String(d.text ?? '');
@@ -291,13 +328,13 @@ export async function startGeminiMock(options = {}) {
       if (pieces.length === 0) pieces.push('');
       chunks = pieces.map((t, i) => candidate([{ text: t }], i === pieces.length - 1));
     }
-    const replyText = d.kind === 'tool' ? d.command : String(d.text ?? '');
+    const replyText = call ? JSON.stringify(call.args) : String(d.text ?? '');
     const usageMetadata = usage(promptText, replyText);
     const events = chunks.map((c) => ({ candidates: [c], usageMetadata, modelVersion: 'mock', responseId: `mock-${toolSeq}-${log.length}` }));
     if (!stream) {
       // generateContent: one response with the whole reply
       const parts = chunks.flatMap((c) => c.content.parts);
-      const merged = d.kind === 'tool' ? parts : [{ text: parts.map((p) => p.text).join('') }];
+      const merged = call ? parts : [{ text: parts.map((p) => p.text).join('') }];
       res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
       res.end(JSON.stringify({ candidates: [candidate(merged, true)], usageMetadata, modelVersion: 'mock' }));
       return d;

@@ -137,6 +137,28 @@ describe('streamGenerateContent (SSE)', () => {
     expect(mock.requests().map((r: Json) => r.kind)).toEqual(['turn', 'tool-followup', 'tool-followup']);
   });
 
+  it("calls invoke_agent (the generalist) for AGENT/BGAGENT when offered; in a subagent's request (complete_task offered) a text is a complete_task call", async () => {
+    const offered = (names: string[], prompt: string, extra: Json = {}) => ({
+      ...turnBody(prompt),
+      tools: [{ functionDeclarations: names.map((name) => ({ name, ...(extra[name] ?? {}) })) }],
+    });
+    for (const prompt of ['AGENT DELAY 10 ECHO sub-done', 'BGAGENT DELAY 10 ECHO sub-done']) {
+      const call = (await stream(offered(['run_shell_command', 'invoke_agent'], prompt))).events[0]?.candidates[0].content.parts[0].functionCall;
+      expect(call).toEqual({ name: 'invoke_agent', args: { agent_name: 'generalist', prompt: 'DELAY 10 ECHO sub-done' } });
+    }
+    expect(textOf((await stream(turnBody('AGENT ECHO x'))).events)).toBe('MOCK-NO-AGENT: ECHO x');
+    // the generalist's complete_task: {result: {response}} required, wait_for_previous not
+    const schema = {
+      parametersJsonSchema: {
+        type: 'object',
+        properties: { result: { type: 'object', properties: { response: { type: 'string' } }, required: ['response'] }, wait_for_previous: { type: 'string' } },
+        required: ['result'],
+      },
+    };
+    const done = (await stream(offered(['complete_task'], 'ECHO sub-done', { complete_task: schema }))).events[0]?.candidates[0].content.parts[0].functionCall;
+    expect(done).toEqual({ name: 'complete_task', args: { result: { response: 'sub-done' } } });
+  });
+
   it('fails with a Google-style error, and recovers after xN attempts', async () => {
     const bad = await stream(turnBody('FAIL 400 bad thing'));
     expect(bad.status).toBe(400);

@@ -14,6 +14,8 @@
 //                  "require_escalated", justification "Mock wants to run: <cmd>"), which makes the
 //                  TUI show its approval prompt (§9).
 // BGTOOL <cmd> calls exec_command with yield_time_ms 250: a longer command becomes a background terminal.
+// AGENT/BGAGENT <prompt> calls spawn_agent {message: <prompt>} (codex's multi_agent subagent), whose
+// own requests carry <prompt> as their last user message (see agentToolCall).
 //
 // Account errors and plan usage, as the OpenAI API / the ChatGPT (Codex) backend report them:
 //   FAIL 429 [retry-after=<v>] [reset=<s>] <msg>  an API rate limit (code rate_limit_exceeded):
@@ -116,6 +118,21 @@ export function shellToolCall(tools, command, escalate = false, background = fal
   if (names.has('shell_command')) return { name: 'shell_command', arguments: { command, ...extra } };
   if (names.has('shell')) return { name: 'shell', arguments: { command: ['bash', '-lc', command], ...extra } };
   return { name: 'exec_command', arguments: { cmd: command, login: false, yield_time_ms: 30000, ...extra } };
+}
+
+/**
+ * AGENT/BGAGENT <prompt>: codex's subagent tool `spawn_agent` (multi_agent) with `message: <prompt>`,
+ * when the request offers it (codex starts every spawned agent beside the turn: there is no
+ * foreground form, so both directives make the same call). Undefined when it is not offered.
+ */
+export function agentToolCall(tools, prompt) {
+  for (const t of Array.isArray(tools) ? tools : []) {
+    if (t?.name === 'spawn_agent') return { name: 'spawn_agent', arguments: { message: prompt } };
+    // 0.171.0 offers it inside a `namespace` tool (`multi_agent_v1`); its call names the namespace
+    if (t?.type === 'namespace' && (t.tools ?? []).some((f) => f?.name === 'spawn_agent'))
+      return { name: 'spawn_agent', namespace: t.name, arguments: { message: prompt } };
+  }
+  return undefined;
 }
 
 /** Plan a reply, with the mock-local `ASK` extension. */
@@ -251,7 +268,14 @@ export function textEvents(text, { responseId = `resp_${randomUUID()}`, inputTok
 /** SSE events of one shell-tool call. */
 export function toolEvents(call, { responseId = `resp_${randomUUID()}`, inputTokens = 0 } = {}) {
   const hex = randomUUID().replaceAll('-', '');
-  const item = { type: 'function_call', id: `fc_${hex}`, call_id: `call_${hex.slice(0, 24)}`, name: call.name, arguments: JSON.stringify(call.arguments) };
+  const item = {
+    type: 'function_call',
+    id: `fc_${hex}`,
+    call_id: `call_${hex.slice(0, 24)}`,
+    name: call.name,
+    ...(call.namespace ? { namespace: call.namespace } : {}),
+    arguments: JSON.stringify(call.arguments),
+  };
   return [
     { type: 'response.created', response: { id: responseId, object: 'response', status: 'in_progress' } },
     { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress' } },
@@ -404,6 +428,8 @@ export async function startResponsesMock({ logFile, port = 0, title = MOCK_TITLE
       p = { ...planReply(p.rest || 'recovered'), delayMs: 0 };
     }
     if (p.kind === 'tool') return stream(res, toolEvents(shellToolCall(body.tools, p.command, p.escalate, p.background), { inputTokens }));
+    const agent = p.kind === 'agent' ? agentToolCall(body.tools, p.prompt) : undefined;
+    if (agent) return stream(res, toolEvents(agent, { inputTokens }));
     return stream(res, textEvents(p.text, { inputTokens }));
   }
 

@@ -134,6 +134,17 @@ describe('OpenAI Responses mock', () => {
     expect(JSON.parse(call.arguments)).toEqual({ cmd: 'sleep 30', login: false, yield_time_ms: 250 });
   });
 
+  it("makes BGAGENT/AGENT call spawn_agent in codex's multi_agent_v1 namespace, naming it; without that tool a text", async () => {
+    const multi = [...tools, { type: 'namespace', name: 'multi_agent_v1', tools: [{ type: 'function', name: 'spawn_agent' }] }];
+    for (const prompt of ['BGAGENT DELAY 20000 ECHO sub-done', 'AGENT DELAY 20000 ECHO sub-done']) {
+      const events = parseSse(await (await post({ input: [...wrappers, user(prompt)], tools: multi })).text());
+      const call = events.find((e) => e.type === 'response.output_item.done')?.item as { name: string; namespace: string; arguments: string };
+      expect(call).toMatchObject({ name: 'spawn_agent', namespace: 'multi_agent_v1' });
+      expect(JSON.parse(call.arguments)).toEqual({ message: 'DELAY 20000 ECHO sub-done' });
+    }
+    expect(finalText(parseSse(await (await post({ input: [...wrappers, user('BGAGENT ECHO x')], tools })).text()))).toBe('MOCK-NO-AGENT: ECHO x');
+  });
+
   it('makes an ASK prompt request escalation (what shows the approval prompt)', async () => {
     const events = parseSse(await (await post({ input: [user('ASK touch /x')], tools })).text());
     const call = events.find((e) => e.type === 'response.output_item.done')?.item as { arguments: string };

@@ -1,11 +1,12 @@
 // Real-CLI tier (issue 33, background work): the REAL pinned codex against the Responses mock, a
 // shell command it leaves running as a background terminal (unified exec: the mock's BGTOOL calls
-// exec_command with yield_time_ms 250). What its rollout records about that terminal at the turn's
-// end and after: test-fixtures/real/BACKGROUND-FACTS.md §3. Needs `pnpm build`.
-import { existsSync, readFileSync } from 'node:fs';
+// exec_command with yield_time_ms 250), and a subagent it spawns (multi_agent: the mock's BGAGENT
+// calls spawn_agent). What its rollout records about them at the turn's end and after:
+// test-fixtures/real/BACKGROUND-FACTS.md §5, §9. Needs `pnpm build`.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { startResponsesMock } from '../../test-fixtures/mock-servers/openai-responses.mjs';
@@ -81,6 +82,37 @@ describe(`real codex ${readPins().codex.version}: a background terminal`, () => 
         'its CommandExecution record',
         60_000,
       );
+    },
+    T,
+  );
+
+  it(
+    "a turn that ends while a subagent it spawned still works completes with background [{kind: subagent, id: <its thread id>, running}]; the agent writes its own rollout; its hooks (a tool it runs after the turn) do not move the worker to the agent's rollout",
+    async () => {
+      expect((await umbel(['spawn', 'ag', '--provider', 'codex', '--env', KEY_NAME])).code).toBe(0);
+      // the agent waits 20 s on its model, then runs a shell command: its hooks fire after the turn ended
+      expect((await umbel(['send', 'ag', 'BGAGENT DELAY 20000 TOOL echo child-tool'])).code).toBe(0);
+      const r = await umbel(['wait', 'ag', '--json', '--timeout', '180s']);
+      expect(r.code, r.stderr).toBe(0);
+      const outcome = JSON.parse(r.stdout);
+      expect(outcome).toMatchObject({ reason: 'completed', turn: 1, background: [{ kind: 'subagent', running: true }] });
+      expect(outcome.background).toHaveLength(1);
+      const id = outcome.background[0].id as string;
+      // the agent's own rollout, a thread of its own beside the parent's, whose id is the agent id
+      const rollouts = () => readdirSync(dirname(outcome.transcriptPath)).filter((f) => f.endsWith(`-${id}.jsonl`));
+      expect(rollouts()).toHaveLength(1);
+      const child = join(dirname(outcome.transcriptPath), rollouts()[0] as string);
+      expect(JSON.parse(readFileSync(child, 'utf8').split('\n')[0] as string).payload).toMatchObject({ id, parent_thread_id: outcome.sessionId });
+      // the mock answered it 20 s later: the agent ended after the turn did, and codex told the parent then
+      await until(() => readFileSync(outcome.transcriptPath, 'utf8').includes('<subagent_notification>'), 'the agent notification', 120_000);
+      expect(readFileSync(child, 'utf8')).toContain('"last_agent_message":"TOOL-RESULT: child-tool"');
+      // read again after: what ran at the turn's end; codex starts no turn of its own for the notification
+      const again = JSON.parse((await umbel(['wait', 'ag', '--json', '--timeout', '60s'])).stdout);
+      expect(again).toMatchObject({ reason: 'completed', turn: 1, background: [{ kind: 'subagent', id, running: true }] });
+      expect((await umbel(['send', 'ag', 'ECHO after the agent'])).code).toBe(0);
+      const next = JSON.parse((await umbel(['wait', 'ag', '--json', '--timeout', '90s'])).stdout);
+      expect(next).toMatchObject({ reason: 'completed', turn: 2, result: 'after the agent', transcriptPath: outcome.transcriptPath });
+      expect(next).not.toHaveProperty('background');
     },
     T,
   );

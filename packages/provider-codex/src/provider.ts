@@ -76,8 +76,18 @@ export const CODEX_PAYLOAD: PayloadFacts = {
     const cmd = stringField(asRecord(p.tool_input), 'command');
     return `${stringField(p, 'tool_name') ?? 'tool'}${cmd ? `: ${cmd}` : ''}`;
   },
-  refine: (_event, p, info) => (p.type === 'agent-turn-complete' ? legacyNotify(p) : info),
+  refine: (_event, p, info) => (p.type === 'agent-turn-complete' ? legacyNotify(p) : typeof p.agent_id === 'string' ? ofSubagent(info) : info),
 };
+
+/**
+ * A subagent's hook (`agent_id`: codex 0.171.0 fires a spawned agent's hooks into the worker's sink,
+ * BACKGROUND-FACTS.md §9): its `transcript_path` is the agent's own rollout, never the worker's (the
+ * newest event naming a transcript would move the worker to it).
+ */
+function ofSubagent(info: ProviderV1EventInfo): ProviderV1EventInfo {
+  const { transcriptPath: _agents, ...rest } = info;
+  return rest;
+}
 
 /** Codex CLI releases these facts were verified on (oldest first; the last is the pinned real CLI). */
 export const CODEX_VERIFIED_VERSIONS = ['0.169.0', '0.171.0'] as const;

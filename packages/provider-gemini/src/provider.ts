@@ -4,6 +4,7 @@ import { defineProvider, modeFlags } from '@umbel/provider';
 import { chatOptions, geminiMessages, replayGeminiChat } from './chat.js';
 import * as facts from './facts.js';
 import { type GeminiHomeOptions, installGeminiHome } from './home.js';
+import { geminiActivityDirs } from './subagents.js';
 import { GEMINI_SIDE_RECORDS, geminiTurn } from './telemetry.js';
 
 /** Version of this package. */
@@ -66,6 +67,7 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
       messages: (chat, options) => geminiMessages(chat, chatOptions(options)),
     },
     tools: facts.GEMINI_TOOLS,
+    activityDirs: geminiActivityDirs,
   });
 }
 

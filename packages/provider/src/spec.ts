@@ -530,9 +530,10 @@ export interface ProviderV1 {
    * Directories of the CLI's background work beside a transcript (Claude: its subagents'
    * transcripts, `<transcript without .jsonl>/subagents/`): a file there growing counts as activity
    * for the idle net of `wait --idle-timeout`, so a turn whose subagents work behind a still screen is
-   * never reported idle. Pure. Optional.
+   * never reported idle. `sessionId` is the CLI's session id when umbel knows it, for a CLI that names
+   * that directory by it and not by the transcript's name (Gemini CLI: `chats/<session id>/`). Pure. Optional.
    */
-  doFindActivityDirs?(transcriptPath: string): readonly string[];
+  doFindActivityDirs?(transcriptPath: string, sessionId?: string): readonly string[];
   /**
    * Parse one transcript text once for all its readers: what it returns is handed to
    * {@link doReadTurn} and {@link doReadMessages} as {@link ProviderV1ReadTurnOptions.parsed}.

@@ -504,9 +504,11 @@ export const BackgroundTaskSchema = z.object({
   kind: z
     .string()
     .describe(
-      "The CLI's kind of it (Claude Code: `shell`, a Bash command run in the background; `subagent`, a subagent the Agent tool runs in the background; Codex: `terminal`, a background terminal)",
+      "The CLI's kind of it (Claude Code: `shell`, a Bash command run in the background; `subagent`, a subagent the Agent tool runs in the background; Codex: `terminal`, a background terminal; `subagent`, an agent spawn_agent started)",
     ),
-  id: z.string().describe("Its id in the CLI's terms (Claude Code's task id, or the subagent's agent id; Codex's terminal session id)"),
+  id: z
+    .string()
+    .describe("Its id in the CLI's terms (Claude Code's task id, or the subagent's agent id; Codex's terminal session id, or the agent's thread id)"),
   running: z.boolean().describe('Still running when the CLI stopped'),
 });
 export type BackgroundTask = z.infer<typeof BackgroundTaskSchema>;
@@ -544,7 +546,7 @@ export const OutcomeSchema = z.object({
     .array(BackgroundTaskSchema)
     .optional()
     .describe(
-      "completed: the CLI stopped while background work it started was still running (Claude Code's Stop record `background_tasks`: background shells and subagents; Codex's rollout: background terminals; no other CLI records its background work); each entry: kind, id, running. Absent when nothing was running",
+      "completed: the CLI stopped while background work it started was still running (Claude Code's Stop record `background_tasks`: background shells and subagents; Codex's rollout: background terminals and spawned agents; no other CLI records its background work); each entry: kind, id, running. Absent when nothing was running",
     ),
 });
 /** The fields of an outcome as the schema has them (one object: MCP registers it as an output schema). */

@@ -155,6 +155,24 @@ describe('outcomes', () => {
     expect(await umbel.wait({ name: 'w1', timeout: '30s', idleTimeout: '600ms' })).toMatchObject({ reason: 'idle', exitCode: 123 });
   });
 
+  it("the idle net asks the provider for its activity dirs with the transcript and the CLI's session id (Gemini names its subagents' dir by it)", async () => {
+    const asked: [string, string | undefined][] = [];
+    const provider = {
+      ...createMockProvider(),
+      doFindActivityDirs: (transcriptPath: string, sessionId?: string) => {
+        asked.push([transcriptPath, sessionId]);
+        return [];
+      },
+    };
+    umbel = createUmbel({ substrate, providers: [provider], home, env: callerEnv });
+    await spawnMock();
+    await umbel.send({ name: 'w1', prompt: 'HANG' });
+    const idle = await umbel.wait({ name: 'w1', timeout: '30s', idleTimeout: '600ms' });
+    expect(idle).toMatchObject({ reason: 'idle' });
+    expect(idle.sessionId).toBeTypeOf('string');
+    expect(asked).toContainEqual([idle.transcriptPath, idle.sessionId]);
+  });
+
   it('a hung substrate cannot hold a wait past its deadline', async () => {
     await spawnMock();
     await umbel.send({ name: 'w1', prompt: 'HANG' });

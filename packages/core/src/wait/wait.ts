@@ -215,7 +215,7 @@ function reload(ctx: EngineContext, previous: UsableView): UsableView {
 function track(deps: LoopDeps, view: UsableView, turn: TurnView, transcript: TurnRead): void {
   const { state, context } = deps;
   const { read, options: readOptions } = transcript;
-  const fingerprint = `${view.events.length}:${transcript.size}:${backgroundBytes(view, deps.state.transcriptPath)}`;
+  const fingerprint = `${view.events.length}:${transcript.size}:${backgroundBytes(view, state.transcriptPath, state.sessionId)}`;
   if (fingerprint !== state.fingerprint) {
     // The first look dates the last change from the files themselves (a turn may have ended long ago).
     const filesChangedAt = Math.max(view.lastEventAt !== undefined ? msOf(view.lastEventAt) : 0, transcript.mtimeMs ?? 0);
@@ -238,11 +238,11 @@ function track(deps: LoopDeps, view: UsableView, turn: TurnView, transcript: Tur
 }
 
 /** The bytes of the files in the provider's activity dirs (Claude's subagent transcripts): their growth is activity. */
-function backgroundBytes(view: UsableView, transcriptPath: string | undefined): number {
+function backgroundBytes(view: UsableView, transcriptPath: string | undefined, sessionId: string | undefined): number {
   const provider = view.provider;
   if (!transcriptPath || !provider.doFindActivityDirs) return 0;
   let total = 0;
-  for (const dir of guarded(provider, 'doFindActivityDirs', () => provider.doFindActivityDirs?.(transcriptPath) ?? [])) {
+  for (const dir of guarded(provider, 'doFindActivityDirs', () => provider.doFindActivityDirs?.(transcriptPath, sessionId) ?? [])) {
     let names: string[];
     try {
       names = readdirSync(dir);

@@ -310,8 +310,8 @@ export interface ProviderFacts<T = unknown> {
   readonly tools?: ToolFacts;
   /** Forget a scratch session umbel ran (ProviderV1's `doForgetScratch`): best effort, never throws. */
   readonly forgetScratch?: (session: ProviderV1ScratchSession) => Promise<void>;
-  /** Directories of the CLI's background work beside a transcript (ProviderV1's `doFindActivityDirs`). Pure. */
-  readonly activityDirs?: (transcriptPath: string) => readonly string[];
+  /** Directories of the CLI's background work beside a transcript, or named by its session id (ProviderV1's `doFindActivityDirs`). Pure. */
+  readonly activityDirs?: (transcriptPath: string, sessionId?: string) => readonly string[];
   /**
    * Checks only this CLI makes, before any I/O (throw a UsageError subclass). The engine has
    * already refused options the capabilities do not cover; do not repeat those.
