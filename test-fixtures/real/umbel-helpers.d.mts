@@ -43,6 +43,8 @@ export function processesOf(match: { argsIncludes?: string[]; cwd?: string; envI
 export function workerProcesses(umbelHome: string, name: string): ProcessInfo[];
 export function environOf(pid: number): Record<string, string>;
 export function snapshotTree(dir: string): Promise<Map<string, string>>;
+export function copilotMockEnv(baseUrl: string): Record<string, string>;
+export const COPILOT_BYOK_FLAGS: string[];
 export function codexMockConfig(options: { baseUrl: string; envKey: string; topLines?: string[]; providerLines?: string[]; tail?: string[] }): string;
 export function runGeminiPrint(options: {
   bin: string;

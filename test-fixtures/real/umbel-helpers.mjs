@@ -287,6 +287,24 @@ export async function snapshotTree(dir) {
   return out;
 }
 
+/** The variables that point GitHub Copilot CLI at an OpenAI-style chat mock at `baseUrl`, offline (its BYOK mode). */
+export function copilotMockEnv(baseUrl) {
+  return {
+    TERM: 'xterm-256color',
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: baseUrl,
+    COPILOT_PROVIDER_API_KEY: 'sk-mock-copilot-key',
+    COPILOT_PROVIDER_TYPE: 'openai',
+    COPILOT_MODEL: 'mock-model',
+  };
+}
+
+/** `--env` flags passing {@link copilotMockEnv}'s provider variables to a worker by name. */
+export const COPILOT_BYOK_FLAGS = ['COPILOT_PROVIDER_BASE_URL', 'COPILOT_PROVIDER_API_KEY', 'COPILOT_PROVIDER_TYPE', 'COPILOT_MODEL'].flatMap((n) => [
+  '--env',
+  n,
+]);
+
 /**
  * A codex `config.toml` selecting the custom model provider `mock` at `baseUrl` (no sign-in screen),
  * its key read from the variable `envKey`: `topLines` are top-level keys (before any table),

@@ -13,12 +13,12 @@ import { startChatMock } from '../../test-fixtures/mock-servers/openai-chat.mjs'
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
 import type { UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, testEnv, umbelRunner, until } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, COPILOT_BYOK_FLAGS, cleanUp, copilotMockEnv, testEnv, umbelRunner, until } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
 const T = 420_000;
 const PIN = readPins().copilot;
-const BYOK = ['--env', 'COPILOT_PROVIDER_BASE_URL', '--env', 'COPILOT_PROVIDER_API_KEY', '--env', 'COPILOT_PROVIDER_TYPE', '--env', 'COPILOT_MODEL'];
+const BYOK = COPILOT_BYOK_FLAGS;
 const cp = ['--provider', 'copilot', ...BYOK];
 
 let mock: { url: string; close: () => Promise<void> };
@@ -52,12 +52,7 @@ beforeAll(async () => {
     home,
     umbelHome: state,
     UMBEL_COPILOT_BIN: copilot,
-    TERM: 'xterm-256color',
-    COPILOT_OFFLINE: 'true',
-    COPILOT_PROVIDER_BASE_URL: mock.url,
-    COPILOT_PROVIDER_API_KEY: 'sk-mock-copilot-key',
-    COPILOT_PROVIDER_TYPE: 'openai',
-    COPILOT_MODEL: 'mock-model',
+    ...copilotMockEnv(mock.url),
   });
   umbel = umbelRunner({ cwd: work, env }).run;
 }, T);

@@ -15,7 +15,7 @@ import { startChatMock } from '../../test-fixtures/mock-servers/openai-chat.mjs'
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
 import type { UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, connectUmbelMcp, testEnv, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { assertBuilt, COPILOT_BYOK_FLAGS, cleanUp, connectUmbelMcp, copilotMockEnv, testEnv, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
 
 type Json = any;
 type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: () => Promise<void> };
@@ -23,7 +23,7 @@ type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: (
 const T = 420_000;
 const PIN = readPins().copilot;
 /** The BYOK world, passed by name on purpose (never inherited). */
-const BYOK = ['--env', 'COPILOT_PROVIDER_BASE_URL', '--env', 'COPILOT_PROVIDER_API_KEY', '--env', 'COPILOT_PROVIDER_TYPE', '--env', 'COPILOT_MODEL'];
+const BYOK = COPILOT_BYOK_FLAGS;
 const cp = ['--provider', 'copilot', ...BYOK];
 
 let mock: Mock;
@@ -63,12 +63,7 @@ beforeAll(async () => {
     home,
     umbelHome: state,
     UMBEL_COPILOT_BIN: copilot,
-    TERM: 'xterm-256color',
-    COPILOT_OFFLINE: 'true',
-    COPILOT_PROVIDER_BASE_URL: mock.url,
-    COPILOT_PROVIDER_API_KEY: 'sk-mock-copilot-key',
-    COPILOT_PROVIDER_TYPE: 'openai',
-    COPILOT_MODEL: 'mock-model',
+    ...copilotMockEnv(mock.url),
   });
   umbel = umbelRunner({ cwd: work, env }).run;
 }, T);
