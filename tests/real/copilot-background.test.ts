@@ -4,60 +4,19 @@
  * test-fixtures/real/BACKGROUND-FACTS.md §7. A missing install fails (never skips); nothing asserts on time.
  */
 import { readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { startChatMock } from '../../test-fixtures/mock-servers/openai-chat.mjs';
-// @ts-expect-error -- plain ESM fixture without type declarations
-import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
-import type { UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, COPILOT_BYOK_FLAGS, cleanUp, copilotMockEnv, testEnv, umbelRunner, until } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { readPins } from '../../test-fixtures/real/clis.mjs';
+import { until } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { T, useCopilotWorld } from './copilot-world.js';
 
-type Json = any;
-const T = 420_000;
 const PIN = readPins().copilot;
-const BYOK = COPILOT_BYOK_FLAGS;
-const cp = ['--provider', 'copilot', ...BYOK];
+const w = useCopilotWorld('umbel-real-copilot-bg-');
+const umbel = (argv: string[]) => w.umbel(argv);
+const { waitJson, spawn } = w;
 
-let mock: { url: string; close: () => Promise<void> };
-let scratch: string;
-let state: string;
-let umbel: UmbelRun;
-
-async function waitJson(name: string, extra: string[] = []): Promise<{ code: number; outcome: Json }> {
-  const r = await umbel(['wait', name, '--json', '--timeout', '180s', ...extra]);
-  return { code: r.code, outcome: JSON.parse(r.stdout || '{}') };
-}
-
-async function spawn(name: string): Promise<void> {
-  const r = await umbel(['spawn', name, ...cp, '--startup-timeout', '180s']);
-  expect(r, r.stderr).toMatchObject({ code: 0, stdout: `${name}\n` });
-}
-
-const stops = (name: string) => readdirSync(join(state, 'workers', name, 'events')).filter((f) => f.endsWith('-stop.json')).length;
-
-beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/provider-copilot/dist/index.js']);
-  const copilot = realCliPath('copilot'); // throws "run `pnpm install:real-clis`" when missing: fail, never skip
-  scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-copilot-bg-')));
-  mock = await startChatMock();
-  const home = join(scratch, 'home');
-  state = join(scratch, 'state');
-  const work = join(scratch, 'project');
-  await mkdir(join(work, '.git'), { recursive: true });
-  await mkdir(home, { recursive: true });
-  const env = testEnv({
-    home,
-    umbelHome: state,
-    UMBEL_COPILOT_BIN: copilot,
-    ...copilotMockEnv(mock.url),
-  });
-  umbel = umbelRunner({ cwd: work, env }).run;
-}, T);
-
-afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], close: [mock], remove: [scratch] }), T);
+const stops = (name: string) => readdirSync(join(w.state, 'workers', name, 'events')).filter((f) => f.endsWith('-stop.json')).length;
 
 describe(`the real GitHub Copilot CLI ${PIN?.version}: subagents of the task tool`, () => {
   it(

@@ -6,69 +6,24 @@
  * A missing install fails (never skips). Nothing here asserts on time.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { startChatMock } from '../../test-fixtures/mock-servers/openai-chat.mjs';
-// @ts-expect-error -- plain ESM fixture without type declarations
-import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
-import type { UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, COPILOT_BYOK_FLAGS, cleanUp, connectUmbelMcp, copilotMockEnv, testEnv, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { readPins } from '../../test-fixtures/real/clis.mjs';
+import { COPILOT_BYOK_FLAGS, connectUmbelMcp } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { CP, T, useCopilotWorld } from './copilot-world.js';
 
 type Json = any;
-type Mock = { url: string; requests: () => Array<Record<string, Json>>; close: () => Promise<void> };
 
-const T = 420_000;
 const PIN = readPins().copilot;
 /** The BYOK world, passed by name on purpose (never inherited). */
 const BYOK = COPILOT_BYOK_FLAGS;
-const cp = ['--provider', 'copilot', ...BYOK];
+const cp = CP;
+const w = useCopilotWorld('umbel-real-copilot-', ['packages/mcp/dist/bin.js', 'packages/workflow/dist/index.js']);
+const umbel = (argv: string[]) => w.umbel(argv);
+const { waitJson, spawn } = w;
 
-let mock: Mock;
-let scratch: string;
-let home: string;
-let state: string;
-let work: string;
-let umbel: UmbelRun;
-let env: Record<string, string>;
-const clients: Json[] = [];
-
-const turnsFor = (prompt: string) => mock.requests().filter((q) => q.kind === 'turn' && q.prompt === prompt);
-
-async function waitJson(name: string, timeout = '180s'): Promise<{ code: number; outcome: Json }> {
-  const r = await umbel(['wait', name, '--json', '--timeout', timeout]);
-  return { code: r.code, outcome: JSON.parse(r.stdout) };
-}
-
-async function spawn(name: string, extra: string[] = []): Promise<void> {
-  const started = Date.now();
-  const r = await umbel(['spawn', name, ...cp, '--startup-timeout', '180s', ...extra]);
-  expect(r, r.stderr).toMatchObject({ code: 0, stdout: `${name}\n` });
-  console.log(`[copilot ${PIN.version}] ${name}: spawn → ready in ${Date.now() - started} ms (offline, BYOK)`);
-}
-
-beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/provider-copilot/dist/index.js', 'packages/mcp/dist/bin.js', 'packages/workflow/dist/index.js']);
-  const copilot = realCliPath('copilot'); // throws "run `pnpm install:real-clis`" when missing: fail, never skip
-  scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-copilot-')));
-  mock = await startChatMock();
-  home = join(scratch, 'home');
-  state = join(scratch, 'state');
-  work = join(scratch, 'project');
-  await mkdir(join(work, '.git'), { recursive: true });
-  await mkdir(home, { recursive: true });
-  env = testEnv({
-    home,
-    umbelHome: state,
-    UMBEL_COPILOT_BIN: copilot,
-    ...copilotMockEnv(mock.url),
-  });
-  umbel = umbelRunner({ cwd: work, env }).run;
-}, T);
-
-afterAll(() => cleanUp({ disconnect: clients, workers: [umbel], reap: [scratch], close: [mock], remove: [scratch] }), T);
+const turnsFor = (prompt: string) => w.mock.requests().filter((q) => q.kind === 'turn' && q.prompt === prompt);
 
 describe(`the real GitHub Copilot CLI ${PIN?.version} offline against the chat mock`, () => {
   it(
@@ -84,7 +39,7 @@ describe(`the real GitHub Copilot CLI ${PIN?.version} offline against the chat m
       // Copilot's input box turns a tab into four spaces and trims the prompt's end (COPILOT-FACTS.md §2)
       const delivered = 'line one\n    line "two" with $HOME\n\n  indented ünïcödé 🚀    tab';
       expect(outcome).toMatchObject({ reason: 'completed', result: delivered, turn: 2, provider: 'copilot', model: 'mock-model' });
-      expect(outcome.transcriptPath).toBe(join(home, '.copilot', 'session-state', outcome.sessionId, 'events.jsonl'));
+      expect(outcome.transcriptPath).toBe(join(w.home, '.copilot', 'session-state', outcome.sessionId, 'events.jsonl'));
       expect((await umbel(['read', 'c1', '--turn', '1'])).stdout).toBe('first `answer` **bold**\n');
       // the model got each prompt exactly once, byte-exact (the mock strips Copilot's clock stamp)
       expect(turnsFor(`ECHO ${delivered}`)).toHaveLength(1);
@@ -106,7 +61,7 @@ describe(`the real GitHub Copilot CLI ${PIN?.version} offline against the chat m
       expect((await umbel(['keys', 'c2', 'Enter'])).code).toBe(0);
       const done = await waitJson('c2');
       expect(done.outcome).toMatchObject({ reason: 'completed', result: 'TOOL-RESULT: <shellId: 0 completed with exit code 0>' });
-      expect(existsSync(join(work, 'made-by-copilot.txt'))).toBe(true);
+      expect(existsSync(join(w.work, 'made-by-copilot.txt'))).toBe(true);
     },
     T,
   );
@@ -148,7 +103,7 @@ describe(`the real GitHub Copilot CLI ${PIN?.version} offline against the chat m
   it(
     'a workflow runs two steps on a copilot worker (BYOK passed with fromEnv)',
     async () => {
-      const file = join(scratch, 'flow.yaml');
+      const file = join(w.scratch, 'flow.yaml');
       const byok = ['COPILOT_PROVIDER_BASE_URL', 'COPILOT_PROVIDER_API_KEY', 'COPILOT_PROVIDER_TYPE', 'COPILOT_MODEL'].map(
         (n) => `      ${n}: { fromEnv: ${n} }`,
       );
@@ -166,8 +121,8 @@ describe(`the real GitHub Copilot CLI ${PIN?.version} offline against the chat m
   it(
     'the MCP face: umbel_spawn → umbel_send → umbel_wait → umbel_read → umbel_kill',
     async () => {
-      const client = await connectUmbelMcp({ env, cwd: scratch });
-      clients.push(client);
+      const client = await connectUmbelMcp({ env: w.env, cwd: w.scratch });
+      w.clients.push(client);
       const call = async (name: string, args: Record<string, unknown>) => {
         const result = await client.callTool({ name, arguments: args }, undefined, { timeout: T });
         expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
@@ -176,7 +131,7 @@ describe(`the real GitHub Copilot CLI ${PIN?.version} offline against the chat m
       const byok = Object.fromEntries(
         ['COPILOT_PROVIDER_BASE_URL', 'COPILOT_PROVIDER_API_KEY', 'COPILOT_PROVIDER_TYPE', 'COPILOT_MODEL'].map((n) => [n, { fromEnv: n }]),
       );
-      expect(await call('umbel_spawn', { name: 'mcp-cp', provider: 'copilot', cwd: work, env: byok, startupTimeout: '180s' })).toMatchObject({
+      expect(await call('umbel_spawn', { name: 'mcp-cp', provider: 'copilot', cwd: w.work, env: byok, startupTimeout: '180s' })).toMatchObject({
         name: 'mcp-cp',
         provider: 'copilot',
         alive: true,

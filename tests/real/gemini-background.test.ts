@@ -3,50 +3,15 @@
 // subagent's own requests by its prompt, a text there as `complete_task`). Facts:
 // test-fixtures/real/BACKGROUND-FACTS.md §8. Needs `pnpm build`.
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { REPO_ROOT } from '../../test-fixtures/real/umbel-helpers.mjs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- plain ESM fixture without type declarations
-import { startGeminiMock } from '../../test-fixtures/mock-servers/gemini.mjs';
-// @ts-expect-error -- plain ESM fixture without type declarations
-import { readPins, realCliPath } from '../../test-fixtures/real/clis.mjs';
-import type { UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
-import { assertBuilt, cleanUp, REPO_ROOT, testEnv, umbelRunner } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { readPins } from '../../test-fixtures/real/clis.mjs';
+import { T, useGeminiWorld } from './gemini-world.js';
 
-/** Per-test budget: the real gemini on a loaded 2-core CI box (nothing asserts on time). */
-const T = 300_000;
-
-let mock: { url: string; requests(): Record<string, any>[]; close(): Promise<void> };
-let scratch: string;
-let umbel: UmbelRun;
-
-beforeAll(async () => {
-  const gemini = realCliPath('gemini'); // throws (the test fails) when the pinned gemini is missing
-  assertBuilt(['packages/provider-gemini/dist/index.js']);
-  mock = await startGeminiMock();
-  scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-gemini-bg-')));
-  const work = join(scratch, 'project');
-  const userHome = join(scratch, 'home');
-  await mkdir(work, { recursive: true });
-  await mkdir(join(userHome, '.gemini'), { recursive: true });
-  await writeFile(
-    join(userHome, '.gemini', 'settings.json'),
-    '{ "privacy": { "usageStatisticsEnabled": false }, "ui": { "hideTips": true }, "general": { "maxAttempts": 3 } }\n',
-  );
-  const env = testEnv({
-    home: userHome,
-    umbelHome: join(scratch, 'state'),
-    UMBEL_GEMINI_BIN: gemini,
-    GEMINI_API_KEY: 'real-gemini-mock-key-not-a-secret',
-    GOOGLE_GEMINI_BASE_URL: mock.url,
-    CI: 'true',
-    GITHUB_ACTIONS: 'true',
-  });
-  umbel = umbelRunner({ cwd: work, env }).run;
-}, T);
-
-afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], close: [mock], remove: [scratch] }), T);
+const w = useGeminiWorld('umbel-real-gemini-bg-');
+const umbel = (argv: string[]) => w.umbel(argv);
 
 describe(`real gemini ${readPins().gemini.version}: a subagent (invoke_agent)`, () => {
   it(
@@ -63,7 +28,7 @@ describe(`real gemini ${readPins().gemini.version}: a subagent (invoke_agent)`, 
       expect(outcome.result).toContain('sub-step-done');
       expect(outcome).not.toHaveProperty('background');
       // the subagent's requests reached the mock as requests of their own (it offers complete_task)
-      const sub = mock.requests().filter((q) => q.prompt === 'TOOL sleep 8; echo sub-step-done');
+      const sub = w.mock.requests().filter((q) => q.prompt === 'TOOL sleep 8; echo sub-step-done');
       expect(sub.length).toBeGreaterThan(0);
       // where the pinned CLI recorded the subagent's work is the dir the provider watches
       const { gemini } = (await import(join(REPO_ROOT, 'packages/provider-gemini/dist/index.js'))) as {

@@ -9,39 +9,14 @@
 // `~/.gemini/settings.json` (usage statistics off, so the CLI dials nothing but the mock); the key
 // travels by name (`--env GEMINI_API_KEY`).
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProcessInfo, UmbelRun } from '../../test-fixtures/real/umbel-helpers.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { readPins } from '../../test-fixtures/real/clis.mjs';
-import {
-  assertBuilt,
-  cleanUp,
-  environOf,
-  REPO_ROOT,
-  runGeminiPrint,
-  testEnv,
-  umbelRunner,
-  workerProcesses,
-  teardownsDone,
-} from '../../test-fixtures/real/umbel-helpers.mjs';
-
-const KEY = 'real-gemini-mock-key-not-a-secret';
-/** Per-test budget: the real gemini on a loaded 2-core CI box (nothing asserts on time). */
-const T = 300_000;
-
-interface MockRequest {
-  kind?: string;
-  prompt?: string;
-  headers?: Record<string, string | undefined>;
-}
-interface GeminiMock {
-  url: string;
-  requests(): MockRequest[];
-  close(): Promise<void>;
-}
+import { environOf, runGeminiPrint, workerProcesses, teardownsDone } from '../../test-fixtures/real/umbel-helpers.mjs';
+import { G, type GeminiMock, KEY, T, useGeminiWorld } from './gemini-world.js';
 
 let gemini: string;
 let mock: GeminiMock;
@@ -51,52 +26,22 @@ let work: string;
 let userHome: string;
 let userSettingsPath: string;
 let userSettingsBytes: Buffer;
-let env: Record<string, string>;
-
 let umbel: UmbelRun;
-/** Every spawn / -p names the provider and passes the key by name. */
-const g = ['--provider', 'gemini', '--env', 'GEMINI_API_KEY'];
+const g = G;
 
-async function waitJson(name: string): Promise<{ code: number; outcome: Record<string, unknown> }> {
-  const r = await umbel(['wait', name, '--json', '--timeout', '180s']);
-  return { code: r.code, outcome: JSON.parse(r.stdout || '{}') };
-}
+const world = useGeminiWorld(
+  'umbel-real-gemini-',
+  '{\n  // mine\n  "privacy": { "usageStatisticsEnabled": false },\n  "ui": { "hideTips": true },\n  "general": { "maxAttempts": 3 }\n}\n',
+);
+const { waitJson } = world;
 
 const geminiProcesses = (procs: ProcessInfo[]) => procs.filter((p) => p.args.includes(gemini) && !p.args.includes('launch.sh'));
 
 beforeAll(async () => {
-  const clis = (await import(join(REPO_ROOT, 'test-fixtures/real/clis.mjs'))) as { realCliPath(id: string): string };
-  gemini = clis.realCliPath('gemini'); // throws (the test fails) when the pinned gemini is missing
-  assertBuilt();
-  const mocks = (await import(join(REPO_ROOT, 'test-fixtures/mock-servers/gemini.mjs'))) as { startGeminiMock(): Promise<GeminiMock> };
-  mock = await mocks.startGeminiMock();
-  scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-gemini-')));
-  home = join(scratch, 'state');
-  work = join(scratch, 'project');
-  userHome = join(scratch, 'home');
+  ({ gemini, mock, scratch, home, work, userHome, umbel } = world);
   userSettingsPath = join(userHome, '.gemini', 'settings.json');
-  await mkdir(work, { recursive: true });
-  await mkdir(join(userHome, '.gemini'), { recursive: true });
-  // general.maxAttempts 3: a round of 429 retries takes ~15 s, not ~4 min (never 1: with a persistent
-  // 429 the TUI then retries in a tight loop, ACCOUNT-FACTS.md §3.2 / gemini.md §1.3)
-  await writeFile(
-    userSettingsPath,
-    '{\n  // mine\n  "privacy": { "usageStatisticsEnabled": false },\n  "ui": { "hideTips": true },\n  "general": { "maxAttempts": 3 }\n}\n',
-  );
   userSettingsBytes = await readFile(userSettingsPath);
-  env = testEnv({
-    home: userHome,
-    umbelHome: home,
-    UMBEL_GEMINI_BIN: gemini,
-    GEMINI_API_KEY: KEY,
-    GOOGLE_GEMINI_BASE_URL: mock.url,
-    CI: 'true',
-    GITHUB_ACTIONS: 'true',
-  });
-  umbel = umbelRunner({ cwd: work, env }).run;
-}, T);
-
-afterAll(() => cleanUp({ workers: [umbel], reap: [scratch], close: [mock], remove: [scratch] }), T);
+});
 
 describe(`real gemini ${readPins().gemini.version} with --provider gemini (umbel runs with CI=true)`, () => {
   it(
