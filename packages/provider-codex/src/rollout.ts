@@ -3,8 +3,7 @@ import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, 
 import { addUsage, asRecord, assistantMessage, blockText, jsonLines, lastOf, parseJson } from '@umbel/provider';
 import { textBlock, toolResultBlock, toolResultsMessage, toolUseBlock } from '@umbel/provider';
 import { codexAccountError, codexQuota } from './account.js';
-import { runningSubagents } from './subagents.js';
-import { runningTerminals } from './terminals.js';
+import { runningBackground } from './background.js';
 
 /** One rollout line. */
 export interface RolloutRecord {
@@ -127,7 +126,7 @@ export function codexTurn({ records, turns }: CodexRollout, options: ReadCodexTu
   const model = lastOf(turn.records, (r) => (r.type === 'turn_context' ? str(r.payload.model) || undefined : undefined));
   const usage = lastOf(turn.records, (r) => (r.type === 'token_usage_record' ? (r.payload.turn_token_usage ?? r.payload.usage) || undefined : undefined));
   const calls = turn.records.filter((r) => isItem(r, 'function_call')).length;
-  const background = [...runningTerminals(turn.records), ...runningSubagents(turn.records)];
+  const background = runningBackground(turn.records);
   const extras = {
     ...(sessionId ? { sessionId } : {}),
     ...(model ? { model } : {}),
