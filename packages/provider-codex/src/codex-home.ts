@@ -5,7 +5,8 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parse, patch } from '@decimalturn/toml-patch';
 import type { HookInstallContext, HookKind, InstalledHook, LaunchParts, ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
-import { asRecord, canonicalJson, commandHooks, definedMembers, jsonText, parseJson, prepareHome, readTextIfExists, recordAt, valueAt } from '@umbel/provider';
+import { asRecord, attempt, canonicalJson, commandHooks, definedMembers, jsonText, parseJson } from '@umbel/provider';
+import { prepareHome, readTextIfExists, recordAt, valueAt } from '@umbel/provider';
 
 /** Codex hook events umbel installs, and the neutral kind each reports. */
 export const CODEX_HOOK_EVENTS = {
@@ -56,13 +57,7 @@ export function codexHooks(home: string, hookCommand: (kind: HookKind) => string
 }
 
 /** The config as an object, or undefined when the text is not TOML. */
-function parseConfig(text: string): Record<string, unknown> | undefined {
-  try {
-    return parse(text) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-}
+const parseConfig = (text: string) => attempt(() => parse(text) as Record<string, unknown>);
 
 /** A scalar at `table.key` (string, boolean, number or date) as text; undefined when absent, not a scalar, or the text is not TOML. */
 export function readTomlScalar(text: string, table: readonly string[], key: string): string | undefined {

@@ -1,9 +1,6 @@
-/**
- * The codex provider: Codex's facts (test-fixtures/real/codex-FACTS.md) compiled by the provider kit.
- * The managed CODEX_HOME that installs the hooks is ./codex-home.ts; the rollout reader is ./rollout.ts.
- */
-import type { DialogFact, InputBoxFacts, Matcher, PayloadFacts, ProviderV1, ProviderV1EventInfo } from '@umbel/provider';
-import { definedMembers, defineProvider, modeFlags, permissionInput, stringField } from '@umbel/provider';
+/** The codex provider: Codex's facts (test-fixtures/real/codex-FACTS.md) on the provider kit; its home ./codex-home.ts, its reader ./rollout.ts. */
+import type { CliSettings, DialogFact, InputBoxFacts, Matcher, PayloadFacts, ProviderV1, ProviderV1EventInfo } from '@umbel/provider';
+import { cliBinary, definedMembers, defineProvider, modeFlags, permissionInput, stringField } from '@umbel/provider';
 import { CODEX_HOOK_EVENTS, installCodexHome } from './codex-home.js';
 import { codexMessages, codexTurn, parseCodexRollout } from './rollout.js';
 import { CODEX_TOOLS } from './tools.js';
@@ -79,13 +76,9 @@ export const CODEX_PAYLOAD: PayloadFacts = {
 export const CODEX_VERIFIED_VERSIONS = ['0.169.0', '0.171.0'] as const;
 
 /** Settings of `createCodex`. */
-export interface CodexSettings {
-  /** Executable to run (a path or a name on PATH). `UMBEL_CODEX_BIN` wins over it. */
-  readonly bin?: string;
+export interface CodexSettings extends CliSettings {
   /** The user's own CODEX_HOME to derive the managed one from. Default: `$CODEX_HOME`, else `~/.codex`. */
   readonly userHome?: string;
-  /** Extra arguments appended to every launch (never env values). */
-  readonly extraArgs?: readonly string[];
 }
 
 /** Create the codex provider. */
@@ -95,7 +88,7 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     displayName: 'OpenAI Codex',
     description: "OpenAI's Codex CLI (`codex`), on your ChatGPT login",
     verifiedVersions: CODEX_VERIFIED_VERSIONS,
-    binary: { name: 'codex', install: 'npm install -g @openai/codex', ...(settings.bin ? { configured: settings.bin } : {}) },
+    binary: cliBinary('codex', 'npm install -g @openai/codex', settings),
     env: { inherit: CODEX_INHERIT_ENV },
     // API billing instead of the plan (ACCOUNT-FACTS §2.1): never inherited; without auth.json the TUI ignores both.
     billing: { apiEnv: ['CODEX_API_KEY', 'OPENAI_API_KEY'] },
