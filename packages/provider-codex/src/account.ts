@@ -1,7 +1,4 @@
-/**
- * Codex's account facts (ACCOUNT-FACTS.md §2.2), from the rollout: plan usage from a turn's last
- * `token_count.rate_limits` (`primary` / `secondary` windows), failures from `task_complete.error.codex_error_info`. Pure.
- */
+/** Codex's plan usage (`token_count.rate_limits`) and account errors (`codex_error_info`) in the rollout (ACCOUNT-FACTS.md §2.2). Pure. */
 import type { ProviderV1AccountError, ProviderV1Quota } from '@umbel/provider';
 import { accountError, accountErrorOfStatus, asRecord, quotaWindow, usedUpReset } from '@umbel/provider';
 

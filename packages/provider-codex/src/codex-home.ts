@@ -1,14 +1,12 @@
-/**
- * The CODEX_HOME umbel manages for every codex worker of one state root (`<sharedDir>/home`; docs/providers/codex.md:
- * "The managed CODEX_HOME"), by the kit's `prepareHome` under its lock (so two spawns with different cwds both end up trusted).
- */
+/** The CODEX_HOME of every codex worker of one state root (`<sharedDir>/home`; docs/providers/codex.md: "The managed CODEX_HOME"). */
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parse, patch } from '@decimalturn/toml-patch';
 import type { HookInstallContext, HookKind, InstalledHook, LaunchParts, ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
-import { asRecord, canonicalJson, commandHooks, jsonText, parseJson, prepareHome, readTextIfExists, recordAt, valueAt } from '@umbel/provider';
+import { asRecord, attempt, canonicalJson, commandHooks, definedMembers, jsonText, parseJson } from '@umbel/provider';
+import { prepareHome, readTextIfExists, recordAt, valueAt } from '@umbel/provider';
 
 /** Codex hook events umbel installs, and the neutral kind each reports. */
 export const CODEX_HOOK_EVENTS = {
@@ -21,15 +19,12 @@ export const CODEX_HOOK_EVENTS = {
   SessionEnd: 'session-end',
 } as const satisfies Record<string, HookKind>;
 
-/** Hook timeout umbel asks for (seconds). Codex clamps Interrupt and SessionEnd to 3 s. */
+/** Hook timeout umbel asks for (seconds); codex caps Interrupt's and SessionEnd's at 3 s (codex-FACTS.md: "Hook trust"). */
 export const HOOK_TIMEOUT_SECONDS = 30;
-const CLAMPED = new Set(['interrupt', 'session_end']);
+const CAPPED = new Set(['interrupt', 'session_end']);
 
 /** The timeout codex actually uses for an event (also what goes into the trust hash). */
-export function effectiveTimeout(snake: string, timeout: number | undefined): number {
-  const t = timeout ?? 600;
-  return CLAMPED.has(snake) ? Math.min(t, 3) : t;
-}
+export const effectiveTimeout = (snake: string, timeout = 600): number => (CAPPED.has(snake) ? Math.min(timeout, 3) : timeout);
 
 /** One command handler of a codex hook, as its trust hash sees it. */
 type CodexHookHandler = { command: string; timeout?: number; async?: boolean; statusMessage?: string };
@@ -38,7 +33,6 @@ type CodexHookHandler = { command: string; timeout?: number; async?: boolean; st
 export function codexHookHash(snake: string, handler: CodexHookHandler, matcher?: string): string {
   const { command, statusMessage } = handler;
   const hook = { async: handler.async ?? false, command, statusMessage, timeout: effectiveTimeout(snake, handler.timeout), type: 'command' };
-  // (canonicalJson leaves the undefined members out, as codex's own identity has none)
   const identity = canonicalJson({ event_name: snake, hooks: [hook], matcher });
   return `sha256:${createHash('sha256').update(identity).digest('hex')}`;
 }
@@ -63,13 +57,7 @@ export function codexHooks(home: string, hookCommand: (kind: HookKind) => string
 }
 
 /** The config as an object, or undefined when the text is not TOML. */
-function parseConfig(text: string): Record<string, unknown> | undefined {
-  try {
-    return parse(text) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-}
+const parseConfig = (text: string) => attempt(() => parse(text) as Record<string, unknown>);
 
 /** A scalar at `table.key` (string, boolean, number or date) as text; undefined when absent, not a scalar, or the text is not TOML. */
 export function readTomlScalar(text: string, table: readonly string[], key: string): string | undefined {
@@ -89,10 +77,8 @@ export interface ManagedConfigOptions {
 }
 
 /**
- * Turn the user's config.toml text (or the managed copy) into the managed one: the managed keys set
- * by a TOML library that keeps the rest of the text as it is (comments, order, codex's own writes).
- * Pure and idempotent: applying it to its own output changes nothing. A text that is not TOML is
- * left alone (codex refuses it with its own message, which umbel reports).
+ * The managed config.toml from the user's text (or the managed copy): the managed keys set, the rest of the text kept as it is
+ * (comments, order, codex's own writes). Pure and idempotent. A text that is not TOML is left alone (codex refuses it itself).
  */
 export function renderManagedConfig(existing: string, options: ManagedConfigOptions): string {
   const config = parseConfig(existing);
@@ -125,11 +111,7 @@ export function configuredEnvKey(configText: string): string | undefined {
   return key && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : undefined;
 }
 
-/**
- * Install the hooks: prepare the managed home from the user's own (`userHome`, else `$CODEX_HOME`,
- * else `~/.codex`) and run codex in it. A custom model provider's `env_key` is passed by name, unless
- * the caller set it.
- */
+/** Install the hooks: the managed home prepared from the user's (`userHome`, `$CODEX_HOME`, `~/.codex`); a custom provider's `env_key` passed by name. */
 export async function installCodexHome({ launch }: HookInstallContext, userHomeSetting?: string): Promise<LaunchParts> {
   const userHome = resolve(userHomeSetting ?? launch.callerEnv.CODEX_HOME ?? join(launch.callerEnv.HOME ?? homedir(), '.codex'));
   const home = join(launch.sharedDir, 'home');
@@ -137,24 +119,15 @@ export async function installCodexHome({ launch }: HookInstallContext, userHomeS
   const config = (current = '') => renderManagedConfig(current, { home, trust: [launch.cwd], hooks, userHome });
   const files = { 'hooks.json': () => jsonText({ hooks: commandHooks(hooks, { fields: (h) => ({ timeout: h.timeout }) }) }), 'config.toml': config };
   const configText = (await prepareHome({ user: userHome, home, lock: true, files, link: ['auth.json', 'AGENTS.md'] }))['config.toml'] ?? '';
-  const env: Record<string, string> = { CODEX_HOME: home };
   const tmp = codexTempDir(home, launch);
-  if (tmp) {
-    await mkdir(tmp, { recursive: true, mode: 0o700 });
-    env.TMPDIR = tmp;
-  }
+  if (tmp) await mkdir(tmp, { recursive: true, mode: 0o700 });
   const envKey = configuredEnvKey(configText);
-  const value = envKey ? launch.callerEnv[envKey] : undefined;
-  if (envKey && value !== undefined && launch.env[envKey] === undefined && envKey !== 'CODEX_HOME') env[envKey] = value;
-  const endpoint = codexEndpoint(configText);
-  return { env, billing: codexBilling(configText, await readTextIfExists(join(home, 'auth.json'))), ...(endpoint ? { endpoint } : {}) };
+  const value = envKey && envKey !== 'CODEX_HOME' && launch.env[envKey] === undefined ? launch.callerEnv[envKey] : undefined;
+  const env = definedMembers({ CODEX_HOME: home, TMPDIR: tmp, ...(envKey && value !== undefined ? { [envKey]: value } : {}) }) as Record<string, string>;
+  return definedMembers({ env, billing: codexBilling(configText, await readTextIfExists(join(home, 'auth.json'))), endpoint: codexEndpoint(configText) });
 }
 
-/**
- * A private TMPDIR when the managed CODEX_HOME lies inside the worker's temp dir, where codex makes no
- * helper aliases (its shell tool then fails with `bwrap: execvp codex-linux-sandbox`: docs/providers/
- * codex.md, "Pitfalls handled for you"). A TMPDIR the caller names with `--env` is kept.
- */
+/** A private TMPDIR when the home lies inside the worker's temp dir, unless the caller names one (docs/providers/codex.md: "Pitfalls handled for you"). */
 export function codexTempDir(home: string, launch: Pick<ProviderV1LaunchOptions, 'env' | 'callerEnv' | 'workerDir'>): string | undefined {
   if (launch.env.TMPDIR !== undefined) return undefined;
   const temp = resolve(launch.callerEnv.TMPDIR || '/tmp');
@@ -170,10 +143,7 @@ export function codexEndpoint(configText: string): string | undefined {
   return custom || readTomlScalar(configText, [], 'openai_base_url') || undefined;
 }
 
-/**
- * How the worker bills (ACCOUNT-FACTS §2.1): a custom model provider bills its own API (its key is
- * kept); the built-in one what auth.json's `auth_mode` says. No auth.json: the TUI asks for a sign-in.
- */
+/** How the worker bills: a custom model provider its own API, the built-in one by auth.json (ACCOUNT-FACTS §2.1; docs/providers/codex.md: "Billing"). */
 export function codexBilling(configText: string, authText: string | undefined): ProviderV1BillingReport {
   const provider = readTomlScalar(configText, [], 'model_provider');
   if (provider && provider !== 'openai') {

@@ -1,7 +1,4 @@
-/**
- * @umbel/provider-codex — umbel's provider for OpenAI Codex (`codex`, verified on 0.169.0 and 0.171.0), written on
- * `@umbel/provider`: its CLI's facts, its managed CODEX_HOME and its rollout reader.
- */
+/** @umbel/provider-codex — umbel's provider for OpenAI Codex (`codex`) on `@umbel/provider`: its facts, its managed CODEX_HOME, its rollout reader. */
 export * from './provider.js';
 export { CODEX_HOOK_EVENTS, codexHookHash, codexHooks, configuredEnvKey, readTomlScalar, renderManagedConfig, type CodexHookEntry } from './codex-home.js';
 export { codexTurns, parseRollout, readCodexMessages, readCodexTurn, type CodexTurn, type RolloutRecord } from './rollout.js';

@@ -180,6 +180,12 @@ describe('doBuildLaunch and the shared CODEX_HOME', () => {
     expect(launch.argv.join(' ')).not.toContain('sk-mock');
   });
 
+  it("leaves the provider key to the caller's own --env value, and names the config's base_url as the endpoint", async () => {
+    const launch = await codex.doBuildLaunch(options({ env: { MOCK_API_KEY: 'sk-mine' } }));
+    expect(launch.env?.MOCK_API_KEY).toBeUndefined(); // the caller's own --env value reaches the worker unchanged
+    expect(launch.endpoint).toBe('http://127.0.0.1:1/v1');
+  });
+
   it('gives the worker a private TMPDIR when the managed home is inside its temp dir (codex makes no sandbox helper there)', async () => {
     const launch = await codex.doBuildLaunch(options({ callerEnv: { ...options().callerEnv, TMPDIR: dir } }));
     expect(launch.env?.TMPDIR).toBe(join(dir, 'worker', 'tmp'));

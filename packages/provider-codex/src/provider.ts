@@ -1,9 +1,6 @@
-/**
- * The codex provider: Codex's facts (test-fixtures/real/codex-FACTS.md) compiled by the provider kit.
- * The managed CODEX_HOME that installs the hooks is ./codex-home.ts; the rollout reader is ./rollout.ts.
- */
-import type { DialogFact, InputBoxFacts, Matcher, PayloadFacts, ProviderV1, ProviderV1EventInfo } from '@umbel/provider';
-import { asRecord, defineProvider, modeFlags, permissionInput, stringField } from '@umbel/provider';
+/** The codex provider: Codex's facts (test-fixtures/real/codex-FACTS.md) on the provider kit; its home ./codex-home.ts, its reader ./rollout.ts. */
+import type { CliSettings, DialogFact, InputBoxFacts, Matcher, PayloadFacts, ProviderV1, ProviderV1EventInfo } from '@umbel/provider';
+import { cliBinary, definedMembers, defineProvider, modeFlags, permissionInput, stringField } from '@umbel/provider';
 import { CODEX_HOOK_EVENTS, installCodexHome } from './codex-home.js';
 import { codexMessages, codexTurn, parseCodexRollout } from './rollout.js';
 import { CODEX_TOOLS } from './tools.js';
@@ -57,12 +54,9 @@ export const TITLE_PROMPT_PREFIX = 'Generate a concise, single-line task title';
 
 /** The legacy `notify` program's payload (`agent-turn-complete`): no transcript path; the title thread fires it too. */
 function legacyNotify(p: Record<string, unknown>): ProviderV1EventInfo {
-  const inputs = Array.isArray(p['input-messages']) ? (p['input-messages'] as unknown[]) : [];
-  if (typeof inputs[0] === 'string' && inputs[0].startsWith(TITLE_PROMPT_PREFIX)) return {};
-  const sessionId = stringField(p, 'thread-id');
-  const turnKey = stringField(p, 'turn-id');
-  const last = stringField(p, 'last-assistant-message');
-  return { ...(sessionId ? { sessionId } : {}), ...(turnKey ? { turnKey } : {}), ...(last !== undefined ? { lastMessage: last } : {}) };
+  const first = Array.isArray(p['input-messages']) ? (p['input-messages'][0] as unknown) : undefined;
+  if (typeof first === 'string' && first.startsWith(TITLE_PROMPT_PREFIX)) return {};
+  return definedMembers({ sessionId: stringField(p, 'thread-id'), turnKey: stringField(p, 'turn-id'), lastMessage: stringField(p, 'last-assistant-message') });
 }
 
 /** What codex hook payloads say (§6.3). */
@@ -72,34 +66,19 @@ export const CODEX_PAYLOAD: PayloadFacts = {
   turnKey: 'turn_id',
   lastMessage: { stop: 'last_assistant_message' },
   needsInput: permissionInput({ tool: ['tool_name'], what: ['tool_input.description', 'tool_input.command'], fallback: '' }),
-  activity: (p) => {
-    const cmd = stringField(asRecord(p.tool_input), 'command');
-    return `${stringField(p, 'tool_name') ?? 'tool'}${cmd ? `: ${cmd}` : ''}`;
-  },
-  refine: (_event, p, info) => (p.type === 'agent-turn-complete' ? legacyNotify(p) : typeof p.agent_id === 'string' ? ofSubagent(info) : info),
+  activity: (p) => [stringField(p, 'tool_name') ?? 'tool', stringField(p, 'tool_input.command')].filter(Boolean).join(': '),
+  // a spawned agent's hooks (`agent_id`) name its own rollout, never the worker's (BACKGROUND-FACTS.md §9)
+  refine: (_event, p, info) =>
+    p.type === 'agent-turn-complete' ? legacyNotify(p) : typeof p.agent_id === 'string' ? definedMembers({ ...info, transcriptPath: undefined }) : info,
 };
-
-/**
- * A subagent's hook (`agent_id`: codex 0.171.0 fires a spawned agent's hooks into the worker's sink,
- * BACKGROUND-FACTS.md §9): its `transcript_path` is the agent's own rollout, never the worker's (the
- * newest event naming a transcript would move the worker to it).
- */
-function ofSubagent(info: ProviderV1EventInfo): ProviderV1EventInfo {
-  const { transcriptPath: _agents, ...rest } = info;
-  return rest;
-}
 
 /** Codex CLI releases these facts were verified on (oldest first; the last is the pinned real CLI). */
 export const CODEX_VERIFIED_VERSIONS = ['0.169.0', '0.171.0'] as const;
 
 /** Settings of `createCodex`. */
-export interface CodexSettings {
-  /** Executable to run (a path or a name on PATH). `UMBEL_CODEX_BIN` wins over it. */
-  readonly bin?: string;
+export interface CodexSettings extends CliSettings {
   /** The user's own CODEX_HOME to derive the managed one from. Default: `$CODEX_HOME`, else `~/.codex`. */
   readonly userHome?: string;
-  /** Extra arguments appended to every launch (never env values). */
-  readonly extraArgs?: readonly string[];
 }
 
 /** Create the codex provider. */
@@ -109,7 +88,7 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
     displayName: 'OpenAI Codex',
     description: "OpenAI's Codex CLI (`codex`), on your ChatGPT login",
     verifiedVersions: CODEX_VERIFIED_VERSIONS,
-    binary: { name: 'codex', install: 'npm install -g @openai/codex', ...(settings.bin ? { configured: settings.bin } : {}) },
+    binary: cliBinary('codex', 'npm install -g @openai/codex', settings),
     env: { inherit: CODEX_INHERIT_ENV },
     // API billing instead of the plan (ACCOUNT-FACTS §2.1): never inherited; without auth.json the TUI ignores both.
     billing: { apiEnv: ['CODEX_API_KEY', 'OPENAI_API_KEY'] },

@@ -1,10 +1,9 @@
 /** Reading codex's rollout JSONL, turn by turn (codex-FACTS.md: "Rollout"). Pure. */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
-import { addUsage, asRecord, assistantMessage, blockText, jsonLines, lastOf, parseJson } from '@umbel/provider';
+import { addUsage, asRecord, assistantMessage, blockText, definedMembers, jsonLines, lastOf, parseJson } from '@umbel/provider';
 import { textBlock, toolResultBlock, toolResultsMessage, toolUseBlock } from '@umbel/provider';
 import { codexAccountError, codexQuota } from './account.js';
-import { runningSubagents } from './subagents.js';
-import { runningTerminals } from './terminals.js';
+import { runningBackground } from './background.js';
 
 /** One rollout line. */
 export interface RolloutRecord {
@@ -105,43 +104,34 @@ export function findCodexTurn(turns: readonly CodexTurn[], turnKey?: string, ord
 export function codexTurn({ records, turns }: CodexRollout, options: ReadCodexTurnOptions): ProviderV1TurnRead {
   const turn = findCodexTurn(turns, options.turnKey, options.ordinal);
   if (!turn) return { status: 'missing' };
-  if (turn.end?.type === 'turn_aborted') {
-    const reason = str(turn.end.payload.reason);
-    return { status: 'interrupted', ...(reason ? { message: reason } : {}) };
-  }
+  if (turn.end?.type === 'turn_aborted') return definedMembers({ status: 'interrupted', message: str(turn.end.payload.reason) || undefined });
   const rateLimits = lastOf(turn.records, (r) => (isEvent(r, 'token_count') ? asRecord(r.payload.rate_limits) : undefined));
   const quota = codexQuota(rateLimits);
   if (turn.end?.payload.error) {
     const error = asRecord(turn.end.payload.error);
     const account = codexAccountError(error?.codex_error_info, rateLimits);
-    return { status: 'failed', message: str(error?.message) ?? 'codex reported an error', ...(account ? { account } : {}), ...(quota ? { quota } : {}) };
+    return definedMembers({ status: 'failed', message: str(error?.message) ?? 'codex reported an error', account, quota });
   }
   const last = turn.end || options.stopSeen ? lastAnswer(turn) : { final: false };
   const answer = turn.end ? (str(turn.end.payload.last_agent_message) ?? last.text ?? '') : last.final ? last.text : undefined;
-  if (answer === undefined) {
-    const activity = activityOf(turn);
-    return { status: 'running', ...(activity ? { activity } : {}) };
-  }
+  if (answer === undefined) return definedMembers({ status: 'running', activity: activityOf(turn) || undefined });
   const meta = records.find((r) => r.type === 'session_meta')?.payload;
-  const sessionId = str(meta?.id) ?? str(meta?.session_id);
   const model = lastOf(turn.records, (r) => (r.type === 'turn_context' ? str(r.payload.model) || undefined : undefined));
   const usage = lastOf(turn.records, (r) => (r.type === 'token_usage_record' ? (r.payload.turn_token_usage ?? r.payload.usage) || undefined : undefined));
-  const calls = turn.records.filter((r) => isItem(r, 'function_call')).length;
-  const background = [...runningTerminals(turn.records), ...runningSubagents(turn.records)];
-  const extras = {
-    ...(sessionId ? { sessionId } : {}),
-    ...(model ? { model } : {}),
-    ...(quota ? { quota } : {}),
-    ...(background.length ? { background } : {}),
-  };
-  return { status: 'completed', answer, numTurns: calls + 1, ...(usage ? { tokenUsage: addUsage({}, usage, CODEX_USAGE_NAMES) } : {}), ...extras };
+  const background = runningBackground(turn.records);
+  return definedMembers({
+    status: 'completed',
+    answer,
+    numTurns: turn.records.filter((r) => isItem(r, 'function_call')).length + 1,
+    tokenUsage: usage ? addUsage({}, usage, CODEX_USAGE_NAMES) : undefined,
+    sessionId: (str(meta?.id) ?? str(meta?.session_id)) || undefined,
+    model,
+    quota,
+    background: background.length ? background : undefined,
+  });
 }
 
-/**
- * Messages of one turn in Claude's stream-json shape, for stream output. Pure. Like `claude -p`,
- * `user` lines carry tool results only: the prompt (and codex's own wrapper messages) are not
- * echoed.
- */
+/** Messages of one turn in Claude's stream-json shape (like `claude -p`, `user` lines carry tool results only: no prompt, no codex wrapper). Pure. */
 export function codexMessages({ turns }: CodexRollout, options: ReadCodexTurnOptions): ProviderV1Message[] {
   const out: ProviderV1Message[] = [];
   for (const { type, payload: p } of findCodexTurn(turns, options.turnKey, options.ordinal)?.records ?? []) {

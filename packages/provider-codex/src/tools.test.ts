@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
-import type { ProviderV1Message } from '@umbel/core';
+import type { ProviderV1Message, ProviderV1ToolCall } from '@umbel/core';
+import { classifyTool } from '@umbel/core';
 import { expectReadsFromOneParse } from '@umbel/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createCodex } from './provider.js';
 import { codexTurns, parseRollout } from './rollout.js';
-import { classifyCodexTool, patchPaths, readCodexToolError } from './tools.js';
+import { CODEX_TOOLS, patchPaths, readCodexToolError } from './tools.js';
+
+const classifyCodexTool = (call: ProviderV1ToolCall) => classifyTool(CODEX_TOOLS, call);
 
 const PATCH = [
   '*** Begin Patch',
@@ -50,6 +53,9 @@ describe('classifyCodexTool', () => {
     expect(readCodexToolError({ name: 'exec_command', content: out(0), isError: false })).toBeUndefined();
     expect(readCodexToolError({ content: '{"output":"nope\\n","metadata":{"exit_code":1}}', isError: false })).toBe('exit 1: nope');
     expect(readCodexToolError({ content: '{"output":"ok","metadata":{"exit_code":0}}', isError: false })).toBeUndefined();
+    const long = `${'x'.repeat(300)}END`; // the output's last 240 characters only
+    expect(readCodexToolError({ content: `Process exited with code 1\nOutput:\n${long}\n`, isError: false })).toBe(`exit 1: ${long.slice(-240)}`);
+    expect(readCodexToolError({ content: JSON.stringify({ output: long, metadata: { exit_code: 3 } }), isError: false })).toBe(`exit 3: ${long.slice(-240)}`);
   });
 
   it('is wired into the provider and reads the tool calls of a recorded rollout', () => {

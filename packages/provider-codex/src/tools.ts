@@ -1,21 +1,19 @@
 /** What Codex's tool calls do (`doClassifyTool`, `doReadToolError`; codex-FACTS.md: "Tools"). Pure. */
 import { isAbsolute, resolve } from 'node:path';
 import type { ProviderV1ToolCall, ProviderV1ToolResult, ProviderV1ToolUse, ToolFacts } from '@umbel/provider';
-import { argvCommandLine, asRecord, classifyTool, parseJson, stringField } from '@umbel/provider';
+import { argvCommandLine, asRecord, parseJson, stringField } from '@umbel/provider';
 
-/** The files a Codex patch writes (`*** Add File:`, `*** Move to:`) and edits (`*** Update File:`, `*** Delete File:`). */
+/** What each patch marker (`*** Add File: <path>`) does to its file. */
+const PATCH_MARKS = { 'Add File': 'written', 'Move to': 'written', 'Update File': 'edited', 'Delete File': 'edited' } as const;
+
+/** The files a Codex patch writes and edits, by its markers. */
 export function patchPaths(patch: string, workdir?: string): Required<Pick<ProviderV1ToolUse, 'edited' | 'written'>> {
-  const at = (p: string) => (workdir && !isAbsolute(p) ? resolve(workdir, p) : p);
-  const edited: string[] = [];
-  const written: string[] = [];
+  const paths = { edited: [] as string[], written: [] as string[] };
   for (const line of patch.split('\n')) {
-    const m = /^\*\*\* (Add File|Update File|Delete File|Move to): (.+?)\s*$/.exec(line);
-    if (!m) continue;
-    const path = at(m[2] as string);
-    if (m[1] === 'Add File' || m[1] === 'Move to') written.push(path);
-    else edited.push(path);
+    const [, mark, path] = /^\*\*\* (Add File|Update File|Delete File|Move to): (.+?)\s*$/.exec(line) ?? [];
+    if (mark && path) paths[PATCH_MARKS[mark as keyof typeof PATCH_MARKS]].push(workdir && !isAbsolute(path) ? resolve(workdir, path) : path);
   }
-  return { edited, written };
+  return paths;
 }
 
 /** The calls a table cannot classify: patches (as a tool, or through the shell) and shell argvs. */
@@ -30,18 +28,17 @@ function classifyPatchOrArgv(call: ProviderV1ToolCall, input: Readonly<Record<st
   return command ? { command } : {};
 }
 
-/** The error a Codex tool result reports: a command's non-zero exit (with the output's tail). */
+/** A command's non-zero exit, with its output's tail. */
+const exitError = (code: unknown, output?: string) => `exit ${code}${output?.trim() ? `: ${output.trim().slice(-240)}` : ''}`;
+
+/** The error a Codex tool result reports: a command's non-zero exit (its `Process exited with code N` line, or older JSON's `metadata.exit_code`). */
 export function readCodexToolError(result: ProviderV1ToolResult): string | undefined {
   if (result.isError) return result.content;
-  const exited = /^Process exited with code (\d+)$/m.exec(result.content);
-  if (exited && exited[1] !== '0') {
-    const output = /^Output:\n([\s\S]*)$/m.exec(result.content)?.[1]?.trim();
-    return `exit ${exited[1]}${output ? `: ${output.slice(-240)}` : ''}`;
-  }
+  const exited = /^Process exited with code (\d+)$/m.exec(result.content)?.[1];
+  if (exited && exited !== '0') return exitError(exited, /^Output:\n([\s\S]*)$/m.exec(result.content)?.[1]);
   const json = result.content.startsWith('{') ? asRecord(parseJson(result.content)) : undefined;
   const code = asRecord(json?.metadata)?.exit_code;
-  if (typeof code !== 'number' || code === 0) return undefined;
-  return `exit ${code}${typeof json?.output === 'string' && json.output.trim() ? `: ${json.output.trim().slice(-240)}` : ''}`;
+  return typeof code === 'number' && code !== 0 ? exitError(code, stringField(json, 'output')) : undefined;
 }
 
 /** The tool facts of the Codex provider. */
@@ -53,6 +50,3 @@ export const CODEX_TOOLS: ToolFacts = {
   classify: classifyPatchOrArgv,
   readError: readCodexToolError,
 };
-
-/** Classify one Codex tool call. */
-export const classifyCodexTool = (call: ProviderV1ToolCall): ProviderV1ToolUse => classifyTool(CODEX_TOOLS, call);
