@@ -231,6 +231,17 @@ describe('prompts and identity', () => {
     expect([qwen.providerId, qwen.displayName, VERSION, qwen.verifiedVersions]).toEqual(['qwen', 'Qwen Code', '0.1.0', ['0.15.10']]);
     expect(createQwen({ providerId: 'qwen-2' }).providerId).toBe('qwen-2');
   });
+
+  it('runs the executable its settings name, UMBEL_QWEN_BIN winning over it, and appends their extra arguments', async () => {
+    const configured = join(root, 'configured-qwen');
+    writeFileSync(configured, '#!/bin/sh\n');
+    chmodSync(configured, 0o755);
+    const o = options();
+    const { UMBEL_QWEN_BIN: _, ...callerEnv } = o.callerEnv;
+    const custom = createQwen({ bin: configured, extraArgs: ['--debug'] });
+    expect((await custom.doBuildLaunch({ ...o, callerEnv })).argv).toEqual([configured, '--debug']);
+    expect((await custom.doBuildLaunch(options())).argv).toEqual([fakeBin, '--debug']);
+  });
 });
 
 describe('tools (actions, diff)', () => {

@@ -6,8 +6,8 @@
  * the worker's own system settings (umbel's hooks, update checks off: ./settings.ts). Completion
  * comes from the hooks (`Stop`, `StopFailure`) and the chat recording (./chat.ts), never the screen.
  */
-import { type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
-import { defineProvider, modeFlags, readInputBox } from '@umbel/provider';
+import { type CliSettings, type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
+import { cliBinary, defineProvider, modeFlags, readInputBox } from '@umbel/provider';
 import { qwenActivityDirs, readQwenMessages, readQwenTurn } from './chat.js';
 import {
   APPROVAL_RE,
@@ -32,11 +32,7 @@ import { QWEN_TOOLS } from './tools.js';
 export const QWEN_VERIFIED_VERSIONS = ['0.15.10'] as const;
 
 /** Settings of {@link createQwen}. */
-export interface QwenSettings {
-  /** The `qwen` executable (a path or a name on PATH). `UMBEL_QWEN_BIN` wins over it. */
-  readonly bin?: string;
-  /** Extra arguments appended to every launch (never env values). */
-  readonly extraArgs?: readonly string[];
+export interface QwenSettings extends CliSettings {
   /** Provider id (default `qwen`), to register a second configuration. */
   readonly providerId?: string;
 }
@@ -66,7 +62,7 @@ export function createQwen(settings: QwenSettings = {}): ProviderV1 {
     displayName: 'Qwen Code',
     description: 'Qwen Code (`qwen`), on your Qwen OAuth login or an OpenAI-compatible (or other) API key',
     verifiedVersions: QWEN_VERIFIED_VERSIONS,
-    binary: { name: 'qwen', install: 'npm install -g @qwen-code/qwen-code', ...(settings.bin ? { configured: settings.bin } : {}) },
+    binary: cliBinary('qwen', 'npm install -g @qwen-code/qwen-code', settings),
     env: { inherit: QWEN_INHERIT_ENV, unset: ['CI', 'GITHUB_ACTIONS'] },
     billing: { apiEnv: QWEN_API_BILLING_ENV, endpointEnv: QWEN_ENDPOINT_ENV, detect: qwenBilling, unknowableBeforeStart: QWEN_BILLING_UNKNOWABLE },
     flags: {
