@@ -4,11 +4,14 @@ import {
   accountError,
   accountErrorOfStatus,
   addUsage,
+  asRecord,
   assistantMessage,
+  definedMembers,
   functionCallBlocks,
   functionResponseBlocks,
   isRecord,
   jsonLines,
+  lastOf,
   partsText,
   textBlock,
   toolActivity,
@@ -73,117 +76,89 @@ function asMessage(value: unknown): GeminiChatMessage | undefined {
   return value as unknown as GeminiChatMessage;
 }
 
-/** Positions of the real prompts in `messages`. */
-function realPromptPositions(messages: readonly GeminiChatMessage[]): number[] {
-  return messages.flatMap((m, i) => (isRealPrompt(m) ? [i] : []));
-}
+/** The CLI's notice of a cancelled request (a rewrite follows it). */
+const isCancelNotice = (m: GeminiChatMessage) => m.type === 'info' && /^Request cancelled\.?$/.test(contentText(m.content).trim());
 
-const CANCELLED_RE = /^Request cancelled\.?$/;
+/** A prompt recorded while the chat is replayed. */
+type Recorded = { line: number; message: GeminiChatMessage; alive: boolean; errors: string[] };
 
 /** Replay a chat file like the CLI's own loader, tracking each prompt by its own record (GEMINI-FACTS.md: "Chat recording"). */
 export function replayGeminiChat(content: string): GeminiChat {
-  const order: string[] = [];
-  const byId = new Map<string, GeminiChatMessage>();
-  const recorded: { line: number; message: GeminiChatMessage; alive: boolean; errors: string[] }[] = [];
+  const list = new Map<string, GeminiChatMessage>(); // by id, in order: a record of a known id keeps its place
   const lineOf = new Map<string, number>();
-  let live: number[] = [];
-  const keep = (n: number) => {
-    for (const k of live.slice(n)) (recorded[k] as { alive: boolean }).alive = false;
-    live = live.slice(0, n);
+  const recorded: Recorded[] = [];
+  // after a rewrite the first N live prompts survive, N being the prompts of the list
+  const keep = () => {
+    for (const r of recorded.filter((p) => p.alive).slice([...list.values()].filter(isRealPrompt).length)) r.alive = false;
   };
   let inRewrite = false;
   // after a header (the CLI opening the file: its start, or a `--resume` of it) the `$set.messages`
   // are its loader rebuilding the list, not a rewrite: the list as it stands at the next message counts
   let reloading = false;
   let sessionId: string | undefined;
-  const current = () => order.map((id) => byId.get(id)).filter((m): m is GeminiChatMessage => m !== undefined);
-  for (const { line: i, value: record } of jsonLines(content)) {
+  for (const { line, value: record } of jsonLines(content)) {
+    const message = asMessage(record);
     if ('$rewindTo' in record) {
-      const target = record.$rewindTo;
-      const at = typeof target === 'string' ? order.indexOf(target) : -1;
-      const removed = at === -1 ? order.splice(0) : order.splice(at);
-      for (const id of removed) byId.delete(id);
-      keep(realPromptPositions(current()).length);
-      continue;
-    }
-    if ('$set' in record) {
-      const set = record.$set;
-      if (isRecord(set) && Array.isArray(set.messages)) {
-        order.length = 0;
-        byId.clear();
-        for (const raw of set.messages) {
-          const m = asMessage(raw);
-          if (!m) continue;
-          if (!byId.has(m.id)) order.push(m.id);
-          byId.set(m.id, m);
-        }
-        if (!reloading) keep(realPromptPositions(current()).length);
+      const ids = [...list.keys()];
+      const at = typeof record.$rewindTo === 'string' ? ids.indexOf(record.$rewindTo) : -1;
+      for (const id of ids.slice(Math.max(at, 0))) list.delete(id);
+      keep();
+    } else if ('$set' in record) {
+      const set = asRecord(record.$set);
+      if (Array.isArray(set?.messages)) {
+        list.clear();
+        for (const m of set.messages.map(asMessage)) if (m) list.set(m.id, m);
+        if (!reloading) keep();
         inRewrite = false;
       }
-      if (isRecord(set) && typeof set.sessionId === 'string') sessionId = set.sessionId;
-      continue;
-    }
-    const message = asMessage(record);
-    if (message && reloading) {
+      if (typeof set?.sessionId === 'string') sessionId = set.sessionId;
+    } else if (message) {
+      if (reloading) keep();
       reloading = false;
-      keep(realPromptPositions(current()).length);
+      const isNew = !list.has(message.id);
+      list.set(message.id, message);
+      lineOf.set(message.id, line);
+      if (message.type === 'error') recorded.at(-1)?.errors.push(contentText(message.content) || 'error');
+      if (isCancelNotice(message)) inRewrite = true;
+      else if (isNew && !inRewrite && isRealPrompt(message)) recorded.push({ line, message, alive: true, errors: [] });
+    } else {
+      if (typeof record.sessionId === 'string') sessionId = record.sessionId;
+      if (typeof record.startTime === 'string') reloading = true;
     }
-    if (message) {
-      const isNew = !byId.has(message.id);
-      if (isNew) order.push(message.id);
-      byId.set(message.id, message);
-      lineOf.set(message.id, i);
-      if (message.type === 'error') recorded[recorded.length - 1]?.errors.push(contentText(message.content) || 'error');
-      if (message.type === 'info' && CANCELLED_RE.test(contentText(message.content).trim())) inRewrite = true;
-      else if (isNew && !inRewrite && isRealPrompt(message)) {
-        live.push(recorded.length);
-        recorded.push({ line: i, message, alive: true, errors: [] });
-      }
-      continue;
-    }
-    if (typeof record.sessionId === 'string') sessionId = record.sessionId;
-    if (typeof record.startTime === 'string') reloading = true;
   }
-  if (reloading) keep(realPromptPositions(current()).length);
-  const messages = current();
-  const prompts: GeminiChatPrompt[] = [];
-  for (const [k, r] of recorded.entries()) {
-    const index = live.indexOf(k);
-    const common = { line: r.line, message: r.message, nextLine: recorded[k + 1]?.line ?? Number.POSITIVE_INFINITY, errors: r.errors };
-    prompts.push(index === -1 ? { ...common, alive: false } : { ...common, alive: true, index });
-  }
-  return { ...(sessionId ? { sessionId } : {}), messages, prompts, lineOf };
+  if (reloading) keep();
+  const live = recorded.filter((r) => r.alive);
+  const prompts = recorded.map((r, k) => {
+    const nextLine = recorded[k + 1]?.line ?? Number.POSITIVE_INFINITY;
+    return definedMembers({ ...r, nextLine, index: r.alive ? live.indexOf(r) : undefined });
+  });
+  return definedMembers({ sessionId: sessionId || undefined, messages: [...list.values()], prompts, lineOf });
 }
 
 /** Plain text of a content (string, or the non-thought text parts joined). */
 export const contentText = (content: GeminiChatMessage['content']): string => partsText(content);
 
+/** The CLI's wrappers around a prompt's parts, and where its @file expansion starts (GEMINI-FACTS.md: "Chat recording"). */
+const WRAPPERS = ['<session_context>', '<hook_context>'];
+const EXPANSION = '\n--- Content from referenced files ---';
+
 /** The text a user typed, without the CLI's wrappers and @file expansion (GEMINI-FACTS.md: "Chat recording"). */
 export function userText(message: GeminiChatMessage): string {
   const content = message.displayContent ?? message.content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const out: string[] = [];
-  for (const p of content) {
-    if (typeof p?.text !== 'string' || p.thought) continue;
-    const head = p.text.trimStart();
-    if (head.startsWith('<session_context>') || head.startsWith('<hook_context>')) continue;
-    if (p.text.startsWith('\n--- Content from referenced files ---')) break;
-    out.push(p.text);
-  }
-  return out.join('');
+  if (!Array.isArray(content)) return typeof content === 'string' ? content : '';
+  const texts = content.flatMap((p: GeminiPart) => (typeof p?.text === 'string' && !p.thought ? [p.text] : []));
+  const end = texts.findIndex((t) => t.startsWith(EXPANSION));
+  return texts
+    .slice(0, end === -1 ? undefined : end)
+    .filter((t) => !WRAPPERS.some((w) => t.trimStart().startsWith(w)))
+    .join('');
 }
 
 /** Whether a message is a real user prompt: a `user` message with typed text. */
-export function isRealPrompt(message: GeminiChatMessage): boolean {
-  if (message.type !== 'user') return false;
-  return userText(message).trim() !== '';
-}
+export const isRealPrompt = (message: GeminiChatMessage): boolean => message.type === 'user' && userText(message).trim() !== '';
 
 /** Normalise a prompt the way the CLI does on submit (it trims). */
-export function normalizePrompt(text: string): string {
-  return text.trim();
-}
+export const normalizePrompt = (text: string): string => text.trim();
 
 /** Options of {@link readGeminiTurn}. */
 export interface ReadGeminiTurnOptions {
@@ -195,49 +170,35 @@ export interface ReadGeminiTurnOptions {
   readonly stopSeen: boolean;
 }
 
-interface TurnSlice {
-  readonly prompt: GeminiChatMessage;
-  readonly after: readonly GeminiChatMessage[];
-  readonly sessionId?: string;
+/** A turn: its prompt's own record and, while that is still in the chat, the messages after it. */
+interface Located {
+  readonly own: GeminiChatPrompt;
+  readonly after?: readonly GeminiChatMessage[];
 }
 
-const DROPPED = 'the prompt is no longer in the transcript (the turn was cancelled or its tool call was rejected)';
+/** Whether a prompt was recorded since `since` (ms; NaN: any time). */
+const recordedSince = (p: GeminiChatPrompt, since: number) =>
+  Number.isNaN(since) || p.message.timestamp === undefined || Date.parse(p.message.timestamp) >= since;
 
-/** The messages after the prompt at `index`, up to the next prompt; `error`/`info` only when recorded within the turn. */
-function sliceAfter(chat: GeminiChat, index: number, own: GeminiChatPrompt): GeminiChatMessage[] {
-  const { messages } = chat;
+/**
+ * Locate the turn: the first record of its text written since the CLI accepted it (else the newest
+ * of its text), and the messages after it up to the next prompt, `error`/`info` only when recorded within the turn.
+ */
+function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): Located | undefined {
+  const want = options.prompt === undefined ? undefined : normalizePrompt(options.prompt);
+  const matches = (p: GeminiChatPrompt) => want === undefined || normalizePrompt(userText(p.message)) === want;
+  const since = Date.parse(options.acceptedAt ?? '');
+  const own = options.acceptedAt === undefined ? chat.prompts.findLast(matches) : chat.prompts.find((p) => matches(p) && recordedSince(p, since));
+  const start = own?.index === undefined ? undefined : chat.messages.filter(isRealPrompt)[own.index];
+  if (!own || !start) return own && { own };
   const after: GeminiChatMessage[] = [];
-  for (let i = index + 1; i < messages.length; i++) {
-    const m = messages[i] as GeminiChatMessage;
+  for (const m of chat.messages.slice(chat.messages.indexOf(start) + 1)) {
     if (isRealPrompt(m)) break;
-    if (m.type === 'error' || m.type === 'info') {
-      const line = chat.lineOf.get(m.id);
-      if (line === undefined || line < own.line || line >= own.nextLine) continue;
-    }
+    const line = chat.lineOf.get(m.id);
+    if ((m.type === 'error' || m.type === 'info') && (line === undefined || line < own.line || line >= own.nextLine)) continue;
     after.push(m);
   }
-  return after;
-}
-
-/** Locate the turn; a string is the reason it is not (or not yet) there. */
-function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): TurnSlice | GeminiChatPrompt | 'missing' {
-  const { messages, prompts } = chat;
-  const want = options.prompt === undefined ? undefined : normalizePrompt(options.prompt);
-  const base = chat.sessionId ? { sessionId: chat.sessionId } : {};
-  const matches = (p: GeminiChatPrompt) => want === undefined || normalizePrompt(userText(p.message)) === want;
-  let own: GeminiChatPrompt | undefined;
-  if (options.acceptedAt !== undefined) {
-    // This turn's record is the first one of this text written after the CLI accepted the prompt.
-    const since = Date.parse(options.acceptedAt);
-    own = prompts.find((p) => matches(p) && (Number.isNaN(since) || p.message.timestamp === undefined || Date.parse(p.message.timestamp) >= since));
-  } else {
-    own = [...prompts].reverse().find(matches);
-  }
-  if (!own) return 'missing';
-  if (!own.alive || own.index === undefined) return own;
-  const position = realPromptPositions(messages)[own.index];
-  if (position === undefined) return own;
-  return { ...base, prompt: messages[position] as GeminiChatMessage, after: sliceAfter(chat, position, own) };
+  return { own, after };
 }
 
 /** Gemini's token counts → the neutral ones (GEMINI-FACTS.md: "Chat recording"). */
@@ -261,91 +222,59 @@ export function geminiAccountError(message: string): ProviderV1AccountError | un
 }
 
 /** A failed turn, with the account error its text shows. */
-function failed(message: string): ProviderV1TurnRead {
-  const account = geminiAccountError(message);
-  return { status: 'failed', message, ...(account ? { account } : {}) };
-}
+const failed = (message: string): ProviderV1TurnRead => definedMembers({ status: 'failed', message, account: geminiAccountError(message) });
+
+/** The arguments a running tool call is shown by. */
+const ACTIVITY_ARGS = ['command', 'file_path', 'path', 'pattern', 'url'];
 
 /** Read one turn: the `gemini` messages' text after its prompt, or how it failed (GEMINI-FACTS.md: "Chat recording"). */
 export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions): ProviderV1TurnRead {
   const found = locate(chat, options);
-  if (found === 'missing') {
-    return options.stopSeen ? { status: 'interrupted', message: 'the prompt was never recorded in the transcript' } : { status: 'missing' };
-  }
-  if ('alive' in found) {
-    // dropped by a rewrite: an API error (its error follows), or a cancel / rejected tool call
-    if (found.errors.length > 0) return options.stopSeen ? failed(found.errors.join('\n')) : { status: 'running' };
-    return { status: 'interrupted', message: DROPPED };
-  }
-  const texts: string[] = [];
-  const usage: UsageTotal = {};
-  let model: string | undefined;
-  let steps = 0;
-  let error: string | undefined;
-  let cancelled = false;
-  let activity: string | undefined;
-  for (const m of found.after) {
-    if (m.type === 'gemini') {
-      steps += 1;
-      const t = contentText(m.content);
-      if (t !== '') texts.push(t);
-      addUsage(usage, m.tokens, TOKEN_NAMES);
-      if (m.model) model = m.model;
-      const call = m.toolCalls?.[m.toolCalls.length - 1];
-      if (call?.name) activity = toolActivity(call.name, call.args, ['command', 'file_path', 'path', 'pattern', 'url']);
-    } else if (m.type === 'error') {
-      error = contentText(m.content) || 'error';
-    } else if (m.type === 'info' && CANCELLED_RE.test(contentText(m.content).trim())) {
-      cancelled = true;
-    }
-  }
-  if (!options.stopSeen) return activity ? { status: 'running', activity } : { status: 'running' };
+  if (!found) return options.stopSeen ? { status: 'interrupted', message: 'the prompt was never recorded in the transcript' } : { status: 'missing' };
+  const { own, after } = found;
+  // dropped by a rewrite: an API error (its error follows), or a cancel / rejected tool call
+  if (!after && own.errors.length > 0) return options.stopSeen ? failed(own.errors.join('\n')) : { status: 'running' };
+  if (!after) return { status: 'interrupted', message: 'the prompt is no longer in the transcript (the turn was cancelled or its tool call was rejected)' };
+  const steps = after.filter((m) => m.type === 'gemini');
+  const texts = steps.map((m) => contentText(m.content)).filter((t) => t !== '');
+  const call = steps.flatMap((m) => m.toolCalls?.slice(-1) ?? []).findLast((c) => c.name);
+  if (!options.stopSeen) return definedMembers({ status: 'running', activity: call?.name && toolActivity(call.name, call.args, ACTIVITY_ARGS) });
+  const error = lastOf(after, (m) => (m.type === 'error' ? contentText(m.content) || 'error' : undefined));
   if (error !== undefined) return failed(error);
-  if (cancelled && texts.length === 0) return { status: 'interrupted', message: 'Request cancelled.' };
-  return {
+  if (texts.length === 0 && after.some(isCancelNotice)) return { status: 'interrupted', message: 'Request cancelled.' };
+  const usage: UsageTotal = {};
+  for (const m of steps) addUsage(usage, m.tokens, TOKEN_NAMES);
+  return definedMembers({
     status: 'completed',
     answer: texts.join('\n'),
-    ...(Object.keys(usage).length > 0 ? { tokenUsage: usage } : {}),
-    numTurns: steps,
-    ...(found.sessionId ? { sessionId: found.sessionId } : {}),
-    ...(model ? { model } : {}),
-  };
+    tokenUsage: Object.keys(usage).length > 0 ? usage : undefined,
+    numTurns: steps.length,
+    sessionId: chat.sessionId,
+    model: lastOf(steps, (m) => m.model || undefined),
+  });
 }
 
-/**
- * The messages of one turn in Claude's stream-json shape (`{type, message}`): the assistant's
- * text and tool calls, and tool results as user messages.
- */
+/** One message of a turn in Claude's stream-json shape (`{type, message}`): the assistant's text and tool calls, or tool results. */
+function streamMessage(m: GeminiChatMessage): ProviderV1Message | undefined {
+  const results = m.type === 'user' ? functionResponseBlocks(m.content) : [];
+  if (results.length > 0) return toolResultsMessage(results, m.id);
+  if (m.type !== 'gemini') return undefined;
+  const text = contentText(m.content);
+  const ids = (m.toolCalls ?? []).map((c) => c.id);
+  const calls = (m.toolCalls ?? []).map((call) => toolUseBlock(call.id, call.name, call.args ?? {}));
+  const blocks = [...(text !== '' ? [textBlock(text)] : []), ...calls, ...functionCallBlocks(m.content).filter((b) => !ids.includes(b.id as string))];
+  return blocks.length > 0 ? assistantMessage(blocks, m.id, m.model ? { model: m.model } : {}) : undefined;
+}
+
+/** The messages of one turn (after its prompt) in Claude's stream-json shape. */
 export function geminiMessages(chat: GeminiChat, options: ReadGeminiTurnOptions): ProviderV1Message[] {
-  const found = locate(chat, { ...options, stopSeen: true });
-  if (typeof found === 'string' || 'alive' in found) return [];
-  const out: ProviderV1Message[] = [];
-  for (const m of found.after) {
-    if (m.type === 'gemini') {
-      const t = contentText(m.content);
-      const ids = (m.toolCalls ?? []).map((c) => c.id);
-      const calls = (m.toolCalls ?? []).map((call) => toolUseBlock(call.id, call.name, call.args ?? {}));
-      const blocks = [...(t !== '' ? [textBlock(t)] : []), ...calls, ...functionCallBlocks(m.content).filter((b) => !ids.includes(b.id as string))];
-      if (blocks.length > 0) out.push(assistantMessage(blocks, m.id, m.model ? { model: m.model } : {}));
-    } else if (m.type === 'user' && Array.isArray(m.content)) {
-      const results = functionResponseBlocks(m.content);
-      if (results.length > 0) out.push(toolResultsMessage(results, m.id));
-    }
-  }
-  return out;
-}
-
-function isIsoTime(text: string | undefined): text is string {
-  return typeof text === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(text) && !Number.isNaN(Date.parse(text));
+  return (locate(chat, options)?.after ?? []).flatMap((m) => streamMessage(m) ?? []);
 }
 
 /** The engine's read options as the chat reader takes them: the BeforeAgent timestamp (the turn key) is when the prompt was accepted. */
-export function chatOptions(options: ProviderV1ReadTurnOptions): ReadGeminiTurnOptions {
-  return {
-    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
-    ...(isIsoTime(options.turnKey) ? { acceptedAt: options.turnKey } : {}),
-    stopSeen: options.stopSeen,
-  };
+export function chatOptions({ prompt, turnKey, stopSeen }: ProviderV1ReadTurnOptions): ReadGeminiTurnOptions {
+  const accepted = typeof turnKey === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(turnKey) && !Number.isNaN(Date.parse(turnKey));
+  return definedMembers({ prompt, acceptedAt: accepted ? turnKey : undefined, stopSeen });
 }
 
 /** {@link geminiChatTurn} of a chat's text. */
