@@ -88,3 +88,4 @@ export { type BackgroundTaskFacts, backgroundTasks } from './background-tasks.js
 export { type RootModeFacts, refuseModeAsRoot } from './root-mode.js';
 export { groupBy } from './group-by.js';
 export { samePrompt } from './same-prompt.js';
+export { type ActivityDirFacts, activityDirsOf } from './activity-dirs.js';
