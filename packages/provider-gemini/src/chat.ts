@@ -5,17 +5,13 @@ import {
   accountErrorOfStatus,
   addUsage,
   asRecord,
-  assistantMessage,
   definedMembers,
-  functionCallBlocks,
-  functionResponseBlocks,
   isRecord,
   jsonLines,
   lastOf,
+  partsMessage,
   partsText,
-  textBlock,
   toolActivity,
-  toolResultsMessage,
   toolUseBlock,
 } from '@umbel/provider';
 
@@ -36,13 +32,7 @@ export interface GeminiChatMessage {
   readonly displayContent?: string | readonly GeminiPart[];
   readonly tokens?: Readonly<Record<string, number>> | null;
   readonly model?: string;
-  readonly toolCalls?: readonly {
-    readonly id?: string;
-    readonly name?: string;
-    readonly args?: unknown;
-    readonly status?: string;
-    readonly result?: unknown;
-  }[];
+  readonly toolCalls?: readonly { readonly id?: string; readonly name?: string; readonly args?: unknown }[];
 }
 
 /** A prompt as the CLI first recorded it (its own record, not a copy written by a rewrite). */
@@ -170,21 +160,16 @@ export interface ReadGeminiTurnOptions {
   readonly stopSeen: boolean;
 }
 
-/** A turn: its prompt's own record and, while that is still in the chat, the messages after it. */
-interface Located {
-  readonly own: GeminiChatPrompt;
-  readonly after?: readonly GeminiChatMessage[];
-}
-
 /** Whether a prompt was recorded since `since` (ms; NaN: any time). */
 const recordedSince = (p: GeminiChatPrompt, since: number) =>
   Number.isNaN(since) || p.message.timestamp === undefined || Date.parse(p.message.timestamp) >= since;
 
 /**
- * Locate the turn: the first record of its text written since the CLI accepted it (else the newest
- * of its text), and the messages after it up to the next prompt, `error`/`info` only when recorded within the turn.
+ * Locate the turn: its prompt's own record, the first of its text written since the CLI accepted it (else the
+ * newest of its text), and while that is in the chat the messages after it up to the next prompt,
+ * `error`/`info` only when recorded within the turn.
  */
-function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): Located | undefined {
+function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): { own: GeminiChatPrompt; after?: GeminiChatMessage[] } | undefined {
   const want = options.prompt === undefined ? undefined : normalizePrompt(options.prompt);
   const matches = (p: GeminiChatPrompt) => want === undefined || normalizePrompt(userText(p.message)) === want;
   const since = Date.parse(options.acceptedAt ?? '');
@@ -254,16 +239,11 @@ export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions)
   });
 }
 
-/** One message of a turn in Claude's stream-json shape (`{type, message}`): the assistant's text and tool calls, or tool results. */
+/** One message of a turn in Claude's stream-json shape: the assistant's text and tool calls, or tool results. */
 function streamMessage(m: GeminiChatMessage): ProviderV1Message | undefined {
-  const results = m.type === 'user' ? functionResponseBlocks(m.content) : [];
-  if (results.length > 0) return toolResultsMessage(results, m.id);
-  if (m.type !== 'gemini') return undefined;
-  const text = contentText(m.content);
-  const ids = (m.toolCalls ?? []).map((c) => c.id);
+  if (m.type === 'user') return partsMessage('user', m.content, { uuid: m.id });
   const calls = (m.toolCalls ?? []).map((call) => toolUseBlock(call.id, call.name, call.args ?? {}));
-  const blocks = [...(text !== '' ? [textBlock(text)] : []), ...calls, ...functionCallBlocks(m.content).filter((b) => !ids.includes(b.id as string))];
-  return blocks.length > 0 ? assistantMessage(blocks, m.id, m.model ? { model: m.model } : {}) : undefined;
+  return m.type === 'gemini' ? partsMessage('model', m.content, definedMembers({ uuid: m.id, model: m.model || undefined, calls })) : undefined;
 }
 
 /** The messages of one turn (after its prompt) in Claude's stream-json shape. */

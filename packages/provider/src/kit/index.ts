@@ -89,3 +89,4 @@ export { type RootModeFacts, refuseModeAsRoot } from './root-mode.js';
 export { groupBy } from './group-by.js';
 export { samePrompt } from './same-prompt.js';
 export { type ActivityDirFacts, activityDirsOf } from './activity-dirs.js';
+export { type PartsMessageOptions, partsMessage } from './parts-message.js';
