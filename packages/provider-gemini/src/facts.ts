@@ -3,7 +3,7 @@
  * screens, prompt rules, hook payload fields and tools. The worker home is ./home.ts; the chat reader ./chat.ts.
  */
 import type { FatalFact, HookKind, InputBoxFacts, Matcher, PayloadFacts, PromptFacts, ProviderV1ToolCall, ProviderV1ToolUse, ToolFacts } from '@umbel/provider';
-import { classifyTool, commandPrompt, payloadActivity, permissionInput, toolErrorReader } from '@umbel/provider';
+import { classifyTool, commandPrompt, namedBilling, payloadActivity, permissionInput, toolErrorReader, valueAt } from '@umbel/provider';
 
 /** `--approval-mode` values of Gemini CLI. */
 export const GEMINI_APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;
@@ -27,6 +27,12 @@ export const GEMINI_INHERIT_ENV = [
 
 /** Variables that bill the Gemini API or a Google Cloud account, never inherited (GEMINI-FACTS.md: "Environment and billing"). */
 export const GEMINI_API_BILLING_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_APPLICATION_CREDENTIALS'] as const;
+
+/** What each auth type of the settings (`security.auth.selectedType`) bills (GEMINI-FACTS.md: "Environment and billing"). */
+const AUTH_TYPE = ['security', 'auth', 'selectedType'];
+const AUTH_BILLING = { source: AUTH_TYPE.join('.'), billing: { 'oauth-personal': 'subscription', 'cloud-shell': 'unknown' }, otherwise: 'api' } as const;
+/** How a worker bills, from the auth type its settings select. */
+export const geminiBilling = (settings: Readonly<Record<string, unknown>>) => namedBilling(valueAt(settings, AUTH_TYPE), AUTH_BILLING);
 
 /** Variables naming the endpoint Gemini CLI calls (status shows it, credentials removed). */
 export const GEMINI_ENDPOINT_ENV = ['GOOGLE_GEMINI_BASE_URL', 'GOOGLE_VERTEX_BASE_URL'] as const;

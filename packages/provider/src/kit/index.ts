@@ -90,3 +90,4 @@ export { groupBy } from './group-by.js';
 export { samePrompt } from './same-prompt.js';
 export { type ActivityDirFacts, activityDirsOf } from './activity-dirs.js';
 export { type PartsMessageOptions, partsMessage } from './parts-message.js';
+export { type NamedBillingFacts, namedBilling } from './named-billing.js';
