@@ -1,19 +1,6 @@
 /** Reader for Gemini CLI's chat recording (GEMINI-FACTS.md: "Chat recording", "Account errors"). Pure. */
-import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage, UsageTotal } from '@umbel/provider';
-import {
-  accountError,
-  accountErrorOfStatus,
-  addUsage,
-  asRecord,
-  definedMembers,
-  isRecord,
-  jsonLines,
-  lastOf,
-  partsMessage,
-  partsText,
-  toolActivity,
-  toolUseBlock,
-} from '@umbel/provider';
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, UsageTotal } from '@umbel/provider';
+import { accountErrorOfText, addUsage, asRecord, definedMembers, jsonLines, partsMessage, partsText, toolActivity, toolUseBlock } from '@umbel/provider';
 
 /** One Gemini content part (only the fields umbel reads). */
 export interface GeminiPart {
@@ -61,10 +48,9 @@ export interface GeminiChat {
   readonly lineOf: ReadonlyMap<string, number>;
 }
 
-function asMessage(value: unknown): GeminiChatMessage | undefined {
-  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.type !== 'string') return undefined;
-  return value as unknown as GeminiChatMessage;
-}
+/** A message record: an object with a string `id` and `type`. */
+const asMessage = (value: unknown) =>
+  typeof asRecord(value)?.id === 'string' && typeof asRecord(value)?.type === 'string' ? (value as GeminiChatMessage) : undefined;
 
 /** The CLI's notice of a cancelled request (a rewrite follows it). */
 const isCancelNotice = (m: GeminiChatMessage) => m.type === 'info' && /^Request cancelled\.?$/.test(contentText(m.content).trim());
@@ -138,10 +124,8 @@ export function userText(message: GeminiChatMessage): string {
   if (!Array.isArray(content)) return typeof content === 'string' ? content : '';
   const texts = content.flatMap((p: GeminiPart) => (typeof p?.text === 'string' && !p.thought ? [p.text] : []));
   const end = texts.findIndex((t) => t.startsWith(EXPANSION));
-  return texts
-    .slice(0, end === -1 ? undefined : end)
-    .filter((t) => !WRAPPERS.some((w) => t.trimStart().startsWith(w)))
-    .join('');
+  const typed = texts.slice(0, end === -1 ? undefined : end);
+  return typed.filter((t) => !WRAPPERS.some((w) => t.trimStart().startsWith(w))).join('');
 }
 
 /** Whether a message is a real user prompt: a `user` message with typed text. */
@@ -187,24 +171,19 @@ function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): { own: Gemini
 }
 
 /** Gemini's token counts → the neutral ones (GEMINI-FACTS.md: "Chat recording"). */
-const TOKEN_NAMES: Readonly<Record<string, keyof ProviderV1Usage>> = {
-  input: 'inputTokens',
-  output: 'outputTokens',
-  cached: 'cacheReadTokens',
-  thoughts: 'reasoningTokens',
-};
+const TOKEN_NAMES = { input: 'inputTokens', output: 'outputTokens', cached: 'cacheReadTokens', thoughts: 'reasoningTokens' } as const;
 
-const QUOTA_TEXT = /exhausted your daily quota|exceeded your current quota|Usage limit reached|RESOURCE_EXHAUSTED/i;
+/** How a failed turn's error text shows an account failure: the `code` of its `[API Error: <the API's JSON body>]`, a bad key's ErrorInfo, the daily quota's words (GEMINI-FACTS.md: "Account errors"). */
+const ACCOUNT_TEXT = {
+  status: /\[API Error: [\s\S]*?"code"\s*:\s*(\d{3})\b[\s\S]*\]/,
+  patterns: [
+    { match: /\[API Error: [\s\S]*"reason"\s*:\s*"API_KEY_INVALID"[\s\S]*\]/, kind: 'auth-failed' },
+    { match: /exhausted your daily quota|exceeded your current quota|Usage limit reached|RESOURCE_EXHAUSTED/i, kind: 'rate-limited' },
+  ],
+} as const;
 
-/** The account error a failed turn's error text shows, if any (GEMINI-FACTS.md: "Account errors"). */
-export function geminiAccountError(message: string): ProviderV1AccountError | undefined {
-  const body = /\[API Error: ([\s\S]*)\]/.exec(message)?.[1] ?? '';
-  const code = /"code"\s*:\s*(\d{3})\b/.exec(body)?.[1];
-  const kind = accountErrorOfStatus(code === undefined ? undefined : Number(code));
-  if (kind !== undefined) return accountError(kind);
-  if (/"reason"\s*:\s*"API_KEY_INVALID"/.test(body)) return accountError('auth-failed');
-  return QUOTA_TEXT.test(message) ? accountError('rate-limited') : undefined;
-}
+/** The account error a failed turn's error text shows, if any. */
+export const geminiAccountError = (message: string) => accountErrorOfText(message, ACCOUNT_TEXT);
 
 /** A failed turn, with the account error its text shows. */
 const failed = (message: string): ProviderV1TurnRead => definedMembers({ status: 'failed', message, account: geminiAccountError(message) });
@@ -224,8 +203,8 @@ export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions)
   const texts = steps.map((m) => contentText(m.content)).filter((t) => t !== '');
   const call = steps.flatMap((m) => m.toolCalls?.slice(-1) ?? []).findLast((c) => c.name);
   if (!options.stopSeen) return definedMembers({ status: 'running', activity: call?.name && toolActivity(call.name, call.args, ACTIVITY_ARGS) });
-  const error = lastOf(after, (m) => (m.type === 'error' ? contentText(m.content) || 'error' : undefined));
-  if (error !== undefined) return failed(error);
+  const error = after.findLast((m) => m.type === 'error');
+  if (error) return failed(contentText(error.content) || 'error');
   if (texts.length === 0 && after.some(isCancelNotice)) return { status: 'interrupted', message: 'Request cancelled.' };
   const usage: UsageTotal = {};
   for (const m of steps) addUsage(usage, m.tokens, TOKEN_NAMES);
@@ -235,7 +214,7 @@ export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions)
     tokenUsage: Object.keys(usage).length > 0 ? usage : undefined,
     numTurns: steps.length,
     sessionId: chat.sessionId,
-    model: lastOf(steps, (m) => m.model || undefined),
+    model: steps.findLast((m) => m.model)?.model,
   });
 }
 

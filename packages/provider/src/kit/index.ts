@@ -91,3 +91,4 @@ export { samePrompt } from './same-prompt.js';
 export { type ActivityDirFacts, activityDirsOf } from './activity-dirs.js';
 export { type PartsMessageOptions, partsMessage } from './parts-message.js';
 export { type NamedBillingFacts, namedBilling } from './named-billing.js';
+export { type AccountTextFacts, accountErrorOfText } from './account-text.js';
