@@ -43,7 +43,7 @@ export interface WorkerSettingsInput {
   /** The worker's env (for the auth choice). */
   readonly env: Readonly<Record<string, string>>;
   /** Deep-merged last (tests: `{model:{disableLoopDetection:true}}`). */
-  readonly overrides?: Readonly<Record<string, unknown>>;
+  readonly overrides?: Readonly<Record<string, unknown>> | undefined;
   /** Where the CLI writes its local telemetry (see {@link workerTelemetry}); none when absent. */
   readonly telemetryOutfile?: string;
 }
@@ -92,16 +92,8 @@ export async function installGeminiHome({ launch }: HookInstallContext, options:
   const dotGemini = join(home, '.gemini');
   await prepareHome({ user: userDotGemini, home: dotGemini, link: (name) => !NOT_LINKED.test(name) });
   await linkUserOrShared(join(userDotGemini, 'tmp'), join(launch.sharedDir, 'tmp'), join(dotGemini, 'tmp'));
-  const settings = buildWorkerSettings({
-    user,
-    hookCommand: (kind) => launch.hookCommand(kind),
-    env: launch.env,
-    telemetryOutfile: join(launch.workerDir, TELEMETRY_PATH),
-    ...(options.settingsOverrides ? { overrides: options.settingsOverrides } : {}),
-  });
-  return {
-    env: { GEMINI_CLI_HOME: home, ...(options.trustWorkspace !== false ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}) },
-    files: [jsonFile(join(dotGemini, 'settings.json'), settings)],
-    billing: geminiBilling(settings),
-  };
+  const telemetryOutfile = join(launch.workerDir, TELEMETRY_PATH);
+  const settings = buildWorkerSettings({ user, hookCommand: launch.hookCommand, env: launch.env, telemetryOutfile, overrides: options.settingsOverrides });
+  const trust: Record<string, string> = options.trustWorkspace !== false ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {};
+  return { env: { GEMINI_CLI_HOME: home, ...trust }, files: [jsonFile(join(dotGemini, 'settings.json'), settings)], billing: geminiBilling(settings) };
 }
