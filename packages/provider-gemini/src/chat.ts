@@ -144,10 +144,6 @@ export interface ReadGeminiTurnOptions {
   readonly stopSeen: boolean;
 }
 
-/** Whether a prompt was recorded since `since` (ms; NaN: any time). */
-const recordedSince = (p: GeminiChatPrompt, since: number) =>
-  Number.isNaN(since) || p.message.timestamp === undefined || Date.parse(p.message.timestamp) >= since;
-
 /**
  * Locate the turn: its prompt's own record, the first of its text written since the CLI accepted it (else the
  * newest of its text), and while that is in the chat the messages after it up to the next prompt,
@@ -156,8 +152,9 @@ const recordedSince = (p: GeminiChatPrompt, since: number) =>
 function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): { own: GeminiChatPrompt; after?: GeminiChatMessage[] } | undefined {
   const want = options.prompt === undefined ? undefined : normalizePrompt(options.prompt);
   const matches = (p: GeminiChatPrompt) => want === undefined || normalizePrompt(userText(p.message)) === want;
-  const since = Date.parse(options.acceptedAt ?? '');
-  const own = options.acceptedAt === undefined ? chat.prompts.findLast(matches) : chat.prompts.find((p) => matches(p) && recordedSince(p, since));
+  const since = Date.parse(options.acceptedAt ?? ''); // (NaN: any time)
+  const fresh = (p: GeminiChatPrompt) => Number.isNaN(since) || p.message.timestamp === undefined || Date.parse(p.message.timestamp) >= since;
+  const own = options.acceptedAt === undefined ? chat.prompts.findLast(matches) : chat.prompts.find((p) => matches(p) && fresh(p));
   const start = own?.index === undefined ? undefined : chat.messages.filter(isRealPrompt)[own.index];
   if (!own || !start) return own && { own };
   const after: GeminiChatMessage[] = [];

@@ -17,15 +17,10 @@ export interface GeminiApiAttempt {
   readonly message?: string;
 }
 
-const OUTCOMES: Readonly<Record<string, GeminiApiAttempt['outcome']>> = {
-  'gemini_cli.api_error': 'error',
-  'gemini_cli.api_response': 'response',
-};
-
 function attemptOf(chunk: string): GeminiApiAttempt | undefined {
   // (a chunk that is not JSON: the first record of a tail cut, or one still being written)
   const a = asRecord(asRecord(parseJson(chunk))?.attributes);
-  const outcome = a ? OUTCOMES[String(a['event.name'])] : undefined;
+  const outcome = /^gemini_cli\.api_(error|response)$/.exec(String(a?.['event.name']))?.[1] as GeminiApiAttempt['outcome'] | undefined;
   const at = Date.parse(String(a?.['event.timestamp']));
   if (!a || !outcome || a.role !== 'main' || Number.isNaN(at)) return undefined;
   // the API error body's own message (`{"error":{"message":…}}`), else the text itself
