@@ -68,8 +68,7 @@ export function replayGeminiChat(content: string): GeminiChat {
     for (const r of recorded.filter((p) => p.alive).slice([...list.values()].filter(isRealPrompt).length)) r.alive = false;
   };
   let inRewrite = false;
-  // after a header (the CLI opening the file: its start, or a `--resume` of it) the `$set.messages`
-  // are its loader rebuilding the list, not a rewrite: the list as it stands at the next message counts
+  // after a header (the CLI opening the file, or a `--resume` of it) the `$set.messages` are its loader's, not a rewrite
   let reloading = false;
   let sessionId: string | undefined;
   for (const { line, value: record } of jsonLines(content)) {
@@ -144,11 +143,7 @@ export interface ReadGeminiTurnOptions {
   readonly stopSeen: boolean;
 }
 
-/**
- * Locate the turn: its prompt's own record, the first of its text written since the CLI accepted it (else the
- * newest of its text), and while that is in the chat the messages after it up to the next prompt,
- * `error`/`info` only when recorded within the turn.
- */
+/** The turn's own prompt record and, while it is in the chat, the messages after it up to the next prompt (GEMINI-FACTS.md: "Chat recording"). */
 function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): { own: GeminiChatPrompt; after?: GeminiChatMessage[] } | undefined {
   const want = options.prompt === undefined ? undefined : normalizePrompt(options.prompt);
   const matches = (p: GeminiChatPrompt) => want === undefined || normalizePrompt(userText(p.message)) === want;
@@ -170,7 +165,7 @@ function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): { own: Gemini
 /** Gemini's token counts → the neutral ones (GEMINI-FACTS.md: "Chat recording"). */
 const TOKEN_NAMES = { input: 'inputTokens', output: 'outputTokens', cached: 'cacheReadTokens', thoughts: 'reasoningTokens' } as const;
 
-/** How a failed turn's error text shows an account failure: the `code` of its `[API Error: <the API's JSON body>]`, a bad key's ErrorInfo, the daily quota's words (GEMINI-FACTS.md: "Account errors"). */
+/** A failed turn's account error: the `code` in its `[API Error: <JSON body>]`, a bad key's reason, quota words (GEMINI-FACTS.md: "Account errors"). */
 const ACCOUNT_TEXT = {
   status: /\[API Error: [\s\S]*?"code"\s*:\s*(\d{3})\b[\s\S]*\]/,
   patterns: [

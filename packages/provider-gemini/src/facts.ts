@@ -1,7 +1,4 @@
-/**
- * Gemini CLI's facts (verified on 0.61.0; GEMINI-FACTS.md): env, approval modes, hook events,
- * screens, prompt rules, hook payload fields and tools. The worker home is ./home.ts; the chat reader ./chat.ts.
- */
+/** Gemini CLI's facts (verified on 0.61.0; GEMINI-FACTS.md): env, billing, modes, hook events, screens, prompts, payloads, tools; the home: ./home.ts. */
 import type { FatalFact, HookKind, InputBoxFacts, Matcher, PayloadFacts, PromptFacts, ProviderV1ToolCall, ProviderV1ToolUse, ToolFacts } from '@umbel/provider';
 import { classifyTool, commandPrompt, namedBilling, payloadActivity, permissionInput, toolErrorReader, valueAt } from '@umbel/provider';
 

@@ -1,14 +1,11 @@
-/**
- * The worker's own Gemini home (`<workerDir>/gemini-home`, passed as `GEMINI_CLI_HOME`) and the
- * settings umbel gives it: GEMINI-FACTS.md "Settings layers", "Worker home". The user's files are only read.
- */
+/** The worker's own Gemini home (`GEMINI_CLI_HOME`) and its settings (GEMINI-FACTS.md: "Settings layers", "Worker home"); the user's files are only read. */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookInstallContext, HookKind, LaunchParts } from '@umbel/provider';
 import { asRecord, deepMerge, jsonFile, linkUserOrShared, prepareHome, readJsonObject, recordAt, settingsWithHooks, valueAt } from '@umbel/provider';
 import { GEMINI_HOOK_EVENTS, geminiBilling } from './facts.js';
 
-/** The worker's Gemini home, inside its provider dir. */
+/** The worker's Gemini home inside its provider dir (`<workerDir>/gemini-home`). */
 export const WORKER_HOME_DIR = 'gemini-home';
 /** The worker's settings file, relative to its provider dir. */
 export const WORKER_SETTINGS_PATH = `${WORKER_HOME_DIR}/.gemini/settings.json`;

@@ -1,7 +1,4 @@
-/**
- * One Gemini turn from the CLI's records: the chat's reading (./chat.ts), or a rate limit that only the
- * local telemetry file beside it shows (GEMINI-FACTS.md: "Telemetry"). Pure.
- */
+/** A Gemini turn: the chat's reading (./chat.ts), or a rate limit only the local telemetry beside it shows (GEMINI-FACTS.md: "Telemetry"). Pure. */
 import type { ProviderV1ReadTurnOptions, ProviderV1SideRecord, ProviderV1TurnRead } from '@umbel/provider';
 import { accountError, asRecord, definedMembers, lastOf, parseJson, rememberLast, valueAt } from '@umbel/provider';
 import { chatOptions, type GeminiChat, geminiChatTurn } from './chat.js';
