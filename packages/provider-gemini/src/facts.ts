@@ -47,13 +47,10 @@ export const GEMINI_HOOK_EVENTS = {
   SessionEnd: 'session-end',
 } as const satisfies Record<string, HookKind>;
 
-/** The first-launch auth question (also the sign-in screen of a signed-out CLI). */
+// the sign-in question, the API-key box, the trust dialog, a tool approval box's first option (GEMINI-FACTS.md: "Screens and prompts")
 export const SIGN_IN_TEXT = 'How would you like to authenticate for this project?';
-/** The API-key entry box shown after choosing "Use Gemini API Key" without a key. */
 export const API_KEY_ENTRY_TEXT = 'Enter Gemini API Key';
-/** The folder-trust dialog (umbel pre-trusts the worker cwd, so this is a fallback). */
 export const TRUST_TEXT = 'Do you trust the files in this folder?';
-/** The first option of a tool approval box, drawn once the box takes keys. */
 export const APPROVAL_RE = /● 1\. Allow once/;
 
 export const GEMINI_SIGN_IN: readonly Matcher[] = [SIGN_IN_TEXT, API_KEY_ENTRY_TEXT];
