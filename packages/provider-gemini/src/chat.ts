@@ -103,10 +103,8 @@ export function replayGeminiChat(content: string): GeminiChat {
   }
   if (reloading) keep();
   const live = recorded.filter((r) => r.alive);
-  const prompts = recorded.map((r, k) => {
-    const nextLine = recorded[k + 1]?.line ?? Number.POSITIVE_INFINITY;
-    return definedMembers({ ...r, nextLine, index: r.alive ? live.indexOf(r) : undefined });
-  });
+  const nextLine = (k: number) => recorded[k + 1]?.line ?? Number.POSITIVE_INFINITY;
+  const prompts = recorded.map((r, k) => definedMembers({ ...r, nextLine: nextLine(k), index: r.alive ? live.indexOf(r) : undefined }));
   return definedMembers({ sessionId: sessionId || undefined, messages: [...list.values()], prompts, lineOf });
 }
 
@@ -152,14 +150,10 @@ function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): { own: Gemini
   const own = options.acceptedAt === undefined ? chat.prompts.findLast(matches) : chat.prompts.find((p) => matches(p) && fresh(p));
   const start = own?.index === undefined ? undefined : chat.messages.filter(isRealPrompt)[own.index];
   if (!own || !start) return own && { own };
-  const after: GeminiChatMessage[] = [];
-  for (const m of chat.messages.slice(chat.messages.indexOf(start) + 1)) {
-    if (isRealPrompt(m)) break;
-    const line = chat.lineOf.get(m.id);
-    if ((m.type === 'error' || m.type === 'info') && (line === undefined || line < own.line || line >= own.nextLine)) continue;
-    after.push(m);
-  }
-  return { own, after };
+  const rest = chat.messages.slice(chat.messages.indexOf(start) + 1);
+  const end = rest.findIndex(isRealPrompt);
+  const within = (line = -1) => line >= own.line && line < own.nextLine; // an error or info is the turn's only when recorded within it
+  return { own, after: rest.slice(0, end === -1 ? undefined : end).filter((m) => !['error', 'info'].includes(m.type) || within(chat.lineOf.get(m.id))) };
 }
 
 /** Gemini's token counts → the neutral ones (GEMINI-FACTS.md: "Chat recording"). */
@@ -198,16 +192,10 @@ export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions)
   const error = after.findLast((m) => m.type === 'error');
   if (error) return failed(contentText(error.content) || 'error');
   if (texts.length === 0 && after.some(isCancelNotice)) return { status: 'interrupted', message: 'Request cancelled.' };
-  const usage: UsageTotal = {};
-  for (const m of steps) addUsage(usage, m.tokens, TOKEN_NAMES);
-  return definedMembers({
-    status: 'completed',
-    answer: texts.join('\n'),
-    tokenUsage: Object.keys(usage).length > 0 ? usage : undefined,
-    numTurns: steps.length,
-    sessionId: chat.sessionId,
-    model: steps.findLast((m) => m.model)?.model,
-  });
+  const usage = steps.reduce<UsageTotal>((total, m) => addUsage(total, m.tokens, TOKEN_NAMES), {});
+  const tokenUsage = Object.keys(usage).length > 0 ? usage : undefined;
+  const model = steps.findLast((m) => m.model)?.model;
+  return definedMembers({ status: 'completed', answer: texts.join('\n'), tokenUsage, numTurns: steps.length, sessionId: chat.sessionId, model });
 }
 
 /** One message of a turn in Claude's stream-json shape: the assistant's text and tool calls, or tool results. */

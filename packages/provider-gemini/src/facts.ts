@@ -75,16 +75,9 @@ export const GEMINI_INPUT_BOX: InputBoxFacts = {
 };
 
 /** Prompts: a leading `/name` runs a slash command, a trailing `\` needs a `\n` (GEMINI-FACTS.md: "Screens and prompts"). */
-export const GEMINI_PROMPT: PromptFacts = {
-  refuse: [
-    commandPrompt({
-      cli: 'gemini',
-      as: 'a slash command (built-in, custom or extension)',
-      hintMore: ", or send it with --command (command: true over MCP) to run it as gemini's command",
-    }),
-  ],
-  trailing: [{ endsWith: '\\', append: '\n' }],
-};
+const HINT_MORE = ", or send it with --command (command: true over MCP) to run it as gemini's command";
+const SLASH_COMMAND = commandPrompt({ cli: 'gemini', as: 'a slash command (built-in, custom or extension)', hintMore: HINT_MORE });
+export const GEMINI_PROMPT: PromptFacts = { refuse: [SLASH_COMMAND], trailing: [{ endsWith: '\\', append: '\n' }] };
 
 /** AfterAgent's `prompt_response` when the turn produced no text (API error, cancel). */
 export const NO_RESPONSE_TEXT = '[no response text]';

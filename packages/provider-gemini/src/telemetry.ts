@@ -23,12 +23,8 @@ function attemptOf(chunk: string): GeminiApiAttempt | undefined {
   // the API error body's own message (`{"error":{"message":…}}`), else the text itself
   const body = typeof a.error === 'string' ? valueAt(parseJson(a.error), ['error', 'message']) : undefined;
   const message = typeof body === 'string' ? body : a.error;
-  return definedMembers({
-    at,
-    outcome,
-    status: typeof a.status_code === 'number' ? a.status_code : undefined,
-    message: typeof message === 'string' ? message : undefined,
-  });
+  const status = typeof a.status_code === 'number' ? a.status_code : undefined;
+  return definedMembers({ at, outcome, status, message: typeof message === 'string' ? message : undefined });
 }
 
 /** The main-model attempts (errors and responses) the telemetry text records, oldest first (the same tail comes back until the next batch). */
@@ -78,9 +74,8 @@ export function geminiTurn(chat: GeminiChat, options: ProviderV1ReadTurnOptions)
   const telemetry = options.sideRecords?.telemetry;
   if (read.status === 'completed' || read.status === 'failed' || since === undefined || !telemetry) return read;
   const round = rateLimitRound(telemetry, { since, maxAttempts: geminiMaxAttempts(options.sideRecords?.settings) });
+  if (!round) return read;
   // still in flight in the chat and no AfterAgent: the CLI goes on retrying until cancelled
-  const retrying = read.status === 'running' && !options.stopSeen;
-  return round
-    ? definedMembers({ status: 'failed', message: round.message, apiErrorStatus: 429, account: accountError('rate-limited'), retrying: retrying || undefined })
-    : read;
+  const retrying = (read.status === 'running' && !options.stopSeen) || undefined;
+  return definedMembers({ status: 'failed', message: round.message, apiErrorStatus: 429, account: accountError('rate-limited'), retrying });
 }
