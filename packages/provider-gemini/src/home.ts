@@ -69,9 +69,7 @@ export function buildWorkerSettings(input: WorkerSettingsInput): Record<string, 
 }
 
 /** The user's own Gemini home (the directory holding `.gemini`). */
-export function userGeminiHome(callerEnv: Readonly<Record<string, string | undefined>>): string {
-  return callerEnv.GEMINI_CLI_HOME || callerEnv.HOME || homedir();
-}
+export const userGeminiHome = (callerEnv: Readonly<Record<string, string | undefined>>): string => callerEnv.GEMINI_CLI_HOME || callerEnv.HOME || homedir();
 
 /** The provider's settings of the worker home. */
 export interface GeminiHomeOptions {

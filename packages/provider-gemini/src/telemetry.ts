@@ -34,13 +34,10 @@ export const geminiApiAttempts = rememberLast((text: string): readonly GeminiApi
   return Object.freeze(attempts.sort((x, y) => x.at - y.at).map((a) => Object.freeze(a)));
 });
 
-/** The CLI's default and highest `general.maxAttempts`. */
-const MAX_ATTEMPTS = 10;
-
 /** `general.maxAttempts` of the worker's settings text (the CLI's default 10, and at most 10). */
 export function geminiMaxAttempts(settingsText: string | undefined): number {
   const n = valueAt(parseJson(settingsText ?? ''), ['general', 'maxAttempts']);
-  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? Math.min(n, MAX_ATTEMPTS) : MAX_ATTEMPTS;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? Math.min(n, 10) : 10;
 }
 
 /** A round of 429s: the API's message and how many attempts in a row failed so. */
@@ -68,9 +65,8 @@ export const GEMINI_SIDE_RECORDS: readonly ProviderV1SideRecord[] = [
 
 /** Read a turn: the chat's reading, or a rate limit when the CLI keeps retrying 429s (or was cancelled doing so). */
 export function geminiTurn(chat: GeminiChat, options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
-  const reading = chatOptions(options);
-  const read = geminiChatTurn(chat, reading);
-  const since = reading.acceptedAt;
+  const read = geminiChatTurn(chat, chatOptions(options));
+  const since = chatOptions(options).acceptedAt;
   const telemetry = options.sideRecords?.telemetry;
   if (read.status === 'completed' || read.status === 'failed' || since === undefined || !telemetry) return read;
   const round = rateLimitRound(telemetry, { since, maxAttempts: geminiMaxAttempts(options.sideRecords?.settings) });
