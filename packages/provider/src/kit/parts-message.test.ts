@@ -22,7 +22,8 @@ describe('partsMessage: one Gemini API content as a stream-json message', () => 
   it('calls recorded beside the parts come after the text; a function call part of the same id is not repeated', () => {
     const calls = [{ type: 'tool_use', id: 'c1', name: 'ls', input: {} }];
     const parts = [{ functionCall: { id: 'c1', name: 'ls' } }, { functionCall: { id: 'c2', name: 'cat' } }];
-    expect(partsMessage('model', parts, { calls })?.message.content).toEqual([...calls, { type: 'tool_use', id: 'c2', name: 'cat', input: {} }]);
+    const content = [...calls, { type: 'tool_use', id: 'c2', name: 'cat', input: {} }];
+    expect(partsMessage('model', parts, { calls })).toEqual({ type: 'assistant', message: { role: 'assistant', content } });
   });
 
   it("a user's function responses: one message of tool results; nothing else makes a message", () => {
