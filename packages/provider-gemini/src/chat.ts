@@ -1,20 +1,6 @@
 /** Reader for Gemini CLI's chat recording (GEMINI-FACTS.md: "Chat recording", "Account errors"). Pure. */
-import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage, UsageTotal } from '@umbel/provider';
-import {
-  accountError,
-  accountErrorOfStatus,
-  addUsage,
-  assistantMessage,
-  functionCallBlocks,
-  functionResponseBlocks,
-  isRecord,
-  jsonLines,
-  partsText,
-  textBlock,
-  toolActivity,
-  toolResultsMessage,
-  toolUseBlock,
-} from '@umbel/provider';
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, UsageTotal } from '@umbel/provider';
+import { accountErrorOfText, addUsage, asRecord, definedMembers, jsonLines, partsMessage, partsText, toolActivity, toolUseBlock } from '@umbel/provider';
 
 /** One Gemini content part (only the fields umbel reads). */
 export interface GeminiPart {
@@ -33,13 +19,7 @@ export interface GeminiChatMessage {
   readonly displayContent?: string | readonly GeminiPart[];
   readonly tokens?: Readonly<Record<string, number>> | null;
   readonly model?: string;
-  readonly toolCalls?: readonly {
-    readonly id?: string;
-    readonly name?: string;
-    readonly args?: unknown;
-    readonly status?: string;
-    readonly result?: unknown;
-  }[];
+  readonly toolCalls?: readonly { readonly id?: string; readonly name?: string; readonly args?: unknown }[];
 }
 
 /** A prompt as the CLI first recorded it (its own record, not a copy written by a rewrite). */
@@ -68,122 +48,88 @@ export interface GeminiChat {
   readonly lineOf: ReadonlyMap<string, number>;
 }
 
-function asMessage(value: unknown): GeminiChatMessage | undefined {
-  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.type !== 'string') return undefined;
-  return value as unknown as GeminiChatMessage;
-}
+/** A message record: an object with a string `id` and `type`. */
+const asMessage = (value: unknown) =>
+  typeof asRecord(value)?.id === 'string' && typeof asRecord(value)?.type === 'string' ? (value as GeminiChatMessage) : undefined;
 
-/** Positions of the real prompts in `messages`. */
-function realPromptPositions(messages: readonly GeminiChatMessage[]): number[] {
-  return messages.flatMap((m, i) => (isRealPrompt(m) ? [i] : []));
-}
+/** The CLI's notice of a cancelled request (a rewrite follows it). */
+const isCancelNotice = (m: GeminiChatMessage) => m.type === 'info' && /^Request cancelled\.?$/.test(contentText(m.content).trim());
 
-const CANCELLED_RE = /^Request cancelled\.?$/;
+/** A prompt recorded while the chat is replayed. */
+type Recorded = { line: number; message: GeminiChatMessage; alive: boolean; errors: string[] };
 
 /** Replay a chat file like the CLI's own loader, tracking each prompt by its own record (GEMINI-FACTS.md: "Chat recording"). */
 export function replayGeminiChat(content: string): GeminiChat {
-  const order: string[] = [];
-  const byId = new Map<string, GeminiChatMessage>();
-  const recorded: { line: number; message: GeminiChatMessage; alive: boolean; errors: string[] }[] = [];
+  const list = new Map<string, GeminiChatMessage>(); // by id, in order: a record of a known id keeps its place
   const lineOf = new Map<string, number>();
-  let live: number[] = [];
-  const keep = (n: number) => {
-    for (const k of live.slice(n)) (recorded[k] as { alive: boolean }).alive = false;
-    live = live.slice(0, n);
+  const recorded: Recorded[] = [];
+  // after a rewrite the first N live prompts survive, N being the prompts of the list
+  const keep = () => {
+    for (const r of recorded.filter((p) => p.alive).slice([...list.values()].filter(isRealPrompt).length)) r.alive = false;
   };
   let inRewrite = false;
-  // after a header (the CLI opening the file: its start, or a `--resume` of it) the `$set.messages`
-  // are its loader rebuilding the list, not a rewrite: the list as it stands at the next message counts
+  // after a header (the CLI opening the file, or a `--resume` of it) the `$set.messages` are its loader's, not a rewrite
   let reloading = false;
   let sessionId: string | undefined;
-  const current = () => order.map((id) => byId.get(id)).filter((m): m is GeminiChatMessage => m !== undefined);
-  for (const { line: i, value: record } of jsonLines(content)) {
+  for (const { line, value: record } of jsonLines(content)) {
+    const message = asMessage(record);
     if ('$rewindTo' in record) {
-      const target = record.$rewindTo;
-      const at = typeof target === 'string' ? order.indexOf(target) : -1;
-      const removed = at === -1 ? order.splice(0) : order.splice(at);
-      for (const id of removed) byId.delete(id);
-      keep(realPromptPositions(current()).length);
-      continue;
-    }
-    if ('$set' in record) {
-      const set = record.$set;
-      if (isRecord(set) && Array.isArray(set.messages)) {
-        order.length = 0;
-        byId.clear();
-        for (const raw of set.messages) {
-          const m = asMessage(raw);
-          if (!m) continue;
-          if (!byId.has(m.id)) order.push(m.id);
-          byId.set(m.id, m);
-        }
-        if (!reloading) keep(realPromptPositions(current()).length);
+      const ids = [...list.keys()];
+      const at = typeof record.$rewindTo === 'string' ? ids.indexOf(record.$rewindTo) : -1;
+      for (const id of ids.slice(Math.max(at, 0))) list.delete(id);
+      keep();
+    } else if ('$set' in record) {
+      const set = asRecord(record.$set);
+      if (Array.isArray(set?.messages)) {
+        list.clear();
+        for (const m of set.messages.map(asMessage)) if (m) list.set(m.id, m);
+        if (!reloading) keep();
         inRewrite = false;
       }
-      if (isRecord(set) && typeof set.sessionId === 'string') sessionId = set.sessionId;
-      continue;
-    }
-    const message = asMessage(record);
-    if (message && reloading) {
+      if (typeof set?.sessionId === 'string') sessionId = set.sessionId;
+    } else if (message) {
+      if (reloading) keep();
       reloading = false;
-      keep(realPromptPositions(current()).length);
+      const isNew = !list.has(message.id);
+      list.set(message.id, message);
+      lineOf.set(message.id, line);
+      if (message.type === 'error') recorded.at(-1)?.errors.push(contentText(message.content) || 'error');
+      if (isCancelNotice(message)) inRewrite = true;
+      else if (isNew && !inRewrite && isRealPrompt(message)) recorded.push({ line, message, alive: true, errors: [] });
+    } else {
+      if (typeof record.sessionId === 'string') sessionId = record.sessionId;
+      if (typeof record.startTime === 'string') reloading = true;
     }
-    if (message) {
-      const isNew = !byId.has(message.id);
-      if (isNew) order.push(message.id);
-      byId.set(message.id, message);
-      lineOf.set(message.id, i);
-      if (message.type === 'error') recorded[recorded.length - 1]?.errors.push(contentText(message.content) || 'error');
-      if (message.type === 'info' && CANCELLED_RE.test(contentText(message.content).trim())) inRewrite = true;
-      else if (isNew && !inRewrite && isRealPrompt(message)) {
-        live.push(recorded.length);
-        recorded.push({ line: i, message, alive: true, errors: [] });
-      }
-      continue;
-    }
-    if (typeof record.sessionId === 'string') sessionId = record.sessionId;
-    if (typeof record.startTime === 'string') reloading = true;
   }
-  if (reloading) keep(realPromptPositions(current()).length);
-  const messages = current();
-  const prompts: GeminiChatPrompt[] = [];
-  for (const [k, r] of recorded.entries()) {
-    const index = live.indexOf(k);
-    const common = { line: r.line, message: r.message, nextLine: recorded[k + 1]?.line ?? Number.POSITIVE_INFINITY, errors: r.errors };
-    prompts.push(index === -1 ? { ...common, alive: false } : { ...common, alive: true, index });
-  }
-  return { ...(sessionId ? { sessionId } : {}), messages, prompts, lineOf };
+  if (reloading) keep();
+  const live = recorded.filter((r) => r.alive);
+  const nextLine = (k: number) => recorded[k + 1]?.line ?? Number.POSITIVE_INFINITY;
+  const prompts = recorded.map((r, k) => definedMembers({ ...r, nextLine: nextLine(k), index: r.alive ? live.indexOf(r) : undefined }));
+  return definedMembers({ sessionId: sessionId || undefined, messages: [...list.values()], prompts, lineOf });
 }
 
 /** Plain text of a content (string, or the non-thought text parts joined). */
 export const contentText = (content: GeminiChatMessage['content']): string => partsText(content);
 
+/** The CLI's wrappers around a prompt's parts, and where its @file expansion starts (GEMINI-FACTS.md: "Chat recording"). */
+const WRAPPERS = ['<session_context>', '<hook_context>'];
+const EXPANSION = '\n--- Content from referenced files ---';
+
 /** The text a user typed, without the CLI's wrappers and @file expansion (GEMINI-FACTS.md: "Chat recording"). */
 export function userText(message: GeminiChatMessage): string {
   const content = message.displayContent ?? message.content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const out: string[] = [];
-  for (const p of content) {
-    if (typeof p?.text !== 'string' || p.thought) continue;
-    const head = p.text.trimStart();
-    if (head.startsWith('<session_context>') || head.startsWith('<hook_context>')) continue;
-    if (p.text.startsWith('\n--- Content from referenced files ---')) break;
-    out.push(p.text);
-  }
-  return out.join('');
+  if (!Array.isArray(content)) return typeof content === 'string' ? content : '';
+  const texts = content.flatMap((p: GeminiPart) => (typeof p?.text === 'string' && !p.thought ? [p.text] : []));
+  const end = texts.findIndex((t) => t.startsWith(EXPANSION));
+  const typed = texts.slice(0, end === -1 ? undefined : end);
+  return typed.filter((t) => !WRAPPERS.some((w) => t.trimStart().startsWith(w))).join('');
 }
 
 /** Whether a message is a real user prompt: a `user` message with typed text. */
-export function isRealPrompt(message: GeminiChatMessage): boolean {
-  if (message.type !== 'user') return false;
-  return userText(message).trim() !== '';
-}
+export const isRealPrompt = (message: GeminiChatMessage): boolean => message.type === 'user' && userText(message).trim() !== '';
 
 /** Normalise a prompt the way the CLI does on submit (it trims). */
-export function normalizePrompt(text: string): string {
-  return text.trim();
-}
+export const normalizePrompt = (text: string): string => text.trim();
 
 /** Options of {@link readGeminiTurn}. */
 export interface ReadGeminiTurnOptions {
@@ -195,157 +141,79 @@ export interface ReadGeminiTurnOptions {
   readonly stopSeen: boolean;
 }
 
-interface TurnSlice {
-  readonly prompt: GeminiChatMessage;
-  readonly after: readonly GeminiChatMessage[];
-  readonly sessionId?: string;
-}
-
-const DROPPED = 'the prompt is no longer in the transcript (the turn was cancelled or its tool call was rejected)';
-
-/** The messages after the prompt at `index`, up to the next prompt; `error`/`info` only when recorded within the turn. */
-function sliceAfter(chat: GeminiChat, index: number, own: GeminiChatPrompt): GeminiChatMessage[] {
-  const { messages } = chat;
-  const after: GeminiChatMessage[] = [];
-  for (let i = index + 1; i < messages.length; i++) {
-    const m = messages[i] as GeminiChatMessage;
-    if (isRealPrompt(m)) break;
-    if (m.type === 'error' || m.type === 'info') {
-      const line = chat.lineOf.get(m.id);
-      if (line === undefined || line < own.line || line >= own.nextLine) continue;
-    }
-    after.push(m);
-  }
-  return after;
-}
-
-/** Locate the turn; a string is the reason it is not (or not yet) there. */
-function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): TurnSlice | GeminiChatPrompt | 'missing' {
-  const { messages, prompts } = chat;
+/** The turn's own prompt record and, while it is in the chat, the messages after it up to the next prompt (GEMINI-FACTS.md: "Chat recording"). */
+function locate(chat: GeminiChat, options: ReadGeminiTurnOptions): { own: GeminiChatPrompt; after?: GeminiChatMessage[] } | undefined {
   const want = options.prompt === undefined ? undefined : normalizePrompt(options.prompt);
-  const base = chat.sessionId ? { sessionId: chat.sessionId } : {};
   const matches = (p: GeminiChatPrompt) => want === undefined || normalizePrompt(userText(p.message)) === want;
-  let own: GeminiChatPrompt | undefined;
-  if (options.acceptedAt !== undefined) {
-    // This turn's record is the first one of this text written after the CLI accepted the prompt.
-    const since = Date.parse(options.acceptedAt);
-    own = prompts.find((p) => matches(p) && (Number.isNaN(since) || p.message.timestamp === undefined || Date.parse(p.message.timestamp) >= since));
-  } else {
-    own = [...prompts].reverse().find(matches);
-  }
-  if (!own) return 'missing';
-  if (!own.alive || own.index === undefined) return own;
-  const position = realPromptPositions(messages)[own.index];
-  if (position === undefined) return own;
-  return { ...base, prompt: messages[position] as GeminiChatMessage, after: sliceAfter(chat, position, own) };
+  const since = Date.parse(options.acceptedAt ?? ''); // (NaN: any time)
+  const fresh = (p: GeminiChatPrompt) => Number.isNaN(since) || p.message.timestamp === undefined || Date.parse(p.message.timestamp) >= since;
+  const own = options.acceptedAt === undefined ? chat.prompts.findLast(matches) : chat.prompts.find((p) => matches(p) && fresh(p));
+  const start = own?.index === undefined ? undefined : chat.messages.filter(isRealPrompt)[own.index];
+  if (!own || !start) return own && { own };
+  const rest = chat.messages.slice(chat.messages.indexOf(start) + 1);
+  const end = rest.findIndex(isRealPrompt);
+  const within = (line = -1) => line >= own.line && line < own.nextLine; // an error or info is the turn's only when recorded within it
+  return { own, after: rest.slice(0, end === -1 ? undefined : end).filter((m) => !['error', 'info'].includes(m.type) || within(chat.lineOf.get(m.id))) };
 }
 
 /** Gemini's token counts → the neutral ones (GEMINI-FACTS.md: "Chat recording"). */
-const TOKEN_NAMES: Readonly<Record<string, keyof ProviderV1Usage>> = {
-  input: 'inputTokens',
-  output: 'outputTokens',
-  cached: 'cacheReadTokens',
-  thoughts: 'reasoningTokens',
-};
+const TOKEN_NAMES = { input: 'inputTokens', output: 'outputTokens', cached: 'cacheReadTokens', thoughts: 'reasoningTokens' } as const;
 
-const QUOTA_TEXT = /exhausted your daily quota|exceeded your current quota|Usage limit reached|RESOURCE_EXHAUSTED/i;
+/** A failed turn's account error: the `code` in its `[API Error: <JSON body>]`, a bad key's reason, quota words (GEMINI-FACTS.md: "Account errors"). */
+const ACCOUNT_TEXT = {
+  status: /\[API Error: [\s\S]*?"code"\s*:\s*(\d{3})\b[\s\S]*\]/,
+  patterns: [
+    { match: /\[API Error: [\s\S]*"reason"\s*:\s*"API_KEY_INVALID"[\s\S]*\]/, kind: 'auth-failed' },
+    { match: /exhausted your daily quota|exceeded your current quota|Usage limit reached|RESOURCE_EXHAUSTED/i, kind: 'rate-limited' },
+  ],
+} as const;
 
-/** The account error a failed turn's error text shows, if any (GEMINI-FACTS.md: "Account errors"). */
-export function geminiAccountError(message: string): ProviderV1AccountError | undefined {
-  const body = /\[API Error: ([\s\S]*)\]/.exec(message)?.[1] ?? '';
-  const code = /"code"\s*:\s*(\d{3})\b/.exec(body)?.[1];
-  const kind = accountErrorOfStatus(code === undefined ? undefined : Number(code));
-  if (kind !== undefined) return accountError(kind);
-  if (/"reason"\s*:\s*"API_KEY_INVALID"/.test(body)) return accountError('auth-failed');
-  return QUOTA_TEXT.test(message) ? accountError('rate-limited') : undefined;
-}
+/** The account error a failed turn's error text shows, if any. */
+export const geminiAccountError = (message: string) => accountErrorOfText(message, ACCOUNT_TEXT);
 
 /** A failed turn, with the account error its text shows. */
-function failed(message: string): ProviderV1TurnRead {
-  const account = geminiAccountError(message);
-  return { status: 'failed', message, ...(account ? { account } : {}) };
-}
+const failed = (message: string): ProviderV1TurnRead => definedMembers({ status: 'failed', message, account: geminiAccountError(message) });
+
+/** The arguments a running tool call is shown by. */
+const ACTIVITY_ARGS = ['command', 'file_path', 'path', 'pattern', 'url'];
 
 /** Read one turn: the `gemini` messages' text after its prompt, or how it failed (GEMINI-FACTS.md: "Chat recording"). */
 export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions): ProviderV1TurnRead {
   const found = locate(chat, options);
-  if (found === 'missing') {
-    return options.stopSeen ? { status: 'interrupted', message: 'the prompt was never recorded in the transcript' } : { status: 'missing' };
-  }
-  if ('alive' in found) {
-    // dropped by a rewrite: an API error (its error follows), or a cancel / rejected tool call
-    if (found.errors.length > 0) return options.stopSeen ? failed(found.errors.join('\n')) : { status: 'running' };
-    return { status: 'interrupted', message: DROPPED };
-  }
-  const texts: string[] = [];
-  const usage: UsageTotal = {};
-  let model: string | undefined;
-  let steps = 0;
-  let error: string | undefined;
-  let cancelled = false;
-  let activity: string | undefined;
-  for (const m of found.after) {
-    if (m.type === 'gemini') {
-      steps += 1;
-      const t = contentText(m.content);
-      if (t !== '') texts.push(t);
-      addUsage(usage, m.tokens, TOKEN_NAMES);
-      if (m.model) model = m.model;
-      const call = m.toolCalls?.[m.toolCalls.length - 1];
-      if (call?.name) activity = toolActivity(call.name, call.args, ['command', 'file_path', 'path', 'pattern', 'url']);
-    } else if (m.type === 'error') {
-      error = contentText(m.content) || 'error';
-    } else if (m.type === 'info' && CANCELLED_RE.test(contentText(m.content).trim())) {
-      cancelled = true;
-    }
-  }
-  if (!options.stopSeen) return activity ? { status: 'running', activity } : { status: 'running' };
-  if (error !== undefined) return failed(error);
-  if (cancelled && texts.length === 0) return { status: 'interrupted', message: 'Request cancelled.' };
-  return {
-    status: 'completed',
-    answer: texts.join('\n'),
-    ...(Object.keys(usage).length > 0 ? { tokenUsage: usage } : {}),
-    numTurns: steps,
-    ...(found.sessionId ? { sessionId: found.sessionId } : {}),
-    ...(model ? { model } : {}),
-  };
+  if (!found) return options.stopSeen ? { status: 'interrupted', message: 'the prompt was never recorded in the transcript' } : { status: 'missing' };
+  const { own, after } = found;
+  // dropped by a rewrite: an API error (its error follows), or a cancel / rejected tool call
+  if (!after && own.errors.length > 0) return options.stopSeen ? failed(own.errors.join('\n')) : { status: 'running' };
+  if (!after) return { status: 'interrupted', message: 'the prompt is no longer in the transcript (the turn was cancelled or its tool call was rejected)' };
+  const steps = after.filter((m) => m.type === 'gemini');
+  const texts = steps.map((m) => contentText(m.content)).filter((t) => t !== '');
+  const call = steps.flatMap((m) => m.toolCalls?.slice(-1) ?? []).findLast((c) => c.name);
+  if (!options.stopSeen) return definedMembers({ status: 'running', activity: call?.name && toolActivity(call.name, call.args, ACTIVITY_ARGS) });
+  const error = after.findLast((m) => m.type === 'error');
+  if (error) return failed(contentText(error.content) || 'error');
+  if (texts.length === 0 && after.some(isCancelNotice)) return { status: 'interrupted', message: 'Request cancelled.' };
+  const usage = steps.reduce<UsageTotal>((total, m) => addUsage(total, m.tokens, TOKEN_NAMES), {});
+  const tokenUsage = Object.keys(usage).length > 0 ? usage : undefined;
+  const model = steps.findLast((m) => m.model)?.model;
+  return definedMembers({ status: 'completed', answer: texts.join('\n'), tokenUsage, numTurns: steps.length, sessionId: chat.sessionId, model });
 }
 
-/**
- * The messages of one turn in Claude's stream-json shape (`{type, message}`): the assistant's
- * text and tool calls, and tool results as user messages.
- */
+/** One message of a turn in Claude's stream-json shape: the assistant's text and tool calls, or tool results. */
+function streamMessage(m: GeminiChatMessage): ProviderV1Message | undefined {
+  if (m.type === 'user') return partsMessage('user', m.content, { uuid: m.id });
+  const calls = (m.toolCalls ?? []).map((call) => toolUseBlock(call.id, call.name, call.args ?? {}));
+  return m.type === 'gemini' ? partsMessage('model', m.content, definedMembers({ uuid: m.id, model: m.model || undefined, calls })) : undefined;
+}
+
+/** The messages of one turn (after its prompt) in Claude's stream-json shape. */
 export function geminiMessages(chat: GeminiChat, options: ReadGeminiTurnOptions): ProviderV1Message[] {
-  const found = locate(chat, { ...options, stopSeen: true });
-  if (typeof found === 'string' || 'alive' in found) return [];
-  const out: ProviderV1Message[] = [];
-  for (const m of found.after) {
-    if (m.type === 'gemini') {
-      const t = contentText(m.content);
-      const ids = (m.toolCalls ?? []).map((c) => c.id);
-      const calls = (m.toolCalls ?? []).map((call) => toolUseBlock(call.id, call.name, call.args ?? {}));
-      const blocks = [...(t !== '' ? [textBlock(t)] : []), ...calls, ...functionCallBlocks(m.content).filter((b) => !ids.includes(b.id as string))];
-      if (blocks.length > 0) out.push(assistantMessage(blocks, m.id, m.model ? { model: m.model } : {}));
-    } else if (m.type === 'user' && Array.isArray(m.content)) {
-      const results = functionResponseBlocks(m.content);
-      if (results.length > 0) out.push(toolResultsMessage(results, m.id));
-    }
-  }
-  return out;
-}
-
-function isIsoTime(text: string | undefined): text is string {
-  return typeof text === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(text) && !Number.isNaN(Date.parse(text));
+  return (locate(chat, options)?.after ?? []).flatMap((m) => streamMessage(m) ?? []);
 }
 
 /** The engine's read options as the chat reader takes them: the BeforeAgent timestamp (the turn key) is when the prompt was accepted. */
-export function chatOptions(options: ProviderV1ReadTurnOptions): ReadGeminiTurnOptions {
-  return {
-    ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
-    ...(isIsoTime(options.turnKey) ? { acceptedAt: options.turnKey } : {}),
-    stopSeen: options.stopSeen,
-  };
+export function chatOptions({ prompt, turnKey, stopSeen }: ProviderV1ReadTurnOptions): ReadGeminiTurnOptions {
+  const accepted = typeof turnKey === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(turnKey) && !Number.isNaN(Date.parse(turnKey));
+  return definedMembers({ prompt, acceptedAt: accepted ? turnKey : undefined, stopSeen });
 }
 
 /** {@link geminiChatTurn} of a chat's text. */

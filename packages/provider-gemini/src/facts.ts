@@ -1,9 +1,6 @@
-/**
- * Gemini CLI's facts (verified on 0.61.0; GEMINI-FACTS.md): env, approval modes, hook events,
- * screens, prompt rules, hook payload fields and tools. The worker home is ./home.ts; the chat reader ./chat.ts.
- */
+/** Gemini CLI's facts (verified on 0.61.0; GEMINI-FACTS.md): env, billing, modes, hook events, screens, prompts, payloads, tools; the home: ./home.ts. */
 import type { FatalFact, HookKind, InputBoxFacts, Matcher, PayloadFacts, PromptFacts, ProviderV1ToolCall, ProviderV1ToolUse, ToolFacts } from '@umbel/provider';
-import { classifyTool, commandPrompt, payloadActivity, permissionInput, toolErrorReader } from '@umbel/provider';
+import { classifyTool, commandPrompt, namedBilling, payloadActivity, permissionInput, toolErrorReader, valueAt } from '@umbel/provider';
 
 /** `--approval-mode` values of Gemini CLI. */
 export const GEMINI_APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;
@@ -28,6 +25,12 @@ export const GEMINI_INHERIT_ENV = [
 /** Variables that bill the Gemini API or a Google Cloud account, never inherited (GEMINI-FACTS.md: "Environment and billing"). */
 export const GEMINI_API_BILLING_ENV = ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_APPLICATION_CREDENTIALS'] as const;
 
+/** What each auth type of the settings (`security.auth.selectedType`) bills (GEMINI-FACTS.md: "Environment and billing"). */
+const AUTH_TYPE = ['security', 'auth', 'selectedType'];
+const AUTH_BILLING = { source: AUTH_TYPE.join('.'), billing: { 'oauth-personal': 'subscription', 'cloud-shell': 'unknown' }, otherwise: 'api' } as const;
+/** How a worker bills, from the auth type its settings select. */
+export const geminiBilling = (settings: Readonly<Record<string, unknown>>) => namedBilling(valueAt(settings, AUTH_TYPE), AUTH_BILLING);
+
 /** Variables naming the endpoint Gemini CLI calls (status shows it, credentials removed). */
 export const GEMINI_ENDPOINT_ENV = ['GOOGLE_GEMINI_BASE_URL', 'GOOGLE_VERTEX_BASE_URL'] as const;
 
@@ -44,13 +47,10 @@ export const GEMINI_HOOK_EVENTS = {
   SessionEnd: 'session-end',
 } as const satisfies Record<string, HookKind>;
 
-/** The first-launch auth question (also the sign-in screen of a signed-out CLI). */
+// the sign-in question, the API-key box, the trust dialog, a tool approval box's first option (GEMINI-FACTS.md: "Screens and prompts")
 export const SIGN_IN_TEXT = 'How would you like to authenticate for this project?';
-/** The API-key entry box shown after choosing "Use Gemini API Key" without a key. */
 export const API_KEY_ENTRY_TEXT = 'Enter Gemini API Key';
-/** The folder-trust dialog (umbel pre-trusts the worker cwd, so this is a fallback). */
 export const TRUST_TEXT = 'Do you trust the files in this folder?';
-/** The first option of a tool approval box, drawn once the box takes keys. */
 export const APPROVAL_RE = /● 1\. Allow once/;
 
 export const GEMINI_SIGN_IN: readonly Matcher[] = [SIGN_IN_TEXT, API_KEY_ENTRY_TEXT];
@@ -75,16 +75,9 @@ export const GEMINI_INPUT_BOX: InputBoxFacts = {
 };
 
 /** Prompts: a leading `/name` runs a slash command, a trailing `\` needs a `\n` (GEMINI-FACTS.md: "Screens and prompts"). */
-export const GEMINI_PROMPT: PromptFacts = {
-  refuse: [
-    commandPrompt({
-      cli: 'gemini',
-      as: 'a slash command (built-in, custom or extension)',
-      hintMore: ", or send it with --command (command: true over MCP) to run it as gemini's command",
-    }),
-  ],
-  trailing: [{ endsWith: '\\', append: '\n' }],
-};
+const HINT_MORE = ", or send it with --command (command: true over MCP) to run it as gemini's command";
+const SLASH_COMMAND = commandPrompt({ cli: 'gemini', as: 'a slash command (built-in, custom or extension)', hintMore: HINT_MORE });
+export const GEMINI_PROMPT: PromptFacts = { refuse: [SLASH_COMMAND], trailing: [{ endsWith: '\\', append: '\n' }] };
 
 /** AfterAgent's `prompt_response` when the turn produced no text (API error, cancel). */
 export const NO_RESPONSE_TEXT = '[no response text]';

@@ -6,7 +6,8 @@ import { createUmbel, UmbelError, UsageError } from '@umbel/core';
 import { createMemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGemini, GEMINI_INHERIT_ENV, GEMINI_UNSET_ENV, VERSION } from './index.js';
-import { buildWorkerSettings, geminiBilling } from './home.js';
+import { geminiBilling } from './facts.js';
+import { buildWorkerSettings } from './home.js';
 
 const prepareGeminiPrompt = (prompt: string) => createGemini().doPreparePrompt?.(prompt);
 

@@ -1,14 +1,11 @@
-/**
- * The worker's own Gemini home (`<workerDir>/gemini-home`, passed as `GEMINI_CLI_HOME`) and the
- * settings umbel gives it: GEMINI-FACTS.md "Settings layers", "Worker home". The user's files are only read.
- */
+/** The worker's own Gemini home (`GEMINI_CLI_HOME`) and its settings (GEMINI-FACTS.md: "Settings layers", "Worker home"); the user's files are only read. */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HookInstallContext, HookKind, LaunchParts, ProviderV1BillingReport } from '@umbel/provider';
+import type { HookInstallContext, HookKind, LaunchParts } from '@umbel/provider';
 import { asRecord, deepMerge, jsonFile, linkUserOrShared, prepareHome, readJsonObject, recordAt, settingsWithHooks, valueAt } from '@umbel/provider';
-import { GEMINI_HOOK_EVENTS } from './facts.js';
+import { GEMINI_HOOK_EVENTS, geminiBilling } from './facts.js';
 
-/** The worker's Gemini home, inside its provider dir. */
+/** The worker's Gemini home inside its provider dir (`<workerDir>/gemini-home`). */
 export const WORKER_HOME_DIR = 'gemini-home';
 /** The worker's settings file, relative to its provider dir. */
 export const WORKER_SETTINGS_PATH = `${WORKER_HOME_DIR}/.gemini/settings.json`;
@@ -17,8 +14,8 @@ export const TELEMETRY_PATH = 'telemetry.log';
 /** Timeout of umbel's hook commands (ms); the sink writes one file and exits. */
 export const HOOK_TIMEOUT_MS = 10_000;
 
-/** Entries of the user's `~/.gemini` that are not shared with a worker's home. */
-const NOT_LINKED = new Set(['settings.json', 'projects.json', 'tmp']);
+/** Entries of the user's `~/.gemini` that are not shared with a worker's home (GEMINI-FACTS.md: "Worker home"). */
+const NOT_LINKED = /^(settings\.json|projects\.json|tmp)$|\.(lock|tmp)$/;
 
 /** Auth types of `security.auth.selectedType`. */
 export const GeminiAuthType = {
@@ -31,18 +28,7 @@ export type GeminiAuthType = (typeof GeminiAuthType)[keyof typeof GeminiAuthType
 /** The auth type umbel selects when the user's settings select none (GEMINI-FACTS.md: "Environment and billing"). */
 export function chooseAuthType(env: Readonly<Record<string, string>>): GeminiAuthType | undefined {
   if ((env.GOOGLE_GENAI_USE_VERTEXAI ?? '').toLowerCase() === 'true') return GeminiAuthType.Vertex;
-  if (env.GEMINI_API_KEY) return GeminiAuthType.ApiKey;
-  return undefined;
-}
-
-/** How a worker bills, from the auth type its settings select (GEMINI-FACTS.md: "Environment and billing"). */
-export function geminiBilling(settings: Readonly<Record<string, unknown>>): ProviderV1BillingReport {
-  const type = valueAt(settings, ['security', 'auth', 'selectedType']);
-  if (typeof type !== 'string' || !type) return { billing: 'unknown', evidence: 'no security.auth.selectedType' };
-  const evidence = `security.auth.selectedType "${type}"`;
-  if (type === GeminiAuthType.OAuth) return { billing: 'subscription', evidence };
-  if (type === 'cloud-shell') return { billing: 'unknown', evidence };
-  return { billing: 'api', evidence };
+  return env.GEMINI_API_KEY ? GeminiAuthType.ApiKey : undefined;
 }
 
 /** Input of {@link buildWorkerSettings}. */
@@ -54,15 +40,14 @@ export interface WorkerSettingsInput {
   /** The worker's env (for the auth choice). */
   readonly env: Readonly<Record<string, string>>;
   /** Deep-merged last (tests: `{model:{disableLoopDetection:true}}`). */
-  readonly overrides?: Readonly<Record<string, unknown>>;
+  readonly overrides?: Readonly<Record<string, unknown>> | undefined;
   /** Where the CLI writes its local telemetry (see {@link workerTelemetry}); none when absent. */
   readonly telemetryOutfile?: string;
 }
 
 /** The worker's telemetry: local, into `outfile`, without prompts, unless the user's own is on (GEMINI-FACTS.md: "Telemetry"). */
 export function workerTelemetry(user: unknown, outfile: string | undefined): unknown {
-  if (asRecord(user)?.enabled === true) return user;
-  if (outfile === undefined) return user;
+  if (asRecord(user)?.enabled === true || outfile === undefined) return user;
   return { enabled: true, target: 'local', outfile, logPrompts: false, useCollector: false };
 }
 
@@ -73,10 +58,8 @@ const WORKER_SET = { hooksConfig: { enabled: true }, general: { enableAutoUpdate
 export function buildWorkerSettings(input: WorkerSettingsInput): Record<string, unknown> {
   const hooks = Object.entries(GEMINI_HOOK_EVENTS).map(([event, kind]) => ({ event, kind, command: input.hookCommand(kind) }));
   const s = settingsWithHooks(input.user, hooks, { matcher: '', fields: (h) => ({ name: `umbel-${h.kind}`, timeout: HOOK_TIMEOUT_MS }) }, WORKER_SET);
-  const hooksConfig = s.hooksConfig as Record<string, unknown>;
-  if (Array.isArray(hooksConfig.disabled)) {
-    hooksConfig.disabled = hooksConfig.disabled.filter((name) => !(typeof name === 'string' && name.startsWith('umbel-')));
-  }
+  const disabled = valueAt(s, ['hooksConfig', 'disabled']); // (a user's list never disables umbel's own hooks)
+  if (Array.isArray(disabled)) recordAt(s, ['hooksConfig']).disabled = disabled.filter((name) => !(typeof name === 'string' && name.startsWith('umbel-')));
   const selected = valueAt(s, ['security', 'auth', 'selectedType']);
   const chosen = typeof selected === 'string' && selected !== '' ? undefined : chooseAuthType(input.env);
   if (chosen) recordAt(s, ['security', 'auth']).selectedType = chosen;
@@ -86,9 +69,7 @@ export function buildWorkerSettings(input: WorkerSettingsInput): Record<string, 
 }
 
 /** The user's own Gemini home (the directory holding `.gemini`). */
-export function userGeminiHome(callerEnv: Readonly<Record<string, string | undefined>>): string {
-  return callerEnv.GEMINI_CLI_HOME || callerEnv.HOME || homedir();
-}
+export const userGeminiHome = (callerEnv: Readonly<Record<string, string | undefined>>): string => callerEnv.GEMINI_CLI_HOME || callerEnv.HOME || homedir();
 
 /** The provider's settings of the worker home. */
 export interface GeminiHomeOptions {
@@ -104,19 +85,10 @@ export async function installGeminiHome({ launch }: HookInstallContext, options:
   const user = await readJsonObject(join(userDotGemini, 'settings.json'), 'Gemini settings');
   const home = join(launch.workerDir, WORKER_HOME_DIR);
   const dotGemini = join(home, '.gemini');
-  const linked = (name: string) => !NOT_LINKED.has(name) && !name.endsWith('.lock') && !name.endsWith('.tmp');
-  await prepareHome({ user: userDotGemini, home: dotGemini, link: linked });
+  await prepareHome({ user: userDotGemini, home: dotGemini, link: (name) => !NOT_LINKED.test(name) });
   await linkUserOrShared(join(userDotGemini, 'tmp'), join(launch.sharedDir, 'tmp'), join(dotGemini, 'tmp'));
-  const settings = buildWorkerSettings({
-    user,
-    hookCommand: (kind) => launch.hookCommand(kind),
-    env: launch.env,
-    telemetryOutfile: join(launch.workerDir, TELEMETRY_PATH),
-    ...(options.settingsOverrides ? { overrides: options.settingsOverrides } : {}),
-  });
-  return {
-    env: { GEMINI_CLI_HOME: home, ...(options.trustWorkspace !== false ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}) },
-    files: [jsonFile(join(dotGemini, 'settings.json'), settings)],
-    billing: geminiBilling(settings),
-  };
+  const telemetryOutfile = join(launch.workerDir, TELEMETRY_PATH);
+  const settings = buildWorkerSettings({ user, hookCommand: launch.hookCommand, env: launch.env, telemetryOutfile, overrides: options.settingsOverrides });
+  const trust: Record<string, string> = options.trustWorkspace !== false ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {};
+  return { env: { GEMINI_CLI_HOME: home, ...trust }, files: [jsonFile(join(dotGemini, 'settings.json'), settings)], billing: geminiBilling(settings) };
 }

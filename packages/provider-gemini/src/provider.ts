@@ -1,10 +1,9 @@
 /** The Gemini CLI provider: its facts compiled by the provider kit (the launch: GEMINI-FACTS.md "Launch"). */
 import type { ProviderV1 } from '@umbel/provider';
-import { defineProvider, modeFlags } from '@umbel/provider';
+import { activityDirsOf, defineProvider, modeFlags } from '@umbel/provider';
 import { chatOptions, geminiMessages, replayGeminiChat } from './chat.js';
 import * as facts from './facts.js';
 import { type GeminiHomeOptions, installGeminiHome } from './home.js';
-import { geminiActivityDirs } from './subagents.js';
 import { GEMINI_SIDE_RECORDS, geminiTurn } from './telemetry.js';
 
 /** Version of this package. */
@@ -67,7 +66,8 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
       messages: (chat, options) => geminiMessages(chat, chatOptions(options)),
     },
     tools: facts.GEMINI_TOOLS,
-    activityDirs: geminiActivityDirs,
+    // a subagent's (invoke_agent's) chat: chats/<the main session id as the CLI's sanitizeFilenamePart makes it>/<its id>.jsonl (BACKGROUND-FACTS.md §8)
+    activityDirs: activityDirsOf({ transcript: /^(.*\/chats)\/session-[^/]+\.jsonl$/, dirs: ['$1/{session}'], unsafe: /[^a-zA-Z0-9_-]/ }),
   });
 }
 

@@ -90,3 +90,7 @@ export { groupBy } from './group-by.js';
 export { samePrompt } from './same-prompt.js';
 export { type CliSettings, cliBinary } from './cli-settings.js';
 export { attempt } from './attempt.js';
+export { type ActivityDirFacts, activityDirsOf } from './activity-dirs.js';
+export { type PartsMessageOptions, partsMessage } from './parts-message.js';
+export { type NamedBillingFacts, namedBilling } from './named-billing.js';
+export { type AccountTextFacts, accountErrorOfText } from './account-text.js';
