@@ -88,3 +88,5 @@ export { type BackgroundTaskFacts, backgroundTasks } from './background-tasks.js
 export { type RootModeFacts, refuseModeAsRoot } from './root-mode.js';
 export { groupBy } from './group-by.js';
 export { samePrompt } from './same-prompt.js';
+export { sumUsage } from './usage-sum.js';
+export { editQuietly, removeSessionState, type SessionStateFacts } from './session-state.js';
