@@ -31,6 +31,7 @@ import {
   toolResultBlock,
   toolResultsMessage,
   toolUseBlock,
+  unparsedReader,
 } from '@umbel/provider';
 import { toolLine } from './facts.js';
 
@@ -152,8 +153,8 @@ function failedOf(error: CopilotEvent): ProviderV1TurnRead {
 }
 
 /** What the session events say about one turn. */
-export function readCopilotTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
-  const turn = findCopilotTurn(parseEvents(options.content), options.ordinal);
+export function copilotTurn(parsed: readonly CopilotEvent[], options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
+  const turn = findCopilotTurn(parsed, options.ordinal);
   if (!turn) return { status: 'missing' };
   const { events } = turn;
   const error = events.findLast((e) => e.type === 'session.error' && !e.agentId);
@@ -179,8 +180,8 @@ export function readCopilotTurn(options: ProviderV1ReadTurnOptions): ProviderV1T
 }
 
 /** The turn's messages for stream output, in Claude's stream-json shape: text, tool calls and their results (a subagent's own are not the turn's). */
-export function readCopilotMessages(options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
-  const turn = findCopilotTurn(parseEvents(options.content), options.ordinal);
+export function copilotMessages(parsed: readonly CopilotEvent[], options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
+  const turn = findCopilotTurn(parsed, options.ordinal);
   if (!turn) return [];
   const out: ProviderV1Message[] = [];
   for (const e of turn.events.filter((event) => !event.agentId)) {
@@ -201,3 +202,6 @@ export function readCopilotMessages(options: ProviderV1ReadTurnOptions): Provide
   }
   return out;
 }
+
+/** {@link copilotTurn} and {@link copilotMessages} of `options.content`, parsed on each call. */
+export const { read: readCopilotTurn, messages: readCopilotMessages } = unparsedReader({ parse: parseEvents, turn: copilotTurn, messages: copilotMessages });

@@ -8,7 +8,7 @@
  */
 import { defineProvider, type ProviderV1 } from '@umbel/provider';
 import * as facts from './facts.js';
-import { readCopilotMessages, readCopilotTurn } from './events.js';
+import { copilotMessages, copilotTurn, parseEvents } from './events.js';
 import { installPluginDir } from './plugin-dir.js';
 
 /** The Copilot CLI releases these facts were verified on. */
@@ -61,7 +61,7 @@ export function createCopilot(settings: CopilotSettings = {}): ProviderV1 {
     input: { submitDelayMs: 150, confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true, cancelKeys: ['Escape'] },
     prompt: facts.COPILOT_PROMPT,
     payload: facts.COPILOT_PAYLOAD,
-    transcript: { read: readCopilotTurn, messages: readCopilotMessages },
+    transcript: { parse: parseEvents, turn: copilotTurn, messages: copilotMessages },
     tools: facts.COPILOT_TOOLS,
   });
 }

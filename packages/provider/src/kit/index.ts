@@ -90,3 +90,4 @@ export { groupBy } from './group-by.js';
 export { samePrompt } from './same-prompt.js';
 export { sumUsage } from './usage-sum.js';
 export { editQuietly, removeSessionState, type SessionStateFacts } from './session-state.js';
+export { unparsedReader } from './unparsed.js';
