@@ -2,7 +2,7 @@
 import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead } from '@umbel/provider';
 import {
   ANTHROPIC_USAGE_NAMES,
-  accountError,
+  accountFailure,
   accountKindOf,
   asRecord,
   blockText,
@@ -111,10 +111,8 @@ const finalOf = (group: AssistantGroup) => messageOf(group.at(-1) as ClaudeTrans
 
 /** The account failure a synthetic API-error entry records (ACCOUNT-FACTS.md §1.2): a plan limit's reset only there. */
 function accountOf(entry: Record<string, unknown>, status: number | undefined): ProviderV1AccountError | undefined {
-  const kind = accountKindOf(CLAUDE_ERROR_KINDS, stringField(entry, 'error'), status);
-  if (kind !== 'rate-limited') return kind === undefined ? undefined : accountError(kind);
   const info = asRecord(asRecord(entry.apiErrorParams)?.rate_limit_info) ?? asRecord(entry.quotaLimits);
-  return accountError(kind, isoOfEpoch(info?.resetsAt), stringField(info, 'rateLimitType'));
+  return accountFailure(accountKindOf(CLAUDE_ERROR_KINDS, stringField(entry, 'error'), status), isoOfEpoch(info?.resetsAt), stringField(info, 'rateLimitType'));
 }
 
 /** A turn whose last API message is Claude Code's synthetic API error: its text, `apiErrorStatus`, `apiErrorType`, stop reason, account failure. */

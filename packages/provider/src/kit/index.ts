@@ -91,3 +91,4 @@ export { samePrompt } from './same-prompt.js';
 export { sumUsage } from './usage-sum.js';
 export { editQuietly, removeSessionState, type SessionStateFacts } from './session-state.js';
 export { unparsedReader } from './unparsed.js';
+export { accountFailure } from './account-failure.js';
