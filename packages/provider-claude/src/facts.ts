@@ -1,13 +1,7 @@
-/**
- * Claude Code's facts as data (reference claude-code.md, test-fixtures/real/CLAUDE-FACTS.md; verified on
- * 2.1.328 and 2.1.332): env, billing switches, permission modes, hooks, paths, tools, prompt rules.
- */
+/** Claude Code's facts as data (claude-code.md, test-fixtures/real/CLAUDE-FACTS.md; verified on 2.1.328, 2.1.332): env, billing, hooks, paths, tools. */
 import type { AccountErrorNames, BackgroundTaskFacts, HookKind, NotificationFacts, PromptFacts, QuotaNames, RootModeFacts, ToolFacts } from '@umbel/provider';
 
-/**
- * Variables that switch Claude Code from the subscription login to API or cloud billing
- * (ACCOUNT-FACTS.md §1.1): never inherited; a worker gets one only when the caller passes it by name.
- */
+/** Variables that switch Claude Code from the subscription login to API or cloud billing (ACCOUNT-FACTS.md §1.1): never inherited, passed only by name. */
 export const CLAUDE_API_BILLING_ENV = [
   'ANTHROPIC_API_KEY',
   'ANTHROPIC_AUTH_TOKEN',

@@ -5,7 +5,7 @@ import { HOOK_KINDS, type HookKind, type ProviderV1LaunchOptions, UmbelError, Um
 import { ExecutableNotFoundError } from '@umbel/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_SETTINGS_FILE } from './facts.js';
-import { encodeClaudeProjectDir, splitAllowedTools } from './launch.js';
+import { encodeClaudeProjectDir, splitAllowedTools } from './index.js';
 import { type ClaudeSettings, createClaude } from './provider.js';
 
 const buildClaudeLaunch = (options: ProviderV1LaunchOptions, settings: ClaudeSettings = {}) => createClaude(settings).doBuildLaunch(options);

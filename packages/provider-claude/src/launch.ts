@@ -1,22 +1,8 @@
 /** What Claude Code's launch needs code for: the `--settings` file, the statusLine and the transcript's path. */
 import { join } from 'node:path';
-import {
-  asRecord,
-  commandHooks,
-  type HookInstallContext,
-  jsonFile,
-  type LaunchParts,
-  parseJson,
-  readTextIfExists,
-  shellQuote,
-  splitToolRules,
-  statePath,
-  teeScript,
-} from '@umbel/provider';
+import type { HookInstallContext, LaunchParts } from '@umbel/provider';
+import { asRecord, commandHooks, jsonFile, parseJson, readTextIfExists, shellQuote, splitToolRules, statePath, teeScript } from '@umbel/provider';
 import { CLAUDE_CONFIG, CLAUDE_SETTINGS_FILE, CLAUDE_STATUSLINE_FILE, CLAUDE_STATUSLINE_KIND } from './facts.js';
-
-/** Split `--allowedTools` into rules on commas and whitespace outside parentheses (`Bash(git diff:*) Edit,Read`). */
-export const splitAllowedTools: (value: string) => string[] = splitToolRules;
 
 /** The user's own `statusLine` (their `<config>/settings.json`, read tolerantly), if it runs a command. */
 export async function userStatusLine(launch: HookInstallContext['launch']): Promise<Record<string, unknown> | undefined> {
@@ -34,7 +20,7 @@ export async function installClaudeHooks({ launch, hooks, permissionMode }: Hook
     hooks: commandHooks(hooks, { matcher: '*' }),
     statusLine: { ...user, type: 'command', command: `/bin/sh ${shellQuote(script)}` },
   };
-  const allow = launch.allowedTools === undefined ? [] : splitAllowedTools(launch.allowedTools);
+  const allow = launch.allowedTools === undefined ? [] : splitToolRules(launch.allowedTools);
   if (allow.length > 0) settings.permissions = { allow };
   if (permissionMode === 'bypassPermissions') settings.skipDangerousModePermissionPrompt = true;
   const path = join(launch.workerDir, CLAUDE_SETTINGS_FILE);

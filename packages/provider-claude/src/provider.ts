@@ -21,15 +21,9 @@ export interface ClaudeSettings {
 }
 
 /**
- * Create the Claude Code provider (spec v1). Pure except `doBuildLaunch`, which looks the binary up
- * and writes nothing itself (the engine writes the settings file it returns).
- *
- * @example
- * ```ts
- * import { createUmbel } from '@umbel/provider';
- * import { createClaude } from '@umbel/provider-claude';
- * const umbel = createUmbel({ substrate, providers: [createClaude()] });
- * ```
+ * Create the Claude Code provider (spec v1). Pure except `doBuildLaunch`, which looks the binary up and writes nothing itself (the engine writes the
+ * settings file it returns).
+ * @example const umbel = createUmbel({ substrate, providers: [createClaude()] });
  */
 export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
   return defineProvider({

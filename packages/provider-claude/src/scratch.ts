@@ -1,8 +1,7 @@
 /** Forgetting a scratch session (`umbel doctor`) in Claude Code's own state: CLAUDE-FACTS.md "Scratch state" says what and why. */
-import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProviderV1ScratchSession } from '@umbel/provider';
-import { editSharedFile, statePath, withoutJsonLines, withoutJsonMember } from '@umbel/provider';
+import { editQuietly, removeSessionState, statePath, withoutJsonLines, withoutJsonMember } from '@umbel/provider';
 import { CLAUDE_CONFIG, CLAUDE_STATE_FILE } from './facts.js';
 
 /** `.claude.json` without the folder's project entry (2-space JSON, as Claude writes it). */
@@ -15,13 +14,10 @@ export const withoutHistory = (text: string, folder: string, sessionIds: readonl
 /** Forget the scratch session in Claude's own state: the shared files edited only when they hold some of it. Best effort: never throws. */
 export async function forgetClaudeScratch({ folder, sessionIds, env }: ProviderV1ScratchSession): Promise<void> {
   const root = statePath(CLAUDE_CONFIG, env);
-  const stateFile = env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, '.claude.json') : statePath(CLAUDE_STATE_FILE, env);
-  const quietly = (work: Promise<unknown>) => work.catch(() => undefined);
-  if (stateFile) await quietly(editSharedFile(stateFile, (text) => withoutProject(text, folder)));
+  await editQuietly(env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, '.claude.json') : statePath(CLAUDE_STATE_FILE, env), (text) =>
+    withoutProject(text, folder),
+  );
   if (!root) return;
-  await quietly(editSharedFile(join(root, 'history.jsonl'), (text) => withoutHistory(text, folder, sessionIds)));
-  const ids = sessionIds.filter((id) => /^[0-9A-Za-z-]{8,}$/.test(id));
-  for (const id of ids) await quietly(rm(join(root, 'session-env', id), { recursive: true, force: true }));
-  const telemetry = await readdir(join(root, 'telemetry')).catch(() => [] as string[]);
-  for (const file of telemetry) if (ids.some((id) => file.includes(id))) await quietly(rm(join(root, 'telemetry', file), { force: true }));
+  await editQuietly(join(root, 'history.jsonl'), (text) => withoutHistory(text, folder, sessionIds));
+  await removeSessionState(root, sessionIds, { dirs: ['session-env'], namedFiles: ['telemetry'] });
 }

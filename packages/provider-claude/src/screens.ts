@@ -65,13 +65,7 @@ export const CLAUDE_SCREENS: ScreenFacts = {
   ],
   ready: { hook: 'session', inputBox: true },
   inputPrompt: allOf(/^\s*Do you want to /m, /^\s*❯ 1\. Yes\b/m),
-  inputBox: {
-    start: /^\s*❯ ?(.*)$/,
-    above: RULE,
-    end: RULE,
-    empty: [/^Press up to edit queued messages/, /^Try "/],
-    clearKeys: ['Escape', 'Escape'],
-  },
+  inputBox: { start: /^\s*❯ ?(.*)$/, above: RULE, end: RULE, empty: [/^Press up to edit queued messages/, /^Try "/], clearKeys: ['Escape', 'Escape'] },
 };
 
 /** The banner's billing label after a `·` (ACCOUNT-FACTS.md §1.1), and the cloud switches (no banner verified for them). */

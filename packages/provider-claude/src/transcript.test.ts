@@ -55,6 +55,31 @@ describe('readClaudeTurn', () => {
     });
   });
 
+  it('a prompt entry repeated with its promptId is one prompt; a synthetic message counts in neither usage nor numTurns', () => {
+    const line = (data: object) => JSON.stringify({ sessionId: SID, ...data });
+    const user = (uuid: string, promptId: string, text: string) =>
+      line({ type: 'user', uuid, promptId, origin: { kind: 'human' }, message: { role: 'user', content: text } });
+    const assistant = (id: string, model: string, text: string, outputTokens: number) =>
+      line({
+        type: 'assistant',
+        message: { role: 'assistant', id, model, stop_reason: 'end_turn', usage: { output_tokens: outputTokens }, content: [{ type: 'text', text }] },
+      });
+    const content = [
+      user('u0', 'p-1', 'first'),
+      user('u0b', 'p-1', 'first'),
+      assistant('m0', '<synthetic>', 'No response requested.', 7),
+      assistant('m1', 'claude-a', 'answer one', 2),
+      line({ type: 'system', subtype: 'turn_duration' }),
+      user('u1', 'p-2', 'second'),
+      assistant('m2', 'claude-a', 'answer two', 3),
+      line({ type: 'system', subtype: 'turn_duration' }),
+    ].join('\n');
+    const byOrdinal = (ordinal: number) => readClaudeTurn({ content, transcriptPath: 'x', ordinal, stopSeen: true });
+    expect(byOrdinal(1)).toMatchObject({ status: 'completed', answer: 'answer one', numTurns: 1, tokenUsage: { outputTokens: 2 } });
+    expect(byOrdinal(2)).toMatchObject({ status: 'completed', answer: 'answer two' });
+    expect(byOrdinal(3)).toEqual({ status: 'missing' });
+  });
+
   it('tool turn: tool_use, tool_result, then the final text', () => {
     expect(read('tool-turn', { turnKey: 'p-tool-1' })).toMatchObject({ status: 'completed', answer: 'TOOL-RESULT: total 0', numTurns: 2 });
   });

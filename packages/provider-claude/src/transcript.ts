@@ -2,9 +2,8 @@
 import type { ProviderV1AccountError, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead } from '@umbel/provider';
 import {
   ANTHROPIC_USAGE_NAMES,
-  accountError,
+  accountFailure,
   accountKindOf,
-  addUsage,
   asRecord,
   blockText,
   contentBlocks,
@@ -15,8 +14,8 @@ import {
   lastOf,
   samePrompt,
   stringField,
+  sumUsage,
   toolActivity,
-  type UsageTotal,
 } from '@umbel/provider';
 import { CLAUDE_ERROR_KINDS, CLAUDE_PROMPT, CLAUDE_TOOL_ARGUMENT } from './facts.js';
 
@@ -58,13 +57,8 @@ function isSelfStarted(entry: ClaudeTranscriptEntry): boolean {
 
 /** Human prompts in order; a repeated entry of the same promptId right after its first one is not a new prompt. */
 function humanPrompts(entries: readonly ClaudeTranscriptEntry[]): ClaudeTranscriptEntry[] {
-  const prompts: ClaudeTranscriptEntry[] = [];
-  for (const entry of entries) {
-    const previous = prompts.at(-1);
-    const id = promptIdOf(entry);
-    if (isPrompt(entry) && (previous === undefined || id === undefined || promptIdOf(previous) !== id)) prompts.push(entry);
-  }
-  return prompts;
+  const prompts = entries.filter(isPrompt);
+  return prompts.filter((entry, i) => i === 0 || promptIdOf(entry) === undefined || promptIdOf(prompts[i - 1] as ClaudeTranscriptEntry) !== promptIdOf(entry));
 }
 
 /** The entry's text is the prompt sent (as the input box records it). */
@@ -117,10 +111,8 @@ const finalOf = (group: AssistantGroup) => messageOf(group.at(-1) as ClaudeTrans
 
 /** The account failure a synthetic API-error entry records (ACCOUNT-FACTS.md §1.2): a plan limit's reset only there. */
 function accountOf(entry: Record<string, unknown>, status: number | undefined): ProviderV1AccountError | undefined {
-  const kind = accountKindOf(CLAUDE_ERROR_KINDS, stringField(entry, 'error'), status);
-  if (kind !== 'rate-limited') return kind === undefined ? undefined : accountError(kind);
   const info = asRecord(asRecord(entry.apiErrorParams)?.rate_limit_info) ?? asRecord(entry.quotaLimits);
-  return accountError(kind, isoOfEpoch(info?.resetsAt), stringField(info, 'rateLimitType'));
+  return accountFailure(accountKindOf(CLAUDE_ERROR_KINDS, stringField(entry, 'error'), status), isoOfEpoch(info?.resetsAt), stringField(info, 'rateLimitType'));
 }
 
 /** A turn whose last API message is Claude Code's synthetic API error: its text, `apiErrorStatus`, `apiErrorType`, stop reason, account failure. */
@@ -136,14 +128,15 @@ function failedRead(group: AssistantGroup): ProviderV1TurnRead {
 /** A completed turn: the last API message's text; the usage, count and model of the real (not synthetic) ones. */
 function completedRead(turn: ClaudeTurnSlice, groups: readonly AssistantGroup[]): ProviderV1TurnRead {
   const real = groups.filter((group) => !isSynthetic(group));
-  const usage: UsageTotal = {};
-  for (const group of real) addUsage(usage, finalOf(group)?.usage, ANTHROPIC_USAGE_NAMES);
   const last = groups.at(-1);
   return definedMembers({
     status: 'completed',
     answer: last === undefined ? '' : groupText(last),
     stopReason: last && stringField(finalOf(last), 'stop_reason'),
-    tokenUsage: Object.keys(usage).length > 0 ? usage : undefined,
+    tokenUsage: sumUsage(
+      real.map((group) => finalOf(group)?.usage),
+      ANTHROPIC_USAGE_NAMES,
+    ),
     numTurns: real.length,
     sessionId: stringField(turn.start.data, 'sessionId'),
     model: lastOf(real, (group) => stringField(finalOf(group), 'model')),
@@ -185,9 +178,8 @@ function mergedMessage(group: AssistantGroup): Record<string, unknown> {
 }
 
 /**
- * The messages of one turn in `claude -p --output-format stream-json`'s shape: one `assistant`
- * message per API message (its per-block entries merged) and the turn's `user` entries (tool
- * results, interrupt markers), in transcript order; not the prompt itself. Pure.
+ * The messages of one turn in `claude -p --output-format stream-json`'s shape, in transcript order: one `assistant` message per API message (its
+ * per-block entries merged) and the turn's `user` entries (tool results, interrupt markers); not the prompt itself. Pure.
  */
 export function claudeMessages(entries: readonly ClaudeTranscriptEntry[], options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
   const turn = findClaudeTurn(entries, options);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { findCopilotTurn, parseEvents, readCopilotMessages, readCopilotTurn } from './events.js';
+import { copilot } from './provider.js';
 
 // One real session of Copilot CLI 1.0.102 against the chat mock (test-fixtures/real/COPILOT-FACTS.md):
 // 1 ECHO, 2 a pasted two-line ECHO, 3 TOOL touch (permission approved), 4 FAIL 500 x1, 5 FAIL 401,
@@ -42,6 +43,14 @@ describe('the session events of a real Copilot session', () => {
     expect((read(5) as { message: string }).message).toMatch(/^Authentication failed with provider at http:\/\/127\.0\.0\.1:\d+\/v1 \(HTTP 401\)/);
     expect(read(7)).toMatchObject({ status: 'failed', apiErrorStatus: 429, apiErrorType: 'rate_limit', account: { kind: 'rate-limited' } });
     expect((read(7) as { message: string }).message).toMatch(/retried 5 times .*Last error: 429 slow down/);
+  });
+
+  it('through the provider, the events file is parsed once per text: its turn and messages are read from that parse', () => {
+    const parsed = copilot.doParseTranscript?.({ content: recorded, transcriptPath: '/x/events.jsonl' });
+    expect(parsed).toBeDefined();
+    const options = { content: '', transcriptPath: '/x/events.jsonl', ordinal: 1, stopSeen: false, parsed };
+    expect(copilot.doReadTurn(options)).toMatchObject({ status: 'completed', answer: 'first answer' });
+    expect(copilot.doReadMessages?.(options)).toEqual(readCopilotMessages({ ...options, content: recorded }));
   });
 
   it('Escape at a permission prompt is an abort: interrupted', () => {

@@ -21,7 +21,19 @@
  * before it, and is no turn of its own.
  */
 import type { ProviderV1BackgroundTask, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
-import { accountError, accountErrorOfStatus, asRecord, jsonLines } from '@umbel/provider';
+import {
+  accountError,
+  accountErrorOfStatus,
+  asRecord,
+  assistantMessage,
+  jsonLines,
+  textBlock,
+  toolResultBlock,
+  toolResultsMessage,
+  toolUseBlock,
+  unparsedReader,
+} from '@umbel/provider';
+import { toolLine } from './facts.js';
 
 /** One session event. */
 export interface CopilotEvent {
@@ -124,11 +136,7 @@ export function usageOf(events: readonly CopilotEvent[]): ProviderV1Usage {
 function runningTool(events: readonly CopilotEvent[]): string | undefined {
   const done = new Set(events.filter((e) => e.type === 'tool.execution_complete').map((e) => e.data.toolCallId));
   const running = events.findLast((e) => e.type === 'tool.execution_start' && !e.agentId && !done.has(e.data.toolCallId));
-  if (!running) return undefined;
-  const args = asRecord(running.data.arguments) ?? {};
-  const arg = ['command', 'path', 'url', 'pattern'].map((k) => args[k]).find((v): v is string => typeof v === 'string' && v !== '');
-  const tool = typeof running.data.toolName === 'string' ? running.data.toolName : 'tool';
-  return arg ? `${tool}: ${arg}` : tool;
+  return running && toolLine(typeof running.data.toolName === 'string' ? running.data.toolName : 'tool', running.data.arguments);
 }
 
 function failedOf(error: CopilotEvent): ProviderV1TurnRead {
@@ -145,8 +153,8 @@ function failedOf(error: CopilotEvent): ProviderV1TurnRead {
 }
 
 /** What the session events say about one turn. */
-export function readCopilotTurn(options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
-  const turn = findCopilotTurn(parseEvents(options.content), options.ordinal);
+export function copilotTurn(parsed: readonly CopilotEvent[], options: ProviderV1ReadTurnOptions): ProviderV1TurnRead {
+  const turn = findCopilotTurn(parsed, options.ordinal);
   if (!turn) return { status: 'missing' };
   const { events } = turn;
   const error = events.findLast((e) => e.type === 'session.error' && !e.agentId);
@@ -172,36 +180,28 @@ export function readCopilotTurn(options: ProviderV1ReadTurnOptions): ProviderV1T
 }
 
 /** The turn's messages for stream output, in Claude's stream-json shape: text, tool calls and their results (a subagent's own are not the turn's). */
-export function readCopilotMessages(options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
-  const turn = findCopilotTurn(parseEvents(options.content), options.ordinal);
+export function copilotMessages(parsed: readonly CopilotEvent[], options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
+  const turn = findCopilotTurn(parsed, options.ordinal);
   if (!turn) return [];
   const out: ProviderV1Message[] = [];
   for (const e of turn.events.filter((event) => !event.agentId)) {
-    const uuid = typeof e.data.messageId === 'string' ? e.data.messageId : e.id;
+    const uuid = (typeof e.data.messageId === 'string' ? e.data.messageId : e.id) || undefined;
     if (e.type === 'assistant.message') {
       const text = typeof e.data.content === 'string' ? e.data.content : '';
       const calls = toolRequestsOf(e)
         .map(asRecord)
         .filter((c): c is Record<string, unknown> => !!c);
-      const content = [
-        ...(text !== '' ? [{ type: 'text', text }] : []),
-        ...calls.map((c) => ({ type: 'tool_use', id: c.toolCallId, name: c.name, input: c.arguments ?? {} })),
-      ];
-      if (content.length) out.push({ type: 'assistant', message: { role: 'assistant', content }, ...(uuid ? { uuid } : {}) });
+      const content = [...(text !== '' ? [textBlock(text)] : []), ...calls.map((c) => toolUseBlock(c.toolCallId, c.name, c.arguments ?? {}))];
+      if (content.length) out.push(assistantMessage(content, uuid));
     } else if (e.type === 'tool.execution_complete') {
       const result = asRecord(e.data.result);
-      const isError = e.data.success === false;
-      const text =
-        typeof result?.content === 'string'
-          ? result.content
-          : typeof asRecord(e.data.error)?.message === 'string'
-            ? String(asRecord(e.data.error)?.message)
-            : '';
-      out.push({
-        type: 'user',
-        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: e.data.toolCallId, content: text, is_error: isError }] },
-      });
+      const error = asRecord(e.data.error);
+      const text = typeof result?.content === 'string' ? result.content : typeof error?.message === 'string' ? error.message : '';
+      out.push(toolResultsMessage([toolResultBlock(e.data.toolCallId, text, e.data.success === false)]));
     }
   }
   return out;
 }
+
+/** {@link copilotTurn} and {@link copilotMessages} of `options.content`, parsed on each call. */
+export const { read: readCopilotTurn, messages: readCopilotMessages } = unparsedReader({ parse: parseEvents, turn: copilotTurn, messages: copilotMessages });

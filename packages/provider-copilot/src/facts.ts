@@ -14,8 +14,11 @@ import type {
   ProviderV1BillingInput,
   ProviderV1BillingReport,
   ProviderV1EventInfo,
+  ProviderV1ToolCall,
+  ProviderV1ToolUse,
+  ToolFacts,
 } from '@umbel/provider';
-import { asRecord, commandPrompt, permissionInput, stringField } from '@umbel/provider';
+import { asRecord, classifyTool, commandPrompt, permissionInput, stringField } from '@umbel/provider';
 
 /**
  * Configuration variables a worker inherits, named one by one: where Copilot keeps its state and
@@ -139,10 +142,11 @@ const str = (p: Record<string, unknown>, key: string) => stringField(p, key);
 /** The fields of a tool call's main argument (`toolArgs`/`toolInput`: command, path, url). */
 const ARG_FIELDS = ['command', 'path', 'url', 'pattern'];
 
-/** The main argument of a tool call. */
-function argOf(args: unknown): string | undefined {
+/** A tool call as one line: the tool and its main argument (`bash: ls`), or the tool alone. */
+export function toolLine(tool: string, args: unknown): string {
   const input = asRecord(args) ?? {};
-  return ARG_FIELDS.map((k) => input[k]).find((v): v is string => typeof v === 'string' && v !== '');
+  const arg = ARG_FIELDS.map((k) => input[k]).find((v): v is string => typeof v === 'string' && v !== '');
+  return arg ? `${tool}: ${arg}` : tool;
 }
 
 /** One line for a tool-kind payload: a failed model call, or the tool and its main argument. */
@@ -150,9 +154,7 @@ export function activityOf(p: Record<string, unknown>): string | undefined {
   const error = asRecord(p.error);
   if (error) return `model call failed${p.recoverable === true ? ' (Copilot retries)' : ''}: ${str(error, 'message') ?? 'error'}`;
   const tool = str(p, 'toolName');
-  if (!tool) return undefined;
-  const arg = argOf(p.toolArgs);
-  return arg ? `${tool}: ${arg}` : tool;
+  return tool ? toolLine(tool, p.toolArgs) : undefined;
 }
 
 /**
@@ -183,3 +185,16 @@ export const COPILOT_PAYLOAD: PayloadFacts = {
   activity: (p) => activityOf(p),
   refine: refineEvent,
 };
+
+/** What its tool calls do, for `umbel actions` / `umbel diff`: `bash {command}`, `view`/`edit`/`create {path}` (COPILOT-FACTS.md §5); others name no file. */
+export const COPILOT_TOOLS: ToolFacts = {
+  table: {
+    bash: { does: 'command', fields: ['command'] },
+    view: { does: 'read', fields: ['path'] },
+    edit: { does: 'edited', fields: ['path'] },
+    create: { does: 'written', fields: ['path'] },
+  },
+};
+
+/** Classify one Copilot tool call by {@link COPILOT_TOOLS}. Pure. */
+export const classifyCopilotTool = (call: ProviderV1ToolCall): ProviderV1ToolUse => classifyTool(COPILOT_TOOLS, call);

@@ -7,7 +7,7 @@
  * `<COPILOT_HOME or ~/.copilot>/session-state/<id>/events.jsonl`.
  */
 import { join } from 'node:path';
-import { type HookInstallContext, type InstalledHook, type LaunchParts, type ProviderV1LaunchOptions, shellQuote } from '@umbel/provider';
+import { type HookInstallContext, type InstalledHook, type LaunchParts, jsonText, type ProviderV1LaunchOptions, shellQuote, statePath } from '@umbel/provider';
 
 /** How long Copilot waits for one hook command (s): umbel's delivers a payload to a local file. */
 export const HOOK_TIMEOUT_SEC = 30;
@@ -17,9 +17,7 @@ export const PLUGIN_NAME = 'umbel-worker';
 
 /** The directory Copilot keeps its state in for this worker: `COPILOT_HOME`, else `~/.copilot`. */
 export function copilotHome(launch: Pick<ProviderV1LaunchOptions, 'env' | 'callerEnv'>): string | undefined {
-  if (launch.env.COPILOT_HOME) return launch.env.COPILOT_HOME;
-  const home = launch.env.HOME ?? launch.callerEnv.HOME;
-  return home ? join(home, '.copilot') : undefined;
+  return statePath({ path: '~/.copilot', env: 'COPILOT_HOME' }, { ...launch.env, HOME: launch.env.HOME ?? launch.callerEnv.HOME });
 }
 
 /** The events file of session `sessionId`, when the state directory is known. */
@@ -49,12 +47,12 @@ export function hooksJson(hooks: readonly InstalledHook[], transcriptPath?: stri
     const bash = NAMES_TRANSCRIPT.has(hook.event) ? withTranscriptPath(hook.command, transcriptPath) : hook.command;
     (byEvent[hook.event] ??= []).push({ type: 'command', bash, timeoutSec: HOOK_TIMEOUT_SEC });
   }
-  return `${JSON.stringify({ version: 1, hooks: byEvent }, null, 2)}\n`;
+  return jsonText({ version: 1, hooks: byEvent });
 }
 
 /** `.plugin/plugin.json`. Pure. */
 export function pluginJson(): string {
-  return `${JSON.stringify({ name: PLUGIN_NAME, description: "umbel's hooks for one worker", version: '1.0.0' }, null, 2)}\n`;
+  return jsonText({ name: PLUGIN_NAME, description: "umbel's hooks for one worker", version: '1.0.0' });
 }
 
 /** Install the worker's plugin: its files, the argument that loads it, and the transcript it will write. */

@@ -7,27 +7,9 @@
  * (./events.ts), the hooks (./plugin-dir.ts) only say when to look.
  */
 import { defineProvider, type ProviderV1 } from '@umbel/provider';
-import {
-  COPILOT_API_BILLING_ENV,
-  COPILOT_CHILD_MARKERS,
-  COPILOT_DIALOGS,
-  COPILOT_ENDPOINT_ENV,
-  COPILOT_HOOK_EVENTS,
-  COPILOT_INHERIT_ENV,
-  COPILOT_INPUT_BOX,
-  COPILOT_PAYLOAD,
-  COPILOT_PERMISSION_MODES,
-  COPILOT_PROMPT,
-  COPILOT_SET_ENV,
-  COPILOT_SIGN_IN,
-  COPILOT_SIGN_IN_HINT,
-  COPILOT_UNSET_ENV,
-  copilotBilling,
-  PERMISSION_PROMPT,
-} from './facts.js';
-import { readCopilotMessages, readCopilotTurn } from './events.js';
+import * as facts from './facts.js';
+import { copilotMessages, copilotTurn, parseEvents } from './events.js';
 import { installPluginDir } from './plugin-dir.js';
-import { COPILOT_TOOLS } from './tools.js';
 
 /** The Copilot CLI releases these facts were verified on. */
 export const COPILOT_VERIFIED_VERSIONS = ['1.0.102'] as const;
@@ -54,33 +36,33 @@ export function createCopilot(settings: CopilotSettings = {}): ProviderV1 {
     description: 'GitHub Copilot CLI (`copilot`), on your GitHub sign-in (Copilot plan) or a BYOK model provider',
     verifiedVersions: COPILOT_VERIFIED_VERSIONS,
     binary: { name: 'copilot', install: 'npm install -g @github/copilot', ...(settings.bin ? { configured: settings.bin } : {}) },
-    env: { inherit: COPILOT_INHERIT_ENV, hostMarkers: COPILOT_CHILD_MARKERS, unset: COPILOT_UNSET_ENV, set: COPILOT_SET_ENV },
-    billing: { apiEnv: COPILOT_API_BILLING_ENV, endpointEnv: COPILOT_ENDPOINT_ENV, detect: copilotBilling },
+    env: { inherit: facts.COPILOT_INHERIT_ENV, hostMarkers: facts.COPILOT_CHILD_MARKERS, unset: facts.COPILOT_UNSET_ENV, set: facts.COPILOT_SET_ENV },
+    billing: { apiEnv: facts.COPILOT_API_BILLING_ENV, endpointEnv: facts.COPILOT_ENDPOINT_ENV, detect: facts.copilotBilling },
     sandbox: { hosts: ['api.github.com', 'github.com', 'api.githubcopilot.com'], writePaths: [{ path: '~/.copilot' }] },
     flags: {
       sessionId: '--session-id',
       model: '--model',
-      permissionModes: COPILOT_PERMISSION_MODES,
+      permissionModes: facts.COPILOT_PERMISSION_MODES,
       unattended: 'allow',
       allowedTools: '--allow-tool',
       extraArgs: settings.extraArgs ?? [],
     },
     // sessionStart fires at the first prompt (it carries the prompt as `initialPrompt`)
-    hooks: { events: COPILOT_HOOK_EVENTS, sessionAt: 'first-prompt', install: installPluginDir },
+    hooks: { events: facts.COPILOT_HOOK_EVENTS, sessionAt: 'first-prompt', install: installPluginDir },
     screens: {
-      signIn: COPILOT_SIGN_IN,
-      signInHint: COPILOT_SIGN_IN_HINT,
-      dialogs: COPILOT_DIALOGS,
+      signIn: facts.COPILOT_SIGN_IN,
+      signInHint: facts.COPILOT_SIGN_IN_HINT,
+      dialogs: facts.COPILOT_DIALOGS,
       ready: { inputBox: true },
-      inputPrompt: PERMISSION_PROMPT,
-      inputBox: COPILOT_INPUT_BOX,
+      inputPrompt: facts.PERMISSION_PROMPT,
+      inputBox: facts.COPILOT_INPUT_BOX,
     },
     // Pasted (bracketed), never typed; userPromptSubmitted confirms the submit. Escape stops a turn.
     input: { submitDelayMs: 150, confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true, cancelKeys: ['Escape'] },
-    prompt: COPILOT_PROMPT,
-    payload: COPILOT_PAYLOAD,
-    transcript: { read: readCopilotTurn, messages: readCopilotMessages },
-    tools: COPILOT_TOOLS,
+    prompt: facts.COPILOT_PROMPT,
+    payload: facts.COPILOT_PAYLOAD,
+    transcript: { parse: parseEvents, turn: copilotTurn, messages: copilotMessages },
+    tools: facts.COPILOT_TOOLS,
   });
 }
 

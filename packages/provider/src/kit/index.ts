@@ -94,3 +94,7 @@ export { type ActivityDirFacts, activityDirsOf } from './activity-dirs.js';
 export { type PartsMessageOptions, partsMessage } from './parts-message.js';
 export { type NamedBillingFacts, namedBilling } from './named-billing.js';
 export { type AccountTextFacts, accountErrorOfText } from './account-text.js';
+export { sumUsage } from './usage-sum.js';
+export { editQuietly, removeSessionState, type SessionStateFacts } from './session-state.js';
+export { unparsedReader } from './unparsed.js';
+export { accountFailure } from './account-failure.js';
