@@ -5,6 +5,7 @@
 import {
   asRecord,
   type HookEvent,
+  type ModelListFacts,
   type PayloadFacts,
   type PromptFacts,
   type ProviderV1EventInfo,
@@ -28,12 +29,7 @@ export const OPENCODE_INHERIT_ENV = [
   'AZURE_RESOURCE_NAME',
 ] as const;
 
-/**
- * The API keys (and the cloud profile) of the model providers people use with opencode: each one
- * bills that provider's API. Subscription first: never inherited, passed with `--env NAME` on
- * purpose. opencode's own stored logins (`opencode auth login`, e.g. a Claude Pro/Max or Copilot
- * login) need none of them.
- */
+/** The API keys (and cloud profile) of opencode's model providers: each bills that API; never inherited (opencode-FACTS.md: "Billing"). */
 export const OPENCODE_API_BILLING_ENV = [
   'ANTHROPIC_API_KEY',
   'OPENAI_API_KEY',
@@ -50,10 +46,7 @@ export const OPENCODE_API_BILLING_ENV = [
   'AWS_PROFILE',
 ] as const;
 
-/**
- * Why opencode's billing cannot be told before it starts, and the verdict when no key was passed (a
- * passed one bills its API: the kit's rule): its stored logins decide, which umbel cannot see.
- */
+/** The billing verdict when no key was passed (a passed one bills its API): opencode's stored logins decide, unseen by umbel. */
 export const OPENCODE_BILLING_UNKNOWABLE = "no API key passed; opencode's stored logins (opencode auth login) may bill a plan or an API";
 
 /**
@@ -75,6 +68,16 @@ export const PLUGIN_PACKAGE_VERSION = '1.18.33';
 /** What a model id must look like: `provider/model` (the model part may hold more slashes). */
 export const MODEL_ID = /^[^/\s]+\/\S+$/;
 
+/** `--model` is checked against `opencode models` before launching (opencode-FACTS.md: "The model check"). */
+export const OPENCODE_MODELS: ModelListFacts = {
+  cli: 'opencode',
+  args: ['models'],
+  id: MODEL_ID,
+  format: 'provider/model',
+  scratchEnv: ['XDG_STATE_HOME'],
+  errorPrefix: 'Opencode',
+};
+
 /** The permission dialog drawn and taking keys (Enter = Allow once, Escape = Reject). */
 export const PERMISSION_PROMPT = /△ Permission required|Allow once\s+Allow always\s+Reject/;
 
@@ -94,25 +97,11 @@ export function activityOf(p: Record<string, unknown>): string | undefined {
   return tool ? toolActivity(tool, p.args, ['command', 'filePath', 'pattern', 'url', 'path'], 'colon') : undefined;
 }
 
-/**
- * A subagent's child session (the `task` tool; the plugin names its parent as `parentSessionID`,
- * BACKGROUND-FACTS.md §6) is not the worker's session: its payloads name no session or transcript
- * (else the worker's would switch to the child's), and its prompt is one umbel never sent
- * (self-started), so the child's stop, keyed by that prompt's message id like it, ends no turn.
- */
+/** A subagent's child session (`parentSessionID`) is not the worker's: opencode-FACTS.md, "Child sessions". */
 export function refineEvent(event: HookEvent, p: Record<string, unknown>, info: ProviderV1EventInfo): ProviderV1EventInfo {
   if (!stringField(p, 'parentSessionID')) return info;
   const { sessionId: _s, transcriptPath: _t, ...own } = info;
   return event.kind === 'prompt' ? { ...own, selfStarted: true } : own;
-}
-
-/**
- * The dir of the worker's transcripts (the plugin writes each session's there, a subagent's child
- * session's too, at each of its tool steps): a child's growing transcript is activity. Pure.
- */
-export function opencodeActivityDirs(transcriptPath: string): readonly string[] {
-  const slash = transcriptPath.lastIndexOf('/');
-  return slash > 0 ? [transcriptPath.slice(0, slash)] : [];
 }
 
 /** What the plugin's payloads say (./plugin.ts writes them). */

@@ -5,7 +5,6 @@
  */
 export * from './config-dir.js';
 export * from './facts.js';
-export * from './models.js';
 export * from './plugin.js';
 export * from './provider.js';
 export * from './screens.js';

@@ -1,25 +1,16 @@
 /**
- * umbel's opencode plugin: a plain ES module in the worker's own config dir
- * (`$OPENCODE_CONFIG_DIR/plugins/umbel.js`) that turns opencode's own signals into umbel hook events
- * and writes the worker's transcript from opencode's stored session, after the turn's terminal
- * event (docs/providers/opencode.md: "How umbel follows a turn"; FACTS.md §b, §c; verified on 1.18.33).
- *
- * {@link UmbelPluginRun} is serialised into the plugin file with its settings: it must stay
- * self-contained: no reference to anything outside its own body, and no `import()` in it (a module
- * loader that transforms this package — vitest, a bundler — rewrites those, and the written file
- * would then call a helper that does not exist there). The node modules it needs come in as an
- * argument, from static imports at the top of the rendered file.
+ * umbel's opencode plugin, serialised into each worker's `$OPENCODE_CONFIG_DIR/plugins/umbel.js`: opencode's
+ * signals become umbel hook events, and the transcript is written from opencode's stored session after each
+ * turn's terminal event. opencode-FACTS.md: "The plugin" (why it is self-contained, and what it does when).
  */
 
 import type * as ChildProcess from 'node:child_process';
 import type * as Fs from 'node:fs';
-import type * as Path from 'node:path';
 
-/** The node modules the plugin uses, imported by the rendered file and passed in. */
+/** The node modules the rendered file imports and passes in (the plugin itself imports nothing). */
 export interface PluginModules {
   readonly fs: typeof Fs;
   readonly cp: typeof ChildProcess;
-  readonly path: typeof Path;
 }
 
 /** What the plugin is told at launch (embedded in its file; no env value ever goes in here). */
@@ -37,16 +28,10 @@ export interface PluginSettings {
 }
 
 type Json = Record<string, unknown>;
-type Client = {
-  session: {
-    messages(o: { path: { id: string } }): Promise<{ data?: unknown }>;
-    get(o: { path: { id: string } }): Promise<{ data?: unknown }>;
-    abort(o: { path: { id: string } }): Promise<unknown>;
-  };
-};
+type Call = (o: { path: { id: string } }) => Promise<{ data?: unknown }>;
 /** The part of opencode's plugin context the plugin uses. */
 export interface PluginContext {
-  readonly client: Client;
+  readonly client: { session: { messages: Call; get: Call; abort: Call } };
   readonly directory?: string;
   readonly worktree?: string;
 }
@@ -57,16 +42,12 @@ export interface PluginHooks {
   'tool.execute.before'(input: Json, output: { args?: unknown }): Promise<void>;
 }
 
-/** What umbel keeps per session: the turns (user message ids) still open, oldest first; the failures it recorded; the turns ended. */
+/** Per session: the turns (user message ids) still open, oldest first; the failures umbel recorded; the turns ended. */
 type Session = { open: string[]; failures: Record<string, Json>; ended: string[] };
 type OpencodeError = { name?: string; data?: { message?: string; statusCode?: number } };
 
-/**
- * The plugin of one opencode instance: its sessions, and a method per opencode event umbel uses.
- * Serialised into the plugin file: self-contained, its methods reach each other through `this` only.
- */
+/** The plugin of one opencode instance: its sessions, and a method per opencode event umbel uses (reached through `this` only). */
 export class UmbelPluginRun {
-  /** The opencode events umbel uses, each a method below (opencode sends dozens per turn: the rest are dropped first). */
   static EVENTS = ['session.idle', 'session.error', 'session.status', 'session.created', 'permission.asked', 'permission.replied', 'message.updated'] as const;
   readonly ctx: PluginContext;
   readonly settings: PluginSettings;
@@ -98,11 +79,11 @@ export class UmbelPluginRun {
   /** What every payload of a session carries; a child session's names its parent (BACKGROUND-FACTS.md §6). */
   base(id: string): Json {
     const parent = this.parents.get(id);
-    const transcriptPath = this.node.path.join(this.settings.transcriptDir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+    const transcriptPath = `${this.settings.transcriptDir}/${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`;
     return { sessionID: id, transcriptPath, ...(parent ? { parentSessionID: parent } : {}) };
   }
 
-  /** Run the signal's hook command with the payload on stdin; the hook sink never fails, a missing sh loses one event, never opencode's turn. */
+  /** Run the signal's hook command with the payload on stdin; a failure loses one event, never opencode's turn. */
   deliver(signal: string, payload: Json): void {
     const command = this.settings.hooks[signal];
     if (!command) return;
@@ -137,30 +118,16 @@ export class UmbelPluginRun {
     } catch {}
   }
 
-  /** End the oldest open turn with a failure: record it, deliver it, then write the transcript. */
-  async fail(id: string, error: Json, signal: string): Promise<void> {
+  /** End the oldest open turn with a failure: record it, deliver it as `session.error`, then write the transcript. */
+  async fail(id: string, error: Json): Promise<void> {
     const s = this.session(id);
     const messageID = s.open.shift();
     if (!messageID) return;
     s.failures[messageID] = error;
     s.ended.push(messageID);
     const doc = await this.snapshot(id);
-    this.deliver(signal, { ...this.base(id), messageID, error, message: error.message });
+    this.deliver('session.error', { ...this.base(id), messageID, error, message: error.message });
     this.writeTranscript(id, doc);
-  }
-
-  /** A retry is reported; past `maxRetries`, or one that would start too late, stops the turn. */
-  async retry(id: string, status: Json): Promise<void> {
-    const { maxRetries, maxRetryDelayMs } = this.settings;
-    const messageID = this.session(id).open[0];
-    const attempt = Number(status.attempt ?? 0);
-    const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
-    this.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
-    if (!messageID || (attempt <= maxRetries && waitMs <= maxRetryDelayMs)) return;
-    const why = attempt > maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
-    const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
-    await this.fail(id, { name: 'RetryLimit', message, attempt }, 'session.error');
-    this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
   }
 
   /** Every open turn ends: delivered first, then the transcript written. */
@@ -177,12 +144,23 @@ export class UmbelPluginRun {
     const e = (p.error ?? {}) as OpencodeError;
     if (e.name === 'MessageAbortedError') return;
     const statusCode = e.data?.statusCode ? { statusCode: e.data.statusCode } : {};
-    await this.fail(id, { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...statusCode }, 'session.error');
+    await this.fail(id, { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...statusCode });
   }
 
+  /** A retry is reported; past `maxRetries`, or one that would start too late, stops the turn. */
   async 'session.status'(id: string, p: Json): Promise<void> {
     const status = (p.status ?? {}) as Json;
-    if (status.type === 'retry') await this.retry(id, status);
+    if (status.type !== 'retry') return;
+    const { maxRetries, maxRetryDelayMs } = this.settings;
+    const messageID = this.session(id).open[0];
+    const attempt = Number(status.attempt ?? 0);
+    const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
+    this.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
+    if (!messageID || (attempt <= maxRetries && waitMs <= maxRetryDelayMs)) return;
+    const why = attempt > maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
+    const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
+    await this.fail(id, { name: 'RetryLimit', message, attempt });
+    this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
   }
 
   async 'session.created'(id: string, p: Json): Promise<void> {
@@ -191,13 +169,11 @@ export class UmbelPluginRun {
     this.deliver('session.created', { ...this.base(id), directory: info.directory });
   }
 
-  async 'permission.asked'(id: string, p: Json): Promise<void> {
-    this.deliver('permission.asked', { ...p, ...this.base(id) });
+  /** A permission asked (or, by the same method, answered): delivered as opencode sent it. */
+  async 'permission.asked'(id: string, p: Json, type = 'permission.asked'): Promise<void> {
+    this.deliver(type, { ...p, ...this.base(id) });
   }
-
-  async 'permission.replied'(id: string, p: Json): Promise<void> {
-    this.deliver('permission.replied', { ...p, ...this.base(id) });
-  }
+  'permission.replied' = this['permission.asked'];
 
   /** A tool step that ended: the transcript shows the call and its result (the turn runs on). */
   async 'message.updated'(id: string, p: Json): Promise<void> {
@@ -220,7 +196,7 @@ export class UmbelPluginRun {
         const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
         const id = sessionOf(event?.properties ?? {});
         if (!UmbelPluginRun.EVENTS.includes(type) || !id) return;
-        await this.serial(() => this[type](id, (event.properties ?? {}) as Json));
+        await this.serial(() => this[type](id, (event.properties ?? {}) as Json, type));
       },
       'chat.message': async (input, output) => {
         const id = sessionOf(input);
@@ -240,20 +216,15 @@ export class UmbelPluginRun {
   }
 }
 
-/** The plugin: called once per opencode instance with opencode's context and umbel's settings ({@link UmbelPluginRun.main}). */
-export const umbelPluginMain = (ctx: PluginContext, settings: PluginSettings, modules: PluginModules): Promise<PluginHooks> =>
-  UmbelPluginRun.main(ctx, settings, modules);
-
 /** The plugin file for one worker: the plugin with its settings. */
 export function renderPlugin(settings: PluginSettings): string {
   return [
     '// umbel: written by @umbel/provider-opencode for one worker; removed with it. Do not edit.',
     "import * as fs from 'node:fs';",
     "import * as cp from 'node:child_process';",
-    "import * as path from 'node:path';",
     `const settings = ${JSON.stringify(settings, null, 2)};`,
     `const Run = ${UmbelPluginRun.toString()};`,
-    'export const UmbelPlugin = async (ctx) => Run.main(ctx, settings, { fs, cp, path });',
+    'export const UmbelPlugin = async (ctx) => Run.main(ctx, settings, { fs, cp });',
     '',
   ].join('\n');
 }

@@ -1,24 +1,24 @@
 /**
  * The opencode provider: its facts compiled by the provider kit, on `@umbel/provider` alone (as any
  * third-party provider would be written). Launch: `opencode [--model provider/model]` in the worker's
- * config dir (./config-dir.ts), the model checked against `opencode models` first (./models.ts).
+ * config dir (./config-dir.ts), the model checked against `opencode models` first.
  */
-import { defineProvider, type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
+import { dirname } from 'node:path';
+import { checkModel, defineProvider, listModels, type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
 import { type ConfigDirOptions, installConfigDir, offlineEnv } from './config-dir.js';
 import {
   MODEL_ID,
   OPENCODE_API_BILLING_ENV,
   OPENCODE_BILLING_UNKNOWABLE,
   OPENCODE_INHERIT_ENV,
+  OPENCODE_MODELS,
   OPENCODE_PAYLOAD,
   OPENCODE_PERMISSION_MODES,
   OPENCODE_PROMPT,
   OPENCODE_SIGNALS,
   OPENCODE_TOOLS,
-  opencodeActivityDirs,
   PERMISSION_PROMPT,
 } from './facts.js';
-import { checkModel, listModels } from './models.js';
 import { readOpencodeInputBox } from './screens.js';
 import { opencodeMessages, opencodeTurn, parseSessionDoc } from './transcript.js';
 
@@ -93,13 +93,13 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     payload: OPENCODE_PAYLOAD,
     transcript: { parse: parseSessionDoc, turn: opencodeTurn, messages: opencodeMessages },
     // a subagent's child session's transcript, beside the worker's (BACKGROUND-FACTS.md §6)
-    activityDirs: opencodeActivityDirs,
+    activityDirs: (transcriptPath) => [dirname(transcriptPath)],
     validate,
     tools: OPENCODE_TOOLS,
     // the model list is read with the worker's env (its providers and keys) and offline npm as the worker gets it
     checkLaunch: async (binary, options) => {
       if (settings.checkModel !== false && options.model !== undefined)
-        checkModel(options.model, await listModels(binary, { ...options.env, ...offlineEnv(options.env) }, options.cwd));
+        checkModel(OPENCODE_MODELS, options.model, await listModels(OPENCODE_MODELS, binary, { ...options.env, ...offlineEnv(options.env) }, options.cwd));
     },
   });
 }

@@ -88,3 +88,14 @@ export { type BackgroundTaskFacts, backgroundTasks } from './background-tasks.js
 export { type RootModeFacts, refuseModeAsRoot } from './root-mode.js';
 export { groupBy } from './group-by.js';
 export { samePrompt } from './same-prompt.js';
+export { sumUsage } from './sum-usage.js';
+export {
+  checkModel,
+  describeModels,
+  listModels,
+  type ModelListFacts,
+  ModelsUnreadableError,
+  ModelUnknownError,
+  MODELS_NAMED,
+  parseModelList,
+} from './model-list.js';
