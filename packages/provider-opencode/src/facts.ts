@@ -49,10 +49,7 @@ export const OPENCODE_API_BILLING_ENV = [
 /** The billing verdict when no key was passed (a passed one bills its API): opencode's stored logins decide, unseen by umbel. */
 export const OPENCODE_BILLING_UNKNOWABLE = "no API key passed; opencode's stored logins (opencode auth login) may bill a plan or an API";
 
-/**
- * Permission modes: opencode has no permission flag, so a mode is a `permission` block in the
- * worker's own config (merged over the user's and the project's). `default` keeps theirs.
- */
+/** Permission modes: no flag; a mode is a `permission` block in the worker's config, over the user's and project's (`default` keeps theirs). */
 export const OPENCODE_PERMISSION_MODES = {
   default: undefined,
   /** Shell commands, file edits and web access ask first (a `needs-input` outcome). */
@@ -74,6 +71,7 @@ export const OPENCODE_MODELS: ModelListFacts = {
   args: ['models'],
   id: MODEL_ID,
   format: 'provider/model',
+  example: 'anthropic/claude-sonnet-4-5',
   scratchEnv: ['XDG_STATE_HOME'],
   errorPrefix: 'Opencode',
 };

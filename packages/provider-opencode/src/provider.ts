@@ -1,13 +1,8 @@
-/**
- * The opencode provider: its facts compiled by the provider kit, on `@umbel/provider` alone (as any
- * third-party provider would be written). Launch: `opencode [--model provider/model]` in the worker's
- * config dir (./config-dir.ts), the model checked against `opencode models` first.
- */
+/** The opencode provider: its facts compiled by the provider kit, on `@umbel/provider` alone (as a third party would write it). */
 import { dirname } from 'node:path';
-import { checkModel, defineProvider, listModels, type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
+import { checkModel, checkModelFormat, defineProvider, listModels, type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
 import { type ConfigDirOptions, installConfigDir, offlineEnv } from './config-dir.js';
 import {
-  MODEL_ID,
   OPENCODE_API_BILLING_ENV,
   OPENCODE_BILLING_UNKNOWABLE,
   OPENCODE_INHERIT_ENV,
@@ -39,11 +34,7 @@ export interface OpencodeSettings extends ConfigDirOptions {
 
 /** The checks opencode needs before any I/O. */
 function validate({ spawn }: ProviderV1ValidateOptions): void {
-  if (spawn.model !== undefined && !MODEL_ID.test(spawn.model)) {
-    throw new UsageError(`opencode takes --model as provider/model (e.g. anthropic/claude-sonnet-4-5), not '${spawn.model}'`, {
-      hint: 'run `opencode models` to see the ids',
-    });
-  }
+  if (spawn.model !== undefined) checkModelFormat(OPENCODE_MODELS, spawn.model);
   if (spawn.env.OPENCODE_CONFIG_DIR !== undefined) {
     throw new UsageError("OPENCODE_CONFIG_DIR is umbel's per-worker plugin dir for opencode and cannot be passed in", {
       hint: 'your ~/.config/opencode and the project .opencode/ still apply; pass an extra config file with OPENCODE_CONFIG',

@@ -1,13 +1,4 @@
-/**
- * opencode's input box on a captured screen (FACTS.md §e, screens recorded from 1.18.33 in
- * __fixtures__/). The box is a column of `┃` rows closed by the agent line (`┃  Build · Mock Model
- * Mock`) right above its bottom border (`╹▀▀▀…`); its first and last rows are padding, the rows
- * between hold the text (the placeholder `Ask anything… "…"` when empty). The history above echoes
- * prompts in `┃` boxes too, but never with the border below: the box nearest the bottom counts. The
- * permission dialog replaces the box (no border): no box. Used to know opencode takes input and to
- * clear an unsubmitted prompt — never to read answers. Pure.
- */
-
+/** opencode's input box on a captured screen (opencode-FACTS.md: "The input box"). Pure. */
 const BORDER = /^(\s*)╹▀/;
 const PLACEHOLDER = /^Ask anything…/;
 

@@ -91,6 +91,7 @@ export { samePrompt } from './same-prompt.js';
 export { sumUsage } from './sum-usage.js';
 export {
   checkModel,
+  checkModelFormat,
   describeModels,
   listModels,
   type ModelListFacts,

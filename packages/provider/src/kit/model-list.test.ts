@@ -2,7 +2,16 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkModel, describeModels, listModels, type ModelListFacts, ModelsUnreadableError, ModelUnknownError, parseModelList } from './model-list.js';
+import {
+  checkModel,
+  checkModelFormat,
+  describeModels,
+  listModels,
+  type ModelListFacts,
+  ModelsUnreadableError,
+  ModelUnknownError,
+  parseModelList,
+} from './model-list.js';
 
 const root = mkdtempSync(join(tmpdir(), 'umbel-kit-models-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -39,6 +48,12 @@ describe('a model checked against the CLI model list', () => {
       ['v/a'],
     ]);
     expect(() => checkModel(FACTS, 'v/a', ['v/a'])).not.toThrow();
+  });
+
+  it('a model that is no id is refused before any I/O, saying how one is written', () => {
+    expect(() => checkModelFormat(FACTS, 'nope')).toThrow("acme takes --model as vendor/model, not 'nope'");
+    expect(() => checkModelFormat({ ...FACTS, format: undefined, example: 'v/m' }, 'x')).toThrow("acme takes --model as a model id (e.g. v/m), not 'x'");
+    expect(() => checkModelFormat(FACTS, 'v/a')).not.toThrow();
   });
 
   it('runs the command with the env and cwd, the scratch variables on a dir removed after', async () => {

@@ -18,8 +18,9 @@ export interface ModelListFacts {
   readonly args: readonly string[];
   /** What a model id looks like; lines that do not match are not models. */
   readonly id: RegExp;
-  /** How `--model` is written, for the hint (`provider/model`). */
+  /** How `--model` is written, for messages (`provider/model`), and an example of it. */
   readonly format?: string;
+  readonly example?: string;
   /** How long the command may take (ms). Default 90 000. */
   readonly timeoutMs?: number;
   /** Env variables pointed at one scratch dir, removed after: state the command leaves never reaches the worker. */
@@ -71,6 +72,13 @@ export function describeModels(model: string, known: readonly string[]): string 
   const named = ordered.slice(0, MODELS_NAMED);
   const rest = ordered.length - named.length;
   return `it lists ${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`;
+}
+
+/** Refuse (a UsageError, before any I/O) a `model` that does not look like a model id. */
+export function checkModelFormat(facts: ModelListFacts, model: string): void {
+  if (facts.id.test(model)) return;
+  const how = `${facts.format ?? 'a model id'}${facts.example ? ` (e.g. ${facts.example})` : ''}`;
+  throw new UsageError(`${facts.cli} takes --model as ${how}, not '${model}'`, { hint: `run \`${[facts.cli, ...facts.args].join(' ')}\` to see the ids` });
 }
 
 /** Throw {@link ModelUnknownError} unless `model` is one of `known`. */
