@@ -4,13 +4,12 @@
  */
 import {
   asRecord,
-  type HookEvent,
   type ModelListFacts,
   type PayloadFacts,
   type PromptFacts,
-  type ProviderV1EventInfo,
   permissionInput,
   stringField,
+  subagentEvents,
   type ToolFacts,
   toolActivity,
 } from '@umbel/provider';
@@ -95,13 +94,6 @@ export function activityOf(p: Record<string, unknown>): string | undefined {
   return tool ? toolActivity(tool, p.args, ['command', 'filePath', 'pattern', 'url', 'path'], 'colon') : undefined;
 }
 
-/** A subagent's child session (`parentSessionID`) is not the worker's: opencode-FACTS.md, "Child sessions". */
-export function refineEvent(event: HookEvent, p: Record<string, unknown>, info: ProviderV1EventInfo): ProviderV1EventInfo {
-  if (!stringField(p, 'parentSessionID')) return info;
-  const { sessionId: _s, transcriptPath: _t, ...own } = info;
-  return event.kind === 'prompt' ? { ...own, selfStarted: true } : own;
-}
-
 /** What the plugin's payloads say (./plugin.ts writes them). */
 export const OPENCODE_PAYLOAD: PayloadFacts = {
   sessionId: 'sessionID',
@@ -111,7 +103,8 @@ export const OPENCODE_PAYLOAD: PayloadFacts = {
   // `permission.asked`: the tool named, and what it would do
   needsInput: permissionInput({ tool: ['permission'], what: ['metadata.command', 'metadata.filepath', 'patterns'], fallback: 'opencode asks to use {tool}' }),
   activity: activityOf,
-  refine: refineEvent,
+  // a subagent's child session is not the worker's (opencode-FACTS.md: "Child sessions")
+  refine: subagentEvents({ field: 'parentSessionID' }),
 };
 
 /** The opencode signals the plugin delivers (./plugin.ts), and the hook kind each becomes. */

@@ -100,3 +100,4 @@ export {
   MODELS_NAMED,
   parseModelList,
 } from './model-list.js';
+export { type SubagentFacts, subagentEvents } from './subagent-events.js';
