@@ -3,14 +3,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type HookInstallContext, jsonFile, type LaunchParts } from '@umbel/provider';
 import { OPENCODE_PERMISSION_MODES, OPENCODE_SIGNALS, type OpencodePermissionMode, PLUGIN_PACKAGE_VERSION } from './facts.js';
-import { renderPlugin } from './plugin.js';
+import { type PluginSettings, renderPlugin } from './plugin.js';
 
-/** Settings of the worker config dir (the provider's settings). */
-export interface ConfigDirOptions {
-  /** Retries of a failing model request before umbel stops the turn as provider-error. Default 2. */
-  readonly maxRetries?: number;
-  /** A retry opencode would start later than this stops the turn at once (ms). Default 60 000. */
-  readonly maxRetryDelayMs?: number;
+/** Settings of the worker config dir (the provider's): the plugin's retry limits (default 2 retries, 60 000 ms) and config overrides. */
+export interface ConfigDirOptions extends Partial<Pick<PluginSettings, 'maxRetries' | 'maxRetryDelayMs'>> {
   /** Deep-merged last into the worker's opencode.json (tests; e.g. `{ share: 'disabled' }`). */
   readonly configOverrides?: Readonly<Record<string, unknown>>;
 }

@@ -19,7 +19,7 @@ export interface PluginSettings {
   readonly hooks: Readonly<Record<string, string>>;
   /** Where the transcripts go (`<sessionID>.json`). */
   readonly transcriptDir: string;
-  /** Retries of a failing model request opencode may make before umbel stops the turn. */
+  /** Retries of a failing model request opencode may make before umbel stops the turn (as provider-error). */
   readonly maxRetries: number;
   /** A retry opencode would start later than this (ms from now) stops the turn at once. */
   readonly maxRetryDelayMs: number;
@@ -34,12 +34,6 @@ export interface PluginContext {
   readonly client: { session: { messages: Call; get: Call; abort: Call } };
   readonly directory?: string;
   readonly worktree?: string;
-}
-/** The hooks the plugin returns to opencode. */
-export interface PluginHooks {
-  event(input: { event: { type: string; properties?: Json } }): Promise<void>;
-  'chat.message'(input: Json, output: { message?: Json; parts?: unknown[] }): Promise<void>;
-  'tool.execute.before'(input: Json, output: { args?: unknown }): Promise<void>;
 }
 
 /** Per session: the turns (user message ids) still open, oldest first; the failures umbel recorded; the turns ended. */
@@ -59,7 +53,7 @@ export class UmbelPluginRun {
   queue: Promise<unknown> = Promise.resolve();
 
   /** The plugin: called once per opencode instance with opencode's context and umbel's settings. */
-  static async main(ctx: PluginContext, settings: PluginSettings, modules: PluginModules): Promise<PluginHooks> {
+  static async main(ctx: PluginContext, settings: PluginSettings, modules: PluginModules) {
     for (const name of settings.dropEnv) delete process.env[name];
     const run = new UmbelPluginRun(ctx, settings, modules);
     run.deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
@@ -188,17 +182,17 @@ export class UmbelPluginRun {
     return this.queue;
   }
 
-  /** The hooks opencode calls. */
-  hooks(): PluginHooks {
+  /** The hooks the plugin returns to opencode. */
+  hooks() {
     const sessionOf = (input: Json) => (typeof input.sessionID === 'string' ? input.sessionID : undefined);
     return {
-      event: async ({ event }) => {
+      event: async ({ event }: { event: { type: string; properties?: Json } }) => {
         const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
         const id = sessionOf(event?.properties ?? {});
         if (!UmbelPluginRun.EVENTS.includes(type) || !id) return;
         await this.serial(() => this[type](id, (event.properties ?? {}) as Json, type));
       },
-      'chat.message': async (input, output) => {
+      'chat.message': async (input: Json, output: { message?: Json; parts?: unknown[] }) => {
         const id = sessionOf(input);
         const messageID = typeof output?.message?.id === 'string' ? output.message.id : undefined;
         if (!id || !messageID) return;
@@ -207,7 +201,7 @@ export class UmbelPluginRun {
           this.deliver('chat.message', { ...this.base(id), messageID, agent: input.agent, model: input.model });
         });
       },
-      'tool.execute.before': async (input, output) => {
+      'tool.execute.before': async (input: Json, output: { args?: unknown }) => {
         const id = sessionOf(input);
         if (id)
           await this.serial(async () => this.deliver('tool.execute.before', { ...this.base(id), tool: input.tool, callID: input.callID, args: output?.args }));

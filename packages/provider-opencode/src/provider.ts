@@ -68,8 +68,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
       unattended: 'allow',
       extraArgs: settings.extraArgs ?? [],
     },
-    // The plugin reports its load at startup (the ready signal, naming no session); opencode creates
-    // the session, and the plugin names it, at the first prompt.
+    // the plugin reports its load at startup (the ready signal); opencode creates the session, named then, at the first prompt
     hooks: { events: OPENCODE_SIGNALS, sessionAt: 'first-prompt', install: (context) => installConfigDir(context, settings) },
     screens: {
       // the plugin's factory runs before the TUI takes input; the input box is drawn once it does
