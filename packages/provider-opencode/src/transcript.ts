@@ -41,10 +41,8 @@ export interface OpencodeMessageInfo {
   readonly error?: { readonly name?: string; readonly data?: { readonly message?: string; readonly statusCode?: number } };
 }
 
-export interface OpencodeMessage {
-  readonly info: OpencodeMessageInfo;
-  readonly parts: readonly OpencodePart[];
-}
+/** A message: its info and its parts. */
+export type OpencodeMessage = { readonly info: OpencodeMessageInfo; readonly parts: readonly OpencodePart[] };
 
 /** A stopped turn umbel recorded (the plugin's `umbel.failures`). */
 export type UmbelFailure = { readonly name?: string; readonly message?: string; readonly statusCode?: number };
@@ -71,11 +69,10 @@ export function parseSessionDoc(content: string): OpencodeSessionDoc | undefined
   const doc = asRecord(parseJson(content));
   if (!doc || !Array.isArray(doc.messages)) return undefined;
   const umbel = asRecord(doc.umbel);
-  const failures = asRecord(umbel?.failures) ?? {};
   const ended = Array.isArray(umbel?.ended) ? umbel.ended.filter((id): id is string => typeof id === 'string') : undefined;
   return {
     messages: doc.messages.filter(isMessage),
-    failures: failures as Record<string, UmbelFailure>,
+    failures: (asRecord(umbel?.failures) ?? {}) as Record<string, UmbelFailure>,
     ...(ended ? { ended } : {}),
   };
 }
@@ -132,8 +129,11 @@ export function opencodeTurn(doc: OpencodeSessionDoc | undefined, options: Provi
   const failed = failedOf(turn);
   if (failed) return failed;
   const last = turn.steps.at(-1);
-  if (last?.info.error?.name === 'MessageAbortedError') return { status: 'interrupted', message: 'the turn was interrupted; the worker waits for input' };
-  if (!last?.info.time?.completed) {
+  const completed = last?.info.time?.completed;
+  // aborted, or completed with no finish: Escape twice, an abort (opencode-FACTS.md: "Reading a turn")
+  if (last?.info.error?.name === 'MessageAbortedError' || (completed && last?.info.finish === undefined))
+    return { status: 'interrupted', message: 'the turn was interrupted; the worker waits for input' };
+  if (!last || !completed) {
     const activity = runningTool(last);
     return { status: 'running', ...(activity ? { activity } : {}) };
   }
@@ -146,7 +146,6 @@ export function opencodeTurn(doc: OpencodeSessionDoc | undefined, options: Provi
       message: rejected ? 'a tool call was rejected; the worker waits for input' : 'the turn ended after a tool call, without an answer',
     };
   }
-  if (last.info.finish === undefined) return { status: 'interrupted', message: 'the turn was interrupted; the worker waits for input' };
   return {
     status: 'completed',
     answer: last.parts.filter(isModelText).reduce((text, p) => text + p.text, ''),
