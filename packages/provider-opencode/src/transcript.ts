@@ -4,9 +4,8 @@
  */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead } from '@umbel/provider';
 import {
-  accountError,
-  accountErrorOfStatus,
   asRecord,
+  failedTurn,
   assistantMessage,
   parseJson,
   sumUsage,
@@ -109,17 +108,10 @@ function runningTool(step: OpencodeMessage | undefined): string | undefined {
 function failedOf(turn: OpencodeTurn): ProviderV1TurnRead | undefined {
   const stepError = turn.steps.find((s) => s.info.error && s.info.error.name !== 'MessageAbortedError')?.info.error;
   const failure = turn.failure ?? (stepError ? { name: stepError.name, message: stepError.data?.message, statusCode: stepError.data?.statusCode } : undefined);
-  if (!failure) return undefined;
-  const status = typeof failure.statusCode === 'number' ? failure.statusCode : undefined;
   // opencode records the HTTP status only, and no reset time
-  const account = accountErrorOfStatus(status);
-  return {
-    status: 'failed',
-    message: failure.message || failure.name || 'opencode reported an error',
-    ...(status !== undefined ? { apiErrorStatus: status } : {}),
-    ...(failure.name ? { apiErrorType: failure.name } : {}),
-    ...(account ? { account: accountError(account) } : {}),
-  };
+  return (
+    failure && failedTurn({ message: failure.message || failure.name, fallback: 'opencode reported an error', status: failure.statusCode, type: failure.name })
+  );
 }
 
 /** What the transcript says about one turn. */

@@ -101,3 +101,4 @@ export {
   parseModelList,
 } from './model-list.js';
 export { type SubagentFacts, subagentEvents } from './subagent-events.js';
+export { type FailedTurnFacts, failedTurn } from './failed-turn.js';
