@@ -61,14 +61,12 @@ export type OpencodePermissionMode = keyof typeof OPENCODE_PERMISSION_MODES;
 /** The `@opencode-ai/plugin` version opencode installs into every config dir (its own version). */
 export const PLUGIN_PACKAGE_VERSION = '1.18.33';
 
-/** What a model id must look like: `provider/model` (the model part may hold more slashes). */
-export const MODEL_ID = /^[^/\s]+\/\S+$/;
-
 /** `--model` is checked against `opencode models` before launching (opencode-FACTS.md: "The model check"). */
 export const OPENCODE_MODELS: ModelListFacts = {
   cli: 'opencode',
   args: ['models'],
-  id: MODEL_ID,
+  // provider/model (the model part may hold more slashes)
+  id: /^[^/\s]+\/\S+$/,
   format: 'provider/model',
   example: 'anthropic/claude-sonnet-4-5',
   scratchEnv: ['XDG_STATE_HOME'],

@@ -38,14 +38,13 @@ export interface PluginContext {
 
 /** Per session: the turns (user message ids) still open, oldest first; the failures umbel recorded; the turns ended. */
 type Session = { open: string[]; failures: Record<string, Json>; ended: string[] };
-type OpencodeError = { name?: string; data?: { message?: string; statusCode?: number } };
 
 /** The plugin of one opencode instance: its sessions, and a method per opencode event umbel uses (reached through `this` only). */
 export class UmbelPluginRun {
   static EVENTS = ['session.idle', 'session.error', 'session.status', 'session.created', 'permission.asked', 'permission.replied', 'message.updated'] as const;
-  readonly ctx: PluginContext;
-  readonly settings: PluginSettings;
-  readonly node: PluginModules;
+  declare readonly ctx: PluginContext;
+  declare readonly settings: PluginSettings;
+  declare readonly node: PluginModules;
   readonly sessions = new Map<string, Session>();
   /** Child sessions (a subagent's, the `task` tool's: created with a `parentID`) → their parent session. */
   readonly parents = new Map<string, string>();
@@ -55,15 +54,9 @@ export class UmbelPluginRun {
   /** The plugin: called once per opencode instance with opencode's context and umbel's settings. */
   static async main(ctx: PluginContext, settings: PluginSettings, modules: PluginModules) {
     for (const name of settings.dropEnv) delete process.env[name];
-    const run = new UmbelPluginRun(ctx, settings, modules);
+    const run = Object.assign(new UmbelPluginRun(), { ctx, settings, node: modules });
     run.deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
     return run.hooks();
-  }
-
-  constructor(ctx: PluginContext, settings: PluginSettings, modules: PluginModules) {
-    this.ctx = ctx;
-    this.settings = settings;
-    this.node = modules;
   }
 
   session(id: string): Session {
@@ -135,7 +128,7 @@ export class UmbelPluginRun {
   }
 
   async 'session.error'(id: string, p: Json): Promise<void> {
-    const e = (p.error ?? {}) as OpencodeError;
+    const e = (p.error ?? {}) as { name?: string; data?: { message?: string; statusCode?: number } };
     if (e.name === 'MessageAbortedError') return;
     const statusCode = e.data?.statusCode ? { statusCode: e.data.statusCode } : {};
     await this.fail(id, { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...statusCode });
