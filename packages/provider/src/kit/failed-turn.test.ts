@@ -10,7 +10,7 @@ describe('failedTurn', () => {
       apiErrorType: 'APIError',
       account: { kind: 'rate-limited' },
     });
-    expect(failedTurn({ message: 'denied', fallback: 'x', status: 403 }).account).toEqual({ kind: 'auth-failed' });
+    expect(failedTurn({ message: 'denied', fallback: 'x', status: 403 })).toMatchObject({ account: { kind: 'auth-failed' } });
   });
 
   it('the fallback for no message; no status that is no number; a kind named by the CLI wins', () => {
