@@ -1,28 +1,17 @@
-/**
- * The worker's own opencode config dir, `<workerDir>/opencode`, passed as `OPENCODE_CONFIG_DIR`: one
- * more config directory, loaded last, hiding nothing of the user's (FACTS.md §a; what it holds and
- * the plugin-install trap: docs/providers/opencode.md, "Your configuration is left alone").
- */
+/** The worker's own config dir `<workerDir>/opencode` (`OPENCODE_CONFIG_DIR`), loaded last, hiding nothing (opencode-FACTS.md: "The config dir"). */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type HookInstallContext, jsonFile, type LaunchParts } from '@umbel/provider';
 import { OPENCODE_PERMISSION_MODES, OPENCODE_SIGNALS, type OpencodePermissionMode, PLUGIN_PACKAGE_VERSION } from './facts.js';
-import { renderPlugin } from './plugin.js';
+import { type PluginSettings, renderPlugin } from './plugin.js';
 
-/** Settings of the worker config dir (the provider's settings). */
-export interface ConfigDirOptions {
-  /** Retries of a failing model request before umbel stops the turn as provider-error. Default 2. */
-  readonly maxRetries?: number;
-  /** A retry opencode would start later than this stops the turn at once (ms). Default 60 000. */
-  readonly maxRetryDelayMs?: number;
+/** Settings of the worker config dir (the provider's): the plugin's retry limits (default 2 retries, 60 000 ms) and config overrides. */
+export interface ConfigDirOptions extends Partial<Pick<PluginSettings, 'maxRetries' | 'maxRetryDelayMs'>> {
   /** Deep-merged last into the worker's opencode.json (tests; e.g. `{ share: 'disabled' }`). */
   readonly configOverrides?: Readonly<Record<string, unknown>>;
 }
 
-/**
- * What umbel adds to a worker env so that opencode's npm never stalls an offline start:
- * `npm_config_offline=true`, unless the worker env has a say of its own (then nothing).
- */
+/** What umbel adds so opencode's npm never stalls an offline start: `npm_config_offline=true`, unless the env has a say of its own. */
 export function offlineEnv(env: Readonly<Record<string, string>>): Record<string, string> {
   return env.npm_config_offline === undefined && env.NPM_CONFIG_OFFLINE === undefined ? { npm_config_offline: 'true' } : {};
 }
@@ -40,9 +29,7 @@ export function workerConfig(permissionMode: string | undefined, overrides: Read
 }
 
 /** The lock that tells opencode's background install there is nothing to do. */
-export function installedLock(version = PLUGIN_PACKAGE_VERSION): string {
-  return `${JSON.stringify({ packages: { '': { dependencies: { '@opencode-ai/plugin': version } } } })}\n`;
-}
+const INSTALLED_LOCK = { packages: { '': { dependencies: { '@opencode-ai/plugin': PLUGIN_PACKAGE_VERSION } } } };
 
 /** Install umbel's plugin: the worker config dir and the env that points opencode at it. */
 export async function installConfigDir({ launch, hooks, permissionMode }: HookInstallContext, options: ConfigDirOptions): Promise<LaunchParts> {
@@ -62,7 +49,7 @@ export async function installConfigDir({ launch, hooks, permissionMode }: HookIn
     files: [
       file('plugins/umbel.js', plugin),
       jsonFile(join(dir, 'opencode.json'), workerConfig(permissionMode, options.configOverrides)),
-      file('package-lock.json', installedLock()),
+      file('package-lock.json', `${JSON.stringify(INSTALLED_LOCK)}\n`),
     ],
   };
 }

@@ -4,12 +4,12 @@
  */
 import {
   asRecord,
-  type HookEvent,
+  type ModelListFacts,
   type PayloadFacts,
   type PromptFacts,
-  type ProviderV1EventInfo,
   permissionInput,
   stringField,
+  subagentEvents,
   type ToolFacts,
   toolActivity,
 } from '@umbel/provider';
@@ -28,12 +28,7 @@ export const OPENCODE_INHERIT_ENV = [
   'AZURE_RESOURCE_NAME',
 ] as const;
 
-/**
- * The API keys (and the cloud profile) of the model providers people use with opencode: each one
- * bills that provider's API. Subscription first: never inherited, passed with `--env NAME` on
- * purpose. opencode's own stored logins (`opencode auth login`, e.g. a Claude Pro/Max or Copilot
- * login) need none of them.
- */
+/** The API keys (and cloud profile) of opencode's model providers: each bills that API; never inherited (opencode-FACTS.md: "Billing"). */
 export const OPENCODE_API_BILLING_ENV = [
   'ANTHROPIC_API_KEY',
   'OPENAI_API_KEY',
@@ -50,16 +45,10 @@ export const OPENCODE_API_BILLING_ENV = [
   'AWS_PROFILE',
 ] as const;
 
-/**
- * Why opencode's billing cannot be told before it starts, and the verdict when no key was passed (a
- * passed one bills its API: the kit's rule): its stored logins decide, which umbel cannot see.
- */
+/** The billing verdict when no key was passed (a passed one bills its API): opencode's stored logins decide, unseen by umbel. */
 export const OPENCODE_BILLING_UNKNOWABLE = "no API key passed; opencode's stored logins (opencode auth login) may bill a plan or an API";
 
-/**
- * Permission modes: opencode has no permission flag, so a mode is a `permission` block in the
- * worker's own config (merged over the user's and the project's). `default` keeps theirs.
- */
+/** Permission modes: no flag; a mode is a `permission` block in the worker's config, over the user's and project's (`default` keeps theirs). */
 export const OPENCODE_PERMISSION_MODES = {
   default: undefined,
   /** Shell commands, file edits and web access ask first (a `needs-input` outcome). */
@@ -72,8 +61,17 @@ export type OpencodePermissionMode = keyof typeof OPENCODE_PERMISSION_MODES;
 /** The `@opencode-ai/plugin` version opencode installs into every config dir (its own version). */
 export const PLUGIN_PACKAGE_VERSION = '1.18.33';
 
-/** What a model id must look like: `provider/model` (the model part may hold more slashes). */
-export const MODEL_ID = /^[^/\s]+\/\S+$/;
+/** `--model` is checked against `opencode models` before launching (opencode-FACTS.md: "The model check"). */
+export const OPENCODE_MODELS: ModelListFacts = {
+  cli: 'opencode',
+  args: ['models'],
+  // provider/model (the model part may hold more slashes)
+  id: /^[^/\s]+\/\S+$/,
+  format: 'provider/model',
+  example: 'anthropic/claude-sonnet-4-5',
+  scratchEnv: ['XDG_STATE_HOME'],
+  errorPrefix: 'Opencode',
+};
 
 /** The permission dialog drawn and taking keys (Enter = Allow once, Escape = Reject). */
 export const PERMISSION_PROMPT = /△ Permission required|Allow once\s+Allow always\s+Reject/;
@@ -94,27 +92,6 @@ export function activityOf(p: Record<string, unknown>): string | undefined {
   return tool ? toolActivity(tool, p.args, ['command', 'filePath', 'pattern', 'url', 'path'], 'colon') : undefined;
 }
 
-/**
- * A subagent's child session (the `task` tool; the plugin names its parent as `parentSessionID`,
- * BACKGROUND-FACTS.md §6) is not the worker's session: its payloads name no session or transcript
- * (else the worker's would switch to the child's), and its prompt is one umbel never sent
- * (self-started), so the child's stop, keyed by that prompt's message id like it, ends no turn.
- */
-export function refineEvent(event: HookEvent, p: Record<string, unknown>, info: ProviderV1EventInfo): ProviderV1EventInfo {
-  if (!stringField(p, 'parentSessionID')) return info;
-  const { sessionId: _s, transcriptPath: _t, ...own } = info;
-  return event.kind === 'prompt' ? { ...own, selfStarted: true } : own;
-}
-
-/**
- * The dir of the worker's transcripts (the plugin writes each session's there, a subagent's child
- * session's too, at each of its tool steps): a child's growing transcript is activity. Pure.
- */
-export function opencodeActivityDirs(transcriptPath: string): readonly string[] {
-  const slash = transcriptPath.lastIndexOf('/');
-  return slash > 0 ? [transcriptPath.slice(0, slash)] : [];
-}
-
 /** What the plugin's payloads say (./plugin.ts writes them). */
 export const OPENCODE_PAYLOAD: PayloadFacts = {
   sessionId: 'sessionID',
@@ -124,7 +101,8 @@ export const OPENCODE_PAYLOAD: PayloadFacts = {
   // `permission.asked`: the tool named, and what it would do
   needsInput: permissionInput({ tool: ['permission'], what: ['metadata.command', 'metadata.filepath', 'patterns'], fallback: 'opencode asks to use {tool}' }),
   activity: activityOf,
-  refine: refineEvent,
+  // a subagent's child session is not the worker's (opencode-FACTS.md: "Child sessions")
+  refine: subagentEvents({ field: 'parentSessionID' }),
 };
 
 /** The opencode signals the plugin delivers (./plugin.ts), and the hook kind each becomes. */

@@ -1,11 +1,6 @@
-/**
- * @umbel/provider-opencode — umbel's provider for opencode (`opencode`, verified on 1.18.33), written on
- * `@umbel/provider` only: its CLI's facts, its per-worker config dir and plugin,
- * its model check and its stored-session transcript reader.
- */
+/** @umbel/provider-opencode — umbel's provider for opencode: its facts, its per-worker config dir and plugin, its transcript reader. */
 export * from './config-dir.js';
 export * from './facts.js';
-export * from './models.js';
 export * from './plugin.js';
 export * from './provider.js';
 export * from './screens.js';

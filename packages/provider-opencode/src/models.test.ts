@@ -3,7 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorExitCode } from '@umbel/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkModel, describeModels, listModels, OpencodeModelsUnreadableError, OpencodeModelUnknownError, parseModelList } from './models.js';
+import {
+  checkModel as checkModelOf,
+  describeModels,
+  listModels as listModelsOf,
+  ModelsUnreadableError,
+  ModelUnknownError,
+  parseModelList as parseModelListOf,
+} from '@umbel/provider';
+import { OPENCODE_MODELS } from './facts.js';
+
+// the kit's model-list check on opencode's facts
+const parseModelList = (stdout: string) => parseModelListOf(stdout, OPENCODE_MODELS.id);
+const checkModel = (model: string, known: readonly string[]) => checkModelOf(OPENCODE_MODELS, model, known);
+const listModels = (binary: string, env: Record<string, string>, cwd: string) => listModelsOf(OPENCODE_MODELS, binary, env, cwd);
 
 // `opencode models` of the real 1.18.33 with the mock provider configured (FACTS.md §e)
 const REAL = `opencode/big-pickle
@@ -41,8 +54,9 @@ describe('the model list', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(OpencodeModelUnknownError);
+    expect(error).toBeInstanceOf(ModelUnknownError);
     expect(errorExitCode(error)).toBe(2);
+    expect((error as Error).name).toBe('OpencodeModelUnknownError');
     expect((error as Error).message).toBe(
       "opencode has no model 'mock/nope': it lists mock/mock-model, mock/mock-model-2, opencode/big-pickle, opencode/ling-3.0-flash-fin-free, opencode/longcat-2.5-preview-free, opencode/mimo-v2.6-flash-free, opencode/muse-spark-1.3-contributor-free, opencode/nemotron-3-ultra-free, opencode/nemotron-3.5-lightning-free, opencode/space-bunny-free and 2 more",
     );
@@ -76,8 +90,9 @@ describe('the model list', () => {
     );
     const empty = bin('empty', 'echo "nothing here"');
     const error = await listModels(empty, { PATH: '/usr/bin:/bin' }, root).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(OpencodeModelsUnreadableError);
+    expect(error).toBeInstanceOf(ModelsUnreadableError);
     expect(errorExitCode(error)).toBe(1);
+    expect((error as Error).name).toBe('OpencodeModelsUnreadableError');
     expect((error as Error).message).toBe('could not check --model: `opencode models` printed no model: nothing here');
     await expect(listModels(join(root, 'missing'), { PATH: '/usr/bin:/bin' }, root)).rejects.toThrow(/`opencode models` failed \(ENOENT\)/);
   });

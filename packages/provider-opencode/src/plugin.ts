@@ -1,25 +1,16 @@
 /**
- * umbel's opencode plugin: a plain ES module in the worker's own config dir
- * (`$OPENCODE_CONFIG_DIR/plugins/umbel.js`) that turns opencode's own signals into umbel hook events
- * and writes the worker's transcript from opencode's stored session, after the turn's terminal
- * event (docs/providers/opencode.md: "How umbel follows a turn"; FACTS.md §b, §c; verified on 1.18.33).
- *
- * {@link UmbelPluginRun} is serialised into the plugin file with its settings: it must stay
- * self-contained: no reference to anything outside its own body, and no `import()` in it (a module
- * loader that transforms this package — vitest, a bundler — rewrites those, and the written file
- * would then call a helper that does not exist there). The node modules it needs come in as an
- * argument, from static imports at the top of the rendered file.
+ * umbel's opencode plugin, serialised into each worker's `$OPENCODE_CONFIG_DIR/plugins/umbel.js`: opencode's
+ * signals become umbel hook events, and the transcript is written from opencode's stored session after each
+ * turn's terminal event. opencode-FACTS.md: "The plugin" (why it is self-contained, and what it does when).
  */
 
 import type * as ChildProcess from 'node:child_process';
 import type * as Fs from 'node:fs';
-import type * as Path from 'node:path';
 
-/** The node modules the plugin uses, imported by the rendered file and passed in. */
+/** The node modules the rendered file imports and passes in (the plugin itself imports nothing). */
 export interface PluginModules {
   readonly fs: typeof Fs;
   readonly cp: typeof ChildProcess;
-  readonly path: typeof Path;
 }
 
 /** What the plugin is told at launch (embedded in its file; no env value ever goes in here). */
@@ -28,7 +19,7 @@ export interface PluginSettings {
   readonly hooks: Readonly<Record<string, string>>;
   /** Where the transcripts go (`<sessionID>.json`). */
   readonly transcriptDir: string;
-  /** Retries of a failing model request opencode may make before umbel stops the turn. */
+  /** Retries of a failing model request opencode may make before umbel stops the turn (as provider-error). */
   readonly maxRetries: number;
   /** A retry opencode would start later than this (ms from now) stops the turn at once. */
   readonly maxRetryDelayMs: number;
@@ -37,40 +28,23 @@ export interface PluginSettings {
 }
 
 type Json = Record<string, unknown>;
-type Client = {
-  session: {
-    messages(o: { path: { id: string } }): Promise<{ data?: unknown }>;
-    get(o: { path: { id: string } }): Promise<{ data?: unknown }>;
-    abort(o: { path: { id: string } }): Promise<unknown>;
-  };
-};
+type Call = (o: { path: { id: string } }) => Promise<{ data?: unknown }>;
 /** The part of opencode's plugin context the plugin uses. */
 export interface PluginContext {
-  readonly client: Client;
+  readonly client: { session: { messages: Call; get: Call; abort: Call } };
   readonly directory?: string;
   readonly worktree?: string;
 }
-/** The hooks the plugin returns to opencode. */
-export interface PluginHooks {
-  event(input: { event: { type: string; properties?: Json } }): Promise<void>;
-  'chat.message'(input: Json, output: { message?: Json; parts?: unknown[] }): Promise<void>;
-  'tool.execute.before'(input: Json, output: { args?: unknown }): Promise<void>;
-}
 
-/** What umbel keeps per session: the turns (user message ids) still open, oldest first; the failures it recorded; the turns ended. */
+/** Per session: the turns (user message ids) still open, oldest first; the failures umbel recorded; the turns ended. */
 type Session = { open: string[]; failures: Record<string, Json>; ended: string[] };
-type OpencodeError = { name?: string; data?: { message?: string; statusCode?: number } };
 
-/**
- * The plugin of one opencode instance: its sessions, and a method per opencode event umbel uses.
- * Serialised into the plugin file: self-contained, its methods reach each other through `this` only.
- */
+/** The plugin of one opencode instance: its sessions, and a method per opencode event umbel uses (reached through `this` only). */
 export class UmbelPluginRun {
-  /** The opencode events umbel uses, each a method below (opencode sends dozens per turn: the rest are dropped first). */
   static EVENTS = ['session.idle', 'session.error', 'session.status', 'session.created', 'permission.asked', 'permission.replied', 'message.updated'] as const;
-  readonly ctx: PluginContext;
-  readonly settings: PluginSettings;
-  readonly node: PluginModules;
+  declare readonly ctx: PluginContext;
+  declare readonly settings: PluginSettings;
+  declare readonly node: PluginModules;
   readonly sessions = new Map<string, Session>();
   /** Child sessions (a subagent's, the `task` tool's: created with a `parentID`) → their parent session. */
   readonly parents = new Map<string, string>();
@@ -78,17 +52,11 @@ export class UmbelPluginRun {
   queue: Promise<unknown> = Promise.resolve();
 
   /** The plugin: called once per opencode instance with opencode's context and umbel's settings. */
-  static async main(ctx: PluginContext, settings: PluginSettings, modules: PluginModules): Promise<PluginHooks> {
+  static async main(ctx: PluginContext, settings: PluginSettings, modules: PluginModules) {
     for (const name of settings.dropEnv) delete process.env[name];
-    const run = new UmbelPluginRun(ctx, settings, modules);
+    const run = Object.assign(new UmbelPluginRun(), { ctx, settings, node: modules });
     run.deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
     return run.hooks();
-  }
-
-  constructor(ctx: PluginContext, settings: PluginSettings, modules: PluginModules) {
-    this.ctx = ctx;
-    this.settings = settings;
-    this.node = modules;
   }
 
   session(id: string): Session {
@@ -98,11 +66,11 @@ export class UmbelPluginRun {
   /** What every payload of a session carries; a child session's names its parent (BACKGROUND-FACTS.md §6). */
   base(id: string): Json {
     const parent = this.parents.get(id);
-    const transcriptPath = this.node.path.join(this.settings.transcriptDir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+    const transcriptPath = `${this.settings.transcriptDir}/${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`;
     return { sessionID: id, transcriptPath, ...(parent ? { parentSessionID: parent } : {}) };
   }
 
-  /** Run the signal's hook command with the payload on stdin; the hook sink never fails, a missing sh loses one event, never opencode's turn. */
+  /** Run the signal's hook command with the payload on stdin; a failure loses one event, never opencode's turn. */
   deliver(signal: string, payload: Json): void {
     const command = this.settings.hooks[signal];
     if (!command) return;
@@ -137,30 +105,16 @@ export class UmbelPluginRun {
     } catch {}
   }
 
-  /** End the oldest open turn with a failure: record it, deliver it, then write the transcript. */
-  async fail(id: string, error: Json, signal: string): Promise<void> {
+  /** End the oldest open turn with a failure: record it, deliver it as `session.error`, then write the transcript. */
+  async fail(id: string, error: Json): Promise<void> {
     const s = this.session(id);
     const messageID = s.open.shift();
     if (!messageID) return;
     s.failures[messageID] = error;
     s.ended.push(messageID);
     const doc = await this.snapshot(id);
-    this.deliver(signal, { ...this.base(id), messageID, error, message: error.message });
+    this.deliver('session.error', { ...this.base(id), messageID, error, message: error.message });
     this.writeTranscript(id, doc);
-  }
-
-  /** A retry is reported; past `maxRetries`, or one that would start too late, stops the turn. */
-  async retry(id: string, status: Json): Promise<void> {
-    const { maxRetries, maxRetryDelayMs } = this.settings;
-    const messageID = this.session(id).open[0];
-    const attempt = Number(status.attempt ?? 0);
-    const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
-    this.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
-    if (!messageID || (attempt <= maxRetries && waitMs <= maxRetryDelayMs)) return;
-    const why = attempt > maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
-    const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
-    await this.fail(id, { name: 'RetryLimit', message, attempt }, 'session.error');
-    this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
   }
 
   /** Every open turn ends: delivered first, then the transcript written. */
@@ -174,15 +128,26 @@ export class UmbelPluginRun {
   }
 
   async 'session.error'(id: string, p: Json): Promise<void> {
-    const e = (p.error ?? {}) as OpencodeError;
+    const e = (p.error ?? {}) as { name?: string; data?: { message?: string; statusCode?: number } };
     if (e.name === 'MessageAbortedError') return;
     const statusCode = e.data?.statusCode ? { statusCode: e.data.statusCode } : {};
-    await this.fail(id, { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...statusCode }, 'session.error');
+    await this.fail(id, { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...statusCode });
   }
 
+  /** A retry is reported; past `maxRetries`, or one that would start too late, stops the turn. */
   async 'session.status'(id: string, p: Json): Promise<void> {
     const status = (p.status ?? {}) as Json;
-    if (status.type === 'retry') await this.retry(id, status);
+    if (status.type !== 'retry') return;
+    const { maxRetries, maxRetryDelayMs } = this.settings;
+    const messageID = this.session(id).open[0];
+    const attempt = Number(status.attempt ?? 0);
+    const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
+    this.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
+    if (!messageID || (attempt <= maxRetries && waitMs <= maxRetryDelayMs)) return;
+    const why = attempt > maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
+    const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
+    await this.fail(id, { name: 'RetryLimit', message, attempt });
+    this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
   }
 
   async 'session.created'(id: string, p: Json): Promise<void> {
@@ -191,13 +156,11 @@ export class UmbelPluginRun {
     this.deliver('session.created', { ...this.base(id), directory: info.directory });
   }
 
-  async 'permission.asked'(id: string, p: Json): Promise<void> {
-    this.deliver('permission.asked', { ...p, ...this.base(id) });
+  /** A permission asked (or, by the same method, answered): delivered as opencode sent it. */
+  async 'permission.asked'(id: string, p: Json, type = 'permission.asked'): Promise<void> {
+    this.deliver(type, { ...p, ...this.base(id) });
   }
-
-  async 'permission.replied'(id: string, p: Json): Promise<void> {
-    this.deliver('permission.replied', { ...p, ...this.base(id) });
-  }
+  'permission.replied' = this['permission.asked'];
 
   /** A tool step that ended: the transcript shows the call and its result (the turn runs on). */
   async 'message.updated'(id: string, p: Json): Promise<void> {
@@ -212,17 +175,17 @@ export class UmbelPluginRun {
     return this.queue;
   }
 
-  /** The hooks opencode calls. */
-  hooks(): PluginHooks {
+  /** The hooks the plugin returns to opencode. */
+  hooks() {
     const sessionOf = (input: Json) => (typeof input.sessionID === 'string' ? input.sessionID : undefined);
     return {
-      event: async ({ event }) => {
+      event: async ({ event }: { event: { type: string; properties?: Json } }) => {
         const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
         const id = sessionOf(event?.properties ?? {});
         if (!UmbelPluginRun.EVENTS.includes(type) || !id) return;
-        await this.serial(() => this[type](id, (event.properties ?? {}) as Json));
+        await this.serial(() => this[type](id, (event.properties ?? {}) as Json, type));
       },
-      'chat.message': async (input, output) => {
+      'chat.message': async (input: Json, output: { message?: Json; parts?: unknown[] }) => {
         const id = sessionOf(input);
         const messageID = typeof output?.message?.id === 'string' ? output.message.id : undefined;
         if (!id || !messageID) return;
@@ -231,7 +194,7 @@ export class UmbelPluginRun {
           this.deliver('chat.message', { ...this.base(id), messageID, agent: input.agent, model: input.model });
         });
       },
-      'tool.execute.before': async (input, output) => {
+      'tool.execute.before': async (input: Json, output: { args?: unknown }) => {
         const id = sessionOf(input);
         if (id)
           await this.serial(async () => this.deliver('tool.execute.before', { ...this.base(id), tool: input.tool, callID: input.callID, args: output?.args }));
@@ -240,20 +203,15 @@ export class UmbelPluginRun {
   }
 }
 
-/** The plugin: called once per opencode instance with opencode's context and umbel's settings ({@link UmbelPluginRun.main}). */
-export const umbelPluginMain = (ctx: PluginContext, settings: PluginSettings, modules: PluginModules): Promise<PluginHooks> =>
-  UmbelPluginRun.main(ctx, settings, modules);
-
 /** The plugin file for one worker: the plugin with its settings. */
 export function renderPlugin(settings: PluginSettings): string {
   return [
     '// umbel: written by @umbel/provider-opencode for one worker; removed with it. Do not edit.',
     "import * as fs from 'node:fs';",
     "import * as cp from 'node:child_process';",
-    "import * as path from 'node:path';",
     `const settings = ${JSON.stringify(settings, null, 2)};`,
     `const Run = ${UmbelPluginRun.toString()};`,
-    'export const UmbelPlugin = async (ctx) => Run.main(ctx, settings, { fs, cp, path });',
+    'export const UmbelPlugin = async (ctx) => Run.main(ctx, settings, { fs, cp });',
     '',
   ].join('\n');
 }

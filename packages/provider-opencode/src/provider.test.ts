@@ -113,7 +113,12 @@ describe('the launch', () => {
 
   it('checks before any I/O: a model that is not provider/model, an OPENCODE_CONFIG_DIR passed in', () => {
     const spawn = { cwd: root, unattended: false, env: {}, callerEnv: {} };
-    expect(() => opencode.doValidate?.({ spawn: { ...spawn, model: 'gpt-5' }, isRoot: false })).toThrow(/opencode takes --model as provider\/model/);
+    expect(() => opencode.doValidate?.({ spawn: { ...spawn, model: 'gpt-5' }, isRoot: false })).toThrow(
+      expect.objectContaining({
+        message: "opencode takes --model as provider/model (e.g. anthropic/claude-sonnet-4-5), not 'gpt-5'",
+        hint: 'run `opencode models` to see the ids',
+      }),
+    );
     expect(() => opencode.doValidate?.({ spawn: { ...spawn, model: 'mock/mock-model' }, isRoot: false })).not.toThrow();
     expect(() => opencode.doValidate?.({ spawn: { ...spawn, env: { OPENCODE_CONFIG_DIR: '/x' } }, isRoot: false })).toThrow(
       /OPENCODE_CONFIG_DIR is umbel's per-worker plugin dir/,

@@ -1,24 +1,19 @@
-/**
- * The opencode provider: its facts compiled by the provider kit, on `@umbel/provider` alone (as any
- * third-party provider would be written). Launch: `opencode [--model provider/model]` in the worker's
- * config dir (./config-dir.ts), the model checked against `opencode models` first (./models.ts).
- */
-import { defineProvider, type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
+/** The opencode provider: its facts compiled by the provider kit, on `@umbel/provider` alone (as a third party would write it). */
+import { dirname } from 'node:path';
+import { checkModel, checkModelFormat, defineProvider, listModels, type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
 import { type ConfigDirOptions, installConfigDir, offlineEnv } from './config-dir.js';
 import {
-  MODEL_ID,
   OPENCODE_API_BILLING_ENV,
   OPENCODE_BILLING_UNKNOWABLE,
   OPENCODE_INHERIT_ENV,
+  OPENCODE_MODELS,
   OPENCODE_PAYLOAD,
   OPENCODE_PERMISSION_MODES,
   OPENCODE_PROMPT,
   OPENCODE_SIGNALS,
   OPENCODE_TOOLS,
-  opencodeActivityDirs,
   PERMISSION_PROMPT,
 } from './facts.js';
-import { checkModel, listModels } from './models.js';
 import { readOpencodeInputBox } from './screens.js';
 import { opencodeMessages, opencodeTurn, parseSessionDoc } from './transcript.js';
 
@@ -39,11 +34,7 @@ export interface OpencodeSettings extends ConfigDirOptions {
 
 /** The checks opencode needs before any I/O. */
 function validate({ spawn }: ProviderV1ValidateOptions): void {
-  if (spawn.model !== undefined && !MODEL_ID.test(spawn.model)) {
-    throw new UsageError(`opencode takes --model as provider/model (e.g. anthropic/claude-sonnet-4-5), not '${spawn.model}'`, {
-      hint: 'run `opencode models` to see the ids',
-    });
-  }
+  if (spawn.model !== undefined) checkModelFormat(OPENCODE_MODELS, spawn.model);
   if (spawn.env.OPENCODE_CONFIG_DIR !== undefined) {
     throw new UsageError("OPENCODE_CONFIG_DIR is umbel's per-worker plugin dir for opencode and cannot be passed in", {
       hint: 'your ~/.config/opencode and the project .opencode/ still apply; pass an extra config file with OPENCODE_CONFIG',
@@ -77,8 +68,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
       unattended: 'allow',
       extraArgs: settings.extraArgs ?? [],
     },
-    // The plugin reports its load at startup (the ready signal, naming no session); opencode creates
-    // the session, and the plugin names it, at the first prompt.
+    // the plugin reports its load at startup (the ready signal); opencode creates the session, named then, at the first prompt
     hooks: { events: OPENCODE_SIGNALS, sessionAt: 'first-prompt', install: (context) => installConfigDir(context, settings) },
     screens: {
       // the plugin's factory runs before the TUI takes input; the input box is drawn once it does
@@ -93,13 +83,13 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     payload: OPENCODE_PAYLOAD,
     transcript: { parse: parseSessionDoc, turn: opencodeTurn, messages: opencodeMessages },
     // a subagent's child session's transcript, beside the worker's (BACKGROUND-FACTS.md §6)
-    activityDirs: opencodeActivityDirs,
+    activityDirs: (transcriptPath) => [dirname(transcriptPath)],
     validate,
     tools: OPENCODE_TOOLS,
     // the model list is read with the worker's env (its providers and keys) and offline npm as the worker gets it
     checkLaunch: async (binary, options) => {
       if (settings.checkModel !== false && options.model !== undefined)
-        checkModel(options.model, await listModels(binary, { ...options.env, ...offlineEnv(options.env) }, options.cwd));
+        checkModel(OPENCODE_MODELS, options.model, await listModels(OPENCODE_MODELS, binary, { ...options.env, ...offlineEnv(options.env) }, options.cwd));
     },
   });
 }

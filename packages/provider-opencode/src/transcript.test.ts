@@ -3,7 +3,11 @@ import type { ProviderRecording } from '@umbel/core/testing';
 import { expectReadsFromOneParse } from '@umbel/core/testing';
 import { describe, expect, it } from 'vitest';
 import { opencode } from './provider.js';
-import { parseSessionDoc, readOpencodeMessages, readOpencodeTurn } from './transcript.js';
+import type { ProviderV1ReadTurnOptions } from '@umbel/provider';
+import { opencodeMessages, opencodeTurn, parseSessionDoc } from './transcript.js';
+
+const readOpencodeTurn = (o: ProviderV1ReadTurnOptions) => opencodeTurn(parseSessionDoc(o.content), o);
+const readOpencodeMessages = (o: ProviderV1ReadTurnOptions) => opencodeMessages(parseSessionDoc(o.content), o);
 
 const fixture = (name: string): string => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
 // `opencode export <id>` of a real 1.18.33 session (test-fixtures/fake-opencode/recorded/export.json)

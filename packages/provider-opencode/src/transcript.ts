@@ -1,24 +1,14 @@
 /**
- * The worker's transcript: opencode's stored session as umbel's plugin writes it (./plugin.ts) —
- * `{info, messages: [{info, parts}], umbel?: {failures}}`, the shape of `opencode export <id>` plus
- * the turns umbel stopped. An `opencode export` document reads the same. Pure.
- *
- * A turn is one user message (found by its id, the turn key the `prompt` event carries, else as the
- * n-th user message) and the assistant messages whose `parentID` is that id — one per model step
- * (a tool step ends with `finish: "tool-calls"`, the answer's with `"stop"`). FACTS.md §b, §c:
- * - failed: an assistant message carries `info.error` (`APIError` …), or umbel stopped the turn;
- * - interrupted: the last step completed with no finish (Escape twice, an abort), or the turn ended
- *   right after a tool step (a rejected permission: the tool part's state is `error`);
- * - completed: the last step completed with a finish other than `tool-calls`; the answer is that
- *   step's text parts, byte-exact (the screen renders markdown; it is never read).
+ * The worker's transcript: opencode's stored session as umbel's plugin writes it (./plugin.ts), the shape of
+ * `opencode export <id>` plus `umbel: {failures, ended}`. Pure. opencode-FACTS.md: "Reading a turn".
  */
-import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead } from '@umbel/provider';
 import {
-  accountError,
-  accountErrorOfStatus,
   asRecord,
+  failedTurn,
   assistantMessage,
   parseJson,
+  sumUsage,
   textBlock,
   toolResultBlock,
   toolResultsMessage,
@@ -35,7 +25,6 @@ export interface OpencodePart {
   readonly tool?: string;
   readonly callID?: string;
   readonly state?: { readonly status?: string; readonly input?: unknown; readonly output?: string; readonly error?: string };
-  readonly [key: string]: unknown;
 }
 
 /** A message's info (user or assistant). */
@@ -49,45 +38,24 @@ export interface OpencodeMessageInfo {
   readonly providerID?: string;
   readonly time?: { readonly created?: number; readonly completed?: number };
   readonly error?: { readonly name?: string; readonly data?: { readonly message?: string; readonly statusCode?: number } };
-  readonly cost?: number;
-  readonly tokens?: {
-    readonly input?: number;
-    readonly output?: number;
-    readonly reasoning?: number;
-    readonly cache?: { readonly read?: number; readonly write?: number };
-  };
 }
 
-export interface OpencodeMessage {
-  readonly info: OpencodeMessageInfo;
-  readonly parts: readonly OpencodePart[];
-}
+/** A message: its info and its parts. */
+export type OpencodeMessage = { readonly info: OpencodeMessageInfo; readonly parts: readonly OpencodePart[] };
 
 /** A stopped turn umbel recorded (the plugin's `umbel.failures`). */
-export interface UmbelFailure {
-  readonly name?: string;
-  readonly message?: string;
-  readonly statusCode?: number;
-}
+export type UmbelFailure = { readonly name?: string; readonly message?: string; readonly statusCode?: number };
 
 /** The transcript document. */
 export interface OpencodeSessionDoc {
-  readonly info?: { readonly id?: string; readonly [key: string]: unknown };
   readonly messages: readonly OpencodeMessage[];
   readonly failures: Readonly<Record<string, UmbelFailure>>;
-  /**
-   * The turns opencode had ended when the plugin wrote this copy (`umbel.ended`); undefined for a
-   * document without it (`opencode export`, an older plugin): then the stop hook alone says so.
-   */
+  /** The turns ended when the plugin wrote this copy (`umbel.ended`); undefined without it (opencode-FACTS.md: "Reading a turn"). */
   readonly ended?: readonly string[];
 }
 
 /** One turn of the document. */
-export interface OpencodeTurn {
-  readonly user: OpencodeMessage;
-  readonly steps: readonly OpencodeMessage[];
-  readonly failure?: UmbelFailure;
-}
+export type OpencodeTurn = { readonly user: OpencodeMessage; readonly steps: readonly OpencodeMessage[]; readonly failure?: UmbelFailure };
 
 function isMessage(value: unknown): value is OpencodeMessage {
   const m = asRecord(value);
@@ -100,12 +68,10 @@ export function parseSessionDoc(content: string): OpencodeSessionDoc | undefined
   const doc = asRecord(parseJson(content));
   if (!doc || !Array.isArray(doc.messages)) return undefined;
   const umbel = asRecord(doc.umbel);
-  const failures = asRecord(umbel?.failures) ?? {};
   const ended = Array.isArray(umbel?.ended) ? umbel.ended.filter((id): id is string => typeof id === 'string') : undefined;
   return {
-    ...(asRecord(doc.info) ? { info: doc.info as OpencodeSessionDoc['info'] } : {}),
     messages: doc.messages.filter(isMessage),
-    failures: failures as Record<string, UmbelFailure>,
+    failures: (asRecord(umbel?.failures) ?? {}) as Record<string, UmbelFailure>,
     ...(ended ? { ended } : {}),
   };
 }
@@ -123,26 +89,15 @@ export function findOpencodeTurn(doc: OpencodeSessionDoc, turnKey: string | unde
 /** A text part the model wrote (synthetic and ignored parts are not the model's). */
 const isModelText = (p: OpencodePart): p is OpencodePart & { text: string } => p.type === 'text' && typeof p.text === 'string' && !p.synthetic && !p.ignored;
 
-/** The text parts of a message, byte-exact. */
-export function textOf(message: OpencodeMessage): string {
-  return message.parts
-    .filter(isModelText)
-    .map((p) => p.text)
-    .join('');
-}
-
-/** The turn's usage in umbel's neutral names, summed over its steps (as opencode counts them). */
-export function usageOf(steps: readonly OpencodeMessage[]): ProviderV1Usage {
-  const sum = (pick: (m: OpencodeMessageInfo) => number | undefined) => steps.reduce((n, m) => n + (pick(m.info) ?? 0), 0);
-  return {
-    inputTokens: sum((m) => m.tokens?.input),
-    outputTokens: sum((m) => m.tokens?.output),
-    reasoningTokens: sum((m) => m.tokens?.reasoning),
-    cacheReadTokens: sum((m) => m.tokens?.cache?.read),
-    cacheCreationTokens: sum((m) => m.tokens?.cache?.write),
-    costUsd: sum((m) => m.cost),
-  };
-}
+/** opencode's usage fields (in each step's info) → the neutral names: the turn's usage sums them over its steps. */
+const USAGE_NAMES = {
+  'tokens.input': 'inputTokens',
+  'tokens.output': 'outputTokens',
+  'tokens.reasoning': 'reasoningTokens',
+  'tokens.cache.read': 'cacheReadTokens',
+  'tokens.cache.write': 'cacheCreationTokens',
+  cost: 'costUsd',
+} as const;
 
 /** A tool call still running in the last step, as an activity line. */
 function runningTool(step: OpencodeMessage | undefined): string | undefined {
@@ -153,17 +108,10 @@ function runningTool(step: OpencodeMessage | undefined): string | undefined {
 function failedOf(turn: OpencodeTurn): ProviderV1TurnRead | undefined {
   const stepError = turn.steps.find((s) => s.info.error && s.info.error.name !== 'MessageAbortedError')?.info.error;
   const failure = turn.failure ?? (stepError ? { name: stepError.name, message: stepError.data?.message, statusCode: stepError.data?.statusCode } : undefined);
-  if (!failure) return undefined;
-  const status = typeof failure.statusCode === 'number' ? failure.statusCode : undefined;
   // opencode records the HTTP status only, and no reset time
-  const account = accountErrorOfStatus(status);
-  return {
-    status: 'failed',
-    message: failure.message || failure.name || 'opencode reported an error',
-    ...(status !== undefined ? { apiErrorStatus: status } : {}),
-    ...(failure.name ? { apiErrorType: failure.name } : {}),
-    ...(account ? { account: accountError(account) } : {}),
-  };
+  return (
+    failure && failedTurn({ message: failure.message || failure.name, fallback: 'opencode reported an error', status: failure.statusCode, type: failure.name })
+  );
 }
 
 /** What the transcript says about one turn. */
@@ -173,15 +121,16 @@ export function opencodeTurn(doc: OpencodeSessionDoc | undefined, options: Provi
   const failed = failedOf(turn);
   if (failed) return failed;
   const last = turn.steps.at(-1);
-  if (last?.info.error?.name === 'MessageAbortedError') return { status: 'interrupted', message: 'the turn was interrupted; the worker waits for input' };
-  if (!last?.info.time?.completed) {
+  const completed = last?.info.time?.completed;
+  // aborted, or completed with no finish: Escape twice, an abort (opencode-FACTS.md: "Reading a turn")
+  if (last?.info.error?.name === 'MessageAbortedError' || (completed && last?.info.finish === undefined))
+    return { status: 'interrupted', message: 'the turn was interrupted; the worker waits for input' };
+  if (!last || !completed) {
     const activity = runningTool(last);
     return { status: 'running', ...(activity ? { activity } : {}) };
   }
   if (last.info.finish === 'tool-calls') {
-    // the turn goes on with another step, unless opencode went idle here (a rejected permission).
-    // The stop hook is delivered before the plugin writes the turn's final copy: a copy that does not
-    // yet record the turn as ended is the one from after the tool step, and the answer may follow.
+    // opencode-FACTS.md: "Reading a turn" (a turn that ends on a tool step, and which copy says so)
     if (!options.stopSeen || (doc.ended && !doc.ended.includes(turn.user.info.id))) return { status: 'running' };
     const rejected = last.parts.some((p) => p.type === 'tool' && p.state?.status === 'error');
     return {
@@ -189,11 +138,14 @@ export function opencodeTurn(doc: OpencodeSessionDoc | undefined, options: Provi
       message: rejected ? 'a tool call was rejected; the worker waits for input' : 'the turn ended after a tool call, without an answer',
     };
   }
-  if (last.info.finish === undefined) return { status: 'interrupted', message: 'the turn was interrupted; the worker waits for input' };
   return {
     status: 'completed',
-    answer: textOf(last),
-    tokenUsage: usageOf(turn.steps),
+    answer: last.parts.filter(isModelText).reduce((text, p) => text + p.text, ''),
+    tokenUsage: sumUsage(
+      turn.steps.map((s) => s.info),
+      USAGE_NAMES,
+      { every: true },
+    ),
     numTurns: turn.steps.length,
     ...(turn.user.info.sessionID ? { sessionId: turn.user.info.sessionID } : {}),
     ...(last.info.modelID ? { model: last.info.providerID ? `${last.info.providerID}/${last.info.modelID}` : last.info.modelID } : {}),
@@ -219,8 +171,3 @@ export function opencodeMessages(doc: OpencodeSessionDoc | undefined, options: P
   }
   return out;
 }
-
-/** {@link opencodeTurn} of `options.content`, parsed. */
-export const readOpencodeTurn = (options: ProviderV1ReadTurnOptions): ProviderV1TurnRead => opencodeTurn(parseSessionDoc(options.content), options);
-/** {@link opencodeMessages} of `options.content`, parsed. */
-export const readOpencodeMessages = (options: ProviderV1ReadTurnOptions): ProviderV1Message[] => opencodeMessages(parseSessionDoc(options.content), options);

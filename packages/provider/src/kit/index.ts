@@ -94,7 +94,20 @@ export { type ActivityDirFacts, activityDirsOf } from './activity-dirs.js';
 export { type PartsMessageOptions, partsMessage } from './parts-message.js';
 export { type NamedBillingFacts, namedBilling } from './named-billing.js';
 export { type AccountTextFacts, accountErrorOfText } from './account-text.js';
-export { sumUsage } from './usage-sum.js';
 export { editQuietly, removeSessionState, type SessionStateFacts } from './session-state.js';
 export { unparsedReader } from './unparsed.js';
 export { accountFailure } from './account-failure.js';
+export { type SumUsageOptions, sumUsage } from './sum-usage.js';
+export {
+  checkModel,
+  checkModelFormat,
+  describeModels,
+  listModels,
+  type ModelListFacts,
+  ModelsUnreadableError,
+  ModelUnknownError,
+  MODELS_NAMED,
+  parseModelList,
+} from './model-list.js';
+export { type SubagentFacts, subagentEvents } from './subagent-events.js';
+export { type FailedTurnFacts, failedTurn } from './failed-turn.js';
