@@ -97,7 +97,7 @@ export { type AccountTextFacts, accountErrorOfText } from './account-text.js';
 export { editQuietly, removeSessionState, type SessionStateFacts } from './session-state.js';
 export { unparsedReader } from './unparsed.js';
 export { accountFailure } from './account-failure.js';
-export { type SumUsageOptions, sumUsage } from './sum-usage.js';
+export { type SumUsageOptions, sumUsage, type UsageNames } from './sum-usage.js';
 export {
   checkModel,
   checkModelFormat,

@@ -3,6 +3,9 @@ import type { ProviderV1Usage } from '../spec.js';
 import type { UsageTotal } from './messages.js';
 import { valueAt } from './records.js';
 
+/** A CLI's usage field (or a dotted path into a record) → its neutral name. */
+export type UsageNames = Readonly<Record<string, keyof ProviderV1Usage>>;
+
 /** How {@link sumUsage} reports names no record has a number for. */
 export interface SumUsageOptions {
   /** Name every neutral name, 0 when no record has a finite number there (default: leave it out). */
@@ -13,9 +16,9 @@ export interface SumUsageOptions {
  * The records' usage added up by `names` (a field of each record, or a dotted path into it → its
  * neutral name), finite numbers only. Without `every`, undefined when no record names a number.
  */
-export function sumUsage(records: readonly unknown[], names: Readonly<Record<string, keyof ProviderV1Usage>>, options: { readonly every: true }): UsageTotal;
-export function sumUsage(records: readonly unknown[], names: Readonly<Record<string, keyof ProviderV1Usage>>, options?: SumUsageOptions): UsageTotal | undefined;
-export function sumUsage(records: readonly unknown[], names: Readonly<Record<string, keyof ProviderV1Usage>>, options: SumUsageOptions = {}): UsageTotal | undefined {
+export function sumUsage(records: readonly unknown[], names: UsageNames, options: { readonly every: true }): UsageTotal;
+export function sumUsage(records: readonly unknown[], names: UsageNames, options?: SumUsageOptions): UsageTotal | undefined;
+export function sumUsage(records: readonly unknown[], names: UsageNames, options: SumUsageOptions = {}): UsageTotal | undefined {
   const total: UsageTotal = {};
   for (const [path, name] of Object.entries(names)) {
     const values = records.map((record) => valueAt(record, path.split('.'))).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
