@@ -1,8 +1,4 @@
-/**
- * umbel's opencode plugin, serialised into each worker's `$OPENCODE_CONFIG_DIR/plugins/umbel.js`: opencode's
- * signals become umbel hook events, and the transcript is written from opencode's stored session after each
- * turn's terminal event. opencode-FACTS.md: "The plugin" (why it is self-contained, and what it does when).
- */
+/** umbel's opencode plugin, serialised into each worker's plugin file (opencode-FACTS.md: "The plugin": what it does, when, and why it is self-contained). */
 
 import type * as ChildProcess from 'node:child_process';
 import type * as Fs from 'node:fs';
@@ -41,7 +37,9 @@ type Session = { open: string[]; failures: Record<string, Json>; ended: string[]
 
 /** The plugin of one opencode instance: its sessions, and a method per opencode event umbel uses (reached through `this` only). */
 export class UmbelPluginRun {
-  static EVENTS = ['session.idle', 'session.error', 'session.status', 'session.created', 'permission.asked', 'permission.replied', 'message.updated'] as const;
+  static EVENTS = ['session.idle', 'session.error', 'session.status', 'session.created', 'message.updated'] as const;
+  /** The events delivered as opencode sent them, each with the session's fields: a permission asked, and answered. */
+  static AS_SENT = ['permission.asked', 'permission.replied'];
   declare readonly ctx: PluginContext;
   declare readonly settings: PluginSettings;
   declare readonly node: PluginModules;
@@ -105,33 +103,27 @@ export class UmbelPluginRun {
     } catch {}
   }
 
-  /** End the oldest open turn with a failure: record it, deliver it as `session.error`, then write the transcript. */
-  async fail(id: string, error: Json): Promise<void> {
+  /** End the first `count` open turns (a failure's recorded): each delivered as `signal`, then the transcript written. */
+  async end(id: string, signal: string, count: number, error?: Json): Promise<void> {
     const s = this.session(id);
-    const messageID = s.open.shift();
-    if (!messageID) return;
-    s.failures[messageID] = error;
-    s.ended.push(messageID);
+    const ending = s.open.splice(0, count);
+    s.ended.push(...ending);
+    for (const messageID of ending) if (error) s.failures[messageID] = error;
     const doc = await this.snapshot(id);
-    this.deliver('session.error', { ...this.base(id), messageID, error, message: error.message });
+    for (const messageID of ending) this.deliver(signal, { ...this.base(id), messageID, ...(error && { error, message: error.message }) });
     this.writeTranscript(id, doc);
   }
 
-  /** Every open turn ends: delivered first, then the transcript written. */
+  /** Every open turn ends. */
   async 'session.idle'(id: string): Promise<void> {
-    const s = this.session(id);
-    const ending = s.open.splice(0);
-    s.ended.push(...ending);
-    const doc = await this.snapshot(id);
-    for (const messageID of ending) this.deliver('session.idle', { ...this.base(id), messageID });
-    this.writeTranscript(id, doc);
+    await this.end(id, 'session.idle', Number.POSITIVE_INFINITY);
   }
 
   async 'session.error'(id: string, p: Json): Promise<void> {
     const e = (p.error ?? {}) as { name?: string; data?: { message?: string; statusCode?: number } };
-    if (e.name === 'MessageAbortedError') return;
+    if (e.name === 'MessageAbortedError' || !this.session(id).open.length) return;
     const statusCode = e.data?.statusCode ? { statusCode: e.data.statusCode } : {};
-    await this.fail(id, { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...statusCode });
+    await this.end(id, 'session.error', 1, { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...statusCode });
   }
 
   /** A retry is reported; past `maxRetries`, or one that would start too late, stops the turn. */
@@ -146,7 +138,7 @@ export class UmbelPluginRun {
     if (!messageID || (attempt <= maxRetries && waitMs <= maxRetryDelayMs)) return;
     const why = attempt > maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
     const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
-    await this.fail(id, { name: 'RetryLimit', message, attempt });
+    await this.end(id, 'session.error', 1, { name: 'RetryLimit', message, attempt });
     this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
   }
 
@@ -155,12 +147,6 @@ export class UmbelPluginRun {
     if (typeof info.parentID === 'string') this.parents.set(id, info.parentID);
     this.deliver('session.created', { ...this.base(id), directory: info.directory });
   }
-
-  /** A permission asked (or, by the same method, answered): delivered as opencode sent it. */
-  async 'permission.asked'(id: string, p: Json, type = 'permission.asked'): Promise<void> {
-    this.deliver(type, { ...p, ...this.base(id) });
-  }
-  'permission.replied' = this['permission.asked'];
 
   /** A tool step that ended: the transcript shows the call and its result (the turn runs on). */
   async 'message.updated'(id: string, p: Json): Promise<void> {
@@ -181,9 +167,10 @@ export class UmbelPluginRun {
     return {
       event: async ({ event }: { event: { type: string; properties?: Json } }) => {
         const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
-        const id = sessionOf(event?.properties ?? {});
-        if (!UmbelPluginRun.EVENTS.includes(type) || !id) return;
-        await this.serial(() => this[type](id, (event.properties ?? {}) as Json, type));
+        const p = (event?.properties ?? {}) as Json;
+        const id = sessionOf(p);
+        if (id && UmbelPluginRun.AS_SENT.includes(type)) await this.serial(async () => this.deliver(type, { ...p, ...this.base(id) }));
+        else if (id && UmbelPluginRun.EVENTS.includes(type)) await this.serial(() => this[type](id, p));
       },
       'chat.message': async (input: Json, output: { message?: Json; parts?: unknown[] }) => {
         const id = sessionOf(input);

@@ -1,6 +1,7 @@
 /** The opencode provider: its facts compiled by the provider kit, on `@umbel/provider` alone (as a third party would write it). */
 import { dirname } from 'node:path';
-import { checkModel, checkModelFormat, defineProvider, listModels, type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
+import type { CliSettings, ProviderV1, ProviderV1ValidateOptions } from '@umbel/provider';
+import { checkModel, checkModelFormat, cliBinary, defineProvider, listModels, UsageError } from '@umbel/provider';
 import { type ConfigDirOptions, installConfigDir, offlineEnv } from './config-dir.js';
 import {
   OPENCODE_API_BILLING_ENV,
@@ -21,11 +22,7 @@ import { opencodeMessages, opencodeTurn, parseSessionDoc } from './transcript.js
 export const OPENCODE_VERIFIED_VERSIONS = ['1.18.33'] as const;
 
 /** Settings of {@link createOpencode} (and of the worker config dir: retries, config overrides). */
-export interface OpencodeSettings extends ConfigDirOptions {
-  /** The `opencode` executable (a path or a name on PATH). `UMBEL_OPENCODE_BIN` wins over it. */
-  readonly bin?: string;
-  /** Extra arguments appended to every launch (never env values). */
-  readonly extraArgs?: readonly string[];
+export interface OpencodeSettings extends ConfigDirOptions, CliSettings {
   /** Check `--model` against `opencode models` before launching. Default true. */
   readonly checkModel?: boolean;
   /** Provider id (default `opencode`), to register a second configuration. */
@@ -53,7 +50,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     displayName: 'opencode',
     description: 'opencode (`opencode`), on the providers, models and keys of your own opencode config',
     verifiedVersions: OPENCODE_VERIFIED_VERSIONS,
-    binary: { name: 'opencode', install: 'npm install -g opencode-ai', ...(settings.bin ? { configured: settings.bin } : {}) },
+    binary: cliBinary('opencode', 'npm install -g opencode-ai', settings),
     env: { inherit: OPENCODE_INHERIT_ENV },
     billing: {
       apiEnv: OPENCODE_API_BILLING_ENV,
