@@ -43,13 +43,12 @@ export async function installConfigDir({ launch, hooks, permissionMode }: HookIn
     maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
     dropEnv: Object.keys(offline),
   });
-  const file = (name: string, content: string) => ({ path: join(dir, name), content, mode: 0o600 });
   return {
     env: { OPENCODE_CONFIG_DIR: dir, ...offline },
     files: [
-      file('plugins/umbel.js', plugin),
+      { path: join(dir, 'plugins/umbel.js'), content: plugin, mode: 0o600 },
       jsonFile(join(dir, 'opencode.json'), workerConfig(permissionMode, options.configOverrides)),
-      file('package-lock.json', `${JSON.stringify(INSTALLED_LOCK)}\n`),
+      jsonFile(join(dir, 'package-lock.json'), INSTALLED_LOCK),
     ],
   };
 }

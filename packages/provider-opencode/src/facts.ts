@@ -1,7 +1,4 @@
-/**
- * opencode's facts (test-fixtures/fake-opencode/FACTS.md; verified on 1.18.33): env, permission modes,
- * the signals umbel's plugin (./plugin.ts) delivers, screens, prompt rules, payload fields and tools.
- */
+/** opencode's facts, verified on 1.18.33 (test-fixtures/fake-opencode/FACTS.md): env, permission modes, plugin signals, screens, prompts, payloads, tools. */
 import {
   asRecord,
   type ModelListFacts,

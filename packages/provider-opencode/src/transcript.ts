@@ -1,7 +1,4 @@
-/**
- * The worker's transcript: opencode's stored session as umbel's plugin writes it (./plugin.ts), the shape of
- * `opencode export <id>` plus `umbel: {failures, ended}`. Pure. opencode-FACTS.md: "Reading a turn".
- */
+/** The worker's transcript as umbel's plugin writes it (./plugin.ts). Pure. opencode-FACTS.md: "Reading a turn" (its shape, and what a turn is). */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead } from '@umbel/provider';
 import {
   asRecord,
