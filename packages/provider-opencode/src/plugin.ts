@@ -37,9 +37,9 @@ type Session = { open: string[]; failures: Record<string, Json>; ended: string[]
 
 /** The plugin of one opencode instance: its sessions, and a method per opencode event umbel uses (reached through `this` only). */
 export class UmbelPluginRun {
-  static EVENTS = ['session.idle', 'session.error', 'session.status', 'session.created', 'message.updated'] as const;
-  /** The events delivered as opencode sent them, each with the session's fields: a permission asked, and answered. */
-  static AS_SENT = ['permission.asked', 'permission.replied'];
+  static EVENTS = ['chat.message', 'session.idle', 'session.error', 'session.status', 'session.created', 'message.updated'] as const;
+  /** The events delivered as opencode sent them, with the session's fields: a permission asked or answered, a tool about to run. */
+  static AS_SENT = ['permission.asked', 'permission.replied', 'tool.execute.before'];
   declare readonly ctx: PluginContext;
   declare readonly settings: PluginSettings;
   declare readonly node: PluginModules;
@@ -114,6 +114,13 @@ export class UmbelPluginRun {
     this.writeTranscript(id, doc);
   }
 
+  /** A prompt submitted (the `chat.message` hook): its turn opens. */
+  async 'chat.message'(id: string, p: Json): Promise<void> {
+    if (typeof p.messageID !== 'string') return;
+    this.session(id).open.push(p.messageID);
+    this.deliver('chat.message', { ...this.base(id), messageID: p.messageID, agent: p.agent, model: p.model });
+  }
+
   /** Every open turn ends. */
   async 'session.idle'(id: string): Promise<void> {
     await this.end(id, 'session.idle', Number.POSITIVE_INFINITY);
@@ -161,31 +168,21 @@ export class UmbelPluginRun {
     return this.queue;
   }
 
-  /** The hooks the plugin returns to opencode. */
+  /** The hooks the plugin returns to opencode; its two own hooks are handled as events of the same names. */
   hooks() {
-    const sessionOf = (input: Json) => (typeof input.sessionID === 'string' ? input.sessionID : undefined);
+    const event = async ({ event }: { event: { type: string; properties?: Json } }) => {
+      const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
+      const p = (event?.properties ?? {}) as Json;
+      const id = typeof p.sessionID === 'string' ? p.sessionID : undefined;
+      if (id && UmbelPluginRun.AS_SENT.includes(type)) await this.serial(async () => this.deliver(type, { ...p, ...this.base(id) }));
+      else if (id && UmbelPluginRun.EVENTS.includes(type)) await this.serial(() => this[type](id, p));
+    };
     return {
-      event: async ({ event }: { event: { type: string; properties?: Json } }) => {
-        const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
-        const p = (event?.properties ?? {}) as Json;
-        const id = sessionOf(p);
-        if (id && UmbelPluginRun.AS_SENT.includes(type)) await this.serial(async () => this.deliver(type, { ...p, ...this.base(id) }));
-        else if (id && UmbelPluginRun.EVENTS.includes(type)) await this.serial(() => this[type](id, p));
-      },
-      'chat.message': async (input: Json, output: { message?: Json; parts?: unknown[] }) => {
-        const id = sessionOf(input);
-        const messageID = typeof output?.message?.id === 'string' ? output.message.id : undefined;
-        if (!id || !messageID) return;
-        await this.serial(async () => {
-          this.session(id).open.push(messageID);
-          this.deliver('chat.message', { ...this.base(id), messageID, agent: input.agent, model: input.model });
-        });
-      },
-      'tool.execute.before': async (input: Json, output: { args?: unknown }) => {
-        const id = sessionOf(input);
-        if (id)
-          await this.serial(async () => this.deliver('tool.execute.before', { ...this.base(id), tool: input.tool, callID: input.callID, args: output?.args }));
-      },
+      event,
+      'chat.message': (input: Json, output: { message?: Json; parts?: unknown[] }) =>
+        event({ event: { type: 'chat.message', properties: { ...input, messageID: output?.message?.id } } }),
+      'tool.execute.before': (input: Json, output: { args?: unknown }) =>
+        event({ event: { type: 'tool.execute.before', properties: { ...input, args: output?.args } } }),
     };
   }
 }
