@@ -2,8 +2,20 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type HookInstallContext, jsonFile, type LaunchParts } from '@umbel/provider';
-import { OPENCODE_PERMISSION_MODES, OPENCODE_SIGNALS, type OpencodePermissionMode, PLUGIN_PACKAGE_VERSION } from './facts.js';
 import { type PluginSettings, renderPlugin } from './plugin.js';
+
+/** Permission modes: no flag; a mode is a `permission` block in the worker's config, over the user's and project's (`default` keeps theirs). */
+export const OPENCODE_PERMISSION_MODES = {
+  default: undefined,
+  /** Shell commands, file edits and web access ask first (a `needs-input` outcome). */
+  ask: { bash: 'ask', edit: 'ask', webfetch: 'ask', websearch: 'ask' },
+  /** Everything is allowed (what `--unattended` means). */
+  allow: 'allow',
+} as const satisfies Record<string, unknown>;
+export type OpencodePermissionMode = keyof typeof OPENCODE_PERMISSION_MODES;
+
+/** The `@opencode-ai/plugin` version opencode installs into every config dir (its own version). */
+export const PLUGIN_PACKAGE_VERSION = '1.18.33';
 
 /** Settings of the worker config dir (the provider's): the plugin's retry limits (default 2 retries, 60 000 ms) and config overrides. */
 export interface ConfigDirOptions extends Partial<Pick<PluginSettings, 'maxRetries' | 'maxRetryDelayMs'>> {
@@ -37,7 +49,7 @@ export async function installConfigDir({ launch, hooks, permissionMode }: HookIn
   await mkdir(join(dir, 'node_modules'), { recursive: true, mode: 0o700 });
   const offline = offlineEnv(launch.env);
   const plugin = renderPlugin({
-    hooks: Object.fromEntries(hooks.filter((h) => Object.hasOwn(OPENCODE_SIGNALS, h.event)).map((h) => [h.event, h.command])),
+    hooks: Object.fromEntries(hooks.map((h) => [h.event, h.command])),
     transcriptDir: join(launch.workerDir, 'transcripts'),
     maxRetries: options.maxRetries ?? 2,
     maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,

@@ -1,6 +1,5 @@
 /** @umbel/provider-opencode — umbel's provider for opencode: its facts, its per-worker config dir and plugin, its transcript reader. */
 export * from './config-dir.js';
-export * from './facts.js';
 export * from './plugin.js';
 export * from './provider.js';
 export * from './screens.js';

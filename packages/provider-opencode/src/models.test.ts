@@ -11,7 +11,7 @@ import {
   ModelUnknownError,
   parseModelList as parseModelListOf,
 } from '@umbel/provider';
-import { OPENCODE_MODELS } from './facts.js';
+import { OPENCODE_MODELS } from './provider.js';
 
 // the kit's model-list check on opencode's facts
 const parseModelList = (stdout: string) => parseModelListOf(stdout, OPENCODE_MODELS.id);

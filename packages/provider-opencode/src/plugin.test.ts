@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OPENCODE_SIGNALS } from './facts.js';
+import { OPENCODE_SIGNALS } from './provider.js';
 import { type PluginContext, type PluginSettings, renderPlugin, UmbelPluginRun } from './plugin.js';
 
 type Json = Record<string, any>;

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PERMISSION_PROMPT } from './facts.js';
-import { opencode } from './provider.js';
+import { opencode, PERMISSION_PROMPT } from './provider.js';
 import { readOpencodeInputBox } from './screens.js';
 
 // Screens captured through umbel's tmux substrate (capture, 200x50): the real opencode 1.18.33 against
