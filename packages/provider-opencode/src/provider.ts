@@ -122,6 +122,7 @@ export const OPENCODE_TOOLS: ToolFacts = {
     write: { does: 'written', fields: ['filePath'] },
   },
 };
+
 /** Settings of {@link createOpencode} (and of the worker config dir: retries, config overrides). */
 export interface OpencodeSettings extends ConfigDirOptions, CliSettings {
   /** Check `--model` against `opencode models` before launching. Default true. */
