@@ -32,8 +32,8 @@ export interface PluginContext {
   readonly worktree?: string;
 }
 
-/** Per session: the turns (user message ids) still open, oldest first; the failures umbel recorded; the turns ended. */
-type Session = { open: string[]; failures: Record<string, Json>; ended: string[] };
+/** Per session: the turns (user message ids) still open, oldest first; the failures umbel recorded; the turns ended; a child's parent. */
+type Session = { open: string[]; failures: Record<string, Json>; ended: string[]; parent?: string };
 
 /** The plugin of one opencode instance: its sessions, and a method per opencode event umbel uses (reached through `this` only). */
 export class UmbelPluginRun {
@@ -44,8 +44,6 @@ export class UmbelPluginRun {
   declare readonly settings: PluginSettings;
   declare readonly node: PluginModules;
   readonly sessions = new Map<string, Session>();
-  /** Child sessions (a subagent's, the `task` tool's: created with a `parentID`) → their parent session. */
-  readonly parents = new Map<string, string>();
   /** Signals are handled one at a time, in order. */
   queue: Promise<unknown> = Promise.resolve();
 
@@ -61,9 +59,9 @@ export class UmbelPluginRun {
     return this.sessions.get(id) ?? (this.sessions.set(id, { open: [], failures: {}, ended: [] }).get(id) as Session);
   }
 
-  /** What every payload of a session carries; a child session's names its parent (BACKGROUND-FACTS.md §6). */
+  /** What every payload of a session carries; a child session's (a subagent's, the `task` tool's) names its parent (BACKGROUND-FACTS.md §6). */
   base(id: string): Json {
-    const parent = this.parents.get(id);
+    const { parent } = this.session(id);
     const transcriptPath = `${this.settings.transcriptDir}/${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`;
     return { sessionID: id, transcriptPath, ...(parent ? { parentSessionID: parent } : {}) };
   }
@@ -151,7 +149,7 @@ export class UmbelPluginRun {
 
   async 'session.created'(id: string, p: Json): Promise<void> {
     const info = (p.info ?? {}) as Json;
-    if (typeof info.parentID === 'string') this.parents.set(id, info.parentID);
+    if (typeof info.parentID === 'string') this.session(id).parent = info.parentID;
     this.deliver('session.created', { ...this.base(id), directory: info.directory });
   }
 
