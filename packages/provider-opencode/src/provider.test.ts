@@ -97,6 +97,15 @@ describe('the launch', () => {
     expect(launch.sessionId).toBe(id);
   });
 
+  it('settings: bin names the executable (UMBEL_OPENCODE_BIN wins over it); extraArgs end every launch', async () => {
+    const withBin = createOpencode({ bin: fakeBin, extraArgs: ['--print-logs'] });
+    expect((await withBin.doBuildLaunch(options({ callerEnv: { PATH: '/usr/bin:/bin', HOME: root } }))).argv).toEqual([fakeBin, '--print-logs']);
+    const other = join(root, 'other-opencode');
+    writeFileSync(other, '#!/bin/sh\n');
+    chmodSync(other, 0o755);
+    expect((await createOpencode({ bin: other }).doBuildLaunch(options())).argv).toEqual([fakeBin]);
+  });
+
   it('--model is passed as given once `opencode models` lists it', async () => {
     const launch = await opencode.doBuildLaunch(options({ model: 'mock/mock-model-2' }));
     expect(launch.argv).toEqual([fakeBin, '--model', 'mock/mock-model-2']);
