@@ -1,7 +1,7 @@
 /** The Claude Code provider: its facts compiled by the provider kit. */
-import { defineProvider, envPrecedence, modeFlags, type ProviderV1, refuseModeAsRoot } from '@umbel/provider';
+import { activityDirsOf, defineProvider, envPrecedence, modeFlags, type ProviderV1, refuseModeAsRoot } from '@umbel/provider';
 import * as facts from './facts.js';
-import { claudeActivityDirs, installClaudeHooks, predictClaudeTranscript } from './launch.js';
+import { CLAUDE_ACTIVITY_DIRS, installClaudeHooks, predictClaudeTranscript } from './launch.js';
 import { CLAUDE_PAYLOAD } from './payload.js';
 import { forgetClaudeScratch } from './scratch.js';
 import { CLAUDE_SCREENS, detectClaudeBilling } from './screens.js';
@@ -60,7 +60,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     validate: refuseModeAsRoot(facts.CLAUDE_ROOT_MODE),
     tools: facts.CLAUDE_TOOLS,
     forgetScratch: forgetClaudeScratch,
-    activityDirs: claudeActivityDirs,
+    activityDirs: activityDirsOf(CLAUDE_ACTIVITY_DIRS),
   });
 }
 
