@@ -129,8 +129,8 @@ export const CLAUDE_BACKGROUND_TASK: BackgroundTaskFacts = { id: 'id', kind: 'ty
 /** The statusLine input's `rate_limits` windows (ACCOUNT-FACTS §1.4): subscriptions only, absent otherwise. */
 export const CLAUDE_QUOTA_WINDOWS: QuotaNames = { fiveHour: 'five_hour', sevenDay: 'seven_day' };
 
-/** How a turn Claude Code started by itself begins (BACKGROUND-FACTS.md §2): the hook's `prompt`, the transcript entry's text. */
-export const TASK_NOTIFICATION = '<task-notification>';
+/** Turns Claude Code continues or starts by itself (CLAUDE-FACTS.md "Hooks"): the Notification type at a limit's reset, a self-started prompt's start. */
+export const CLAUDE_OWN_TURNS = { autoResume: 'quota_auto_resume_fired', taskNotification: '<task-notification>' } as const;
 
 const FILE = ['file_path', 'notebook_path'];
 

@@ -1,6 +1,6 @@
 /** What Claude Code's launch needs code for: the `--settings` file, the statusLine and the transcript's path. */
 import { join } from 'node:path';
-import type { HookInstallContext, LaunchParts } from '@umbel/provider';
+import type { ActivityDirFacts, HookInstallContext, LaunchParts } from '@umbel/provider';
 import { asRecord, commandHooks, jsonFile, parseJson, readTextIfExists, shellQuote, splitToolRules, statePath, teeScript } from '@umbel/provider';
 import { CLAUDE_CONFIG, CLAUDE_SETTINGS_FILE, CLAUDE_STATUSLINE_FILE, CLAUDE_STATUSLINE_KIND } from './facts.js';
 
@@ -40,7 +40,5 @@ export function predictClaudeTranscript(launch: { readonly env: Readonly<Record<
   return config === undefined ? undefined : join(config, 'projects', encodeClaudeProjectDir(launch.cwd), `${launch.sessionId}.jsonl`);
 }
 
-/** Where Claude Code keeps its subagents' transcripts: `<transcript without .jsonl>/subagents/` (Task tool). Pure. */
-export function claudeActivityDirs(transcriptPath: string): readonly string[] {
-  return [`${transcriptPath.replace(/\.jsonl$/, '')}/subagents`];
-}
+/** Where Claude Code keeps its subagents' transcripts (Task tool): `<transcript without .jsonl>/subagents/`. */
+export const CLAUDE_ACTIVITY_DIRS: ActivityDirFacts = { transcript: /^([\s\S]*?)(?:\.jsonl)?$/, dirs: ['$1/subagents'] };

@@ -3,13 +3,10 @@ import type { HookEvent, ProviderV1EventInfo } from '@umbel/provider';
 import { backgroundTasks, namedQuota, notificationInput, type PayloadFacts, payloadAccountError, payloadActivity, stringField } from '@umbel/provider';
 import * as facts from './facts.js';
 
-/** The Notification type of Claude Code's automatic continue at a plan limit's reset. */
-const AUTO_RESUME = 'quota_auto_resume_fired';
-
 /** What the field map cannot say (CLAUDE-FACTS.md "Hooks"): turns Claude Code continues or starts by itself, its background work, the plan usage. */
 function refine(event: HookEvent, payload: Record<string, unknown>, info: ProviderV1EventInfo): ProviderV1EventInfo {
-  if (event.kind === 'notify' && stringField(payload, 'notification_type') === AUTO_RESUME) return { ...info, autoContinue: true };
-  if (event.kind === 'prompt' && stringField(payload, 'prompt')?.startsWith(facts.TASK_NOTIFICATION)) return { ...info, selfStarted: true };
+  if (event.kind === 'notify' && stringField(payload, 'notification_type') === facts.CLAUDE_OWN_TURNS.autoResume) return { ...info, autoContinue: true };
+  if (event.kind === 'prompt' && stringField(payload, 'prompt')?.startsWith(facts.CLAUDE_OWN_TURNS.taskNotification)) return { ...info, selfStarted: true };
   const background = event.kind === 'stop' ? backgroundTasks(payload.background_tasks, facts.CLAUDE_BACKGROUND_TASK) : undefined;
   if (background) return { ...info, background };
   if (event.kind !== facts.CLAUDE_STATUSLINE_KIND) return info;

@@ -1,28 +1,25 @@
 /** The Claude Code provider: its facts compiled by the provider kit. */
-import { defineProvider, envPrecedence, modeFlags, type ProviderV1, refuseModeAsRoot } from '@umbel/provider';
+import { activityDirsOf, type CliSettings, defineProvider, envPrecedence, modeFlags, type ProviderV1, refuseModeAsRoot } from '@umbel/provider';
 import * as facts from './facts.js';
-import { claudeActivityDirs, installClaudeHooks, predictClaudeTranscript } from './launch.js';
+import { CLAUDE_ACTIVITY_DIRS, installClaudeHooks, predictClaudeTranscript } from './launch.js';
 import { CLAUDE_PAYLOAD } from './payload.js';
 import { forgetClaudeScratch } from './scratch.js';
 import { CLAUDE_SCREENS, detectClaudeBilling } from './screens.js';
-import { claudeMessages, claudeTurn, parseClaudeTranscript } from './transcript.js';
+import { CLAUDE_TRANSCRIPT } from './transcript.js';
 
 /** Claude Code releases these facts were verified on (oldest first; the last is the pinned real CLI). */
 export const CLAUDE_VERIFIED_VERSIONS = ['2.1.328', '2.1.332'] as const;
 
 /** Options of a Claude provider instance. */
-export interface ClaudeSettings {
+export interface ClaudeSettings extends Pick<CliSettings, 'extraArgs'> {
   /** Binary to launch (a path, or a name looked up on PATH). `UMBEL_CLAUDE_BIN` wins over it. */
   readonly binary?: string;
-  /** Extra arguments appended after umbel's own (never put secrets here: argv is visible). */
-  readonly extraArgs?: readonly string[];
   /** Extra env for every worker (e.g. `{ CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }`); the reserved env wins. */
   readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
- * Create the Claude Code provider (spec v1). Pure except `doBuildLaunch`, which looks the binary up and writes nothing itself (the engine writes the
- * settings file it returns).
+ * Create the Claude Code provider (spec v1), pure but for the members docs/providers/authoring.md names (the engine writes the files doBuildLaunch returns).
  * @example const umbel = createUmbel({ substrate, providers: [createClaude()] });
  */
 export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
@@ -56,11 +53,11 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     input: { alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0 },
     prompt: facts.CLAUDE_PROMPT,
     payload: CLAUDE_PAYLOAD,
-    transcript: { parse: parseClaudeTranscript, turn: claudeTurn, messages: claudeMessages, predict: predictClaudeTranscript },
+    transcript: { ...CLAUDE_TRANSCRIPT, predict: predictClaudeTranscript },
     validate: refuseModeAsRoot(facts.CLAUDE_ROOT_MODE),
     tools: facts.CLAUDE_TOOLS,
     forgetScratch: forgetClaudeScratch,
-    activityDirs: claudeActivityDirs,
+    activityDirs: activityDirsOf(CLAUDE_ACTIVITY_DIRS),
   });
 }
 

@@ -48,18 +48,16 @@ export const CLAUDE_SCREENS: ScreenFacts = {
         `Claude Code asks what to do about the usage limit (/rate-limit-options: 1. Stop and wait for limit to reset · ${line.replace(/^❯\s*/, '').replace(/^2\.\s*/, '2. ')} · 3. Upgrade your plan)`,
     },
   ],
-  // the move key while the default is highlighted, Enter once the safe option is (CLAUDE-FACTS.md "Dialogs")
+  // the move key while the default is highlighted, Enter once the safe option is (CLAUDE-FACTS.md "Dialogs" says which is safe)
   dialogs: [
     { id: CLAUDE_DIALOGS.bypass, match: allOf('Bypass Permissions mode', on('No, exit')), keys: ['Down'] },
     { id: CLAUDE_DIALOGS.bypass, match: allOf('Bypass Permissions mode', on('Yes, I accept')), keys: ['Enter'] },
-    // The key is used only when the caller passed it (it is never inherited); otherwise the dialog's own default, No.
     { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('No (recommended)')), keys: ['Up'], ifEnv: ['ANTHROPIC_API_KEY'] },
     { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('Yes')), keys: ['Enter'], ifEnv: ['ANTHROPIC_API_KEY'] },
     { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('Yes')), keys: ['Down'], unlessEnv: ['ANTHROPIC_API_KEY'] },
     { id: CLAUDE_DIALOGS.apiKey, match: allOf('Do you want to use this API key?', on('No (recommended)')), keys: ['Enter'], unlessEnv: ['ANTHROPIC_API_KEY'] },
     { id: CLAUDE_DIALOGS.trust, match: on('Yes, I trust this folder'), keys: ['Enter'] },
     { id: CLAUDE_DIALOGS.trust, match: allOf(on('No, exit'), anyOf('trust this folder', 'Accessing workspace')), keys: ['Down'] },
-    // Upstream U2: the default ("No, disable external imports") is the safe answer.
     { id: CLAUDE_DIALOGS.externalImports, match: on('No, disable external imports'), keys: ['Enter'] },
     { id: CLAUDE_DIALOGS.autoModeBilling, match: /^\s*Enter to continue\b/m, keys: ['Enter'] },
   ],

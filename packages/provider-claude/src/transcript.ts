@@ -16,6 +16,7 @@ import {
   stringField,
   sumUsage,
   toolActivity,
+  unparsedReader,
 } from '@umbel/provider';
 import { CLAUDE_ERROR_KINDS, CLAUDE_PROMPT, CLAUDE_TOOL_ARGUMENT } from './facts.js';
 
@@ -64,10 +65,9 @@ function humanPrompts(entries: readonly ClaudeTranscriptEntry[]): ClaudeTranscri
 /** The entry's text is the prompt sent (as the input box records it). */
 const promptMatches = (entry: ClaudeTranscriptEntry, prompt: string) => samePrompt(textOf(entry), prompt, CLAUDE_PROMPT);
 
-/** The entries of one turn: its prompt entry and everything up to the next prompt (human or self-started) with another promptId. */
+/** The entries of one turn: its prompt entry (`start`) and the entries after it (`body`) up to the next prompt (human or self-started) with another promptId. */
 export interface ClaudeTurnSlice {
   readonly start: ClaudeTranscriptEntry;
-  /** Entries after the prompt entry, up to (excluding) the next turn's prompt. */
   readonly body: readonly ClaudeTranscriptEntry[];
 }
 
@@ -177,10 +177,7 @@ function mergedMessage(group: AssistantGroup): Record<string, unknown> {
   return Object.assign({}, ...messages, { content });
 }
 
-/**
- * The messages of one turn in `claude -p --output-format stream-json`'s shape, in transcript order: one `assistant` message per API message (its
- * per-block entries merged) and the turn's `user` entries (tool results, interrupt markers); not the prompt itself. Pure.
- */
+/** The messages of one turn in `claude -p --output-format stream-json`'s shape (CLAUDE-FACTS.md "Transcript"). Pure. */
 export function claudeMessages(entries: readonly ClaudeTranscriptEntry[], options: ProviderV1ReadTurnOptions): ProviderV1Message[] {
   const turn = findClaudeTurn(entries, options);
   if (turn === undefined) return [];
@@ -194,7 +191,6 @@ export function claudeMessages(entries: readonly ClaudeTranscriptEntry[], option
   });
 }
 
-/** {@link claudeTurn} of `options.content`, parsed. */
-export const readClaudeTurn = (options: ProviderV1ReadTurnOptions): ProviderV1TurnRead => claudeTurn(parseClaudeTranscript(options.content), options);
-/** {@link claudeMessages} of `options.content`, parsed. */
-export const readClaudeMessages = (options: ProviderV1ReadTurnOptions): ProviderV1Message[] => claudeMessages(parseClaudeTranscript(options.content), options);
+/** The reader ({@link claudeTurn}, {@link claudeMessages}; parsed once per text), and its unparsed form that parses `options.content` on each call. */
+export const CLAUDE_TRANSCRIPT = { parse: parseClaudeTranscript, turn: claudeTurn, messages: claudeMessages };
+export const { read: readClaudeTurn, messages: readClaudeMessages } = unparsedReader(CLAUDE_TRANSCRIPT);

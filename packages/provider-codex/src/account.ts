@@ -1,6 +1,6 @@
 /** Codex's plan usage (`token_count.rate_limits`) and account errors (`codex_error_info`) in the rollout (ACCOUNT-FACTS.md §2.2). Pure. */
 import type { ProviderV1AccountError, ProviderV1Quota } from '@umbel/provider';
-import { accountError, accountErrorOfStatus, asRecord, quotaWindow, usedUpReset } from '@umbel/provider';
+import { accountErrorOfStatus, accountFailure, asRecord, quotaWindow, usedUpReset } from '@umbel/provider';
 
 /** Windows by their length, never their slot (that would misreport a plan whose windows differ); other lengths are left out. */
 const WINDOW_NAMES: Readonly<Record<number, keyof ProviderV1Quota>> = { 300: 'fiveHour', 10080: 'sevenDay' };
@@ -23,6 +23,5 @@ export function codexAccountError(info: unknown, rateLimits: Record<string, unkn
   const status = Object.values(asRecord(info) ?? {}).find((v) => typeof asRecord(v)?.http_status_code === 'number');
   const kind =
     typeof info === 'string' ? NAMED[info] : asRecord(info) ? accountErrorOfStatus(asRecord(status)?.http_status_code as number | undefined) : undefined;
-  if (kind !== 'rate-limited') return kind === undefined ? undefined : accountError(kind);
-  return accountError(kind, usedUpReset(slots(rateLimits).map((w) => quotaWindow(w))), typeof info === 'string' ? info : undefined);
+  return accountFailure(kind, usedUpReset(slots(rateLimits).map((w) => quotaWindow(w))), typeof info === 'string' ? info : undefined);
 }

@@ -45,6 +45,42 @@ describe('the session events of a real Copilot session', () => {
     expect((read(7) as { message: string }).message).toMatch(/retried 5 times .*Last error: 429 slow down/);
   });
 
+  it("a session.error's account failure: its HTTP status wins over its errorType, which names one without a status", () => {
+    const failed = (data: Record<string, unknown>) =>
+      read(
+        1,
+        `${[
+          { type: 'user.message', data: { content: 'x' } },
+          { type: 'session.error', data },
+        ]
+          .map((e) => JSON.stringify(e))
+          .join('\n')}\n`,
+      );
+    expect(failed({ statusCode: 401, errorType: 'rate_limit' })).toMatchObject({ account: { kind: 'auth-failed' }, apiErrorType: 'rate_limit' });
+    expect(failed({ statusCode: 500, errorType: 'authentication', message: '' })).toEqual({
+      status: 'failed',
+      message: 'Copilot reported an error',
+      apiErrorStatus: 500,
+      apiErrorType: 'authentication',
+      account: { kind: 'auth-failed' },
+    });
+    expect(failed({ statusCode: '429', errorType: 'other' })).toEqual({ status: 'failed', message: 'Copilot reported an error', apiErrorType: 'other' });
+  });
+
+  it('usage: every neutral name, 0 where no usage record has a finite number for it', () => {
+    const events = [
+      { type: 'user.message', data: { content: 'x' } },
+      { type: 'session.usage_record', data: { usage: { inputTokens: 5, outputTokens: 'many', cacheWriteTokens: 2 } } },
+      { type: 'session.usage_record', data: { usage: [1] } },
+      { type: 'session.usage_record', data: { usage: { inputTokens: 3, outputTokens: Number.NaN } } },
+      { type: 'assistant.turn_start', data: {} },
+      { type: 'assistant.message', data: { content: 'done' } },
+      { type: 'assistant.turn_end', data: {} },
+    ];
+    const content = `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
+    expect(read(1, content)).toMatchObject({ tokenUsage: { inputTokens: 8, outputTokens: 0, cacheReadTokens: 0, cacheCreationTokens: 2 } });
+  });
+
   it('through the provider, the events file is parsed once per text: its turn and messages are read from that parse', () => {
     const parsed = copilot.doParseTranscript?.({ content: recorded, transcriptPath: '/x/events.jsonl' });
     expect(parsed).toBeDefined();

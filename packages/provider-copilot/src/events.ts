@@ -22,11 +22,15 @@
  */
 import type { ProviderV1BackgroundTask, ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
 import {
-  accountError,
+  type AccountErrorNames,
   accountErrorOfStatus,
+  accountKindOf,
   asRecord,
   assistantMessage,
+  failedTurn,
   jsonLines,
+  stringField,
+  sumUsage,
   textBlock,
   toolResultBlock,
   toolResultsMessage,
@@ -83,7 +87,6 @@ function selfStartedAt(turn: readonly CopilotEvent[]): number | undefined {
 }
 
 const toolRequestsOf = (e: CopilotEvent): unknown[] => (Array.isArray(e.data.toolRequests) ? e.data.toolRequests : []);
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /**
  * The index of the main agent's final `turn_end`: one right after an `assistant.message` that asked
@@ -120,16 +123,18 @@ function runningAgents(events: readonly CopilotEvent[], end: number): ProviderV1
   );
 }
 
-/** The turn's usage in umbel's neutral names, summed over its `session.usage_record`s. */
+/** A `session.usage_record`'s fields → umbel's neutral names. */
+const USAGE_NAMES = {
+  inputTokens: 'inputTokens',
+  outputTokens: 'outputTokens',
+  cacheReadTokens: 'cacheReadTokens',
+  cacheWriteTokens: 'cacheCreationTokens',
+} as const;
+
+/** The turn's usage in umbel's neutral names, summed over its `session.usage_record`s (0 for a name none of them has). */
 export function usageOf(events: readonly CopilotEvent[]): ProviderV1Usage {
-  const usages = events.filter((e) => e.type === 'session.usage_record').map((e) => asRecord(e.data.usage) ?? {});
-  const sum = (key: string) => usages.reduce((n, u) => n + num(u[key]), 0);
-  return {
-    inputTokens: sum('inputTokens'),
-    outputTokens: sum('outputTokens'),
-    cacheReadTokens: sum('cacheReadTokens'),
-    cacheCreationTokens: sum('cacheWriteTokens'),
-  };
+  const usages = events.filter((e) => e.type === 'session.usage_record').map((e) => e.data.usage);
+  return sumUsage(usages, USAGE_NAMES, { every: true });
 }
 
 /** A tool still running, as an activity line. */
@@ -139,17 +144,14 @@ function runningTool(events: readonly CopilotEvent[]): string | undefined {
   return running && toolLine(typeof running.data.toolName === 'string' ? running.data.toolName : 'tool', running.data.arguments);
 }
 
-function failedOf(error: CopilotEvent): ProviderV1TurnRead {
-  const status = typeof error.data.statusCode === 'number' ? error.data.statusCode : undefined;
-  const type = typeof error.data.errorType === 'string' ? error.data.errorType : undefined;
-  const kind = accountErrorOfStatus(status) ?? (type === 'rate_limit' ? 'rate-limited' : type === 'authentication' ? 'auth-failed' : undefined);
-  return {
-    status: 'failed',
-    message: typeof error.data.message === 'string' && error.data.message !== '' ? error.data.message : 'Copilot reported an error',
-    ...(status !== undefined ? { apiErrorStatus: status } : {}),
-    ...(type ? { apiErrorType: type } : {}),
-    ...(kind ? { account: accountError(kind) } : {}),
-  };
+/** The account failure a `session.error`'s `errorType` names (its HTTP status wins). */
+const ERROR_KINDS: AccountErrorNames = { rate_limit: 'rate-limited', authentication: 'auth-failed' };
+
+function failedOf({ data }: CopilotEvent): ProviderV1TurnRead {
+  const type = stringField(data, 'errorType');
+  const status = typeof data.statusCode === 'number' ? data.statusCode : undefined;
+  const account = accountErrorOfStatus(status) ?? accountKindOf(ERROR_KINDS, type);
+  return failedTurn({ message: stringField(data, 'message'), fallback: 'Copilot reported an error', status, type, account });
 }
 
 /** What the session events say about one turn. */

@@ -18,7 +18,7 @@ import type {
   ProviderV1ToolUse,
   ToolFacts,
 } from '@umbel/provider';
-import { asRecord, classifyTool, commandPrompt, permissionInput, stringField } from '@umbel/provider';
+import { asRecord, classifyTool, commandPrompt, permissionInput, stringField, subagentEvents } from '@umbel/provider';
 
 /**
  * Configuration variables a worker inherits, named one by one: where Copilot keeps its state and
@@ -157,21 +157,17 @@ export function activityOf(p: Record<string, unknown>): string | undefined {
   return tool ? toolLine(tool, p.toolArgs) : undefined;
 }
 
+/** A subagent's (the `task` tool's) hooks carry its `agentId`: they take and end no turn (BACKGROUND-FACTS.md §7). */
+const subagent = subagentEvents({ field: 'agentId', turnKey: (id) => `agent:${id}` });
+
 /**
  * What the payload facts cannot say (BACKGROUND-FACTS.md §7): Copilot fires `userPromptSubmitted`
  * and `agentStop` for its subagents too (the `task` tool), with the subagent's `agentId` (also as
- * `sessionId`) and the main agent's as `parentAgentId`. Those name no session of the worker's; the
- * prompt is one umbel never sent (self-started) and its stop is its own (both keyed by the agent),
- * so a subagent never takes or ends a turn. The turn Copilot starts by itself when a background
- * agent ends (prompt `<system_notification>…`) is self-started too.
+ * `sessionId`) and the main agent's as `parentAgentId` ({@link subagentEvents}). The turn Copilot
+ * starts by itself when a background agent ends (prompt `<system_notification>…`) is self-started too.
  */
 export function refineEvent(event: HookEvent, p: Record<string, unknown>, info: ProviderV1EventInfo): ProviderV1EventInfo {
-  const agent = str(p, 'agentId');
-  if (agent) {
-    const { sessionId: _, ...own } = info;
-    if (event.kind === 'prompt') return { ...own, turnKey: `agent:${agent}`, selfStarted: true };
-    return event.kind === 'stop' ? { ...own, turnKey: `agent:${agent}` } : own;
-  }
+  if (str(p, 'agentId')) return subagent(event, p, info);
   if (event.kind === 'prompt' && str(p, 'prompt')?.startsWith('<system_notification>')) return { ...info, selfStarted: true };
   return info;
 }

@@ -231,6 +231,10 @@ describe('the hooks Copilot fires for subagents and for the turn it starts by it
     expect(stop).toMatchObject({ turnKey: `agent:${SYNC_AGENT}` });
     expect(prompt).not.toHaveProperty('sessionId');
     expect(stop).not.toHaveProperty('sessionId');
+    // nor a transcript: both payloads name the worker's own events file, which its prompt already named
+    expect(ofAgent.map((h) => h.payload.transcriptPath)).toEqual([expect.stringContaining(MAIN), expect.stringContaining(MAIN)]);
+    expect(prompt).not.toHaveProperty('transcriptPath');
+    expect(stop).not.toHaveProperty('transcriptPath');
   });
 
   it("the main agent's prompts and stops are umbel's turns; the <system_notification> prompt is self-started", () => {

@@ -6,7 +6,7 @@
  * flags]` with `COPILOT_AUTO_UPDATE=false`. Completion comes from Copilot's own session events
  * (./events.ts), the hooks (./plugin-dir.ts) only say when to look.
  */
-import { defineProvider, type ProviderV1 } from '@umbel/provider';
+import { type CliSettings, cliBinary, defineProvider, type ProviderV1 } from '@umbel/provider';
 import * as facts from './facts.js';
 import { copilotMessages, copilotTurn, parseEvents } from './events.js';
 import { installPluginDir } from './plugin-dir.js';
@@ -15,11 +15,7 @@ import { installPluginDir } from './plugin-dir.js';
 export const COPILOT_VERIFIED_VERSIONS = ['1.0.102'] as const;
 
 /** Settings of {@link createCopilot}. */
-export interface CopilotSettings {
-  /** The `copilot` executable (a path or a name on PATH). `UMBEL_COPILOT_BIN` wins over it. */
-  readonly bin?: string;
-  /** Extra arguments appended to every launch (never env values). */
-  readonly extraArgs?: readonly string[];
+export interface CopilotSettings extends CliSettings {
   /** Provider id (default `copilot`), to register a second configuration. */
   readonly providerId?: string;
 }
@@ -35,7 +31,7 @@ export function createCopilot(settings: CopilotSettings = {}): ProviderV1 {
     displayName: 'GitHub Copilot CLI',
     description: 'GitHub Copilot CLI (`copilot`), on your GitHub sign-in (Copilot plan) or a BYOK model provider',
     verifiedVersions: COPILOT_VERIFIED_VERSIONS,
-    binary: { name: 'copilot', install: 'npm install -g @github/copilot', ...(settings.bin ? { configured: settings.bin } : {}) },
+    binary: cliBinary('copilot', 'npm install -g @github/copilot', settings),
     env: { inherit: facts.COPILOT_INHERIT_ENV, hostMarkers: facts.COPILOT_CHILD_MARKERS, unset: facts.COPILOT_UNSET_ENV, set: facts.COPILOT_SET_ENV },
     billing: { apiEnv: facts.COPILOT_API_BILLING_ENV, endpointEnv: facts.COPILOT_ENDPOINT_ENV, detect: facts.copilotBilling },
     sandbox: { hosts: ['api.github.com', 'github.com', 'api.githubcopilot.com'], writePaths: [{ path: '~/.copilot' }] },

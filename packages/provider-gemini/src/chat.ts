@@ -1,6 +1,6 @@
 /** Reader for Gemini CLI's chat recording (GEMINI-FACTS.md: "Chat recording", "Account errors"). Pure. */
-import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, UsageTotal } from '@umbel/provider';
-import { accountErrorOfText, addUsage, asRecord, definedMembers, jsonLines, partsMessage, partsText, toolActivity, toolUseBlock } from '@umbel/provider';
+import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead } from '@umbel/provider';
+import { accountErrorOfText, asRecord, definedMembers, jsonLines, partsMessage, partsText, sumUsage, toolActivity, toolUseBlock } from '@umbel/provider';
 
 /** One Gemini content part (only the fields umbel reads). */
 export interface GeminiPart {
@@ -192,8 +192,8 @@ export function geminiChatTurn(chat: GeminiChat, options: ReadGeminiTurnOptions)
   const error = after.findLast((m) => m.type === 'error');
   if (error) return failed(contentText(error.content) || 'error');
   if (texts.length === 0 && after.some(isCancelNotice)) return { status: 'interrupted', message: 'Request cancelled.' };
-  const usage = steps.reduce<UsageTotal>((total, m) => addUsage(total, m.tokens, TOKEN_NAMES), {});
-  const tokenUsage = Object.keys(usage).length > 0 ? usage : undefined;
+  const tokens = steps.map((m) => m.tokens);
+  const tokenUsage = sumUsage(tokens, TOKEN_NAMES);
   const model = steps.findLast((m) => m.model)?.model;
   return definedMembers({ status: 'completed', answer: texts.join('\n'), tokenUsage, numTurns: steps.length, sessionId: chat.sessionId, model });
 }

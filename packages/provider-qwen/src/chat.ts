@@ -7,18 +7,7 @@
  * record of `subtype: "notification"` (the CLI's own `<task-notification>` turn) ends a turn but is none. Pure.
  */
 import type { ProviderV1Message, ProviderV1ReadTurnOptions, ProviderV1TurnRead, ProviderV1Usage } from '@umbel/provider';
-import {
-  asRecord,
-  assistantMessage,
-  functionCallBlocks,
-  functionResponseBlocks,
-  jsonLines,
-  type JsonLine,
-  partsText,
-  stringField,
-  textBlock,
-  toolResultsMessage,
-} from '@umbel/provider';
+import { activityDirsOf, asRecord, functionCallBlocks, jsonLines, type JsonLine, partsMessage, partsText, stringField } from '@umbel/provider';
 
 type Rec = Readonly<Record<string, unknown>>;
 
@@ -133,17 +122,10 @@ export function readQwenTurn(options: ProviderV1ReadTurnOptions): ProviderV1Turn
   };
 }
 
-/** One record as Claude's stream-json message (`{type, message}`): text and tool calls, or tool results. */
+/** One record as Claude's stream-json message (`{type, message}`): an assistant's text and tool calls, or a `tool_result`'s results. */
 function messageOf(record: Rec): ProviderV1Message | undefined {
-  const uuid = stringField(record, 'uuid');
-  if (record.type === 'assistant') {
-    const text = textOf(record);
-    const content = [...(text !== '' ? [textBlock(text)] : []), ...functionCallBlocks(partsOf(record))];
-    const model = stringField(record, 'model');
-    return content.length ? assistantMessage(content, uuid, model ? { model } : {}) : undefined;
-  }
-  const content = record.type === 'tool_result' ? functionResponseBlocks(partsOf(record)) : [];
-  return content.length ? toolResultsMessage(content, uuid) : undefined;
+  const role = record.type === 'assistant' ? 'model' : record.type === 'tool_result' ? 'user' : undefined;
+  return role && partsMessage(role, partsOf(record), { uuid: stringField(record, 'uuid'), model: stringField(record, 'model') });
 }
 
 /** The messages of one turn (after its prompt) in Claude's stream-json shape. */
@@ -152,14 +134,8 @@ export function readQwenMessages(options: ProviderV1ReadTurnOptions): ProviderV1
   return records.slice(1).flatMap((r) => messageOf(r) ?? []);
 }
 
-/** A chat recording's path: `<project dir>/chats/<session>.jsonl`. */
-const CHAT_PATH = /^(.*)\/chats\/([^/]+)\.jsonl$/;
-
 /**
- * Where the background agents of a chat keep their records (BACKGROUND-FACTS.md §4):
- * `<project dir>/subagents/<session>/agent-<agentId>.jsonl` beside `.meta.json`. Pure.
+ * Where the background agents of a chat keep their records (BACKGROUND-FACTS.md §4), from its path
+ * `<project dir>/chats/<session>.jsonl`: `<project dir>/subagents/<session>/agent-<agentId>.jsonl` beside `.meta.json`. Pure.
  */
-export function qwenActivityDirs(transcriptPath: string): readonly string[] {
-  const m = CHAT_PATH.exec(transcriptPath);
-  return m ? [`${m[1]}/subagents/${m[2]}`] : [];
-}
+export const qwenActivityDirs = activityDirsOf({ transcript: /^(.*)\/chats\/([^/]+)\.jsonl$/, dirs: ['$1/subagents/$2'] });

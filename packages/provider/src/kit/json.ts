@@ -1,4 +1,5 @@
 /** Small, tolerant readers for the JSON the CLIs write (hook payloads, transcripts, settings). Pure. */
+import { attempt } from './attempt.js';
 
 /** A plain JSON object, or undefined. */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
@@ -29,11 +30,7 @@ export function stringField(object: Readonly<Record<string, unknown>> | undefine
 
 /** `JSON.parse`, or undefined when the text is not JSON. */
 export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  return attempt(() => JSON.parse(text));
 }
 
 /** One object line of a JSONL text, with its 0-based line number in the text. */
