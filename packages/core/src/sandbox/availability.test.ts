@@ -52,4 +52,20 @@ spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', 'bridge-for', sett
     expect(await probeSandbox({ PATH: `${bin}:/usr/bin:/bin`, HOME: root }, join(settingsDir, 'settings.json'), facts)).toBeUndefined();
     expect(await processesWith(`bridge-for\0${settingsDir}`)).toEqual([]);
   });
+
+  it('leaves no bridge running that srt started in a session of its own (bwrap runs its socats so)', async () => {
+    const srt = join(root, 'fake-srt-session.cjs');
+    await writeFile(
+      srt,
+      `const { spawn } = require('node:child_process');
+const settings = process.argv[process.argv.indexOf('--settings') + 1];
+spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', 'own-session-bridge', settings], { stdio: 'ignore', detached: true }).unref();
+`,
+    );
+    const settingsDir = join(root, 'probe-session');
+    await mkdir(settingsDir);
+    const facts: SandboxHostFacts = { platform: 'linux', isRoot: true, readSysctl: () => undefined, srtCli: () => srt };
+    expect(await probeSandbox({ PATH: `${join(root, 'bin')}:/usr/bin:/bin`, HOME: root }, join(settingsDir, 'settings.json'), facts)).toBeUndefined();
+    expect(await processesWith(`own-session-bridge\0${settingsDir}`)).toEqual([]);
+  });
 });

@@ -104,7 +104,9 @@ export function probeSandbox(
   }
   // srt leaves its proxy socket in its TMPDIR even on a clean exit: the probe's private dir takes it.
   // Its own process group: srt SIGTERMs its socat bridges and exits without waiting for them, so
-  // the group is killed once srt has exited, and the probe leaves no process behind.
+  // the group is killed once srt has exited; bwrap runs the bridges inside in a session of their
+  // own, out of that group, and each names its socket in the probe's dir: those are killed too,
+  // and the probe leaves no process behind.
   const child = spawn(process.execPath, [cli, '--settings', settingsPath, '--', 'true'], {
     env: { PATH: env.PATH ?? '', HOME: env.HOME ?? '', TMPDIR: dirname(settingsPath) },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -118,7 +120,9 @@ export function probeSandbox(
   return new Promise((done) => {
     const finish = (problem: string | undefined) => {
       clearTimeout(timer);
-      void killGroup(child.pid).then(() => done(problem));
+      void killGroup(child.pid)
+        .then(() => killNaming(dirname(settingsPath)))
+        .then(() => done(problem));
     };
     const why = (detail: string) => `srt failed: ${(stderr || detail).trim().split('\n').slice(-2).join(' ')}`;
     child.on('error', (error) => finish(why(error.message)));
@@ -134,25 +138,50 @@ async function killGroup(pid: number | undefined): Promise<void> {
   } catch {
     return; // the group is empty
   }
-  for (const end = Date.now() + 2_000; Date.now() < end && groupRuns(pid); ) await new Promise((r) => setTimeout(r, 10));
+  await waitUntil(() => runningPids((stat) => Number(stat[2]) === pid).length === 0);
 }
 
-/** Whether a process of group `pgid` is still running (a zombie is not). */
-function groupRuns(pgid: number): boolean {
+/** SIGKILL every process whose command line names `text` (a private dir of this probe), until none runs (at most 2 s). */
+async function killNaming(text: string): Promise<void> {
+  const named = (_stat: readonly string[], pid: string) => pid !== String(process.pid) && readText(`/proc/${pid}/cmdline`).includes(text);
+  await waitUntil(() => {
+    const pids = runningPids(named);
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return pids.length === 0;
+  });
+}
+
+async function waitUntil(done: () => boolean): Promise<void> {
+  for (const end = Date.now() + 2_000; Date.now() < end && !done(); ) await new Promise((r) => setTimeout(r, 10));
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return ''; // gone meanwhile
+  }
+}
+
+/** Pids of the running processes (zombies are not) whose `/proc/<pid>/stat` fields after the name pass `test`; none without /proc (macOS). */
+function runningPids(test: (stat: readonly string[], pid: string) => boolean): number[] {
   let names: string[];
   try {
     names = readdirSync('/proc');
   } catch {
-    return false; // no /proc (macOS): the SIGKILL is all there is
+    return [];
   }
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ').at(-1)?.split(' ') ?? [];
-      if (fields[0] !== 'Z' && Number(fields[2]) === pgid) return true;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return false;
+  return names
+    .filter((name) => {
+      if (!/^\d+$/.test(name)) return false;
+      const fields = readText(`/proc/${name}/stat`).split(') ').at(-1)?.split(' ') ?? [];
+      return fields.length > 2 && fields[0] !== 'Z' && test(fields, name);
+    })
+    .map(Number);
 }
