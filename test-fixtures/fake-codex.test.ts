@@ -182,6 +182,8 @@ const records = (path: string): Json[] =>
     .split('\n')
     .map((l) => JSON.parse(l));
 
+afterAll(() => server.dispose()); // after every describe: the server outlives its sessions
+
 describe('fake codex TUI in tmux', () => {
   let env: Env;
   const sessions: string[] = [];
@@ -198,7 +200,6 @@ describe('fake codex TUI in tmux', () => {
     }
     if (env) rmSync(env.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }); // a hook may still be writing there
   });
-  afterAll(() => server.dispose());
 
   const launch = (name: string, args: string[] = [], extraEnv: string[] = []) => {
     sessions.push(name);

@@ -1,7 +1,9 @@
 // A private tmux server for the fake-CLI tests (test-fixtures/fake-*.test.ts), the only tests that drive
 // tmux by hand instead of through @umbel/tmux. Every call of one server uses the same socket (-L), the
-// same `-f /dev/null` and the same minimal environment, so a setting of the runner (TMUX_TMPDIR, TMUX,
-// HOME, the cwd) can never send one call to another server than the next:
+// same config (private-tmux.conf, never the user's) and the same minimal environment, so a setting of the
+// runner (TMUX_TMPDIR, TMUX, HOME, the cwd) can never send one call to another server than the next.
+// The server outlives its last session (exit-empty off): one exiting as the next call connects answers it
+// "server exited unexpectedly"; dispose() ends it:
 //
 //   const tmux = privateTmux('fake-codex');
 //   tmux.run('new-session', '-d', '-s', 'a', 'sleep', '100');   // stdout; throws on a non-zero exit
@@ -15,8 +17,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const CALL_TIMEOUT_MS = 15_000;
+const CONFIG = fileURLToPath(new URL('./private-tmux.conf', import.meta.url));
 
 /** Parent pid and kernel state of `pid`, or undefined once it is gone. */
 function procStat(pid) {
@@ -81,7 +85,7 @@ export function privateTmux(prefix) {
     LANG: 'C.UTF-8',
     TMUX_TMPDIR: process.env.TMUX_TMPDIR || ownDir,
   };
-  const argv = (args) => ['-L', socket, '-f', '/dev/null', ...args];
+  const argv = (args) => ['-L', socket, '-f', CONFIG, ...args];
   const split = (args) => (typeof args[0] === 'object' && args[0] !== null ? [args[0], args.slice(1)] : [{}, args]);
 
   return {

@@ -130,9 +130,10 @@ describe(`umbel verbs on the real claude ${readPins().claude.version} (mock mode
     const before = JSON.parse(readFileSync(join(w.config, '.claude.json'), 'utf8'));
     expect(before.projects?.[w.work]?.hasTrustDialogAccepted).not.toBe(true);
     await spawnWorker('trust', w.spawnArgs);
-    // Only Claude Code itself writes this, and only when "Yes, I trust this folder" was chosen.
-    const after = JSON.parse(readFileSync(join(w.config, '.claude.json'), 'utf8'));
-    expect(after.projects?.[w.work]?.hasTrustDialogAccepted).toBe(true);
+    // Only Claude Code itself writes this, and only when "Yes, I trust this folder" was chosen. It saves
+    // its config on its own time: the prompt may be on the screen before the file has it (CI, loaded).
+    const trusted = () => JSON.parse(readFileSync(join(w.config, '.claude.json'), 'utf8')).projects?.[w.work]?.hasTrustDialogAccepted;
+    await expect.poll(trusted, { timeout: 20_000, interval: 200 }).toBe(true);
     expect(await statusOf('trust')).toMatchObject({ alive: true, state: 'ready' });
   });
 
