@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accountError, accountErrorOfStatus, isoOfEpoch } from './account.js';
+import { accountError, accountErrorOfStatus, accountFailure, isoOfEpoch } from './account.js';
 
 describe('account helpers', () => {
   it('429 is rate-limited, 401 and 403 auth-failed, anything else no account error', () => {
@@ -22,5 +22,18 @@ describe('account helpers', () => {
       resetsAt: '2026-12-01T12:20:19.000Z',
       limit: 'five_hour',
     });
+  });
+});
+
+describe('accountFailure', () => {
+  it('keeps the reset and the limit for a rate limit only, and is undefined without a kind', () => {
+    expect(accountFailure('rate-limited', '2026-12-06T10:00:00.000Z', 'five_hour')).toEqual({
+      kind: 'rate-limited',
+      resetsAt: '2026-12-06T10:00:00.000Z',
+      limit: 'five_hour',
+    });
+    expect(accountFailure('rate-limited')).toEqual({ kind: 'rate-limited' });
+    expect(accountFailure('auth-failed', '2026-12-06T10:00:00.000Z', 'five_hour')).toEqual({ kind: 'auth-failed' });
+    expect(accountFailure(undefined, '2026-12-06T10:00:00.000Z')).toBeUndefined();
   });
 });

@@ -24,3 +24,9 @@ export function isoOfEpoch(value: unknown): string | undefined {
 export function accountError(kind: ProviderV1AccountError['kind'], resetsAt?: string, limit?: string): ProviderV1AccountError {
   return { kind, ...(resetsAt !== undefined ? { resetsAt } : {}), ...(limit !== undefined ? { limit } : {}) };
 }
+
+/** The account error of `kind` (undefined without one); `resetsAt` and `limit` count only when it is `rate-limited` (a failed turn's). */
+export function accountFailure(kind: ProviderV1AccountError['kind'] | undefined, resetsAt?: string, limit?: string): ProviderV1AccountError | undefined {
+  if (kind === undefined) return undefined;
+  return kind === 'rate-limited' ? accountError(kind, resetsAt, limit) : accountError(kind);
+}

@@ -47,7 +47,7 @@ export { type CommandHook, type CommandHookShape, commandHooks, jsonFile } from 
 export { addUsage, assistantMessage, textBlock, toolResultBlock, toolResultsMessage, toolUseBlock, type UsageTotal } from './messages.js';
 export { allOf, anyOf, cursorOn, findLine, type Matcher, matchedText, matches, oneLine, trimBox } from './matchers.js';
 export { classifyStartup, fatalOf, readInputBox, signInOf } from './screens.js';
-export { accountError, accountErrorOfStatus, isoOfEpoch } from './account.js';
+export { accountError, accountErrorOfStatus, accountFailure, isoOfEpoch } from './account.js';
 export { parseEvent } from './payload.js';
 export { preparePrompt } from './prompt.js';
 export { buildLaunch, effectivePermissionMode, findExecutable, flagArgs } from './launch.js';
@@ -96,7 +96,6 @@ export { type NamedBillingFacts, namedBilling } from './named-billing.js';
 export { type AccountTextFacts, accountErrorOfText } from './account-text.js';
 export { editQuietly, removeSessionState, type SessionStateFacts } from './session-state.js';
 export { unparsedReader } from './unparsed.js';
-export { accountFailure } from './account-failure.js';
 export { type SumUsageOptions, sumUsage, type UsageNames } from './sum-usage.js';
 export {
   checkModel,
