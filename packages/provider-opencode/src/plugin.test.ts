@@ -9,16 +9,16 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import * as path from 'node:path';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { pluginRuntime } from '@umbel/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPENCODE_SIGNALS } from './provider.js';
 import { type PluginContext, type PluginSettings, renderPlugin, UmbelPluginRun } from './plugin.js';
 
 type Json = Record<string, any>;
-/** The modules the rendered file passes in. */
-const NODE = { fs, cp, path };
+/** What the rendered file passes in: node's modules and the kit's plumbing. */
+const NODE = pluginRuntime({ fs, cp });
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });

@@ -1,13 +1,6 @@
 /** umbel's opencode plugin, serialised into each worker's plugin file (opencode-FACTS.md: "The plugin": what it does, when, and why it is self-contained). */
 
-import type * as ChildProcess from 'node:child_process';
-import type * as Fs from 'node:fs';
-
-/** The node modules the rendered file imports and passes in (the plugin itself imports nothing). */
-export interface PluginModules {
-  readonly fs: typeof Fs;
-  readonly cp: typeof ChildProcess;
-}
+import { type PluginRuntime, renderPluginModule } from '@umbel/provider';
 
 /** What the plugin is told at launch (embedded in its file; no env value ever goes in here). */
 export interface PluginSettings {
@@ -42,15 +35,13 @@ export class UmbelPluginRun {
   static AS_SENT = ['permission.asked', 'permission.replied', 'tool.execute.before'];
   declare readonly ctx: PluginContext;
   declare readonly settings: PluginSettings;
-  declare readonly node: PluginModules;
+  declare readonly node: PluginRuntime;
   readonly sessions = new Map<string, Session>();
-  /** Signals are handled one at a time, in order. */
-  queue: Promise<unknown> = Promise.resolve();
 
   /** The plugin: called once per opencode instance with opencode's context and umbel's settings. */
-  static async main(ctx: PluginContext, settings: PluginSettings, modules: PluginModules) {
+  static async main(ctx: PluginContext, settings: PluginSettings, runtime: PluginRuntime) {
     for (const name of settings.dropEnv) delete process.env[name];
-    const run = Object.assign(new UmbelPluginRun(), { ctx, settings, node: modules });
+    const run = Object.assign(new UmbelPluginRun(), { ctx, settings, node: runtime });
     run.deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
     return run.hooks();
   }
@@ -68,12 +59,7 @@ export class UmbelPluginRun {
 
   /** Run the signal's hook command with the payload on stdin; a failure loses one event, never opencode's turn. */
   deliver(signal: string, payload: Json): void {
-    const command = this.settings.hooks[signal];
-    if (!command) return;
-    try {
-      const input = JSON.stringify({ event: signal, ...payload });
-      this.node.cp.spawnSync('sh', ['-c', command], { input, stdio: ['pipe', 'ignore', 'ignore'], timeout: 10_000 });
-    } catch {}
+    this.node.deliver(this.settings.hooks[signal], { event: signal, ...payload });
   }
 
   /** The session as opencode stores it, or undefined. */
@@ -87,18 +73,10 @@ export class UmbelPluginRun {
     }
   }
 
-  /** Write the transcript atomically (temp + rename, 0600); a full disk loses this copy, the next write brings it back. */
+  /** Write the transcript with umbel's record of its turns, atomically (temp + rename, 0600); a full disk loses this copy, the next write brings it back. */
   writeTranscript(id: string, doc: Json | undefined): void {
-    if (!doc) return;
-    const { fs } = this.node;
-    try {
-      fs.mkdirSync(this.settings.transcriptDir, { recursive: true, mode: 0o700 });
-      const file = this.base(id).transcriptPath as string;
-      const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
-      const { failures, ended } = this.session(id);
-      fs.writeFileSync(tmp, JSON.stringify({ ...doc, umbel: { version: 1, failures, ended } }), { mode: 0o600 });
-      fs.renameSync(tmp, file);
-    } catch {}
+    const { failures, ended } = this.session(id);
+    if (doc) this.node.writePrivate(this.base(id).transcriptPath as string, JSON.stringify({ ...doc, umbel: { version: 1, failures, ended } }));
   }
 
   /** End the first `count` open turns (a failure's recorded): each delivered as `signal`, then the transcript written. */
@@ -160,20 +138,15 @@ export class UmbelPluginRun {
       this.writeTranscript(id, await this.snapshot(id));
   }
 
-  /** Run `fn` after every signal before it. */
-  serial(fn: () => Promise<unknown>): Promise<unknown> {
-    this.queue = this.queue.then(fn, fn).catch(() => undefined);
-    return this.queue;
-  }
-
   /** The hooks the plugin returns to opencode; its two own hooks are handled as events of the same names. */
   hooks() {
     const event = async ({ event }: { event: { type: string; properties?: Json } }) => {
       const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
       const p = (event?.properties ?? {}) as Json;
       const id = typeof p.sessionID === 'string' ? p.sessionID : undefined;
-      if (id && UmbelPluginRun.AS_SENT.includes(type)) await this.serial(async () => this.deliver(type, { ...p, ...this.base(id) }));
-      else if (id && UmbelPluginRun.EVENTS.includes(type)) await this.serial(() => this[type](id, p));
+      // signals are handled one at a time, in order
+      if (id && UmbelPluginRun.AS_SENT.includes(type)) await this.node.serial(async () => this.deliver(type, { ...p, ...this.base(id) }));
+      else if (id && UmbelPluginRun.EVENTS.includes(type)) await this.node.serial(() => this[type](id, p));
     };
     return {
       event,
@@ -187,13 +160,6 @@ export class UmbelPluginRun {
 
 /** The plugin file for one worker: the plugin with its settings. */
 export function renderPlugin(settings: PluginSettings): string {
-  return [
-    '// umbel: written by @umbel/provider-opencode for one worker; removed with it. Do not edit.',
-    "import * as fs from 'node:fs';",
-    "import * as cp from 'node:child_process';",
-    `const settings = ${JSON.stringify(settings, null, 2)};`,
-    `const Run = ${UmbelPluginRun.toString()};`,
-    'export const UmbelPlugin = async (ctx) => Run.main(ctx, settings, { fs, cp });',
-    '',
-  ].join('\n');
+  const header = 'umbel: written by @umbel/provider-opencode for one worker; removed with it. Do not edit.';
+  return renderPluginModule({ header, plugin: UmbelPluginRun, settings, exportName: 'UmbelPlugin' });
 }

@@ -111,3 +111,4 @@ export {
 } from './model-list.js';
 export { type SubagentFacts, subagentEvents } from './subagent-events.js';
 export { type FailedTurnFacts, failedTurn } from './failed-turn.js';
+export { type PluginModuleFacts, type PluginNode, type PluginRuntime, pluginRuntime, renderPluginModule } from './cli-plugin.js';
