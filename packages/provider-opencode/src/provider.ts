@@ -8,6 +8,7 @@ import {
   cliBinary,
   defineProvider,
   listModels,
+  MODEL_VENDOR_KEY_ENV,
   permissionInput,
   stringField,
   subagentEvents,
@@ -35,22 +36,8 @@ export const OPENCODE_INHERIT_ENV = [
   'AZURE_RESOURCE_NAME',
 ] as const;
 
-/** The API keys (and cloud profile) of opencode's model providers: each bills that API; never inherited (opencode-FACTS.md: "Billing"). */
-export const OPENCODE_API_BILLING_ENV = [
-  'ANTHROPIC_API_KEY',
-  'OPENAI_API_KEY',
-  'OPENROUTER_API_KEY',
-  'GOOGLE_GENERATIVE_AI_API_KEY',
-  'GEMINI_API_KEY',
-  'GROQ_API_KEY',
-  'DEEPSEEK_API_KEY',
-  'XAI_API_KEY',
-  'MISTRAL_API_KEY',
-  'TOGETHER_API_KEY',
-  'FIREWORKS_API_KEY',
-  'AZURE_API_KEY',
-  'AWS_PROFILE',
-] as const;
+/** The API keys (the kit's list) and cloud profile of opencode's model providers: each bills that API; never inherited (opencode-FACTS.md: "Billing"). */
+export const OPENCODE_API_BILLING_ENV = [...MODEL_VENDOR_KEY_ENV, 'AWS_PROFILE'] as const;
 
 /** The billing verdict when no key was passed (a passed one bills its API): opencode's stored logins decide, unseen by umbel. */
 export const OPENCODE_BILLING_UNKNOWABLE = "no API key passed; opencode's stored logins (opencode auth login) may bill a plan or an API";
