@@ -31,8 +31,6 @@ type Session = { open: string[]; failures: Record<string, Json>; ended: string[]
 /** The plugin of one opencode instance: its sessions, and a method per opencode event umbel uses (reached through `this` only). */
 export class UmbelPluginRun {
   static EVENTS = ['chat.message', 'session.idle', 'session.error', 'session.status', 'session.created', 'message.updated'] as const;
-  /** The events delivered as opencode sent them, with the session's fields: a permission asked or answered, a tool about to run. */
-  static AS_SENT = ['permission.asked', 'permission.replied', 'tool.execute.before'];
   declare readonly ctx: PluginContext;
   declare readonly settings: PluginSettings;
   declare readonly node: PluginRuntime;
@@ -144,9 +142,9 @@ export class UmbelPluginRun {
       const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
       const p = (event?.properties ?? {}) as Json;
       const id = typeof p.sessionID === 'string' ? p.sessionID : undefined;
-      // signals are handled one at a time, in order
-      if (id && UmbelPluginRun.AS_SENT.includes(type)) await this.node.serial(async () => this.deliver(type, { ...p, ...this.base(id) }));
-      else if (id && UmbelPluginRun.EVENTS.includes(type)) await this.node.serial(() => this[type](id, p));
+      // one at a time, in order; an event umbel has a hook for and no method is delivered as sent, with the session's fields
+      if (id && UmbelPluginRun.EVENTS.includes(type)) await this.node.serial(() => this[type](id, p));
+      else if (id && this.settings.hooks[type]) await this.node.serial(async () => this.deliver(type, { ...p, ...this.base(id) }));
     };
     return {
       event,

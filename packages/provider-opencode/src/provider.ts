@@ -1,7 +1,7 @@
 /** The opencode provider: its facts (test-fixtures/fake-opencode/FACTS.md) compiled by the kit on `@umbel/provider` alone, as a third party would write it. */
-import { dirname } from 'node:path';
 import type { CliSettings, ModelListFacts, PayloadFacts, PromptFacts, ProviderV1, ProviderV1ValidateOptions, ToolFacts } from '@umbel/provider';
 import {
+  activityDirsOf,
   asRecord,
   checkModel,
   checkModelFormat,
@@ -114,8 +114,6 @@ export const OPENCODE_TOOLS: ToolFacts = {
 export interface OpencodeSettings extends ConfigDirOptions, CliSettings {
   /** Check `--model` against `opencode models` before launching. Default true. */
   readonly checkModel?: boolean;
-  /** Provider id (default `opencode`), to register a second configuration. */
-  readonly providerId?: string;
 }
 
 /** The checks opencode needs before any I/O. */
@@ -169,7 +167,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     payload: OPENCODE_PAYLOAD,
     transcript: { parse: parseSessionDoc, turn: opencodeTurn, messages: opencodeMessages },
     // a subagent's child session's transcript, beside the worker's (BACKGROUND-FACTS.md §6)
-    activityDirs: (transcriptPath) => [dirname(transcriptPath)],
+    activityDirs: activityDirsOf({ transcript: /^(.+)\/[^/]+$/, dirs: ['$1'] }),
     validate,
     tools: OPENCODE_TOOLS,
     // the model list is read with the worker's env (its providers and keys) and offline npm as the worker gets it
