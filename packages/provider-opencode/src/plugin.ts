@@ -1,19 +1,15 @@
 /** umbel's opencode plugin, serialised into each worker's plugin file (opencode-FACTS.md: "The plugin": what it does, when, and why it is self-contained). */
 
-import { type PluginRuntime, renderPluginModule } from '@umbel/provider';
+import { type PluginHookSettings, type PluginRuntime, renderPluginModule } from '@umbel/provider';
 
-/** What the plugin is told at launch (embedded in its file; no env value ever goes in here). */
-export interface PluginSettings {
-  /** opencode signal (`session.idle`, …) → the shell command that delivers its payload (stdin) as a hook event. */
-  readonly hooks: Readonly<Record<string, string>>;
+/** What the plugin is told at launch (embedded in its file): the kit's hooks (by opencode signal) and startup-only variables, and: */
+export interface PluginSettings extends PluginHookSettings {
   /** Where the transcripts go (`<sessionID>.json`). */
   readonly transcriptDir: string;
   /** Retries of a failing model request opencode may make before umbel stops the turn (as provider-error). */
   readonly maxRetries: number;
   /** A retry opencode would start later than this (ms from now) stops the turn at once. */
   readonly maxRetryDelayMs: number;
-  /** Variables umbel added for startup only (`npm_config_offline`): removed before any tool runs. */
-  readonly dropEnv: readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -33,14 +29,13 @@ export class UmbelPluginRun {
   static EVENTS = ['chat.message', 'session.idle', 'session.error', 'session.status', 'session.created', 'message.updated'] as const;
   declare readonly ctx: PluginContext;
   declare readonly settings: PluginSettings;
-  declare readonly node: PluginRuntime;
+  declare readonly runtime: PluginRuntime;
   readonly sessions = new Map<string, Session>();
 
   /** The plugin: called once per opencode instance with opencode's context and umbel's settings. */
   static async main(ctx: PluginContext, settings: PluginSettings, runtime: PluginRuntime) {
-    for (const name of settings.dropEnv) delete process.env[name];
-    const run = Object.assign(new UmbelPluginRun(), { ctx, settings, node: runtime });
-    run.deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
+    const run = Object.assign(new UmbelPluginRun(), { ctx, settings, runtime });
+    runtime.deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
     return run.hooks();
   }
 
@@ -53,11 +48,6 @@ export class UmbelPluginRun {
     const { parent } = this.session(id);
     const transcriptPath = `${this.settings.transcriptDir}/${id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`;
     return { sessionID: id, transcriptPath, ...(parent ? { parentSessionID: parent } : {}) };
-  }
-
-  /** Run the signal's hook command with the payload on stdin; a failure loses one event, never opencode's turn. */
-  deliver(signal: string, payload: Json): void {
-    this.node.deliver(this.settings.hooks[signal], { event: signal, ...payload });
   }
 
   /** The session as opencode stores it, or undefined. */
@@ -74,7 +64,7 @@ export class UmbelPluginRun {
   /** Write the transcript with umbel's record of its turns, atomically (temp + rename, 0600); a full disk loses this copy, the next write brings it back. */
   writeTranscript(id: string, doc: Json | undefined): void {
     const { failures, ended } = this.session(id);
-    if (doc) this.node.writePrivate(this.base(id).transcriptPath as string, JSON.stringify({ ...doc, umbel: { version: 1, failures, ended } }));
+    if (doc) this.runtime.writePrivate(this.base(id).transcriptPath as string, JSON.stringify({ ...doc, umbel: { version: 1, failures, ended } }));
   }
 
   /** End the first `count` open turns (a failure's recorded): each delivered as `signal`, then the transcript written. */
@@ -84,7 +74,7 @@ export class UmbelPluginRun {
     s.ended.push(...ending);
     for (const messageID of ending) if (error) s.failures[messageID] = error;
     const doc = await this.snapshot(id);
-    for (const messageID of ending) this.deliver(signal, { ...this.base(id), messageID, ...(error && { error, message: error.message }) });
+    for (const messageID of ending) this.runtime.deliver(signal, { ...this.base(id), messageID, ...(error && { error, message: error.message }) });
     this.writeTranscript(id, doc);
   }
 
@@ -92,7 +82,7 @@ export class UmbelPluginRun {
   async 'chat.message'(id: string, p: Json): Promise<void> {
     if (typeof p.messageID !== 'string') return;
     this.session(id).open.push(p.messageID);
-    this.deliver('chat.message', { ...this.base(id), messageID: p.messageID, agent: p.agent, model: p.model });
+    this.runtime.deliver('chat.message', { ...this.base(id), messageID: p.messageID, agent: p.agent, model: p.model });
   }
 
   /** Every open turn ends. */
@@ -115,7 +105,7 @@ export class UmbelPluginRun {
     const messageID = this.session(id).open[0];
     const attempt = Number(status.attempt ?? 0);
     const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
-    this.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
+    this.runtime.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
     if (!messageID || (attempt <= maxRetries && waitMs <= maxRetryDelayMs)) return;
     const why = attempt > maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
     const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
@@ -126,7 +116,7 @@ export class UmbelPluginRun {
   async 'session.created'(id: string, p: Json): Promise<void> {
     const info = (p.info ?? {}) as Json;
     if (typeof info.parentID === 'string') this.session(id).parent = info.parentID;
-    this.deliver('session.created', { ...this.base(id), directory: info.directory });
+    this.runtime.deliver('session.created', { ...this.base(id), directory: info.directory });
   }
 
   /** A tool step that ended: the transcript shows the call and its result (the turn runs on). */
@@ -143,8 +133,8 @@ export class UmbelPluginRun {
       const p = (event?.properties ?? {}) as Json;
       const id = typeof p.sessionID === 'string' ? p.sessionID : undefined;
       // one at a time, in order; an event umbel has a hook for and no method is delivered as sent, with the session's fields
-      if (id && UmbelPluginRun.EVENTS.includes(type)) await this.node.serial(() => this[type](id, p));
-      else if (id && this.settings.hooks[type]) await this.node.serial(async () => this.deliver(type, { ...p, ...this.base(id) }));
+      if (id && UmbelPluginRun.EVENTS.includes(type)) await this.runtime.serial(() => this[type](id, p));
+      else if (id && this.settings.hooks[type]) await this.runtime.serial(async () => this.runtime.deliver(type, { ...p, ...this.base(id) }));
     };
     return {
       event,

@@ -10,25 +10,28 @@ import { type PluginRuntime, pluginRuntime, renderPluginModule } from './cli-plu
 
 const root = mkdtempSync(join(tmpdir(), 'umbel-cli-plugin-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-const runtime = pluginRuntime({ fs, cp });
+const got = join(root, 'got.json');
+const runtime = pluginRuntime({ fs, cp }, { hooks: { idle: `cat > '${got}'`, failing: 'exit 3' } });
 
 describe('pluginRuntime', () => {
-  it('deliver runs the hook command with the payload as JSON on stdin; no command, or one that fails, throws nothing', () => {
-    const got = join(root, 'got.json');
-    runtime.deliver(`cat > '${got}'`, { event: 'idle', n: 1 });
+  it("deliver runs the signal's hook command with the payload, the signal named, as JSON on stdin; no hook, or one that fails, throws nothing", () => {
+    runtime.deliver('idle', { n: 1 });
     expect(JSON.parse(readFileSync(got, 'utf8'))).toEqual({ event: 'idle', n: 1 });
-    expect(() => runtime.deliver(undefined, {})).not.toThrow();
-    expect(() => runtime.deliver('exit 3', {})).not.toThrow();
-    const broken = pluginRuntime({
-      fs,
-      cp: {
-        ...cp,
-        spawnSync: () => {
-          throw new Error('no sh');
-        },
-      } as typeof cp,
-    });
-    expect(() => broken.deliver('true', {})).not.toThrow();
+    expect(() => runtime.deliver('no-hook', {})).not.toThrow();
+    expect(() => runtime.deliver('failing', {})).not.toThrow();
+    const broken = pluginRuntime(
+      {
+        fs,
+        cp: {
+          ...cp,
+          spawnSync: () => {
+            throw new Error('no sh');
+          },
+        } as typeof cp,
+      },
+      { hooks: { idle: 'true' } },
+    );
+    expect(() => broken.deliver('idle', {})).not.toThrow();
   });
 
   it('writePrivate writes atomically and privately: its dir 0700, the file 0600, no temp left; a failed write throws nothing', () => {
@@ -41,6 +44,12 @@ describe('pluginRuntime', () => {
     expect(readdirSync(join(root, 'private', 'nested'))).toEqual(['doc.json']);
     writeFileSync(join(root, 'a-file'), '');
     expect(() => runtime.writePrivate(join(root, 'a-file', 'doc.json'), 'x')).not.toThrow();
+  });
+
+  it('removes the startup-only variables (dropEnv) from the process env as it is made', () => {
+    process.env.UMBEL_TEST_STARTUP_ONLY = 'true';
+    pluginRuntime({ fs, cp }, { hooks: {}, dropEnv: ['UMBEL_TEST_STARTUP_ONLY'] });
+    expect(process.env.UMBEL_TEST_STARTUP_ONLY).toBeUndefined();
   });
 
   it('serial runs each call after every earlier one, a failed one included', async () => {
@@ -60,12 +69,12 @@ describe('pluginRuntime', () => {
 class EchoPlugin {
   declare readonly runtime: PluginRuntime;
 
-  static async main(context: { name: string }, settings: { hook: string; file: string }, runtime: PluginRuntime) {
+  static async main(context: { name: string }, settings: { hooks: Record<string, string>; file: string }, runtime: PluginRuntime) {
     return Object.assign(new EchoPlugin(), { runtime }).load(context.name, settings);
   }
 
-  async load(name: string, settings: { hook: string; file: string }) {
-    await this.runtime.serial(async () => this.runtime.deliver(settings.hook, { event: 'loaded', name }));
+  async load(name: string, settings: { hooks: Record<string, string>; file: string }) {
+    await this.runtime.serial(async () => this.runtime.deliver('loaded', { name }));
     this.runtime.writePrivate(settings.file, JSON.stringify({ name, runtimeHas: Object.keys(this.runtime).sort() }));
     return { loaded: true };
   }
@@ -74,7 +83,7 @@ class EchoPlugin {
 describe('renderPluginModule', () => {
   it('is a module a plain node loads: its header, one exported factory running the plugin with its settings and the runtime', () => {
     const dir = join(root, 'render');
-    const settings = { hook: `cat > '${join(dir, 'delivered.json')}'`, file: join(dir, 'out', 'doc.json') };
+    const settings = { hooks: { loaded: `cat > '${join(dir, 'delivered.json')}'` }, file: join(dir, 'out', 'doc.json') };
     const text = renderPluginModule({ header: 'written by a test; do not edit', plugin: EchoPlugin, settings, exportName: 'EchoPlugin' });
     expect(text.split('\n')[0]).toBe('// written by a test; do not edit');
     fs.mkdirSync(dir, { recursive: true });
