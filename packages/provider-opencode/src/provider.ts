@@ -3,11 +3,10 @@ import type { CliSettings, ModelListFacts, PayloadFacts, PromptFacts, ProviderV1
 import {
   activityDirsOf,
   asRecord,
-  checkModel,
   checkModelFormat,
   cliBinary,
   defineProvider,
-  listModels,
+  launchModelCheck,
   MODEL_VENDOR_KEY_ENV,
   permissionInput,
   stringField,
@@ -171,10 +170,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     validate,
     tools: OPENCODE_TOOLS,
     // the model list is read with the worker's env (its providers and keys) and offline npm as the worker gets it
-    checkLaunch: async (binary, options) => {
-      if (settings.checkModel !== false && options.model !== undefined)
-        checkModel(OPENCODE_MODELS, options.model, await listModels(OPENCODE_MODELS, binary, { ...options.env, ...offlineEnv(options.env) }, options.cwd));
-    },
+    ...(settings.checkModel !== false && { checkLaunch: launchModelCheck(OPENCODE_MODELS, (env) => ({ ...env, ...offlineEnv(env) })) }),
   });
 }
 
