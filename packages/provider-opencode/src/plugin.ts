@@ -1,26 +1,15 @@
 /** umbel's opencode plugin, serialised into each worker's plugin file (opencode-FACTS.md: "The plugin": what it does, when, and why it is self-contained). */
 
-import type * as ChildProcess from 'node:child_process';
-import type * as Fs from 'node:fs';
+import { type PluginHookSettings, type PluginRuntime, renderPluginModule } from '@umbel/provider';
 
-/** The node modules the rendered file imports and passes in (the plugin itself imports nothing). */
-export interface PluginModules {
-  readonly fs: typeof Fs;
-  readonly cp: typeof ChildProcess;
-}
-
-/** What the plugin is told at launch (embedded in its file; no env value ever goes in here). */
-export interface PluginSettings {
-  /** opencode signal (`session.idle`, …) → the shell command that delivers its payload (stdin) as a hook event. */
-  readonly hooks: Readonly<Record<string, string>>;
+/** What the plugin is told at launch (embedded in its file): the kit's hooks (by opencode signal) and startup-only variables, and: */
+export interface PluginSettings extends PluginHookSettings {
   /** Where the transcripts go (`<sessionID>.json`). */
   readonly transcriptDir: string;
   /** Retries of a failing model request opencode may make before umbel stops the turn (as provider-error). */
   readonly maxRetries: number;
   /** A retry opencode would start later than this (ms from now) stops the turn at once. */
   readonly maxRetryDelayMs: number;
-  /** Variables umbel added for startup only (`npm_config_offline`): removed before any tool runs. */
-  readonly dropEnv: readonly string[];
 }
 
 type Json = Record<string, unknown>;
@@ -38,20 +27,15 @@ type Session = { open: string[]; failures: Record<string, Json>; ended: string[]
 /** The plugin of one opencode instance: its sessions, and a method per opencode event umbel uses (reached through `this` only). */
 export class UmbelPluginRun {
   static EVENTS = ['chat.message', 'session.idle', 'session.error', 'session.status', 'session.created', 'message.updated'] as const;
-  /** The events delivered as opencode sent them, with the session's fields: a permission asked or answered, a tool about to run. */
-  static AS_SENT = ['permission.asked', 'permission.replied', 'tool.execute.before'];
   declare readonly ctx: PluginContext;
   declare readonly settings: PluginSettings;
-  declare readonly node: PluginModules;
+  declare readonly runtime: PluginRuntime;
   readonly sessions = new Map<string, Session>();
-  /** Signals are handled one at a time, in order. */
-  queue: Promise<unknown> = Promise.resolve();
 
   /** The plugin: called once per opencode instance with opencode's context and umbel's settings. */
-  static async main(ctx: PluginContext, settings: PluginSettings, modules: PluginModules) {
-    for (const name of settings.dropEnv) delete process.env[name];
-    const run = Object.assign(new UmbelPluginRun(), { ctx, settings, node: modules });
-    run.deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
+  static async main(ctx: PluginContext, settings: PluginSettings, runtime: PluginRuntime) {
+    const run = Object.assign(new UmbelPluginRun(), { ctx, settings, runtime });
+    runtime.deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
     return run.hooks();
   }
 
@@ -66,16 +50,6 @@ export class UmbelPluginRun {
     return { sessionID: id, transcriptPath, ...(parent ? { parentSessionID: parent } : {}) };
   }
 
-  /** Run the signal's hook command with the payload on stdin; a failure loses one event, never opencode's turn. */
-  deliver(signal: string, payload: Json): void {
-    const command = this.settings.hooks[signal];
-    if (!command) return;
-    try {
-      const input = JSON.stringify({ event: signal, ...payload });
-      this.node.cp.spawnSync('sh', ['-c', command], { input, stdio: ['pipe', 'ignore', 'ignore'], timeout: 10_000 });
-    } catch {}
-  }
-
   /** The session as opencode stores it, or undefined. */
   async snapshot(id: string): Promise<Json | undefined> {
     const session = this.ctx.client.session;
@@ -87,18 +61,10 @@ export class UmbelPluginRun {
     }
   }
 
-  /** Write the transcript atomically (temp + rename, 0600); a full disk loses this copy, the next write brings it back. */
+  /** Write the transcript with umbel's record of its turns, atomically (temp + rename, 0600); a full disk loses this copy, the next write brings it back. */
   writeTranscript(id: string, doc: Json | undefined): void {
-    if (!doc) return;
-    const { fs } = this.node;
-    try {
-      fs.mkdirSync(this.settings.transcriptDir, { recursive: true, mode: 0o700 });
-      const file = this.base(id).transcriptPath as string;
-      const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
-      const { failures, ended } = this.session(id);
-      fs.writeFileSync(tmp, JSON.stringify({ ...doc, umbel: { version: 1, failures, ended } }), { mode: 0o600 });
-      fs.renameSync(tmp, file);
-    } catch {}
+    const { failures, ended } = this.session(id);
+    if (doc) this.runtime.writePrivate(this.base(id).transcriptPath as string, JSON.stringify({ ...doc, umbel: { version: 1, failures, ended } }));
   }
 
   /** End the first `count` open turns (a failure's recorded): each delivered as `signal`, then the transcript written. */
@@ -108,7 +74,7 @@ export class UmbelPluginRun {
     s.ended.push(...ending);
     for (const messageID of ending) if (error) s.failures[messageID] = error;
     const doc = await this.snapshot(id);
-    for (const messageID of ending) this.deliver(signal, { ...this.base(id), messageID, ...(error && { error, message: error.message }) });
+    for (const messageID of ending) this.runtime.deliver(signal, { ...this.base(id), messageID, ...(error && { error, message: error.message }) });
     this.writeTranscript(id, doc);
   }
 
@@ -116,7 +82,7 @@ export class UmbelPluginRun {
   async 'chat.message'(id: string, p: Json): Promise<void> {
     if (typeof p.messageID !== 'string') return;
     this.session(id).open.push(p.messageID);
-    this.deliver('chat.message', { ...this.base(id), messageID: p.messageID, agent: p.agent, model: p.model });
+    this.runtime.deliver('chat.message', { ...this.base(id), messageID: p.messageID, agent: p.agent, model: p.model });
   }
 
   /** Every open turn ends. */
@@ -139,7 +105,7 @@ export class UmbelPluginRun {
     const messageID = this.session(id).open[0];
     const attempt = Number(status.attempt ?? 0);
     const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
-    this.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
+    this.runtime.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
     if (!messageID || (attempt <= maxRetries && waitMs <= maxRetryDelayMs)) return;
     const why = attempt > maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
     const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
@@ -150,7 +116,7 @@ export class UmbelPluginRun {
   async 'session.created'(id: string, p: Json): Promise<void> {
     const info = (p.info ?? {}) as Json;
     if (typeof info.parentID === 'string') this.session(id).parent = info.parentID;
-    this.deliver('session.created', { ...this.base(id), directory: info.directory });
+    this.runtime.deliver('session.created', { ...this.base(id), directory: info.directory });
   }
 
   /** A tool step that ended: the transcript shows the call and its result (the turn runs on). */
@@ -160,20 +126,15 @@ export class UmbelPluginRun {
       this.writeTranscript(id, await this.snapshot(id));
   }
 
-  /** Run `fn` after every signal before it. */
-  serial(fn: () => Promise<unknown>): Promise<unknown> {
-    this.queue = this.queue.then(fn, fn).catch(() => undefined);
-    return this.queue;
-  }
-
   /** The hooks the plugin returns to opencode; its two own hooks are handled as events of the same names. */
   hooks() {
     const event = async ({ event }: { event: { type: string; properties?: Json } }) => {
       const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
       const p = (event?.properties ?? {}) as Json;
       const id = typeof p.sessionID === 'string' ? p.sessionID : undefined;
-      if (id && UmbelPluginRun.AS_SENT.includes(type)) await this.serial(async () => this.deliver(type, { ...p, ...this.base(id) }));
-      else if (id && UmbelPluginRun.EVENTS.includes(type)) await this.serial(() => this[type](id, p));
+      // one at a time, in order; an event umbel has a hook for and no method is delivered as sent, with the session's fields
+      if (id && UmbelPluginRun.EVENTS.includes(type)) await this.runtime.serial(() => this[type](id, p));
+      else if (id && this.settings.hooks[type]) await this.runtime.serial(async () => this.runtime.deliver(type, { ...p, ...this.base(id) }));
     };
     return {
       event,
@@ -187,13 +148,6 @@ export class UmbelPluginRun {
 
 /** The plugin file for one worker: the plugin with its settings. */
 export function renderPlugin(settings: PluginSettings): string {
-  return [
-    '// umbel: written by @umbel/provider-opencode for one worker; removed with it. Do not edit.',
-    "import * as fs from 'node:fs';",
-    "import * as cp from 'node:child_process';",
-    `const settings = ${JSON.stringify(settings, null, 2)};`,
-    `const Run = ${UmbelPluginRun.toString()};`,
-    'export const UmbelPlugin = async (ctx) => Run.main(ctx, settings, { fs, cp });',
-    '',
-  ].join('\n');
+  const header = 'umbel: written by @umbel/provider-opencode for one worker; removed with it. Do not edit.';
+  return renderPluginModule({ header, plugin: UmbelPluginRun, settings, exportName: 'UmbelPlugin' });
 }

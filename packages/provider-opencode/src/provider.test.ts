@@ -111,6 +111,14 @@ describe('the launch', () => {
     expect(launch.argv).toEqual([fakeBin, '--model', 'mock/mock-model-2']);
   });
 
+  it("the model list is read with the worker's env (its keys) and offline npm, as the worker gets them", async () => {
+    const envBin = join(root, 'env-opencode');
+    writeFileSync(envBin, '#!/bin/sh\n[ "$1" = models ] && [ "$npm_config_offline" = true ] && [ -n "$OPENAI_API_KEY" ] && echo mock/keyed\nexit 0\n');
+    chmodSync(envBin, 0o755);
+    const launch = await createOpencode({ bin: envBin }).doBuildLaunch(options({ model: 'mock/keyed', callerEnv: { PATH: '/usr/bin:/bin', HOME: root } }));
+    expect(launch.argv).toEqual([envBin, '--model', 'mock/keyed']);
+  });
+
   it('an unknown --model is refused (exit 2) naming what opencode lists; with checkModel off it is passed through', async () => {
     const error = await opencode.doBuildLaunch(options({ model: 'mock/nope' })).catch((e: unknown) => e);
     expect(UmbelError.isInstance(error) && error.name).toBe('OpencodeModelUnknownError');

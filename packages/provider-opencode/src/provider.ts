@@ -1,13 +1,13 @@
 /** The opencode provider: its facts (test-fixtures/fake-opencode/FACTS.md) compiled by the kit on `@umbel/provider` alone, as a third party would write it. */
-import { dirname } from 'node:path';
 import type { CliSettings, ModelListFacts, PayloadFacts, PromptFacts, ProviderV1, ProviderV1ValidateOptions, ToolFacts } from '@umbel/provider';
 import {
+  activityDirsOf,
   asRecord,
-  checkModel,
   checkModelFormat,
   cliBinary,
   defineProvider,
-  listModels,
+  launchModelCheck,
+  MODEL_VENDOR_KEY_ENV,
   permissionInput,
   stringField,
   subagentEvents,
@@ -35,22 +35,8 @@ export const OPENCODE_INHERIT_ENV = [
   'AZURE_RESOURCE_NAME',
 ] as const;
 
-/** The API keys (and cloud profile) of opencode's model providers: each bills that API; never inherited (opencode-FACTS.md: "Billing"). */
-export const OPENCODE_API_BILLING_ENV = [
-  'ANTHROPIC_API_KEY',
-  'OPENAI_API_KEY',
-  'OPENROUTER_API_KEY',
-  'GOOGLE_GENERATIVE_AI_API_KEY',
-  'GEMINI_API_KEY',
-  'GROQ_API_KEY',
-  'DEEPSEEK_API_KEY',
-  'XAI_API_KEY',
-  'MISTRAL_API_KEY',
-  'TOGETHER_API_KEY',
-  'FIREWORKS_API_KEY',
-  'AZURE_API_KEY',
-  'AWS_PROFILE',
-] as const;
+/** The API keys (the kit's list) and cloud profile of opencode's model providers: each bills that API; never inherited (opencode-FACTS.md: "Billing"). */
+export const OPENCODE_API_BILLING_ENV = [...MODEL_VENDOR_KEY_ENV, 'AWS_PROFILE'] as const;
 
 /** The billing verdict when no key was passed (a passed one bills its API): opencode's stored logins decide, unseen by umbel. */
 export const OPENCODE_BILLING_UNKNOWABLE = "no API key passed; opencode's stored logins (opencode auth login) may bill a plan or an API";
@@ -127,8 +113,6 @@ export const OPENCODE_TOOLS: ToolFacts = {
 export interface OpencodeSettings extends ConfigDirOptions, CliSettings {
   /** Check `--model` against `opencode models` before launching. Default true. */
   readonly checkModel?: boolean;
-  /** Provider id (default `opencode`), to register a second configuration. */
-  readonly providerId?: string;
 }
 
 /** The checks opencode needs before any I/O. */
@@ -182,14 +166,11 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     payload: OPENCODE_PAYLOAD,
     transcript: { parse: parseSessionDoc, turn: opencodeTurn, messages: opencodeMessages },
     // a subagent's child session's transcript, beside the worker's (BACKGROUND-FACTS.md §6)
-    activityDirs: (transcriptPath) => [dirname(transcriptPath)],
+    activityDirs: activityDirsOf({ transcript: /^(.+)\/[^/]+$/, dirs: ['$1'] }),
     validate,
     tools: OPENCODE_TOOLS,
     // the model list is read with the worker's env (its providers and keys) and offline npm as the worker gets it
-    checkLaunch: async (binary, options) => {
-      if (settings.checkModel !== false && options.model !== undefined)
-        checkModel(OPENCODE_MODELS, options.model, await listModels(OPENCODE_MODELS, binary, { ...options.env, ...offlineEnv(options.env) }, options.cwd));
-    },
+    ...(settings.checkModel !== false && { checkLaunch: launchModelCheck(OPENCODE_MODELS, (env) => ({ ...env, ...offlineEnv(env) })) }),
   });
 }
 

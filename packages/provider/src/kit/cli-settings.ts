@@ -7,6 +7,8 @@ export interface CliSettings {
   readonly bin?: string;
   /** Extra arguments appended to every launch (never env values). */
   readonly extraArgs?: readonly string[];
+  /** Provider id (default the CLI's own), to register a second configuration. */
+  readonly providerId?: string;
 }
 
 /** The binary facts of the CLI `name` (installed by `install`), with the executable `settings.bin` names when it names one. */

@@ -110,3 +110,6 @@ export {
 } from './model-list.js';
 export { type SubagentFacts, subagentEvents } from './subagent-events.js';
 export { type FailedTurnFacts, failedTurn } from './failed-turn.js';
+export { type PluginHookSettings, type PluginModuleFacts, type PluginNode, type PluginRuntime, pluginRuntime, renderPluginModule } from './cli-plugin.js';
+export { MODEL_VENDOR_KEY_ENV } from './vendor-keys.js';
+export { type LaunchEnv, launchModelCheck } from './launch-model-check.js';
