@@ -15,10 +15,7 @@ import { installPluginDir } from './plugin-dir.js';
 export const COPILOT_VERIFIED_VERSIONS = ['1.0.102'] as const;
 
 /** Settings of {@link createCopilot}. */
-export interface CopilotSettings extends CliSettings {
-  /** Provider id (default `copilot`), to register a second configuration. */
-  readonly providerId?: string;
-}
+export type CopilotSettings = CliSettings;
 
 /**
  * Create the GitHub Copilot CLI provider.

@@ -32,10 +32,7 @@ import { QWEN_TOOLS } from './tools.js';
 export const QWEN_VERIFIED_VERSIONS = ['0.15.10'] as const;
 
 /** Settings of {@link createQwen}. */
-export interface QwenSettings extends CliSettings {
-  /** Provider id (default `qwen`), to register a second configuration. */
-  readonly providerId?: string;
-}
+export type QwenSettings = CliSettings;
 
 /** The checks Qwen Code needs before any I/O. */
 function validate({ spawn }: ProviderV1ValidateOptions): void {
