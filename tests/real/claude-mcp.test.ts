@@ -72,8 +72,9 @@ describe(`MCP over stdio with the real claude ${readPins().claude.version}`, () 
       startupTimeout: '180s',
     });
     expect(status).toMatchObject({ name: 'mcp-real', provider: 'claude', state: 'ready', alive: true });
-    // umbel answered the real trust dialog for `work`.
-    expect(JSON.parse(readFileSync(join(config, '.claude.json'), 'utf8')).projects?.[work]?.hasTrustDialogAccepted).toBe(true);
+    // umbel answered the real trust dialog for `work` (Claude saves its config on its own time: polled).
+    const trusted = () => JSON.parse(readFileSync(join(config, '.claude.json'), 'utf8')).projects?.[work]?.hasTrustDialogAccepted;
+    await expect.poll(trusted, { timeout: 20_000, interval: 200 }).toBe(true);
 
     expect(await call('umbel_send', { name: 'mcp-real', prompt: 'ECHO over mcp' })).toEqual({ worker: 'mcp-real', turn: 1 });
     expect(await call('umbel_wait', { name: 'mcp-real', timeout: '240s' })).toMatchObject({ reason: 'completed', turn: 1, result: 'over mcp', exitCode: 0 });
