@@ -66,7 +66,9 @@ async function start(options: { args?: string[]; settingsText?: string; loggedOu
   await mkdir(home, { recursive: true });
   if (options.loggedOut) await writeFile(join(home, 'logged-out'), '');
   const events = ['SessionStart', 'UserPromptSubmit', 'Stop', 'StopFailure', 'PermissionRequest', 'TurnInterrupted', 'SessionEnd'];
-  const hooks = Object.fromEntries(events.map((e) => [e, [`cat >> "${dir}/hooks.jsonl"; echo >> "${dir}/hooks.jsonl"`]]));
+  // one append (one write) per payload: the agent may run two events' hooks at once (a queued prompt's
+  // UserPromptSubmit beside the last turn's Stop), and a cat and an echo of each would interleave
+  const hooks = Object.fromEntries(events.map((e) => [e, [`printf '%s\\n' "$(cat)" >> "${dir}/hooks.jsonl"`]]));
   await writeFile(join(dir, 'settings.json'), options.settingsText ?? JSON.stringify({ hooks }));
   const child = spawn(process.execPath, [BUNDLED_AGENT, '--settings', join(dir, 'settings.json'), '--session-id', 'sid', ...args], {
     cwd: join(dir, 'work'),
@@ -79,10 +81,12 @@ async function start(options: { args?: string[]; settingsText?: string; loggedOu
   return { child, dir, home, closed, output: () => out };
 }
 
+/** The hook payloads appended so far (complete lines only: a hook may be writing the next). */
 async function hookEvents(run: Run): Promise<Record<string, unknown>[]> {
   if (!existsSync(join(run.dir, 'hooks.jsonl'))) return [];
-  return (await readFile(join(run.dir, 'hooks.jsonl'), 'utf8'))
-    .split('\n')
+  const lines = (await readFile(join(run.dir, 'hooks.jsonl'), 'utf8')).split('\n');
+  return lines
+    .slice(0, -1)
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 }
