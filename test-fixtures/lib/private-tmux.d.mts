@@ -20,3 +20,5 @@ export interface PrivateTmux {
   dispose(options?: { graceMs?: number }): Promise<void>;
 }
 export function privateTmux(prefix: string): PrivateTmux;
+/** Whether the process `pid` runs (a zombie does not), from /proc. */
+export function running(pid: number): boolean;

@@ -33,7 +33,8 @@ function procStat(pid) {
   }
 }
 
-const running = (pid) => {
+/** Whether `pid` runs (a zombie does not). */
+export const running = (pid) => {
   const stat = procStat(pid);
   return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
 };

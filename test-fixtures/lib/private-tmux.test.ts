@@ -1,14 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { privateTmux } from './private-tmux.mjs';
-
-const running = (pid: number) => {
-  try {
-    return !/^\S+ \S+ [ZX]/.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/\(.*\)/s, 'x'));
-  } catch {
-    return false;
-  }
-};
+import { privateTmux, running } from './private-tmux.mjs';
 
 describe('privateTmux', () => {
   const server = privateTmux('private-tmux-test');

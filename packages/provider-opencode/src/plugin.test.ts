@@ -19,6 +19,8 @@ import { type PluginContext, type PluginSettings, renderPlugin, UmbelPluginRun }
 type Json = Record<string, any>;
 /** The modules the rendered file passes in, to the kit's runtime of the plugin. */
 const NODE = { fs, cp };
+/** The plugin loaded on a rig, as the rendered file loads it: its settings, and the kit's runtime made of them. */
+const load = (r: { ctx: PluginContext; settings: PluginSettings }) => UmbelPluginRun.main(r.ctx, r.settings, pluginRuntime(NODE, r.settings));
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -80,7 +82,7 @@ const ev = (type: string, properties: Json) => ({ event: { type, properties } })
 describe('the plugin turns opencode signals into umbel hook events', () => {
   it('a turn: session at load, prompt with the user message id, stop before the transcript, which holds the stored session', async () => {
     const r = rig();
-    const hooks = await UmbelPluginRun.main(r.ctx, r.settings, pluginRuntime(NODE, r.settings));
+    const hooks = await load(r);
     expect(r.delivered()).toEqual([{ kind: 'session', transcriptExisted: false, payload: { event: 'plugin.loaded', directory: '/srv/work', worktree: '/' } }]);
     await hooks.event(ev('session.created', { sessionID: SID, info: { id: SID, directory: '/srv/work' } }));
     await hooks['chat.message'](
@@ -113,7 +115,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it("a subagent's child session (the task tool: session.created with a parentID) names its parent in every payload", async () => {
     const r = rig();
-    const hooks = await UmbelPluginRun.main(r.ctx, r.settings, pluginRuntime(NODE, r.settings));
+    const hooks = await load(r);
     const CHILD = 'ses_child000000000000000001';
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await hooks.event(ev('session.created', { sessionID: CHILD, info: { id: CHILD, parentID: SID, directory: '/srv/work' } }));
@@ -138,7 +140,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('noise events cost nothing: no client call, no delivery', async () => {
     const r = rig();
-    const hooks = await UmbelPluginRun.main(r.ctx, r.settings, pluginRuntime(NODE, r.settings));
+    const hooks = await load(r);
     for (const type of ['plugin.added', 'message.part.delta', 'message.part.updated', 'session.diff', 'session.updated', 'catalog.updated']) {
       await hooks.event(ev(type, { sessionID: SID }));
     }
@@ -148,7 +150,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('a non-retryable error: one stop-failure with the message, its two idles end nothing; the transcript records it', async () => {
     const r = rig();
-    const hooks = await UmbelPluginRun.main(r.ctx, r.settings, pluginRuntime(NODE, r.settings));
+    const hooks = await load(r);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     const error = { name: 'APIError', data: { message: 'mock bad request', statusCode: 400, isRetryable: false, responseBody: '{}' } };
     await hooks.event(ev('session.error', { sessionID: SID, error }));
@@ -167,7 +169,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('retries are reported; past maxRetries the turn stops: stop-failure, then an abort, and the idle after it ends nothing', async () => {
     const r = rig({ maxRetries: 2 });
-    const hooks = await UmbelPluginRun.main(r.ctx, r.settings, pluginRuntime(NODE, r.settings));
+    const hooks = await load(r);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     for (const attempt of [1, 2, 3]) {
       await hooks.event(
@@ -190,14 +192,14 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('a retry opencode would start too late stops the turn at once; maxRetries 0 stops at the first', async () => {
     const late = rig({ maxRetries: 5, maxRetryDelayMs: 30_000 });
-    const hooks = await UmbelPluginRun.main(late.ctx, late.settings, pluginRuntime(NODE, late.settings));
+    const hooks = await load(late);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await hooks.event(ev('session.status', { sessionID: SID, status: { type: 'retry', attempt: 1, message: 'rate limited', next: Date.now() + 3_600_000 } }));
     expect(late.delivered().at(-1)?.payload.message).toMatch(
       /^rate limited \(opencode was retrying, attempt 1; umbel stopped the turn rather than wait 3600s\)$/,
     );
     const none = rig({ maxRetries: 0 });
-    const h0 = await UmbelPluginRun.main(none.ctx, none.settings, pluginRuntime(NODE, none.settings));
+    const h0 = await load(none);
     await h0['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await h0.event(ev('session.status', { sessionID: SID, status: { type: 'retry', attempt: 1, message: 'x', next: Date.now() + 2000 } }));
     expect(none.delivered().map((d) => d.kind)).toEqual(['session', 'prompt', 'tool', 'stop-failure']);
@@ -205,7 +207,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('permission asked → permission (the tool, its patterns); replied → tool; a tool call → tool', async () => {
     const r = rig();
-    const hooks = await UmbelPluginRun.main(r.ctx, r.settings, pluginRuntime(NODE, r.settings));
+    const hooks = await load(r);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await hooks['tool.execute.before']({ tool: 'bash', sessionID: SID, callID: 'call_1' }, { args: { command: 'echo perm' } });
     const asked = {
@@ -236,7 +238,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
 
   it('a tool step that ended writes the transcript (the turn runs on); prompts queued while busy end in order', async () => {
     const r = rig();
-    const hooks = await UmbelPluginRun.main(r.ctx, r.settings, pluginRuntime(NODE, r.settings));
+    const hooks = await load(r);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u2' } });
     await hooks.event(ev('message.updated', { sessionID: SID, info: { role: 'assistant', finish: 'tool-calls', time: { completed: 5 } } }));
@@ -255,7 +257,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
   it('removes the startup-only variables umbel added (npm_config_offline) before any tool runs', async () => {
     process.env.UMBEL_TEST_DROP_ME = 'true';
     const r = rig({ dropEnv: ['UMBEL_TEST_DROP_ME'] });
-    await UmbelPluginRun.main(r.ctx, r.settings, pluginRuntime(NODE, r.settings));
+    await load(r);
     expect(process.env.UMBEL_TEST_DROP_ME).toBeUndefined();
   });
 
