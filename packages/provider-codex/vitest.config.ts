@@ -1,13 +1,3 @@
-import { defineProject } from 'vitest/config';
+import { packageProject } from '../../vitest.package.js';
 
-export default defineProject({
-  ssr: { resolve: { conditions: ['@umbel/source', 'node', 'import', 'module', 'default'] } },
-  resolve: { conditions: ['@umbel/source', 'node', 'import', 'module', 'default'] },
-  test: {
-    name: '@umbel/provider-codex',
-    include: ['src/**/*.test.ts'],
-    environment: 'node',
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-  },
-});
+export default packageProject('@umbel/provider-codex');

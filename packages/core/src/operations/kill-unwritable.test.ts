@@ -3,10 +3,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UmbelError } from '../contract/errors.js';
 import { errorExitCode } from '../contract/exit-codes.js';
-import { createUmbel } from '../engine/engine.js';
+import type { createUmbel as CreateUmbel } from '../engine/engine.js';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '../testing/index.js';
 
 const refused = vi.hoisted(() => ({ dirs: new Set<string>() }));
@@ -17,6 +17,14 @@ vi.mock('node:fs/promises', async (original) => {
     return fs.rm(path, options);
   };
   return { ...fs, rm: guardedRm, default: { ...fs, rm: guardedRm } };
+});
+
+// The unit projects share modules between files (isolate: false): the engine is loaded afresh, after
+// the mock, so its fs calls meet it however many files loaded the engine before this one.
+let createUmbel: typeof CreateUmbel;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ createUmbel } = await import('../engine/engine.js'));
 });
 
 let home: string;
