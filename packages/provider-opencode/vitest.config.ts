@@ -1,3 +1,3 @@
-import { packageProject } from '../../vitest.package.js';
+import { packageProject } from '../../vitest.package.config.js';
 
 export default packageProject('@umbel/provider-opencode');
