@@ -161,6 +161,13 @@ describe('doBuildLaunch', () => {
     expect(UmbelError.isInstance(error)).toBe(true);
   });
 
+  it("appends the settings' extra arguments (the kit's CliSettings.extraArgs; `args`, its old name, still works)", async () => {
+    const argv = async (settings: Parameters<typeof createGemini>[0]) => (await createGemini(settings).doBuildLaunch(launchOptions({ model: 'm' }))).argv.slice(3);
+    expect(await argv({ extraArgs: ['--debug'] })).toEqual(['--model', 'm', '--debug']);
+    expect(await argv({ args: ['--debug'] })).toEqual(['--model', 'm', '--debug']);
+    expect(await argv({})).toEqual(['--model', 'm']);
+  });
+
   it('maps model, unattended and permission mode to gemini flags', async () => {
     const p = createGemini();
     const a = await p.doBuildLaunch(launchOptions({ model: 'gemini-3.8-flash', unattended: true }));

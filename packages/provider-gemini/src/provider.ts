@@ -1,6 +1,6 @@
 /** The Gemini CLI provider: its facts compiled by the provider kit (the launch: GEMINI-FACTS.md "Launch"). */
-import type { ProviderV1 } from '@umbel/provider';
-import { activityDirsOf, defineProvider, modeFlags } from '@umbel/provider';
+import type { CliSettings, ProviderV1 } from '@umbel/provider';
+import { activityDirsOf, cliBinary, defineProvider, modeFlags } from '@umbel/provider';
 import { chatOptions, geminiMessages, replayGeminiChat } from './chat.js';
 import * as facts from './facts.js';
 import { type GeminiHomeOptions, installGeminiHome } from './home.js';
@@ -13,14 +13,10 @@ export const GEMINI_VERIFIED_VERSIONS = ['0.61.0'] as const;
 /** @deprecated The newest of {@link GEMINI_VERIFIED_VERSIONS}; use that list. */
 export const GEMINI_CLI_VERIFIED_VERSION: string = GEMINI_VERIFIED_VERSIONS[GEMINI_VERIFIED_VERSIONS.length - 1]!;
 
-/** Settings of {@link createGemini}. */
-export interface GeminiSettings extends GeminiHomeOptions {
-  /** The `gemini` executable (a path or a name on PATH). `UMBEL_<ID>_BIN` (`UMBEL_GEMINI_BIN`) wins over it. */
-  readonly bin?: string;
-  /** Extra arguments appended to every launch. */
+/** Settings of {@link createGemini}: the kit's {@link CliSettings} (`bin`, `extraArgs`, `providerId`) and the worker home's. */
+export interface GeminiSettings extends CliSettings, GeminiHomeOptions {
+  /** @deprecated The same as `extraArgs` (its name before the kit's settings); used when `extraArgs` is absent. */
   readonly args?: readonly string[];
-  /** Provider id (default `gemini`), to register a second configuration. */
-  readonly providerId?: string;
 }
 
 /**
@@ -34,7 +30,7 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
     displayName: 'Gemini CLI',
     description: "Google's Gemini CLI (`gemini`), on your Google login or a Gemini API key",
     verifiedVersions: GEMINI_VERIFIED_VERSIONS,
-    binary: { name: 'gemini', install: 'npm install -g @google/gemini-cli', ...(settings.bin ? { configured: settings.bin } : {}) },
+    binary: cliBinary('gemini', 'npm install -g @google/gemini-cli', settings),
     billing: { apiEnv: facts.GEMINI_API_BILLING_ENV, endpointEnv: facts.GEMINI_ENDPOINT_ENV },
     sandbox: { hosts: ['generativelanguage.googleapis.com', 'cloudcode-pa.googleapis.com', 'oauth2.googleapis.com'], writePaths: [{ path: '~/.gemini' }] },
     env: { inherit: facts.GEMINI_INHERIT_ENV, unset: facts.GEMINI_UNSET_ENV, set: { GEMINI_CLI_NO_RELAUNCH: 'true' } },
@@ -43,7 +39,7 @@ export function createGemini(settings: GeminiSettings = {}): ProviderV1 {
       model: '--model',
       permissionModes: modeFlags('--approval-mode', facts.GEMINI_APPROVAL_MODES, ['default']),
       unattended: 'yolo',
-      extraArgs: settings.args ?? [],
+      extraArgs: settings.extraArgs ?? settings.args ?? [],
     },
     hooks: { events: facts.GEMINI_HOOK_EVENTS, install: (context) => installGeminiHome(context, settings) },
     screens: {
