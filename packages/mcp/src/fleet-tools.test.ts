@@ -1,4 +1,5 @@
 /** umbel_wait_many and umbel_events through the SDK's Client, on the engine over the memory substrate. */
+import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,10 +38,22 @@ afterEach(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-async function ok<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+type Progress = { progress: number; message?: string };
+
+async function ok<T>(name: string, args: Record<string, unknown>, onprogress?: (p: Progress) => void): Promise<T> {
+  const result = (await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : {})) as CallToolResult;
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
   return result.structuredContent as T;
+}
+
+/**
+ * A worker's prompt that ends only once the tool has reported `first` ended (`GATE <file> <rest>` of
+ * the memory substrate), and the progress handler that opens its gate: the order of the ends is the
+ * test's, not the machine's (a 300 ms head start was lost on a loaded machine).
+ */
+function after(first: string, prompt: string): { prompt: string; onprogress: (p: Progress) => void } {
+  const gate = join(work, `after-${first}`);
+  return { prompt: `GATE ${gate} ${prompt}`, onprogress: (p) => void (p.message?.startsWith(`${first}: `) && writeFileSync(gate, '')) };
 }
 
 type Events = { events: FleetEvent[]; cursor?: string; more: boolean };
@@ -74,9 +87,14 @@ describe('umbel_events', () => {
 describe('umbel_wait_many', () => {
   it('all: every outcome in the order they ended, with next hints and the exit code; any: the first only', async () => {
     for (const name of ['a', 'b']) await engine.spawn({ name, provider: 'mock', cwd: work });
-    await engine.send({ name: 'a', prompt: 'DELAY 500 ECHO slow' });
+    const slow = after('b', 'ECHO slow');
+    await engine.send({ name: 'a', prompt: slow.prompt });
     await engine.send({ name: 'b', prompt: 'DIE 4' });
-    const all = await ok<{ outcomes: { worker: string; reason: string; next: string }[]; exitCode: number }>('umbel_wait_many', { names: ['a', 'b'] });
+    const all = await ok<{ outcomes: { worker: string; reason: string; next: string }[]; exitCode: number }>(
+      'umbel_wait_many',
+      { names: ['a', 'b'] },
+      slow.onprogress,
+    );
     expect(all.outcomes.map((o) => [o.worker, o.reason])).toEqual([
       ['b', 'dead'],
       ['a', 'completed'],
@@ -84,7 +102,7 @@ describe('umbel_wait_many', () => {
     expect(all.outcomes[0]?.next).toContain('spawn a new worker');
     expect(all.exitCode).toBe(125);
     await engine.spawn({ name: 'c', provider: 'mock', cwd: work });
-    await engine.send({ name: 'a', prompt: 'DELAY 1000 ECHO later' });
+    await engine.send({ name: 'a', prompt: after('nobody', 'ECHO later').prompt });
     await engine.send({ name: 'c', prompt: 'ECHO now' });
     const any = await ok<{ outcomes: { worker: string; result?: string }[]; exitCode: number }>('umbel_wait_many', { names: ['a', 'c'], mode: 'any' });
     expect(any.outcomes.map((o) => [o.worker, o.result])).toEqual([['c', 'now']]);
@@ -93,14 +111,16 @@ describe('umbel_wait_many', () => {
 });
 
 describe('progress notifications of the fleet tools', () => {
-  type Progress = { progress: number; message?: string };
-
   it('umbel_wait_many: one per worker as it ends, naming worker and reason; progress always increases', async () => {
     for (const name of ['a', 'b']) await engine.spawn({ name, provider: 'mock', cwd: work });
-    await engine.send({ name: 'a', prompt: 'DELAY 300 ECHO slow' });
+    const slow = after('b', 'ECHO slow');
+    await engine.send({ name: 'a', prompt: slow.prompt });
     await engine.send({ name: 'b', prompt: 'ECHO fast' });
     const progress: Progress[] = [];
-    await client.callTool({ name: 'umbel_wait_many', arguments: { names: ['a', 'b'] } }, undefined, { onprogress: (p) => progress.push(p) });
+    await ok('umbel_wait_many', { names: ['a', 'b'] }, (p) => {
+      progress.push(p);
+      slow.onprogress(p);
+    });
     expect(progress.map((p) => p.message).filter((m) => m?.includes('ended'))).toEqual(['b: completed (1 of 2 ended)', 'a: completed (2 of 2 ended)']);
     expect(progress.map((p) => p.progress)).toEqual(progress.map((_, i) => i + 1));
   });
