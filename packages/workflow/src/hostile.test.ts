@@ -14,6 +14,7 @@ import { createUmbel, errorExitCode, type Umbel } from '@umbel/core';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_WORKFLOW_BYTES, parseWorkflow, runWorkflow, runWorkflowFile } from './index.js';
+import { syntaxErrors } from './source.js';
 
 const parse = (text: string) => parseWorkflow(text, { file: 'wf.yaml' });
 
@@ -84,9 +85,18 @@ describe('hostile YAML', () => {
     expect(error.issues).toHaveLength(1);
   });
 
-  it('YAML nested too deeply says so', () => {
+  it('YAML nested too deeply says so, once', () => {
     const deep = `description: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`;
-    expect(invalid(() => parse(deep)).message).toMatch(/^invalid workflow: not valid YAML: wf\.yaml:1:\d+: the YAML is nested too deeply$/);
+    const error = invalid(() => parse(deep));
+    expect(error.message).toMatch(/^invalid workflow: not valid YAML: wf\.yaml:1:\d+: the YAML is nested too deeply$/);
+    expect(error.issues).toHaveLength(1);
+    // the yaml package may report the overflow at several depths as the stack unwinds (a loaded fresh clone printed 35 lines)
+    const overflow = (at: number) => ({ pos: [at, at + 1] as [number, number], message: 'Maximum call stack size exceeded' });
+    const other = { pos: [2, 3] as [number, number], message: 'Unexpected flow-seq-end\nat line 1' };
+    expect(syntaxErrors([overflow(831), overflow(830), other, overflow(829)])).toEqual([
+      { at: 831, message: 'the YAML is nested too deeply' },
+      { at: 2, message: 'Unexpected flow-seq-end' },
+    ]);
   });
 
   it('a map with 40,000 keys is checked for duplicate keys in one pass', { timeout: 60_000 }, () => {

@@ -64,13 +64,7 @@ export function loadYaml(text: string, where: string): YamlSource {
   // The yaml package's own duplicate-key check compares each key with every earlier one
   // (quadratic in a map's size); duplicateKeys does the same check in one pass.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
-  const errors = [
-    ...doc.errors.map((e) => ({
-      at: e.pos[0],
-      message: /Maximum call stack size exceeded/.test(e.message) ? 'the YAML is nested too deeply' : e.message.split('\n')[0],
-    })),
-    ...(doc.errors.length === 0 ? duplicateKeys(doc) : []),
-  ];
+  const errors = [...syntaxErrors(doc.errors), ...(doc.errors.length === 0 ? duplicateKeys(doc) : [])];
   if (errors.length > 0) {
     const lines = errors.map((e) => {
       const pos = lineCounter.linePos(e.at);
@@ -86,6 +80,22 @@ export function loadYaml(text: string, where: string): YamlSource {
   } catch (error) {
     throw aliasError(doc, lineCounter, where, error);
   }
+}
+
+const NESTED_TOO_DEEPLY = 'the YAML is nested too deeply';
+
+/**
+ * The yaml package's errors, one line each. A stack overflow is said once, where it was first met:
+ * the package reports it at one or at several depths as the stack unwinds (1, 2, 4… errors of one
+ * document, differing from one parse to the next).
+ */
+export function syntaxErrors(errors: readonly { readonly pos: readonly [number, number]; readonly message: string }[]): { at: number; message: string }[] {
+  const lines = errors.map((e) => ({
+    at: e.pos[0],
+    message: /Maximum call stack size exceeded/.test(e.message) ? NESTED_TOO_DEEPLY : (e.message.split('\n')[0] as string),
+  }));
+  const first = lines.find((e) => e.message === NESTED_TOO_DEEPLY);
+  return first ? [first, ...lines.filter((e) => e.message !== NESTED_TOO_DEEPLY)] : lines;
 }
 
 /** Every node of the document, depth first, without recursion (the document may nest deeply). */
@@ -139,7 +149,7 @@ function aliasError(doc: ReturnType<typeof parseDocument>, lineCounter: LineCoun
     : source !== undefined
       ? `the alias *${source} comes before its anchor &${source}`
       : error instanceof RangeError
-        ? 'the YAML is nested too deeply'
+        ? NESTED_TOO_DEEPLY
         : `the YAML cannot be read: ${message}`;
   const line = `${where}:${pos.line}:${pos.col}: ${what}`;
   return new WorkflowInvalidError(`invalid workflow: ${line}`, [{ path: '', message: line }]);
