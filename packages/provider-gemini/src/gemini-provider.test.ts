@@ -162,7 +162,8 @@ describe('doBuildLaunch', () => {
   });
 
   it("appends the settings' extra arguments (the kit's CliSettings.extraArgs; `args`, its old name, still works)", async () => {
-    const argv = async (settings: Parameters<typeof createGemini>[0]) => (await createGemini(settings).doBuildLaunch(launchOptions({ model: 'm' }))).argv.slice(3);
+    const argv = async (settings: Parameters<typeof createGemini>[0]) =>
+      (await createGemini(settings).doBuildLaunch(launchOptions({ model: 'm' }))).argv.slice(3);
     expect(await argv({ extraArgs: ['--debug'] })).toEqual(['--model', 'm', '--debug']);
     expect(await argv({ args: ['--debug'] })).toEqual(['--model', 'm', '--debug']);
     expect(await argv({})).toEqual(['--model', 'm']);
