@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMockProvider } from '../testing/index.js';
 import { billingDetail, billingOf, endpointsOf } from './billing.js';
-import { compareVersions, parseVersion, probeVersionIn, versionStanding } from './version.js';
+import { compareVersions, parseVersion, probeVersionIn, VERSION_TIMEOUT_MS, versionStanding } from './version.js';
 
 describe('versionStanding', () => {
   const verified = ['2.1.300', '2.1.328'];
@@ -66,6 +66,11 @@ describe('billing and endpoint', () => {
 });
 
 describe('probeVersionIn', () => {
+  it('waits as long by default as doctor does: a Node CLI takes seconds (gemini 0.61: 3.5 s of CPU idle), more on a loaded machine', () => {
+    // `umbel providers` had 5 s and reported the real opencode's version missing on a loaded CI box
+    expect(VERSION_TIMEOUT_MS).toBe(20_000);
+  });
+
   it('runs `--version` with a temp dir of its own and removes it (opencode leaves $TMPDIR/opencode behind)', async () => {
     const root = await mkdtemp(join(tmpdir(), 'umbel-probe-'));
     try {

@@ -13,7 +13,7 @@ import type { UnloadedProvider } from '../contract/umbel.js';
 import { billingDetail, endpointsOf } from './billing.js';
 import type { DoctorCheck, DoctorOptionsParsed, DoctorProvider, DoctorReport } from './schema.js';
 import { type ScratchEngineFactory, type ScratchHostFactory, scratchChecks } from './scratch.js';
-import { probeVersionIn, versionStanding } from './version.js';
+import { probeVersionIn, VERSION_TIMEOUT_MS, versionStanding } from './version.js';
 import { sandboxCheck } from './sandbox.js';
 
 export { billingOf, endpointsOf } from './billing.js';
@@ -21,8 +21,8 @@ export { DOCTOR_TURN_PROMPT, type ScratchEngine, type ScratchEngineFactory, type
 export * from './schema.js';
 export { compareVersions, parseVersion, probeVersion, probeVersionIn, VERSION_TIMEOUT_MS, versionStanding, type VersionStanding } from './version.js';
 
-/** Bound of `<binary> --version` (a Node CLI can take seconds on a loaded machine). */
-export const DOCTOR_VERSION_TIMEOUT_MS = 20_000;
+/** @deprecated `--version` has one bound everywhere: {@link VERSION_TIMEOUT_MS}. */
+export const DOCTOR_VERSION_TIMEOUT_MS = VERSION_TIMEOUT_MS;
 
 /** Default bound of the scratch worker's startup. */
 export const DOCTOR_STARTUP_TIMEOUT_MS = 30_000;
@@ -122,7 +122,7 @@ async function binaryChecks(provider: Provider, callerEnv: DoctorDeps['callerEnv
       ],
     };
   }
-  const probed = await probeVersionIn(callerEnv.TMPDIR || tmpdir(), path, callerEnv, DOCTOR_VERSION_TIMEOUT_MS);
+  const probed = await probeVersionIn(callerEnv.TMPDIR || tmpdir(), path, callerEnv);
   const binary: DoctorCheck = { id: 'binary', title: 'CLI binary', status: 'pass', detail: path };
   return { path, ...(probed.version ? { version: probed.version } : {}), checks: [binary, versionCheck(provider, probed)] };
 }

@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** Default bound of one `--version` run. */
-export const VERSION_TIMEOUT_MS = 5_000;
+/** Bound of one `--version` run, doctor's and `umbel providers`' alike: a Node CLI takes seconds, more on a loaded machine. */
+export const VERSION_TIMEOUT_MS = 20_000;
 
 /** Run `path --version` (no shell, its own process group, killed at the deadline); the first output line. */
 export function probeVersion(
