@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { createUmbel, errorExitCode, type Umbel } from '@umbel/core';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_WORKFLOW_BYTES, parseWorkflow, runWorkflow, runWorkflowFile } from './index.js';
-import { syntaxErrors } from './source.js';
+import { MAX_WORKFLOW_BYTES, MAX_YAML_DEPTH, parseWorkflow, runWorkflow, runWorkflowFile } from './index.js';
+import { loadYaml, syntaxErrors } from './source.js';
 
 const parse = (text: string) => parseWorkflow(text, { file: 'wf.yaml' });
 
@@ -85,11 +85,16 @@ describe('hostile YAML', () => {
     expect(error.issues).toHaveLength(1);
   });
 
-  it('YAML nested too deeply says so, once', () => {
+  it('YAML nested too deeply says so, once, naming the first collection past the limit', () => {
     const deep = `description: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`;
     const error = invalid(() => parse(deep));
-    expect(error.message).toMatch(/^invalid workflow: not valid YAML: wf\.yaml:1:\d+: the YAML is nested too deeply$/);
+    expect(error.message).toBe(
+      `invalid workflow: not valid YAML: wf.yaml:1:${13 + MAX_YAML_DEPTH}: the YAML is nested more than ${MAX_YAML_DEPTH} levels deep`,
+    );
     expect(error.issues).toHaveLength(1);
+    // block collections count as flow ones do
+    const block = `description:\n${Array.from({ length: MAX_YAML_DEPTH + 1 }, (_, i) => `${' '.repeat(i + 1)}k${i}:`).join('\n')} x\n`;
+    expect(invalid(() => parse(block)).message).toMatch(new RegExp(`: the YAML is nested more than ${MAX_YAML_DEPTH} levels deep$`));
     // the yaml package may report the overflow at several depths as the stack unwinds (a loaded fresh clone printed 35 lines)
     const overflow = (at: number) => ({ pos: [at, at + 1] as [number, number], message: 'Maximum call stack size exceeded' });
     const other = { pos: [2, 3] as [number, number], message: 'Unexpected flow-seq-end\nat line 1' };
@@ -97,6 +102,16 @@ describe('hostile YAML', () => {
       { at: 831, message: 'the YAML is nested too deeply' },
       { at: 2, message: 'Unexpected flow-seq-end' },
     ]);
+  });
+
+  it('deep YAML parsed again and again in one process is refused each time (it ran node out of stack until node aborted)', () => {
+    // 3,000 levels: the yaml package's composer overflowed the stack, and the 19th overflow in one
+    // process aborted node in V8's regex compiler ("RegExpCompiler Allocation failed")
+    const deep = `description: ${'['.repeat(3_000)}${']'.repeat(3_000)}\n`;
+    for (let i = 0; i < 30; i++) expect(invalid(() => parse(deep)).message).toMatch(/nested more than \d+ levels deep$/);
+    // the top-level map is the first level
+    const atLimit = `description: ${'['.repeat(MAX_YAML_DEPTH - 1)}x${']'.repeat(MAX_YAML_DEPTH - 1)}\n`;
+    expect(JSON.stringify(loadYaml(atLimit, 'wf.yaml').value)).toBe(`{"description":${'['.repeat(MAX_YAML_DEPTH - 1)}"x"${']'.repeat(MAX_YAML_DEPTH - 1)}}`);
   });
 
   it('a map with 40,000 keys is checked for duplicate keys in one pass', { timeout: 60_000 }, () => {

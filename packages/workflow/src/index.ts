@@ -29,7 +29,7 @@ export {
   type WorkflowIssue,
 } from './parse.js';
 export { IssueList, MAX_LISTED_ISSUES, type Locate, type LocateOptions } from './issues.js';
-export { MAX_ALIAS_EXPANSIONS, MAX_WORKFLOW_BYTES, readWorkflowFile } from './source.js';
+export { MAX_ALIAS_EXPANSIONS, MAX_WORKFLOW_BYTES, MAX_YAML_DEPTH, readWorkflowFile } from './source.js';
 export { loadWorkflow } from './preflight.js';
 export { renderTemplate, scanTemplates, TEMPLATE_FORMS, type TemplateContext, type TemplateRef, type TemplateSyntaxProblem } from './template.js';
 export {

@@ -1,14 +1,20 @@
 /**
  * The workflow file as YAML, with bounds for hostile input: at most 1 MiB of text (read without
- * ever holding more), at most 100 alias expansions (an alias bomb is refused, not expanded), and
- * nesting too deep for the parser reported as such. Every refusal is a `WorkflowInvalidError`.
+ * ever holding more), at most 100 alias expansions (an alias bomb is refused, not expanded), and at
+ * most 256 levels of nesting (checked before the parser's recursive part runs). Every refusal is a `WorkflowInvalidError`.
  */
 import { open } from 'node:fs/promises';
 import { UsageError, WorkflowInvalidError } from '@umbel/core';
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import { type CST, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, Parser, parseDocument } from 'yaml';
 
 /** Largest workflow file: 1 MiB. */
 export const MAX_WORKFLOW_BYTES = 1024 * 1024;
+/**
+ * Deepest nesting of collections in a workflow file: far past any workflow, far below where the
+ * `yaml` package's composer runs out of stack (it recurses; 1,000 levels overflowed it cold, and
+ * repeated overflows in one process aborted node).
+ */
+export const MAX_YAML_DEPTH = 256;
 /** Most alias expansions in a workflow file (the `yaml` package's `maxAliasCount`). */
 export const MAX_ALIAS_EXPANSIONS = 100;
 const LIMIT = `a workflow file is at most 1 MiB (${MAX_WORKFLOW_BYTES} bytes)`;
@@ -60,6 +66,13 @@ export interface YamlSource {
 export function loadYaml(text: string, where: string): YamlSource {
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_WORKFLOW_BYTES) throw tooLarge(`${where} is ${bytes} bytes`);
+  const deepLines = new LineCounter();
+  const deep = tooDeepAt(text, deepLines);
+  if (deep !== undefined) {
+    const pos = deepLines.linePos(deep);
+    const message = `${where}:${pos.line}:${pos.col}: the YAML is nested more than ${MAX_YAML_DEPTH} levels deep`;
+    throw new WorkflowInvalidError(`invalid workflow: not valid YAML: ${message}`, [{ path: '', message }]);
+  }
   const lineCounter = new LineCounter();
   // The yaml package's own duplicate-key check compares each key with every earlier one
   // (quadratic in a map's size); duplicateKeys does the same check in one pass.
@@ -80,6 +93,26 @@ export function loadYaml(text: string, where: string): YamlSource {
   } catch (error) {
     throw aliasError(doc, lineCounter, where, error);
   }
+}
+
+/**
+ * Where the first collection nested deeper than {@link MAX_YAML_DEPTH} starts, read from the `yaml`
+ * package's syntax tree (which it builds without recursion; this walk has none either).
+ */
+function tooDeepAt(text: string, lines: LineCounter): number | undefined {
+  const stack: [CST.Token, number][] = [];
+  for (const token of new Parser(lines.addNewLine).parse(text)) stack.push([token, 0]);
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [token, depth] = next;
+    if (token.type === 'document' && token.value) stack.push([token.value, depth]);
+    if (token.type !== 'block-map' && token.type !== 'block-seq' && token.type !== 'flow-collection') continue;
+    if (depth >= MAX_YAML_DEPTH) return token.offset;
+    for (const item of token.items) {
+      if ('key' in item && item.key) stack.push([item.key, depth + 1]);
+      if (item.value) stack.push([item.value, depth + 1]);
+    }
+  }
+  return undefined;
 }
 
 const NESTED_TOO_DEEPLY = 'the YAML is nested too deeply';
