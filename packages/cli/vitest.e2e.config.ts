@@ -10,6 +10,8 @@ export default defineProject({
     include: ['src/**/e2e*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // a file's afterAll purges every worker it left, one umbel process each: on a loaded 2-core box
+    // (two busy loops beside the suite) e2e.test's took over 60 s
+    hookTimeout: 120_000,
   },
 });

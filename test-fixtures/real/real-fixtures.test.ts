@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as clis from './clis.mjs';
 // @ts-expect-error -- plain ESM fixture without type declarations
 import { MOCK_API_KEY, approvedKeySuffix, claudeEnv, seedClaudeConfig } from './seed-claude.mjs';
-import { startProcess } from './umbel-helpers.mjs';
+import { purgeWorkers, startProcess } from './umbel-helpers.mjs';
 
 const { CLI_IDS, EXPECTED_VERSION_OUTPUT, MARKER, opencodePlatformPackage, pinInfo, readPins, readPinsFile, realCliPath, versionOverrideVar } = clis;
 
@@ -301,5 +301,30 @@ describe('install-real-clis.mjs --only opencode (against a local stand-in regist
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }
+  });
+});
+
+describe('purgeWorkers', () => {
+  it('kills what is listed several at a time (at most 8), listing again until nothing is left', async () => {
+    // one `umbel kill` is ~0.45 s of CPU: a file's 20 workers one after the other took an afterAll past 60 s on a loaded box
+    let listed = Array.from({ length: 20 }, (_, i) => `w${i}`);
+    let running = 0;
+    let most = 0;
+    const calls: string[][] = [];
+    const run = async (args: string[]) => {
+      calls.push(args);
+      if (args[0] === 'ls') return { code: 0, stdout: JSON.stringify(listed.map((name) => ({ name }))), stderr: '' };
+      running++;
+      most = Math.max(most, running);
+      await new Promise((r) => setTimeout(r, 20));
+      running--;
+      listed = listed.filter((n) => n !== args[1]);
+      return { code: 0, stdout: '', stderr: '' };
+    };
+    await purgeWorkers(run);
+    expect(listed).toEqual([]);
+    expect(calls.filter((c) => c[0] === 'kill')).toHaveLength(20);
+    expect(calls.filter((c) => c[0] === 'kill').every((c) => c[2] === '--purge')).toBe(true);
+    expect(most).toBe(8);
   });
 });

@@ -137,9 +137,12 @@ export function umbelRunner(base) {
   };
 }
 
+/** How many `umbel kill` processes purgeWorkers runs at once. */
+const PURGE_AT_ONCE = 8;
+
 /**
  * Kill and purge every worker of one state root through the CLI (`run` is an umbelRunner's run),
- * listing again until none is left; while the CLI itself fails (a package being rebuilt meanwhile)
+ * at most {@link PURGE_AT_ONCE} at a time, listing again until none is left; while the CLI itself fails (a package being rebuilt meanwhile)
  * it retries with a growing pause. Throws when workers are still listed after `attempts` rounds.
  * @param {(args: string[]) => Promise<{code: number, stdout: string, stderr: string}>} run
  * @param {{attempts?: number}} [opts]
@@ -152,7 +155,8 @@ export async function purgeWorkers(run, { attempts = 10 } = {}) {
       const names = JSON.parse(listed.stdout || '[]').map((w) => w.name);
       if (names.length === 0) return;
       problem = `still listed: ${names.join(', ')}`;
-      for (const name of names) await run(['kill', name, '--purge']);
+      // several at once: one kill is a whole umbel process, and a file may leave 20 workers behind
+      for (let i = 0; i < names.length; i += PURGE_AT_ONCE) await Promise.all(names.slice(i, i + PURGE_AT_ONCE).map((name) => run(['kill', name, '--purge'])));
       continue;
     }
     problem = `\`umbel ls\` failed (exit ${listed.code}): ${listed.stderr}`;
