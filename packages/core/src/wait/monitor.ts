@@ -22,6 +22,12 @@ export interface Monitor {
   screen(): string;
   /** When the screen last changed (ms). */
   screenChangedAt(): number;
+  /**
+   * As of when the screen was last seen (ms): when the latest capture that came back was asked for
+   * (its start before the first). A still screen is evidence of stillness up to this time, never up
+   * to now: a capture a loaded host answers late says nothing of the time it took.
+   */
+  screenSeenAt(): number;
   /** The last host error, while the host keeps failing (for the timeout's message). */
   hostError(): unknown;
   stop(): void;
@@ -40,6 +46,7 @@ export function startMonitor(options: {
   let finding: MonitorFinding | undefined;
   let screen = '';
   let changedAt = Date.now();
+  let seenAt = changedAt;
   let hostError: unknown;
   let timer: NodeJS.Timeout | undefined;
   const pause = (ms: number) => new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
@@ -48,7 +55,9 @@ export function startMonitor(options: {
     const pane = await options.substrate.inspect(options.session);
     if (!pane.exists || pane.dead) return { dead: pane };
     if (!lookAtScreen) return undefined;
+    const askedAt = Date.now();
     const now = await options.substrate.capture(options.session, { lines: 40 });
+    seenAt = askedAt;
     if (now !== screen) {
       screen = now;
       changedAt = Date.now();
@@ -85,6 +94,7 @@ export function startMonitor(options: {
     finding: () => finding,
     screen: () => screen,
     screenChangedAt: () => changedAt,
+    screenSeenAt: () => seenAt,
     hostError: () => hostError,
     stop() {
       stopped = true;

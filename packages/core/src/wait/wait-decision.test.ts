@@ -137,4 +137,14 @@ describe('decideWait', () => {
     expect(decideWait({ ...running, deadline: 100_000 })).toMatchObject({ reason: 'timeout' });
     expect(decideWait({ ...running, lastChangeAt: 100_000 })).toMatchObject({ kind: 'sleep' });
   });
+
+  it('idle only when the screen was seen still for the whole idle timeout: a capture that lags (a loaded host) is no evidence of stillness', () => {
+    const running = setup([sent, ev(2, 'prompt')], { status: 'running' }, { idleTimeoutMs: 3000, lastChangeAt: 90_000 });
+    // the last capture was asked for 1 s after the last change: 10 s of clock, 1 s of evidence
+    expect(decideWait({ ...running, screenSeenAt: 91_000 })).toMatchObject({ kind: 'sleep' });
+    expect(decideWait({ ...running, screenSeenAt: 93_000 })).toMatchObject({
+      reason: 'idle',
+      fields: { message: 'no activity for 10s (events, transcript and screen all still; the screen last captured 7s ago)' },
+    });
+  });
 });

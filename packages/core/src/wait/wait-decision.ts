@@ -40,6 +40,8 @@ export interface WaitInput {
   readonly timeoutMs: number;
   readonly idleTimeoutMs?: number;
   readonly lastChangeAt: number;
+  /** As of when the screen was last seen (the monitor's `screenSeenAt`): the idle timeout counts stillness up to it, not to `now`. */
+  readonly screenSeenAt?: number;
   /** When the events or the transcript last changed (ms). */
   readonly lastStateChangeAt: number;
   /** When the loop first saw the turn's stop (or its pending permission) while holding for more. */
@@ -218,12 +220,14 @@ function fromHost(input: WaitInput): WaitDecision | undefined {
       },
     };
   }
-  if (input.idleTimeoutMs !== undefined && now - input.lastChangeAt >= input.idleTimeoutMs) {
+  const seenUntil = Math.min(now, input.screenSeenAt ?? now);
+  if (input.idleTimeoutMs !== undefined && seenUntil - input.lastChangeAt >= input.idleTimeoutMs) {
+    const seen = now - seenUntil >= 1000 ? `; the screen last captured ${formatMs(now - seenUntil)} ago` : '';
     return {
       kind: 'outcome',
       reason: 'idle',
       withScreen: true,
-      fields: { message: `no activity for ${formatMs(now - input.lastChangeAt)} (events, transcript and screen all still)` },
+      fields: { message: `no activity for ${formatMs(now - input.lastChangeAt)} (events, transcript and screen all still${seen})` },
     };
   }
   if (now >= input.deadline) {

@@ -182,6 +182,7 @@ async function runLoop(ctx: EngineContext, deps: LoopDeps): Promise<Outcome> {
         timeoutMs: options.timeout,
         ...(options.idleTimeout !== undefined ? { idleTimeoutMs: options.idleTimeout } : {}),
         lastChangeAt: Math.max(state.lastChangeAt, monitor.screenChangedAt()),
+        screenSeenAt: monitor.screenSeenAt(),
         lastStateChangeAt: state.lastChangeAt,
         ...(state.stopSeenAt !== undefined ? { stopSeenAt: state.stopSeenAt } : {}),
         ...(state.inputSeenAt !== undefined ? { inputSeenAt: state.inputSeenAt } : {}),

@@ -1,0 +1,40 @@
+// The liveness monitor: what it says about the screen is what it saw, dated when it asked.
+import { describe, expect, it } from 'vitest';
+import type { Substrate } from '../contract/substrate.js';
+import { createMockProvider } from '../testing/index.js';
+import { startMonitor } from './monitor.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A host whose captures take `captureMs` each and always show the same screen. */
+function slowHost(captureMs: number): { substrate: Substrate; asked: number[] } {
+  const asked: number[] = [];
+  const substrate = {
+    substrateId: 'slow',
+    inspect: async () => ({ exists: true, dead: false }),
+    capture: async () => {
+      asked.push(Date.now());
+      await sleep(captureMs);
+      return 'the same screen';
+    },
+  } as unknown as Substrate;
+  return { substrate, asked };
+}
+
+describe('startMonitor', () => {
+  it('dates the screen it saw by when it asked for it: a slow capture is no evidence of the time it took', async () => {
+    const { substrate, asked } = slowHost(400);
+    const monitor = startMonitor({ substrate, session: 's', provider: createMockProvider(), watchScreen: true, wake: () => undefined });
+    try {
+      const started = Date.now();
+      expect(monitor.screenSeenAt()).toBeLessThanOrEqual(started);
+      while (asked.length < 3) await sleep(20);
+      // the second capture has returned (the third was asked for after it): the screen was seen as of the second's asking
+      expect(monitor.screenSeenAt()).toBe(asked[1]);
+      expect(monitor.screen()).toBe('the same screen');
+      expect(monitor.screenChangedAt()).toBeLessThan(asked[1] as number);
+    } finally {
+      monitor.stop();
+    }
+  });
+});
