@@ -15,20 +15,20 @@ const umbel = (argv: string[]) => w.umbel(argv);
 
 describe(`real gemini ${readPins().gemini.version}: a subagent (invoke_agent)`, () => {
   it(
-    "the turn waits for its subagent and, under --idle-timeout 3s, completes with its answer, never idle; the subagent's chat is in the provider's activity dir",
+    "the turn waits for its subagent and, under --idle-timeout 5s, completes with its answer, never idle; the subagent's chat is in the provider's activity dir",
     async () => {
       // yolo: the subagent's shell call runs without a question
       const spawned = await umbel(['spawn', 'sub', '--provider', 'gemini', '--env', 'GEMINI_API_KEY', '--permission-mode', 'yolo']);
       expect(spawned.code, spawned.stderr).toBe(0);
-      expect((await umbel(['send', 'sub', 'AGENT TOOL sleep 8; echo sub-step-done'])).code).toBe(0);
-      const r = await umbel(['wait', 'sub', '--json', '--timeout', '180s', '--idle-timeout', '3s']);
+      expect((await umbel(['send', 'sub', 'AGENT TOOL sleep 10; echo sub-step-done'])).code).toBe(0);
+      const r = await umbel(['wait', 'sub', '--json', '--timeout', '180s', '--idle-timeout', '5s']);
       expect(r.code, r.stdout).toBe(0);
       const outcome = JSON.parse(r.stdout);
       expect(outcome).toMatchObject({ reason: 'completed', turn: 1 });
       expect(outcome.result).toContain('sub-step-done');
       expect(outcome).not.toHaveProperty('background');
       // the subagent's requests reached the mock as requests of their own (it offers complete_task)
-      const sub = w.mock.requests().filter((q) => q.prompt === 'TOOL sleep 8; echo sub-step-done');
+      const sub = w.mock.requests().filter((q) => q.prompt === 'TOOL sleep 10; echo sub-step-done');
       expect(sub.length).toBeGreaterThan(0);
       // where the pinned CLI recorded the subagent's work is the dir the provider watches
       const { gemini } = (await import(join(REPO_ROOT, 'packages/provider-gemini/dist/index.js'))) as {
