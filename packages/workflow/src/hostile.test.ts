@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createUmbel, errorExitCode, type Umbel } from '@umbel/core';
 import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '@umbel/core/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Parser } from 'yaml';
 import { MAX_WORKFLOW_BYTES, MAX_YAML_DEPTH, parseWorkflow, runWorkflow, runWorkflowFile } from './index.js';
 import { loadYaml, syntaxErrors } from './source.js';
 
@@ -112,6 +113,19 @@ describe('hostile YAML', () => {
     // the top-level map is the first level
     const atLimit = `description: ${'['.repeat(MAX_YAML_DEPTH - 1)}x${']'.repeat(MAX_YAML_DEPTH - 1)}\n`;
     expect(JSON.stringify(loadYaml(atLimit, 'wf.yaml').value)).toBe(`{"description":${'['.repeat(MAX_YAML_DEPTH - 1)}"x"${']'.repeat(MAX_YAML_DEPTH - 1)}}`);
+  });
+
+  it('the text is tokenized once (the depth check and the document share the tokens); a second document is refused', () => {
+    const tokenize = vi.spyOn(Parser.prototype, 'parse');
+    try {
+      expect(loadYaml('steps: [{id: s, worker: w, prompt: hi}]\n', 'wf.yaml').value).toEqual({ steps: [{ id: 's', worker: 'w', prompt: 'hi' }] });
+      expect(tokenize).toHaveBeenCalledTimes(1);
+    } finally {
+      tokenize.mockRestore();
+    }
+    expect(invalid(() => parse('description: one\n---\ndescription: two\n')).message).toBe(
+      'invalid workflow: not valid YAML: wf.yaml:2:1: Source contains multiple documents; please use YAML.parseAllDocuments()',
+    );
   });
 
   it('a map with 40,000 keys is checked for duplicate keys in one pass', { timeout: 60_000 }, () => {

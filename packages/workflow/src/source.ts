@@ -5,7 +5,10 @@
  */
 import { open } from 'node:fs/promises';
 import { UsageError, WorkflowInvalidError } from '@umbel/core';
-import { type CST, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, Parser, parseDocument } from 'yaml';
+import { Composer, type CST, isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, Parser, type parseDocument, YAMLParseError } from 'yaml';
+
+/** A document as the yaml package's `parseDocument` returns it. */
+type YamlDocument = ReturnType<typeof parseDocument>;
 
 /** Largest workflow file: 1 MiB. */
 export const MAX_WORKFLOW_BYTES = 1024 * 1024;
@@ -53,7 +56,7 @@ function tooLarge(what: string): WorkflowInvalidError {
 
 /** A parsed YAML document, its plain value, and what locates a place in it. */
 export interface YamlSource {
-  readonly doc: ReturnType<typeof parseDocument>;
+  readonly doc: YamlDocument;
   readonly lineCounter: LineCounter;
   readonly value: unknown;
 }
@@ -66,17 +69,15 @@ export interface YamlSource {
 export function loadYaml(text: string, where: string): YamlSource {
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_WORKFLOW_BYTES) throw tooLarge(`${where} is ${bytes} bytes`);
-  const deepLines = new LineCounter();
-  const deep = tooDeepAt(text, deepLines);
+  const lineCounter = new LineCounter();
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  const deep = tooDeepAt(tokens);
   if (deep !== undefined) {
-    const pos = deepLines.linePos(deep);
+    const pos = lineCounter.linePos(deep);
     const message = `${where}:${pos.line}:${pos.col}: the YAML is nested more than ${MAX_YAML_DEPTH} levels deep`;
     throw new WorkflowInvalidError(`invalid workflow: not valid YAML: ${message}`, [{ path: '', message }]);
   }
-  const lineCounter = new LineCounter();
-  // The yaml package's own duplicate-key check compares each key with every earlier one
-  // (quadratic in a map's size); duplicateKeys does the same check in one pass.
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
+  const doc = composeOne(tokens, text.length);
   const errors = [...syntaxErrors(doc.errors), ...(doc.errors.length === 0 ? duplicateKeys(doc) : [])];
   if (errors.length > 0) {
     const lines = errors.map((e) => {
@@ -96,12 +97,29 @@ export function loadYaml(text: string, where: string): YamlSource {
 }
 
 /**
+ * The first document of `tokens`, as the yaml package's `parseDocument` composes it, a second one
+ * an error. The package's own duplicate-key check compares each key with every earlier one
+ * (quadratic in a map's size); duplicateKeys does the same check in one pass.
+ */
+function composeOne(tokens: readonly CST.Token[], length: number): YamlDocument {
+  const composer = new Composer({ prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
+  let doc: YamlDocument | undefined;
+  for (const next of composer.compose(tokens, true, length)) {
+    if (!doc) doc = next as YamlDocument; // (parseDocument types its result the same way)
+    else {
+      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      break;
+    }
+  }
+  return doc as YamlDocument; // compose(…, forceDoc: true) yields one at the least
+}
+
+/**
  * Where the first collection nested deeper than {@link MAX_YAML_DEPTH} starts, read from the `yaml`
  * package's syntax tree (which it builds without recursion; this walk has none either).
  */
-function tooDeepAt(text: string, lines: LineCounter): number | undefined {
-  const stack: [CST.Token, number][] = [];
-  for (const token of new Parser(lines.addNewLine).parse(text)) stack.push([token, 0]);
+function tooDeepAt(tokens: readonly CST.Token[]): number | undefined {
+  const stack: [CST.Token, number][] = tokens.map((token) => [token, 0]);
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const [token, depth] = next;
     if (token.type === 'document' && token.value) stack.push([token.value, depth]);
@@ -132,7 +150,7 @@ export function syntaxErrors(errors: readonly { readonly pos: readonly [number, 
 }
 
 /** Every node of the document, depth first, without recursion (the document may nest deeply). */
-function* nodesOf(doc: ReturnType<typeof parseDocument>): Generator<Node> {
+function* nodesOf(doc: YamlDocument): Generator<Node> {
   const stack: unknown[] = [doc.contents];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -148,7 +166,7 @@ function* nodesOf(doc: ReturnType<typeof parseDocument>): Generator<Node> {
 }
 
 /** `Map keys must be unique`, at each repeated key (scalar keys compared by value, as the yaml package does). */
-function duplicateKeys(doc: ReturnType<typeof parseDocument>): { at: number; message: string }[] {
+function duplicateKeys(doc: YamlDocument): { at: number; message: string }[] {
   const found: { at: number; message: string }[] = [];
   for (const node of nodesOf(doc)) {
     if (!isMap(node)) continue;
@@ -163,7 +181,7 @@ function duplicateKeys(doc: ReturnType<typeof parseDocument>): { at: number; mes
 }
 
 /** The error for a document that cannot be converted: an alias bomb, an alias before its anchor, nesting too deep. */
-function aliasError(doc: ReturnType<typeof parseDocument>, lineCounter: LineCounter, where: string, error: unknown): WorkflowInvalidError {
+function aliasError(doc: YamlDocument, lineCounter: LineCounter, where: string, error: unknown): WorkflowInvalidError {
   const message = error instanceof Error ? error.message : String(error);
   const source = /^Unresolved alias.*: (.*)$/.exec(message)?.[1];
   let node: Node | undefined;
