@@ -101,15 +101,17 @@ export function loadYaml(text: string, where: string): YamlSource {
  * an error. The package's own duplicate-key check compares each key with every earlier one
  * (quadratic in a map's size); duplicateKeys does the same check in one pass.
  */
+const MULTIPLE_DOCS = 'Source contains multiple documents; please use YAML.parseAllDocuments()';
+
 function composeOne(tokens: readonly CST.Token[], length: number): YamlDocument {
   const composer = new Composer({ prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   let doc: YamlDocument | undefined;
   for (const next of composer.compose(tokens, true, length)) {
-    if (!doc) doc = next as YamlDocument; // (parseDocument types its result the same way)
-    else {
-      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+    if (doc) {
+      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', MULTIPLE_DOCS));
       break;
     }
+    doc = next as YamlDocument; // (parseDocument types its result the same way)
   }
   return doc as YamlDocument; // compose(…, forceDoc: true) yields one at the least
 }
