@@ -96,13 +96,14 @@ export function loadYaml(text: string, where: string): YamlSource {
   }
 }
 
+/** The yaml package's words for a second document (parseDocument's). */
+const MULTIPLE_DOCS = 'Source contains multiple documents; please use YAML.parseAllDocuments()';
+
 /**
  * The first document of `tokens`, as the yaml package's `parseDocument` composes it, a second one
  * an error. The package's own duplicate-key check compares each key with every earlier one
  * (quadratic in a map's size); duplicateKeys does the same check in one pass.
  */
-const MULTIPLE_DOCS = 'Source contains multiple documents; please use YAML.parseAllDocuments()';
-
 function composeOne(tokens: readonly CST.Token[], length: number): YamlDocument {
   const composer = new Composer({ prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
   let doc: YamlDocument | undefined;
