@@ -167,7 +167,7 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
     expect(r.doc().umbel.ended).toEqual(['msg_u1']);
   });
 
-  it('retries are reported; past maxRetries the turn stops: stop-failure, then an abort, and the idle after it ends nothing', async () => {
+  it('retries are reported; past maxRetries the turn stops: aborted at once (opencode retries on while hooks run), then stop-failure, and the idle after it ends nothing', async () => {
     const r = rig({ maxRetries: 2 });
     const hooks = await load(r);
     await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
@@ -186,7 +186,8 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
     });
     const message = 'always down (opencode was retrying, attempt 3; umbel stopped the turn after 2 retries)';
     expect(delivered[5]?.payload).toMatchObject({ messageID: 'msg_u1', message, error: { name: 'RetryLimit', attempt: 3 } });
-    expect(r.calls.filter((c) => c.startsWith('abort'))).toEqual([`abort ${SID}`]);
+    // the abort before anything else of the stop: the transcript's snapshot and every delivery come after it
+    expect(r.calls).toEqual([`abort ${SID}`, `messages ${SID}`, `get ${SID}`, `messages ${SID}`, `get ${SID}`]);
     expect(r.doc().umbel.failures.msg_u1).toMatchObject({ name: 'RetryLimit', message });
   });
 

@@ -35,7 +35,7 @@ export class UmbelPluginRun {
   /** The plugin: called once per opencode instance with opencode's context and umbel's settings. */
   static async main(ctx: PluginContext, settings: PluginSettings, runtime: PluginRuntime) {
     const run = Object.assign(new UmbelPluginRun(), { ctx, settings, runtime });
-    runtime.deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
+    await runtime.deliver('plugin.loaded', { directory: ctx.directory, worktree: ctx.worktree });
     return run.hooks();
   }
 
@@ -74,7 +74,7 @@ export class UmbelPluginRun {
     s.ended.push(...ending);
     for (const messageID of ending) if (error) s.failures[messageID] = error;
     const doc = await this.snapshot(id);
-    for (const messageID of ending) this.runtime.deliver(signal, { ...this.base(id), messageID, ...(error && { error, message: error.message }) });
+    for (const messageID of ending) await this.runtime.deliver(signal, { ...this.base(id), messageID, ...(error && { error, message: error.message }) });
     this.writeTranscript(id, doc);
   }
 
@@ -82,7 +82,7 @@ export class UmbelPluginRun {
   async 'chat.message'(id: string, p: Json): Promise<void> {
     if (typeof p.messageID !== 'string') return;
     this.session(id).open.push(p.messageID);
-    this.runtime.deliver('chat.message', { ...this.base(id), messageID: p.messageID, agent: p.agent, model: p.model });
+    await this.runtime.deliver('chat.message', { ...this.base(id), messageID: p.messageID, agent: p.agent, model: p.model });
   }
 
   /** Every open turn ends. */
@@ -97,7 +97,7 @@ export class UmbelPluginRun {
     await this.end(id, 'session.error', 1, { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...statusCode });
   }
 
-  /** A retry is reported; past `maxRetries`, or one that would start too late, stops the turn. */
+  /** A retry is reported; past `maxRetries`, or one that would start too late, stops the turn (aborted first: opencode retries on while the hooks run). */
   async 'session.status'(id: string, p: Json): Promise<void> {
     const status = (p.status ?? {}) as Json;
     if (status.type !== 'retry') return;
@@ -105,18 +105,19 @@ export class UmbelPluginRun {
     const messageID = this.session(id).open[0];
     const attempt = Number(status.attempt ?? 0);
     const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
-    this.runtime.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
-    if (!messageID || (attempt <= maxRetries && waitMs <= maxRetryDelayMs)) return;
+    const stop = messageID !== undefined && (attempt > maxRetries || waitMs > maxRetryDelayMs);
+    if (stop) this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
+    await this.runtime.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
+    if (!stop) return;
     const why = attempt > maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
     const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
     await this.end(id, 'session.error', 1, { name: 'RetryLimit', message, attempt });
-    this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
   }
 
   async 'session.created'(id: string, p: Json): Promise<void> {
     const info = (p.info ?? {}) as Json;
     if (typeof info.parentID === 'string') this.session(id).parent = info.parentID;
-    this.runtime.deliver('session.created', { ...this.base(id), directory: info.directory });
+    await this.runtime.deliver('session.created', { ...this.base(id), directory: info.directory });
   }
 
   /** A tool step that ended: the transcript shows the call and its result (the turn runs on). */
@@ -134,7 +135,7 @@ export class UmbelPluginRun {
       const id = typeof p.sessionID === 'string' ? p.sessionID : undefined;
       // one at a time, in order; an event umbel has a hook for and no method is delivered as sent, with the session's fields
       if (id && UmbelPluginRun.EVENTS.includes(type)) await this.runtime.serial(() => this[type](id, p));
-      else if (id && this.settings.hooks[type]) await this.runtime.serial(async () => this.runtime.deliver(type, { ...p, ...this.base(id) }));
+      else if (id && this.settings.hooks[type]) await this.runtime.serial(() => this.runtime.deliver(type, { ...p, ...this.base(id) }));
     };
     return {
       event,

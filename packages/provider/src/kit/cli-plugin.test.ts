@@ -14,24 +14,46 @@ const got = join(root, 'got.json');
 const runtime = pluginRuntime({ fs, cp }, { hooks: { idle: `cat > '${got}'`, failing: 'exit 3' } });
 
 describe('pluginRuntime', () => {
-  it("deliver runs the signal's hook command with the payload, the signal named, as JSON on stdin; no hook, or one that fails, throws nothing", () => {
-    runtime.deliver('idle', { n: 1 });
+  it("deliver runs the signal's hook command with the payload, the signal named, as JSON on stdin; no hook, or one that fails, throws nothing", async () => {
+    await runtime.deliver('idle', { n: 1 });
     expect(JSON.parse(readFileSync(got, 'utf8'))).toEqual({ event: 'idle', n: 1 });
-    expect(() => runtime.deliver('no-hook', {})).not.toThrow();
-    expect(() => runtime.deliver('failing', {})).not.toThrow();
+    await expect(runtime.deliver('no-hook', {})).resolves.toBeUndefined();
+    await expect(runtime.deliver('failing', {})).resolves.toBeUndefined();
     const broken = pluginRuntime(
       {
         fs,
         cp: {
           ...cp,
-          spawnSync: () => {
+          spawn: () => {
             throw new Error('no sh');
           },
         } as typeof cp,
       },
       { hooks: { idle: 'true' } },
     );
-    expect(() => broken.deliver('idle', {})).not.toThrow();
+    await expect(broken.deliver('idle', {})).resolves.toBeUndefined();
+  });
+
+  it('a hook that never reads its input, or one that hangs past its bound (killed), loses its event and nothing else', { timeout: 15_000 }, async () => {
+    const odd = pluginRuntime({ fs, cp }, { hooks: { deaf: 'exit 0', hung: 'sleep 30' }, hookTimeoutMs: 200 });
+    await expect(odd.deliver('deaf', { big: 'x'.repeat(1 << 20) })).resolves.toBeUndefined();
+    await expect(odd.deliver('hung', {})).resolves.toBeUndefined(); // (unkilled, it outlasts the test's timeout)
+  });
+
+  it("deliver leaves the CLI's thread free while the hook runs (a loaded machine makes each hook slow), and resolves once it exited", async () => {
+    const slowGot = join(root, 'slow.json');
+    const slow = pluginRuntime({ fs, cp }, { hooks: { idle: `sleep 0.3; cat > '${slowGot}'` } });
+    let ticked = false;
+    const timer = setTimeout(() => (ticked = true), 20);
+    try {
+      const delivered = slow.deliver('idle', { n: 2 });
+      expect(ticked).toBe(false);
+      await delivered;
+      expect(ticked).toBe(true); // the CLI's timers ran (it drew its screen) while the hook ran
+      expect(JSON.parse(readFileSync(slowGot, 'utf8'))).toEqual({ event: 'idle', n: 2 });
+    } finally {
+      clearTimeout(timer);
+    }
   });
 
   it('writePrivate writes atomically and privately: its dir 0700, the file 0600, no temp left; a failed write throws nothing', () => {

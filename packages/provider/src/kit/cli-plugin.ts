@@ -17,14 +17,21 @@ export interface PluginNode {
 export interface PluginHookSettings {
   /** A signal of the CLI's (`session.idle`, …) → the shell command that delivers its payload (stdin) as a hook event. */
   readonly hooks: Readonly<Record<string, string>>;
+  /** How long one hook command may run before it is killed (ms; default 10 s). */
+  readonly hookTimeoutMs?: number;
   /** Variables umbel set for the CLI's startup only (`npm_config_offline`): removed from its process env when the plugin loads, before any tool runs. */
   readonly dropEnv?: readonly string[];
 }
 
 /** What a plugin gets beside the CLI's context and its settings: node's modules and the plumbing every such plugin needs. */
 export interface PluginRuntime extends PluginNode {
-  /** Run `signal`'s hook command (`sh -c`, ≤ 10 s) with `{event: signal, ...payload}` as JSON on stdin; no hook, or a failure, loses this one event, never the CLI's turn. */
-  deliver(signal: string, payload: Readonly<Record<string, unknown>>): void;
+  /**
+   * Run `signal`'s hook command (`sh -c`, ≤ `hookTimeoutMs`) with `{event: signal, ...payload}` as
+   * JSON on stdin; resolves once it exited, never rejects. The CLI's thread stays free meanwhile (it
+   * draws its screen; a spawnSync froze it for every hook, long on a loaded machine). No hook, or a
+   * failure, loses this one event, never the CLI's turn.
+   */
+  deliver(signal: string, payload: Readonly<Record<string, unknown>>): Promise<void>;
   /** Write `text` to the absolute path `file` atomically and privately (temp + rename, 0600, its dir 0700); a failure (a full disk) loses this write. */
   writePrivate(file: string, text: string): void;
   /** Run `fn` after every earlier call's (failed or not): the CLI's signals handled one at a time, in order. */
@@ -39,11 +46,23 @@ export function pluginRuntime(node: PluginNode, settings: PluginHookSettings): P
     ...node,
     deliver(signal, payload) {
       const command = settings.hooks[signal];
-      if (!command) return;
-      try {
-        const input = JSON.stringify({ event: signal, ...payload });
-        node.cp.spawnSync('sh', ['-c', command], { input, stdio: ['pipe', 'ignore', 'ignore'], timeout: 10_000 });
-      } catch {}
+      if (!command) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        try {
+          const child = node.cp.spawn('sh', ['-c', command], { stdio: ['pipe', 'ignore', 'ignore'] });
+          const timer = setTimeout(() => child.kill('SIGKILL'), settings.hookTimeoutMs ?? 10_000);
+          const done = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          child.on('error', done);
+          child.on('close', done);
+          child.stdin?.on('error', () => undefined); // a hook that exits without reading its input
+          child.stdin?.end(JSON.stringify({ event: signal, ...payload }));
+        } catch {
+          resolve();
+        }
+      });
     },
     writePrivate(file, text) {
       try {
