@@ -184,7 +184,8 @@ describe('the shell blocks of the docs run as written against the fake CLIs', ()
 
   for (const [file, blocks] of byFile) {
     const name = relative(REPO_ROOT, file);
-    it(`${name}: every command of its ${blocks.length} block(s) does what the doc says`, async () => {
+    // each command is an `umbel` (or node) process, some a worker's whole life: seconds each on a loaded box
+    it(`${name}: every command of its ${blocks.length} block(s) does what the doc says`, { timeout: 240_000 }, async () => {
       assertBuilt(['packages/cli/dist/cli.js']);
       const box = await sandbox();
       sandboxes.push(box);
