@@ -381,10 +381,10 @@ describe('prompts and events', () => {
     ).toMatchObject({ turnKey: 't1', lastMessage: 'hi' });
   });
 
-  it("a subagent's hook (agent_id; 0.171.0 fires them into the worker's sink, BACKGROUND-FACTS.md §9) names the parent's session, never the agent's rollout as the worker's transcript", () => {
+  it("a subagent's hook (agent_id; 0.171.0 fires them into the worker's sink, BACKGROUND-FACTS.md §9) names the parent's session, never the agent's rollout as the worker's transcript; its prompt is self-started (it confirms no turn umbel sent)", () => {
     const child = { ...base, transcript_path: '/h/sessions/rollout-child.jsonl', agent_id: 'a1', agent_type: 'default', turn_id: 'ct' };
     const prompt = parseCodexEvent(ev('prompt', { ...child, hook_event_name: 'UserPromptSubmit', prompt: 'DELAY 20000 TOOL echo child-tool' }));
-    expect(prompt).toEqual({ sessionId: 's1', turnKey: 'ct' });
+    expect(prompt).toEqual({ sessionId: 's1', turnKey: 'ct', selfStarted: true });
     const tool = parseCodexEvent(ev('tool', { ...child, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'echo child-tool' } }));
     expect(tool).not.toHaveProperty('transcriptPath');
     expect(tool).toMatchObject({ activity: 'Bash: echo child-tool' });

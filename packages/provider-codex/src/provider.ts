@@ -67,10 +67,12 @@ export const CODEX_PAYLOAD: PayloadFacts = {
   lastMessage: { stop: 'last_assistant_message' },
   needsInput: permissionInput({ tool: ['tool_name'], what: ['tool_input.description', 'tool_input.command'], fallback: '' }),
   activity: (p) => [stringField(p, 'tool_name') ?? 'tool', stringField(p, 'tool_input.command')].filter(Boolean).join(': '),
-  // a spawned agent's hooks (`agent_id`) name its own rollout, never the worker's (BACKGROUND-FACTS.md §9)
-  refine: (_event, p, info) =>
-    p.type === 'agent-turn-complete' ? legacyNotify(p) : typeof p.agent_id === 'string' ? definedMembers({ ...info, transcriptPath: undefined }) : info,
+  refine: (event, p, info) => (p.type === 'agent-turn-complete' ? legacyNotify(p) : typeof p.agent_id === 'string' ? ofAgent(event.kind, info) : info),
 };
+
+/** A spawned agent's hook (`agent_id`; BACKGROUND-FACTS.md §9) names its rollout, never the worker's; its prompt is self-started (confirms no turn umbel sent). */
+const ofAgent = (kind: string, info: ProviderV1EventInfo) =>
+  definedMembers({ ...info, transcriptPath: undefined, ...(kind === 'prompt' && { selfStarted: true as const }) });
 
 /** Codex CLI releases these facts were verified on (oldest first; the last is the pinned real CLI). */
 export const CODEX_VERIFIED_VERSIONS = ['0.169.0', '0.171.0'] as const;
