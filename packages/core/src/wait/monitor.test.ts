@@ -6,7 +6,7 @@ import { startMonitor } from './monitor.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A host whose captures take `captureMs` each and always show the same screen. */
+/** A host whose captures take `captureMs` each and always show the same screen; from the third on, it never answers. */
 function slowHost(captureMs: number): { substrate: Substrate; asked: number[] } {
   const asked: number[] = [];
   const substrate = {
@@ -14,6 +14,7 @@ function slowHost(captureMs: number): { substrate: Substrate; asked: number[] } 
     inspect: async () => ({ exists: true, dead: false }),
     capture: async () => {
       asked.push(Date.now());
+      if (asked.length > 2) return new Promise<string>(() => undefined);
       await sleep(captureMs);
       return 'the same screen';
     },
@@ -29,7 +30,7 @@ describe('startMonitor', () => {
       const started = Date.now();
       expect(monitor.screenSeenAt()).toBeLessThanOrEqual(started);
       while (asked.length < 3) await sleep(20);
-      // the second capture has returned (the third was asked for after it): the screen was seen as of the second's asking
+      // the second capture has returned (the third was asked for after it, and hangs): the screen was seen as of the second's asking
       expect(monitor.screenSeenAt()).toBe(asked[1]);
       expect(monitor.screen()).toBe('the same screen');
       expect(monitor.screenChangedAt()).toBeLessThan(asked[1] as number);
