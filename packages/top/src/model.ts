@@ -110,8 +110,8 @@ export function applyStatuses(state: TopState, statuses: readonly WorkerStatus[]
 const FINAL = new Set(['exited', 'dead', 'killed']);
 
 /**
- * One worker's fresh status. An ended worker stays ended: `kill` records the death before the
- * process tree is gone, so a status asked at its event can still see the pane and read `ready`.
+ * One worker's fresh status. An ended worker stays ended: a status asked before its death was
+ * recorded can come back after the death's event.
  */
 export function applyStatus(state: TopState, status: WorkerStatus): TopState {
   const previous = state.rows.find((r) => r.name === status.name);

@@ -96,6 +96,23 @@ describe('revive', () => {
     expect((await umbel.status({ name: 'l' })).state).toBe('killed');
     expect(launches()).toHaveLength(1);
   });
+
+  it('a worker whose kill is under way (recorded, its session not yet gone) is killed to status, and revive refuses it until it is gone', async () => {
+    await umbel.spawn({ name: 'k', provider: 'mock', cwd: work });
+    await umbel.send({ name: 'k', prompt: 'ECHO x' });
+    await umbel.wait({ name: 'k' });
+    const end = substrate.kill.bind(substrate);
+    let during: { state: string; alive: boolean; revive: string } | undefined;
+    substrate.kill = async (session) => {
+      const status = await umbel.status({ name: 'k' });
+      during = { state: status.state, alive: status.alive, revive: await codeOf(umbel.revive({ name: 'k' })) };
+      return end(session);
+    };
+    await umbel.kill({ name: 'k' });
+    expect(during).toEqual({ state: 'killed', alive: true, revive: 'UMBEL_REVIVE_REFUSED' });
+    expect(launches()).toHaveLength(1);
+    expect(await umbel.status({ name: 'k' })).toMatchObject({ state: 'killed', alive: false });
+  });
 });
 
 describe('revive of a confined worker (spawn sandbox)', () => {

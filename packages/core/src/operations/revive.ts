@@ -50,8 +50,9 @@ async function check(ctx: EngineContext, view: UsableView): Promise<{ sessionId:
   const { name, provider } = view;
   if (!provider.capabilities.resume) throw new ResumeUnsupportedError(name, provider.providerId, provider.displayName);
   const pane = await ctx.substrate.inspect(view.session);
-  const state = deriveStatus(view, pane, ctx.now()).state;
+  const { state, alive } = deriveStatus(view, pane, ctx.now());
   if (!DEAD_STATES.has(state)) throw new ReviveRefusedError(name, `it is ${state}, not dead or killed`);
+  if (alive) throw new ReviveRefusedError(name, 'it is being killed: its session has not ended yet');
   const sessionId = view.transcript.sessionId ?? view.meta.sessionId;
   if (!sessionId) throw new ReviveRefusedError(name, 'its CLI never recorded a conversation (no session id in its ledger)');
   // a CLI writes its conversation at the first prompt: without one there is nothing to resume

@@ -28,6 +28,8 @@ export function isStarting(view: WorkerView, now: number): boolean {
 }
 
 function liveState(view: WorkerView, now: number, dialog?: ProviderV1AccountScreen): { state: WorkerState; needsInput?: WorkerStatus['needsInput'] } {
+  // `kill` records the death before it ends the session: the worker takes nothing from then on
+  if (view.death.dead?.by === 'kill') return { state: 'killed' };
   const latest = latestSubmitted(view.turns);
   if (!latest && isStarting(view, now)) return { state: 'starting' };
   // A blocking account dialog (after a usage limit): the CLI takes no prompt until someone answers it.
