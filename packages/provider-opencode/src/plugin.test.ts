@@ -191,6 +191,20 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
     expect(r.doc().umbel.failures.msg_u1).toMatchObject({ name: 'RetryLimit', message });
   });
 
+  it('the retry past the limit aborts as it arrives, not after the hooks queued before it (opencode retries on meanwhile)', async () => {
+    const r = rig({ maxRetries: 2 });
+    const hooks = await load(r);
+    await hooks['chat.message']({ sessionID: SID }, { message: { id: 'msg_u1' } });
+    // opencode does not wait for the plugin between retries: three arrive while the first one's hook runs
+    const handled = [1, 2, 3].map((attempt) =>
+      hooks.event(ev('session.status', { sessionID: SID, status: { type: 'retry', attempt, message: 'always down', next: Date.now() } })),
+    );
+    expect(r.calls).toEqual([`abort ${SID}`]);
+    await Promise.all(handled);
+    expect(r.delivered().map((d) => d.kind)).toEqual(['session', 'prompt', 'tool', 'tool', 'tool', 'stop-failure']);
+    expect(r.calls.filter((c) => c.startsWith('abort'))).toHaveLength(1);
+  });
+
   it('a retry opencode would start too late stops the turn at once; maxRetries 0 stops at the first', async () => {
     const late = rig({ maxRetries: 5, maxRetryDelayMs: 30_000 });
     const hooks = await load(late);

@@ -97,21 +97,26 @@ export class UmbelPluginRun {
     await this.end(id, 'session.error', 1, { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...statusCode });
   }
 
-  /** A retry is reported; past `maxRetries`, or one that would start too late, stops the turn (aborted first: opencode retries on while the hooks run). */
-  async 'session.status'(id: string, p: Json): Promise<void> {
+  /** Why a retry must stop the turn (past `maxRetries`, or one opencode would start too late), else undefined; decided as it arrives. */
+  retryStop(p: Json): string | undefined {
     const status = (p.status ?? {}) as Json;
-    if (status.type !== 'retry') return;
-    const { maxRetries, maxRetryDelayMs } = this.settings;
-    const messageID = this.session(id).open[0];
+    if (status.type !== 'retry') return undefined;
     const attempt = Number(status.attempt ?? 0);
     const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
-    const stop = messageID !== undefined && (attempt > maxRetries || waitMs > maxRetryDelayMs);
-    if (stop) this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
+    if (attempt > this.settings.maxRetries) return `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}`;
+    if (waitMs > this.settings.maxRetryDelayMs) return `rather than wait ${Math.round(waitMs / 1000)}s`;
+    return undefined;
+  }
+
+  /** A retry is reported; one that stops the turn (`umbelStop`: why, the session already aborted as it arrived) ends it as `RetryLimit`. */
+  async 'session.status'(id: string, p: Json & { umbelStop?: string }): Promise<void> {
+    const status = (p.status ?? {}) as Json;
+    if (status.type !== 'retry') return;
+    const messageID = this.session(id).open[0];
     await this.runtime.deliver('session.status.retry', { ...this.base(id), ...(messageID ? { messageID } : {}), status });
-    if (!stop) return;
-    const why = attempt > maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : `rather than wait ${Math.round(waitMs / 1000)}s`;
-    const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${attempt}; umbel stopped the turn ${why})`;
-    await this.end(id, 'session.error', 1, { name: 'RetryLimit', message, attempt });
+    if (!p.umbelStop || messageID === undefined) return;
+    const message = `${String(status.message ?? 'the model request failed')} (opencode was retrying, attempt ${Number(status.attempt ?? 0)}; umbel stopped the turn ${p.umbelStop})`;
+    await this.end(id, 'session.error', 1, { name: 'RetryLimit', message, attempt: Number(status.attempt ?? 0) });
   }
 
   async 'session.created'(id: string, p: Json): Promise<void> {
@@ -131,8 +136,14 @@ export class UmbelPluginRun {
   hooks() {
     const event = async ({ event }: { event: { type: string; properties?: Json } }) => {
       const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
-      const p = (event?.properties ?? {}) as Json;
+      let p = (event?.properties ?? {}) as Json;
       const id = typeof p.sessionID === 'string' ? p.sessionID : undefined;
+      // opencode retries on while earlier hooks run: a retry past the limit aborts at once, its hooks queue behind
+      const stop = id && type === 'session.status' ? this.retryStop(p) : undefined;
+      if (id && stop) {
+        this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
+        p = { ...p, umbelStop: stop };
+      }
       // one at a time, in order; an event umbel has a hook for and no method is delivered as sent, with the session's fields
       if (id && UmbelPluginRun.EVENTS.includes(type)) await this.runtime.serial(() => this[type](id, p));
       else if (id && this.settings.hooks[type]) await this.runtime.serial(() => this.runtime.deliver(type, { ...p, ...this.base(id) }));
