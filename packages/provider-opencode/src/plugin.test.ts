@@ -36,11 +36,11 @@ function rig(overrides: Partial<PluginSettings> = {}) {
   const log = join(root, 'delivered.jsonl');
   const transcriptDir = join(root, 'transcripts');
   const transcript = join(transcriptDir, `${SID}.json`);
-  // each delivery: one line {kind, transcriptExisted, payload}
+  // each delivery: one line {kind, transcriptExisted, ending? (the transcript's umbel.ending then), payload}
   const hooks = Object.fromEntries(
     Object.entries(OPENCODE_SIGNALS).map(([signal, kind]) => [
       signal,
-      `p=$(cat); if [ -e '${transcript}' ]; then t=true; else t=false; fi; printf '{"kind":"${kind}","transcriptExisted":%s,"payload":%s}\\n' "$t" "$p" >> '${log}'`,
+      `p=$(cat); if [ -e '${transcript}' ]; then t=true; e=$(grep -o '"ending":\\[[^]]*\\]' '${transcript}'); else t=false; e=; fi; printf '{"kind":"${kind}","transcriptExisted":%s%s,"payload":%s}\\n' "$t" "\${e:+,$e}" "$p" >> '${log}'`,
     ]),
   );
   const messages: unknown[] = [];
@@ -80,7 +80,7 @@ function rig(overrides: Partial<PluginSettings> = {}) {
 const ev = (type: string, properties: Json) => ({ event: { type, properties } });
 
 describe('the plugin turns opencode signals into umbel hook events', () => {
-  it('a turn: session at load, prompt with the user message id, stop before the transcript, which holds the stored session', async () => {
+  it('a turn: session at load, prompt with the user message id; the transcript (the stored session, the turn ending) on disk before its stop', async () => {
     const r = rig();
     const hooks = await load(r);
     expect(r.delivered()).toEqual([{ kind: 'session', transcriptExisted: false, payload: { event: 'plugin.loaded', directory: '/srv/work', worktree: '/' } }]);
@@ -104,8 +104,8 @@ describe('the plugin turns opencode signals into umbel hook events', () => {
         transcriptExisted: false,
         payload: { event: 'chat.message', ...base, messageID: 'msg_u1', agent: 'build', model: { providerID: 'mock', modelID: 'mock-model' } },
       },
-      // the terminal event goes first: the engine never ends a turn from the file alone while its hook is on the way
-      { kind: 'stop', transcriptExisted: false, payload: { event: 'session.idle', ...base, messageID: 'msg_u1' } },
+      // the answer is on disk before its stop (a delivery yields to opencode, which may stall), the turn `ending`: read as running until its hook is seen
+      { kind: 'stop', transcriptExisted: true, ending: ['msg_u1'], payload: { event: 'session.idle', ...base, messageID: 'msg_u1' } },
     ]);
     expect(r.doc()).toEqual({ info: { id: SID, title: 'Mock session title' }, messages: r.messages, umbel: { version: 1, failures: {}, ended: ['msg_u1'] } });
     // a second idle (opencode repeats it) ends nothing more, but refreshes the transcript

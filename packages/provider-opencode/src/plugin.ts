@@ -61,20 +61,26 @@ export class UmbelPluginRun {
     }
   }
 
-  /** Write the transcript with umbel's record of its turns, atomically (temp + rename, 0600); a full disk loses this copy, the next write brings it back. */
-  writeTranscript(id: string, doc: Json | undefined): void {
+  /** Write the transcript with umbel's record of its turns (those `ending` too), atomically (temp + rename, 0600); a full disk loses this copy, the next write brings it back. */
+  writeTranscript(id: string, doc: Json | undefined, ending: readonly string[] = []): void {
     const { failures, ended } = this.session(id);
-    if (doc) this.runtime.writePrivate(this.base(id).transcriptPath as string, JSON.stringify({ ...doc, umbel: { version: 1, failures, ended } }));
+    const umbel = { version: 1, failures, ended, ...(ending.length ? { ending } : {}) };
+    if (doc) this.runtime.writePrivate(this.base(id).transcriptPath as string, JSON.stringify({ ...doc, umbel }));
   }
 
-  /** End the first `count` open turns (a failure's recorded): each delivered as `signal`, then the transcript written. */
+  /**
+   * End the first `count` open turns (a failure's recorded): the final copy written first, the turns
+   * `ending` (a hook's delivery yields to opencode, which may stall: the answer is on disk when the stop
+   * arrives, and read as the turn's only once it has), each delivered as `signal`, then the copy again.
+   */
   async end(id: string, signal: string, count: number, error?: Json): Promise<void> {
     const s = this.session(id);
     const ending = s.open.splice(0, count);
-    s.ended.push(...ending);
     for (const messageID of ending) if (error) s.failures[messageID] = error;
     const doc = await this.snapshot(id);
+    this.writeTranscript(id, doc, ending);
     for (const messageID of ending) await this.runtime.deliver(signal, { ...this.base(id), messageID, ...(error && { error, message: error.message }) });
+    s.ended.push(...ending);
     this.writeTranscript(id, doc);
   }
 

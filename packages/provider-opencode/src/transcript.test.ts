@@ -156,6 +156,22 @@ describe('readOpencodeTurn on the states of a turn', () => {
     });
   });
 
+  it('a turn still `ending` (the final copy, written before its stop is delivered) reads running until its stop is seen; a failure reads at once', () => {
+    const answer = step('a1', 'u1', { finish: 'stop', time: { created: 2, completed: 3 } }, [{ type: 'text', text: 'done' }]);
+    const final = (messages: unknown[], failures = {}) => JSON.stringify({ messages, umbel: { version: 1, failures, ended: [], ending: ['u1'] } });
+    expect(read(final([user('u1', 'x'), answer]), { turnKey: 'u1', stopSeen: false })).toEqual({ status: 'running' });
+    expect(read(final([user('u1', 'x'), answer]), { turnKey: 'u1', stopSeen: true })).toMatchObject({ status: 'completed', answer: 'done' });
+    // the final copy of a turn that ended at a tool step: interrupted once the stop is seen
+    const toolStep = step('a1', 'u1', { finish: 'tool-calls', time: { created: 2, completed: 3 } }, [tool('completed', { output: 'hi\n' })]);
+    expect(read(final([user('u1', 'x'), toolStep]), { turnKey: 'u1', stopSeen: false })).toEqual({ status: 'running' });
+    expect(read(final([user('u1', 'x'), toolStep]), { turnKey: 'u1', stopSeen: true })).toMatchObject({ status: 'interrupted' });
+    // a failure umbel recorded is the turn's end whatever the hook (its stop-failure is no stop)
+    expect(read(final([user('u1', 'x')], { u1: { name: 'RetryLimit', message: 'down' } }), { turnKey: 'u1', stopSeen: false })).toMatchObject({
+      status: 'failed',
+      message: 'down',
+    });
+  });
+
   it('interrupted: a step that completed with no finish (Escape twice, an abort) or an aborted message', () => {
     expect(read(doc(user('u1', 'x'), step('a1', 'u1', { time: { created: 2, completed: 3 } }, [])), { turnKey: 'u1' })).toMatchObject({
       status: 'interrupted',

@@ -49,6 +49,8 @@ export interface OpencodeSessionDoc {
   readonly failures: Readonly<Record<string, UmbelFailure>>;
   /** The turns ended when the plugin wrote this copy (`umbel.ended`); undefined without it (opencode-FACTS.md: "Reading a turn"). */
   readonly ended?: readonly string[];
+  /** The turns whose end the plugin was delivering when it wrote this copy, their final one (`umbel.ending`). */
+  readonly ending?: readonly string[];
 }
 
 /** One turn of the document. */
@@ -65,11 +67,14 @@ export function parseSessionDoc(content: string): OpencodeSessionDoc | undefined
   const doc = asRecord(parseJson(content));
   if (!doc || !Array.isArray(doc.messages)) return undefined;
   const umbel = asRecord(doc.umbel);
-  const ended = Array.isArray(umbel?.ended) ? umbel.ended.filter((id): id is string => typeof id === 'string') : undefined;
+  const ids = (list: unknown) => (Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : undefined);
+  const ended = ids(umbel?.ended);
+  const ending = ids(umbel?.ending);
   return {
     messages: doc.messages.filter(isMessage),
     failures: (asRecord(umbel?.failures) ?? {}) as Record<string, UmbelFailure>,
     ...(ended ? { ended } : {}),
+    ...(ending?.length ? { ending } : {}),
   };
 }
 
@@ -117,6 +122,9 @@ export function opencodeTurn(doc: OpencodeSessionDoc | undefined, options: Provi
   if (!turn) return { status: 'missing' };
   const failed = failedOf(turn);
   if (failed) return failed;
+  // its final copy, written before its stop: the turn ends with the hook, never from the file alone (opencode-FACTS.md: "Reading a turn")
+  const id = turn.user.info.id;
+  if (doc.ending?.includes(id) && !options.stopSeen) return { status: 'running' };
   const last = turn.steps.at(-1);
   const completed = last?.info.time?.completed;
   // aborted, or completed with no finish: Escape twice, an abort (opencode-FACTS.md: "Reading a turn")
@@ -128,7 +136,7 @@ export function opencodeTurn(doc: OpencodeSessionDoc | undefined, options: Provi
   }
   if (last.info.finish === 'tool-calls') {
     // opencode-FACTS.md: "Reading a turn" (a turn that ends on a tool step, and which copy says so)
-    if (!options.stopSeen || (doc.ended && !doc.ended.includes(turn.user.info.id))) return { status: 'running' };
+    if (!options.stopSeen || (doc.ended && !doc.ended.includes(id) && !doc.ending?.includes(id))) return { status: 'running' };
     const rejected = last.parts.some((p) => p.type === 'tool' && p.state?.status === 'error');
     return {
       status: 'interrupted',
