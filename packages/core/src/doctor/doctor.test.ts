@@ -1,10 +1,10 @@
 import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createMockProvider } from '../testing/index.js';
 import { billingDetail, billingOf, endpointsOf } from './billing.js';
-import { compareVersions, parseVersion, probeVersionIn, VERSION_TIMEOUT_MS, versionStanding } from './version.js';
+import { compareVersions, parseVersion, probeVersion, probeVersionIn, versionStanding } from './version.js';
 
 describe('versionStanding', () => {
   const verified = ['2.1.300', '2.1.328'];
@@ -66,9 +66,26 @@ describe('billing and endpoint', () => {
 });
 
 describe('probeVersionIn', () => {
-  it('waits as long by default as doctor does: a Node CLI takes seconds (gemini 0.61: 3.5 s of CPU idle), more on a loaded machine', () => {
+  it('waits 20 s by default, as doctor does: a Node CLI takes seconds (gemini 0.61: 3.5 s of CPU idle), more on a loaded machine', async () => {
     // `umbel providers` had 5 s and reported the real opencode's version missing on a loaded CI box
-    expect(VERSION_TIMEOUT_MS).toBe(20_000);
+    const root = await mkdtemp(join(tmpdir(), 'umbel-probe-'));
+    const cli = join(root, 'cli');
+    await writeFile(cli, '#!/bin/sh\nwhile [ ! -e "$GO" ]; do sleep 0.02; done\necho 9.9.9\n');
+    await chmod(cli, 0o755);
+    const env = { PATH: process.env.PATH, GO: join(root, 'go') };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const answered = probeVersion(cli, env);
+      const late = probeVersion(cli, { ...env, GO: join(root, 'never') });
+      vi.advanceTimersByTime(19_999);
+      await writeFile(env.GO, '');
+      expect(await answered).toEqual({ version: '9.9.9' });
+      vi.advanceTimersByTime(1);
+      expect(await late).toEqual({ versionError: '`--version` did not answer within 20000 ms' });
+    } finally {
+      vi.useRealTimers();
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('runs `--version` with a temp dir of its own and removes it (opencode leaves $TMPDIR/opencode behind)', async () => {
