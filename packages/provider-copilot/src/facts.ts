@@ -14,11 +14,9 @@ import type {
   ProviderV1BillingInput,
   ProviderV1BillingReport,
   ProviderV1EventInfo,
-  ProviderV1ToolCall,
-  ProviderV1ToolUse,
   ToolFacts,
 } from '@umbel/provider';
-import { asRecord, classifyTool, commandPrompt, permissionInput, stringField, subagentEvents } from '@umbel/provider';
+import { asRecord, commandPrompt, permissionInput, stringField, subagentEvents } from '@umbel/provider';
 
 /**
  * Configuration variables a worker inherits, named one by one: where Copilot keeps its state and
@@ -191,6 +189,3 @@ export const COPILOT_TOOLS: ToolFacts = {
     create: { does: 'written', fields: ['path'] },
   },
 };
-
-/** Classify one Copilot tool call by {@link COPILOT_TOOLS}. Pure. */
-export const classifyCopilotTool = (call: ProviderV1ToolCall): ProviderV1ToolUse => classifyTool(COPILOT_TOOLS, call);
