@@ -3,8 +3,8 @@
 // worker's; the parent's tool call waits for it). Facts: test-fixtures/real/BACKGROUND-FACTS.md §6.
 // When the binary or the build is missing it FAILS. Nothing asserts on time. The idle timeout (10 s)
 // leaves opencode room to draw nothing for a while on a loaded box: CI saw it still for 3 s, then for
-// 5.3 s. Why is not known; a guess: opencode sets SQLite's busy_timeout to 5 s (read in its binary),
-// and a write waiting on the lock blocks its one thread that long.
+// 5.3 s. Measured here: three such workers beside two busy loops on 2 cores left opencode's screen
+// still for 1.5-3.3 s several times per half minute (its log silent meanwhile); idle, never > 0.7 s.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
