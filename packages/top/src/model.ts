@@ -110,8 +110,9 @@ export function applyStatuses(state: TopState, statuses: readonly WorkerStatus[]
 const FINAL = new Set(['exited', 'dead', 'killed']);
 
 /**
- * One worker's fresh status. An ended worker stays ended: a status asked before its death was
- * recorded can come back after the death's event.
+ * One worker's fresh status. An ended worker stays ended: a host running an umbel older than this
+ * one says `ready` while its kill ends the session (this umbel's status says `killed` from the
+ * moment the kill is recorded; the feed already drops a status asked before the latest one).
  */
 export function applyStatus(state: TopState, status: WorkerStatus): TopState {
   const previous = state.rows.find((r) => r.name === status.name);
