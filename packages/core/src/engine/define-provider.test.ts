@@ -219,7 +219,11 @@ describe('defineProvider: the compiled ProviderV1', () => {
     const bad = mockFacts({
       id: 'Bad_Id',
       verifiedVersions: [],
-      env: { inherit: ['OK_NAME', 'PREFIX_*', 'CLAUDECODE', 'MOCK_PARENT', 'PAID_KEY'], hostMarkers: ['MOCK_PARENT'] },
+      env: {
+        inherit: ['OK_NAME', 'PREFIX_*', 'CLAUDECODE', 'MOCK_PARENT', 'PAID_KEY', 'OWNED_DIR'],
+        hostMarkers: ['MOCK_PARENT'],
+        owned: { 'OWN*': { what: 'x', hint: 'y' }, OWNED_DIR: { what: 'x', hint: 'y' } },
+      },
       billing: { apiEnv: ['PAID_KEY', 'bad name'] },
       flags: { permissionModes: { default: [] }, unattended: 'yolo' },
       hooks: { events: { Start: 'session', Weird: 'nope' as HookKind }, install: () => ({}) },
@@ -241,6 +245,8 @@ describe('defineProvider: the compiled ProviderV1', () => {
       "env.inherit 'CLAUDECODE' is a host marker",
       "env.inherit 'MOCK_PARENT' is a host marker",
       "env.inherit 'PAID_KEY' switches the CLI to API billing",
+      "env.owned 'OWN*' is not one variable name",
+      "env.inherit 'OWNED_DIR' is owned by umbel",
       "billing variable 'bad name' is not one variable name",
       "hook kind 'nope'",
       "no hook event is delivered as 'prompt'",

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
@@ -80,6 +80,57 @@ describe('defineProvider: the extras are facts', () => {
     expect(provider.doFindActivityDirs?.('/t')).toEqual(['/t.d']);
   });
 
+  it('forgets a scratch session by its scratch facts (the kit edits and removes; they win over forgetScratch)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'umbel-kit-scratch-'));
+    try {
+      await writeFile(join(dir, 'history.jsonl'), '{"s":"session-0001"}\n{"s":"other"}\n');
+      const forgetScratch = vi.fn(async () => undefined);
+      const provider = defineProvider({
+        ...base,
+        transcript: { read: () => ({ status: 'missing' }) },
+        forgetScratch,
+        scratch: ({ sessionIds }) => ({
+          edits: [
+            {
+              path: join(dir, 'history.jsonl'),
+              edit: (text) =>
+                text
+                  .split('\n')
+                  .filter((l) => !sessionIds.some((id) => l.includes(id)))
+                  .join('\n'),
+            },
+          ],
+        }),
+      });
+      await provider.doForgetScratch?.({ folder: '/f', sessionIds: ['session-0001'], env: {} });
+      expect(await readFile(join(dir, 'history.jsonl'), 'utf8')).toBe('{"s":"other"}\n');
+      expect(forgetScratch).not.toHaveBeenCalled();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a variable the worker's env owns (env.owned) before any I/O, then runs the provider's own validate", () => {
+    const validate = vi.fn();
+    const provider = defineProvider({
+      ...base,
+      env: { owned: { ACME_HOME: { what: 'per-worker home for Acme', hint: 'set ACME_CONFIG instead' } } },
+      transcript: { read: () => ({ status: 'missing' }) },
+      validate,
+    });
+    const spawn = (env: Record<string, string>) => ({ spawn: { env, unattended: false } }) as never;
+    expect(() => provider.doValidate?.(spawn({ ACME_HOME: '/x' }))).toThrow(UsageError);
+    expect(() => provider.doValidate?.(spawn({ ACME_HOME: '/x' }))).toThrow("ACME_HOME is umbel's per-worker home for Acme and cannot be passed in");
+    expect(validate).not.toHaveBeenCalled();
+    provider.doValidate?.(spawn({ OTHER: '1' }));
+    expect(validate).toHaveBeenCalledTimes(1);
+    try {
+      provider.doValidate?.(spawn({ ACME_HOME: '/x' }));
+    } catch (error) {
+      expect((error as UsageError).hint).toBe('set ACME_CONFIG instead');
+    }
+  });
+
   it('has none of those members without the facts', () => {
     const provider = defineProvider({ ...base, transcript: { read: () => ({ status: 'missing' }) } });
     for (const member of ['doClassifyTool', 'doReadToolError', 'doForgetScratch', 'doFindActivityDirs', 'promptHook'] as const)
@@ -104,6 +155,78 @@ describe('defineProvider: code where a table cannot say it', () => {
     expect(provider.input?.clearKeys).toEqual(['C-c']);
     expect(provider.doDetectStartup({ screen: '[]', events: [] }).state).toBe('ready');
     expect(provider.doDetectStartup({ screen: 'loading', events: [] }).state).toBe('starting');
+  });
+
+  it("carries out an install's plan: prepares and reads first, then the parts from what it got", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'umbel-kit-prepare-'));
+    try {
+      const bin = join(dir, 'acme');
+      await writeFile(bin, '#!/bin/sh\n', { mode: 0o755 });
+      await writeFile(join(dir, 'user.json'), '{"theme":"dark"}');
+      const provider = defineProvider({
+        ...base,
+        hooks: {
+          ...base.hooks,
+          install: ({ launch }) => ({
+            prepare: { dirs: [join(launch.workerDir, 'tmp')], readJson: { user: { path: join(dir, 'user.json'), what: 'Acme settings' } } },
+            parts: ({ json }) => ({ env: { ACME_THEME: String(json.user?.theme), ACME_TMP: join(launch.workerDir, 'tmp') } }),
+          }),
+        },
+        transcript: { read: () => ({ status: 'missing' }) },
+      });
+      const launch = await provider.doBuildLaunch({
+        worker: 'w',
+        cwd: dir,
+        unattended: false,
+        env: {},
+        callerEnv: { PATH: '/nonexistent', UMBEL_ACME_BIN: bin },
+        workerDir: join(dir, 'worker'),
+        sharedDir: join(dir, 'shared'),
+        sessionId: 's',
+        hookCommand: () => 'sink',
+        hookSinkPath: 'sink',
+      });
+      expect(launch.env).toEqual({ ACME_THEME: 'dark', ACME_TMP: join(dir, 'worker', 'tmp') });
+      expect((await stat(join(dir, 'worker', 'tmp'))).isDirectory()).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('checks --model by the models facts: its format before any I/O, then the list before launching (unless check is false)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'umbel-kit-models-'));
+    try {
+      const bin = join(dir, 'acme');
+      await writeFile(bin, '#!/bin/sh\n[ "$1" = models ] && printf "acme/m1\\nacme/$ACME_EXTRA\\n"\n', { mode: 0o755 });
+      const models = {
+        cli: 'acme',
+        args: ['models'],
+        id: /^acme\/\S+$/,
+        format: 'acme/model',
+        env: (env: Record<string, string>) => ({ ...env, ACME_EXTRA: 'm2' }),
+      };
+      const make = (check?: boolean) =>
+        defineProvider({ ...base, transcript: { read: () => ({ status: 'missing' }) }, models: { ...models, ...(check === undefined ? {} : { check }) } });
+      const spawn = { spawn: { env: {}, unattended: false, model: 'no-slash' } } as never;
+      expect(() => make().doValidate?.(spawn)).toThrow(UsageError);
+      const options = {
+        worker: 'w',
+        cwd: dir,
+        unattended: false,
+        env: {},
+        callerEnv: { PATH: process.env.PATH ?? '', UMBEL_ACME_BIN: bin },
+        workerDir: join(dir, 'worker'),
+        sharedDir: join(dir, 'shared'),
+        sessionId: 's',
+        hookCommand: () => 'sink',
+        hookSinkPath: 'sink',
+      };
+      expect((await make().doBuildLaunch({ ...options, model: 'acme/m2' })).argv[0]).toBe(bin);
+      await expect(make().doBuildLaunch({ ...options, model: 'acme/m3' })).rejects.toThrow(UsageError);
+      expect((await make(false).doBuildLaunch({ ...options, model: 'acme/m3' })).argv[0]).toBe(bin);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('runs checkLaunch with the executable found, and a refusal refuses the launch', async () => {

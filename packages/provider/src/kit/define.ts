@@ -3,7 +3,7 @@
  * to write a provider, never a requirement: what it returns is a plain ProviderV1, and a
  * hand-written one loads the same way.
  */
-import { UmbelError, ProviderErrorCode } from '../errors.js';
+import { UmbelError, ProviderErrorCode, UsageError } from '../errors.js';
 import {
   HOOK_KINDS,
   type ProviderV1,
@@ -18,6 +18,8 @@ import type { FlagFacts, ProviderFacts, TranscriptFacts } from './facts.js';
 import { buildLaunch, findExecutable } from './launch.js';
 import { matches } from './matchers.js';
 import { parseEvent } from './payload.js';
+import { checkModelFormat } from './model-list.js';
+import { forgetByFacts } from './prepare.js';
 import { preparePrompt } from './prompt.js';
 import { accountScreenOf, classifyStartup, readInputBox, signInOf } from './screens.js';
 import { classifyTool, type ToolFacts } from './tools.js';
@@ -38,8 +40,11 @@ function problemsOf(facts: ProviderFacts): string[] {
   if (!facts.verifiedVersions.length) problems.push('verifiedVersions is empty (name the CLI versions these facts were checked on)');
   const removed = new Set([...(facts.env?.hostMarkers ?? []), ...(facts.env?.unset ?? []), ...FORBIDDEN_INHERITED_ENV]);
   const billsApi = new Set(facts.billing?.apiEnv ?? []);
+  const owned = Object.keys(facts.env?.owned ?? {});
+  for (const name of owned) if (!ENV_NAME.test(name)) problems.push(`env.owned '${name}' is not one variable name`);
   for (const name of facts.env?.inherit ?? []) {
     if (!ENV_NAME.test(name)) problems.push(`env.inherit '${name}' is not one variable name`);
+    else if (owned.includes(name)) problems.push(`env.inherit '${name}' is owned by umbel (env.owned): a worker gets umbel's value`);
     else if (removed.has(name)) problems.push(`env.inherit '${name}' is a host marker or removed variable`);
     else if (billsApi.has(name)) problems.push(`env.inherit '${name}' switches the CLI to API billing: such a variable is passed explicitly, never inherited`);
   }
@@ -130,6 +135,27 @@ function toolMembersOf(tools: ToolFacts): Pick<ProviderV1, 'doClassifyTool' | 'd
   return { doClassifyTool: (call) => classifyTool(tools, call), ...(tools.readError ? { doReadToolError: tools.readError } : {}) };
 }
 
+/** `doValidate`: a passed variable the env owns refused, a `--model` not in the list's format refused, then the provider's own checks. */
+function validateMemberOf({ env, models, validate }: Pick<ProviderFacts, 'env' | 'models' | 'validate'>): Pick<ProviderV1, 'doValidate'> {
+  const owned = Object.entries(env?.owned ?? {});
+  if (!owned.length && !models) return validate ? { doValidate: validate } : {};
+  return {
+    doValidate: (options) => {
+      for (const [name, { what, hint }] of owned)
+        if (options.spawn.env[name] !== undefined) throw new UsageError(`${name} is umbel's ${what} and cannot be passed in`, { hint });
+      if (models && options.spawn.model !== undefined) checkModelFormat(models, options.spawn.model);
+      validate?.(options);
+    },
+  };
+}
+
+/** `doForgetScratch`: the kit acting on the `scratch` facts, else the provider's own `forgetScratch`. */
+function forgetMemberOf(facts: Pick<ProviderFacts, 'scratch' | 'forgetScratch'>): Pick<ProviderV1, 'doForgetScratch'> {
+  const { scratch, forgetScratch } = facts;
+  if (scratch) return { doForgetScratch: (session) => forgetByFacts(scratch(session)) };
+  return forgetScratch ? { doForgetScratch: forgetScratch } : {};
+}
+
 /** Compile `facts` into a ProviderV1; throws {@link ProviderFactsError} for facts that cannot work. */
 export function defineProvider<T>(facts: ProviderFacts<T>): ProviderV1 {
   const problems = problemsOf(facts);
@@ -154,7 +180,7 @@ export function defineProvider<T>(facts: ProviderFacts<T>): ProviderV1 {
     ...(facts.hooks.sessionAt ? { sessionHook: facts.hooks.sessionAt } : {}),
     ...(facts.hooks.promptHook ? { promptHook: facts.hooks.promptHook } : {}),
     ...(input ? { input } : {}),
-    ...(facts.validate ? { doValidate: facts.validate } : {}),
+    ...validateMemberOf(facts),
     ...(env?.reconcile ? { doReconcileEnv: env.reconcile } : {}),
     doFindBinary: (callerEnv) => findExecutable(facts, callerEnv),
     doBuildLaunch: (options) => buildLaunch(facts, options),
@@ -164,7 +190,7 @@ export function defineProvider<T>(facts: ProviderFacts<T>): ProviderV1 {
     ...(transcript.sideRecords?.length ? { sideRecords: transcript.sideRecords.map((r) => ({ ...r })) } : {}),
     ...readersOf(transcript),
     ...(facts.tools ? toolMembersOf(facts.tools) : {}),
-    ...(facts.forgetScratch ? { doForgetScratch: facts.forgetScratch } : {}),
+    ...forgetMemberOf(facts),
     ...(facts.activityDirs ? { doFindActivityDirs: facts.activityDirs } : {}),
     ...(screens.signIn?.length ? { doDetectSignIn: (screen: string) => signInOf(screens.signIn ?? [], screen) } : {}),
     ...(screens.account?.length ? { doDetectAccountScreen: (screen: string) => accountScreenOf(screens.account ?? [], screen) } : {}),

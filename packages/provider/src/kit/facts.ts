@@ -1,7 +1,8 @@
 /**
  * The facts of one agent CLI, as {@link defineProvider} compiles them into a ProviderV1. Everything
- * here is data except the few places a CLI needs code: the files that install its hooks, the
- * checks only it makes, the payload fields a table cannot name, and the transcript reader.
+ * here is data except the few places a CLI needs code: the files that install its hooks (pure: what
+ * the launch needs on disk and reads is an {@link InstallPlan} the kit carries out), the checks only
+ * it makes, the payload fields a table cannot name, and the transcript reader.
  */
 import type {
   HookEvent,
@@ -21,7 +22,11 @@ import type {
   ProviderV1TurnRead,
   ProviderV1ValidateOptions,
 } from '../spec.js';
+import type { LaunchEnv } from './launch-model-check.js';
 import type { Matcher } from './matchers.js';
+import type { ModelListFacts } from './model-list.js';
+import type { ManagedHomeFacts } from './home.js';
+import type { SessionStateFacts } from './session-state.js';
 import type { ToolFacts } from './tools.js';
 
 /** The CLI's executable (found by the one rule: `UMBEL_<ID>_BIN`, settings, `PATH`). */
@@ -46,6 +51,11 @@ export interface EnvFacts {
   readonly set?: Readonly<Record<string, string>>;
   /** Adjust the final env (e.g. drop a key another one supersedes). Pure. */
   readonly reconcile?: (env: Readonly<Record<string, string>>) => Record<string, string>;
+  /**
+   * Variables umbel sets to a per-worker value of its own (a config dir, a settings file): a spawn
+   * that passes one is refused (`<NAME> is umbel's <what> and cannot be passed in`, with the hint).
+   */
+  readonly owned?: Readonly<Record<string, { readonly what: string; readonly hint: string }>>;
 }
 
 /**
@@ -130,8 +140,13 @@ export interface HookFacts {
   readonly sessionAt?: 'startup' | 'first-prompt';
   /** `'every-prompt'`: the `prompt` hook fires for every prompt the CLI takes, queued ones when they start (ProviderV1's `promptHook`). */
   readonly promptHook?: 'every-prompt';
-  /** Write what installs them (settings files, a shared home). May read the caller's config; must not launch. */
-  install(context: HookInstallContext): LaunchParts | Promise<LaunchParts>;
+  /**
+   * What installs them: the launch's parts (the files the engine writes, the arguments and env that
+   * point the CLI at them), or a plan — what the kit prepares on disk and reads first (a managed
+   * home, directories, links, the user's config), then the parts from what it got. Best pure (a
+   * plan says its I/O as facts); must not launch.
+   */
+  install(context: HookInstallContext): LaunchParts | InstallPlan | Promise<LaunchParts | InstallPlan>;
 }
 
 /** A fatal startup message: the first line the matcher matches. */
@@ -306,9 +321,17 @@ export interface ProviderFacts<T = unknown> {
    * own list), run by `doBuildLaunch` after the hooks are installed. Throw a UsageError to refuse.
    */
   readonly checkLaunch?: (binary: string, options: ProviderV1LaunchOptions) => Promise<void>;
+  /**
+   * The CLI's own model list, for a CLI that silently falls back on a model it does not know: a
+   * spawn's `--model` is checked against its format before any I/O, and against the list (read with
+   * the worker's env as `env` makes it) before launching, unless `check` is false.
+   */
+  readonly models?: ModelListFacts & { readonly env?: LaunchEnv; readonly check?: boolean };
   /** What its tool calls do (ProviderV1's `doClassifyTool`, `doReadToolError`). */
   readonly tools?: ToolFacts;
-  /** Forget a scratch session umbel ran (ProviderV1's `doForgetScratch`): best effort, never throws. */
+  /** What forgetting a scratch session umbel ran edits and removes in the CLI's state (ProviderV1's `doForgetScratch`, done by the kit). Pure. */
+  readonly scratch?: (session: ProviderV1ScratchSession) => ScratchFacts;
+  /** Forget a scratch session by code of its own instead (best effort, never throws); `scratch` wins when both are given. */
   readonly forgetScratch?: (session: ProviderV1ScratchSession) => Promise<void>;
   /** Directories of the CLI's background work beside a transcript, or named by its session id (ProviderV1's `doFindActivityDirs`). Pure. */
   readonly activityDirs?: (transcriptPath: string, sessionId?: string) => readonly string[];
@@ -317,4 +340,47 @@ export interface ProviderFacts<T = unknown> {
    * already refused options the capabilities do not cover; do not repeat those.
    */
   readonly validate?: (options: ProviderV1ValidateOptions) => void;
+}
+
+/** A directory entry that outlives one worker: linked to `target` when that exists, else to `shared` (created 0700). */
+export interface SharedLinkFacts {
+  readonly target: string;
+  readonly shared: string;
+  readonly path: string;
+}
+
+/** What the kit does for an {@link InstallPlan}: the JSON reads first (a file that is not one refuses the launch before anything is made), then the rest in this order. */
+export interface InstallPrepFacts {
+  /** A managed config home (see `prepareHome`); its managed files' texts reach the install as `prepared.home`. */
+  readonly home?: ManagedHomeFacts;
+  /** Directories created (0700, with their parents). */
+  readonly dirs?: readonly string[];
+  /** Entries linked by {@link SharedLinkFacts}; an existing entry is kept. */
+  readonly links?: readonly SharedLinkFacts[];
+  /** Files read (by name → path): their text, undefined when absent or unreadable. */
+  readonly read?: Readonly<Record<string, string | undefined>>;
+  /** JSON (or JSONC) objects read (by name): `{}` when absent or empty; a UsageError naming `what` when the file is not one. */
+  readonly readJson?: Readonly<Record<string, { readonly path: string; readonly what: string }>>;
+}
+
+/** What the preparation gives the install. */
+export interface PreparedInstall {
+  /** The managed home's files, by name, as written. */
+  readonly home: Readonly<Record<string, string>>;
+  readonly read: Readonly<Record<string, string | undefined>>;
+  readonly json: Readonly<Record<string, Record<string, unknown>>>;
+}
+
+/** An install that needs the disk first: what the kit prepares and reads, then the launch's parts from what it got. */
+export interface InstallPlan {
+  readonly prepare: InstallPrepFacts;
+  parts(prepared: PreparedInstall): LaunchParts;
+}
+
+/** What forgetting a scratch session edits and removes in the CLI's own state. */
+export interface ScratchFacts {
+  /** Shared files edited in place (`edit` returns the new text, or undefined to leave it), each atomically; a file not named (undefined) is skipped. */
+  readonly edits?: readonly { readonly path: string | undefined; readonly edit: (text: string) => string | undefined }[];
+  /** The state of `sessionIds` removed under `root` (nothing without a root). */
+  readonly sessionState?: SessionStateFacts & { readonly root: string | undefined; readonly sessionIds: readonly string[] };
 }

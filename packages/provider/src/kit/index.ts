@@ -18,12 +18,17 @@ export type {
   InputBoxReader,
   InputBoxTable,
   InstalledHook,
+  InstallPlan,
+  InstallPrepFacts,
   LaunchParts,
   PayloadFacts,
+  PreparedInstall,
   PromptFacts,
   ProviderFacts,
   RefusedPrompt,
+  ScratchFacts,
   ScreenFacts,
+  SharedLinkFacts,
   TranscriptFacts,
   TranscriptReader,
   UnparsedTranscriptReader,
@@ -43,6 +48,7 @@ export { asRecord, deepMerge, isRecord, jsonLines, parseJson, stringField, strip
 export { readJsonObject, readTextIfExists, symlinkIfAbsent, writeIfChanged } from './files.js';
 export { withDirLock, type DirLockOptions } from './lock.js';
 export { type ManagedHomeFacts, prepareHome } from './home.js';
+export { carryOut, forgetByFacts, prepareInstall } from './prepare.js';
 export { type CommandHook, type CommandHookShape, commandHooks, jsonFile } from './settings.js';
 export { addUsage, assistantMessage, textBlock, toolResultBlock, toolResultsMessage, toolUseBlock, type UsageTotal } from './messages.js';
 export { allOf, anyOf, cursorOn, findLine, type Matcher, matchedText, matches, oneLine, trimBox } from './matchers.js';

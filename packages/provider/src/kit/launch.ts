@@ -2,6 +2,8 @@
 import type { ProviderV1Launch, ProviderV1LaunchOptions } from '../spec.js';
 import { resolveExecutable } from './executable.js';
 import type { FlagFacts, InstalledHook, ProviderFacts } from './facts.js';
+import { launchModelCheck } from './launch-model-check.js';
+import { carryOut } from './prepare.js';
 
 /** The permission mode a worker runs in: the one given, else the one `unattended` means, else none. */
 export function effectivePermissionMode(flags: FlagFacts, options: { readonly permissionMode?: string; readonly unattended: boolean }): string | undefined {
@@ -51,11 +53,9 @@ export async function buildLaunch(facts: ProviderFacts, options: ProviderV1Launc
   const flags = facts.flags ?? {};
   const binary = await findExecutable(facts, options.callerEnv);
   const permissionMode = effectivePermissionMode(flags, options);
-  const parts = await facts.hooks.install({
-    launch: options,
-    hooks: installedHooks(facts, options),
-    ...(permissionMode !== undefined ? { permissionMode } : {}),
-  });
+  const context = { launch: options, hooks: installedHooks(facts, options), ...(permissionMode !== undefined ? { permissionMode } : {}) };
+  const parts = await carryOut(await facts.hooks.install(context));
+  if (facts.models && facts.models.check !== false) await launchModelCheck(facts.models, facts.models.env)(binary, options);
   await facts.checkLaunch?.(binary, options);
   const unsetEnv = unsetNames(facts);
   const sessionId = options.resume?.sessionId ?? (flags.sessionId ? options.sessionId : parts.sessionId);
