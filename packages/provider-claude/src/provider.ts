@@ -3,7 +3,7 @@ import { activityDirsOf, type CliSettings, defineProvider, envPrecedence, modeFl
 import * as facts from './facts.js';
 import { CLAUDE_ACTIVITY_DIRS, installClaudeHooks, predictClaudeTranscript } from './launch.js';
 import { CLAUDE_PAYLOAD } from './payload.js';
-import { forgetClaudeScratch } from './scratch.js';
+import { claudeScratch } from './scratch.js';
 import { CLAUDE_SCREENS, detectClaudeBilling } from './screens.js';
 import { CLAUDE_TRANSCRIPT } from './transcript.js';
 
@@ -56,7 +56,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
     transcript: { ...CLAUDE_TRANSCRIPT, predict: predictClaudeTranscript },
     validate: refuseModeAsRoot(facts.CLAUDE_ROOT_MODE),
     tools: facts.CLAUDE_TOOLS,
-    forgetScratch: forgetClaudeScratch,
+    scratch: claudeScratch,
     activityDirs: activityDirsOf(CLAUDE_ACTIVITY_DIRS),
   });
 }

@@ -1,12 +1,10 @@
 /** The CODEX_HOME of every codex worker of one state root (`<sharedDir>/home`; docs/providers/codex.md: "The managed CODEX_HOME"). */
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parse, patch } from '@decimalturn/toml-patch';
-import type { HookInstallContext, HookKind, InstalledHook, LaunchParts, ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
-import { asRecord, attempt, canonicalJson, commandHooks, definedMembers, jsonText, parseJson } from '@umbel/provider';
-import { prepareHome, readTextIfExists, recordAt, valueAt } from '@umbel/provider';
+import type { HookInstallContext, HookKind, InstalledHook, InstallPlan, ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
+import { asRecord, attempt, canonicalJson, commandHooks, definedMembers, jsonText, parseJson, recordAt, valueAt } from '@umbel/provider';
 
 /** Codex hook events umbel installs, and the neutral kind each reports. */
 export const CODEX_HOOK_EVENTS = {
@@ -45,13 +43,12 @@ export interface CodexHookEntry extends InstalledHook {
   readonly trustedHash: string;
 }
 
-/** The hooks umbel installs in `<home>/hooks.json`. Pure. */
-export function codexHooks(home: string, hookCommand: (kind: HookKind) => string): CodexHookEntry[] {
-  return Object.entries(CODEX_HOOK_EVENTS).map(([event, kind]) => {
+/** The hooks umbel installs (the kit's, one per {@link CODEX_HOOK_EVENTS}) as `<home>/hooks.json` keys and trusts them. Pure. */
+export function codexHooks(home: string, hooks: readonly InstalledHook[]): CodexHookEntry[] {
+  return hooks.map(({ event, kind, command }) => {
     // its name in config keys: UserPromptSubmit → user_prompt_submit
     const snake = event.replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
     const timeout = effectiveTimeout(snake, HOOK_TIMEOUT_SECONDS);
-    const command = hookCommand(kind);
     return { event, kind, command, timeout, stateKey: `${home}/hooks.json:${snake}:0:0`, trustedHash: codexHookHash(snake, { command, timeout }) };
   });
 }
@@ -111,20 +108,25 @@ export function configuredEnvKey(configText: string): string | undefined {
   return key && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : undefined;
 }
 
-/** Install the hooks: the managed home prepared from the user's (`userHome`, `$CODEX_HOME`, `~/.codex`); a custom provider's `env_key` passed by name. */
-export async function installCodexHome({ launch }: HookInstallContext, userHomeSetting?: string): Promise<LaunchParts> {
+/** Install the hooks, a plan the kit carries out: the managed home (from `userHome`, `$CODEX_HOME` or `~/.codex`; shared: locked), a temp dir, auth.json. */
+export function installCodexHome({ launch, hooks: installed }: HookInstallContext, userHomeSetting?: string): InstallPlan {
   const userHome = resolve(userHomeSetting ?? launch.callerEnv.CODEX_HOME ?? join(launch.callerEnv.HOME ?? homedir(), '.codex'));
   const home = join(launch.sharedDir, 'home');
-  const hooks = codexHooks(home, (kind) => launch.hookCommand(kind));
+  const hooks = codexHooks(home, installed);
   const config = (current = '') => renderManagedConfig(current, { home, trust: [launch.cwd], hooks, userHome });
   const files = { 'hooks.json': () => jsonText({ hooks: commandHooks(hooks, { fields: (h) => ({ timeout: h.timeout }) }) }), 'config.toml': config };
-  const configText = (await prepareHome({ user: userHome, home, lock: true, files, link: ['auth.json', 'AGENTS.md'] }))['config.toml'] ?? '';
   const tmp = codexTempDir(home, launch);
-  if (tmp) await mkdir(tmp, { recursive: true, mode: 0o700 });
-  const envKey = configuredEnvKey(configText);
-  const value = envKey && envKey !== 'CODEX_HOME' && launch.env[envKey] === undefined ? launch.callerEnv[envKey] : undefined;
-  const env = definedMembers({ CODEX_HOME: home, TMPDIR: tmp, ...(envKey && value !== undefined ? { [envKey]: value } : {}) }) as Record<string, string>;
-  return definedMembers({ env, billing: codexBilling(configText, await readTextIfExists(join(home, 'auth.json'))), endpoint: codexEndpoint(configText) });
+  const managed = { user: userHome, home, lock: true, files, link: ['auth.json', 'AGENTS.md'] };
+  return {
+    prepare: { home: managed, dirs: tmp ? [tmp] : [], read: { auth: join(home, 'auth.json') } },
+    parts: ({ home: { 'config.toml': configText = '' }, read }) => {
+      const envKey = configuredEnvKey(configText);
+      // a custom provider's `env_key` passed by name (unless the caller set it); the billing and endpoint by the config
+      const passed = envKey && envKey !== 'CODEX_HOME' && launch.env[envKey] === undefined ? { [envKey]: launch.callerEnv[envKey] } : {};
+      const env = definedMembers({ CODEX_HOME: home, TMPDIR: tmp, ...passed }) as Record<string, string>;
+      return definedMembers({ env, billing: codexBilling(configText, read.auth), endpoint: codexEndpoint(configText) });
+    },
+  };
 }
 
 /** A private TMPDIR when the home lies inside the worker's temp dir, unless the caller names one (docs/providers/codex.md: "Pitfalls handled for you"). */

@@ -6,7 +6,17 @@ import type { HookEvent, HookKind, ProviderV1LaunchOptions } from '@umbel/core';
 import { createUmbel } from '@umbel/core';
 import { createMemorySubstrate } from '@umbel/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codexBilling, codexEndpoint, codexTempDir, codexHookHash, codexHooks, configuredEnvKey, readTomlScalar, renderManagedConfig } from './codex-home.js';
+import {
+  CODEX_HOOK_EVENTS,
+  codexBilling,
+  codexEndpoint,
+  codexTempDir,
+  codexHookHash,
+  codexHooks,
+  configuredEnvKey,
+  readTomlScalar,
+  renderManagedConfig,
+} from './codex-home.js';
 import { CODEX_INHERIT_ENV } from './provider.js';
 import { codex, createCodex } from './provider.js';
 
@@ -31,6 +41,8 @@ describe('input facts', () => {
 
 const fixture = (name: string) => readFile(new URL(`./__fixtures__/${name}`, import.meta.url), 'utf8');
 const hookCommand = (kind: HookKind) => `'/state/hooks/umbel-hook' ${kind}`;
+/** The hooks the kit installs for codex (one per event, its command). */
+const installed = Object.entries(CODEX_HOOK_EVENTS).map(([event, kind]) => ({ event, kind, command: hookCommand(kind) }));
 
 describe('hook trust hash (codex.md §6.2)', () => {
   it('matches the hash codex itself wrote after "Trust all" (real 0.169.0)', async () => {
@@ -45,7 +57,7 @@ describe('hook trust hash (codex.md §6.2)', () => {
   });
 
   it('keys each installed hook by <home>/hooks.json:<event>:0:0', () => {
-    const hooks = codexHooks('/h', hookCommand);
+    const hooks = codexHooks('/h', installed);
     expect(hooks.map((h) => h.stateKey)).toContain('/h/hooks.json:stop:0:0');
     expect(hooks.find((h) => h.event === 'Stop')?.command).toBe(`'/state/hooks/umbel-hook' stop`);
     expect(hooks.find((h) => h.event === 'Interrupt')?.timeout).toBe(3);
@@ -53,7 +65,7 @@ describe('hook trust hash (codex.md §6.2)', () => {
 });
 
 describe('managed config.toml', () => {
-  const hooks = codexHooks('/m/home', hookCommand);
+  const hooks = codexHooks('/m/home', installed);
   const opts = { home: '/m/home', trust: ['/work/a b'], hooks, userHome: '/u/.codex' };
 
   it('keeps the user config and adds the managed keys', () => {
@@ -241,6 +253,12 @@ describe('doBuildLaunch and the shared CODEX_HOME', () => {
     await Promise.all(cwds.map((cwd) => createCodex().doBuildLaunch(options({ cwd }))));
     const config = await readFile(join(dir, 'shared', 'home', 'config.toml'), 'utf8');
     for (const cwd of cwds) expect(readTomlScalar(config, ['projects', cwd], 'trust_level')).toBe('trusted');
+  });
+
+  it("bills by the managed home's auth.json (the user's, through its link) when the config selects the built-in provider", async () => {
+    await writeFile(join(dir, 'user', '.codex', 'config.toml'), 'model = "gpt-x"\n');
+    await writeFile(join(dir, 'user', '.codex', 'auth.json'), '{"auth_mode":"chatgpt","tokens":{"id_token":"x"}}');
+    expect((await codex.doBuildLaunch(options())).billing).toEqual({ billing: 'subscription', evidence: 'auth.json auth_mode "chatgpt" (ChatGPT login)' });
   });
 
   it('does not replace an existing auth.json in the managed home', async () => {

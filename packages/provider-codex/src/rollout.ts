@@ -146,10 +146,7 @@ export function codexMessages({ turns }: CodexRollout, options: ReadCodexTurnOpt
 }
 
 /** A rollout parsed once for every reader: its records and its turns. */
-export interface CodexRollout {
-  readonly records: readonly RolloutRecord[];
-  readonly turns: readonly CodexTurn[];
-}
+export type CodexRollout = { readonly records: readonly RolloutRecord[]; readonly turns: readonly CodexTurn[] };
 
 /** Parse a rollout's text. Pure. */
 export function parseCodexRollout(content: string): CodexRollout {

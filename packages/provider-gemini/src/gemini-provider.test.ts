@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HookEvent, HookKind, ProviderV1LaunchOptions } from '@umbel/core';
@@ -246,8 +246,11 @@ describe('doBuildLaunch', () => {
     const home = join(dir, 'home', '.gemini');
     mkdirSync(home, { recursive: true });
     writeFileSync(join(home, 'settings.json'), '{ not json');
-    await expect(createGemini().doBuildLaunch(launchOptions())).rejects.toThrow(UsageError);
+    const o = launchOptions();
+    await expect(createGemini().doBuildLaunch(o)).rejects.toThrow(UsageError);
+    await expect(createGemini().doBuildLaunch(o)).rejects.toThrow(`cannot read Gemini settings ${join(home, 'settings.json')}`);
     expect(readFileSync(join(home, 'settings.json'), 'utf8')).toBe('{ not json');
+    expect(existsSync(join(o.workerDir, 'gemini-home'))).toBe(false); // refused before the worker home was made
   });
 
   it('reads the user settings from GEMINI_CLI_HOME when the caller sets it', async () => {
@@ -264,16 +267,15 @@ describe('settings helpers', () => {
   it('does not mutate its input', () => {
     const user = JSON.parse('{"hooks":{"AfterAgent":[]}}');
     const before = JSON.stringify(user);
-    buildWorkerSettings({ user, hookCommand: (k) => k, env: {} });
+    buildWorkerSettings({ user, hooks: [], env: {} });
     expect(JSON.stringify(user)).toBe(before);
   });
 
   it("keeps the user's own enabled telemetry as it is (umbel then has no record of retried attempts)", () => {
     const telemetry = { enabled: true, target: 'gcp', logPrompts: true };
-    expect(buildWorkerSettings({ user: { telemetry }, hookCommand: (k) => k, env: {}, telemetryOutfile: '/w/t.log' }).telemetry).toEqual(telemetry);
+    expect(buildWorkerSettings({ user: { telemetry }, hooks: [], env: {}, telemetryOutfile: '/w/t.log' }).telemetry).toEqual(telemetry);
     expect(
-      buildWorkerSettings({ user: { telemetry: { enabled: false, otlpEndpoint: 'http://x' } }, hookCommand: (k) => k, env: {}, telemetryOutfile: '/w/t.log' })
-        .telemetry,
+      buildWorkerSettings({ user: { telemetry: { enabled: false, otlpEndpoint: 'http://x' } }, hooks: [], env: {}, telemetryOutfile: '/w/t.log' }).telemetry,
     ).toEqual({
       enabled: true,
       target: 'local',
@@ -296,8 +298,8 @@ describe('settings helpers', () => {
 
   it('billing: no selected auth type is unknown; umbel selects gemini-api-key only for a passed key', () => {
     expect(geminiBilling({})).toEqual({ billing: 'unknown', evidence: 'no security.auth.selectedType' });
-    expect(geminiBilling(buildWorkerSettings({ user: {}, hookCommand: (k) => k, env: { GEMINI_API_KEY: 'k' } }))).toMatchObject({ billing: 'api' });
-    expect(geminiBilling(buildWorkerSettings({ user: {}, hookCommand: (k) => k, env: {} }))).toMatchObject({ billing: 'unknown' });
+    expect(geminiBilling(buildWorkerSettings({ user: {}, hooks: [], env: { GEMINI_API_KEY: 'k' } }))).toMatchObject({ billing: 'api' });
+    expect(geminiBilling(buildWorkerSettings({ user: {}, hooks: [], env: {} }))).toMatchObject({ billing: 'unknown' });
   });
 });
 

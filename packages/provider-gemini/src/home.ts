@@ -1,8 +1,8 @@
 /** The worker's own Gemini home (`GEMINI_CLI_HOME`) and its settings (GEMINI-FACTS.md: "Settings layers", "Worker home"); the user's files are only read. */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { HookInstallContext, HookKind, LaunchParts } from '@umbel/provider';
-import { asRecord, deepMerge, jsonFile, linkUserOrShared, prepareHome, readJsonObject, recordAt, settingsWithHooks, valueAt } from '@umbel/provider';
+import type { HookInstallContext, InstallPlan, InstalledHook, LaunchParts, PreparedInstall } from '@umbel/provider';
+import { asRecord, deepMerge, jsonFile, recordAt, settingsWithHooks, valueAt } from '@umbel/provider';
 import { GEMINI_HOOK_EVENTS, geminiBilling } from './facts.js';
 
 /** The worker's Gemini home inside its provider dir (`<workerDir>/gemini-home`). */
@@ -35,8 +35,8 @@ export function chooseAuthType(env: Readonly<Record<string, string>>): GeminiAut
 export interface WorkerSettingsInput {
   /** The user's settings (parsed); not modified. */
   readonly user: Readonly<Record<string, unknown>>;
-  /** Shell command of the hook sink for a kind. */
-  readonly hookCommand: (kind: HookKind) => string;
+  /** umbel's hooks (the kit's: one per {@link GEMINI_HOOK_EVENTS}, with its command). */
+  readonly hooks: readonly InstalledHook[];
   /** The worker's env (for the auth choice). */
   readonly env: Readonly<Record<string, string>>;
   /** Deep-merged last (tests: `{model:{disableLoopDetection:true}}`). */
@@ -56,8 +56,7 @@ const WORKER_SET = { hooksConfig: { enabled: true }, general: { enableAutoUpdate
 
 /** The worker's user settings (GEMINI-FACTS.md: "Settings layers"). */
 export function buildWorkerSettings(input: WorkerSettingsInput): Record<string, unknown> {
-  const hooks = Object.entries(GEMINI_HOOK_EVENTS).map(([event, kind]) => ({ event, kind, command: input.hookCommand(kind) }));
-  const s = settingsWithHooks(input.user, hooks, { matcher: '', fields: (h) => ({ name: `umbel-${h.kind}`, timeout: HOOK_TIMEOUT_MS }) }, WORKER_SET);
+  const s = settingsWithHooks(input.user, input.hooks, { matcher: '', fields: (h) => ({ name: `umbel-${h.kind}`, timeout: HOOK_TIMEOUT_MS }) }, WORKER_SET);
   const disabled = valueAt(s, ['hooksConfig', 'disabled']); // (a user's list never disables umbel's own hooks)
   if (Array.isArray(disabled)) recordAt(s, ['hooksConfig']).disabled = disabled.filter((name) => !(typeof name === 'string' && name.startsWith('umbel-')));
   const selected = valueAt(s, ['security', 'auth', 'selectedType']);
@@ -79,16 +78,21 @@ export interface GeminiHomeOptions {
   readonly settingsOverrides?: Readonly<Record<string, unknown>>;
 }
 
-/** Install the hooks: prepare the worker home (GEMINI-FACTS.md: "Worker home") and return its settings file and env. */
-export async function installGeminiHome({ launch }: HookInstallContext, options: GeminiHomeOptions): Promise<LaunchParts> {
+/** Install the hooks, a plan the kit carries out: the user's settings read, the worker home prepared (GEMINI-FACTS.md: "Worker home"), then its settings file and env. */
+export function installGeminiHome({ launch, hooks }: HookInstallContext, options: GeminiHomeOptions): InstallPlan {
   const userDotGemini = join(userGeminiHome(launch.callerEnv), '.gemini');
-  const user = await readJsonObject(join(userDotGemini, 'settings.json'), 'Gemini settings');
   const home = join(launch.workerDir, WORKER_HOME_DIR);
   const dotGemini = join(home, '.gemini');
-  await prepareHome({ user: userDotGemini, home: dotGemini, link: (name) => !NOT_LINKED.test(name) });
-  await linkUserOrShared(join(userDotGemini, 'tmp'), join(launch.sharedDir, 'tmp'), join(dotGemini, 'tmp'));
   const telemetryOutfile = join(launch.workerDir, TELEMETRY_PATH);
-  const settings = buildWorkerSettings({ user, hookCommand: launch.hookCommand, env: launch.env, telemetryOutfile, overrides: options.settingsOverrides });
   const trust: Record<string, string> = options.trustWorkspace !== false ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {};
-  return { env: { GEMINI_CLI_HOME: home, ...trust }, files: [jsonFile(join(dotGemini, 'settings.json'), settings)], billing: geminiBilling(settings) };
+  const parts = ({ json }: PreparedInstall): LaunchParts => {
+    const settings = buildWorkerSettings({ user: json.user ?? {}, hooks, env: launch.env, telemetryOutfile, overrides: options.settingsOverrides });
+    return { env: { GEMINI_CLI_HOME: home, ...trust }, files: [jsonFile(join(dotGemini, 'settings.json'), settings)], billing: geminiBilling(settings) };
+  };
+  const prepare = {
+    readJson: { user: { path: join(userDotGemini, 'settings.json'), what: 'Gemini settings' } },
+    home: { user: userDotGemini, home: dotGemini, link: (name: string) => !NOT_LINKED.test(name) },
+    links: [{ target: join(userDotGemini, 'tmp'), shared: join(launch.sharedDir, 'tmp'), path: join(dotGemini, 'tmp') }],
+  };
+  return { prepare, parts };
 }

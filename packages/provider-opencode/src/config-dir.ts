@@ -1,7 +1,6 @@
 /** The worker's own config dir `<workerDir>/opencode` (`OPENCODE_CONFIG_DIR`), loaded last, hiding nothing (opencode-FACTS.md: "The config dir"). */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type HookInstallContext, jsonFile, type LaunchParts } from '@umbel/provider';
+import { type HookInstallContext, type InstallPlan, jsonFile } from '@umbel/provider';
 import { type PluginSettings, renderPlugin } from './plugin.js';
 
 /** Permission modes: no flag; a mode is a `permission` block in the worker's config, over the user's and project's (`default` keeps theirs). */
@@ -43,10 +42,9 @@ export function workerConfig(permissionMode: string | undefined, overrides: Read
 /** The lock that tells opencode's background install there is nothing to do. */
 const INSTALLED_LOCK = { packages: { '': { dependencies: { '@opencode-ai/plugin': PLUGIN_PACKAGE_VERSION } } } };
 
-/** Install umbel's plugin: the worker config dir and the env that points opencode at it. */
-export async function installConfigDir({ launch, hooks, permissionMode }: HookInstallContext, options: ConfigDirOptions): Promise<LaunchParts> {
+/** Install umbel's plugin, a plan the kit carries out: the worker config dir (its empty `node_modules` made), the env that points opencode at it. */
+export function installConfigDir({ launch, hooks, permissionMode }: HookInstallContext, options: ConfigDirOptions): InstallPlan {
   const dir = join(launch.workerDir, 'opencode');
-  await mkdir(join(dir, 'node_modules'), { recursive: true, mode: 0o700 });
   const offline = offlineEnv(launch.env);
   const plugin = renderPlugin({
     hooks: Object.fromEntries(hooks.map((h) => [h.event, h.command])),
@@ -55,12 +53,10 @@ export async function installConfigDir({ launch, hooks, permissionMode }: HookIn
     maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
     dropEnv: Object.keys(offline),
   });
-  return {
-    env: { OPENCODE_CONFIG_DIR: dir, ...offline },
-    files: [
-      { path: join(dir, 'plugins/umbel.js'), content: plugin, mode: 0o600 },
-      jsonFile(join(dir, 'opencode.json'), workerConfig(permissionMode, options.configOverrides)),
-      jsonFile(join(dir, 'package-lock.json'), INSTALLED_LOCK),
-    ],
-  };
+  const files = [
+    { path: join(dir, 'plugins/umbel.js'), content: plugin, mode: 0o600 },
+    jsonFile(join(dir, 'opencode.json'), workerConfig(permissionMode, options.configOverrides)),
+    jsonFile(join(dir, 'package-lock.json'), INSTALLED_LOCK),
+  ];
+  return { prepare: { dirs: [join(dir, 'node_modules')] }, parts: () => ({ env: { OPENCODE_CONFIG_DIR: dir, ...offline }, files }) };
 }

@@ -1,5 +1,4 @@
 /** umbel's opencode plugin, serialised into each worker's plugin file (opencode-FACTS.md: "The plugin": what it does, when, and why it is self-contained). */
-
 import { type PluginHookSettings, type PluginRuntime, renderPluginModule } from '@umbel/provider';
 
 /** What the plugin is told at launch (embedded in its file): the kit's hooks (by opencode signal) and startup-only variables, and: */
@@ -103,15 +102,18 @@ export class UmbelPluginRun {
     await this.end(id, 'session.error', 1, { name: e.name ?? 'Error', message: e.data?.message ?? e.name ?? 'opencode reported an error', ...statusCode });
   }
 
-  /** Why a retry must stop the turn (past `maxRetries`, or one opencode would start too late), else undefined; decided as it arrives. */
-  retryStop(p: Json): string | undefined {
+  /**
+   * A retry past `maxRetries`, or one opencode would start too late, aborts the session as it arrives
+   * (opencode retries on while earlier hooks run); the payload then says why (`umbelStop`).
+   */
+  stopOnRetry(id: string, p: Json): Json {
     const status = (p.status ?? {}) as Json;
-    if (status.type !== 'retry') return undefined;
     const attempt = Number(status.attempt ?? 0);
     const waitMs = Math.max(0, Number(status.next ?? 0) - Date.now());
-    if (attempt > this.settings.maxRetries) return `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}`;
-    if (waitMs > this.settings.maxRetryDelayMs) return `rather than wait ${Math.round(waitMs / 1000)}s`;
-    return undefined;
+    const late = waitMs > this.settings.maxRetryDelayMs ? `rather than wait ${Math.round(waitMs / 1000)}s` : undefined;
+    const why = status.type !== 'retry' ? undefined : attempt > this.settings.maxRetries ? `after ${attempt - 1} ${attempt === 2 ? 'retry' : 'retries'}` : late;
+    if (why) this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
+    return why ? { ...p, umbelStop: why } : p;
   }
 
   /** A retry is reported; one that stops the turn (`umbelStop`: why, the session already aborted as it arrived) ends it as `RetryLimit`. */
@@ -142,17 +144,13 @@ export class UmbelPluginRun {
   hooks() {
     const event = async ({ event }: { event: { type: string; properties?: Json } }) => {
       const type = event?.type as (typeof UmbelPluginRun.EVENTS)[number];
-      let p = (event?.properties ?? {}) as Json;
-      const id = typeof p.sessionID === 'string' ? p.sessionID : undefined;
-      // opencode retries on while earlier hooks run: a retry past the limit aborts at once, its hooks queue behind
-      const stop = id && type === 'session.status' ? this.retryStop(p) : undefined;
-      if (id && stop) {
-        this.ctx.client.session.abort({ path: { id } }).catch(() => undefined);
-        p = { ...p, umbelStop: stop };
-      }
+      const sent = (event?.properties ?? {}) as Json;
+      const id = typeof sent.sessionID === 'string' ? sent.sessionID : undefined;
+      if (!id) return;
+      const p = type === 'session.status' ? this.stopOnRetry(id, sent) : sent; // at once: its hooks queue behind
       // one at a time, in order; an event umbel has a hook for and no method is delivered as sent, with the session's fields
-      if (id && UmbelPluginRun.EVENTS.includes(type)) await this.runtime.serial(() => this[type](id, p));
-      else if (id && this.settings.hooks[type]) await this.runtime.serial(() => this.runtime.deliver(type, { ...p, ...this.base(id) }));
+      if (UmbelPluginRun.EVENTS.includes(type)) await this.runtime.serial(() => this[type](id, p));
+      else if (this.settings.hooks[type]) await this.runtime.serial(() => this.runtime.deliver(type, { ...p, ...this.base(id) }));
     };
     return {
       event,

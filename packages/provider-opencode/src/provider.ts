@@ -1,18 +1,15 @@
 /** The opencode provider: its facts (test-fixtures/fake-opencode/FACTS.md) compiled by the kit on `@umbel/provider` alone, as a third party would write it. */
-import type { CliSettings, ModelListFacts, PayloadFacts, PromptFacts, ProviderV1, ProviderV1ValidateOptions, ToolFacts } from '@umbel/provider';
+import type { CliSettings, ModelListFacts, PayloadFacts, PromptFacts, ProviderV1, ToolFacts } from '@umbel/provider';
 import {
   activityDirsOf,
   asRecord,
-  checkModelFormat,
   cliBinary,
   defineProvider,
-  launchModelCheck,
   MODEL_VENDOR_KEY_ENV,
   permissionInput,
   stringField,
   subagentEvents,
   toolActivity,
-  UsageError,
 } from '@umbel/provider';
 import { type ConfigDirOptions, installConfigDir, OPENCODE_PERMISSION_MODES, offlineEnv } from './config-dir.js';
 import { readOpencodeInputBox } from './screens.js';
@@ -109,20 +106,13 @@ export const OPENCODE_TOOLS: ToolFacts = {
   },
 };
 
+/** OPENCODE_CONFIG_DIR is umbel's (the worker's config dir): a spawn that passes it is refused, with this hint. */
+const CONFIG_DIR_HINT = 'your ~/.config/opencode and the project .opencode/ still apply; pass an extra config file with OPENCODE_CONFIG';
+
 /** Settings of {@link createOpencode} (and of the worker config dir: retries, config overrides). */
 export interface OpencodeSettings extends ConfigDirOptions, CliSettings {
   /** Check `--model` against `opencode models` before launching. Default true. */
   readonly checkModel?: boolean;
-}
-
-/** The checks opencode needs before any I/O. */
-function validate({ spawn }: ProviderV1ValidateOptions): void {
-  if (spawn.model !== undefined) checkModelFormat(OPENCODE_MODELS, spawn.model);
-  if (spawn.env.OPENCODE_CONFIG_DIR !== undefined) {
-    throw new UsageError("OPENCODE_CONFIG_DIR is umbel's per-worker plugin dir for opencode and cannot be passed in", {
-      hint: 'your ~/.config/opencode and the project .opencode/ still apply; pass an extra config file with OPENCODE_CONFIG',
-    });
-  }
 }
 
 /**
@@ -137,7 +127,7 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     description: 'opencode (`opencode`), on the providers, models and keys of your own opencode config',
     verifiedVersions: OPENCODE_VERIFIED_VERSIONS,
     binary: cliBinary('opencode', 'npm install -g opencode-ai', settings),
-    env: { inherit: OPENCODE_INHERIT_ENV },
+    env: { inherit: OPENCODE_INHERIT_ENV, owned: { OPENCODE_CONFIG_DIR: { what: 'per-worker plugin dir for opencode', hint: CONFIG_DIR_HINT } } },
     billing: {
       apiEnv: OPENCODE_API_BILLING_ENV,
       detect: () => ({ billing: 'unknown', evidence: OPENCODE_BILLING_UNKNOWABLE }),
@@ -167,10 +157,9 @@ export function createOpencode(settings: OpencodeSettings = {}): ProviderV1 {
     transcript: { parse: parseSessionDoc, turn: opencodeTurn, messages: opencodeMessages },
     // a subagent's child session's transcript, beside the worker's (BACKGROUND-FACTS.md §6)
     activityDirs: activityDirsOf({ transcript: /^(.+)\/[^/]+$/, dirs: ['$1'] }),
-    validate,
     tools: OPENCODE_TOOLS,
     // the model list is read with the worker's env (its providers and keys) and offline npm as the worker gets it
-    ...(settings.checkModel !== false && { checkLaunch: launchModelCheck(OPENCODE_MODELS, (env) => ({ ...env, ...offlineEnv(env) })) }),
+    models: { ...OPENCODE_MODELS, env: (env) => ({ ...env, ...offlineEnv(env) }), check: settings.checkModel !== false },
   });
 }
 

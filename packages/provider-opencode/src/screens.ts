@@ -13,10 +13,7 @@ export function readOpencodeInputBox(screen: string): string | undefined {
   const rows: string[] = [];
   for (let j = border - 2; j >= 0 && (lines[j] ?? '').startsWith(bar); j -= 1) rows.unshift((lines[j] ?? '').slice(bar.length));
   if (rows.length < 2) return undefined;
-  const text = rows
-    .slice(1, -1)
-    .map((row) => row.replace(/^ {2}/, '').trimEnd())
-    .join('\n')
-    .trim();
+  const inner = rows.slice(1, -1).map((row) => row.replace(/^ {2}/, '').trimEnd());
+  const text = inner.join('\n').trim();
   return text === '' || PLACEHOLDER.test(text) ? '' : text;
 }

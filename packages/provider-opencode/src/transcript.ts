@@ -138,19 +138,14 @@ export function opencodeTurn(doc: OpencodeSessionDoc | undefined, options: Provi
     // opencode-FACTS.md: "Reading a turn" (a turn that ends on a tool step, and which copy says so)
     if (!options.stopSeen || (doc.ended && !doc.ended.includes(id) && !doc.ending?.includes(id))) return { status: 'running' };
     const rejected = last.parts.some((p) => p.type === 'tool' && p.state?.status === 'error');
-    return {
-      status: 'interrupted',
-      message: rejected ? 'a tool call was rejected; the worker waits for input' : 'the turn ended after a tool call, without an answer',
-    };
+    const message = rejected ? 'a tool call was rejected; the worker waits for input' : 'the turn ended after a tool call, without an answer';
+    return { status: 'interrupted', message };
   }
+  const infos = turn.steps.map((s) => s.info);
   return {
     status: 'completed',
     answer: last.parts.filter(isModelText).reduce((text, p) => text + p.text, ''),
-    tokenUsage: sumUsage(
-      turn.steps.map((s) => s.info),
-      USAGE_NAMES,
-      { every: true },
-    ),
+    tokenUsage: sumUsage(infos, USAGE_NAMES, { every: true }),
     numTurns: turn.steps.length,
     ...(turn.user.info.sessionID ? { sessionId: turn.user.info.sessionID } : {}),
     ...(last.info.modelID ? { model: last.info.providerID ? `${last.info.providerID}/${last.info.modelID}` : last.info.modelID } : {}),

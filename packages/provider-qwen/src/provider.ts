@@ -6,7 +6,7 @@
  * the worker's own system settings (umbel's hooks, update checks off: ./settings.ts). Completion
  * comes from the hooks (`Stop`, `StopFailure`) and the chat recording (./chat.ts), never the screen.
  */
-import { type CliSettings, type ProviderV1, type ProviderV1ValidateOptions, UsageError } from '@umbel/provider';
+import type { CliSettings, ProviderV1 } from '@umbel/provider';
 import { cliBinary, defineProvider, modeFlags, readInputBox } from '@umbel/provider';
 import { qwenActivityDirs, readQwenMessages, readQwenTurn } from './chat.js';
 import {
@@ -34,14 +34,13 @@ export const QWEN_VERIFIED_VERSIONS = ['0.15.10'] as const;
 /** Settings of {@link createQwen}. */
 export type QwenSettings = CliSettings;
 
-/** The checks Qwen Code needs before any I/O. */
-function validate({ spawn }: ProviderV1ValidateOptions): void {
-  if (spawn.env[SYSTEM_SETTINGS_ENV] !== undefined) {
-    throw new UsageError(`${SYSTEM_SETTINGS_ENV} is umbel's per-worker hook settings for Qwen Code and cannot be passed in`, {
-      hint: "umbel copies the system settings it names (or /etc/qwen-code/settings.json) into the worker's file; set it in umbel's own environment instead",
-    });
-  }
-}
+/** The variable umbel points at each worker's own settings file: passing it is refused. */
+const QWEN_OWNED_ENV = {
+  [SYSTEM_SETTINGS_ENV]: {
+    what: 'per-worker hook settings for Qwen Code',
+    hint: "umbel copies the system settings it names (or /etc/qwen-code/settings.json) into the worker's file; set it in umbel's own environment instead",
+  },
+};
 
 /** The text in the input box, the cursor (a zero-width space) left out. */
 export function readQwenInputBox(screen: string): string | undefined {
@@ -60,7 +59,7 @@ export function createQwen(settings: QwenSettings = {}): ProviderV1 {
     description: 'Qwen Code (`qwen`), on your Qwen OAuth login or an OpenAI-compatible (or other) API key',
     verifiedVersions: QWEN_VERIFIED_VERSIONS,
     binary: cliBinary('qwen', 'npm install -g @qwen-code/qwen-code', settings),
-    env: { inherit: QWEN_INHERIT_ENV, unset: ['CI', 'GITHUB_ACTIONS'] },
+    env: { inherit: QWEN_INHERIT_ENV, unset: ['CI', 'GITHUB_ACTIONS'], owned: QWEN_OWNED_ENV },
     billing: { apiEnv: QWEN_API_BILLING_ENV, endpointEnv: QWEN_ENDPOINT_ENV, detect: qwenBilling, unknowableBeforeStart: QWEN_BILLING_UNKNOWABLE },
     flags: {
       model: '--model',
@@ -86,7 +85,6 @@ export function createQwen(settings: QwenSettings = {}): ProviderV1 {
     payload: QWEN_PAYLOAD,
     transcript: { read: readQwenTurn, messages: readQwenMessages },
     activityDirs: qwenActivityDirs,
-    validate,
     tools: QWEN_TOOLS,
   });
   return { ...provider, doReadInputBox: readQwenInputBox };

@@ -13,8 +13,8 @@
  * small filter that drops it.
  */
 import { join } from 'node:path';
-import type { HookInstallContext, LaunchParts } from '@umbel/provider';
-import { jsonFile, readJsonObject, settingsWithHooks, shellQuote } from '@umbel/provider';
+import type { HookInstallContext, InstallPlan } from '@umbel/provider';
+import { jsonFile, settingsWithHooks, shellQuote } from '@umbel/provider';
 import { SYSTEM_SETTINGS_ENV } from './facts.js';
 
 /** Timeout of umbel's hook commands (ms); the sink writes one file and exits. */
@@ -41,21 +41,23 @@ export function buildWorkerSettings(base: Readonly<JsonObject>, commands: Readon
   return settingsWithHooks(base, hooks, shape, { general: { enableAutoUpdate: false } });
 }
 
-/** Install umbel's hooks: the worker's system settings file and the variable that points Qwen Code at it. */
-export async function installQwenSettings({ launch, hooks }: HookInstallContext): Promise<LaunchParts> {
+/** Install umbel's hooks, a plan the kit carries out: the machine's system settings read, then the worker's own file and the variable that points Qwen Code at it. */
+export function installQwenSettings({ launch, hooks }: HookInstallContext): InstallPlan {
   const dir = join(launch.workerDir, 'qwen');
   const filter = join(dir, 'prompt-hook.sh');
   const commands: Record<string, string> = {};
   for (const hook of hooks) commands[hook.event] = hook.kind === 'prompt' ? `/bin/sh ${shellQuote(filter)}` : hook.command;
   const prompt = hooks.find((h) => h.kind === 'prompt');
-  const machine = launch.callerEnv[SYSTEM_SETTINGS_ENV] || DEFAULT_SYSTEM_SETTINGS;
-  const base = await readJsonObject(machine, 'Qwen Code system settings');
   const path = join(dir, 'settings.json');
+  const machine = { path: launch.callerEnv[SYSTEM_SETTINGS_ENV] || DEFAULT_SYSTEM_SETTINGS, what: 'Qwen Code system settings' };
   return {
-    env: { [SYSTEM_SETTINGS_ENV]: path },
-    files: [
-      jsonFile(path, buildWorkerSettings(base, commands)),
-      ...(prompt ? [{ path: filter, content: promptFilterScript(prompt.command), mode: 0o600 }] : []),
-    ],
+    prepare: { readJson: { machine } },
+    parts: ({ json }) => ({
+      env: { [SYSTEM_SETTINGS_ENV]: path },
+      files: [
+        jsonFile(path, buildWorkerSettings(json.machine ?? {}, commands)),
+        ...(prompt ? [{ path: filter, content: promptFilterScript(prompt.command), mode: 0o600 }] : []),
+      ],
+    }),
   };
 }
