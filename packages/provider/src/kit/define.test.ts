@@ -16,6 +16,20 @@ const base: Omit<ProviderFacts<readonly string[]>, 'transcript'> = {
   screens: { ready: { hook: 'prompt' } },
 };
 
+/** Launch options of one worker in `dir`, the CLI at `bin` (found by UMBEL_ACME_BIN). */
+const launchIn = (dir: string, bin: string, path = '/nonexistent') => ({
+  worker: 'w',
+  cwd: dir,
+  unattended: false,
+  env: {},
+  callerEnv: { PATH: path, UMBEL_ACME_BIN: bin },
+  workerDir: join(dir, 'worker'),
+  sharedDir: join(dir, 'shared'),
+  sessionId: 's',
+  hookCommand: () => 'sink',
+  hookSinkPath: 'sink',
+});
+
 const options = (content: string, over: Partial<ProviderV1ReadTurnOptions> = {}): ProviderV1ReadTurnOptions => ({
   content,
   transcriptPath: '/t.jsonl',
@@ -174,18 +188,7 @@ describe('defineProvider: code where a table cannot say it', () => {
         },
         transcript: { read: () => ({ status: 'missing' }) },
       });
-      const launch = await provider.doBuildLaunch({
-        worker: 'w',
-        cwd: dir,
-        unattended: false,
-        env: {},
-        callerEnv: { PATH: '/nonexistent', UMBEL_ACME_BIN: bin },
-        workerDir: join(dir, 'worker'),
-        sharedDir: join(dir, 'shared'),
-        sessionId: 's',
-        hookCommand: () => 'sink',
-        hookSinkPath: 'sink',
-      });
+      const launch = await provider.doBuildLaunch(launchIn(dir, bin));
       expect(launch.env).toEqual({ ACME_THEME: 'dark', ACME_TMP: join(dir, 'worker', 'tmp') });
       expect((await stat(join(dir, 'worker', 'tmp'))).isDirectory()).toBe(true);
     } finally {
@@ -209,18 +212,7 @@ describe('defineProvider: code where a table cannot say it', () => {
         defineProvider({ ...base, transcript: { read: () => ({ status: 'missing' }) }, models: { ...models, ...(check === undefined ? {} : { check }) } });
       const spawn = { spawn: { env: {}, unattended: false, model: 'no-slash' } } as never;
       expect(() => make().doValidate?.(spawn)).toThrow(UsageError);
-      const options = {
-        worker: 'w',
-        cwd: dir,
-        unattended: false,
-        env: {},
-        callerEnv: { PATH: process.env.PATH ?? '', UMBEL_ACME_BIN: bin },
-        workerDir: join(dir, 'worker'),
-        sharedDir: join(dir, 'shared'),
-        sessionId: 's',
-        hookCommand: () => 'sink',
-        hookSinkPath: 'sink',
-      };
+      const options = launchIn(dir, bin, process.env.PATH ?? '');
       expect((await make().doBuildLaunch({ ...options, model: 'acme/m2' })).argv[0]).toBe(bin);
       await expect(make().doBuildLaunch({ ...options, model: 'acme/m3' })).rejects.toThrow(UsageError);
       expect((await make(false).doBuildLaunch({ ...options, model: 'acme/m3' })).argv[0]).toBe(bin);
@@ -244,18 +236,7 @@ describe('defineProvider: code where a table cannot say it', () => {
           if (options.model === 'nope') throw new UsageError('unknown model nope');
         },
       });
-      const options = {
-        worker: 'w',
-        cwd: dir,
-        unattended: false,
-        env: {},
-        callerEnv: { PATH: '/nonexistent', UMBEL_ACME_BIN: bin },
-        workerDir: join(dir, 'worker'),
-        sharedDir: join(dir, 'shared'),
-        sessionId: 's',
-        hookCommand: () => 'sink',
-        hookSinkPath: 'sink',
-      };
+      const options = launchIn(dir, bin);
       expect((await provider.doBuildLaunch(options)).argv[0]).toBe(bin);
       expect(seen).toEqual([bin]);
       await expect(provider.doBuildLaunch({ ...options, model: 'nope' })).rejects.toThrow(UsageError);
