@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HookInstallContext, InstallPlan, InstalledHook, LaunchParts, PreparedInstall } from '@umbel/provider';
 import { asRecord, deepMerge, jsonFile, recordAt, settingsWithHooks, valueAt } from '@umbel/provider';
-import { GEMINI_HOOK_EVENTS, geminiBilling } from './facts.js';
+import { geminiBilling } from './facts.js';
 
 /** The worker's Gemini home inside its provider dir (`<workerDir>/gemini-home`). */
 export const WORKER_HOME_DIR = 'gemini-home';
@@ -35,7 +35,7 @@ export function chooseAuthType(env: Readonly<Record<string, string>>): GeminiAut
 export interface WorkerSettingsInput {
   /** The user's settings (parsed); not modified. */
   readonly user: Readonly<Record<string, unknown>>;
-  /** umbel's hooks (the kit's: one per {@link GEMINI_HOOK_EVENTS}, with its command). */
+  /** umbel's hooks (the kit's: one per `GEMINI_HOOK_EVENTS`, with its command). */
   readonly hooks: readonly InstalledHook[];
   /** The worker's env (for the auth choice). */
   readonly env: Readonly<Record<string, string>>;
