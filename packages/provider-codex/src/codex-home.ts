@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parse, patch } from '@decimalturn/toml-patch';
 import type { HookInstallContext, HookKind, InstalledHook, InstallPlan, ProviderV1BillingReport, ProviderV1LaunchOptions } from '@umbel/provider';
-import { asRecord, attempt, canonicalJson, commandHooks, definedMembers, jsonText, parseJson, recordAt, valueAt } from '@umbel/provider';
+import { asRecord, attempt, canonicalJson, commandHooks, definedMembers, jsonText, parseJson, recordAt, rememberLast, valueAt } from '@umbel/provider';
 
 /** Codex hook events umbel installs, and the neutral kind each reports. */
 export const CODEX_HOOK_EVENTS = {
@@ -53,12 +53,14 @@ export function codexHooks(home: string, hooks: readonly InstalledHook[]): Codex
   });
 }
 
-/** The config as an object, or undefined when the text is not TOML. */
+/** The config as an object (a fresh one: the caller may change it), or undefined when the text is not TOML. */
 const parseConfig = (text: string) => attempt(() => parse(text) as Record<string, unknown>);
+/** The config to read values from (never changed): a launch reads one text for its env key, billing and endpoint. */
+const readConfig = rememberLast(parseConfig);
 
 /** A scalar at `table.key` (string, boolean, number or date) as text; undefined when absent, not a scalar, or the text is not TOML. */
 export function readTomlScalar(text: string, table: readonly string[], key: string): string | undefined {
-  const value = valueAt(parseConfig(text), [...table, key]);
+  const value = valueAt(readConfig(text), [...table, key]);
   return value === undefined || value === null || (typeof value === 'object' && !(value instanceof Date)) ? undefined : String(value);
 }
 
@@ -103,8 +105,7 @@ export function renderManagedConfig(existing: string, options: ManagedConfigOpti
 /** The `env_key` of the model provider a config selects, if it is a custom provider with one. */
 export function configuredEnvKey(configText: string): string | undefined {
   const id = readTomlScalar(configText, [], 'model_provider');
-  if (!id) return undefined;
-  const key = readTomlScalar(configText, ['model_providers', id], 'env_key');
+  const key = id ? readTomlScalar(configText, ['model_providers', id], 'env_key') : undefined;
   return key && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : undefined;
 }
 
