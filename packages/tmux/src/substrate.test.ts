@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UmbelErrorCode } from '@umbel/core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -378,6 +378,34 @@ describe('pasteText', () => {
     const body = received.slice(start + open.length, received.indexOf(close));
     expect(Buffer.from(body).equals(Buffer.from(text))).toBe(true);
     expect(r.tmux('list-buffers').stdout).toBe('');
+  });
+});
+
+describe('pasteAndPress', () => {
+  it('pastes the text and presses the keys in one tmux client: the pane reads the paste, then the key, nothing between', async () => {
+    const bin = await dir('umbel-tmux-count-');
+    const log = join(bin, 'calls.log');
+    // a tmux that logs each client it starts (its first command) before it runs the real one
+    const tmux = join(bin, 'tmux');
+    const real = spawnSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' }).stdout.trim();
+    await writeFile(tmux, `#!/bin/sh\nfor a; do case "$a" in -*|umbel-*|/*) ;; *) echo "$a" >> '${log}'; break ;; esac; done\nexec '${real}' "$@"\n`, { mode: 0o755 });
+    const r = await rig({ settings: { tmuxBin: tmux } });
+    const out = join(bin, 'pasted.bin');
+    await shLaunch(r, 'umbel-submit', `stty -echo; printf '\\033[?2004h'; printf 'READY\\n'; exec cat > "$1"`, { args: [out] });
+    await until(async () => (await r.substrate.capture('umbel-submit')).includes('READY'));
+    await writeFile(log, '');
+    await r.substrate.pasteAndPress?.('umbel-submit', 'ECHO one\ntwo', ['Enter']);
+    expect((await readFile(log, 'utf8')).trim().split('\n')).toEqual(['load-buffer']);
+    // the terminal turns the Enter's carriage return into the newline that ends cat's line
+    const received = await until(async () => {
+      const content = await readFile(out, 'utf8').catch(() => '');
+      return content.endsWith('\n') ? content : undefined;
+    });
+    expect(received).toBe('\u001b[200~ECHO one\ntwo\u001b[201~\n');
+    expect(r.tmux('list-buffers').stdout).toBe('');
+    // no text: the keys alone
+    await r.substrate.pasteAndPress?.('umbel-submit', '', ['Enter']);
+    expect(await until(async () => ((await readFile(out, 'utf8')).endsWith('~\n\n') ? true : undefined))).toBe(true);
   });
 });
 

@@ -67,10 +67,19 @@ function homeOf(settings: TmuxSubstrateSettings | undefined): string {
   return resolve(home);
 }
 
-/** Paste `text` into the session as one bracketed paste (a private buffer, deleted by the paste). */
-async function pasteInto(client: TmuxClient, session: string, text: string): Promise<void> {
+/**
+ * Paste `text` into the session as one bracketed paste (a private buffer, deleted by the paste), then
+ * press `keys`: one tmux client, whose commands tmux runs in order with nothing between them.
+ */
+async function pasteInto(client: TmuxClient, session: string, text: string, keys: readonly string[] = []): Promise<void> {
   checkSession(session);
-  if (text === '') return;
+  const press = keys.length ? [['send-keys', '-t', windowTarget(session), '--', ...keys]] : [];
+  if (text === '') {
+    if (!press.length) return;
+    const pressed = await client.call(press);
+    if (pressed.code !== 0) throw failed('send-keys', pressed);
+    return;
+  }
   const buffer = `umbel-paste-${uniqueSuffix()}`;
   let result: TmuxResult;
   try {
@@ -78,6 +87,7 @@ async function pasteInto(client: TmuxClient, session: string, text: string): Pro
       [
         ['load-buffer', '-b', buffer, '-'],
         ['paste-buffer', '-p', '-d', '-b', buffer, '-t', windowTarget(session)],
+        ...press,
       ],
       { input: text },
     );
@@ -87,7 +97,7 @@ async function pasteInto(client: TmuxClient, session: string, text: string): Pro
   }
   if (result.code !== 0) {
     await client.deleteBuffer(buffer);
-    throw failed('paste-buffer', result);
+    throw failed(press.length ? 'paste-buffer + send-keys' : 'paste-buffer', result);
   }
 }
 
@@ -154,6 +164,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
     },
 
     pasteText: (session, text) => pasteInto(client, session, text),
+    pasteAndPress: (session, text, keys) => pasteInto(client, session, text, keys),
 
     async typeText(session: string, text: string): Promise<void> {
       checkSession(session);

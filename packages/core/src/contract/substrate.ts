@@ -77,6 +77,12 @@ export interface Substrate {
   capture(session: string, options?: { readonly lines?: number }): Promise<string>;
   /** Deliver text as a bracketed paste (exact bytes, newlines kept, nothing submitted). */
   pasteText(session: string, text: string): Promise<void>;
+  /**
+   * Optional: `pasteText`, then `sendKeys(keys)`, in one call to the host with nothing between
+   * them (one round trip where two were). The engine submits a prompt with it when the provider
+   * wants no delay before its Enter; without it, it makes the two calls.
+   */
+  pasteAndPress?(session: string, text: string, keys: readonly string[]): Promise<void>;
   /** Type text literally, key by key (nothing submitted). */
   typeText(session: string, text: string): Promise<void>;
   /** Press keys, by tmux key name: `Enter`, `Escape`, `Up`, `Down`, `C-c`, `Tab`, `BSpace`, … */

@@ -113,12 +113,18 @@ export async function clearInput(ctx: EngineContext, view: UsableView): Promise<
 
 /**
  * Put `text` in the CLI's input box as text (`inputBoxText`: it can never type keys), then (once
- * `beforeEnter` settled) press Enter. Typed, a newline or a tab is a key: such text is pasted.
+ * `beforeEnter` settled) press Enter. Typed, a newline or a tab is a key: such text is pasted. A
+ * pasted prompt the provider wants submitted at once goes with its Enter in one host call.
  */
 export async function deliver(ctx: EngineContext, view: UsableView, prompt: string, signal?: AbortSignal, beforeEnter?: Promise<unknown>): Promise<void> {
   const input = view.provider.input ?? {};
   const text = inputBoxText(prompt);
-  if ((input.alwaysPaste ?? true) || /[\n\t]/.test(text) || text.length > 1000) await ctx.substrate.pasteText(view.session, text);
+  const paste = (input.alwaysPaste ?? true) || /[\n\t]/.test(text) || text.length > 1000;
+  if (paste && !input.submitDelayMs && ctx.substrate.pasteAndPress) {
+    await beforeEnter;
+    return ctx.substrate.pasteAndPress(view.session, text, ['Enter']);
+  }
+  if (paste) await ctx.substrate.pasteText(view.session, text);
   else await ctx.substrate.typeText(view.session, text);
   if (input.submitDelayMs) await sleep(input.submitDelayMs, signal);
   await beforeEnter;

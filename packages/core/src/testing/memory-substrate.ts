@@ -191,6 +191,10 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
       const s = mustLive(session);
       s.input += text;
     },
+    async pasteAndPress(session, text, keys) {
+      await self.pasteText(session, text);
+      await self.sendKeys(session, keys);
+    },
     async typeText(session, text) {
       await gate();
       if (replayInput(session, text)) return;
