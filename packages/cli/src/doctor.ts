@@ -38,7 +38,9 @@ export function doctorText(report: DoctorReport): string {
   const blocks = report.providers.map((p) => {
     const lines = [`${p.ok ? '✓' : '✗'} ${p.provider} (${p.displayName})`];
     for (const c of p.checks) {
-      lines.push(`  ${MARK[c.status]} ${c.title.padEnd(width)}  ${c.detail ?? ''}`.trimEnd());
+      // a detail of several lines (a screen's last lines) stays under its column
+      const detail = (c.detail ?? '').replaceAll('\n', `\n${' '.repeat(width + 6)}`);
+      lines.push(`  ${MARK[c.status]} ${c.title.padEnd(width)}  ${detail}`.trimEnd());
       if (c.status === 'fail' && c.hint) lines.push(`    ${''.padEnd(width)}  fix: ${c.hint}`);
     }
     return lines.join('\n');

@@ -10,6 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { AbortedError, NotSignedInError, SendNotSubmittedError, SpawnFailedError, UmbelError } from '../contract/errors.js';
 import type { EnvMap } from '../contract/schemas.js';
 import { guarded, guardedAsync } from '../engine/provider-guard.js';
+import { lastNonBlankLines } from '../engine/util.js';
 import type { Provider, ProviderV1EventInfo } from '@umbel/provider';
 import type { Substrate } from '../contract/substrate.js';
 import type { Umbel } from '../contract/umbel.js';
@@ -240,10 +241,12 @@ async function turnCheck(engine: ScratchEngine, name: string, signal?: AbortSign
     if (error instanceof AbortedError) throw error;
     const hint =
       error instanceof SendNotSubmittedError ? 'the prompt hook never confirmed the submission: use a verified version (umbel providers)' : undefined;
+    // the scratch worker is removed after the checks: the screen it left is the only evidence
+    const tail = error instanceof SendNotSubmittedError && error.paneTail ? `\nthe screen's last lines:\n${lastNonBlankLines(error.paneTail, 8)}` : '';
     return check(
       ...TURN,
       'fail',
-      `send: ${error instanceof Error ? error.message : String(error)}`,
+      `send: ${error instanceof Error ? error.message : String(error)}${tail}`,
       hint ?? (UmbelError.isInstance(error) ? error.hint : undefined),
     );
   }
