@@ -73,13 +73,8 @@ function homeOf(settings: TmuxSubstrateSettings | undefined): string {
  */
 async function pasteInto(client: TmuxClient, session: string, text: string, keys: readonly string[] = []): Promise<void> {
   checkSession(session);
+  if (text === '') return;
   const press = keys.length ? [['send-keys', '-t', windowTarget(session), '--', ...keys]] : [];
-  if (text === '') {
-    if (!press.length) return;
-    const pressed = await client.call(press);
-    if (pressed.code !== 0) throw failed('send-keys', pressed);
-    return;
-  }
   const buffer = `umbel-paste-${uniqueSuffix()}`;
   let result: TmuxResult;
   try {
@@ -164,7 +159,7 @@ export function createTmuxSubstrate(settings: TmuxSubstrateSettings): TmuxSubstr
     },
 
     pasteText: (session, text) => pasteInto(client, session, text),
-    pasteAndPress: (session, text, keys) => pasteInto(client, session, text, keys),
+    pasteAndPress: (session, text, keys) => (text === '' ? substrate.sendKeys(session, keys) : pasteInto(client, session, text, keys)),
 
     async typeText(session: string, text: string): Promise<void> {
       checkSession(session);
