@@ -39,6 +39,8 @@ export interface EngineContext {
   readonly ledger: LedgerCache;
   /** This engine's pool keys, by pools dir (read or made once: ../pool/pool-key.ts). */
   readonly poolKeys: Map<string, Buffer>;
+  /** When the host last said a session was alive, to this engine (./alive.ts). */
+  readonly aliveSeen: Map<string, number>;
   /** Milliseconds since the epoch (injectable for tests). */
   now(): number;
 }
@@ -104,6 +106,7 @@ export function createContext(settings: UmbelSettings): EngineContext {
     stopSettleMs: settings.stopSettleMs ?? STOP_SETTLE_MS,
     ledger: createLedgerCache(),
     poolKeys: new Map(),
+    aliveSeen: new Map(),
     now: () => Date.now(),
   };
 }

@@ -19,6 +19,7 @@ import type { SendContext } from '../contract/umbel.js';
 import { nextTurnNumber } from '../ledger/turns.js';
 import { sleep } from '../engine/util.js';
 import { acquireOwnedLock, type HeldLock } from '../engine/owned-lock.js';
+import { aliveRecently } from '../engine/alive.js';
 import type { ProcessOwner } from '../engine/process-owner.js';
 import { watchDir, type DirWatcher } from '../wait/watch.js';
 import { inputBoxText } from './prompt-text.js';
@@ -80,10 +81,15 @@ async function queuedUnseen(ctx: EngineContext, view: UsableView): Promise<boole
   return view.provider.promptHook === 'every-prompt' && (await readInputBox(ctx, view))?.trim() === '';
 }
 
-/** The worker's session must be alive to take a prompt. */
+/** The worker's session must be alive to take a prompt (the host is asked). */
 export async function requireAlive(ctx: EngineContext, view: UsableView): Promise<void> {
   const pane = await ctx.substrate.inspect(view.session);
   if (!pane.exists || pane.dead) throw new WorkerDeadError(view.name, deathFacts(loadWorker(ctx, view.name) ?? view, pane).cause);
+}
+
+/** As {@link requireAlive}, unless the host said so to this engine a moment ago (../engine/alive.ts). */
+async function requireAliveOrRecent(ctx: EngineContext, view: UsableView): Promise<void> {
+  if (!aliveRecently(ctx, view.session)) await requireAlive(ctx, view);
 }
 
 /** Whether the ledger shows turn `n` started: accepted, ended, or asking for input. */
@@ -194,7 +200,7 @@ function refuseWhileBusy(view: UsableView): void {
 /** Deliver a prompt into a worker and confirm it was submitted. */
 export async function sendPrompt(ctx: EngineContext, options: { name: string; prompt: string }, context: SendContext = {}): Promise<SendResult> {
   const view = usableWorker(ctx, options.name);
-  await requireAlive(ctx, view);
+  await requireAliveOrRecent(ctx, view);
   const provider = view.provider;
   const text = provider.doPreparePrompt
     ? guarded(provider, 'doPreparePrompt', () => provider.doPreparePrompt?.(options.prompt) ?? options.prompt)
@@ -219,6 +225,8 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
         const message = UmbelError.isInstance(error) || error instanceof Error ? error.message : String(error);
         await writeOwnEvent(view.paths.events, 'send-failed', { turn: n, reason: 'delivery-failed', message }).catch(() => undefined);
         await clearInput(ctx, view).catch(() => undefined);
+        // a worker that died since the host last said it lived is dead, not a failed delivery
+        await requireAlive(ctx, view);
         throw error;
       }
       return await confirm(ctx, view, n, watcher, context.signal);

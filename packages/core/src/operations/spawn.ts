@@ -23,6 +23,7 @@ import type { BillingGuard, SpawnOptionsParsed, WorkerMeta, WorkerStatus, Worktr
 import { createWorktree, planWorktree, removeWorktree, type WorktreePlan } from '../git/worktree.js';
 import { reserveSpare, takeSpare } from '../git/spare.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS, awaitReady } from './startup.js';
+import { sawAlive } from '../engine/alive.js';
 import { deriveStatus } from './status.js';
 import type { SpawnContext } from '../contract/umbel.js';
 import { withFleetSlot } from './fleet-limit.js';
@@ -276,6 +277,8 @@ export async function launchToReady(
     ...(billing.evidence ? { billingEvidence: billing.evidence } : {}),
     ...(endpoint ? { endpoint } : {}),
   });
+  // startup just saw the ready screen, with no exit recorded: a send right after need not ask the host
+  sawAlive(ctx, session);
   return settle(ctx, name, meta);
 }
 

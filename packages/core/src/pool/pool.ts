@@ -19,6 +19,7 @@ import { killWorker } from '../operations/kill.js';
 import { loadWorker } from '../ledger/ledger.js';
 import { baseCommit, membersOf, unusable } from './pool-members.js';
 import { pidAlive } from '../engine/process-owner.js';
+import { sawAlive } from '../engine/alive.js';
 import { differences, envDigest, type PoolSpec, poolKey, poolSandbox, specDigest } from './pool-key.js';
 import { worktreeOrigin } from '../git/worktree.js';
 import { refillPool, removeMember } from './pool-refill.js';
@@ -224,7 +225,10 @@ async function claimFrom(ctx: EngineContext, paths: PoolPaths, base?: string): P
     if (!(await moveMarker(join(paths.idle, worker), marker))) continue;
     const view = loadWorker(ctx, worker);
     const pane = await ctx.substrate.inspect(sessionName(worker)).catch(() => ({ exists: false, dead: true }));
-    if (unusable(view, pane, base) === undefined) return worker;
+    if (unusable(view, pane, base) === undefined) {
+      sawAlive(ctx, sessionName(worker));
+      return worker;
+    }
     await removeMember(ctx, { worker, marker });
   }
   return undefined;
