@@ -26,7 +26,7 @@ const skipReal = args.includes('--skip-real');
 // --sandbox and its turns).
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const dist = (pkg, file = 'index.js') => pathToFileURL(join(root, 'packages', pkg, 'dist', file)).href;
-if (!existsSync(join(root, 'packages/cli/dist/cli.js'))) {
+if (!existsSync(join(root, 'packages/cli/dist/cli.cjs'))) {
   console.error('build first: pnpm build');
   process.exit(1);
 }

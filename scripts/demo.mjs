@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'packages/umbel/bin/umbel.js');
-if (!existsSync(join(root, 'packages/cli/dist/cli.js')) || !existsSync(join(root, 'packages/mcp/dist/index.js'))) {
+if (!existsSync(join(root, 'packages/cli/dist/cli.cjs')) || !existsSync(join(root, 'packages/mcp/dist/index.js'))) {
   console.error('▶ building the packages first (pnpm build)…');
   const built = spawnSync('pnpm', ['-r', '--filter', './packages/*', 'run', 'build'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(built.status ?? 1);

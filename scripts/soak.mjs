@@ -25,7 +25,7 @@ const CONCURRENCY = opt('concurrency', 2);
 const SEED = opt('seed', Date.now() % 100_000);
 const verbose = args.includes('--verbose');
 
-assertBuilt(['packages/cli/dist/cli.js']);
+assertBuilt(['packages/cli/dist/cli.cjs']);
 
 /** A small seeded RNG (mulberry32), so a run can be replayed with --seed. */
 function rng(seed) {

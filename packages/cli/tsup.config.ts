@@ -79,5 +79,7 @@ export default defineConfig([
     noExternal: BIN_INLINED,
     external: BIN_EXTERNAL,
   },
-  { ...shared, entry: { cli: 'src/cli.ts' }, banner: {} },
+  // The bin's loader (./src/cli.ts, ./src/boot.ts): CommonJS like the bins that require it, so a
+  // command never sets up node's ESM loader (~8 ms of every start).
+  { ...shared, entry: { cli: 'src/cli.ts' }, format: ['cjs'] as const, banner: {}, shims: true, outExtension: () => ({ js: '.cjs' }) },
 ]);

@@ -85,7 +85,7 @@ async function waitJson(name: string): Promise<{ code: number; outcome: Json; st
 }
 
 beforeAll(async () => {
-  ({ root, mock, run } = await claudeTier('umbel-real-account-', { built: ['packages/cli/dist/cli.js'] }));
+  ({ root, mock, run } = await claudeTier('umbel-real-account-', { built: ['packages/cli/dist/cli.cjs'] }));
 }, 120_000);
 
 afterAll(() => cleanUp({ workers: [run], reap: [root], close: [mock], remove: [root] }), 300_000);

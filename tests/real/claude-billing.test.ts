@@ -18,7 +18,7 @@ let tier: Awaited<ReturnType<typeof claudeTier>>;
 let run: (args: string[]) => Promise<Result>;
 
 beforeAll(async () => {
-  tier = await claudeTier('umbel-real-billing-', { built: ['packages/cli/dist/cli.js'] });
+  tier = await claudeTier('umbel-real-billing-', { built: ['packages/cli/dist/cli.cjs'] });
   run = tier.run as typeof run;
 }, T);
 

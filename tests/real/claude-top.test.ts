@@ -28,7 +28,7 @@ beforeAll(async () => {
     .join('\n');
   writeFileSync(
     script,
-    `unset TMUX TMUX_PANE TMUX_TMPDIR\n${exports}\ncd '${tier.root}'\nnode '${join(REPO_ROOT, 'packages/cli/dist/cli.js')}' top\necho "top-exited=$?"\nexec sleep 600\n`,
+    `unset TMUX TMUX_PANE TMUX_TMPDIR\n${exports}\ncd '${tier.root}'\nnode '${join(REPO_ROOT, 'packages/cli/dist/cli.cjs')}' top\necho "top-exited=$?"\nexec sleep 600\n`,
   );
   chmodSync(script, 0o700);
 }, 120_000);

@@ -26,7 +26,7 @@ let umbel: UmbelRun;
 
 beforeAll(async () => {
   const codex = realCliPath('codex'); // throws (the test fails) when the pinned codex is missing
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   mock = await startResponsesMock();
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-codex-bg-')));
   work = join(scratch, 'project');

@@ -29,7 +29,7 @@ let mock: Mock;
 let umbel: UmbelRun;
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   const codex = realCliPath('codex'); // throws "run `pnpm install:real-clis`" when missing: fail, never skip
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-codex-revive-')));
   mock = await startResponsesMock();

@@ -97,7 +97,7 @@ const codexArgs = ['--provider', 'codex', '--env', KEY_NAME];
 const turnsFor = (prompt: string) => mock.requests().filter((q) => q.kind === 'turn' && q.prompt === prompt);
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-codex-')));
   mock = await startResponsesMock();
 }, T);

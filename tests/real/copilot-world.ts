@@ -57,7 +57,7 @@ export function useCopilotWorld(prefix: string, built: string[] = []): CopilotWo
     },
   } as CopilotWorld;
   beforeAll(async () => {
-    assertBuilt(['packages/cli/dist/cli.js', 'packages/provider-copilot/dist/index.js', ...built]);
+    assertBuilt(['packages/cli/dist/cli.cjs', 'packages/provider-copilot/dist/index.js', ...built]);
     const clis = (await import(join(REPO_ROOT, 'test-fixtures/real/clis.mjs'))) as { realCliPath(id: string): string };
     const copilot = clis.realCliPath('copilot'); // throws "run `pnpm install:real-clis`" when missing: fail, never skip
     const mocks = (await import(join(REPO_ROOT, 'test-fixtures/mock-servers/openai-chat.mjs'))) as { startChatMock(): Promise<ChatMock> };

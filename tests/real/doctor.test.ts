@@ -33,7 +33,7 @@ let scratch: string;
 const mocks: Mock[] = [];
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-doctor-')));
 }, T);
 

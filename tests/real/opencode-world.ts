@@ -89,7 +89,7 @@ export async function untouched(user: User): Promise<void> {
 }
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/provider-opencode/dist/index.js', 'packages/mcp/dist/bin.js', 'packages/workflow/dist/index.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs', 'packages/provider-opencode/dist/index.js', 'packages/mcp/dist/bin.js', 'packages/workflow/dist/index.js']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-real-opencode-')));
   mock = await startChatMock();
 }, T);

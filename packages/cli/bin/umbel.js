@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-await import('../dist/cli.js');
+// CommonJS (./package.json): a command's start never sets up node's ESM loader.
+require('../dist/cli.cjs');

@@ -20,7 +20,7 @@ let work: string;
 let umbel: UmbelRun;
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-background-'));
   work = join(scratch, 'project');
   const config = join(scratch, 'claude-config');

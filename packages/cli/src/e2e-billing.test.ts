@@ -49,7 +49,7 @@ const claudeProcesses = (worker: string) =>
   processesOf({ argsIncludes: [join(scratch, 'state', 'workers', worker)] }).filter((p: { args: string }) => p.args.includes('fake-claude'));
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-billing-'));
   work = join(scratch, 'project');
   await mkdir(work, { recursive: true });

@@ -15,7 +15,7 @@ let cache: string;
 let umbel: ReturnType<typeof umbelRunner>['run'];
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/cli/dist/bin.cjs']);
+  assertBuilt(['packages/cli/dist/cli.cjs', 'packages/cli/dist/bin.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-code-cache-'));
   cache = join(scratch, 'cache');
   ({ run: umbel } = umbelRunner({ cwd: scratch, env: testEnv({ home: scratch, umbelHome: join(scratch, 'state'), UMBEL_CODE_CACHE: cache }) }));

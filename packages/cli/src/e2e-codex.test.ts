@@ -68,7 +68,7 @@ const promptsIn = (lines: RolloutLine[]) =>
     .map((l) => l.payload.item?.content?.[0]?.text);
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-codex-')));
   home = join(scratch, 'state');
   work = join(scratch, 'project');

@@ -37,7 +37,7 @@ async function spawn(name: string, extra: string[] = cp): Promise<void> {
 }
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/provider-copilot/dist/index.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs', 'packages/provider-copilot/dist/index.js']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-copilot-')));
   home = join(scratch, 'home');
   state = join(scratch, 'state');

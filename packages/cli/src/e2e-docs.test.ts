@@ -186,7 +186,7 @@ describe('the shell blocks of the docs run as written against the fake CLIs', ()
     const name = relative(REPO_ROOT, file);
     // each command is an `umbel` (or node) process, some a worker's whole life: seconds each on a loaded box
     it(`${name}: every command of its ${blocks.length} block(s) does what the doc says`, { timeout: 240_000 }, async () => {
-      assertBuilt(['packages/cli/dist/cli.js']);
+      assertBuilt(['packages/cli/dist/cli.cjs']);
       const box = await sandbox();
       sandboxes.push(box);
       const problems: string[] = [];

@@ -19,7 +19,7 @@ let umbel: UmbelRun;
 let startUmbel: UmbelStart;
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-doctor-'));
   temp = join(scratch, 'tmp');
   const config = join(scratch, 'claude-config');

@@ -18,7 +18,7 @@ let startUmbel: UmbelStart;
 const cfg = () => ['--env', `CLAUDE_CONFIG_DIR=${config}`];
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-events-'));
   work = join(scratch, 'project');
   config = join(scratch, 'claude-config');

@@ -84,7 +84,7 @@ async function waitJson(name: string, timeout = '120s'): Promise<{ code: number;
 }
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-gemini-')));
   home = join(scratch, 'state');
   work = join(scratch, 'project');

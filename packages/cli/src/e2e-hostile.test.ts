@@ -23,7 +23,7 @@ let env: Record<string, string>;
 const cfg = () => ['--env', `CLAUDE_CONFIG_DIR=${config}`];
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-hostile-'));
   home = join(scratch, 'state');
   work = join(scratch, 'project');

@@ -74,7 +74,7 @@ async function waitJson(name: string, timeout = '120s'): Promise<{ code: number;
 }
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/provider-opencode/dist/index.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs', 'packages/provider-opencode/dist/index.js']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-opencode-')));
   home = join(scratch, 'state');
   work = join(scratch, 'project');

@@ -16,7 +16,7 @@ let config: string;
 let umbel: UmbelRun;
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-paste-'));
   const work = join(scratch, 'project');
   config = join(scratch, 'claude-config');

@@ -18,7 +18,7 @@ let chatMock: { url: string; close(): Promise<void> } | undefined;
 const runners: UmbelRun[] = [];
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-pool-providers-')));
   const mocks = (await import(join(REPO_ROOT, 'test-fixtures/mock-servers/gemini.mjs'))) as {
     startGeminiMock(): Promise<{ url: string; close(): Promise<void> }>;

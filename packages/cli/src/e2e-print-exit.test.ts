@@ -26,7 +26,7 @@ let startUmbel: UmbelStart;
 let common: string[];
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-print-exit-')));
   home = join(scratch, 'state');
   work = join(scratch, 'project');

@@ -35,7 +35,7 @@ let startUmbel: UmbelStart;
 const cfg = () => ['--env', `CLAUDE_CONFIG_DIR=${config}`];
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-sig-'));
   home = join(scratch, 'state');
   work = join(scratch, 'project');

@@ -33,7 +33,7 @@ async function pkg(name: string, source: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/runtime/dist/index.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs', 'packages/runtime/dist/index.js']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-provider-guard-')));
   project = join(scratch, 'project');
   await pkg('umbel-provider-exits', 'process.exit(7);\n');

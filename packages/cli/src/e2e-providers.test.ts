@@ -35,7 +35,7 @@ function providerSource(id: string, binary: string | undefined): string {
 }
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/runtime/dist/index.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs', 'packages/runtime/dist/index.js']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-providers-')));
   project = join(scratch, 'project');
   const pkg = join(project, 'node_modules', 'umbel-provider-alpha');

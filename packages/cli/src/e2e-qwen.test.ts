@@ -36,7 +36,7 @@ async function waitJson(name: string, timeout = '120s'): Promise<{ code: number;
 }
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/provider-qwen/dist/index.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs', 'packages/provider-qwen/dist/index.js']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-qwen-')));
   home = join(scratch, 'state');
   work = join(scratch, 'project');

@@ -20,7 +20,7 @@ let chatMock: Awaited<ReturnType<ChatMocks['startChatMock']>> | undefined;
 const onLoop = () => ['--host', 'loop', '--cwd', world.remoteWork, '--env', `CLAUDE_CONFIG_DIR=${claudeConfig}`];
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/runtime/dist/index.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs', 'packages/runtime/dist/index.js']);
   world = await remoteWorld({
     prefix: 'umbel-rmt-',
     remoteEnv: {

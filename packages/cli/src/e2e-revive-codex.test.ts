@@ -24,7 +24,7 @@ let env: Record<string, string>;
 let umbel: UmbelRun;
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-revive-codex-')));
   state = join(scratch, 'state');
   const work = join(scratch, 'project');

@@ -28,7 +28,7 @@ let env: Record<string, string>;
 let umbel: UmbelRun;
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/provider-opencode/dist/index.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs', 'packages/provider-opencode/dist/index.js']);
   scratch = await realpath(await mkdtemp(join(tmpdir(), 'umbel-e2e-revive-opencode-')));
   state = join(scratch, 'state');
   const work = join(scratch, 'project');

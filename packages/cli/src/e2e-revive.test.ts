@@ -23,7 +23,7 @@ let env: Record<string, string>;
 let umbel: UmbelRun;
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-revive-'));
   work = join(scratch, 'project');
   state = join(scratch, 'state');

@@ -40,7 +40,7 @@ async function tool(name: string, command: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-sbx-'));
   home = join(scratch, 'state');
   project = join(scratch, 'project');

@@ -23,7 +23,7 @@ const tmux = privateTmux('umbel-e2e-top');
 const cfg = () => ['--env', `CLAUDE_CONFIG_DIR=${config}`];
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js', 'packages/top/dist/index.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs', 'packages/top/dist/index.js']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-top-'));
   work = join(scratch, 'project');
   config = join(scratch, 'claude-config');
@@ -40,7 +40,7 @@ beforeAll(async () => {
     .join('\n');
   await writeFile(
     script,
-    `unset TMUX TMUX_PANE TMUX_TMPDIR\n${exports}\ncd '${work}'\nnode '${join(REPO_ROOT, 'packages/cli/dist/cli.js')}' top\necho "top-exited=$?"\nexec sleep 600\n`,
+    `unset TMUX TMUX_PANE TMUX_TMPDIR\n${exports}\ncd '${work}'\nnode '${join(REPO_ROOT, 'packages/cli/dist/cli.cjs')}' top\necho "top-exited=$?"\nexec sleep 600\n`,
   );
   await chmod(script, 0o700);
 });

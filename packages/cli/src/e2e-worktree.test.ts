@@ -55,7 +55,7 @@ function checkoutBytes(dir: string, root = dir, out = new Map<string, string>())
 }
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-wt-'));
   home = join(scratch, 'state');
   repo = join(scratch, 'repo');

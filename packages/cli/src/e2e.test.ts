@@ -39,7 +39,7 @@ async function transcriptOf(name: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  assertBuilt(['packages/cli/dist/cli.js']);
+  assertBuilt(['packages/cli/dist/cli.cjs']);
   scratch = await mkdtemp(join(tmpdir(), 'umbel-e2e-'));
   home = join(scratch, 'state');
   work = join(scratch, 'project');
