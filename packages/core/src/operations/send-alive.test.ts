@@ -84,6 +84,18 @@ describe('a send and the liveness of its worker', () => {
     await expect(umbel.send({ name: 'w1', prompt: 'ECHO one' })).rejects.toMatchObject({ code: 'UMBEL_WORKER_DEAD' });
   });
 
+  it('a failed delivery to a live worker keeps its own error, also when the host cannot say whether it lives', async () => {
+    const umbel = engine();
+    await umbel.spawn({ name: 'w1', provider: 'mock', cwd: work });
+    substrate.pasteAndPress = async () => {
+      throw new Error('paste broke');
+    };
+    substrate.inspect = async () => {
+      throw new Error('tmux did not answer');
+    };
+    await expect(umbel.send({ name: 'w1', prompt: 'ECHO one' })).rejects.toThrow('paste broke');
+  });
+
   it('a killed worker: the send fails as dead, word or no word', async () => {
     const umbel = engine();
     await umbel.spawn({ name: 'w1', provider: 'mock', cwd: work });

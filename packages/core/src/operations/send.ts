@@ -226,8 +226,11 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
         await writeOwnEvent(view.paths.events, 'send-failed', { turn: n, reason: 'delivery-failed', message }).catch(() => undefined);
         await clearInput(ctx, view).catch(() => undefined);
         // a worker that died since the host last said it lived is dead, not a failed delivery
-        await requireAlive(ctx, view);
-        throw error;
+        const dead = await requireAlive(ctx, view).then(
+          () => undefined,
+          (alive: unknown) => alive,
+        );
+        throw dead instanceof WorkerDeadError ? dead : error;
       }
       return await confirm(ctx, view, n, watcher, context.signal);
     } finally {
