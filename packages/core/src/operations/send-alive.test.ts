@@ -91,7 +91,7 @@ describe('a send and the liveness of its worker', () => {
       throw new Error('paste broke');
     };
     substrate.inspect = async () => {
-      throw new Error('tmux did not answer');
+      throw new Error('the host did not answer');
     };
     await expect(umbel.send({ name: 'w1', prompt: 'ECHO one' })).rejects.toThrow('paste broke');
   });
