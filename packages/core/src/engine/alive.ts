@@ -9,9 +9,16 @@ import type { EngineContext } from './context.js';
 /** How long the host's word that a session is alive stands for this engine's next send. */
 export const ALIVE_FRESH_MS = 1000;
 
-/** Record that the host just said `session` is alive. */
+/** Words kept before the old ones are dropped (an engine that lives long starts many workers). */
+const KEEP_WORDS = 64;
+
+/** Record that the host just said `session` is alive; words older than the window go once there are many. */
 export function sawAlive(ctx: EngineContext, session: string): void {
-  ctx.aliveSeen.set(session, ctx.now());
+  const now = ctx.now();
+  if (ctx.aliveSeen.size >= KEEP_WORDS) {
+    for (const [old, at] of ctx.aliveSeen) if (now - at > ALIVE_FRESH_MS) ctx.aliveSeen.delete(old);
+  }
+  ctx.aliveSeen.set(session, now);
 }
 
 /** Whether the host said `session` was alive within {@link ALIVE_FRESH_MS}. */

@@ -1,6 +1,6 @@
 // A send asks the host whether its worker lives before it types (a dead worker takes no prompt and
-// opens no turn). Right after this engine had the host's word — the spawn saw the ready screen, a
-// pool claim or an earlier send found the pane alive — that answer stands: one tmux client less on
+// opens no turn). Right after this engine had the host's word — the spawn saw the ready screen, or
+// a pool claim found the pane alive — that answer stands: one tmux client less on
 // every `umbel -p` (spawn or claim, then send). Later, or from another engine, the host is asked.
 // The window is a lower bound here (the test waits it out), never a measured time.
 import { mkdtemp, rm } from 'node:fs/promises';

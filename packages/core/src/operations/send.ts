@@ -228,7 +228,7 @@ export async function sendPrompt(ctx: EngineContext, options: { name: string; pr
         // a worker that died since the host last said it lived is dead, not a failed delivery
         const dead = await requireAlive(ctx, view).then(
           () => undefined,
-          (alive: unknown) => alive,
+          (failure: unknown) => failure,
         );
         throw dead instanceof WorkerDeadError ? dead : error;
       }
