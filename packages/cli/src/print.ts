@@ -8,7 +8,7 @@
  * and for a worktree or remote worker, `-p` removes it itself.
  */
 import { randomUUID } from 'node:crypto';
-import { BillingRefusedError, type Outcome, type Umbel, UmbelError, UsageError, type WaitOptions, type WorkerStatus } from '@umbel/core';
+import { BillingRefusedError, FIRST_TURN, type Outcome, type Umbel, UmbelError, UsageError, type WaitOptions, type WorkerStatus } from '@umbel/core';
 import { type Args, spawnFromArgs, str, turnWaitFromArgs } from './args.js';
 import { type CliIo, interruptExitCode } from './io.js';
 import { printJson } from './output.js';
@@ -82,6 +82,10 @@ interface PrintRun {
   readonly signal: AbortSignal;
   readonly format: Format;
   readonly prompt: string;
+  /** The prompt is all from -p's own command line (no stdin): it may go on the CLI's (SpawnContext.firstPrompt). */
+  readonly promptFromArgv: boolean;
+  /** The turn the spawn started on the prompt, when it did (a cold call: no send after it). */
+  firstTurn?: number;
   readonly wait: Omit<WaitOptions, 'name' | 'turn'>;
   readonly hold: Hold;
   /** The pool this call matched (a warm worker, or a cold start because the pool was empty). */
@@ -135,9 +139,9 @@ async function prepare(args: Args, io: CliIo, engine: Umbel | (() => Umbel | Pro
     throw new UsageError('--pool takes a fresh worker from a pool; --name and --resume keep one', { hint: 'use one or the other' });
   }
   const wait = turnWaitFromArgs(args);
-  const prompt = await promptOf(args, io);
+  const { prompt, fromArgv } = await promptOf(args, io);
   const made = typeof engine === 'function' ? await engine() : engine;
-  return { args, io, engine: made, signal, format, prompt, wait, hold: hold(made, io) };
+  return { args, io, engine: made, signal, format, prompt, promptFromArgv: fromArgv, wait, hold: hold(made, io) };
 }
 
 async function within(work: Promise<unknown>, ms: number): Promise<void> {
@@ -146,8 +150,8 @@ async function within(work: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
-/** The prompt: the argument, piped stdin, or both (`"<arg>\n<stdin>"`), as claude -p takes it. */
-async function promptOf(args: Args, io: CliIo): Promise<string> {
+/** The prompt: the argument, piped stdin, or both (`"<arg>\n<stdin>"`), as claude -p takes it; whether it is the argument alone. */
+async function promptOf(args: Args, io: CliIo): Promise<{ prompt: string; fromArgv: boolean }> {
   const arg = str(args.prompt);
   const piped = await io.readStdin();
   const stdinText = piped && piped.length > 0 ? piped : undefined;
@@ -157,7 +161,7 @@ async function promptOf(args: Args, io: CliIo): Promise<string> {
       hint: 'umbel -p "PROMPT", or echo PROMPT | umbel -p',
     });
   }
-  return prompt;
+  return { prompt, fromArgv: stdinText === undefined };
 }
 
 async function printRun(run: PrintRun): Promise<number> {
@@ -240,18 +244,23 @@ async function acquire(run: PrintRun): Promise<void> {
     if (worker && pool) return hold.take(worker, true, () => engine.pool.release({ pool, worker }));
   }
   // An anonymous worker lives for this process: prune removes it if this process is killed before it can.
+  // Its prompt, when it was on -p's own command line, goes with the spawn: a CLI that takes one on
+  // its command line starts on it as it comes up (no wait for its ready screen, no paste).
+  const first = named === undefined && run.promptFromArgv && str(args.host) === undefined ? run.prompt : undefined;
   const status = await engine.spawn(
     { ...spawnFromArgs(args, io.cwd), name: named, startupTimeout: str(args.startupTimeout) },
-    { signal, heldByCaller: named === undefined },
+    { signal, heldByCaller: named === undefined, ...(first !== undefined ? { firstPrompt: first } : {}) },
   );
   hold.take(status.name, named === undefined);
+  if (first !== undefined) run.firstTurn = FIRST_TURN;
 }
 
 /** Send the prompt and wait for its turn; stream-json prints the init line and messages live. */
 async function turn(run: PrintRun, name: string): Promise<{ outcome: Outcome; status?: WorkerStatus }> {
   const { io, engine, signal, format } = run;
   // A worker -p removes afterwards is never diffed: no git snapshot before its Enter.
-  const { turn } = await engine.send({ name, prompt: run.prompt }, { signal, snapshot: !run.hold.anonymous });
+  const { turn } =
+    run.firstTurn !== undefined ? { turn: run.firstTurn } : await engine.send({ name, prompt: run.prompt }, { signal, snapshot: !run.hold.anonymous });
   // Read the status after the prompt was accepted: some CLIs (codex) report their session id
   // only in the first prompt's hook payload. Only stream-json prints it before the answer; the
   // other formats take the session id from the outcome.

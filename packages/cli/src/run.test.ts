@@ -276,12 +276,20 @@ describe('-p interrupts', () => {
   });
 
   it('an output error after the first signal does not count as a second one', async () => {
-    const stuck: Umbel = { ...engine, wait: () => new Promise(() => undefined) };
+    // the run is in its (stuck) wait, past the spawn that an interrupt would end by itself
+    let waiting = false;
+    const stuck: Umbel = {
+      ...engine,
+      wait: () => {
+        waiting = true;
+        return new Promise(() => undefined);
+      },
+    };
     const signals: { fire?: (s: Interrupt) => void } = {};
     const { io: value } = io(undefined, signals);
     let settled = false;
     const pending = run(['-p', 'ECHO x', '--provider', 'mock'], { ...value, createEngine: () => stuck }).finally(() => (settled = true));
-    await untilWaiting();
+    for (let i = 0; i < 500 && !waiting; i++) await new Promise((r) => setTimeout(r, 20));
     signals.fire?.('SIGINT');
     signals.fire?.('SIGPIPE');
     await new Promise((r) => setTimeout(r, 200));

@@ -16,6 +16,7 @@ export { nowNs, isoOf } from './engine/clock.js';
 
 export { INPUT_PROMPT_SETTLE_MS } from './wait/wait-decision.js';
 export { compareEvents, stampEvent } from './ledger/fleet-events.js';
+export { FIRST_TURN, LAUNCH_PROMPT_MAX_BYTES } from './operations/first-prompt.js';
 export { eventPage, type EventPage, type EventPageOptions } from './operations/event-page.js';
 export { waitMany, waitManyDone, waitManyExitCode } from './wait/wait-many.js';
 export { STOP_SETTLE_MS } from './engine/context.js';

@@ -118,6 +118,11 @@ describe('buildClaudeLaunch: argv, env, ids', () => {
     ]);
   });
 
+  it('puts a first prompt last, after -- (the many-valued --allowedTools cannot take it)', async () => {
+    const launch = await buildClaudeLaunch(launchOptions({ allowedTools: 'Read', prompt: 'hello there' }));
+    expect(launch.argv.slice(5)).toEqual(['--allowedTools', 'Read', '--', 'hello there']);
+  });
+
   it('maps unattended to --permission-mode bypassPermissions unless a mode is explicit', async () => {
     expect((await buildClaudeLaunch(launchOptions({ unattended: true }))).argv.slice(5)).toEqual(['--permission-mode', 'bypassPermissions']);
     expect((await buildClaudeLaunch(launchOptions({ unattended: true, permissionMode: 'dontAsk' }))).argv.slice(5)).toEqual(['--permission-mode', 'dontAsk']);

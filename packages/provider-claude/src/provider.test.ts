@@ -17,6 +17,7 @@ describe('createClaude', () => {
       permissionModes: ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions', 'manual'],
       model: true,
       resume: true,
+      launchPrompt: true,
     });
     expect(provider.input).toEqual({ alwaysPaste: true, confirmTimeoutMs: 1500, maxSubmitRetries: 3, submitDelayMs: 0, clearKeys: ['Escape', 'Escape'] });
     expect(provider.verifiedVersions).toEqual(['2.1.328', '2.1.332']);

@@ -47,6 +47,7 @@ export function createClaude(settings: ClaudeSettings = {}): ProviderV1 {
       allowedTools: '--allowedTools',
       appendSystemPrompt: '--append-system-prompt',
       extraArgs: settings.extraArgs ?? [],
+      prompt: (text) => ['--', text], // claude-code.md §2.6: submitted at once; `--`: --allowedTools takes many
     },
     hooks: { events: facts.CLAUDE_HOOK_EVENTS, install: installClaudeHooks },
     screens: CLAUDE_SCREENS,

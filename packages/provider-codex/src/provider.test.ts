@@ -192,6 +192,11 @@ describe('doBuildLaunch and the shared CODEX_HOME', () => {
     expect(launch.argv.join(' ')).not.toContain('sk-mock');
   });
 
+  it('puts a first prompt last, after -- (codex starts on it)', async () => {
+    const launch = await codex.doBuildLaunch(options({ model: 'm1', prompt: '-x is text' }));
+    expect(launch.argv).toEqual([join(dir, 'bin', 'codex'), '--model', 'm1', '--', '-x is text']);
+  });
+
   it("leaves the provider key to the caller's own --env value, and names the config's base_url as the endpoint", async () => {
     const launch = await codex.doBuildLaunch(options({ env: { MOCK_API_KEY: 'sk-mine' } }));
     expect(launch.env?.MOCK_API_KEY).toBeUndefined(); // the caller's own --env value reaches the worker unchanged
@@ -293,6 +298,7 @@ describe('doBuildLaunch and the shared CODEX_HOME', () => {
       permissionModes: ['default', 'on-request', 'never', 'bypassPermissions'],
       model: true,
       resume: true,
+      launchPrompt: true,
     });
     const substrate = createMemorySubstrate();
     const umbel = createUmbel({ substrate, providers: [codex], home: join(dir, 'state'), env: { PATH: '/nonexistent' } });

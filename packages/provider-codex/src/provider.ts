@@ -107,6 +107,7 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
       },
       unattended: 'bypassPermissions',
       extraArgs: settings.extraArgs ?? [],
+      prompt: (text) => ['--', text], // codex.md §5.3: `codex "PROMPT"` submits at once; `--`: no prompt is an option
     },
     // SessionStart fires at the first submit, not at launch (reference codex.md §6.3)
     hooks: { events: CODEX_HOOK_EVENTS, sessionAt: 'first-prompt', install: (context) => installCodexHome(context, settings.userHome) },
@@ -119,8 +120,7 @@ export function createCodex(settings: CodexSettings = {}): ProviderV1 {
       inputPrompt: /^\s*Press enter to confirm or esc to cancel\s*$/m,
       inputBox: CODEX_COMPOSER,
     },
-    // codex-FACTS.md: "Input"
-    input: { confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true },
+    input: { confirmTimeoutMs: 3000, maxSubmitRetries: 3, alwaysPaste: true }, // codex-FACTS.md: "Input"
     // `/` starts a slash command, `!` a shell command: a leading space avoids both (codex-FACTS.md: "Input")
     prompt: { normalizeNewlines: true, escapeLeading: ['/', '!'] },
     payload: CODEX_PAYLOAD,

@@ -65,6 +65,7 @@ const CAPABILITIES: Readonly<Record<string, readonly [Check, 'required' | 'optio
   permissionModes: [stringArray, 'required'],
   model: [bool, 'optional'],
   resume: [bool, 'optional'],
+  launchPrompt: [bool, 'optional'],
 };
 
 function membersIssues(value: Record<string, unknown>, members: typeof MEMBERS, prefix: string): string[] {

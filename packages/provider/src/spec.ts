@@ -136,6 +136,12 @@ export interface ProviderV1LaunchOptions {
    * than start a new one: `umbel revive`. Only given to a provider whose `capabilities.resume` is true.
    */
   readonly resume?: { readonly sessionId: string };
+  /**
+   * The worker's first prompt, for the CLI to start on as it comes up (its own command-line prompt:
+   * `claude -- 'text'`), instead of a paste once it is ready. Only given to a provider whose
+   * `capabilities.launchPrompt` is true, never with `resume`; the text is as the engine would paste it.
+   */
+  readonly prompt?: string;
   /** The shell command string that delivers a hook payload (stdin) as an event of `kind`. */
   hookCommand(kind: HookKind, options?: { readonly stdout?: string }): string;
   /** Absolute path of the hook sink script (for configs that want argv arrays). */
@@ -452,6 +458,12 @@ export interface ProviderV1Capabilities {
    * never starting a fresh conversation instead.
    */
   readonly resume?: boolean;
+  /**
+   * The CLI starts on a prompt given on its command line (`claude -- 'text'`) and submits it as if
+   * typed: `doBuildLaunch` given `prompt` puts it there. Absent or false: a first prompt is pasted
+   * once the CLI is ready.
+   */
+  readonly launchPrompt?: boolean;
 }
 
 /** Version 1 of the provider specification. */

@@ -64,6 +64,15 @@ export interface SpawnContext extends CallContext {
    * that process is gone (killed before it could remove the worker itself).
    */
   readonly heldByCaller?: boolean;
+  /**
+   * The worker's first prompt (turn 1), given with the spawn: a CLI whose provider takes a prompt on
+   * its command line (`capabilities.launchPrompt`) starts on it as it comes up (no paste after the
+   * ready screen: `umbel -p`'s cold call); any other gets it as a send once ready. The spawn returns
+   * once the CLI took it (`wait` turn 1). No git snapshot is taken for that turn. The text goes on
+   * the CLI's command line, where other users of the machine may see it (`ps`): pass only a prompt
+   * that was on the caller's own command line.
+   */
+  readonly firstPrompt?: string;
 }
 
 /** Context of a send. */

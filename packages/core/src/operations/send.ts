@@ -21,6 +21,7 @@ import { sleep } from '../engine/util.js';
 import { acquireOwnedLock, type HeldLock } from '../engine/owned-lock.js';
 import { aliveRecently } from '../engine/alive.js';
 import type { ProcessOwner } from '../engine/process-owner.js';
+import type { Provider } from '@umbel/provider';
 import { watchDir, type DirWatcher } from '../wait/watch.js';
 import { inputBoxText } from './prompt-text.js';
 
@@ -164,7 +165,11 @@ export async function confirmWithin(ctx: EngineContext, view: UsableView, n: num
   }
 }
 
-async function confirm(ctx: EngineContext, view: UsableView, n: number, watcher: DirWatcher, signal?: AbortSignal): Promise<SendResult> {
+/**
+ * Wait for turn `n` to start; unconfirmed, press Enter again (up to the provider's retries) while the
+ * worker lives. Recorded `send-failed` and thrown (SendNotSubmittedError) when it never starts.
+ */
+export async function confirm(ctx: EngineContext, view: UsableView, n: number, watcher: DirWatcher, signal?: AbortSignal): Promise<SendResult> {
   const input = view.provider.input ?? {};
   const windowMs = input.confirmTimeoutMs ?? 1500;
   const retries = input.maxSubmitRetries ?? 3;
@@ -197,14 +202,16 @@ function refuseWhileBusy(view: UsableView): void {
   if (running && !running.end) throw new SendBusyError(view.name, 0, running.turn, whileBusy);
 }
 
+/** The prompt as the provider wants it given (`doPreparePrompt`: escapes, refusals), before the input-box rule. */
+export function preparedPrompt(provider: Provider, prompt: string): string {
+  return provider.doPreparePrompt ? guarded(provider, 'doPreparePrompt', () => provider.doPreparePrompt?.(prompt) ?? prompt) : prompt;
+}
+
 /** Deliver a prompt into a worker and confirm it was submitted. */
 export async function sendPrompt(ctx: EngineContext, options: { name: string; prompt: string }, context: SendContext = {}): Promise<SendResult> {
   const view = usableWorker(ctx, options.name);
   await requireAliveOrRecent(ctx, view);
-  const provider = view.provider;
-  const text = provider.doPreparePrompt
-    ? guarded(provider, 'doPreparePrompt', () => provider.doPreparePrompt?.(options.prompt) ?? options.prompt)
-    : options.prompt;
+  const text = preparedPrompt(view.provider, options.prompt);
   const lock = await acquireLock(view.paths.sendLock, view.name, context.signal);
   try {
     if (lock.broke) await closeOrphanTurn(ctx, options.name, lock.broke, context.signal);

@@ -24,6 +24,7 @@ import { createWorktree, planWorktree, removeWorktree, type WorktreePlan } from 
 import { reserveSpare, takeSpare } from '../git/spare.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS, awaitReady } from './startup.js';
 import { sawAlive } from '../engine/alive.js';
+import { FIRST_TURN, type FirstPrompt, firstTurn, planFirstPrompt, recordLaunchPrompt } from './first-prompt.js';
 import { deriveStatus } from './status.js';
 import type { SpawnContext } from '../contract/umbel.js';
 import { withFleetSlot } from './fleet-limit.js';
@@ -200,6 +201,7 @@ export async function prepareLaunch(
   p: SpawnPlan,
   written: string[],
   resume?: Resume,
+  prompt?: string,
 ): Promise<{ launch: ProviderV1Launch; env: Record<string, string>; meta: WorkerMeta }> {
   const { provider, meta } = p;
   const wp = ctx.paths.worker(meta.name);
@@ -215,6 +217,7 @@ export async function prepareLaunch(
       sharedDir,
       sessionId: resume?.sessionId ?? randomUUID(),
       ...(resume ? { resume: { sessionId: resume.sessionId } } : {}),
+      ...(prompt !== undefined ? { prompt } : {}),
       hookSinkPath: ctx.paths.hookSink,
       hookCommand: (kind, hookOptions) => hookCommandFor(ctx.paths.hookSink, kind, hookOptions?.stdout),
     }),
@@ -247,8 +250,9 @@ export interface LaunchState {
 }
 
 /**
- * Launch the CLI of a claimed worker (resuming conversation `resume`: revive) and wait for its ready
- * prompt; record `ready` with its billing verdict. `state` tells the caller's unwind what to undo.
+ * Launch the CLI of a claimed worker (resuming conversation `resume`: revive; starting on its first
+ * prompt `first`, ./first-prompt.ts) and wait for its ready prompt; record `ready` with its billing
+ * verdict. `state` tells the caller's unwind what to undo.
  */
 export async function launchToReady(
   ctx: EngineContext,
@@ -256,10 +260,12 @@ export async function launchToReady(
   state: LaunchState,
   resume: Resume | undefined,
   signal: AbortSignal | undefined,
+  first?: FirstPrompt,
 ): Promise<WorkerStatus> {
   const { name, substrateSession: session } = p.meta;
   const wp = ctx.paths.worker(name);
-  const { launch, env, meta } = await prepareLaunch(ctx, p, state.written, resume);
+  await recordLaunchPrompt(wp.events, first);
+  const { launch, env, meta } = await prepareLaunch(ctx, p, state.written, resume, first?.onLaunch);
   state.launched = true;
   // A session of this name already on the host (not this claim's) is refused by the launch itself.
   await ctx.substrate.launch({ session, cwd: meta.cwd, argv: launch.argv, env, exitRecordDir: wp.events }).catch((error: unknown) => {
@@ -267,7 +273,8 @@ export async function launchToReady(
     state.launched = false;
     throw new WorkerExistsError(name);
   });
-  const screen = await awaitReady(ctx, { name, session, eventsDir: wp.events, provider: p.provider }, p.startupTimeout, signal);
+  const target = { name, session, eventsDir: wp.events, provider: p.provider, ...(first?.onLaunch !== undefined ? { firstTurn: FIRST_TURN } : {}) };
+  const screen = await awaitReady(ctx, target, p.startupTimeout, signal);
   const billing = detectBilling(p.provider, screen, meta.envNames, launch.billing);
   refuseApiBilling(p.provider, billing, p.billingGuard, name);
   const endpoint = endpointOf(p.provider, env, launch.endpoint);
@@ -279,12 +286,16 @@ export async function launchToReady(
   });
   // startup just saw the ready screen, with no exit recorded: a send right after need not ask the host
   sawAlive(ctx, session);
-  return settle(ctx, name, meta);
+  const status = await settle(ctx, name, meta);
+  if (!first) return status;
+  await firstTurn(ctx, name, first, signal);
+  return status;
 }
 
 /** Start a worker and wait until its CLI is ready. */
 export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParsed, context: SpawnContext = {}): Promise<WorkerStatus> {
   const planned = await plan(ctx, options, context);
+  const first = planFirstPrompt(planned.provider, context.firstPrompt, planned.billingGuard);
   const p: SpawnPlan = { ...planned, meta: { ...planned.meta, spawnPid: process.pid } };
   const { name, substrateSession: session } = p.meta;
   const wp = ctx.paths.worker(name);
@@ -295,7 +306,7 @@ export async function spawnWorker(ctx: EngineContext, options: SpawnOptionsParse
   try {
     await makeWorktree(ctx, p.meta);
     worktreeMade = p.meta.worktree !== undefined;
-    const ready = await launchToReady(ctx, p, state, undefined, context.signal);
+    const ready = await launchToReady(ctx, p, state, undefined, context.signal, first);
     await fillReserve(ctx, p.meta);
     return ready;
   } catch (error) {

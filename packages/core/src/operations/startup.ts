@@ -8,6 +8,7 @@ import type { EngineContext } from '../engine/context.js';
 import { deathFacts } from '../ledger/death.js';
 import { AbortedError, NotSignedInError, SpawnFailedError, StateUnwritableError } from '../contract/errors.js';
 import { loadWorker } from '../ledger/ledger.js';
+import type { WorkerView } from '../ledger/ledger-types.js';
 import type { Provider, ProviderV1StartupState } from '@umbel/provider';
 import { guarded } from '../engine/provider-guard.js';
 import type { PaneState } from '../contract/substrate.js';
@@ -24,7 +25,14 @@ const DIALOG_SETTLE_MS = 300;
 const READY_POLL_MS = 100;
 /** …and once the CLI has announced its session (the input box is drawn around then). */
 const READY_POLL_AFTER_SESSION_MS = 20;
-/** How often startup asks the host whether the CLI is still alive (an exit record asks at once). */
+/**
+ * …and at a CLI started on a prompt on its command line, which needs no ready screen: its prompt hook
+ * ends the wait; the screen is looked at only for a dialog, a sign-in or a fatal screen. Each look is
+ * a tmux client, whose CPU a CLI starting on a 2-core machine misses (claude's start took ~150 ms
+ * longer with looks every 100 ms than every 400).
+ */
+const LAUNCH_PROMPT_LOOK_MS = 400;
+/** How often startup asks the host whether the CLI is still alive (an exit record asks at once; on a launch prompt, every other look). */
 const READY_INSPECT_EVERY_MS = 500;
 /** How often startup checks that hooks can still write (a full disk drops them silently). */
 const SPACE_CHECK_EVERY_MS = 2000;
@@ -122,10 +130,17 @@ async function look(s: Startup): Promise<string> {
   }
 }
 
+/** A CLI started on a prompt on its command line is past its startup once it took that turn (it may never show an idle prompt first). */
+function tookFirstTurn(view: WorkerView | undefined, n: number | undefined): boolean {
+  if (n === undefined) return false;
+  const turn = view?.turns.find((t) => t.turn === n);
+  return turn !== undefined && (turn.accepted !== undefined || turn.end !== undefined || turn.inputs.length > 0);
+}
+
 /** Wait until the CLI in `session` shows its ready prompt (answering dialogs), or throw why not. Returns the ready screen. */
 export async function awaitReady(
   ctx: EngineContext,
-  target: { name: string; session: string; eventsDir: string; provider: Provider },
+  target: { name: string; session: string; eventsDir: string; provider: Provider; firstTurn?: number },
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<string> {
@@ -138,16 +153,27 @@ export async function awaitReady(
   let lastInspect = Date.now();
   let lastSpaceCheck = Date.now();
   let lookedSinceSession = 0;
+  // a CLI on a launch prompt is first looked at a while after its launch, and never more often than that
+  const lookEvery = target.firstTurn !== undefined ? LAUNCH_PROMPT_LOOK_MS : 0;
+  let lastLook = Date.now();
   try {
     for (;;) {
       if (signal?.aborted) throw new AbortedError('spawn cancelled');
       const view = loadWorker(ctx, target.name);
       // Liveness from the host every so often, and at once when the launch wrapper recorded an exit.
-      if (Date.now() - lastInspect >= READY_INSPECT_EVERY_MS || view?.death.exit) {
+      if (Date.now() - lastInspect >= Math.max(READY_INSPECT_EVERY_MS, 2 * lookEvery) || view?.death.exit) {
         lastInspect = Date.now();
         const pane = await ctx.substrate.inspect(target.session);
         if (!pane.exists || pane.dead) await failed(s, pane);
       }
+      // the CLI took its launch prompt: past its startup (the screen is for the billing verdict)
+      if (tookFirstTurn(view, target.firstTurn)) return await look(s);
+      const sinceLook = Date.now() - lastLook;
+      if (sinceLook < lookEvery && !view?.death.exit) {
+        await watcher.next(lookEvery - sinceLook);
+        continue;
+      }
+      lastLook = Date.now();
       const screen = await look(s);
       s.lastScreen = screen;
       const startup = detect(s, screen);
@@ -171,7 +197,8 @@ export async function awaitReady(
       // first, then back off (20, 40, 80, 100 ms), so many workers starting at once stay cheap.
       const sessionSeen = view?.sessionSeen ?? false;
       if (sessionSeen) lookedSinceSession += 1;
-      await watcher.next(sessionSeen ? Math.min(READY_POLL_MS, READY_POLL_AFTER_SESSION_MS * 2 ** (lookedSinceSession - 1)) : READY_POLL_MS);
+      const pause = sessionSeen ? Math.min(READY_POLL_MS, READY_POLL_AFTER_SESSION_MS * 2 ** (lookedSinceSession - 1)) : READY_POLL_MS;
+      await watcher.next(Math.max(lookEvery, pause));
     }
   } finally {
     await watcher.close();

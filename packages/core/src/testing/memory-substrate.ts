@@ -23,7 +23,7 @@
  * permission prompt is drawn, and takes keys, that long after its hook fired), MOCK_CLI_START_MS=<ms>
  * (startup takes that long before the ready screen), MOCK_CLI_STOP_LATE_MS=<ms> (the stop hook fires
  * that long after the answer is in the transcript), MOCK_CLI_DROP_WHILE_BUSY=1 (a prompt typed while a
- * turn runs is dropped), MOCK_CLI_QUEUE_WHILE_BUSY=1 (a prompt submitted while a turn runs leaves the
+ * turn runs is dropped), MOCK_CLI_DROP_LAUNCH_PROMPT=1 (a prompt on the command line is never submitted), MOCK_CLI_QUEUE_WHILE_BUSY=1 (a prompt submitted while a turn runs leaves the
  * input box and is queued: it starts, with its prompt hook, once the running turn answered). Prompt `MUTE` ends its turn with a stop hook that
  * carries no message and a transcript that holds no answer. Key `C-u` clears the input box.
  *
@@ -306,6 +306,9 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
       s.turnCounter = text.split('\n').filter((line) => line.includes('"type":"user"')).length;
     }
     await runHook(hooks(s).session, { session_id: 'mock-session', transcript_path: transcriptPath(s) }, s.options.env);
+    // a prompt on the command line (`-- <prompt>`) is submitted as the CLI comes up, unless MOCK_CLI_DROP_LAUNCH_PROMPT=1
+    const first = s.options.argv.indexOf('--');
+    if (first >= 0 && !s.options.env.MOCK_CLI_DROP_LAUNCH_PROMPT) later(s, 5, () => submit(s, s.options.argv[first + 1] ?? ''));
   }
 
   async function exit(s: MockSession, how: { status?: number; signal?: string }): Promise<void> {

@@ -83,6 +83,8 @@ export interface MockProviderSettings {
   readonly resume?: boolean;
   /** Declare that every prompt the CLI takes fires its prompt hook (`promptHook: 'every-prompt'`; a SELFTURN turn fires none). */
   readonly everyPromptHooked?: boolean;
+  /** Declare that it starts on a prompt on its command line (`capabilities.launchPrompt`; the launch ends with `-- <prompt>`). */
+  readonly launchPrompt?: boolean;
 }
 
 /** A ProviderV1 for the memory substrate's mock CLI, with a call log. */
@@ -104,6 +106,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
       permissionModes: ['default', 'bypass'],
       model: settings.model ?? true,
       ...(settings.resume ? { resume: true } : {}),
+      ...(settings.launchPrompt ? { launchPrompt: true } : {}),
     },
     inheritEnv: settings.inheritEnv ?? ['MOCK_API_KEY'],
     ...(settings.everyPromptHooked ? { promptHook: 'every-prompt' as const } : {}),
@@ -133,6 +136,7 @@ export function createMockProvider(settings: MockProviderSettings = {}): MockPro
           ...(options.unattended ? ['--yolo'] : []),
           ...(options.model ? ['--model', options.model] : []),
           ...(options.resume ? ['--resume', options.resume.sessionId] : []),
+          ...(options.prompt !== undefined ? ['--', options.prompt] : []),
         ],
         env: { MOCK_CLI_HOOKS: JSON.stringify(hooks) },
         files: [{ path: join(options.workerDir, 'mock-settings.json'), content: JSON.stringify({ hooks }) }],

@@ -245,3 +245,27 @@ describe('defineProvider: code where a table cannot say it', () => {
     }
   });
 });
+
+describe('defineProvider: a first prompt on the command line', () => {
+  it('puts the prompt last, after everything else, where flags.prompt says; launchPrompt follows from the fact', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'umbel-kit-prompt-'));
+    try {
+      const bin = join(dir, 'acme');
+      await writeFile(bin, '#!/bin/sh\n', { mode: 0o755 });
+      const provider = defineProvider({
+        ...base,
+        flags: { allowedTools: '--allowed', prompt: (text) => ['--', text], extraArgs: ['--x'] },
+        transcript: { read: () => ({ status: 'missing' }) },
+      });
+      expect(provider.capabilities.launchPrompt).toBe(true);
+      const launch = await provider.doBuildLaunch({ ...launchIn(dir, bin), allowedTools: 'Read', prompt: '-v is a prompt' });
+      expect(launch.argv).toEqual([bin, '--allowed', 'Read', '--x', '--', '-v is a prompt']);
+      expect((await provider.doBuildLaunch(launchIn(dir, bin))).argv).toEqual([bin, '--x']);
+      const without = defineProvider({ ...base, transcript: { read: () => ({ status: 'missing' }) } });
+      expect(without.capabilities.launchPrompt).toBeUndefined();
+      await expect(without.doBuildLaunch({ ...launchIn(dir, bin), prompt: 'hi' })).rejects.toThrow(/no flags\.prompt/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

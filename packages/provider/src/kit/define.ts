@@ -71,6 +71,7 @@ function capabilitiesOf(flags: FlagFacts): ProviderV1Capabilities {
     permissionModes: Object.keys(flags.permissionModes ?? {}),
     model: flags.model !== undefined,
     ...(flags.resume ? { resume: true } : {}),
+    ...(flags.prompt ? { launchPrompt: true } : {}),
   };
 }
 

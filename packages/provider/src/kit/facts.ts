@@ -98,6 +98,12 @@ export interface FlagFacts {
   readonly appendSystemPrompt?: string;
   /** Appended after everything (from the provider's settings; never env values). */
   readonly extraArgs?: readonly string[];
+  /**
+   * The arguments that hand the CLI its first prompt to start on (Claude: `['--', text]`), put last.
+   * Declare it only where the CLI's reference verifies that such a prompt is submitted at once, as
+   * if typed; it gives the provider `capabilities.launchPrompt`.
+   */
+  readonly prompt?: (text: string) => readonly string[];
 }
 
 /** One hook event umbel installs, with the command that delivers it. */

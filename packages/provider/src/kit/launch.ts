@@ -22,6 +22,10 @@ export function flagArgs(flags: FlagFacts, options: ProviderV1LaunchOptions, mod
   if (flags.allowedTools && options.allowedTools !== undefined) args.push(flags.allowedTools, options.allowedTools);
   if (flags.appendSystemPrompt && options.appendSystemPrompt !== undefined) args.push(flags.appendSystemPrompt, options.appendSystemPrompt);
   args.push(...(flags.extraArgs ?? []));
+  if (options.prompt !== undefined) {
+    if (!flags.prompt) throw new Error('this provider takes no first prompt on the command line (no flags.prompt)');
+    args.push(...flags.prompt(options.prompt));
+  }
   return args;
 }
 
