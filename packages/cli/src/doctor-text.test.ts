@@ -13,7 +13,13 @@ it("indents a multi-line detail's continuation lines under the detail column", (
         displayName: 'Mock CLI',
         ok: false,
         checks: [
-          { id: 'turn', title: 'one turn end to end', status: 'fail', detail: "send: not submitted\nthe screen's last lines:\nmock> hi", hint: 'use a verified version' },
+          {
+            id: 'turn',
+            title: 'one turn end to end',
+            status: 'fail',
+            detail: "send: not submitted\nthe screen's last lines:\nmock> hi",
+            hint: 'use a verified version',
+          },
           { id: 'billing', title: 'billing', status: 'pass', detail: 'subscription' },
         ],
       },

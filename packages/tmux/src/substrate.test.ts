@@ -388,7 +388,9 @@ describe('pasteAndPress', () => {
     // a tmux that logs each client it starts (its first command) before it runs the real one
     const tmux = join(bin, 'tmux');
     const real = spawnSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' }).stdout.trim();
-    await writeFile(tmux, `#!/bin/sh\nfor a; do case "$a" in -*|umbel-*|/*) ;; *) echo "$a" >> '${log}'; break ;; esac; done\nexec '${real}' "$@"\n`, { mode: 0o755 });
+    await writeFile(tmux, `#!/bin/sh\nfor a; do case "$a" in -*|umbel-*|/*) ;; *) echo "$a" >> '${log}'; break ;; esac; done\nexec '${real}' "$@"\n`, {
+      mode: 0o755,
+    });
     const r = await rig({ settings: { tmuxBin: tmux } });
     const out = join(bin, 'pasted.bin');
     await shLaunch(r, 'umbel-submit', `stty -echo; printf '\\033[?2004h'; printf 'READY\\n'; exec cat > "$1"`, { args: [out] });

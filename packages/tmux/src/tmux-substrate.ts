@@ -78,14 +78,9 @@ async function pasteInto(client: TmuxClient, session: string, text: string, keys
   const buffer = `umbel-paste-${uniqueSuffix()}`;
   let result: TmuxResult;
   try {
-    result = await client.call(
-      [
-        ['load-buffer', '-b', buffer, '-'],
-        ['paste-buffer', '-p', '-d', '-b', buffer, '-t', windowTarget(session)],
-        ...press,
-      ],
-      { input: text },
-    );
+    result = await client.call([['load-buffer', '-b', buffer, '-'], ['paste-buffer', '-p', '-d', '-b', buffer, '-t', windowTarget(session)], ...press], {
+      input: text,
+    });
   } catch (error) {
     await client.deleteBuffer(buffer);
     throw error;
