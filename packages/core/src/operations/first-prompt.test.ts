@@ -64,6 +64,20 @@ describe('a first prompt given with the spawn', () => {
     expect(await umbel.wait({ name: 'w1', turn: 1, timeout: '10s' })).toMatchObject({ reason: 'completed', result: 'MOCK-REPLY: -v ECHO one' });
   });
 
+  it('a CLI starting on a launch prompt is looked at seldom: a 1 s start costs a few captures, not one every 100 ms', async () => {
+    let captures = 0;
+    substrate = {
+      ...substrate,
+      capture: async (session, options) => {
+        captures++;
+        return memory.capture(session, options);
+      },
+    };
+    const slow = { MOCK_CLI_START_MS: '1000' };
+    await engine(true, slow).spawn({ name: 'w1', provider: 'mock', cwd: work, env: slow }, { firstPrompt: 'ECHO one' });
+    expect(captures).toBeLessThanOrEqual(4);
+  });
+
   it('is pasted once ready into a CLI that takes none on its command line, as turn 1', async () => {
     const umbel = engine(false);
     await umbel.spawn({ name: 'w1', provider: 'mock', cwd: work }, { firstPrompt: 'ECHO one' });
