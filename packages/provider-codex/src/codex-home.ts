@@ -76,12 +76,13 @@ export interface ManagedConfigOptions {
 }
 
 /**
- * The managed config.toml from the user's text (or the managed copy): the managed keys set, the rest of the text kept as it is
- * (comments, order, codex's own writes). Pure and idempotent. A text that is not TOML is left alone (codex refuses it itself).
+ * The managed config.toml from the user's text (or the managed copy): the managed keys set (new tables as `[table]` sections, as codex
+ * writes them), the rest kept as it is; a text holding them all comes back unpatched. Pure, idempotent; not TOML: left alone (codex refuses it).
  */
 export function renderManagedConfig(existing: string, options: ManagedConfigOptions): string {
   const config = parseConfig(existing);
   if (!config) return existing;
+  const before = attempt(() => canonicalJson(config));
   const state = recordAt(config, ['hooks', 'state']);
   if (options.userHome && options.userHome !== options.home) {
     // The user's own config.toml hooks are keyed by their file's path; keep them trusted here.
@@ -97,8 +98,7 @@ export function renderManagedConfig(existing: string, options: ManagedConfigOpti
   recordAt(config, ['notice']).hide_rate_limit_model_nudge = true;
   for (const dir of options.trust) recordAt(config, ['projects', dir]).trust_level = 'trusted';
   for (const h of options.hooks) recordAt(state, [h.stateKey]).trusted_hash = h.trustedHash;
-  // new tables as `[table]` sections, the way codex writes its own
-  const text = patch(existing, config, { inlineTableStart: 8 });
+  const text = before !== undefined && attempt(() => canonicalJson(config)) === before ? existing : patch(existing, config, { inlineTableStart: 8 });
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
