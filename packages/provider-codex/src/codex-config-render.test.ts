@@ -15,6 +15,8 @@ vi.mock('@decimalturn/toml-patch', async (importOriginal) => {
   };
 });
 
+// this project's files share their worker's modules: what is tested is loaded afresh, under the mock
+vi.resetModules();
 const { codexHooks, readTomlScalar, renderManagedConfig } = await import('./codex-home.js');
 
 const installed = [{ event: 'Stop', kind: 'stop' as const, command: 'sink stop' }];

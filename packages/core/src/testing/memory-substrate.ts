@@ -306,9 +306,11 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
       s.turnCounter = text.split('\n').filter((line) => line.includes('"type":"user"')).length;
     }
     await runHook(hooks(s).session, { session_id: 'mock-session', transcript_path: transcriptPath(s) }, s.options.env);
-    // a prompt on the command line (`-- <prompt>`) is submitted as the CLI comes up, unless MOCK_CLI_DROP_LAUNCH_PROMPT=1
-    const first = s.options.argv.indexOf('--');
-    if (first >= 0 && !s.options.env.MOCK_CLI_DROP_LAUNCH_PROMPT) later(s, 5, () => submit(s, s.options.argv[first + 1] ?? ''));
+    // a prompt on the command line (`-- <prompt>`, last: a sandbox's wrapper has a `--` of its own before
+    // the CLI) is submitted as the CLI comes up, unless MOCK_CLI_DROP_LAUNCH_PROMPT=1
+    const argv = s.options.argv;
+    const prompt = argv.at(-2) === '--' ? argv.at(-1) : undefined;
+    if (prompt !== undefined && !s.options.env.MOCK_CLI_DROP_LAUNCH_PROMPT) later(s, 5, () => submit(s, prompt));
   }
 
   async function exit(s: MockSession, how: { status?: number; signal?: string }): Promise<void> {
