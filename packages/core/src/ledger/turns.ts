@@ -274,6 +274,11 @@ export function latestEnded(turns: readonly TurnView[]): TurnView | undefined {
   return undefined;
 }
 
+/** Whether the CLI started a turn: it accepted the prompt, ended the turn, or asks for input in it (pure). */
+export function turnStarted(turn: TurnView): boolean {
+  return turn.accepted !== undefined || turn.end !== undefined || turn.inputs.length > 0;
+}
+
 /** The next turn number (monotonic per worker, never reused, not-submitted turns included). */
 export function nextTurnNumber(turns: readonly TurnView[]): number {
   return turns.reduce((max, t) => Math.max(max, t.turn), 0) + 1;

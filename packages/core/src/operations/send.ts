@@ -16,7 +16,7 @@ import { writeOwnEvent } from '../ledger/own-events.js';
 import { guarded } from '../engine/provider-guard.js';
 import type { SendResult } from '../contract/schemas.js';
 import type { SendContext } from '../contract/umbel.js';
-import { nextTurnNumber } from '../ledger/turns.js';
+import { nextTurnNumber, turnStarted } from '../ledger/turns.js';
 import { sleep } from '../engine/util.js';
 import { acquireOwnedLock, type HeldLock } from '../engine/owned-lock.js';
 import { aliveRecently } from '../engine/alive.js';
@@ -100,7 +100,7 @@ function started(ctx: EngineContext, name: string, n: number): { turn?: TurnView
   const turn = turns.find((t) => t.turn === n);
   const before = turns.filter((t) => t.turn < n && !t.notSubmitted);
   const busyBefore = before.length > 0 && !before[before.length - 1]?.end;
-  return { ...(turn && (turn.accepted || turn.end || turn.inputs.length) ? { turn } : {}), busyBefore };
+  return { ...(turn && turnStarted(turn) ? { turn } : {}), busyBefore };
 }
 
 /** Press the provider's clear keys one at a time while its input box still holds text. */

@@ -9,6 +9,7 @@ import { deathFacts } from '../ledger/death.js';
 import { AbortedError, NotSignedInError, SpawnFailedError, StateUnwritableError } from '../contract/errors.js';
 import { loadWorker } from '../ledger/ledger.js';
 import type { WorkerView } from '../ledger/ledger-types.js';
+import { turnStarted } from '../ledger/turns.js';
 import type { Provider, ProviderV1StartupState } from '@umbel/provider';
 import { guarded } from '../engine/provider-guard.js';
 import type { PaneState } from '../contract/substrate.js';
@@ -134,7 +135,7 @@ async function look(s: Startup): Promise<string> {
 function tookFirstTurn(view: WorkerView | undefined, n: number | undefined): boolean {
   if (n === undefined) return false;
   const turn = view?.turns.find((t) => t.turn === n);
-  return turn !== undefined && (turn.accepted !== undefined || turn.end !== undefined || turn.inputs.length > 0);
+  return turn !== undefined && turnStarted(turn);
 }
 
 /** Wait until the CLI in `session` shows its ready prompt (answering dialogs), or throw why not. Returns the ready screen. */
