@@ -205,21 +205,31 @@ export class BillingRefusedError extends UmbelError {
   }
 }
 
+/** What the CLI's input box showed when a send gave up: `holds` text (never taken), `empty` (taken, no turn started), unread. */
+export type InputBoxAtFailure = 'holds' | 'empty' | undefined;
+
+const BOX_SAYS: Record<'holds' | 'empty', string> = {
+  holds: ' (its input box still held the prompt)',
+  empty: ' (its input box is empty: the CLI took the text but never started the turn)',
+};
+
 /** The prompt was typed but the CLI never confirmed it. The worker stays alive. Exit 1. */
 export class SendNotSubmittedError extends UmbelError {
   readonly worker: string;
   readonly enterPresses: number;
   readonly paneTail: string | undefined;
-  constructor(worker: string, enterPresses: number, paneTail?: string) {
+  readonly inputBox: InputBoxAtFailure;
+  constructor(worker: string, enterPresses: number, paneTail?: string, inputBox?: InputBoxAtFailure) {
     super({
       name: 'SendNotSubmittedError',
       code: UmbelErrorCode.SendNotSubmitted,
-      message: `the prompt to '${worker}' was not submitted after ${enterPresses} Enter presses; the worker is still alive`,
+      message: `the prompt to '${worker}' was not submitted after ${enterPresses} Enter presses${inputBox ? BOX_SAYS[inputBox] : ''}; the worker is still alive`,
       hint: `inspect it with 'umbel capture ${worker}'`,
     });
     this.worker = worker;
     this.enterPresses = enterPresses;
     this.paneTail = paneTail;
+    this.inputBox = inputBox;
   }
 }
 

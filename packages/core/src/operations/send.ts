@@ -8,7 +8,7 @@
 import { accountDialogOf } from './account-dialog.js';
 import type { EngineContext } from '../engine/context.js';
 import { deathFacts } from '../ledger/death.js';
-import { AbortedError, AccountDialogError, SendBusyError, SendNotSubmittedError, UmbelError, WorkerDeadError } from '../contract/errors.js';
+import { AbortedError, AccountDialogError, type InputBoxAtFailure, SendBusyError, SendNotSubmittedError, UmbelError, WorkerDeadError } from '../contract/errors.js';
 import { snapshotTree } from '../git/git-tree.js';
 import { loadWorker, usableWorker } from '../ledger/ledger.js';
 import type { TurnView, UsableView } from '../ledger/ledger-types.js';
@@ -17,7 +17,7 @@ import { guarded } from '../engine/provider-guard.js';
 import type { SendResult } from '../contract/schemas.js';
 import type { SendContext } from '../contract/umbel.js';
 import { nextTurnNumber, turnStarted } from '../ledger/turns.js';
-import { sleep } from '../engine/util.js';
+import { lastNonBlankLines, sleep } from '../engine/util.js';
 import { acquireOwnedLock, type HeldLock } from '../engine/owned-lock.js';
 import { aliveRecently } from '../engine/alive.js';
 import type { ProcessOwner } from '../engine/process-owner.js';
@@ -167,7 +167,9 @@ export async function confirmWithin(ctx: EngineContext, view: UsableView, n: num
 
 /**
  * Wait for turn `n` to start; unconfirmed, press Enter again (up to the provider's retries) while the
- * worker lives. Recorded `send-failed` and thrown (SendNotSubmittedError) when it never starts.
+ * worker lives. The presses spent and the input box empty, the CLI took the text: it gets as long
+ * again to start the turn (a prompt hook that comes late under load). Recorded `send-failed` and
+ * thrown (SendNotSubmittedError, saying what the box showed) when it never starts.
  */
 export async function confirm(ctx: EngineContext, view: UsableView, n: number, watcher: DirWatcher, signal?: AbortSignal): Promise<SendResult> {
   const input = view.provider.input ?? {};
@@ -179,15 +181,28 @@ export async function confirm(ctx: EngineContext, view: UsableView, n: number, w
     await requireAlive(ctx, view);
     // A busy CLI queues the prompt and starts it after the running turn: nothing to re-press.
     if (seen.busyBefore) return { worker: view.name, turn: n, queued: true };
-    if (presses > retries && (await queuedUnseen(ctx, view))) return { worker: view.name, turn: n, queued: true };
-    if (presses > retries) {
-      await writeOwnEvent(view.paths.events, 'send-failed', { turn: n, reason: 'not-submitted', message: `not confirmed after ${presses} Enter presses` });
-      await clearInput(ctx, view).catch(() => undefined);
-      const tail = await ctx.substrate.capture(view.session, { lines: 20 }).catch(() => undefined);
-      throw new SendNotSubmittedError(view.name, presses, tail);
+    if (presses <= retries) {
+      await ctx.substrate.sendKeys(view.session, ['Enter']);
+      continue;
     }
-    await ctx.substrate.sendKeys(view.session, ['Enter']);
+    if (await queuedUnseen(ctx, view)) return { worker: view.name, turn: n, queued: true };
+    const box = boxState(await readInputBox(ctx, view));
+    if (box === 'empty' && (await confirmWithin(ctx, view, n, windowMs * presses, watcher, signal)).turn) return { worker: view.name, turn: n };
+    return notSubmitted(ctx, view, n, presses, box);
   }
+}
+
+function boxState(text: string | undefined): InputBoxAtFailure {
+  if (text === undefined) return undefined;
+  return text.trim() === '' ? 'empty' : 'holds';
+}
+
+/** Turn `n` recorded `send-failed`, the input box cleared, and the error thrown with the screen's last lines. */
+async function notSubmitted(ctx: EngineContext, view: UsableView, n: number, presses: number, box: InputBoxAtFailure): Promise<never> {
+  await writeOwnEvent(view.paths.events, 'send-failed', { turn: n, reason: 'not-submitted', message: `not confirmed after ${presses} Enter presses` });
+  await clearInput(ctx, view).catch(() => undefined);
+  const screen = await ctx.substrate.capture(view.session, { lines: 40 }).catch(() => undefined);
+  throw new SendNotSubmittedError(view.name, presses, screen === undefined ? undefined : lastNonBlankLines(screen, 20), box);
 }
 
 /**

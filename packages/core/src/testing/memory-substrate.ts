@@ -24,7 +24,8 @@
  * (startup takes that long before the ready screen), MOCK_CLI_STOP_LATE_MS=<ms> (the stop hook fires
  * that long after the answer is in the transcript), MOCK_CLI_DROP_WHILE_BUSY=1 (a prompt typed while a
  * turn runs is dropped), MOCK_CLI_DROP_LAUNCH_PROMPT=1 (a prompt on the command line is never submitted), MOCK_CLI_QUEUE_WHILE_BUSY=1 (a prompt submitted while a turn runs leaves the
- * input box and is queued: it starts, with its prompt hook, once the running turn answered). Prompt `MUTE` ends its turn with a stop hook that
+ * input box and is queued: it starts, with its prompt hook, once the running turn answered). MOCK_CLI_SUBMIT_LATE_MS=<ms> (Enter
+ * empties the input box at once; the prompt is submitted, its hook fired, that long after). Prompt `MUTE` ends its turn with a stop hook that
  * carries no message and a transcript that holds no answer. Key `C-u` clears the input box.
  *
  * Tool calls: `TOOLS <action> | <action> …` runs each action in the worker cwd, records it in the
@@ -372,7 +373,9 @@ export function createMemorySubstrate(settings: MemorySubstrateSettings = {}): M
       s.queue.push(prompt);
       return;
     }
-    await submit(s, prompt);
+    const late = Number(s.options.env.MOCK_CLI_SUBMIT_LATE_MS ?? 0);
+    if (late) later(s, late, () => submit(s, prompt));
+    else await submit(s, prompt);
   }
 
   /** A `/x` or `!x` prompt: the CLI's own command. Only `/turn TEXT` makes a model turn. */

@@ -1,0 +1,56 @@
+/**
+ * A CLI that takes the prompt out of its input box at once but fires its prompt hook late — later than
+ * send's confirmation windows (opencode under load: the box empties, the turn's hook comes seconds
+ * after). An empty box after the Enter presses means the CLI took the text: the send waits as long
+ * again for the turn before it gives up, and its answer is that turn's. A prompt never taken still
+ * fails, its error saying which of the two it was and showing the screen without its blank lines.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createUmbel } from '../engine/engine.js';
+import { createMemorySubstrate, createMockProvider, type MemorySubstrate } from '../testing/index.js';
+
+let home: string;
+let work: string;
+let substrate: MemorySubstrate;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'umbel-send-late-'));
+  work = await mkdtemp(join(tmpdir(), 'umbel-send-late-work-'));
+  substrate = createMemorySubstrate();
+});
+afterEach(async () => {
+  for (const name of await substrate.list()) await substrate.kill(name);
+  await rm(home, { recursive: true, force: true, maxRetries: 5 });
+  await rm(work, { recursive: true, force: true });
+});
+
+const engine = () => createUmbel({ substrate, providers: [createMockProvider()], home, env: { PATH: process.env.PATH } });
+
+// the mock's windows: 3 presses × 400 ms; its hook comes 1800 ms after the box emptied
+it('the box emptied at once, the prompt hook after every confirmation window: turn 1, its answer', async () => {
+  const umbel = engine();
+  await umbel.spawn({ name: 'w1', provider: 'mock', cwd: work, env: { MOCK_CLI_SUBMIT_LATE_MS: '1800' } });
+  expect(await umbel.send({ name: 'w1', prompt: 'ECHO late' })).toEqual({ worker: 'w1', turn: 1 });
+  expect(await umbel.wait({ name: 'w1', timeout: '20s' })).toMatchObject({ turn: 1, reason: 'completed', result: 'late' });
+});
+
+it('a prompt the CLI never starts still fails as not submitted: the error says the box was emptied, the screen has no blank lines', async () => {
+  const umbel = engine();
+  await umbel.spawn({ name: 'w1', provider: 'mock', cwd: work, env: { MOCK_CLI_SUBMIT_LATE_MS: '60000' } });
+  const error = await umbel.send({ name: 'w1', prompt: 'ECHO never' }).catch((e: unknown) => e);
+  expect(error).toMatchObject({ code: 'UMBEL_SEND_NOT_SUBMITTED' });
+  const { message, paneTail } = error as { message: string; paneTail?: string };
+  expect(message).toMatch(/input box is empty/);
+  expect(paneTail).toBeTruthy();
+  expect(paneTail?.split('\n').filter((l) => l.trim() === '')).toEqual([]);
+});
+
+it('a prompt left in the box is not submitted, and the error says so', async () => {
+  const umbel = engine();
+  await umbel.spawn({ name: 'w1', provider: 'mock', cwd: work, env: { MOCK_CLI_DROP_ENTERS: '10' } });
+  const error = await umbel.send({ name: 'w1', prompt: 'ECHO never' }).catch((e: unknown) => e);
+  expect(error).toMatchObject({ code: 'UMBEL_SEND_NOT_SUBMITTED' });
+  expect((error as Error).message).toMatch(/still held the prompt/);
+});
