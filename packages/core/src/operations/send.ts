@@ -8,7 +8,15 @@
 import { accountDialogOf } from './account-dialog.js';
 import type { EngineContext } from '../engine/context.js';
 import { deathFacts } from '../ledger/death.js';
-import { AbortedError, AccountDialogError, type InputBoxAtFailure, SendBusyError, SendNotSubmittedError, UmbelError, WorkerDeadError } from '../contract/errors.js';
+import {
+  AbortedError,
+  AccountDialogError,
+  type InputBoxAtFailure,
+  SendBusyError,
+  SendNotSubmittedError,
+  UmbelError,
+  WorkerDeadError,
+} from '../contract/errors.js';
 import { snapshotTree } from '../git/git-tree.js';
 import { loadWorker, usableWorker } from '../ledger/ledger.js';
 import type { TurnView, UsableView } from '../ledger/ledger-types.js';
