@@ -31,7 +31,8 @@ export interface CliIo {
   onSignal(handler: (signal: Interrupt) => void): () => void;
   /**
    * Start `umbel ARGS…` as a short-lived detached process (a session of its own, stdout and stderr
-   * ignored, `stdin` written to its stdin pipe and closed); resolves once the input is handed over:
+   * ignored, `stdin` its input; it starts once this process has exited: ./detached.ts); resolves
+   * once the input is handed over:
    * its pid, or undefined when the process could not be started. Absent where no such process can
    * be started (in-process tests).
    */

@@ -3,6 +3,7 @@
  * `-p` runs without yargs, and interrupts (signals, a closed stdout/stderr) are taken over before
  * anything slow is loaded.
  */
+import { FINISH_ARGV } from './finish-argv.js';
 import { INTERRUPT_EXIT_CODES } from './io.js';
 import { plainPrintArgs } from './print-argv.js';
 import { captureSignals, flushOutput, outputBroken, processIo } from './process-io.js';
@@ -22,6 +23,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     const { runRpc } = await import('./rpc.js');
     const io = processIo();
     code = await runRpc({ stdin: process.stdin, stdout: io.stdout, createEngine: () => io.createEngine(io.env), onSignal: (handler) => io.onSignal(handler) });
+  } else if (argv.join(' ') === FINISH_ARGV.join(' ')) {
+    // What `-p` hands its teardown to: it reads its job before it loads the parser or the engine.
+    code = await (await import('./finish-main.js')).runDetachedFinish(processIo());
   } else {
     // A plain `umbel -p …` skips loading the parser (yargs): a large share of a warm call's start.
     const plain = plainPrintArgs(argv);

@@ -1,7 +1,8 @@
 /**
- * What `umbel -p` leaves after its answer, done off the caller's clock: the call hands its worker's
- * removal and its pool's refill to `umbel pool finish --detached` (a process in a session of its own,
- * stdout and stderr ignored) and exits. The job goes on that process's stdin: an env value is never
+ * What `umbel -p` leaves after its answer, done off the caller's clock: before it prints the answer,
+ * the call hands its worker's removal and its pool's refill to `umbel pool finish --detached` (a
+ * process in a session of its own, stdout and stderr ignored, that starts once the call has exited:
+ * ./detached.ts), then prints and exits. The job goes on that process's stdin: an env value is never
  * on a command line, in an environment or on disk. Nothing of it can be lost: the detached process
  * takes a pool worker's claim over (a removal that fails stays in `pool status` with its error), a
  * refill records what stopped it (`lastError`), and a worker it never removed — killed, or failing —

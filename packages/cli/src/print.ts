@@ -167,6 +167,7 @@ async function promptOf(args: Args, io: CliIo): Promise<{ prompt: string; fromAr
 async function printRun(run: PrintRun): Promise<number> {
   const { io, signal } = run;
   const started = Date.now();
+  let handedOver = false;
   try {
     if (signal.aborted) return interruptExitCode(signal);
     await acquire(run);
@@ -174,6 +175,8 @@ async function printRun(run: PrintRun): Promise<number> {
     if (signal.aborted) return interruptExitCode(signal);
     const { outcome, status } = await turn(run, run.hold.name as string);
     const code = outcome.reason === 'aborted' ? interruptExitCode(signal) : printExitCode(outcome);
+    // Handed over before the answer goes out: once it is printed, -p only exits.
+    handedOver = await handOverTeardown(run);
     report(run, outcome, { durationMs: Date.now() - started, sessionId: status?.sessionId, exitCode: code });
     return code;
   } catch (error) {
@@ -184,25 +187,30 @@ async function printRun(run: PrintRun): Promise<number> {
     }
     throw error;
   } finally {
-    await finish(run);
+    if (!handedOver) await finish(run);
   }
 }
 
 /**
- * After the answer: the worker's removal and the pool's refill go to a detached process, and `-p`
- * exits. Done here instead after an interrupt (a second signal hurries it), for a worktree worker
- * (whose kept work stderr names) or a remote one, and when no detached process could be started.
+ * The worker's removal and the pool's refill handed to a detached process (true), unless they are
+ * done here: after an interrupt (a second signal hurries it), for a worktree worker (whose kept
+ * work stderr names) or a remote one, with nothing to do, or when no detached process could start.
  */
-async function finish(run: PrintRun): Promise<void> {
+async function handOverTeardown(run: PrintRun): Promise<boolean> {
   const { args, hold, io, pooled } = run;
   const worker = hold.anonymous ? hold.name : undefined;
   const here = run.signal.aborted || (worker !== undefined && (args.worktree === true || str(args.host) !== undefined));
   const claimed = worker !== undefined && pooled?.claim.worker === worker ? { pool: pooled.claim.pool, claimedBy: process.pid } : {};
   const job: FinishJob = { ...(worker !== undefined ? { worker, ...claimed } : {}), ...(pooled?.refill ? { refill: pooled.refill } : {}) };
-  if (!here && (job.worker !== undefined || job.refill) && (await handOverWithLock(io, run.engine, job))) return;
+  return !here && (job.worker !== undefined || job.refill !== undefined) && handOverWithLock(io, run.engine, job);
+}
+
+/** After the answer, what was not handed over ({@link handOverTeardown}) is done here, then `-p` exits. */
+async function finish(run: PrintRun): Promise<void> {
+  if (await handOverTeardown(run)) return;
   // The refill is started first, so the replacement spawns while this worker is removed.
-  if (pooled?.refill) await handOver(io, { refill: pooled.refill });
-  await hold.remove();
+  if (run.pooled?.refill) await handOver(run.io, { refill: run.pooled.refill });
+  await run.hold.remove();
 }
 
 /**

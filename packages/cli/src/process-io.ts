@@ -1,5 +1,5 @@
 /** The real process as a CliIo. */
-import { spawn } from 'node:child_process';
+import { spawnDetached as startDetached } from './detached.js';
 import { type CliIo, INTERRUPT_EXIT_CODES, type Interrupt, type Out } from './io.js';
 import { FINISH_ARGV } from './finish-argv.js';
 
@@ -94,9 +94,9 @@ export function processIo(): CliIo {
       (await import('@umbel/runtime')).createDefaultUmbel({
         env,
         cwd: process.cwd(),
-        reserveWorktree: async (spare) => void (await spawnDetached(FINISH_ARGV, JSON.stringify({ spare }))),
+        reserveWorktree: async (spare) => void (await spawnDetached(FINISH_ARGV, JSON.stringify({ spare }), false)),
       }),
-    spawnDetached: (args, stdin) => spawnDetached(args, stdin),
+    spawnDetached: (args, stdin) => spawnDetached(args, stdin, true),
     onSignal(handler) {
       captureSignals();
       current = handler;
@@ -112,15 +112,12 @@ export function processIo(): CliIo {
   };
 }
 
-/** `umbel ARGS…` in a new session, never holding this process's stdout/stderr (a `$(umbel -p …)` would wait for it). */
-function spawnDetached(args: readonly string[], stdin: string): Promise<number | undefined> {
-  return new Promise((resolve) => {
-    const script = process.argv[1];
-    if (!script) return resolve(undefined);
-    const child = spawn(process.execPath, [script, ...args], { detached: true, stdio: ['pipe', 'ignore', 'ignore'], env: process.env, cwd: '/' });
-    child.on('error', () => resolve(undefined));
-    child.stdin.on('error', () => resolve(undefined));
-    child.stdin.end(stdin, () => resolve(child.pid));
-    child.unref();
-  });
+/**
+ * `umbel ARGS…` in a new session, never holding this process's stdout/stderr (a `$(umbel -p …)` would
+ * wait for it), `stdin` its input; `afterExit`, it starts once this process has exited (./detached.ts).
+ */
+async function spawnDetached(args: readonly string[], stdin: string, afterExit: boolean): Promise<number | undefined> {
+  const script = process.argv[1];
+  if (!script) return undefined;
+  return (await startDetached(process.execPath, [script, ...args], stdin, { env: process.env, cwd: '/', afterExit }))?.pid;
 }
