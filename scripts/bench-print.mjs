@@ -146,6 +146,11 @@ async function benchProvider(b, core, createTmuxSubstrate, s) {
   b.report(`umbel -p --provider ${s.id}, cold: process exit`, f.coldExit);
   b.report(`umbel -p --provider ${s.id}, warm pool: answer printed`, f.warm);
   b.report(`umbel -p --provider ${s.id}, warm pool: process exit`, f.warmExit);
+  // the issue's "exits at once": each call's exit − its answer, p50 (not a difference of p50s)
+  const gap = (exits, answers) => exits.map((x, i) => x - answers[i]);
+  b.report(`${s.directName}: answer printed → process exit`, gap(f.directExit, f.direct));
+  b.report(`umbel -p --provider ${s.id}, cold: answer printed → process exit`, gap(f.coldExit, f.cold));
+  b.report(`umbel -p --provider ${s.id}, warm pool: answer printed → process exit`, gap(f.warmExit, f.warm));
   b.report(`umbel -p back to back on a pool of 2: process exit`, loop);
   console.log(`where the time of one ${s.id} call goes (in-process engine, p50 from event timestamps):`);
   for (const [name, xs] of Object.entries(parts)) if (xs.length) b.report(`  ${name}`, xs);
@@ -154,7 +159,8 @@ async function benchProvider(b, core, createTmuxSubstrate, s) {
   const r = (a, c) => (p50(a) / p50(c)).toFixed(2);
   const line =
     `${s.id}, process exit: warm umbel -p / ${s.directName} ${r(f.warmExit, f.directExit)} (target ≤ 0.8); cold umbel -p / bare TUI ${r(f.coldExit, f.floor)} (target ≤ 1.25); ` +
-    `answer printed: warm ${r(f.warm, f.direct)}, cold ${r(f.cold, f.floor)}; back to back ${warmHits}/${n} warm`;
+    `answer printed: warm ${r(f.warm, f.direct)}, cold ${r(f.cold, f.floor)}; back to back ${warmHits}/${n} warm; ` +
+    `answer → exit p50 (target ≤ 30 ms): cold ${p50(gap(f.coldExit, f.cold)).toFixed(0)} ms, warm ${p50(gap(f.warmExit, f.warm)).toFixed(0)} ms`;
   console.log(line);
   return line;
 }
