@@ -67,6 +67,14 @@ describe('loadBundle', () => {
     expect(second.exports.answer(2)).toBe(4);
   });
 
+  it('a bundle with text beyond ASCII runs with that text intact, from the cache too (the built one is ASCII, read the fast way)', async () => {
+    const file = await bundle('u.cjs', "module.exports = { s: 'é│❯ ok' };");
+    const first = loadBundle<{ s: string }>(file, env());
+    expect(first.exports.s).toBe('é│❯ ok');
+    first.settle();
+    expect(loadBundle<{ s: string }>(file, env())).toMatchObject({ cache: 'hit', exports: { s: 'é│❯ ok' } });
+  });
+
   it('a changed bundle of the same length never runs an old cache (V8 itself checks only the length)', async () => {
     const file = await bundle('b.cjs', 'module.exports = { v: 1 };');
     loadBundle(file, env()).settle();
