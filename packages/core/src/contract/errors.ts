@@ -205,12 +205,12 @@ export class BillingRefusedError extends UmbelError {
   }
 }
 
-/** What the CLI's input box showed when a send gave up: `holds` text (never taken), `empty` (taken, no turn started), unread. */
+/** What the CLI's input box showed when a send gave up: `holds` text (never taken), `empty` (taken or lost; no turn started), unread. */
 export type InputBoxAtFailure = 'holds' | 'empty' | undefined;
 
 const BOX_SAYS: Record<'holds' | 'empty', string> = {
   holds: ' (its input box still held the prompt)',
-  empty: ' (its input box is empty: the CLI took the text but never started the turn)',
+  empty: ' (its input box is empty: the CLI took the text, or never got it, and started no turn)',
 };
 
 /** The prompt was typed but the CLI never confirmed it. The worker stays alive. Exit 1. */
