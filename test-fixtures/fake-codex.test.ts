@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { privateTmux } from './lib/private-tmux.mjs';
-import { codexMockConfig } from './real/umbel-helpers.mjs';
+import { codexMockConfig, processesOf } from './real/umbel-helpers.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const FAKE = join(here, 'bin', 'codex');
@@ -427,8 +427,12 @@ describe('fake codex resume <id> (test-fixtures/real/REVIVE-FACTS.md §1)', () =
 
 describe('fake codex exec (§4)', () => {
   let env: Env;
-  afterEach(() => {
-    if (env) rmSync(env.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }); // a hook may still be writing there
+  afterEach(async () => {
+    if (!env) return;
+    // codex's notify program runs detached (fire and forget, like the real one): on a loaded machine it
+    // may start after exec exited and write into hooks/ while it is removed (ENOTEMPTY). Wait for it.
+    await waitFor('the detached notify programs to end', () => processesOf({ argsIncludes: [env.dir] }).length === 0);
+    rmSync(env.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
   const exec = (args: string[]) =>
     spawnSync(FAKE, ['exec', ...args], {
