@@ -248,6 +248,8 @@ describe('fake gemini TUI in tmux', () => {
     // allow once: the tool runs and the answer carries its output
     await send('TOOL echo ran > /dev/null; echo hi');
     await waitEvents('Notification', 2);
+    // the hook fires before the dialog takes keys: an Enter pressed at once may go nowhere (a loaded machine)
+    await waitFor('approval title', () => title().includes('✋  Action Required'));
     tmux('send-keys', '-t', 'w', 'Enter');
     const done = await waitEvents('AfterAgent', 2);
     expect(done[1]?.payload.prompt_response).toBe('TOOL-RESULT: hi');
