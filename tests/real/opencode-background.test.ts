@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freshUser, type Json, PIN, spawn, T, waitJson } from './opencode-world.js';
+import { freshUser, type Json, PIN, spawn, T, waitJson, send } from './opencode-world.js';
 
 describe(`real opencode ${PIN.version}: a subagent (the task tool) in a child session`, () => {
   it(
@@ -17,7 +17,7 @@ describe(`real opencode ${PIN.version}: a subagent (the task tool) in a child se
     async () => {
       const user = await freshUser();
       await spawn(user, 'ot');
-      expect((await user.umbel(['send', 'ot', 'AGENT DELAY 20000 ECHO sub-done'])).stdout).toBe('1\n');
+      expect(await send(user, 'ot', 'AGENT DELAY 20000 ECHO sub-done')).toBe('1\n');
       const r = await user.umbel(['wait', 'ot', '--json', '--timeout', '150s', '--idle-timeout', '10s']);
       const first = JSON.parse(r.stdout);
       const seen = first.reason === 'completed' ? '' : `\n--- the screen now ---\n${(await user.umbel(['capture', 'ot'])).stdout}`;
@@ -42,7 +42,7 @@ describe(`real opencode ${PIN.version}: a subagent (the task tool) in a child se
       expect(String(ended?.cursor).split('.')[0]).not.toBe(childStop?.ns);
       const status = JSON.parse((await user.umbel(['status', 'ot', '--json'])).stdout);
       expect(status).toMatchObject({ sessionId: first.sessionId, transcriptPath: first.transcriptPath });
-      expect((await user.umbel(['send', 'ot', 'ECHO after'])).stdout).toBe('2\n');
+      expect(await send(user, 'ot', 'ECHO after')).toBe('2\n');
       expect((await waitJson(user, 'ot')).outcome).toMatchObject({ reason: 'completed', turn: 2, result: 'after' });
       expect((await user.umbel(['read', 'ot', '--turn', '1'])).stdout).toBe(`${first.result}\n`);
     },

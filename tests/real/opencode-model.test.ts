@@ -1,6 +1,6 @@
 import { purgeWorkers } from '../../test-fixtures/real/umbel-helpers.mjs';
 import { describe, expect, it } from 'vitest';
-import { PIN, T, oc, freshUser, spawn, turnsFor } from './opencode-world.js';
+import { PIN, T, oc, freshUser, spawn, turnsFor, send } from './opencode-world.js';
 
 // Its own file (not opencode-print's): the two cases take minutes each on a loaded machine, and
 // two files run on two workers.
@@ -10,7 +10,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
     async () => {
       const user = await freshUser();
       await spawn(user, 'm2', ['--model', 'mock/mock-model-2']);
-      await user.umbel(['send', 'm2', 'ECHO from model two']);
+      await send(user, 'm2', 'ECHO from model two');
       expect((await user.umbel(['wait', 'm2', '--timeout', '150s'])).stdout).toBe('from model two\n');
       expect(turnsFor('ECHO from model two')[0]?.body?.model).toBe('mock-model-2');
       const unknown = await user.umbel(['spawn', 'm3', ...oc, '--model', 'mock/nope']);

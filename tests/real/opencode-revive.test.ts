@@ -5,7 +5,7 @@
 // binary or the build is missing it FAILS.
 import { describe, expect, it } from 'vitest';
 import { processesOf } from '../../test-fixtures/real/umbel-helpers.mjs';
-import { freshUser, type Json, mock, opencode, spawn, T, waitJson } from './opencode-world.js';
+import { freshUser, type Json, mock, opencode, spawn, T, waitJson, send } from './opencode-world.js';
 
 /** The text of every message of a chat-completions request. */
 const messageTexts = (body: Json): string[] =>
@@ -20,7 +20,7 @@ describe('revive on the real opencode (chat-completions mock on 127.0.0.1)', () 
       return JSON.parse(r.stdout);
     };
     await spawn(user, 'or');
-    expect((await user.umbel(['send', 'or', 'ECHO alpha answer'])).stdout.trim()).toBe('1');
+    expect((await send(user, 'or', 'ECHO alpha answer')).trim()).toBe('1');
     expect((await waitJson(user, 'or')).outcome).toMatchObject({ reason: 'completed', result: 'alpha answer' });
     const before = await json(['status', 'or']);
 
@@ -35,8 +35,7 @@ describe('revive on the real opencode (chat-completions mock on 127.0.0.1)', () 
 
     const revived = await user.umbel(['revive', 'or', '--startup-timeout', '180s']);
     expect(revived.code, revived.stderr).toBe(0);
-    const sent = await user.umbel(['send', 'or', 'ECHO beta answer']);
-    expect(sent.stdout.trim(), sent.stderr).toBe('2');
+    expect((await send(user, 'or', 'ECHO beta answer')).trim()).toBe('2');
     expect((await waitJson(user, 'or')).outcome).toMatchObject({ reason: 'completed', turn: 2, result: 'beta answer' });
     expect(await json(['read', 'or', '--turn', '1'])).toMatchObject({ turn: 1, result: 'alpha answer' });
 

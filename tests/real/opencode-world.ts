@@ -95,3 +95,10 @@ beforeAll(async () => {
 }, T);
 
 afterAll(() => cleanUp({ disconnect: clients, workers: users.map((u) => u.umbel), reap: [scratch], close: [mock], remove: [scratch] }), T);
+
+/** `umbel send`, which must succeed (its error, with the screen as it gave up, is the failure's message); its stdout. */
+export async function send(user: User, name: string, prompt: string): Promise<string> {
+  const r = await user.umbel(['send', name, prompt]);
+  expect(r.code, `send ${name} ${JSON.stringify(prompt)}: ${r.stderr}`).toBe(0);
+  return r.stdout;
+}

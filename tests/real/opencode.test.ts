@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connectUmbelMcp, purgeWorkers, runCommand, workerProcesses } from '../../test-fixtures/real/umbel-helpers.mjs';
 import { describe, expect, it } from 'vitest';
-import { PIN, type Json, T, opencode, mock, clients, freshUser, spawn, waitJson, opencodeIn, turnsFor, untouched } from './opencode-world.js';
+import { PIN, type Json, T, opencode, mock, clients, freshUser, spawn, waitJson, opencodeIn, turnsFor, untouched, send } from './opencode-world.js';
 
 describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} against the chat-completions mock`, () => {
   it(
@@ -39,14 +39,14 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
     async () => {
       const user = await freshUser();
       await spawn(user, 'w1');
-      expect((await user.umbel(['send', 'w1', 'ECHO first `answer` **bold**'])).stdout).toBe('1\n');
+      expect(await send(user, 'w1', 'ECHO first `answer` **bold**')).toBe('1\n');
       expect(await user.umbel(['wait', 'w1', '--timeout', '150s'])).toMatchObject({ code: 0, stdout: 'first `answer` **bold**\n' });
-      expect((await user.umbel(['send', 'w1', 'ECHO second answer'])).stdout).toBe('2\n');
+      expect(await send(user, 'w1', 'ECHO second answer')).toBe('2\n');
       const second = await waitJson(user, 'w1');
       expect(second.outcome).toMatchObject({ reason: 'completed', result: 'second answer', turn: 2, provider: 'opencode' });
       expect(second.outcome.sessionId).toMatch(/^ses_/);
       const body = '  leading spaces\nline "two" with $HOME and `ticks`\n\n\tindented ünïcödé 🚀\ttab  ';
-      expect((await user.umbel(['send', 'w1', `ECHO ${body}`])).stdout).toBe('3\n');
+      expect(await send(user, 'w1', `ECHO ${body}`)).toBe('3\n');
       expect((await waitJson(user, 'w1')).outcome).toMatchObject({ reason: 'completed', result: body });
       for (const p of ['ECHO first `answer` **bold**', 'ECHO second answer', `ECHO ${body}`]) expect(turnsFor(p)).toHaveLength(1);
       expect((await user.umbel(['read', 'w1', '--turn', '1'])).stdout).toBe('first `answer` **bold**\n');
@@ -70,7 +70,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
     async () => {
       const user = await freshUser();
       await spawn(user, 'perm', ['--permission-mode', 'ask']);
-      await user.umbel(['send', 'perm', 'TOOL touch approved-by-keys.txt; echo approved']);
+      await send(user, 'perm', 'TOOL touch approved-by-keys.txt; echo approved');
       const blocked = await waitJson(user, 'perm');
       expect(blocked.code, JSON.stringify(blocked.outcome)).toBe(126);
       expect(blocked.outcome).toMatchObject({
@@ -97,14 +97,14 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
     async () => {
       const user = await freshUser();
       await spawn(user, 'err');
-      await user.umbel(['send', 'err', 'FAIL 400 real bad request']);
+      await send(user, 'err', 'FAIL 400 real bad request');
       expect(await waitJson(user, 'err')).toMatchObject({
         code: 122,
         outcome: { reason: 'provider-error', message: 'real bad request', apiErrorStatus: 400, apiErrorType: 'APIError' },
       });
-      await user.umbel(['send', 'err', 'FAIL 401 real invalid key']);
+      await send(user, 'err', 'FAIL 401 real invalid key');
       expect(await waitJson(user, 'err')).toMatchObject({ code: 119, outcome: { reason: 'auth-failed', message: 'real invalid key', apiErrorStatus: 401 } });
-      await user.umbel(['send', 'err', 'FAIL 500 retry-after-ms=200 real always down']);
+      await send(user, 'err', 'FAIL 500 retry-after-ms=200 real always down');
       const down = await waitJson(user, 'err');
       expect(down).toMatchObject({
         code: 122,
@@ -113,7 +113,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
       expect(turnsFor('FAIL 500 retry-after-ms=200 real always down')).toHaveLength(3);
       const logs = (await user.umbel(['logs', 'err'])).stdout;
       expect(logs).toMatch(/retrying \(attempt 1, next in 0s\): real always down/);
-      await user.umbel(['send', 'err', 'ECHO back again']);
+      await send(user, 'err', 'ECHO back again');
       expect(await user.umbel(['wait', 'err', '--timeout', '150s'])).toMatchObject({ code: 0, stdout: 'back again\n' });
       await purgeWorkers(user.umbel);
     },
@@ -125,7 +125,7 @@ describe(`umbel --provider opencode on the real ${PIN.package}@${PIN.version} ag
     async () => {
       const user = await freshUser();
       await spawn(user, 'gone');
-      await user.umbel(['send', 'gone', 'ECHO remember me']);
+      await send(user, 'gone', 'ECHO remember me');
       expect((await user.umbel(['wait', 'gone', '--timeout', '150s'])).stdout).toBe('remember me\n');
       expect(workerProcesses(user.state, 'gone').some((p) => p.args.includes(opencode))).toBe(true);
       expect(await user.umbel(['kill', 'gone'])).toMatchObject({ code: 0, stdout: 'killed: gone\n' });

@@ -209,9 +209,14 @@ export class BillingRefusedError extends UmbelError {
 export type InputBoxAtFailure = 'holds' | 'empty' | undefined;
 
 const BOX_SAYS: Record<'holds' | 'empty', string> = {
-  holds: ' (its input box still held the prompt)',
-  empty: ' (its input box is empty: the CLI took the text, or never got it, and started no turn)',
+  holds: 'its input box still held the prompt',
+  empty: 'its input box is empty: the CLI took the text, or never got it, and started no turn',
 };
+
+/** What a send that gave up saw in the CLI's input box, in words (undefined when unread). */
+export function inputBoxSays(box: InputBoxAtFailure): string | undefined {
+  return box ? BOX_SAYS[box] : undefined;
+}
 
 /** The prompt was typed but the CLI never confirmed it. The worker stays alive. Exit 1. */
 export class SendNotSubmittedError extends UmbelError {
@@ -223,7 +228,7 @@ export class SendNotSubmittedError extends UmbelError {
     super({
       name: 'SendNotSubmittedError',
       code: UmbelErrorCode.SendNotSubmitted,
-      message: `the prompt to '${worker}' was not submitted after ${enterPresses} Enter presses${inputBox ? BOX_SAYS[inputBox] : ''}; the worker is still alive`,
+      message: `the prompt to '${worker}' was not submitted after ${enterPresses} Enter presses${inputBox ? ` (${BOX_SAYS[inputBox]})` : ''}; the worker is still alive`,
       hint: `inspect it with 'umbel capture ${worker}'`,
     });
     this.worker = worker;

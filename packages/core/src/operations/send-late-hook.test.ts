@@ -47,10 +47,16 @@ it('a prompt the CLI never starts still fails as not submitted: the error says t
   expect(paneTail?.split('\n').filter((l) => l.trim() === '')).toEqual([]);
 });
 
-it('a prompt left in the box is not submitted, and the error says so', async () => {
+it('a prompt left in the box is not submitted; the error says so and shows the screen as it gave up (before the box was cleared)', async () => {
   const umbel = engine();
   await umbel.spawn({ name: 'w1', provider: 'mock', cwd: work, env: { MOCK_CLI_DROP_ENTERS: '10' } });
   const error = await umbel.send({ name: 'w1', prompt: 'ECHO never' }).catch((e: unknown) => e);
   expect(error).toMatchObject({ code: 'UMBEL_SEND_NOT_SUBMITTED' });
   expect((error as Error).message).toMatch(/still held the prompt/);
+  expect((error as { paneTail?: string }).paneTail).toContain('ECHO never');
+  expect(await umbel.capture({ name: 'w1' })).not.toContain('ECHO never');
+  // the turn's record says it too: wait's error carries it
+  const waited = await umbel.wait({ name: 'w1', timeout: '5s' }).catch((e: unknown) => e);
+  expect(waited).toMatchObject({ code: 'UMBEL_TURN_NOT_SUBMITTED' });
+  expect((waited as Error).message).toMatch(/after \d Enter presses; its input box still held the prompt\)/);
 });

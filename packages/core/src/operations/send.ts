@@ -12,6 +12,7 @@ import {
   AbortedError,
   AccountDialogError,
   type InputBoxAtFailure,
+  inputBoxSays,
   SendBusyError,
   SendNotSubmittedError,
   UmbelError,
@@ -205,11 +206,15 @@ function boxState(text: string | undefined): InputBoxAtFailure {
   return text.trim() === '' ? 'empty' : 'holds';
 }
 
-/** Turn `n` recorded `send-failed`, the input box cleared, and the error thrown with the screen's last lines. */
+/** Turn `n` recorded `send-failed`, the input box cleared, and the error thrown with the screen's last lines as the send gave up. */
 async function notSubmitted(ctx: EngineContext, view: UsableView, n: number, presses: number, box: InputBoxAtFailure): Promise<never> {
-  await writeOwnEvent(view.paths.events, 'send-failed', { turn: n, reason: 'not-submitted', message: `not confirmed after ${presses} Enter presses` });
-  await clearInput(ctx, view).catch(() => undefined);
   const screen = await ctx.substrate.capture(view.session, { lines: 40 }).catch(() => undefined);
+  await writeOwnEvent(view.paths.events, 'send-failed', {
+    turn: n,
+    reason: 'not-submitted',
+    message: [`not confirmed after ${presses} Enter presses`, inputBoxSays(box)].filter(Boolean).join('; '),
+  });
+  await clearInput(ctx, view).catch(() => undefined);
   throw new SendNotSubmittedError(view.name, presses, screen === undefined ? undefined : lastNonBlankLines(screen, 20), box);
 }
 
