@@ -412,7 +412,11 @@ export interface ProviderV1InputSpec {
   readonly submitDelayMs?: number;
   /** How long to wait for the `prompt` event before pressing Enter again. Default 1500. */
   readonly confirmTimeoutMs?: number;
-  /** Extra Enter presses when the prompt is not confirmed. Default 3. */
+  /**
+   * Extra Enter presses when the prompt is not confirmed. Default 3. Spent while the input box (read
+   * by `doReadInputBox`) still holds the prompt, as many again (a CLI slow to take it under load);
+   * spent with the box empty, as long again is waited for the turn (a prompt hook that comes late).
+   */
   readonly maxSubmitRetries?: number;
   /** Always paste (true), or type short single lines literally (false). Default true. */
   readonly alwaysPaste?: boolean;

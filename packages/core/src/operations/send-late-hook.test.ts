@@ -1,9 +1,10 @@
 /**
- * A CLI that takes the prompt out of its input box at once but fires its prompt hook late — later than
- * send's confirmation windows (opencode under load: the box empties, the turn's hook comes seconds
- * after). An empty box after the Enter presses means the CLI took the text: the send waits as long
- * again for the turn before it gives up, and its answer is that turn's. A prompt never taken still
- * fails, its error saying which of the two it was and showing the screen without its blank lines.
+ * A CLI slow under load (opencode on a loaded CI box). One that takes the prompt out of its input box
+ * at once but fires its prompt hook late — later than send's confirmation windows: an empty box after
+ * the Enter presses means the CLI took the text, and the send waits as long again for the turn. One
+ * slow to take the prompt at all (the box still holds it): as many presses again. Either way the
+ * answer is that turn's. A prompt never taken still fails, its error saying what the box showed and
+ * showing the screen as the send gave up, without its blank lines.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,6 +48,14 @@ it('a prompt the CLI never starts still fails as not submitted: the error says t
   expect(paneTail?.split('\n').filter((l) => l.trim() === '')).toEqual([]);
 });
 
+// the mock's presses: 3, each window 400 ms; a CLI slow to take the prompt leaves it in its box meanwhile
+it('a box that still holds the prompt when the presses are spent gets as many again: the CLI takes it at the fifth, turn 1', async () => {
+  const umbel = engine();
+  await umbel.spawn({ name: 'w1', provider: 'mock', cwd: work, env: { MOCK_CLI_DROP_ENTERS: '4' } });
+  expect(await umbel.send({ name: 'w1', prompt: 'ECHO slow to take' })).toEqual({ worker: 'w1', turn: 1 });
+  expect(await umbel.wait({ name: 'w1', timeout: '20s' })).toMatchObject({ turn: 1, reason: 'completed', result: 'slow to take' });
+});
+
 it('a prompt left in the box is not submitted; the error says so and shows the screen as it gave up (before the box was cleared)', async () => {
   const umbel = engine();
   await umbel.spawn({ name: 'w1', provider: 'mock', cwd: work, env: { MOCK_CLI_DROP_ENTERS: '10' } });
@@ -58,5 +67,5 @@ it('a prompt left in the box is not submitted; the error says so and shows the s
   // the turn's record says it too: wait's error carries it
   const waited = await umbel.wait({ name: 'w1', timeout: '5s' }).catch((e: unknown) => e);
   expect(waited).toMatchObject({ code: 'UMBEL_TURN_NOT_SUBMITTED' });
-  expect((waited as Error).message).toMatch(/after \d Enter presses; its input box still held the prompt\)/);
+  expect((waited as Error).message).toMatch(/after 6 Enter presses; its input box still held the prompt\)/);
 });

@@ -176,8 +176,9 @@ export async function confirmWithin(ctx: EngineContext, view: UsableView, n: num
 
 /**
  * Wait for turn `n` to start; unconfirmed, press Enter again (up to the provider's retries) while the
- * worker lives. The presses spent and the input box empty, the CLI took the text: it gets as long
- * again to start the turn (a prompt hook that comes late under load). Recorded `send-failed` and
+ * worker lives. The presses spent, the input box decides (a CLI slow under load): still holding the
+ * prompt, the CLI has not taken it yet — it gets as many presses again; empty, it took the text — it
+ * gets as long again to start the turn (a prompt hook that comes late). Recorded `send-failed` and
  * thrown (SendNotSubmittedError, saying what the box showed) when it never starts.
  */
 export async function confirm(ctx: EngineContext, view: UsableView, n: number, watcher: DirWatcher, signal?: AbortSignal): Promise<SendResult> {
@@ -190,12 +191,13 @@ export async function confirm(ctx: EngineContext, view: UsableView, n: number, w
     await requireAlive(ctx, view);
     // A busy CLI queues the prompt and starts it after the running turn: nothing to re-press.
     if (seen.busyBefore) return { worker: view.name, turn: n, queued: true };
-    if (presses <= retries) {
+    const spent = presses > retries;
+    if (spent && (await queuedUnseen(ctx, view))) return { worker: view.name, turn: n, queued: true };
+    const box = spent ? boxState(await readInputBox(ctx, view)) : undefined;
+    if (!spent || (box === 'holds' && presses <= 2 * retries + 1)) {
       await ctx.substrate.sendKeys(view.session, ['Enter']);
       continue;
     }
-    if (await queuedUnseen(ctx, view)) return { worker: view.name, turn: n, queued: true };
-    const box = boxState(await readInputBox(ctx, view));
     if (box === 'empty' && (await confirmWithin(ctx, view, n, windowMs * presses, watcher, signal)).turn) return { worker: view.name, turn: n };
     return notSubmitted(ctx, view, n, presses, box);
   }
