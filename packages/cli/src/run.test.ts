@@ -215,9 +215,13 @@ describe('umbel -p', () => {
   it('SIGINT during the wait: exit 130 and nothing left behind', async () => {
     const signals: { fire?: (s: Interrupt) => void } = {};
     const { io: value, out } = io(undefined, signals);
+    // -p's engine says when its wait began (a loaded machine can be slower than any fixed pause)
+    const waiting = new Promise<void>((began) => {
+      value.createEngine = () => withWaitCalled(engine, began);
+    });
     const pending = run(['-p', 'HANG', '--provider', 'mock'], value);
-    while ((await substrate.list()).length === 0 || !(await readdir(join(home, 'workers')).catch(() => [])).length) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 300));
+    await waiting;
+    await new Promise((r) => setTimeout(r, 50));
     signals.fire?.('SIGINT');
     expect(await pending).toBe(130);
     expect(out.stdout).toBe('');
@@ -237,6 +241,21 @@ async function untilWaiting(): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('no -p worker came to wait');
+}
+
+/** The engine, telling `began` when its `wait` is first called. */
+function withWaitCalled(real: Umbel, began: () => void): Umbel {
+  return new Proxy(real, {
+    get(target, key) {
+      if (key === 'wait')
+        return (...args: Parameters<Umbel['wait']>) => {
+          began();
+          return target.wait(...args);
+        };
+      const value = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 async function nothingLeft(): Promise<void> {

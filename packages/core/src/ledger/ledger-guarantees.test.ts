@@ -57,8 +57,8 @@ describe('a prompt that never got in', () => {
   });
 
   it('closes its turn as not submitted: the next send gets its own turn and answer, and the input box is empty', async () => {
-    // every Enter of the first send is swallowed (1 press + 2 retries), the next ones work
-    await spawn('w1', { env: { MOCK_CLI_DROP_ENTERS: '3' } });
+    // every Enter of the first send is swallowed (1 press + 2 retries, as many again while the box holds the prompt), the next ones work
+    await spawn('w1', { env: { MOCK_CLI_DROP_ENTERS: '6' } });
     const refused = await failure(umbel.send({ name: 'w1', prompt: 'ECHO never' }));
     expect(refused.code).toBe('UMBEL_SEND_NOT_SUBMITTED');
     expect(await inputBox('w1')).toBe('mock> ');
