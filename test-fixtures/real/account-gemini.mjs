@@ -160,14 +160,7 @@ async function geminiTurn(host, world, prompt, c) {
       .slice(before)
       .find((r) => r.kind === 'AfterAgent');
   const extra = {};
-  if (c.dialog) {
-    await waitFor('the dialog', async () => new RegExp(c.dialog).test(await host.screen()), 60_000);
-    extra.dialogScreen = tidyScreen(await host.screen());
-    for (const k of c.dialogKeys ?? []) {
-      await host.keys(k);
-      await sleep(300);
-    }
-  }
+  if (c.dialog) extra.dialogScreen = await answerDialog(host, c);
   let after = await waitFor('AfterAgent', ended, c.cancelAfterMs ?? c.timeoutMs ?? 300_000).catch(() => undefined);
   if (!after && c.cancelAfterMs) {
     extra.stillWorkingAfterMs = Date.now() - submitted;
@@ -190,6 +183,37 @@ async function geminiTurn(host, world, prompt, c) {
       : [],
     screen: tidyScreen(await host.screen()),
   };
+}
+
+/**
+ * Answer the dialog matching `c.dialog` with `c.dialogKeys`; its screen before the keys. On a loaded
+ * machine the dialog is drawn before it takes keys (keys pressed at once were lost, and the turn
+ * never ended): its options are waited for, then a moment; keys that left it on screen with its
+ * selection unmoved are pressed again, and a selection that moved without its Enter gets the Enter.
+ */
+async function answerDialog(host, c) {
+  const shown = async () => new RegExp(c.dialog).test(await host.screen());
+  await waitFor('the dialog', shown, 60_000);
+  await waitFor("the dialog's options", async () => /● 1\./.test(await host.screen()), 30_000).catch(() => undefined);
+  await sleep(1000);
+  const screen = tidyScreen(await host.screen());
+  const keys = c.dialogKeys ?? [];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    for (const k of keys) {
+      await host.keys(k);
+      await sleep(300);
+    }
+    const answered = await waitFor('the dialog answered', async () => !(await shown()), 15_000).then(
+      () => true,
+      () => false,
+    );
+    if (answered) break;
+    if (!/● 1\./.test(await host.screen())) {
+      await host.keys(keys.at(-1) ?? 'Enter');
+      break;
+    }
+  }
+  return screen;
 }
 
 /** One `gemini -p PROMPT [-o json|stream-json]` case. */
