@@ -228,7 +228,7 @@ export class SendNotSubmittedError extends UmbelError {
     super({
       name: 'SendNotSubmittedError',
       code: UmbelErrorCode.SendNotSubmitted,
-      message: `the prompt to '${worker}' was not submitted after ${enterPresses} Enter presses${inputBox ? ` (${BOX_SAYS[inputBox]})` : ''}; the worker is still alive`,
+      message: `the prompt to '${worker}' was not submitted after ${enterPresses} Enter presses${inputBox ? ` (${inputBoxSays(inputBox)})` : ''}; the worker is still alive`,
       hint: `inspect it with 'umbel capture ${worker}'`,
     });
     this.worker = worker;
